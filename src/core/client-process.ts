@@ -1,0 +1,105 @@
+/**
+ * Entry of a load-generating child: loads one client adapter and runs the
+ * scenario's client half. Everything is recorded locally; the parent hears
+ * counters once a second and the encoded histograms once, at the end.
+ */
+import { createHttpClient } from '../clients/http.js';
+import { loadClientAdapter } from '../stacks.js';
+import type { ClientScenarioContext } from '../types.js';
+import type { ProcessReport } from '../result-types.js';
+import { monotonicUs } from './clock.js';
+import { exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
+import { MetricsRegistry } from './metrics.js';
+import { ResourceSampler } from './resources.js';
+import { shareOf } from './share.js';
+import { importScenario } from './scenario-loader.js';
+
+exitWithParent();
+
+const PROGRESS_INTERVAL_MS = 1000;
+const MAX_NOTES = 20;
+const metrics = new MetricsRegistry();
+const sampler = new ResourceSampler();
+const windowControl = new AbortController();
+const notes: string[] = [];
+let openWindow: () => void = () => undefined;
+const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
+let windowStartUs = 0;
+let windowEndUs = 0;
+
+process.on('message', (message: ToChild) => {
+  if (message.type === 'start') void run(message as ClientStartMessage);
+  else if (message.type === 'go') {
+    windowStartUs = monotonicUs();
+    sampler.start();
+    openWindow();
+  } else if (message.type === 'stop') closeWindow();
+});
+
+function closeWindow(): void {
+  if (windowControl.signal.aborted) return;
+  windowEndUs = monotonicUs();
+  windowControl.abort();
+}
+
+function note(text: string): void {
+  if (notes.length < MAX_NOTES) notes.push(text);
+}
+
+async function run(message: ClientStartMessage): Promise<void> {
+  const http = createHttpClient(message.httpUrl);
+  const lost = metrics.counter('connectionsLost');
+  try {
+    const adapter = await loadClientAdapter(message.adapter);
+    const scenario = await importScenario(message.scenarioUrl);
+    const ctx: ClientScenarioContext = {
+      params: message.params,
+      processIndex: message.processIndex,
+      processCount: message.processCount,
+      share: (total) => shareOf(total, message.processIndex, message.processCount),
+      nowUs: monotonicUs,
+      histogram: (name) => metrics.histogram(name),
+      counter: (name) => metrics.counter(name),
+      connect: (options) =>
+        adapter.connect(message.url, {
+          ...options,
+          onUnexpectedClose(reason) {
+            lost.add();
+            note(reason);
+            options.onUnexpectedClose(reason);
+          },
+        }),
+      http,
+      async ready() {
+        await sendToParent({ type: 'ready' });
+        await windowOpened;
+      },
+      signal: windowControl.signal,
+      note,
+    };
+    const progress = setInterval(() => void sendToParent({ type: 'progress', counters: metrics.counterValues() }), PROGRESS_INTERVAL_MS);
+    progress.unref();
+    await scenario.client(ctx);
+    clearInterval(progress);
+    closeWindow();
+    await sendToParent({ type: 'report', report: report() });
+  } catch (error) {
+    closeWindow();
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    await sendToParent({ type: 'failed', reason, report: report() });
+  } finally {
+    await http.close().catch(() => undefined);
+    // Open sockets of a finished scenario must not keep the process alive.
+    process.exit(0);
+  }
+}
+
+function report(): ProcessReport {
+  return {
+    histograms: metrics.encodeAll(),
+    counters: metrics.counterValues(),
+    resources: sampler.stop(),
+    windowMs: windowStartUs === 0 ? 0 : ((windowEndUs || monotonicUs()) - windowStartUs) / 1000,
+    notes,
+  };
+}

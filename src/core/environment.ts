@@ -1,0 +1,67 @@
+/** Describes the machine and the stacks, as the result's environment block. */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import type { Environment, StackInfo } from '../result-types.js';
+import { clientStacks, serverStacks } from '../stacks.js';
+import { CLOCK_NOTE } from './clock.js';
+
+/** Probes every registered stack; a stack that throws while loading is reported unavailable. */
+export async function probeStacks(): Promise<StackInfo[]> {
+  const entries = [
+    ...Object.entries(serverStacks).map(([name, load]) => ({ name, load, role: 'server' as const })),
+    ...Object.entries(clientStacks).map(([name, load]) => ({ name, load, role: 'client' as const })),
+  ];
+  return Promise.all(
+    entries.map(async ({ name, load, role }): Promise<StackInfo> => {
+      try {
+        const adapter = await load();
+        return { name, role, protocol: adapter.protocol, availability: await adapter.probe() };
+      } catch (error) {
+        return {
+          name,
+          role,
+          protocol: 'websocket',
+          availability: { available: false, version: null, reason: `adapter failed to load: ${(error as Error).message}` },
+        };
+      }
+    }),
+  );
+}
+
+export function describeEnvironment(stacks: StackInfo[]): Environment {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    platform: process.platform,
+    osRelease: os.release(),
+    osName: osPrettyName(),
+    arch: process.arch,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cpuCores: cpus.length,
+    totalMemoryBytes: os.totalmem(),
+    openFileLimit: openFileLimit(),
+    stacks,
+    clock: CLOCK_NOTE,
+  };
+}
+
+function osPrettyName(): string | null {
+  try {
+    const match = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'));
+    return match?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Soft RLIMIT_NOFILE from /proc (Linux); null elsewhere. */
+export function openFileLimit(): number | null {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (!match) return null;
+    return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
+  } catch {
+    return null;
+  }
+}

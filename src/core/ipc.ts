@@ -1,0 +1,50 @@
+/**
+ * Messages between the orchestrator and its children. Nothing here travels per
+ * WebSocket message: children report counters about once a second and their
+ * encoded histograms once, at the end of the window.
+ */
+import type { ParamValues } from '../types.js';
+import type { ProcessReport } from '../result-types.js';
+
+export interface ServerStartMessage {
+  type: 'start';
+  adapter: string;
+  scenarioUrl: string;
+  params: ParamValues;
+  host: string;
+}
+
+export interface ClientStartMessage {
+  type: 'start';
+  adapter: string;
+  scenarioUrl: string;
+  params: ParamValues;
+  url: string;
+  httpUrl: string;
+  processIndex: number;
+  processCount: number;
+}
+
+/** Opens (go) or closes (stop) the measurement window. */
+export type ControlMessage = { type: 'go' } | { type: 'stop' };
+
+export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage;
+
+export type FromChild =
+  | { type: 'ready'; url?: string; httpUrl?: string }
+  | { type: 'progress'; counters: Record<string, number> }
+  | { type: 'report'; report: ProcessReport; stackDrops?: number }
+  | { type: 'failed'; reason: string; report?: ProcessReport };
+
+/** Sends to the parent, ignoring a parent that is already gone. */
+export function sendToParent(message: FromChild): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+}
+
+/** A child follows its parent: when the IPC channel closes, it leaves. */
+export function exitWithParent(): void {
+  process.on('disconnect', () => process.exit(0));
+}

@@ -1,0 +1,130 @@
+/**
+ * HDR histograms and counters: record in-process with no IPC, encode once at the
+ * end, merge exactly in the orchestrator.
+ */
+import hdr from 'hdr-histogram-js';
+import type { Counter, MetricsApi, Recorder } from '../types.js';
+import type { EncodedHistogram, LatencySummary } from '../result-types.js';
+
+type Histogram = ReturnType<typeof hdr.build>;
+
+/** 1 µs .. 1 hour at 3 significant digits: 0.1% precision across the whole range. */
+const HISTOGRAM_OPTIONS = {
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 3_600_000_000,
+  numberOfSignificantValueDigits: 3 as const,
+  autoResize: true,
+  useWebAssembly: false,
+};
+
+export function newHistogram(): Histogram {
+  return hdr.build(HISTOGRAM_OPTIONS);
+}
+
+/** Sub-microsecond values still count as a sample: they land in the 1 µs bucket. */
+function toRecordable(valueUs: number): number {
+  return valueUs < 1 ? 1 : Math.round(valueUs);
+}
+
+export function encodeHistogram(histogram: Histogram): EncodedHistogram {
+  return { unit: 'us', hdrBase64: hdr.encodeIntoCompressedBase64(histogram) };
+}
+
+export function decodeHistogram(encoded: EncodedHistogram): Histogram {
+  return hdr.decodeFromCompressedBase64(encoded.hdrBase64, 32, false);
+}
+
+/** Exact merge: bucket counts add up, so percentiles of the merge are those of all samples. */
+export function mergeEncoded(parts: EncodedHistogram[]): EncodedHistogram {
+  const merged = newHistogram();
+  for (const part of parts) merged.add(decodeHistogram(part));
+  return encodeHistogram(merged);
+}
+
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+const usToMs = (valueUs: number): number => round3(valueUs / 1000);
+
+export function summarizeHistogram(histogram: Histogram): LatencySummary {
+  const count = histogram.totalCount;
+  if (count === 0) {
+    return { count: 0, minMs: 0, meanMs: 0, stdevMs: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
+  }
+  return {
+    count,
+    minMs: usToMs(histogram.minNonZeroValue),
+    meanMs: usToMs(histogram.mean),
+    stdevMs: usToMs(histogram.stdDeviation),
+    p50Ms: usToMs(histogram.getValueAtPercentile(50)),
+    p90Ms: usToMs(histogram.getValueAtPercentile(90)),
+    p99Ms: usToMs(histogram.getValueAtPercentile(99)),
+    p999Ms: usToMs(histogram.getValueAtPercentile(99.9)),
+    maxMs: usToMs(histogram.maxValue),
+  };
+}
+
+export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary {
+  return summarizeHistogram(decodeHistogram(encoded));
+}
+
+/** One process's named histograms and counters. */
+export class MetricsRegistry implements MetricsApi {
+  private readonly histograms = new Map<string, Histogram>();
+  private readonly counters = new Map<string, { n: number }>();
+
+  histogram(name: string): Recorder {
+    let histogram = this.histograms.get(name);
+    if (!histogram) {
+      histogram = newHistogram();
+      this.histograms.set(name, histogram);
+    }
+    const target = histogram;
+    return {
+      recordUs: (valueUs) => target.recordValue(toRecordable(valueUs)),
+      recordUsWithInterval: (valueUs, intervalUs) =>
+        target.recordValueWithExpectedInterval(toRecordable(valueUs), Math.max(1, Math.round(intervalUs))),
+    };
+  }
+
+  counter(name: string): Counter {
+    let cell = this.counters.get(name);
+    if (!cell) {
+      cell = { n: 0 };
+      this.counters.set(name, cell);
+    }
+    const target = cell;
+    return {
+      add: (amount = 1) => {
+        target.n += amount;
+      },
+      value: () => target.n,
+    };
+  }
+
+  counterValues(): Record<string, number> {
+    return Object.fromEntries([...this.counters].map(([name, cell]) => [name, cell.n]));
+  }
+
+  encodeAll(): Record<string, EncodedHistogram> {
+    return Object.fromEntries([...this.histograms].map(([name, h]) => [name, encodeHistogram(h)]));
+  }
+}
+
+/** Merges the same-named histograms of several processes. */
+export function mergeHistogramSets(sets: Record<string, EncodedHistogram>[]): Record<string, EncodedHistogram> {
+  const byName = new Map<string, EncodedHistogram[]>();
+  for (const set of sets) {
+    for (const [name, encoded] of Object.entries(set)) {
+      byName.set(name, [...(byName.get(name) ?? []), encoded]);
+    }
+  }
+  return Object.fromEntries([...byName].map(([name, parts]) => [name, mergeEncoded(parts)]));
+}
+
+/** Adds the same-named counters of several processes. */
+export function sumCounterSets(sets: Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const set of sets) {
+    for (const [name, value] of Object.entries(set)) total[name] = (total[name] ?? 0) + value;
+  }
+  return total;
+}

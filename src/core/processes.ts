@@ -1,0 +1,137 @@
+/**
+ * Forks the server and client processes, routes their IPC messages, and makes
+ * sure none of them outlives wsbench.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { FromChild, ToChild } from './ipc.js';
+import type { ProcessReport } from '../result-types.js';
+
+const STDERR_TAIL_BYTES = 4096;
+const live = new Set<ChildProcess>();
+
+// Last line of defence: whatever path the orchestrator leaves by, children die with it.
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** A child said it failed, died, or went quiet; `report` holds what it measured before. */
+export class ChildFailure extends Error {
+  constructor(message: string, readonly report?: ProcessReport) {
+    super(message);
+  }
+}
+
+/** One forked child with an inbox for its messages. */
+export class ManagedChild {
+  readonly process: ChildProcess;
+  private stderrTail = '';
+  private readonly inbox: FromChild[] = [];
+  private readonly waiters = new Set<() => void>();
+  private exitInfo: string | null = null;
+  readonly exited: Promise<void>;
+  /** Called for every progress message. */
+  onProgress: ((counters: Record<string, number>) => void) | null = null;
+
+  constructor(readonly role: string, entry: string) {
+    this.process = fork(entry, [], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+      env: { ...process.env, WSBENCH_ROLE: role },
+    });
+    live.add(this.process);
+    this.process.stdout?.resume(); // scenario console.log must not block the child
+    this.process.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
+    });
+    this.process.on('message', (message: FromChild) => {
+      if (message.type === 'progress') {
+        this.onProgress?.(message.counters);
+        return;
+      }
+      this.inbox.push(message);
+      this.wake();
+    });
+    this.exited = new Promise((resolve) => {
+      this.process.on('exit', (code, signal) => {
+        live.delete(this.process);
+        this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
+        this.wake();
+        resolve();
+      });
+    });
+  }
+
+  send(message: ToChild): void {
+    if (this.process.connected) this.process.send(message);
+  }
+
+  /** Last lines the child wrote to stderr, for failure reasons. */
+  stderr(): string {
+    return this.stderrTail.trim();
+  }
+
+  /**
+   * Waits for a message of `type`. A `failed` message, the child's exit or the
+   * timeout rejects with a reason fit for a cell.
+   */
+  async waitFor<T extends FromChild['type']>(type: T, timeoutMs: number, what: string): Promise<Extract<FromChild, { type: T }>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.inbox.findIndex((m) => m.type === type || m.type === 'failed');
+      if (index >= 0) {
+        const message = this.inbox.splice(index, 1)[0]!;
+        if (message.type === 'failed' && type !== 'failed') throw new ChildFailure(`${this.role}: ${message.reason}`, message.report);
+        return message as Extract<FromChild, { type: T }>;
+      }
+      if (this.exitInfo) {
+        const tail = lastLine(this.stderr());
+        throw new ChildFailure(`${this.role} ${this.exitInfo} before ${what}${tail ? `: ${tail}` : ''}`);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new ChildFailure(`${this.role}: no ${what} within ${Math.round(timeoutMs / 1000)}s`);
+      await this.nextEvent(remaining);
+    }
+  }
+
+  /** Resolves when a message arrives or the child exits, or after `ms`. */
+  private nextEvent(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Asks politely (disconnect makes the child exit), then SIGKILL after `graceMs`. */
+  async stop(graceMs = 2000): Promise<void> {
+    if (this.exitInfo) return;
+    if (this.process.connected) this.process.disconnect();
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  // A stack trace's first line says what went wrong; later lines say where.
+  const errorLine = lines.find((l) => /Error|error:/.test(l));
+  return (errorLine ?? lines.at(-1) ?? '').trim().slice(0, 300);
+}
+
+/** Kills every child still alive (used on SIGINT before writing results). */
+export function killAllChildren(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+export function liveChildCount(): number {
+  return live.size;
+}

@@ -1,0 +1,87 @@
+/**
+ * Entry of the server child: loads one server adapter and the scenario's
+ * server half, listens on port 0, says where, and measures its own cost.
+ */
+import { loadServerAdapter } from '../stacks.js';
+import type { ServerConnection, ServerHandlers, ServerLogic, ServerScenarioContext } from '../types.js';
+import { monotonicUs } from './clock.js';
+import { exitWithParent, sendToParent, type ServerStartMessage, type ToChild } from './ipc.js';
+import { MetricsRegistry } from './metrics.js';
+import { ResourceSampler } from './resources.js';
+import { importScenario } from './scenario-loader.js';
+
+exitWithParent();
+
+const metrics = new MetricsRegistry();
+const sampler = new ResourceSampler();
+let logic: ServerLogic = {};
+let dropped: () => number = () => 0;
+let windowStartUs = 0;
+
+process.on('message', (message: ToChild) => {
+  if (message.type === 'start') void start(message as ServerStartMessage);
+  else if (message.type === 'go') {
+    windowStartUs = monotonicUs();
+    sampler.start();
+    logic.onMeasureStart?.();
+  } else if (message.type === 'stop') {
+    logic.onMeasureEnd?.();
+    const resources = sampler.stop();
+    void sendToParent({
+      type: 'report',
+      report: {
+        histograms: metrics.encodeAll(),
+        counters: metrics.counterValues(),
+        resources,
+        windowMs: (monotonicUs() - windowStartUs) / 1000,
+        notes: [],
+      },
+      stackDrops: dropped(),
+    });
+  }
+});
+
+async function start(message: ServerStartMessage): Promise<void> {
+  try {
+    const adapter = await loadServerAdapter(message.adapter);
+    const availability = await adapter.probe();
+    if (!availability.available) throw new Error(availability.reason);
+    const scenario = await importScenario(message.scenarioUrl);
+    const open = new Set<ServerConnection>();
+    let broadcast: ServerScenarioContext['broadcast'] = () => {
+      throw new Error('broadcast() before the server listens');
+    };
+    const ctx: ServerScenarioContext = {
+      params: message.params,
+      nowUs: monotonicUs,
+      histogram: (name) => metrics.histogram(name),
+      counter: (name) => metrics.counter(name),
+      broadcast: (data) => broadcast(data),
+      connections: () => open,
+    };
+    logic = scenario.server(ctx);
+    const handlers: ServerHandlers = {
+      onConnection(connection) {
+        open.add(connection);
+        logic.onConnection?.(connection);
+      },
+      onMessage: logic.onMessage?.bind(logic) ?? (() => undefined),
+      onClose(connection) {
+        open.delete(connection);
+        logic.onClose?.(connection);
+      },
+      routes: logic.routes,
+    };
+    const running = await adapter.start({ host: message.host, handlers });
+    broadcast = running.broadcast;
+    dropped = running.droppedByStack;
+    await sendToParent({ type: 'ready', url: running.url, httpUrl: running.httpUrl });
+  } catch (error) {
+    await sendToParent({ type: 'failed', reason: firstLine(error) });
+    process.exit(1);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}

@@ -1,0 +1,150 @@
+/**
+ * The result JSON: the one source of truth every reporter reads.
+ * Bump SCHEMA_VERSION on any change a reader of an older file would misread.
+ */
+import type { Availability, ColumnSpec, ParamValues, Protocol } from './types.js';
+
+export const SCHEMA_VERSION = 1;
+
+/** Latency statistics of one histogram, in milliseconds. */
+export interface LatencySummary {
+  /** Samples recorded. */
+  count: number;
+  minMs: number;
+  meanMs: number;
+  stdevMs: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  maxMs: number;
+}
+
+/** A histogram as it crosses process boundaries: HdrHistogram compressed base64, values in µs. */
+export interface EncodedHistogram {
+  /** Unit of the recorded values. */
+  unit: 'us';
+  /** HdrHistogram V2 compressed, base64 (readable by any HdrHistogram implementation). */
+  hdrBase64: string;
+}
+
+/** min / mean / max of a resource sampled every ~250 ms during the window. */
+export interface SampledStat {
+  mean: number;
+  max: number;
+}
+
+/** One process's resource use during the measurement window. */
+export interface ProcessResources {
+  /** CPU time over wall time, in percent of one core (200 = both cores of a 2-core box). */
+  cpuPercent: SampledStat;
+  /** Resident set size. */
+  rssBytes: SampledStat;
+  /** Share of time the event loop was busy, 0..1. */
+  eventLoopUtilization: SampledStat;
+  /** Samples taken. */
+  samples: number;
+}
+
+/** What one process measured, shipped once at the end of the window. */
+export interface ProcessReport {
+  histograms: Record<string, EncodedHistogram>;
+  counters: Record<string, number>;
+  resources: ProcessResources;
+  /** Wall time from window open to close, as this process saw it. */
+  windowMs: number;
+  notes: string[];
+}
+
+/** Everything measured in one cell, merged over client processes; input to Scenario.summarize. */
+export interface CellMeasurements {
+  /** Client histograms merged over processes. */
+  histograms: Record<string, EncodedHistogram>;
+  /** Summaries of those histograms. */
+  latency: Record<string, LatencySummary>;
+  /** Client counters summed over processes. */
+  counters: Record<string, number>;
+  /** Server-side histograms (e.g. server-measured delays). */
+  serverHistograms: Record<string, EncodedHistogram>;
+  serverLatency: Record<string, LatencySummary>;
+  serverCounters: Record<string, number>;
+  /** Longest client window, the denominator of every rate. */
+  windowMs: number;
+}
+
+export type CellStatus = 'ok' | 'failed' | 'skipped';
+
+/** One scenario x server x client x parameter-set combination. */
+export interface CellResult {
+  scenario: string;
+  server: string;
+  client: string;
+  /** Validated parameters: durations in ms, sizes in bytes. */
+  params: ParamValues;
+  status: CellStatus;
+  /** Why the cell failed or was skipped; absent when ok. */
+  reason?: string;
+  /** Scenario-defined flat metrics, units in the keys (present when anything was measured). */
+  metrics?: Record<string, number | null>;
+  measurements?: CellMeasurements;
+  resources?: {
+    server: ProcessResources | null;
+    /** One entry per client process. */
+    clients: ProcessResources[];
+  };
+  /** Messages the server stack refused to queue (backpressure drops). */
+  serverStackDrops?: number;
+  notes?: string[];
+  /** Wall time the cell took, including startup and teardown. */
+  elapsedMs: number;
+}
+
+/** One stack as it was on the machine that ran. */
+export interface StackInfo {
+  name: string;
+  role: 'server' | 'client';
+  protocol: Protocol;
+  availability: Availability;
+}
+
+/** The machine and software that produced the numbers. */
+export interface Environment {
+  node: string;
+  v8: string;
+  platform: string;
+  osRelease: string;
+  /** e.g. "Debian GNU/Linux 12 (bookworm)" when /etc/os-release says so. */
+  osName: string | null;
+  arch: string;
+  cpuModel: string;
+  /** Logical cores the OS reports. */
+  cpuCores: number;
+  totalMemoryBytes: number;
+  /** Open-file limit of the wsbench process (caps connections per process). */
+  openFileLimit: number | null;
+  stacks: StackInfo[];
+  /** How one-way delays were measured. */
+  clock: string;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  description: string;
+  columns: ColumnSpec[];
+}
+
+export interface BenchResult {
+  schemaVersion: number;
+  tool: { name: 'wsbench'; version: string };
+  /** ISO time the run started. */
+  startedAt: string;
+  /** Wall time of the whole run. */
+  elapsedMs: number;
+  /** True when the run was cut short by SIGINT/SIGTERM. */
+  interrupted: boolean;
+  environment: Environment;
+  /** How many client processes generated load per cell. */
+  clientProcesses: number;
+  scenarios: ScenarioInfo[];
+  cells: CellResult[];
+}

@@ -1,0 +1,73 @@
+/**
+ * socket.io on node:http, WebSocket transport only (no long-polling upgrade
+ * dance), compression off. Messages travel as the `m` event.
+ */
+import { createServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { probeByImport } from '../package-version.js';
+import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
+import { listeningPort, nodeHttpHandler } from './http-routes.js';
+
+export const MESSAGE_EVENT = 'm';
+
+export const socketioServer: ServerAdapter = {
+  name: 'socketio',
+  protocol: 'socket.io',
+  probe: () => probeByImport('socket.io', () => import('socket.io')),
+
+  async start({ host, handlers }): Promise<RunningServer> {
+    const http = createServer(nodeHttpHandler(handlers.routes));
+    const io = new Server(http, {
+      transports: ['websocket'],
+      perMessageDeflate: false,
+      httpCompression: false,
+      serveClient: false,
+      maxHttpBufferSize: 64 * 1024 * 1024,
+      pingTimeout: 60_000,
+    });
+    let nextId = 0;
+
+    io.on('connection', (socket: Socket) => {
+      const connection = wrap(socket, nextId++);
+      socket.on(MESSAGE_EVENT, (data: string | Buffer) => handlers.onMessage(connection, data));
+      socket.on('disconnect', () => handlers.onClose(connection));
+      handlers.onConnection(connection);
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(0, host, resolve);
+    });
+    const port = listeningPort(http.address());
+    return {
+      url: `http://${host}:${port}`,
+      httpUrl: `http://${host}:${port}`,
+      broadcast: (data) => void io.emit(MESSAGE_EVENT, data),
+      droppedByStack: () => 0, // socket.io buffers per socket without limit
+      async close() {
+        io.disconnectSockets(true);
+        await new Promise<void>((resolve) => io.close(() => resolve()));
+        http.closeAllConnections();
+      },
+    };
+  },
+};
+
+function wrap(socket: Socket, id: number): ServerConnection {
+  return {
+    id,
+    send(data) {
+      socket.emit(MESSAGE_EVENT, data);
+      return true;
+    },
+    // socket.io frames its own packets; it offers no control over WebSocket fragmentation.
+    bufferedAmountBytes: () => underlyingBufferedAmount(socket),
+    close: () => void socket.disconnect(true),
+  };
+}
+
+/** engine.io keeps the ws socket on its transport; reach it to report queued bytes. */
+function underlyingBufferedAmount(socket: Socket): number {
+  const transport = socket.conn.transport as unknown as { socket?: { bufferedAmount?: number } };
+  return transport.socket?.bufferedAmount ?? 0;
+}

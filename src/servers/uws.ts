@@ -1,0 +1,130 @@
+/**
+ * uWebSockets.js: compression off, backpressure limit raised so the stack never
+ * drops silently (drops it does make are counted), broadcast by publish().
+ */
+import { STATUS_CODES } from 'node:http';
+import type { HttpResponse as UwsResponse, WebSocket as UwsSocket } from 'uWebSockets.js';
+import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection } from '../types.js';
+import { splitIntoFragments } from './fragments.js';
+import { loadUws } from './uws-build.js';
+
+const BROADCAST_TOPIC = 'wsbench/all';
+/** 512 MiB: far above anything a scenario queues, so publish() never skips a slow reader. */
+const MAX_BACKPRESSURE_BYTES = 512 * 1024 * 1024;
+const SEND_DROPPED = 2;
+const textDecoder = new TextDecoder();
+
+interface UserData {
+  connection?: ServerConnection;
+}
+
+export const uwsServer: ServerAdapter = {
+  name: 'uws',
+  protocol: 'websocket',
+  async probe() {
+    const load = loadUws();
+    if (load.problem || !load.build) return { available: false, version: load.version, reason: load.problem ?? 'unknown' };
+    return { available: true, version: load.version ?? 'unknown', build: load.build };
+  },
+
+  async start({ host, handlers }): Promise<RunningServer> {
+    const { module: uws, problem } = loadUws();
+    if (!uws || problem) throw new Error(problem ?? 'uWebSockets.js unavailable');
+    let nextId = 0;
+    let dropped = 0;
+    const sockets = new Set<UwsSocket<UserData>>();
+    const count = (status: number): boolean => {
+      if (status === SEND_DROPPED) dropped += 1;
+      return status !== SEND_DROPPED;
+    };
+
+    const app = uws.App().ws<UserData>('/*', {
+      compression: uws.DISABLED,
+      maxPayloadLength: 64 * 1024 * 1024,
+      maxBackpressure: MAX_BACKPRESSURE_BYTES,
+      closeOnBackpressureLimit: 0,
+      idleTimeout: 0,
+      sendPingsAutomatically: false,
+      open(socket) {
+        const connection = wrap(socket, nextId++, count);
+        socket.getUserData().connection = connection;
+        socket.subscribe(BROADCAST_TOPIC);
+        sockets.add(socket);
+        handlers.onConnection(connection);
+      },
+      message(socket, message, isBinary) {
+        const data: MessageData = isBinary ? new Uint8Array(message) : textDecoder.decode(message);
+        handlers.onMessage(socket.getUserData().connection!, data);
+      },
+      close(socket) {
+        sockets.delete(socket);
+        handlers.onClose(socket.getUserData().connection!);
+      },
+    });
+    app.any('/*', (res, req) => serveRoute(res, req.getMethod().toUpperCase(), req.getUrl(), req.getQuery() ?? '', handlers.routes));
+
+    const token = await new Promise<unknown>((resolve, reject) => {
+      app.listen(host, 0, (listenSocket) => (listenSocket ? resolve(listenSocket) : reject(new Error(`uWS could not listen on ${host}`))));
+    });
+    const port = uws.us_socket_local_port(token as never);
+    return {
+      url: `ws://${host}:${port}/`,
+      httpUrl: `http://${host}:${port}`,
+      broadcast(data) {
+        app.publish(BROADCAST_TOPIC, data, typeof data !== 'string');
+      },
+      droppedByStack: () => dropped,
+      async close() {
+        uws.us_listen_socket_close(token as never);
+        for (const socket of sockets) socket.close();
+      },
+    };
+  },
+};
+
+function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) => boolean): ServerConnection {
+  return {
+    id,
+    send: (data) => count(socket.send(data, typeof data !== 'string')),
+    sendFragmented(data, fragmentBytes) {
+      const binary = typeof data !== 'string';
+      const parts = splitIntoFragments(data, fragmentBytes);
+      if (parts.length === 1) return count(socket.send(parts[0]!, binary));
+      // Corked so the frames of one message leave in as few syscalls as uWS allows.
+      let ok = true;
+      socket.cork(() => {
+        ok = socket.sendFirstFragment(parts[0]!, binary) && ok;
+        for (let i = 1; i < parts.length - 1; i++) ok = socket.sendFragment(parts[i]!) && ok;
+        ok = socket.sendLastFragment(parts.at(-1)!) && ok;
+      });
+      return ok;
+    },
+    bufferedAmountBytes: () => socket.getBufferedAmount(),
+    close: () => socket.end(1000),
+  };
+}
+
+function serveRoute(res: UwsResponse, method: string, path: string, query: string, routes?: Record<string, HttpHandler>): void {
+  const handler = routes?.[`${method} ${path}`];
+  if (!handler) {
+    res.writeStatus('404 Not Found').end('not found');
+    return;
+  }
+  let aborted = false;
+  res.onAborted(() => {
+    aborted = true;
+  });
+  const chunks: Buffer[] = [];
+  // uWS hands out body chunks that die with the callback: copy each one.
+  res.onData((chunk, isLast) => {
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (!isLast || aborted) return;
+    const result = handler({ method, path, query: new URLSearchParams(query), body: Buffer.concat(chunks).toString() });
+    res.cork(() => {
+      res
+        .writeStatus(`${result.status ?? 200} ${STATUS_CODES[result.status ?? 200] ?? 'Unknown'}`)
+        .writeHeader('content-type', result.contentType ?? 'application/json')
+        .end(result.body);
+    });
+  });
+}

@@ -1,0 +1,67 @@
+/** The `ws` server on node:http, compression off. */
+import { createServer } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { probeByImport } from '../package-version.js';
+import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
+import { listeningPort, nodeHttpHandler } from './http-routes.js';
+import { splitIntoFragments } from './fragments.js';
+
+export const wsServer: ServerAdapter = {
+  name: 'ws',
+  protocol: 'websocket',
+  probe: () => probeByImport('ws', () => import('ws')),
+
+  async start({ host, handlers }): Promise<RunningServer> {
+    const http = createServer(nodeHttpHandler(handlers.routes));
+    const wss = new WebSocketServer({ server: http, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+    let nextId = 0;
+
+    wss.on('connection', (socket: WebSocket) => {
+      const connection = wrap(socket, nextId++);
+      socket.on('message', (data: Buffer, isBinary: boolean) => {
+        handlers.onMessage(connection, isBinary ? data : data.toString());
+      });
+      socket.on('close', () => handlers.onClose(connection));
+      socket.on('error', () => socket.terminate());
+      handlers.onConnection(connection);
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(0, host, resolve);
+    });
+    const port = listeningPort(http.address());
+    return {
+      url: `ws://${host}:${port}/`,
+      httpUrl: `http://${host}:${port}`,
+      broadcast(data) {
+        for (const client of wss.clients) if (client.readyState === 1) client.send(data);
+      },
+      droppedByStack: () => 0, // ws queues without limit; it never drops
+      async close() {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        http.closeAllConnections();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      },
+    };
+  },
+};
+
+function wrap(socket: WebSocket, id: number): ServerConnection {
+  return {
+    id,
+    send(data) {
+      socket.send(data);
+      return true;
+    },
+    sendFragmented(data, fragmentBytes) {
+      const binary = typeof data !== 'string';
+      const parts = splitIntoFragments(data, fragmentBytes);
+      parts.forEach((part, index) => socket.send(part, { binary, fin: index === parts.length - 1 }));
+      return true;
+    },
+    bufferedAmountBytes: () => socket.bufferedAmount,
+    close: () => socket.close(),
+  };
+}
