@@ -37,6 +37,7 @@ export type {
   ServerScenarioContext,
   ServerStartOptions,
   StackBuild,
+  SummaryContext,
 } from './types.js';
 export type {
   BenchResult,

@@ -3,6 +3,8 @@
  * Units live in the names: `Bytes`, `Ms`, `Us`, `PerSec`.
  */
 
+import type { CellMeasurements, ProcessResources } from './result-types.js';
+
 /** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
 export type Protocol = 'websocket' | 'socket.io';
 
@@ -129,6 +131,12 @@ export interface ClientConnectOptions {
   onUnexpectedClose(reason: string): void;
   /** Local (source) address, to spread many connections over 127.x addresses. */
   localAddress?: string;
+  /**
+   * When set, the adapter hands over every chunk of raw bytes the TCP socket
+   * receives (frames and all), so a scenario can read framing off the wire.
+   * Adapters that cannot reach their socket reject connect() with a reason.
+   */
+  onWireData?(chunk: Uint8Array): void;
 }
 
 /** One client stack. */
@@ -227,6 +235,16 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   note(text: string): void;
 }
 
+/** What else summarize() may use besides the measurements. */
+export interface SummaryContext {
+  /** Resources of the server and of each client process during the window. */
+  resources: { server: ProcessResources | null; clients: ProcessResources[] };
+  /** Messages the server stack refused to queue. */
+  serverStackDrops: number;
+  /** Client processes that generated load. */
+  clientProcesses: number;
+}
+
 /** A column of the terminal table: a key of CellResult.metrics and its header. */
 export interface ColumnSpec {
   key: string;
@@ -242,12 +260,17 @@ export interface Scenario<P extends ParamValues = ParamValues> {
   parameters: Record<string, ParameterSpec>;
   /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
   presets?: Record<string, Record<string, string>>;
+  /**
+   * Checks a parameter set beyond each parameter's own range (e.g. against the
+   * open-file limit); returns the problem as one line, or null. Runs before anything starts.
+   */
+  validate?(params: P): string | null;
   /** How long the orchestrator keeps the window open; undefined = until clients finish. */
   windowMs?(params: P): number | undefined;
   server(ctx: ServerScenarioContext<P>): ServerLogic;
   client(ctx: ClientScenarioContext<P>): Promise<void>;
   /** Turns merged measurements into the cell's metrics (flat numbers, units in keys). */
-  summarize(cell: import('./result-types.js').CellMeasurements, params: P): Record<string, number | null>;
+  summarize(cell: CellMeasurements, params: P, context: SummaryContext): Record<string, number | null>;
   /** Metrics shown in the terminal table, in order. */
   columns: ColumnSpec[];
 }

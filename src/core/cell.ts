@@ -88,7 +88,11 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const measurements = mergeReports(clientReports, state.serverReport);
   let metrics: Record<string, number | null> | undefined;
   try {
-    metrics = plan.loaded.scenario.summarize(measurements, plan.params);
+    metrics = plan.loaded.scenario.summarize(measurements, plan.params, {
+      resources: { server: state.serverReport?.resources ?? null, clients: clientReports.map((r) => r.resources) },
+      serverStackDrops: state.stackDrops,
+      clientProcesses: options.clientProcesses,
+    });
   } catch (error) {
     state.failure ??= `summarize failed: ${reasonOf(error)}`;
   }

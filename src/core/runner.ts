@@ -47,6 +47,10 @@ export async function planRun(options: RunOptions) {
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new UsageError(`--host: ${host} is not a loopback address (127.x.x.x)`);
   const loaded = await loadScenario(options.scenario);
   const paramSets = resolveParameterSets(loaded.scenario, options.params ?? {}, options.preset);
+  for (const params of paramSets) {
+    const problem = loaded.scenario.validate?.(params);
+    if (problem) throw new UsageError(`${loaded.scenario.name}: ${problem}`);
+  }
   return { servers, clients, clientProcesses, host, loaded, paramSets };
 }
 

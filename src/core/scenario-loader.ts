@@ -3,16 +3,22 @@
  * really exports one. Children import the same module URL, so the scenario's
  * server half and client half always come from the same file.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import type { Scenario } from '../types.js';
 
 /** Built-in scenarios live in scenarios/, compiled next to dist/src. */
 const BUILT_IN_DIR = new URL('../../scenarios/', import.meta.url);
 
-export const BUILT_IN_SCENARIOS = ['echo'] as const;
+/** Every module in scenarios/ is a built-in scenario, named after its file. */
+export function builtInScenarios(): string[] {
+  return readdirSync(fileURLToPath(BUILT_IN_DIR))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => file.slice(0, -'.js'.length))
+    .sort();
+}
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -30,8 +36,9 @@ export function scenarioUrl(nameOrPath: string): string {
     if (!existsSync(path)) throw new UsageError(`scenario file not found: ${nameOrPath}`);
     return pathToFileURL(path).href;
   }
-  if (!(BUILT_IN_SCENARIOS as readonly string[]).includes(nameOrPath)) {
-    throw new UsageError(`unknown scenario "${nameOrPath}" (known: ${BUILT_IN_SCENARIOS.join(', ')}, or a path to a .js file)`);
+  const known = builtInScenarios();
+  if (!known.includes(nameOrPath)) {
+    throw new UsageError(`unknown scenario "${nameOrPath}" (known: ${known.join(', ')}, or a path to a .js file)`);
   }
   return new URL(`${nameOrPath}.js`, BUILT_IN_DIR).href;
 }

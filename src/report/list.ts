@@ -1,13 +1,13 @@
 /** `wsbench list`: the stacks as they load on this machine, and the scenarios with their parameters. */
 import { probeStacks } from '../core/environment.js';
-import { BUILT_IN_SCENARIOS, loadScenario } from '../core/scenario-loader.js';
+import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
 import { toKebab } from '../core/params.js';
 import type { StackInfo } from '../result-types.js';
 import type { ParameterSpec } from '../types.js';
 
 export async function renderList(asJson: boolean): Promise<string> {
   const stacks = await probeStacks();
-  const scenarios = await Promise.all(BUILT_IN_SCENARIOS.map(async (name) => (await loadScenario(name)).scenario));
+  const scenarios = await Promise.all(builtInScenarios().map(async (name) => (await loadScenario(name)).scenario));
   if (asJson) {
     const data = {
       stacks,

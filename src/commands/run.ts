@@ -1,0 +1,112 @@
+/** `wsbench run [scenario]`: scenario flags, run(), table or JSON, result file. */
+import { Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { planRun, run, type RunOptions } from '../core/runner.js';
+import { killAllChildren } from '../core/processes.js';
+import { toKebab } from '../core/params.js';
+import { loadScenario } from '../core/scenario-loader.js';
+import { checkWritable, writeResultFile } from '../result-file.js';
+import { renderTable } from '../report/table.js';
+import { createProgress } from '../report/progress.js';
+import type { Scenario } from '../types.js';
+
+const DEFAULT_OUT = 'wsbench-results.json';
+/** Flags of `run` itself; a scenario parameter may not reuse these names. */
+const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'out', 'json', 'preset', 'host', 'help'];
+/** After Ctrl+C, children get this long to hand in what they measured. */
+const INTERRUPT_GRACE_MS = 5000;
+
+interface RunFlags {
+  servers?: string;
+  clients?: string;
+  clientProcs?: string;
+  out: string;
+  json?: boolean;
+  preset?: string;
+  host?: string;
+  [param: string]: unknown;
+}
+
+
+
+function runCommand(scenario: Scenario): Command {
+  const command = new Command(`wsbench run ${scenario.name}`)
+    .description(scenario.description)
+    .option('--servers <list>', 'server stacks, comma separated (default: all)')
+    .option('--clients <list>', 'client stacks, comma separated (default: all)')
+    .option('--client-procs <n>', 'load-generating processes per cell', '1')
+    .option('--out <file>', 'result JSON file', DEFAULT_OUT)
+    .option('--json', 'print the result JSON on stdout instead of the table')
+    .option('--preset <name>', `parameter preset (${Object.keys(scenario.presets ?? {}).join(', ') || 'none'})`)
+    .option('--host <address>', 'loopback address the server binds', '127.0.0.1')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
+  for (const [name, spec] of Object.entries(scenario.parameters)) {
+    if (CORE_FLAGS.includes(name)) throw new UsageError(`scenario ${scenario.name}: parameter "${name}" clashes with a wsbench flag`);
+    const value = spec.kind === 'boolean' ? '[bool]' : '<value>';
+    const sweep = spec.sweepable ? ', comma list sweeps' : '';
+    command.addOption(new Option(`--${toKebab(name)} ${value}`, `${spec.description} (${spec.kind}${sweep}; default ${String(spec.default)})`));
+  }
+  return command;
+}
+
+async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFlags): Promise<number> {
+  const params: Record<string, string> = {};
+  for (const name of Object.keys(scenario.parameters)) {
+    const value = flags[name];
+    if (value !== undefined) params[name] = value === true ? 'true' : String(value);
+  }
+  const controller = new AbortController();
+  const progress = createProgress(process.stderr, !flags.json && process.stderr.isTTY === true);
+  const options: RunOptions = {
+    scenario: scenarioArg,
+    params,
+    signal: controller.signal,
+    clientProcesses: readCount('--client-procs', flags.clientProcs ?? '1'),
+    ...(flags.servers !== undefined ? { servers: splitList(flags.servers) } : {}),
+    ...(flags.clients !== undefined ? { clients: splitList(flags.clients) } : {}),
+    ...(flags.preset !== undefined ? { preset: flags.preset } : {}),
+    ...(flags.host !== undefined ? { host: flags.host } : {}),
+    onCellStart: progress.cellStart,
+    onCellEnd: progress.cellEnd,
+    onProgress: progress.counters,
+  };
+  checkWritable(flags.out);
+  await planRun(options); // every bad input is refused before a process starts
+
+  const onSignal = (): void => {
+    if (controller.signal.aborted) return killAllChildren();
+    process.stderr.write('\ninterrupted: finishing the current cell and writing what was measured (Ctrl+C again to force)\n');
+    controller.abort();
+    setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const result = await run(options);
+  progress.done();
+  writeResultFile(flags.out, result);
+  process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderTable(result) + '\n');
+  if (!flags.json) process.stderr.write(`results: ${flags.out}\n`);
+  if (result.interrupted) return 130;
+  return result.cells.some((c) => c.status === 'failed') ? 1 : 0;
+}
+
+
+function splitList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function readCount(flag: string, text: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag}: "${text}" is not a whole number`);
+  return Number(text);
+}
+
+
+/** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
+export async function runFromArgs(args: string[]): Promise<number> {
+  const scenarioArg = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : 'echo';
+  const { scenario } = await loadScenario(scenarioArg);
+  const command = runCommand(scenario);
+  command.parse(args[0] === scenarioArg ? args.slice(1) : args, { from: 'user' });
+  return executeRun(scenarioArg, scenario, command.opts<RunFlags>());
+}
