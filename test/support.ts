@@ -1,0 +1,47 @@
+/** Shared by the tests: runs the real bin in a child process and reads what it printed. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/wsbench.js', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  pid: number;
+}
+
+/** Runs `wsbench ...args` to completion (or until `timeoutMs`, then SIGKILL). */
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+): Promise<CliOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    options.onSpawn?.(child.pid!);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, pid: child.pid! });
+    });
+  });
+}
+
+/** A fresh temp directory for result files. */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'wsbench-test-'));
+}
