@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli, tempDir } from './support.js';
+
+const NOT_A_SCENARIO = fileURLToPath(new URL('./fixtures/not-a-scenario.js', import.meta.url));
+
+/** Each bad input: the exact one line on stderr, exit 2, nothing on stdout. */
+const cases: Array<[string, string[], string]> = [
+  ['unknown server stack', ['run', 'echo', '--servers', 'ws,nginx'], 'wsbench: --servers: unknown server stack "nginx" (known: ws, uws, socketio)'],
+  ['unknown client stack', ['run', 'echo', '--clients', 'curl'], 'wsbench: --clients: unknown client stack "curl" (known: ws, undici, socketio)'],
+  ['unknown scenario', ['run', 'nope'], /* known list grows as scenarios land */ 'wsbench: unknown scenario "nope" (known: '],
+  ['unknown option', ['run', 'echo', '--bogus', '1'], "wsbench: unknown option '--bogus'"],
+  ['unknown command', ['frobnicate'], 'wsbench: unknown command "frobnicate" (commands: '],
+  ['malformed duration', ['run', 'echo', '--duration', '5 parsecs'], 'wsbench: --duration: "5 parsecs" is not a duration such as 500ms, 5s, 1m'],
+  ['malformed size', ['run', 'echo', '--payload', 'lots'], 'wsbench: --payload: "lots" is not a size in bytes such as 32, 4kb, 64KiB'],
+  ['zero connections', ['run', 'echo', '--connections', '0'], 'wsbench: --connections: 0 is below the minimum 1'],
+  ['negative in flight', ['run', 'echo', '--inflight', '-3'], 'wsbench: --inflight: -3 is below the minimum 1'],
+  ['duration too short', ['run', 'echo', '--duration', '10ms'], 'wsbench: --duration: 10ms is below the minimum 100ms'],
+  ['zero client processes', ['run', 'echo', '--client-procs', '0'], 'wsbench: --client-procs: 0 is not a whole number from 1 to 64'],
+  ['non-loopback host', ['run', 'echo', '--host', '10.0.0.1'], 'wsbench: --host: 10.0.0.1 is not a loopback address (127.x.x.x)'],
+  ['unknown preset', ['run', 'echo', '--preset', 'huge'], 'wsbench: --preset: "huge" is not a preset of echo (ci, quick)'],
+  ['missing --out directory', ['run', 'echo', '--out', '/nonexistent/dir/r.json'], 'wsbench: --out: directory /nonexistent/dir does not exist'],
+  ['scenario file that is not a scenario', ['run', NOT_A_SCENARIO], `wsbench: ${NOT_A_SCENARIO} does not export a scenario (default or "scenario" export): no object exported`],
+  ['scenario file that does not exist', ['run', './no/such/scenario.js'], 'wsbench: scenario file not found: ./no/such/scenario.js'],
+];
+
+for (const [name, args, expected] of cases) {
+  test(`bad input: ${name}`, async () => {
+    const outcome = await runCli(args);
+    assert.equal(outcome.code, 2, outcome.stderr);
+    assert.equal(outcome.stdout, '');
+    const lines = outcome.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, `one line, got: ${outcome.stderr}`);
+    if (expected.endsWith('(known: ') || expected.endsWith('(commands: ')) assert.ok(lines[0]!.startsWith(expected), lines[0]);
+    else assert.equal(lines[0], expected);
+  });
+}
+
+test('bad input: an --out file that cannot be written', { skip: process.getuid?.() === 0 ? 'root can write anywhere' : false }, async () => {
+  const dir = join(tempDir(), 'locked');
+  mkdirSync(dir);
+  chmodSync(dir, 0o500);
+  const outcome = await runCli(['run', 'echo', '--out', join(dir, 'r.json')]);
+  assert.equal(outcome.code, 2);
+  assert.equal(outcome.stderr.trim(), `wsbench: --out: ${join(dir, 'r.json')} is not writable`);
+});
+
+test('bad input: an --out path that is a directory', async () => {
+  const dir = tempDir();
+  const outcome = await runCli(['run', 'echo', '--out', dir]);
+  assert.equal(outcome.code, 2);
+  assert.equal(outcome.stderr.trim(), `wsbench: --out: ${dir} is a directory`);
+});

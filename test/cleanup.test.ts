@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from './support.js';
+import type { BenchResult } from '../src/index.js';
+
+/** Pids whose parent is `pid`, read from /proc. */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(status)) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return state !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Collects every child the CLI forks while it runs. */
+function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; stop: () => void } {
+  const seen = new Set<number>();
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    seen,
+    onSpawn(pid) {
+      timer = setInterval(() => childrenOf(pid).forEach((c) => seen.add(c)), 50);
+    },
+    stop: () => timer && clearInterval(timer),
+  };
+}
+
+test('after a normal run no child process remains', async () => {
+  const watch = watchChildren();
+  const outcome = await runCli(['run', 'echo', '--servers', 'uws', '--clients', 'ws,undici', '--duration', '500ms', '--client-procs', '2', '--out', join(tempDir(), 'r.json')], { onSpawn: watch.onSpawn });
+  watch.stop();
+  assert.equal(outcome.code, 0, outcome.stderr);
+  assert.ok(watch.seen.size >= 3, `expected server + 2 clients to be seen, saw ${watch.seen.size}`);
+  assert.deepEqual([...watch.seen].filter(alive), []);
+});
+
+test('SIGINT ends the run, writes what was measured, marks the cut cell interrupted, and leaves no child', async () => {
+  const out = join(tempDir(), 'r.json');
+  const watch = watchChildren();
+  let cliPid = 0;
+  const finished = runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '30s', '--out', out], {
+    onSpawn(pid) {
+      cliPid = pid;
+      watch.onSpawn(pid);
+    },
+  });
+  // Wait until the server and a client are up and the window has run a little.
+  while (watch.seen.size < 2) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 1500));
+  process.kill(cliPid, 'SIGINT');
+  const outcome = await finished;
+  watch.stop();
+  assert.equal(outcome.code, 130, outcome.stderr);
+  assert.ok(existsSync(out), 'the result file was written');
+  const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
+  assert.equal(result.interrupted, true);
+  const [cut, never] = result.cells;
+  assert.equal(cut!.status, 'failed');
+  assert.equal(cut!.reason, 'interrupted');
+  assert.ok((cut!.metrics!.received ?? 0) > 0, 'the interrupted cell keeps its measurements');
+  assert.equal(never!.status, 'skipped');
+  assert.equal(never!.reason, 'interrupted before it started');
+  assert.deepEqual([...watch.seen].filter(alive), []);
+});

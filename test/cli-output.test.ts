@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from './support.js';
+import { SCHEMA_VERSION, type BenchResult } from '../src/index.js';
+
+test('--json puts the result document, and nothing else, on stdout; the file holds the same', async () => {
+  const out = join(tempDir(), 'r.json');
+  const outcome = await runCli(['run', 'echo', '--servers', 'uws', '--clients', 'ws,socketio', '--duration', '200ms', '--json', '--out', out]);
+  assert.equal(outcome.code, 0, outcome.stderr);
+  const printed = JSON.parse(outcome.stdout) as BenchResult;
+  assert.deepEqual(printed, JSON.parse(readFileSync(out, 'utf8')));
+  assert.equal(printed.schemaVersion, SCHEMA_VERSION);
+  assert.equal(printed.tool.name, 'wsbench');
+  assert.equal(printed.environment.cpuCores > 0, true);
+  assert.deepEqual(printed.cells.map((c) => c.status), ['ok', 'skipped']);
+  const cell = printed.cells[0]!;
+  assert.match(cell.measurements!.histograms.rtt!.hdrBase64, /^HISTFAAA/);
+  assert.deepEqual(Object.keys(cell.params).sort(), ['binary', 'connections', 'duration', 'inflight', 'messages', 'payload']);
+});
+
+test('the table shows one row per cell with the scenario columns and the server cost', async () => {
+  const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,socketio', '--duration', '200ms', '--out', join(tempDir(), 'r.json')]);
+  assert.equal(outcome.code, 0, outcome.stderr);
+  const lines = outcome.stdout.trimEnd().split('\n');
+  assert.match(lines[1]!, /^server\s+client\s+status\s+p50 ms\s+p99 ms\s+max ms\s+msg\/s\s+errors\s+srv CPU%\s+srv RSS MB$/);
+  assert.match(lines[2]!, /^ws\s+ws\s+ok\s+[\d.]+\s+[\d.]+/);
+  assert.match(lines[3]!, /^ws\s+socketio\s+skipped\s+websocket server ws cannot talk to socket.io client socketio$/);
+});
