@@ -1,0 +1,71 @@
+/**
+ * `npm run bench`: what wsbench's own machinery costs. Each comparison runs
+ * wsbench and a bare baseline on the same machine in the same run, rounds
+ * alternating so drift hits both, and reports the ratio of the medians.
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { run } from '../src/index.js';
+
+const ROUNDS = 3;
+const ROUND_MS = 3000;
+const PAYLOAD_BYTES = 32;
+const LIMIT_RATIO = 1.5;
+
+async function wsbenchEchoP50Ms(): Promise<number> {
+  const result = await run({
+    scenario: 'echo',
+    servers: ['uws'],
+    clients: ['ws'],
+    params: { duration: `${ROUND_MS}ms`, payload: String(PAYLOAD_BYTES) },
+  });
+  const cell = result.cells[0]!;
+  if (cell.status !== 'ok') throw new Error(`wsbench echo cell ${cell.status}: ${cell.reason}`);
+  return cell.metrics!.rttP50Ms!;
+}
+
+/** Server and client in two child processes, as wsbench does it. */
+async function bareTcpP50Ms(): Promise<number> {
+  const server = fork(fileURLToPath(new URL('./tcp-echo-server.js', import.meta.url)));
+  const client = fork(fileURLToPath(new URL('./tcp-pingpong-client.js', import.meta.url)));
+  try {
+    const { port } = await once<{ port: number }>(server);
+    client.send({ port, durationMs: ROUND_MS, payloadBytes: PAYLOAD_BYTES });
+    return (await once<{ p50Ms: number }>(client)).p50Ms;
+  } finally {
+    server.kill();
+    client.kill();
+  }
+}
+
+function once<T>(child: ReturnType<typeof fork>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message as T));
+    child.once('exit', (code) => reject(new Error(`baseline child exited with code ${code}`)));
+  });
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const wsbench: number[] = [];
+  const tcp: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    tcp.push(await bareTcpP50Ms());
+    wsbench.push(await wsbenchEchoP50Ms());
+    process.stderr.write(`round ${round}/${ROUNDS}: bare TCP p50 ${tcp.at(-1)} ms, wsbench echo p50 ${wsbench.at(-1)} ms\n`);
+  }
+  const ratio = median(wsbench) / median(tcp);
+  process.stdout.write(
+    [
+      `echo round trip, ${PAYLOAD_BYTES} B, 1 connection, 1 in flight, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s:`,
+      `  bare Node TCP ping-pong (2 processes)   p50 ${median(tcp).toFixed(3)} ms`,
+      `  wsbench echo, uws server x ws client    p50 ${median(wsbench).toFixed(3)} ms`,
+      `  ratio ${ratio.toFixed(2)}x (limit ${LIMIT_RATIO}x) ${ratio <= LIMIT_RATIO ? 'ok' : 'OVER LIMIT'}`,
+      '',
+    ].join('\n'),
+  );
+  if (ratio > LIMIT_RATIO) process.exitCode = 1;
+}
+
+await main();
