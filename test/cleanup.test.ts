@@ -56,6 +56,7 @@ test('SIGINT ends the run, writes what was measured, marks the cut cell interrup
   const watch = watchChildren();
   let cliPid = 0;
   const finished = runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '30s', '--out', out], {
+    ownProcessGroup: true,
     onSpawn(pid) {
       cliPid = pid;
       watch.onSpawn(pid);
@@ -64,7 +65,8 @@ test('SIGINT ends the run, writes what was measured, marks the cut cell interrup
   // Wait until the server and a client are up and the window has run a little.
   while (watch.seen.size < 2) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 1500));
-  process.kill(cliPid, 'SIGINT');
+  // Like Ctrl+C in a terminal: the whole process group gets SIGINT, children included.
+  process.kill(-cliPid, 'SIGINT');
   const outcome = await finished;
   watch.stop();
   assert.equal(outcome.code, 130, outcome.stderr);

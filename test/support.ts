@@ -19,13 +19,15 @@ export interface CliOutcome {
 /** Runs `wsbench ...args` to completion (or until `timeoutMs`, then SIGKILL). */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean } = {},
 ): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own group, so a test can signal it and its children the way a terminal's Ctrl+C does.
+      detached: options.ownProcessGroup ?? false,
     });
     let stdout = '';
     let stderr = '';
