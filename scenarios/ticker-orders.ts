@@ -1,0 +1,233 @@
+/**
+ * ticker-orders (seed 001): the server broadcasts a simulated price tick every
+ * `tickInterval` to every client; on each tick a client sends a buy or sell
+ * order; the server acknowledges it; the client times the order's round trip.
+ *
+ * Ticks carry their intended broadcast time and a sequence number, so the
+ * client also sees how late each tick arrived (one host, one monotonic clock)
+ * and which ticks it never got. `tickToAck` runs from the tick's intended time
+ * to the acknowledgement: a stalled ticker or a stalled client cannot hide
+ * delay there (coordinated omission); the order round trip, the seed's metric,
+ * starts when the client actually sent.
+ */
+import type { ClientConnection, MessageData, Scenario, ServerConnection } from '../src/index.js';
+import { latencyMetrics } from './lib/latency-metrics.js';
+import { aborted, waitUntil } from './lib/waiting.js';
+
+interface TickerParams {
+  [key: string]: number | boolean | string;
+  tickInterval: number;
+  connections: number;
+  symbols: number;
+  duration: number;
+}
+
+/** A tick: sequence number, intended broadcast time (µs, server clock), one price per symbol. */
+interface Tick {
+  k: number;
+  t: number;
+  p: number[];
+}
+/** An order: id, the tick it answers, side, symbol index, quantity, client send time, tick's intended time. */
+interface Order {
+  o: number;
+  k: number;
+  s: 'buy' | 'sell';
+  y: number;
+  q: number;
+  t: number;
+  i: number;
+}
+/** The acknowledgement echoes the order's times so the client keeps no per-order state. */
+interface Ack {
+  a: number;
+  t: number;
+  i: number;
+  px: number;
+}
+
+/** Connections opened at once per client process. */
+const CONNECT_BATCH = 100;
+/** Acks still in flight when the window closes get this long (timed and counted). */
+const DRAIN_MS = 1000;
+const START_PRICE = 100;
+
+const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
+
+const tickerOrders: Scenario<TickerParams> = {
+  name: 'ticker-orders',
+  description: 'Price ticks broadcast on a schedule; each client answers every tick with an order and times the acknowledgement.',
+  parameters: {
+    tickInterval: { kind: 'duration', description: 'time between two price ticks', default: 10, min: 1, max: 60_000, sweepable: true },
+    connections: { kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true },
+    symbols: { kind: 'integer', description: 'stock symbols priced on every tick', default: 1, min: 1, max: 1000, sweepable: true },
+    duration: { kind: 'duration', description: 'measurement window', default: 10_000, min: 100 },
+  },
+  presets: {
+    // The seed ran one client against a 10 ms ticker "for a while"; 30 s gives ~3,000 orders.
+    seed: { tickInterval: '10ms', connections: '1', symbols: '1', duration: '30s' },
+    ci: { duration: '1s' },
+  },
+  windowMs: (p) => p.duration,
+
+  server(ctx) {
+    const { tickInterval, symbols } = ctx.params;
+    const intervalUs = tickInterval * 1000;
+    const prices = Array.from({ length: symbols }, () => START_PRICE);
+    const ticks = ctx.counter('ticksBroadcast');
+    const orders = ctx.counter('ordersReceived');
+    const badOrders = ctx.counter('ordersMalformed');
+    const timerLag = ctx.histogram('tickTimerLag');
+    let startUs = 0;
+    let next = 0;
+    let timer: NodeJS.Timeout | undefined;
+
+    // A late timer broadcasts every tick that fell due, each stamped with its own
+    // intended time, so the delay shows up in the clients' numbers instead of vanishing.
+    const tick = (): void => {
+      const nowUs = ctx.nowUs();
+      while (startUs + next * intervalUs <= nowUs) {
+        const intendedUs = startUs + next * intervalUs;
+        for (let i = 0; i < prices.length; i++) prices[i] = Math.max(1, prices[i]! * (1 + (Math.random() - 0.5) / 500));
+        const message: Tick = { k: next, t: intendedUs, p: prices.map((price) => Math.round(price * 100) / 100) };
+        ctx.broadcast(JSON.stringify(message));
+        timerLag.recordUs(nowUs - intendedUs);
+        ticks.add();
+        next += 1;
+      }
+      timer = setTimeout(tick, Math.max(0, (startUs + next * intervalUs - ctx.nowUs()) / 1000));
+    };
+
+    return {
+      onMeasureStart() {
+        startUs = ctx.nowUs();
+        tick();
+      },
+      onMeasureEnd() {
+        clearTimeout(timer);
+      },
+      onMessage(connection: ServerConnection, data: MessageData) {
+        let order: Order;
+        try {
+          order = JSON.parse(textOf(data)) as Order;
+        } catch {
+          badOrders.add();
+          return;
+        }
+        orders.add();
+        const ack: Ack = { a: order.o, t: order.t, i: order.i, px: prices[order.y] ?? 0 };
+        connection.send(JSON.stringify(ack));
+      },
+    };
+  },
+
+  async client(ctx) {
+    const { symbols } = ctx.params;
+    const orderRtt = ctx.histogram('orderRtt');
+    const tickToAck = ctx.histogram('tickToAck');
+    const tickDelay = ctx.histogram('tickDelay');
+    const ordersSent = ctx.counter('ordersSent');
+    const ordersAcked = ctx.counter('ordersAcked');
+    const ticksReceived = ctx.counter('ticksReceived');
+    const ticksMissed = ctx.counter('ticksMissed');
+    const ticksDuplicated = ctx.counter('ticksDuplicated');
+    const errors = ctx.counter('errors');
+    let nextOrderId = 0;
+    let outstanding = 0;
+
+    const open = async (): Promise<ClientConnection> => {
+      let nextTick = 0;
+      let connection: ClientConnection | null = null;
+      const onTick = (tick: Tick, nowUs: number): void => {
+        ticksReceived.add();
+        tickDelay.recordUs(nowUs - tick.t);
+        if (tick.k > nextTick) ticksMissed.add(tick.k - nextTick);
+        nextTick = tick.k + 1;
+        const symbol = tick.k % symbols;
+        const order: Order = {
+          o: nextOrderId++,
+          k: tick.k,
+          s: Math.random() < 0.5 ? 'buy' : 'sell',
+          y: symbol,
+          q: 1 + Math.floor(Math.random() * 100),
+          t: ctx.nowUs(),
+          i: tick.t,
+        };
+        outstanding += 1;
+        ordersSent.add();
+        connection!.send(JSON.stringify(order));
+      };
+      connection = await ctx.connect({
+        onMessage(data) {
+          const nowUs = ctx.nowUs();
+          const message = JSON.parse(textOf(data)) as Tick | Ack;
+          if ('a' in message) {
+            outstanding -= 1;
+            ordersAcked.add();
+            orderRtt.recordUs(nowUs - message.t);
+            tickToAck.recordUs(nowUs - message.i);
+            return;
+          }
+          if (ctx.signal.aborted) return; // ticks after the window are neither counted nor answered
+          if (message.k < nextTick) ticksDuplicated.add();
+          else onTick(message, nowUs);
+        },
+        onUnexpectedClose() {
+          errors.add();
+        },
+      });
+      return connection;
+    };
+
+    const connections: ClientConnection[] = [];
+    const count = ctx.share(ctx.params.connections);
+    for (let i = 0; i < count; i += CONNECT_BATCH) {
+      connections.push(...(await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, open))));
+    }
+    await ctx.ready();
+    await aborted(ctx.signal);
+    await waitUntil(() => outstanding <= 0, DRAIN_MS);
+    ctx.counter('ordersUnanswered').add(Math.max(0, outstanding));
+    await Promise.all(connections.map((c) => c.close()));
+  },
+
+  summarize(cell, params) {
+    const c = cell.counters;
+    const seconds = cell.windowMs / 1000;
+    return {
+      ...latencyMetrics('orderRtt', cell.latency.orderRtt),
+      ...latencyMetrics('tickToAck', cell.latency.tickToAck),
+      ...latencyMetrics('tickDelay', cell.latency.tickDelay),
+      ordersSent: c.ordersSent ?? 0,
+      ordersAcked: c.ordersAcked ?? 0,
+      ordersUnanswered: c.ordersUnanswered ?? 0,
+      ordersPerSec: seconds > 0 ? Math.round((c.ordersAcked ?? 0) / seconds) : null,
+      ticksReceived: c.ticksReceived ?? 0,
+      ticksMissed: c.ticksMissed ?? 0,
+      ticksDuplicated: c.ticksDuplicated ?? 0,
+      ticksBroadcast: cell.serverCounters.ticksBroadcast ?? 0,
+      /** Ticks one connection should have seen in the window at the nominal rate. */
+      ticksNominalPerConnection: Math.floor(cell.windowMs / params.tickInterval),
+      ordersReceivedByServer: cell.serverCounters.ordersReceived ?? 0,
+      serverTickTimerLagP99Ms: cell.serverLatency.tickTimerLag?.p99Ms ?? null,
+      serverTickTimerLagMaxMs: cell.serverLatency.tickTimerLag?.maxMs ?? null,
+      errors: (c.errors ?? 0) + (cell.serverCounters.ordersMalformed ?? 0),
+      connectionsLost: c.connectionsLost ?? 0,
+    };
+  },
+  columns: [
+    { key: 'orderRttMeanMs', header: 'Avg ms' },
+    { key: 'orderRttMaxMs', header: 'Max ms' },
+    { key: 'orderRttMinMs', header: 'Min ms' },
+    { key: 'orderRttStdevMs', header: 'Std ms' },
+    { key: 'orderRttP99Ms', header: 'p99 ms' },
+    { key: 'tickToAckP99Ms', header: 'tick>ack p99' },
+    { key: 'ordersSent', header: 'orders' },
+    { key: 'ordersAcked', header: 'acked' },
+    { key: 'ticksReceived', header: 'ticks' },
+    { key: 'ticksMissed', header: 'missed' },
+    { key: 'errors', header: 'errors' },
+  ],
+};
+
+export default tickerOrders;

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { run } from '../src/index.js';
+import { runCli } from './support.js';
+
+test('ticker-orders: every counted tick gets one order, every order is acked or counted as unanswered', async () => {
+  const result = await run({ scenario: 'ticker-orders', servers: ['uws'], clients: ['ws'], preset: 'ci', params: { connections: '2', symbols: '3' } });
+  assert.equal(result.cells.length, 1);
+  const cell = result.cells[0]!;
+  assert.equal(cell.status, 'ok', cell.reason);
+  const m = cell.metrics!;
+  assert.ok(m.ticksReceived! > 0, 'ticks arrived');
+  assert.equal(m.ordersSent, m.ticksReceived, 'one order per tick received in the window');
+  assert.equal(m.ordersAcked! + m.ordersUnanswered!, m.ordersSent);
+  assert.ok(m.ordersReceivedByServer! >= m.ordersAcked!, 'the server saw every acked order');
+  assert.equal(m.orderRttSamples, m.ordersAcked, 'one round-trip sample per ack');
+  assert.equal(m.tickDelaySamples, m.ticksReceived, 'one tick-delay sample per tick');
+  // Each connection sees a subset of what the server broadcast.
+  assert.ok(m.ticksReceived! + m.ticksMissed! <= 2 * m.ticksBroadcast!);
+  for (const prefix of ['orderRtt', 'tickToAck', 'tickDelay']) {
+    const [min, p50, p99, max] = ['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'].map((k) => m[prefix + k]!);
+    assert.ok(min! >= 0 && min! <= p50! && p50! <= p99! && p99! <= max!, `${prefix} percentiles are ordered`);
+  }
+  // An order leaves after its tick's intended time, so tick-to-ack contains the round trip.
+  assert.ok(m.tickToAckMeanMs! >= m.orderRttMeanMs!, 'tick-to-ack includes the order round trip');
+  assert.equal(m.errors, 0);
+  assert.equal(m.connectionsLost, 0);
+});
+
+test('ticker-orders: a tick interval below 1 ms is refused with one line and exit 2', async () => {
+  const outcome = await runCli(['run', 'ticker-orders', '--tick-interval', '0']);
+  assert.equal(outcome.code, 2);
+  assert.equal(outcome.stdout, '');
+  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --tick-interval: 0 is below the minimum 1ms');
+});
+
+test('ticker-orders: an unknown preset is refused with one line and exit 2', async () => {
+  const outcome = await runCli(['run', 'ticker-orders', '--preset', 'huge']);
+  assert.equal(outcome.code, 2);
+  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --preset: "huge" is not a preset of ticker-orders (seed, ci)');
+});
