@@ -44,7 +44,12 @@ export function sendToParent(message: FromChild): Promise<void> {
   });
 }
 
-/** A child follows its parent: when the IPC channel closes, it leaves. */
+/**
+ * A child follows its parent: when the IPC channel closes, it leaves. Ctrl+C in a
+ * terminal signals the whole process group; the child ignores it so that the
+ * parent can collect what it measured before stopping it.
+ */
 export function exitWithParent(): void {
   process.on('disconnect', () => process.exit(0));
+  process.on('SIGINT', () => undefined);
 }
