@@ -10,7 +10,9 @@ export const socketioClient: ClientAdapter = {
   protocol: 'socket.io',
   probe: () => probeByImport('socket.io-client', () => import('socket.io-client')),
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
+    // engine.io-client owns its transport socket and offers no raw byte stream to tap.
+    if (onWireData) return Promise.reject(new Error('socket.io client cannot hand over wire data: engine.io-client exposes no raw socket'));
     return new Promise<ClientConnection>((resolve, reject) => {
       const socket: Socket = io(url, {
         transports: ['websocket'],

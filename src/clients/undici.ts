@@ -1,17 +1,58 @@
 /** undici's WHATWG WebSocket (the one Node 22 ships as a global), binaryType arraybuffer. */
-import { Agent, WebSocket } from 'undici';
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, WebSocket } from 'undici';
 import { probeByImport } from '../package-version.js';
 import type { ClientAdapter, ClientConnection } from '../types.js';
 
-/** One dispatcher per source address, so many connections can spread over 127.x. */
+/**
+ * One dispatcher per source address, so many connections can spread over 127.x.
+ * The address goes in the Agent's own `localAddress` option: undici's connector
+ * overwrites a `connect: { localAddress }` with the client's (null) one.
+ */
 const agents = new Map<string, Agent>();
 function agentFor(localAddress: string): Agent {
   let agent = agents.get(localAddress);
   if (!agent) {
-    agent = new Agent({ connect: { localAddress } });
+    agent = new Agent({ localAddress });
     agents.set(localAddress, agent);
   }
   return agent;
+}
+
+/**
+ * A dispatcher of its own for one tapped connection: its connector hands every
+ * chunk the socket receives after the HTTP upgrade to `onWireData`.
+ *
+ * The tap must not listen during the handshake: a 'data' listener there would
+ * switch the socket to flowing mode once undici's HTTP parser lets go of it,
+ * and the frames that follow the 101 response would be emitted before the
+ * WebSocket attaches its own listener (they were lost when tried). So the tap
+ * joins at the moment undici's WebSocket adds the socket's first 'data'
+ * listener (undici's HTTP/1 parser pulls with 'readable' and never adds one):
+ * from then on both see the same chunks, the unshifted bytes that arrived with
+ * the 101 response included, and none of the HTTP handshake.
+ */
+function tappingAgent(localAddress: string | undefined, onWireData: (chunk: Uint8Array) => void): Agent {
+  const connect = buildConnector({});
+  return new Agent({
+    ...(localAddress ? { localAddress } : {}),
+    connect(options, callback) {
+      connect(options, (...args) => {
+        const socket = args[1];
+        if (socket) tapOnceUpgraded(socket, onWireData);
+        callback(...args);
+      });
+    },
+  });
+}
+
+function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void): void {
+  const join = (event: string | symbol): void => {
+    if (event !== 'data') return;
+    socket.off('newListener', join);
+    socket.on('data', onWireData);
+  };
+  socket.on('newListener', join);
 }
 
 export const undiciClient: ClientAdapter = {
@@ -19,9 +60,11 @@ export const undiciClient: ClientAdapter = {
   protocol: 'websocket',
   probe: () => probeByImport('undici', () => import('undici')),
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
     return new Promise<ClientConnection>((resolve, reject) => {
-      const socket = new WebSocket(url, localAddress ? { dispatcher: agentFor(localAddress) } : undefined);
+      const ownAgent = onWireData ? tappingAgent(localAddress, onWireData) : null;
+      const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
+      const socket = new WebSocket(url, dispatcher ? { dispatcher } : undefined);
       socket.binaryType = 'arraybuffer';
       let opened = false;
       let closing = false;
@@ -33,6 +76,8 @@ export const undiciClient: ClientAdapter = {
         onMessage(typeof data === 'string' ? data : new Uint8Array(data));
       });
       socket.addEventListener('close', (event) => {
+        // The upgraded socket left the agent's pool at the handshake; this frees the rest.
+        if (ownAgent) void ownAgent.close().catch(() => undefined);
         if (!opened) return reject(new Error(`undici client could not connect: closed with code ${event.code}`));
         if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
       });

@@ -1,4 +1,5 @@
 /** The `ws` client, compression off. */
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { probeByImport } from '../package-version.js';
 import type { ClientAdapter, ClientConnection } from '../types.js';
@@ -8,7 +9,7 @@ export const wsClient: ClientAdapter = {
   protocol: 'websocket',
   probe: () => probeByImport('ws', () => import('ws')),
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
     return new Promise<ClientConnection>((resolve, reject) => {
       const socket = new WebSocket(url, { perMessageDeflate: false, ...(localAddress ? { localAddress } : {}) });
       let closing = false;
@@ -16,6 +17,10 @@ export const wsClient: ClientAdapter = {
       socket.once('error', fail);
       socket.once('open', () => {
         socket.off('error', fail);
+        if (onWireData && !tapWire(socket, onWireData)) {
+          socket.terminate();
+          return reject(new Error('ws client could not tap the wire: no underlying socket'));
+        }
         socket.on('error', () => undefined); // the close event that follows carries the news
         socket.on('message', (data: Buffer, isBinary: boolean) => onMessage(isBinary ? data : data.toString()));
         socket.on('close', (code: number) => {
@@ -38,3 +43,16 @@ export const wsClient: ClientAdapter = {
     });
   },
 };
+
+/**
+ * Hands every chunk the TCP socket receives after the upgrade to `onWireData`.
+ * ws emits 'open' synchronously inside setSocket(), after unshifting the bytes
+ * that came in with the 101 response and before the socket flows again, so a
+ * listener added here sees every frame and none of the HTTP handshake.
+ */
+function tapWire(socket: WebSocket, onWireData: (chunk: Uint8Array) => void): boolean {
+  const raw = (socket as unknown as { _socket?: Socket })._socket;
+  if (!raw) return false;
+  raw.on('data', onWireData);
+  return true;
+}
