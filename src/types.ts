@@ -20,7 +20,10 @@ export type Availability =
 export interface StackBuild {
   /** Name in the package's own package.json (differs from the import name for npm aliases). */
   packageName: string;
-  /** True when the native binary loaded; false when a JavaScript fallback stands in for it. */
+  /**
+   * True when the native binary loaded; false when a JavaScript fallback stands in
+   * for it (uWS: the binding itself; ws: its optional bufferutil addon).
+   */
   native: boolean;
   /** File name of the native binary that loaded, when one did. */
   binary?: string;

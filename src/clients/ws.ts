@@ -1,13 +1,13 @@
 /** The `ws` client, compression off. */
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { probeByImport } from '../package-version.js';
+import { probeWs } from '../ws-build.js';
 import type { ClientAdapter, ClientConnection } from '../types.js';
 
 export const wsClient: ClientAdapter = {
   name: 'ws',
   protocol: 'websocket',
-  probe: () => probeByImport('ws', () => import('ws')),
+  probe: probeWs,
 
   connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
     return new Promise<ClientConnection>((resolve, reject) => {

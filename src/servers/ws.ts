@@ -1,7 +1,7 @@
 /** The `ws` server on node:http, compression off. */
 import { createServer } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { probeByImport } from '../package-version.js';
+import { probeWs } from '../ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
 import { listeningPort, nodeHttpHandler } from './http-routes.js';
 import { splitIntoFragments } from './fragments.js';
@@ -9,7 +9,7 @@ import { splitIntoFragments } from './fragments.js';
 export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
-  probe: () => probeByImport('ws', () => import('ws')),
+  probe: probeWs,
 
   async start({ host, handlers }): Promise<RunningServer> {
     const http = createServer(nodeHttpHandler(handlers.routes));
