@@ -120,6 +120,7 @@ const echo: Scenario<EchoParams> = {
       wake = resolve;
       setTimeout(resolve, DRAIN_MS).unref();
     });
+    ctx.done();
     ctx.counter('unansweredAtEnd').add(outstanding);
     await Promise.all(connections.map((c) => c.close()));
   },

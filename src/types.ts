@@ -234,6 +234,12 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   ready(): Promise<void>;
   /** Aborted when the measurement window closes (duration over, or interrupted). */
   signal: AbortSignal;
+  /**
+   * Closes this process's window early, for scenarios that end by themselves:
+   * call it when the measured work is over, before closing connections, so that
+   * cleanup counts in neither the rates nor the resources.
+   */
+  done(): void;
   /** Free-form notes that end up in the cell (first 20 kept). */
   note(text: string): void;
 }

@@ -26,6 +26,7 @@ let openWindow: () => void = () => undefined;
 const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
 let windowStartUs = 0;
 let windowEndUs = 0;
+let resources: ProcessReport['resources'] | null = null;
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'start') void run(message as ClientStartMessage);
@@ -36,9 +37,11 @@ process.on('message', (message: ToChild) => {
   } else if (message.type === 'stop') closeWindow();
 });
 
+/** Ends this process's window: timing, resource sampling and the scenario's signal stop together. */
 function closeWindow(): void {
   if (windowControl.signal.aborted) return;
   windowEndUs = monotonicUs();
+  resources = sampler.stop();
   windowControl.abort();
 }
 
@@ -75,6 +78,7 @@ async function run(message: ClientStartMessage): Promise<void> {
         await windowOpened;
       },
       signal: windowControl.signal,
+      done: closeWindow,
       note,
     };
     const progress = setInterval(() => void sendToParent({ type: 'progress', counters: metrics.counterValues() }), PROGRESS_INTERVAL_MS);
@@ -98,7 +102,7 @@ function report(): ProcessReport {
   return {
     histograms: metrics.encodeAll(),
     counters: metrics.counterValues(),
-    resources: sampler.stop(),
+    resources: resources ?? sampler.stop(),
     windowMs: windowStartUs === 0 ? 0 : ((windowEndUs || monotonicUs()) - windowStartUs) / 1000,
     notes,
   };
