@@ -2,7 +2,7 @@
  * Serves a scenario's REST routes from a node:http server (the ws and socket.io
  * stacks share one; uWS has its own router).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HttpHandler } from '../types.js';
 
 export function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined) {
@@ -29,8 +29,13 @@ export function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined)
   };
 }
 
-/** The address a node server ended up on, after listening on port 0. */
-export function listeningPort(address: ReturnType<import('node:net').Server['address']>): number {
+/** Listens on `host`, port 0 (the kernel picks a free port), and returns that port. */
+export async function listenOnFreePort(server: Server, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
+  const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('server is not listening on TCP');
   return address.port;
 }

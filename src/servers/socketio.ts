@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
-import { listeningPort, nodeHttpHandler } from './http-routes.js';
+import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
 
 export const MESSAGE_EVENT = 'm';
 
@@ -34,11 +34,7 @@ export const socketioServer: ServerAdapter = {
       handlers.onConnection(connection);
     });
 
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(0, host, resolve);
-    });
-    const port = listeningPort(http.address());
+    const port = await listenOnFreePort(http, host);
     return {
       url: `http://${host}:${port}`,
       httpUrl: `http://${host}:${port}`,

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { probeWs } from '../ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
-import { listeningPort, nodeHttpHandler } from './http-routes.js';
+import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
 import { splitIntoFragments } from './fragments.js';
 
 export const wsServer: ServerAdapter = {
@@ -26,11 +26,7 @@ export const wsServer: ServerAdapter = {
       handlers.onConnection(connection);
     });
 
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(0, host, resolve);
-    });
-    const port = listeningPort(http.address());
+    const port = await listenOnFreePort(http, host);
     return {
       url: `ws://${host}:${port}/`,
       httpUrl: `http://${host}:${port}`,
