@@ -1,0 +1,259 @@
+/**
+ * chat (seed 004): `members` clients in one room send `rate` messages/s in
+ * total; the server broadcasts each to every other member, optionally through
+ * a moderator delay and bounded outgoing queues (see lib/chat-room.ts).
+ *
+ * Every message carries its sender, a per-sender sequence number and its
+ * intended send time, so receivers time it from the schedule (a stalled sender
+ * cannot hide delay) and count drops from sequence gaps. When the window
+ * closes each sender sends an end marker with its last sequence number, which
+ * the server never drops: receivers then account for the tail too, and every
+ * expected message ends up received, dropped or (connection lost) unaccounted.
+ */
+import type { ClientConnection, MessageData, Scenario } from '../src/index.js';
+import { ChatRoom } from './lib/chat-room.js';
+import { latencyMetrics } from './lib/latency-metrics.js';
+import { aborted, waitUntil } from './lib/waiting.js';
+
+interface ChatParams {
+  [key: string]: number | boolean | string;
+  members: number;
+  rate: number;
+  duration: number;
+  payload: number;
+  moderatorDelay: number;
+  moderatorMode: string;
+  queue: string;
+  queueLimit: number;
+  queueLimitBytes: number;
+  queuePolicy: string;
+}
+
+/** A chat message: sender, its sequence number, intended send time (µs, monotonic), text. */
+interface ChatMessage {
+  s: number;
+  n: number;
+  t: number;
+  x: string;
+}
+/** End of one sender's stream: its last sequence number (-1 when it sent nothing). */
+interface EndMarker {
+  e: 1;
+  s: number;
+  n: number;
+}
+
+const END_PREFIX = '{"e"';
+/** After the window, end markers get this long plus ten moderator delays to arrive. */
+const DRAIN_BASE_MS = 3000;
+
+const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
+
+/** Index of this process's first member when `total` is spread as ctx.share() spreads it. */
+function firstShareIndex(total: number, index: number, count: number): number {
+  return Math.floor(total / count) * index + Math.min(index, total % count);
+}
+
+const chat: Scenario<ChatParams> = {
+  name: 'chat',
+  description: 'One chat room: members send at a total rate, the server (optionally moderated, optionally with bounded queues) broadcasts to all others.',
+  parameters: {
+    members: { kind: 'integer', description: 'clients in the room (over all client processes)', default: 4, min: 2, max: 10_000, sweepable: true },
+    rate: { kind: 'number', description: 'messages per second sent by all members together', default: 30, min: 0.1, max: 1_000_000, sweepable: true },
+    duration: { kind: 'duration', description: 'measurement window', default: 10_000, min: 100 },
+    payload: { kind: 'size', description: 'text bytes per message (besides sender, sequence, timestamp)', default: 32, min: 0, max: 1024 * 1024 },
+    moderatorDelay: { kind: 'duration', description: 'server holds each message this long before broadcasting', default: 0, min: 0, max: 10_000, sweepable: true },
+    moderatorMode: { kind: 'string', description: 'concurrent: each message waits its own delay; serial: one moderator, one message at a time', default: 'concurrent', choices: ['concurrent', 'serial'], sweepable: true },
+    queue: { kind: 'string', description: 'outgoing queue per connection', default: 'unlimited', choices: ['unlimited', 'bounded'], sweepable: true },
+    queueLimit: { kind: 'integer', description: 'bounded queue: most messages waiting per connection', default: 4, min: 1, max: 1_000_000, sweepable: true },
+    queueLimitBytes: { kind: 'size', description: 'bounded queue: most bytes waiting per connection (0 = no byte limit)', default: 0, min: 0 },
+    queuePolicy: { kind: 'string', description: 'bounded queue when full: wait (hold the broadcast) or drop', default: 'wait', choices: ['wait', 'drop'], sweepable: true },
+  },
+  presets: {
+    // Seed 004: 4 clients, 30 msg/s, 60 s, moderator 0 vs 10 ms x max_queue=4 vs unlimited.
+    seed: { members: '4', rate: '30', duration: '60s', moderatorDelay: '0,10ms', queue: 'unlimited,bounded', queueLimit: '4', queuePolicy: 'wait' },
+    ci: { rate: '100', duration: '1s', moderatorDelay: '0,10ms', queue: 'unlimited,bounded' },
+  },
+  validate(p) {
+    if (p.moderatorMode === 'serial' && p.moderatorDelay > 0 && p.rate * p.moderatorDelay >= 1000) {
+      return `a serial moderator taking ${p.moderatorDelay}ms per message handles under ${Math.floor(1000 / p.moderatorDelay)} msg/s, not ${p.rate} (lower --rate or --moderator-delay, or use --moderator-mode concurrent)`;
+    }
+    return null;
+  },
+  windowMs: (p) => p.duration,
+
+  server(ctx) {
+    const p = ctx.params;
+    const messagesIn = ctx.counter('messagesIn');
+    const room = new ChatRoom(
+      {
+        moderatorDelayMs: p.moderatorDelay,
+        moderatorMode: p.moderatorMode === 'serial' ? 'serial' : 'concurrent',
+        bounded: p.queue === 'bounded',
+        limitMessages: p.queueLimit,
+        limitBytes: p.queueLimitBytes,
+        policy: p.queuePolicy === 'drop' ? 'drop' : 'wait',
+      },
+      {
+        delivered: ctx.counter('delivered'),
+        droppedByQueue: ctx.counter('droppedByQueue'),
+        queuedInApp: ctx.counter('queuedInApp'),
+        stalls: ctx.counter('stalls'),
+        refusedByStack: ctx.counter('refusedByStack'),
+        hold: ctx.histogram('serverHold'),
+      },
+      ctx,
+      () => ctx.connections(),
+    );
+    return {
+      onMessage(connection, data) {
+        const text = textOf(data);
+        const control = text.startsWith(END_PREFIX);
+        if (!control) messagesIn.add();
+        room.post(connection, text, control);
+      },
+      onClose(connection) {
+        room.leave(connection);
+      },
+      onMeasureEnd() {
+        room.stop();
+      },
+    };
+  },
+
+  async client(ctx) {
+    const { members, rate, payload, moderatorDelay } = ctx.params;
+    const latency = ctx.histogram('latency');
+    const sent = ctx.counter('sent');
+    const received = ctx.counter('received');
+    const dropped = ctx.counter('dropped');
+    const duplicates = ctx.counter('duplicates');
+    const afterWindow = ctx.counter('receivedAfterWindow');
+    const errors = ctx.counter('errors');
+    const text = 'x'.repeat(payload);
+    const count = ctx.share(members);
+    const first = firstShareIndex(members, ctx.processIndex, ctx.processCount);
+
+    interface Member {
+      connection: ClientConnection;
+      alive: boolean;
+      sent: number;
+      ends: number;
+    }
+    const open = async (): Promise<Member> => {
+      const nextSeq = new Map<number, number>();
+      const member = { alive: true, sent: 0, ends: 0 } as Member;
+      member.connection = await ctx.connect({
+        onMessage(data) {
+          const nowUs = ctx.nowUs();
+          const message = JSON.parse(textOf(data)) as ChatMessage | EndMarker;
+          const expected = nextSeq.get(message.s) ?? 0;
+          if ('e' in message) {
+            // Whatever this sender sent after the last message we saw never came.
+            if (message.n + 1 > expected) dropped.add(message.n + 1 - expected);
+            nextSeq.set(message.s, Math.max(expected, message.n + 1));
+            member.ends += 1;
+            return;
+          }
+          if (message.n < expected) return duplicates.add();
+          if (message.n > expected) dropped.add(message.n - expected);
+          nextSeq.set(message.s, message.n + 1);
+          received.add();
+          if (ctx.signal.aborted) afterWindow.add();
+          latency.recordUs(nowUs - message.t);
+        },
+        onUnexpectedClose() {
+          member.alive = false;
+          errors.add();
+        },
+      });
+      return member;
+    };
+    const local = await Promise.all(Array.from({ length: count }, open));
+    await ctx.ready();
+
+    // Slot n of the room's schedule belongs to member n % members; its sequence number is n div members.
+    const intervalUs = 1_000_000 / rate;
+    const startUs = ctx.nowUs();
+    let slot = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const sendDue = (): void => {
+      const nowUs = ctx.nowUs();
+      for (; startUs + slot * intervalUs <= nowUs; slot++) {
+        const member = local[(slot % members) - first];
+        if (!member?.alive) continue;
+        const message: ChatMessage = { s: slot % members, n: member.sent, t: startUs + slot * intervalUs, x: text };
+        member.sent += 1;
+        sent.add();
+        member.connection.send(JSON.stringify(message));
+      }
+      timer = setTimeout(sendDue, Math.max(0, (startUs + slot * intervalUs - ctx.nowUs()) / 1000));
+    };
+    sendDue();
+    await aborted(ctx.signal);
+    clearTimeout(timer);
+
+    local.forEach((member, i) => {
+      const end: EndMarker = { e: 1, s: first + i, n: member.sent - 1 };
+      if (member.alive) member.connection.send(JSON.stringify(end));
+    });
+    const endsExpected = members - 1;
+    const finished = await waitUntil(
+      () => local.every((m) => !m.alive || m.ends >= endsExpected),
+      DRAIN_BASE_MS + 10 * moderatorDelay,
+    );
+    if (!finished) ctx.note('chat: some receivers did not get every end marker before the drain timeout; their missing messages count as unaccounted');
+    ctx.counter('receiversUnfinished').add(local.filter((m) => m.ends < endsExpected).length);
+    await Promise.all(local.map((m) => m.connection.close()));
+  },
+
+  summarize(cell, params) {
+    const c = cell.counters;
+    const s = cell.serverCounters;
+    const sent = c.sent ?? 0;
+    const expected = sent * (params.members - 1);
+    const received = c.received ?? 0;
+    const dropped = c.dropped ?? 0;
+    const seconds = cell.windowMs / 1000;
+    return {
+      sent,
+      /** sent x (members - 1): every message goes to every other member. */
+      expected,
+      /** Distinct messages that arrived (duplicates excluded). */
+      received,
+      /** Counted by receivers from sequence gaps, end markers included. */
+      dropped,
+      duplicates: c.duplicates ?? 0,
+      /** Neither received nor seen missing: receivers that lost their connection or timed out. */
+      unaccounted: expected - received - dropped,
+      receivedAfterWindow: c.receivedAfterWindow ?? 0,
+      /** The server's own count of messages its bounded queues dropped (cross-check for `dropped`). */
+      droppedByServer: s.droppedByQueue ?? 0,
+      messagesInAtServer: s.messagesIn ?? 0,
+      deliveredByServer: s.delivered ?? 0,
+      queuedInApp: s.queuedInApp ?? 0,
+      queueStalls: s.stalls ?? 0,
+      refusedByStack: s.refusedByStack ?? 0,
+      deliveriesPerSec: seconds > 0 ? Math.round(received / seconds) : null,
+      ...latencyMetrics('latency', cell.latency.latency),
+      ...latencyMetrics('serverHold', cell.serverLatency.serverHold),
+      receiversUnfinished: c.receiversUnfinished ?? 0,
+      errors: c.errors ?? 0,
+      connectionsLost: c.connectionsLost ?? 0,
+    };
+  },
+  columns: [
+    { key: 'expected', header: 'expected' },
+    { key: 'received', header: 'received' },
+    { key: 'dropped', header: 'dropped' },
+    { key: 'duplicates', header: 'dup' },
+    { key: 'latencyMinMs', header: 'min ms' },
+    { key: 'latencyMeanMs', header: 'avg ms' },
+    { key: 'latencyP50Ms', header: 'p50 ms' },
+    { key: 'latencyP99Ms', header: 'p99 ms' },
+    { key: 'latencyMaxMs', header: 'max ms' },
+    { key: 'errors', header: 'errors' },
+  ],
+};
+
+export default chat;
