@@ -7,6 +7,7 @@ import { UsageError } from './errors.js';
 import { toolVersion } from './package-version.js';
 import { runFromArgs } from './commands/run.js';
 import { listFromArgs } from './commands/list.js';
+import { reportFromArgs } from './commands/report.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair. */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
@@ -14,6 +15,7 @@ const QUICK_SUITE = ['echo', '--preset', 'quick'];
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runFromArgs,
   list: listFromArgs,
+  report: reportFromArgs,
 };
 
 async function main(argv: string[]): Promise<number> {

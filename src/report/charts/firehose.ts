@@ -1,0 +1,44 @@
+/**
+ * firehose: the seed shows the RX rate over time and the message-size
+ * distribution. Result files hold no time series, so the RX rate is the
+ * window's mean (the generic throughput chart draws every `...PerSec`
+ * metric); this adds the size distribution when the scenario records one as
+ * a histogram whose name says size or bytes (values are then bytes, not µs).
+ */
+import { cellLabel, chartName, frame, round4, type ChartSpec, type ScenarioView } from './common.js';
+import { histogramSeries, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
+
+const SIZE_HISTOGRAM = /size|bytes/i;
+const STEPS_PER_NINE = 20;
+
+export function firehoseCharts(view: ScenarioView): ChartSpec[] {
+  const sizes = histogramSeries(view.cells).filter((s) => SIZE_HISTOGRAM.test(s.name));
+  if (sizes.length === 0) return [];
+  const values = sizes.flatMap((s) => {
+    const lastNines = Math.log10(Math.max(s.histogram.totalCount, 1));
+    const points = [];
+    for (let step = 0; step / STEPS_PER_NINE < lastNines; step++) {
+      const nines = step / STEPS_PER_NINE;
+      points.push({ x: round4(10 ** nines), sizeBytes: Math.max(1, s.histogram.getValueAtPercentile(100 * (1 - 10 ** -nines))) });
+    }
+    points.push({ x: Math.max(1, s.histogram.totalCount), sizeBytes: Math.max(1, s.histogram.maxValue) });
+    return points.map((p) => ({ ...p, cell: cellLabel(s.cell, view.sweptParams), histogram: s.name }));
+  });
+  const maxX = Math.max(...values.map((v) => v.x));
+  return [{
+    name: chartName(view.scenario.name, 'message-sizes'),
+    caption: 'Message-size distribution by percentile (from the size histogram; its values are bytes).',
+    spec: {
+      ...frame(view, `${view.scenario.name}: message sizes`, 'Message size in bytes at each percentile; x is 1/(1-p) on a log scale.'),
+      data: { values },
+      width: 460,
+      height: 240,
+      mark: { type: 'line', interpolate: 'step-after' },
+      encoding: {
+        x: { field: 'x', type: 'quantitative', scale: { type: 'log', domain: [1, maxX] }, axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' } },
+        y: { field: 'sizeBytes', type: 'quantitative', scale: { type: 'log' }, title: 'message size (bytes, log scale)' },
+        color: { field: 'cell', type: 'nominal', title: 'server x client' },
+      },
+    },
+  }];
+}

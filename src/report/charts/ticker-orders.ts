@@ -1,0 +1,41 @@
+/**
+ * ticker-orders: the seed plots latency over time per server x client pair.
+ * Result files hold no time series (only merged histograms), so this draws
+ * each pair's percentile curve instead, one panel per pair, one line per
+ * histogram (e.g. order round trip and ticker delay).
+ */
+import { cellLabel, chartName, frame, type ChartSpec, type ScenarioView } from './common.js';
+import { histogramNames, histogramSeries, percentileCurve, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
+
+export function tickerOrdersCharts(view: ScenarioView): ChartSpec[] {
+  const series = histogramSeries(view.cells);
+  if (series.length === 0) return [];
+  const values = series.flatMap((s) => percentileCurve(s.histogram).map((p) => ({ ...p, cell: cellLabel(s.cell, view.sweptParams), histogram: s.name })));
+  const maxX = Math.max(...values.map((v) => v.x));
+  const cells = [...new Set(values.map((v) => v.cell))];
+  return [{
+    name: chartName(view.scenario.name, 'per-pair'),
+    caption: 'Latency percentiles per server x client pair. The seed draws latency over time; wsbench results record no time series yet, so this is the percentile curve of the whole window.',
+    spec: {
+      ...frame(view, `${view.scenario.name}: latency per server x client pair`, 'One panel per pair, one line per histogram; x is 1/(1-p) on a log scale.'),
+      data: { values },
+      columns: 2,
+      facet: { field: 'cell', type: 'nominal', title: null, sort: cells },
+      spec: {
+        width: 300,
+        height: 200,
+        mark: { type: 'line', strokeWidth: 1.5 },
+        encoding: {
+          x: {
+            field: 'x',
+            type: 'quantitative',
+            scale: { type: 'log', domain: [1, maxX] },
+            axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' },
+          },
+          y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log scale)' },
+          color: { field: 'histogram', type: 'nominal', title: 'histogram', sort: histogramNames(series) },
+        },
+      },
+    },
+  }];
+}

@@ -1,0 +1,133 @@
+/**
+ * report.html: one self-contained page (inline SVG, inline CSS, no script, no
+ * font, no link to anything) that opens offline and can be mailed around.
+ * A pure function of the result and the rendered charts.
+ */
+import type { BenchResult, CellResult, Environment, ScenarioInfo } from '../result-types.js';
+import type { ChartSpec } from './charts/common.js';
+import { formatNumber } from './table.js';
+
+export interface RenderedChart {
+  chart: ChartSpec;
+  /** The chart as SVG text, as written to charts/<name>.svg. */
+  svg: string;
+}
+
+export interface RenderedScenario {
+  scenario: string;
+  charts: RenderedChart[];
+}
+
+const STYLE = `
+body { font: 14px/1.45 Helvetica, Arial, "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
+th { background: #f4f4f4; }
+td.text, th.text { text-align: left; }
+td.failed { color: #b00; }
+dl.env { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 1em; }
+dl.env dt { font-weight: bold; }
+dl.env dd { margin: 0; }
+figure { margin: 1.5em 0; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { color: #555; font-size: 0.92em; }
+.note { color: #8a5a00; }
+`;
+
+export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): string {
+  const title = `wsbench report: ${result.scenarios.map((s) => s.name).join(', ')}`;
+  const sections = result.scenarios.map((scenario) =>
+    scenarioSection(scenario, result.cells.filter((c) => c.scenario === scenario.name), rendered.find((r) => r.scenario === scenario.name)?.charts ?? []),
+  );
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>Started ${escapeHtml(result.startedAt)}, took ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.cells.length} cells.` +
+      (result.interrupted ? ' <strong class="note">Interrupted: cells after the interruption are missing or partial.</strong>' : '') +
+      '</p>',
+    environmentBlock(result.environment, result.clientProcesses),
+    ...sections,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function environmentBlock(env: Environment, clientProcesses: number): string {
+  const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  const rows: Array<[string, string]> = [
+    ['CPU', `${env.cpuModel} (${env.cpuCores} logical cores)`],
+    ['Memory', gib(env.totalMemoryBytes)],
+    ['OS', `${env.osName ?? env.platform} (${env.platform} ${env.osRelease}, ${env.arch})`],
+    ['Node', `${env.node} (V8 ${env.v8})`],
+    ['Open-file limit', env.openFileLimit === null ? 'unknown' : String(env.openFileLimit)],
+    ['Client processes per cell', String(clientProcesses)],
+    ['Clock', env.clock],
+    ['Stacks', env.stacks.map(stackText).join('; ')],
+  ];
+  return `<h2>Environment</h2>\n<dl class="env">\n${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}\n</dl>`;
+}
+
+function stackText(stack: Environment['stacks'][number]): string {
+  const a = stack.availability;
+  const version = a.version ?? 'not installed';
+  const build = a.available && a.build ? ` [${a.build.packageName}, ${a.build.native ? 'native' : 'JS fallback'}]` : '';
+  const missing = a.available ? '' : ` (unavailable: ${a.reason})`;
+  return `${stack.role} ${stack.name} ${version}${build}${missing}`;
+}
+
+function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: RenderedChart[]): string {
+  const figures = charts.map(({ chart, svg }) =>
+    `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg)}\n<figcaption>${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small></figcaption>\n</figure>`,
+  );
+  return [
+    `<h2>${escapeHtml(scenario.name)}</h2>`,
+    `<p>${escapeHtml(scenario.description)}</p>`,
+    cellTable(scenario, cells),
+    ...(charts.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
+  ].join('\n');
+}
+
+function cellTable(scenario: ScenarioInfo, cells: CellResult[]): string {
+  const first = cells[0]?.params ?? {};
+  const swept = Object.keys(first).filter((key) => cells.some((c) => c.params[key] !== first[key]));
+  const head = [...swept, 'server', 'client', 'status'].map((h) => `<th class="text">${escapeHtml(h)}</th>`).join('') +
+    [...scenario.columns.map((c) => c.header), 'srv CPU %', 'srv RSS MiB'].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const rows = cells.map((cell) => {
+    const front = [...swept.map((p) => String(cell.params[p])), cell.server, cell.client].map((v) => `<td class="text">${escapeHtml(v)}</td>`).join('');
+    const status = `<td class="text${cell.status === 'failed' ? ' failed' : ''}">${escapeHtml(cell.status)}</td>`;
+    if (!cell.metrics) return `<tr>${front}${status}<td class="text" colspan="${scenario.columns.length + 2}">${escapeHtml(cell.reason ?? '')}</td></tr>`;
+    const server = cell.resources?.server;
+    const numbers = [
+      ...scenario.columns.map((c) => formatNumber(cell.metrics![c.key])),
+      server ? server.cpuPercent.mean.toFixed(0) : '-',
+      server ? (server.rssBytes.max / 1024 / 1024).toFixed(0) : '-',
+    ];
+    const reason = cell.reason ? `<tr><td class="text failed" colspan="${swept.length + 3 + numbers.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
+    return `<tr>${front}${status}${numbers.map((n) => `<td>${escapeHtml(n)}</td>`).join('')}</tr>${reason}`;
+  });
+  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+}
+
+/**
+ * Inline SVG in HTML needs no namespace declarations; dropping them keeps the
+ * page free of any http:// text, so "no external reference" is checkable as
+ * "no URL at all".
+ */
+export function inlineSvg(svg: string): string {
+  return svg.replace(/^<svg([^>]*)>/, (_, attributes: string) => `<svg${attributes.replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')}>`);
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
