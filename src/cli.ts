@@ -8,6 +8,7 @@ import { toolVersion } from './package-version.js';
 import { runFromArgs } from './commands/run.js';
 import { listFromArgs } from './commands/list.js';
 import { reportFromArgs } from './commands/report.js';
+import { compareFromArgs } from './commands/compare.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair. */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runFromArgs,
   list: listFromArgs,
   report: reportFromArgs,
+  compare: compareFromArgs,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -8,11 +8,12 @@ import { loadScenario } from '../core/scenario-loader.js';
 import { checkWritable, writeResultFile } from '../result-file.js';
 import { renderTable } from '../report/table.js';
 import { createProgress } from '../report/progress.js';
+import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
 import type { Scenario } from '../types.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'out', 'json', 'preset', 'host', 'help'];
+const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'out', 'json', 'preset', 'host', 'png', 'help'];
 /** After Ctrl+C, children get this long to hand in what they measured. */
 const INTERRUPT_GRACE_MS = 5000;
 
@@ -24,6 +25,7 @@ interface RunFlags {
   json?: boolean;
   preset?: string;
   host?: string;
+  png?: boolean;
   [param: string]: unknown;
 }
 
@@ -39,6 +41,7 @@ function runCommand(scenario: Scenario): Command {
     .option('--json', 'print the result JSON on stdout instead of the table')
     .option('--preset <name>', `parameter preset (${Object.keys(scenario.presets ?? {}).join(', ') || 'none'})`)
     .option('--host <address>', 'loopback address the server binds', '127.0.0.1')
+    .option('--png', 'also write charts/*.png beside the SVGs')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
   for (const [name, spec] of Object.entries(scenario.parameters)) {
@@ -87,6 +90,8 @@ async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFla
   writeResultFile(flags.out, result);
   process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderTable(result) + '\n');
   if (!flags.json) process.stderr.write(`results: ${flags.out}\n`);
+  const artifacts = await writeArtifacts(result, flags.out, { png: flags.png === true });
+  process.stderr.write(describeArtifacts(artifacts));
   if (result.interrupted) return 130;
   return result.cells.some((c) => c.status === 'failed') ? 1 : 0;
 }

@@ -4,7 +4,7 @@
  * report.html. Used by `run` after the JSON is written and by `report`.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { BenchResult } from '../result-types.js';
 import { buildCharts } from './charts/index.js';
 import { renderHtml, type RenderedScenario } from './html.js';
@@ -51,4 +51,12 @@ function writeAtomically(path: string, content: string | Buffer): string {
   writeFileSync(temporary, content);
   renameSync(temporary, path);
   return path;
+}
+
+/** Two lines for stderr after a run: where the report and the charts are. */
+export function describeArtifacts(paths: string[]): string {
+  const html = paths.find((p) => p.endsWith('report.html'));
+  const charts = paths.filter((p) => p !== html);
+  const chartDir = charts[0] === undefined ? null : dirname(charts[0]);
+  return `report: ${html ?? 'not written'}\n` + (chartDir === null ? '' : `charts: ${charts.length} files in ${chartDir}${sep}\n`);
 }

@@ -9,8 +9,8 @@ import { histogramSeries, primaryHistogram, valueMs } from './histograms.js';
 
 const SWEEP = 'connections';
 const PERCENTILES = [50, 99, 99.9] as const;
-/** Metrics that count something going wrong: plotted against client count. */
-const ERROR_KEY = /^(errors|connectionsLost|dropped\w*|\w+Errors|\w+Dropped|unanswered\w*)$/;
+/** Metrics that count something going wrong (fanout's names, and the generic ones), plotted against client count. */
+const ERROR_KEYS = ['errors', 'connectFailed', 'dropped', 'connectionsLost', 'missing'];
 
 export function fanoutCharts(view: ScenarioView): ChartSpec[] {
   const swept = view.cells.filter((c) => typeof c.params[SWEEP] === 'number');
@@ -65,5 +65,8 @@ export function fanoutCharts(view: ScenarioView): ChartSpec[] {
 }
 
 function errorCounts(cell: CellResult): Array<[string, number]> {
-  return Object.entries(cell.metrics ?? {}).filter((e): e is [string, number] => ERROR_KEY.test(e[0]) && typeof e[1] === 'number');
+  return ERROR_KEYS.flatMap((key) => {
+    const value = cell.metrics?.[key];
+    return typeof value === 'number' ? [[key, value] as [string, number]] : [];
+  });
 }
