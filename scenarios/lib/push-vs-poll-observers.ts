@@ -1,0 +1,158 @@
+/**
+ * The client half of push-vs-poll: one WebSocket subscriber and one REST poller
+ * that watch the same order updates. Each records, per batch, the time from the
+ * batch's creation on the server until it has seen every update of the batch.
+ */
+import type { ClientConnection, ClientScenarioContext, Counter, MessageData, Recorder } from '../../src/index.js';
+import { createCountingPool, type CountingPool } from './counting-pool.js';
+import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
+import { sleep } from './waiting.js';
+
+const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
+
+/** Counts the updates of each batch one observer has seen; records the batch when complete. */
+export class BatchTracker {
+  private readonly seen = new Map<number, number>();
+  private readonly complete = new Set<number>();
+
+  constructor(
+    private readonly latency: Recorder,
+    /** Sightings that came before their creation time: the one-clock assumption broke. */
+    private readonly negative: Counter,
+  ) {}
+
+  see(update: OrderUpdate, nowUs: number): void {
+    const count = (this.seen.get(update.b) ?? 0) + 1;
+    if (nowUs < update.c) this.negative.add();
+    if (count < update.bn) {
+      this.seen.set(update.b, count);
+      return;
+    }
+    this.seen.delete(update.b);
+    this.complete.add(update.b);
+    this.latency.recordUs(nowUs - update.bc);
+  }
+
+  has(batch: number): boolean {
+    return this.complete.has(batch);
+  }
+}
+
+export interface Subscriber {
+  tracker: BatchTracker;
+  /** Resolves once the server confirmed the change. */
+  subscribe(on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscriber> {
+  const tracker = new BatchTracker(ctx.histogram('ws'), ctx.counter('negativeLatencies'));
+  const updates = ctx.counter('wsUpdates');
+  const bytesDown = ctx.counter('wsPayloadBytesDown');
+  const bytesUp = ctx.counter('wsPayloadBytesUp');
+  const errors = ctx.counter('errors');
+  let confirm: () => void = () => undefined;
+  const wireDown = ctx.counter('wsWireBytesDown');
+  const options = {
+    onMessage(data: MessageData) {
+      const nowUs = ctx.nowUs();
+      const text = textOf(data);
+      const message = JSON.parse(text) as OrderUpdate | { subscribed: boolean };
+      if ('subscribed' in message) return confirm();
+      updates.add();
+      bytesDown.add(Buffer.byteLength(text));
+      tracker.see(message, nowUs);
+    },
+    onUnexpectedClose() {
+      errors.add();
+      confirm();
+    },
+  };
+  // Stacks that can hand over raw bytes count frames and all; the others (socket.io) only payloads.
+  let connection: ClientConnection;
+  try {
+    connection = await ctx.connect({ ...options, onWireData: (chunk) => wireDown.add(chunk.byteLength) });
+  } catch (error) {
+    ctx.note(`push-vs-poll: WebSocket wire bytes not counted (${(error as Error).message}); payload bytes are`);
+    ctx.counter('wsWireBytesUnavailable').add();
+    connection = await ctx.connect(options);
+  }
+  return {
+    tracker,
+    subscribe(on) {
+      const text = JSON.stringify({ sub: on });
+      bytesUp.add(Buffer.byteLength(text));
+      return new Promise<void>((resolve) => {
+        confirm = resolve;
+        connection.send(text);
+      });
+    },
+    close: () => connection.close(),
+  };
+}
+
+export interface Poller {
+  tracker: BatchTracker;
+  /** Polls from `cursor` every `intervalMs` (fixed rate, one request at a time) until stop(). */
+  start(cursor: number): void;
+  stop(): Promise<void>;
+  /** Wire bytes of every poll so far, headers included. */
+  wireBytes(): { up: number; down: number };
+  close(): Promise<void>;
+}
+
+export function createPoller(ctx: ClientScenarioContext, httpUrl: string, intervalMs: number): Poller {
+  const tracker = new BatchTracker(ctx.histogram('rest'), ctx.counter('negativeLatencies'));
+  const requests = ctx.counter('restRequests');
+  const empty = ctx.counter('restEmptyPolls');
+  const delivered = ctx.counter('restUpdates');
+  const bodyBytes = ctx.counter('restBodyBytesDown');
+  const behind = ctx.counter('restPollsBehindSchedule');
+  const activeUs = ctx.counter('restPollActiveUs');
+  const errors = ctx.counter('errors');
+  const pool: CountingPool = createCountingPool(httpUrl);
+  let stopping: AbortController | null = null;
+  let loop: Promise<void> = Promise.resolve();
+
+  const run = async (from: number, signal: AbortSignal): Promise<void> => {
+    const startUs = ctx.nowUs();
+    let cursor = from;
+    for (let k = 1; !signal.aborted; k++) {
+      try {
+        const response = await pool.get(`/updates?since=${cursor}`);
+        const nowUs = ctx.nowUs();
+        requests.add();
+        bodyBytes.add(Buffer.byteLength(response.body));
+        const poll = JSON.parse(response.body) as PollResponse;
+        if (poll.updates.length === 0) empty.add();
+        for (const update of poll.updates) {
+          delivered.add();
+          tracker.see(update, nowUs);
+        }
+        cursor = poll.cursor;
+      } catch (error) {
+        errors.add();
+        ctx.note(`poll failed: ${(error as Error).message}`);
+        await sleep(intervalMs, signal);
+      }
+      const waitUs = startUs + k * intervalMs * 1000 - ctx.nowUs();
+      if (waitUs > 0) await sleep(waitUs / 1000, signal);
+      else behind.add();
+    }
+    activeUs.add(ctx.nowUs() - startUs);
+  };
+
+  return {
+    tracker,
+    start(cursor) {
+      stopping = new AbortController();
+      loop = run(cursor, stopping.signal);
+    },
+    async stop() {
+      stopping?.abort();
+      await loop;
+    },
+    wireBytes: () => pool.wireBytes(),
+    close: () => pool.close(),
+  };
+}
