@@ -40,6 +40,8 @@ export class BatchTracker {
 
 export interface Subscriber {
   tracker: BatchTracker;
+  /** False once the connection was lost: nothing more will arrive. */
+  alive(): boolean;
   /** Resolves once the server confirmed the change. */
   subscribe(on: boolean): Promise<void>;
   close(): Promise<void>;
@@ -52,6 +54,7 @@ export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscr
   const bytesUp = ctx.counter('wsPayloadBytesUp');
   const errors = ctx.counter('errors');
   let confirm: () => void = () => undefined;
+  let alive = true;
   const wireDown = ctx.counter('wsWireBytesDown');
   const options = {
     onMessage(data: MessageData) {
@@ -64,6 +67,7 @@ export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscr
       tracker.see(message, nowUs);
     },
     onUnexpectedClose() {
+      alive = false;
       errors.add();
       confirm();
     },
@@ -79,9 +83,11 @@ export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscr
   }
   return {
     tracker,
+    alive: () => alive,
     subscribe(on) {
       const text = JSON.stringify({ sub: on });
       bytesUp.add(Buffer.byteLength(text));
+      if (!alive) return Promise.resolve();
       return new Promise<void>((resolve) => {
         confirm = resolve;
         connection.send(text);
