@@ -22,8 +22,10 @@ export function chatCharts(view: ScenarioView): ChartSpec[] {
     queue: `queue ${String(cell.params[COLUMN])}`,
     pair: pairLabel(cell),
   });
+  // Numeric order: "moderator delay 5 ms" before "10 ms".
+  const delays = [...new Set(series.map((s) => Number(s.cell.params[ROW])))].sort((a, b) => a - b).map((d) => treatment({ ...series[0]!.cell, params: { ...series[0]!.cell.params, [ROW]: d } }).delay);
   const facet = {
-    row: { field: 'delay', type: 'nominal', title: null },
+    row: { field: 'delay', type: 'nominal', title: null, sort: delays },
     column: { field: 'queue', type: 'nominal', title: null },
   } as const;
   const curves = series.flatMap((s) => percentileCurve(s.histogram).map((p) => ({ ...p, ...treatment(s.cell) })));
@@ -54,14 +56,14 @@ export function chatCharts(view: ScenarioView): ChartSpec[] {
       name: chartName(view.scenario.name, 'treatment-means'),
       caption: 'Mean latency (bar), min..max (rule) and p99 (tick) in each treatment; the label above each bar is the drop count.',
       spec: {
-        ...frame(view, `${view.scenario.name}: mean latency by treatment`, 'Mean (bar), min..max (rule), p99 (tick) in ms, drop count as label.'),
+        ...frame(view, `${view.scenario.name}: mean latency by treatment (bar; rule min..max, tick p99)`, 'Mean (bar), min..max (rule), p99 (tick) in ms, drop count as label.'),
         data: { values: summaries },
         facet,
         spec: {
-          width: { step: 60 },
+          width: { step: 110 },
           height: 180,
           layer: [
-            { mark: 'bar', encoding: { x, y: { field: 'meanMs', type: 'quantitative', title: 'latency (ms): mean bar, min..max rule, p99 tick' }, color: { field: 'pair', type: 'nominal', legend: null } } },
+            { mark: 'bar', encoding: { x, y: { field: 'meanMs', type: 'quantitative', title: 'latency (ms)' }, color: { field: 'pair', type: 'nominal', legend: null } } },
             { mark: 'rule', encoding: { x, y: { field: 'minMs', type: 'quantitative' }, y2: { field: 'maxMs' } } },
             { mark: { type: 'tick', color: 'black', thickness: 2 }, encoding: { x, y: { field: 'p99Ms', type: 'quantitative' } } },
             { mark: { type: 'text', dy: -8, fontSize: 10 }, encoding: { x, y: { field: 'maxMs', type: 'quantitative' }, text: { field: 'dropped', type: 'nominal' } } },

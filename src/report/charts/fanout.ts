@@ -31,13 +31,19 @@ export function fanoutCharts(view: ScenarioView): ChartSpec[] {
         data: { values: delays },
         width: 420,
         height: 260,
-        mark: { type: 'line', point: true },
-        encoding: {
-          x,
-          y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: 'delay (ms, log scale)' },
-          color: { field: 'pair', type: 'nominal', title: 'server x client' },
-          strokeDash: { field: 'percentile', type: 'nominal', title: 'percentile', sort: PERCENTILES.map((p) => `p${p}`) },
-        },
+        // Points in their own layer: on the line mark they would turn the dash legend into dots.
+        layer: [
+          {
+            mark: 'line',
+            encoding: {
+              x,
+              y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: 'delay (ms, log scale)' },
+              color: { field: 'pair', type: 'nominal', title: 'server x client' },
+              strokeDash: { field: 'percentile', type: 'nominal', title: 'percentile', sort: PERCENTILES.map((p) => `p${p}`) },
+            },
+          },
+          { mark: { type: 'point', filled: true, size: 25 }, encoding: { x, y: { field: 'valueMs', type: 'quantitative' }, color: { field: 'pair', type: 'nominal' } } },
+        ],
       },
     });
   }
@@ -51,13 +57,18 @@ export function fanoutCharts(view: ScenarioView): ChartSpec[] {
         data: { values: errors },
         width: 420,
         height: 220,
-        mark: { type: 'line', point: true },
-        encoding: {
-          x,
-          y: { field: 'count', type: 'quantitative', scale: { type: 'symlog' }, title: 'count (messages or connections, symlog)' },
-          color: { field: 'pair', type: 'nominal', title: 'server x client' },
-          strokeDash: { field: 'kind', type: 'nominal', title: 'what went wrong' },
-        },
+        layer: [
+          {
+            mark: 'line',
+            encoding: {
+              x,
+              y: { field: 'count', type: 'quantitative', scale: { type: 'symlog' }, title: 'count (messages or connections, symlog)' },
+              color: { field: 'pair', type: 'nominal', title: 'server x client' },
+              strokeDash: { field: 'kind', type: 'nominal', title: 'what went wrong' },
+            },
+          },
+          { mark: { type: 'point', filled: true, size: 25 }, encoding: { x, y: { field: 'count', type: 'quantitative' }, color: { field: 'pair', type: 'nominal' } } },
+        ],
       },
     });
   }
