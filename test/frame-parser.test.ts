@@ -5,15 +5,20 @@ import { FrameParser } from '../src/core/frame-parser.js';
 
 interface Seen {
   starts: number;
+  /** How many messages began with a frame that was not their last. */
+  fragmentedStarts: number;
   messages: Array<[frames: number, payloadBytes: number]>;
   controls: Array<[opcode: number, payloadBytes: number]>;
   errors: string[];
 }
 
 function parse(chunks: Uint8Array[]): { seen: Seen; parser: FrameParser } {
-  const seen: Seen = { starts: 0, messages: [], controls: [], errors: [] };
+  const seen: Seen = { starts: 0, fragmentedStarts: 0, messages: [], controls: [], errors: [] };
   const parser = new FrameParser({
-    onMessageStart: () => void (seen.starts += 1),
+    onMessageStart: (final) => {
+      seen.starts += 1;
+      if (!final) seen.fragmentedStarts += 1;
+    },
     onMessageEnd: (frames, bytes) => void seen.messages.push([frames, bytes]),
     onControlFrame: (opcode, bytes) => void seen.controls.push([opcode, bytes]),
     onProtocolError: (reason) => void seen.errors.push(reason),
@@ -49,6 +54,7 @@ const MASKED = bytes([0x81, 0x82, 0x11, 0x22, 0x33, 0x44, 0x7e, 0x49]);
 const STREAM = bytes(SMALL_TEXT, MEDIUM_BINARY, FRAGMENTED_WITH_PING, LARGE_BINARY, FRAGMENTED_LONG, EMPTY_THEN_CLOSE, MASKED);
 const EXPECTED: Seen = {
   starts: 7,
+  fragmentedStarts: 2,
   messages: [
     [1, 2],
     [1, 256],

@@ -10,8 +10,8 @@
 
 /** What the parser reports; every callback runs synchronously inside push(). */
 export interface FrameParserEvents {
-  /** A data frame (opcode 1 or 2) opened a new message. */
-  onMessageStart?(): void;
+  /** A data frame (opcode 1 or 2) opened a new message; `final` when that frame is also its last. */
+  onMessageStart?(final: boolean): void;
   /** The last byte of a message's final frame arrived. */
   onMessageEnd?(frames: number, payloadBytes: number): void;
   /** A control frame (close, ping, pong) was read completely. */
@@ -114,7 +114,7 @@ export class FrameParser {
       this.inMessage = true;
       this.messageFrames = 0;
       this.messageBytes = 0;
-      this.events.onMessageStart?.();
+      this.events.onMessageStart?.(fin);
     } else {
       return this.fail(`reserved data opcode ${opcode}`);
     }
