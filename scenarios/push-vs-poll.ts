@@ -13,8 +13,9 @@
  * random pause within one poll interval (so batches land at every phase of the
  * poll schedule); one sample per batch and approach: until all K were seen.
  * test=sustained (seed test 2): a steady flow of `samples` orders over
- * `duration`, once with only the subscriber listening and once with only the
- * poller, so the server's CPU time in each phase belongs to one approach.
+ * `duration` (one at a random moment of each equal slot), once with only the
+ * subscriber listening and once with only the poller, so the server's CPU
+ * time in each phase belongs to one approach.
  */
 import type { Scenario } from '../src/index.js';
 import { latencyMetrics } from './lib/latency-metrics.js';
@@ -135,8 +136,10 @@ const pushVsPoll: Scenario<PushPollParams> = {
       const spacingMs = p.duration / p.samples;
       const startMs = performance.now();
       let last: number | null = null;
+      // One order at a random moment within each slot: a fixed spacing would keep every order
+      // at the same phase of the poll schedule and bias REST latency (200 ms slots, 50 ms polls).
       for (let i = 0; i < p.samples && !ctx.signal.aborted; i++) {
-        await sleep(startMs + i * spacingMs - performance.now(), ctx.signal);
+        await sleep(startMs + (i + Math.random()) * spacingMs - performance.now(), ctx.signal);
         const batch = await place(1);
         if (batch === null) continue;
         expected[phase].add();
