@@ -19,7 +19,6 @@
  */
 import type { Scenario } from '../src/index.js';
 import { latencyMetrics } from './lib/latency-metrics.js';
-import { originOf } from './lib/counting-pool.js';
 import { PHASES, orderBackend, phaseCpuCounter, phaseWallCounter, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
 import { sleep, waitUntil } from './lib/waiting.js';
@@ -82,9 +81,8 @@ const pushVsPoll: Scenario<PushPollParams> = {
     const placeRequests = ctx.counter('placeRequests');
     const errors = ctx.counter('errors');
     const expected = { websocket: ctx.counter('batchesExpectedWs'), rest: ctx.counter('batchesExpectedRest') };
-    const origin = await originOf(ctx.http, '/health');
     const subscriber = await openSubscriber(ctx);
-    const poller = createPoller(ctx, origin, p.pollInterval);
+    const poller = createPoller(ctx, p.pollInterval);
     const post = async <T>(path: string, body: unknown): Promise<T | null> => {
       const response = await ctx.http.request('POST', path, JSON.stringify(body)).catch((error: Error) => ({ status: 0, body: error.message }));
       if (response.status === 200) return JSON.parse(response.body) as T;
@@ -122,9 +120,9 @@ const pushVsPoll: Scenario<PushPollParams> = {
       ctx.done();
       await poller.stop();
       const wire = poller.wireBytes();
-      ctx.counter('restWireBytesUp').add(wire.up);
-      ctx.counter('restWireBytesDown').add(wire.down);
-      await Promise.all([poller.close(), subscriber.close()]);
+      ctx.counter('restWireBytesUp').add(wire.sentBytes);
+      ctx.counter('restWireBytesDown').add(wire.receivedBytes);
+      await subscriber.close();
     }
 
     async function runPhase(phase: Phase): Promise<void> {

@@ -213,7 +213,9 @@ export interface ServerScenarioContext<P extends ParamValues = ParamValues> exte
 
 /** An HTTP client bound to the server's httpUrl, with keep-alive. */
 export interface HttpClient {
-  request(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: string; requestBytes: number; responseBytes: number }>;
+  request(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: string }>;
+  /** Bytes its TCP sockets have carried so far, headers included. */
+  wireBytes(): { sentBytes: number; receivedBytes: number };
 }
 
 /** A client process's view. Each client process runs `client(ctx)` once. */
@@ -225,8 +227,13 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   /** This process's share of `total` (e.g. connections), spread evenly over processes. */
   share(total: number): number;
   /** Opens one connection to the server with this cell's client stack. */
-  connect(options: Omit<ClientConnectOptions, 'localAddress'> & { localAddress?: string }): Promise<ClientConnection>;
+  connect(options: ClientConnectOptions): Promise<ClientConnection>;
+  /** The server's plain HTTP address (http://127.0.0.1:port), for the scenario's REST routes. */
+  httpUrl: string;
+  /** A shared HTTP client (one keep-alive connection) to httpUrl. */
   http: HttpClient;
+  /** A separate HTTP client with its own connections and byte counts; closed by wsbench at the end. */
+  newHttpClient(): HttpClient;
   /**
    * Say "connected, ready to measure" and wait for the window to open.
    * Every process waits for every other, so windows line up.

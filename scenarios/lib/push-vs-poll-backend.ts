@@ -109,7 +109,6 @@ export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
     },
     onMeasureEnd: endPhase,
     routes: {
-      'GET /health': () => json({ ok: true }),
       'POST /orders'(request) {
         const count = Number((JSON.parse(request.body || '{}') as { count?: number }).count ?? 1);
         if (!Number.isInteger(count) || count < 1) return { status: 400, ...json({ error: 'count must be a whole number >= 1' }) };

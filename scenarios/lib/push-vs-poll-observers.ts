@@ -4,7 +4,6 @@
  * batch's creation on the server until it has seen every update of the batch.
  */
 import type { ClientConnection, ClientScenarioContext, Counter, MessageData, Recorder } from '../../src/index.js';
-import { createCountingPool, type CountingPool } from './counting-pool.js';
 import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
 import { sleep } from './waiting.js';
 
@@ -103,11 +102,10 @@ export interface Poller {
   start(cursor: number): void;
   stop(): Promise<void>;
   /** Wire bytes of every poll so far, headers included. */
-  wireBytes(): { up: number; down: number };
-  close(): Promise<void>;
+  wireBytes(): { sentBytes: number; receivedBytes: number };
 }
 
-export function createPoller(ctx: ClientScenarioContext, httpUrl: string, intervalMs: number): Poller {
+export function createPoller(ctx: ClientScenarioContext, intervalMs: number): Poller {
   const tracker = new BatchTracker(ctx.histogram('rest'), ctx.counter('negativeLatencies'));
   const requests = ctx.counter('restRequests');
   const empty = ctx.counter('restEmptyPolls');
@@ -116,7 +114,8 @@ export function createPoller(ctx: ClientScenarioContext, httpUrl: string, interv
   const behind = ctx.counter('restPollsBehindSchedule');
   const activeUs = ctx.counter('restPollActiveUs');
   const errors = ctx.counter('errors');
-  const pool: CountingPool = createCountingPool(httpUrl);
+  // Its own connection, so its byte count holds polls only (not the order-placing POSTs).
+  const http = ctx.newHttpClient();
   let stopping: AbortController | null = null;
   let loop: Promise<void> = Promise.resolve();
 
@@ -125,7 +124,7 @@ export function createPoller(ctx: ClientScenarioContext, httpUrl: string, interv
     let cursor = from;
     for (let k = 1; !signal.aborted; k++) {
       try {
-        const response = await pool.get(`/updates?since=${cursor}`);
+        const response = await http.request('GET', `/updates?since=${cursor}`);
         const nowUs = ctx.nowUs();
         requests.add();
         bodyBytes.add(Buffer.byteLength(response.body));
@@ -158,7 +157,6 @@ export function createPoller(ctx: ClientScenarioContext, httpUrl: string, interv
       stopping?.abort();
       await loop;
     },
-    wireBytes: () => pool.wireBytes(),
-    close: () => pool.close(),
+    wireBytes: () => http.wireBytes(),
   };
 }

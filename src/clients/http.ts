@@ -1,21 +1,52 @@
-/** The HTTP side of a client process: undici over one keep-alive connection pool. */
-import { Pool } from 'undici';
+/**
+ * The HTTP side of a client process: undici over keep-alive, counting the bytes
+ * its sockets carry (headers and all: for small polls the headers are most of
+ * the cost, so body sizes alone would flatter REST).
+ */
+import type { Socket } from 'node:net';
+import { Pool, buildConnector } from 'undici';
 import type { HttpClient } from '../types.js';
 
-export function createHttpClient(httpUrl: string): HttpClient & { close(): Promise<void> } {
+export function createHttpClient(httpUrl: string, connections = 1): HttpClient & { close(): Promise<void> } {
+  const connectTcp = buildConnector({});
+  const live = new Set<Socket>();
+  const closed = { sentBytes: 0, receivedBytes: 0 };
   let pool: Pool | null = null;
+  const open = (): Pool =>
+    new Pool(httpUrl, {
+      connections,
+      pipelining: 1,
+      connect(options, callback) {
+        connectTcp(options, (error, socket) => {
+          if (socket) {
+            live.add(socket as Socket);
+            socket.once('close', () => {
+              live.delete(socket as Socket);
+              closed.sentBytes += socket.bytesWritten;
+              closed.receivedBytes += socket.bytesRead;
+            });
+          }
+          callback(error as never, socket as never);
+        });
+      },
+    });
   return {
     async request(method, path, body) {
-      pool ??= new Pool(httpUrl, { connections: 4, pipelining: 1 });
-      const response = await pool.request({ method, path, ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}) });
-      const text = await response.body.text();
-      return {
-        status: response.statusCode,
-        body: text,
-        // Bodies only: headers are the same size either way and undici does not expose the raw request.
-        requestBytes: body === undefined ? 0 : Buffer.byteLength(body),
-        responseBytes: Buffer.byteLength(text),
-      };
+      pool ??= open();
+      const response = await pool.request({
+        method,
+        path,
+        ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
+      });
+      return { status: response.statusCode, body: await response.body.text() };
+    },
+    wireBytes() {
+      const total = { ...closed };
+      for (const socket of live) {
+        total.sentBytes += socket.bytesWritten;
+        total.receivedBytes += socket.bytesRead;
+      }
+      return total;
     },
     async close() {
       await pool?.close();

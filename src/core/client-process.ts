@@ -51,6 +51,7 @@ function note(text: string): void {
 
 async function run(message: ClientStartMessage): Promise<void> {
   const http = createHttpClient(message.httpUrl);
+  const extraHttp: Array<ReturnType<typeof createHttpClient>> = [];
   const lost = metrics.counter('connectionsLost');
   try {
     const adapter = await loadClientAdapter(message.adapter);
@@ -72,7 +73,13 @@ async function run(message: ClientStartMessage): Promise<void> {
             options.onUnexpectedClose(reason);
           },
         }),
+      httpUrl: message.httpUrl,
       http,
+      newHttpClient() {
+        const client = createHttpClient(message.httpUrl);
+        extraHttp.push(client);
+        return client;
+      },
       async ready() {
         await sendToParent({ type: 'ready' });
         await windowOpened;
@@ -92,7 +99,7 @@ async function run(message: ClientStartMessage): Promise<void> {
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
     await sendToParent({ type: 'failed', reason, report: report() });
   } finally {
-    await http.close().catch(() => undefined);
+    await Promise.allSettled([http, ...extraHttp].map((client) => client.close()));
     // Open sockets of a finished scenario must not keep the process alive.
     process.exit(0);
   }
