@@ -92,6 +92,17 @@ test('push-vs-poll: a box and a mean bar per transport, test and pair', async ()
   for (const chart of charts.values()) assertUnits(chart);
 });
 
+test('push-vs-poll as the scenario records it: histograms ws and rest, the test swept as a parameter', async () => {
+  const tests = ['continuous', 'sustained'];
+  const r = result('push-vs-poll', [{ key: 'wsP50Ms', header: 'WS p50' }], tests.flatMap((t, i) => pairs.map(([server, client], p) =>
+    cell('push-vs-poll', { server, client, params: { test: t, pollInterval: 50 }, histograms: { ws: exponentialHistogram(200, 500, i * 2 + p), rest: exponentialHistogram(200, 25_000, i * 2 + p + 7) } }),
+  )));
+  const charts = chartsOf(r);
+  const box = await rendered(charts, 'push-vs-poll-box');
+  assert.equal(countMarks(box, 'bar'), tests.length * pairs.length * 2);
+  for (const label of ['WebSocket push', 'REST polling', ...tests]) assert.ok(box.includes(`>${label}<`), `box plot shows ${label}`);
+});
+
 test('ticker-orders: one panel per pair with a line per histogram (no time series in results)', async () => {
   const r = result('ticker-orders', [{ key: 'orderRttP99Ms', header: 'p99' }], pairs.map(([server, client], p) =>
     cell('ticker-orders', {
@@ -160,6 +171,17 @@ test('firehose: message sizes when a size histogram exists, left out when not', 
   assert.equal(countMarks(await rendered(withSizes, 'firehose-throughput'), 'bar'), pairs.length * 2);
   const without = chartsOf(result('firehose', [], [cell('firehose', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1000 } })]));
   assert.deepEqual([...without.keys()], ['firehose-throughput', 'firehose-server-resources']);
+
+  // As the scenario records it: min / avg / max size metrics, bytes and megabytes per second both.
+  const ranges = chartsOf(result('firehose', [], pairs.map(([server, client]) =>
+    cell('firehose', { server, client, metrics: { messagesPerSec: 1000, bytesPerSec: 2e5, megabytesPerSec: 0.2, messageBytesMin: 1, messageBytesAvg: 208, messageBytesMax: 78_000 } }),
+  )));
+  const sizes = await rendered(ranges, 'firehose-message-sizes');
+  assert.equal(countMarks(sizes, 'rule mark'), pairs.length);
+  assert.equal(countMarks(sizes, 'point'), pairs.length);
+  const rates = await rendered(ranges, 'firehose-throughput');
+  assert.equal(countMarks(rates, 'bar'), pairs.length * 2, 'megabytesPerSec is not drawn twice');
+  assert.ok(rates.includes('bytesPerSec (MB/s)'));
 });
 
 test('a scenario with no builder of its own still gets the generic charts; skipped cells draw nothing', async () => {

@@ -8,7 +8,6 @@ import { dirname, join, sep } from 'node:path';
 import type { BenchResult } from '../result-types.js';
 import { buildCharts } from './charts/index.js';
 import { renderHtml, type RenderedScenario } from './html.js';
-import { renderPng, renderSvg } from './render-svg.js';
 
 export interface ArtifactOptions {
   /** Directory for report.html and charts/; defaults to the result file's directory. */
@@ -19,6 +18,8 @@ export interface ArtifactOptions {
 
 /** Renders every chart once, for the files and the HTML alike. */
 export async function renderCharts(result: BenchResult): Promise<RenderedScenario[]> {
+  // vega and vega-lite take a few hundred ms to load: only commands that draw pay for them.
+  const { renderSvg } = await import('./render-svg.js');
   const rendered: RenderedScenario[] = [];
   for (const { scenario, charts } of buildCharts(result)) {
     const done = [];
@@ -39,7 +40,7 @@ export async function writeArtifacts(result: BenchResult, resultPath: string, op
     const stem = join(chartDir, chart.name);
     written.push(writeAtomically(`${stem}.vl.json`, JSON.stringify(chart.spec, null, 2) + '\n'));
     written.push(writeAtomically(`${stem}.svg`, svg));
-    if (options.png) written.push(writeAtomically(`${stem}.png`, await renderPng(svg)));
+    if (options.png) written.push(writeAtomically(`${stem}.png`, await (await import('./render-svg.js')).renderPng(svg)));
   }
   written.push(writeAtomically(join(outDir, 'report.html'), renderHtml(result, rendered)));
   return written;

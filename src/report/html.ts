@@ -88,7 +88,7 @@ function stackText(stack: Environment['stacks'][number]): string {
 
 function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: RenderedChart[]): string {
   const figures = charts.map(({ chart, svg }) =>
-    `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg)}\n<figcaption>${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small></figcaption>\n</figure>`,
+    `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg, chart.name)}\n<figcaption>${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small></figcaption>\n</figure>`,
   );
   return [
     `<h2>${escapeHtml(scenario.name)}</h2>`,
@@ -122,10 +122,15 @@ function cellTable(scenario: ScenarioInfo, cells: CellResult[]): string {
 /**
  * Inline SVG in HTML needs no namespace declarations; dropping them keeps the
  * page free of any http:// text, so "no external reference" is checkable as
- * "no URL at all".
+ * "no URL at all". Ids (vega's legend gradients) are numbered per chart, so
+ * they get the chart's name as prefix: in one page, the first `gradient_0`
+ * would otherwise colour every chart's legend.
  */
-export function inlineSvg(svg: string): string {
-  return svg.replace(/^<svg([^>]*)>/, (_, attributes: string) => `<svg${attributes.replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')}>`);
+export function inlineSvg(svg: string, idPrefix: string): string {
+  return svg
+    .replace(/^<svg([^>]*)>/, (_, attributes: string) => `<svg${attributes.replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')}>`)
+    .replace(/\bid="([^"]+)"/g, (_, id: string) => `id="${idPrefix}-${id}"`)
+    .replace(/url\(#([^)]+)\)/g, (_, id: string) => `url(#${idPrefix}-${id})`);
 }
 
 export function escapeHtml(text: string): string {

@@ -3,7 +3,8 @@
  * distribution. Result files hold no time series, so the RX rate is the
  * window's mean (the generic throughput chart draws every `...PerSec`
  * metric); this adds the size distribution when the scenario records one as
- * a histogram whose name says size or bytes (values are then bytes, not µs).
+ * a histogram whose name says size or bytes (values are then bytes, not µs),
+ * else the min / mean / max message size from its `messageBytesMin/Avg/Max` metrics.
  */
 import { cellLabel, chartName, frame, round4, type ChartSpec, type ScenarioView } from './common.js';
 import { histogramSeries, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
@@ -13,7 +14,7 @@ const STEPS_PER_NINE = 20;
 
 export function firehoseCharts(view: ScenarioView): ChartSpec[] {
   const sizes = histogramSeries(view.cells).filter((s) => SIZE_HISTOGRAM.test(s.name));
-  if (sizes.length === 0) return [];
+  if (sizes.length === 0) return sizeRangeChart(view);
   const values = sizes.flatMap((s) => {
     const lastNines = Math.log10(Math.max(s.histogram.totalCount, 1));
     const points = [];
@@ -39,6 +40,33 @@ export function firehoseCharts(view: ScenarioView): ChartSpec[] {
         y: { field: 'sizeBytes', type: 'quantitative', scale: { type: 'log' }, title: 'message size (bytes, log scale)' },
         color: { field: 'cell', type: 'nominal', title: 'server x client' },
       },
+    },
+  }];
+}
+
+const SIZE_METRICS = { min: 'messageBytesMin', mean: 'messageBytesAvg', max: 'messageBytesMax' } as const;
+
+/** Without a size histogram: each cell's smallest, mean and largest message (a log-x range plot). */
+function sizeRangeChart(view: ScenarioView): ChartSpec[] {
+  const values = view.cells.flatMap((cell) => {
+    const [min, mean, max] = [SIZE_METRICS.min, SIZE_METRICS.mean, SIZE_METRICS.max].map((k) => cell.metrics?.[k]);
+    if (typeof min !== 'number' || typeof mean !== 'number' || typeof max !== 'number') return [];
+    return [{ cell: cellLabel(cell, view.sweptParams), minBytes: Math.max(1, min), meanBytes: round4(Math.max(1, mean)), maxBytes: Math.max(1, max) }];
+  });
+  if (values.length === 0) return [];
+  const y = { field: 'cell', type: 'nominal', title: 'server x client' } as const;
+  return [{
+    name: chartName(view.scenario.name, 'message-sizes'),
+    caption: 'Message size per cell: smallest to largest (rule) and mean (dot). The scenario records no size histogram, so no full distribution.',
+    spec: {
+      ...frame(view, `${view.scenario.name}: message sizes (min..max, mean)`, 'Message size range in bytes per cell, log scale.'),
+      data: { values },
+      width: 420,
+      height: { step: 22 },
+      layer: [
+        { mark: 'rule', encoding: { y, x: { field: 'minBytes', type: 'quantitative', scale: { type: 'log' }, title: 'message size (bytes, log scale)' }, x2: { field: 'maxBytes' } } },
+        { mark: { type: 'point', filled: true, size: 60 }, encoding: { y, x: { field: 'meanBytes', type: 'quantitative' }, color: { field: 'cell', type: 'nominal', legend: null } } },
+      ],
     },
   }];
 }

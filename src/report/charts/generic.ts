@@ -49,8 +49,8 @@ export function percentileChart(view: ScenarioView, series: HistogramSeries[], c
 function throughputChart(view: ScenarioView): ChartSpec | null {
   const values = view.cells.flatMap((cell) =>
     Object.entries(cell.metrics ?? {})
-      .filter((entry): entry is [string, number] => /PerSec$/.test(entry[0]) && typeof entry[1] === 'number')
-      .map(([key, value]) => ({ series: cellLabel(cell, view.sweptParams), metric: key, value: round4(/BytesPerSec$/.test(key) ? value / 1e6 : value) })),
+      .filter((entry): entry is [string, number] => /PerSec$/.test(entry[0]) && typeof entry[1] === 'number' && !isDuplicateRate(entry[0], cell.metrics!))
+      .map(([key, value]) => ({ series: cellLabel(cell, view.sweptParams), metric: key, value: round4(BYTE_RATE.test(key) && !MEGABYTE_RATE.test(key) ? value / 1e6 : value) })),
   );
   if (values.length === 0) return null;
   const metrics = [...new Set(values.map((v) => v.metric))];
@@ -76,9 +76,18 @@ function throughputChart(view: ScenarioView): ChartSpec | null {
   };
 }
 
+/** Rates in bytes, drawn in MB/s (divided by 10^6); `megabytesPerSec` is already in MB/s. */
+const BYTE_RATE = /(^|[a-z])[bB]ytesPerSec$/;
+const MEGABYTE_RATE = /^megabytesPerSec$|MBPerSec$/;
+
+/** A scenario that reports both `bytesPerSec` and `megabytesPerSec` gets one panel, not two. */
+function isDuplicateRate(key: string, metrics: Record<string, number | null>): boolean {
+  return MEGABYTE_RATE.test(key) && Object.keys(metrics).some((k) => k !== key && BYTE_RATE.test(k) && !MEGABYTE_RATE.test(k));
+}
+
 /** The unit a `...PerSec` key is drawn in. */
 export function rateUnit(key: string): string {
-  if (/BytesPerSec$/.test(key)) return 'MB/s';
+  if (BYTE_RATE.test(key) || MEGABYTE_RATE.test(key)) return 'MB/s';
   if (/messages|msgs|received|sent/i.test(key)) return 'msg/s';
   return 'per s';
 }

@@ -5,9 +5,11 @@
  * else from a swept `mode`-like parameter; the rest of the name is the test.
  */
 import type { CellResult } from '../../result-types.js';
-import { chartName, frame, pairLabel, variantLabel, type ChartSpec, type ScenarioView } from './common.js';
+import { cellLabel, chartName, frame, variantLabel, type ChartSpec, type ScenarioView } from './common.js';
 import { boxStats, histogramSeries } from './histograms.js';
 
+/** The parameter naming the seed's test (continuous / sustained); else the test comes from the histogram name. */
+const TEST_PARAM = 'test';
 const REST = /rest|poll|http/i;
 const PUSH = /websocket|push|ws|socket/i;
 /** Words that only say which side a histogram is on; what is left names the test. */
@@ -28,12 +30,14 @@ export function testOf(histogram: string): string {
 }
 
 export function pushVsPollCharts(view: ScenarioView): ChartSpec[] {
+  // The scenario sweeps `test` as a parameter; other swept parameters (e.g. pollInterval) split the rows.
+  const rowParams = view.sweptParams.filter((p) => p !== TEST_PARAM);
   const values = histogramSeries(view.cells)
     .filter((s) => !s.name.startsWith('server '))
     .map((s) => ({
-      pair: pairLabel(s.cell),
-      transport: transportOf(s.name, s.cell, view.sweptParams),
-      test: testOf(s.name),
+      pair: cellLabel(s.cell, rowParams),
+      transport: transportOf(s.name, s.cell, rowParams),
+      test: typeof s.cell.params[TEST_PARAM] === 'string' ? String(s.cell.params[TEST_PARAM]) : testOf(s.name),
       ...boxStats(s.histogram),
     }));
   if (values.length === 0) return [];
