@@ -112,7 +112,8 @@ function whySkip(cell: CellPlan, scenario: Scenario, stacks: StackInfo[]): strin
   const server = stacks.find((s) => s.role === 'server' && s.name === cell.server)!;
   const client = stacks.find((s) => s.role === 'client' && s.name === cell.client)!;
   if (server.protocol !== client.protocol) {
-    return `${server.protocol} server ${cell.server} cannot talk to ${client.protocol} client ${cell.client}`;
+    // Worded without the stack names so the table can fold all such pairs into one line.
+    return `a ${server.protocol} server cannot talk to a ${client.protocol} client`;
   }
   if (!server.availability.available) return `server ${cell.server} unavailable: ${server.availability.reason}`;
   if (!client.availability.available) return `client ${cell.client} unavailable: ${client.availability.reason}`;

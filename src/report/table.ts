@@ -1,6 +1,7 @@
 /**
- * The terminal view: one row per cell with the scenario's chosen metrics and the
- * server's cost. A pure function of the result JSON; the CLI prints it.
+ * The terminal view: one row per measured cell with the scenario's chosen
+ * metrics and the server's cost; skipped pairs folded into a footer, one line
+ * per reason. A pure function of the result JSON; the CLI prints it.
  */
 import type { BenchResult, CellResult } from '../result-types.js';
 import type { ColumnSpec } from '../types.js';
@@ -15,9 +16,10 @@ export function renderTable(result: BenchResult): string {
 }
 
 function renderCells(cells: CellResult[], columns: ColumnSpec[]): string {
+  const shown = cells.filter((c) => c.status !== 'skipped');
   const swept = sweptParams(cells);
   const header = [...swept, 'server', 'client', 'status', ...columns.map((c) => c.header), 'srv CPU%', 'srv RSS MB'];
-  const rows = cells.map((cell) => {
+  const rows = shown.map((cell) => {
     const front = [...swept.map((p) => String(cell.params[p])), cell.server, cell.client, cell.status];
     if (!cell.metrics) return [...front, cell.reason ?? ''];
     const server = cell.resources?.server;
@@ -33,8 +35,23 @@ function renderCells(cells: CellResult[], columns: ColumnSpec[]): string {
     row.length < header.length
       ? [...row.slice(0, -1).map((v, i) => v.padEnd(widths[i]!)), row.at(-1)].join('  ')
       : row.map((v, i) => (i < swept.length + 3 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  const reasons = cells.filter((c) => c.metrics && c.status !== 'ok').map((c) => `  ${c.server} x ${c.client}: ${c.reason}`);
-  return [line(header), ...rows.map(line), ...(reasons.length ? ['', 'failed cells:', ...reasons] : [])].join('\n').trimEnd();
+  const failed = shown.filter((c) => c.metrics && c.status !== 'ok').map((c) => `  ${c.server} x ${c.client}: ${c.reason}`);
+  return [
+    ...(rows.length ? [line(header), ...rows.map(line)] : []),
+    ...(failed.length ? ['', 'failed cells (their numbers cover what was measured):', ...failed] : []),
+    ...skippedFooter(cells),
+  ].join('\n').trimEnd();
+}
+
+/** n/a pairs, one line per reason: `skipped: ws x socketio, uws x socketio: <reason>`. */
+function skippedFooter(cells: CellResult[]): string[] {
+  const pairsByReason = new Map<string, Set<string>>();
+  for (const cell of cells.filter((c) => c.status === 'skipped')) {
+    const reason = cell.reason ?? 'skipped';
+    pairsByReason.set(reason, (pairsByReason.get(reason) ?? new Set()).add(`${cell.server} x ${cell.client}`));
+  }
+  if (pairsByReason.size === 0) return [];
+  return ['', ...[...pairsByReason].map(([reason, pairs]) => `n/a  ${[...pairs].join(', ')}: ${reason}`)];
 }
 
 /** Parameters that differ between cells deserve a column; the rest is noise. */
