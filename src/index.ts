@@ -2,6 +2,14 @@
 export { run, planRun } from './core/runner.js';
 export type { RunOptions } from './core/runner.js';
 export { renderTable } from './report/table.js';
+export { buildCharts, SCENARIO_CHARTS } from './report/charts/index.js';
+export type { ChartBuilder, ChartSpec, ScenarioView } from './report/charts/common.js';
+export { renderHtml } from './report/html.js';
+export type { RenderedChart, RenderedScenario } from './report/html.js';
+export { renderCharts, writeArtifacts } from './report/artifacts.js';
+export type { ArtifactOptions } from './report/artifacts.js';
+export { compareResults, regressionsBeyond, renderComparison, percentileNoiseMs } from './report/compare.js';
+export type { CellComparison, Comparison, MetricDelta, Verdict } from './report/compare.js';
 export { writeResultFile, readResultFile } from './result-file.js';
 export { UsageError } from './errors.js';
 export { parseDurationMs, parseSizeBytes } from './core/params.js';
