@@ -22,6 +22,7 @@ const STYLE = `
 body { font: 14px/1.45 Helvetica, Arial, "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+div.cells { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; text-align: right; white-space: nowrap; }
 th { background: #f4f4f4; }
@@ -116,7 +117,7 @@ function cellTable(scenario: ScenarioInfo, cells: CellResult[]): string {
     const reason = cell.reason ? `<tr><td class="text failed" colspan="${swept.length + 3 + numbers.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
     return `<tr>${front}${status}${numbers.map((n) => `<td>${escapeHtml(n)}</td>`).join('')}</tr>${reason}`;
   });
-  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  return `<div class="cells"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`;
 }
 
 /**

@@ -42,7 +42,7 @@ export const CHART_CONFIG: Config = {
   background: 'white',
   padding: 8,
   title: { anchor: 'start', fontSize: 14, subtitleFontSize: 11, subtitleColor: '#555' },
-  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal' },
+  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal', labelLimit: 320 },
   legend: { labelFontSize: 11, titleFontSize: 11, labelLimit: 320 },
   header: { labelFontSize: 12, titleFontSize: 12 },
 };
