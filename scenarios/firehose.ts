@@ -56,7 +56,7 @@ const firehose: Scenario<FirehoseParams> = {
       messages: ctx.counter('messagesSent'),
       frames: ctx.counter('framesSent'),
       bytes: ctx.counter('bytesSent'),
-      notOk: ctx.counter('sendsNotOk'),
+      dropped: ctx.counter('sendsDropped'),
     };
     const senders = new Map<number, FeedSender>();
     const stop = (id: number): void => {
@@ -208,7 +208,7 @@ const firehose: Scenario<FirehoseParams> = {
       serverMessagesSent: s.messagesSent ?? 0,
       serverFramesSent: s.framesSent ?? 0,
       serverBytesSent: s.bytesSent ?? 0,
-      serverSendsNotOk: s.sendsNotOk ?? 0,
+      serverSendsDropped: s.sendsDropped ?? 0,
       serverStackDrops: context.serverStackDrops,
       clientCpuPercent: context.resources.clients.reduce((sum, r) => sum + r.cpuPercent.mean, 0),
       clientRssBytes: context.resources.clients.reduce((sum, r) => sum + r.rssBytes.max, 0),

@@ -113,12 +113,16 @@ export interface Environment {
   v8: string;
   platform: string;
   osRelease: string;
+  /** Kernel build string (uname -v), e.g. "#1 SMP PREEMPT_DYNAMIC Debian 6.1.…". */
+  kernelVersion?: string;
   /** e.g. "Debian GNU/Linux 12 (bookworm)" when /etc/os-release says so. */
   osName: string | null;
   arch: string;
   cpuModel: string;
   /** Logical cores the OS reports. */
   cpuCores: number;
+  /** Cores this process may run on (CPU affinity / cgroup limits). */
+  availableParallelism?: number;
   totalMemoryBytes: number;
   /** Open-file limit of the wsbench process (caps connections per process). */
   openFileLimit: number | null;

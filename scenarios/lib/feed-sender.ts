@@ -23,10 +23,9 @@ export function prepareFeed(feed: OrderBookFeed, fragmentBytes: number): Prepare
 
 /** Sends one message, in several frames when it is longer than `fragmentBytes`, and counts it. */
 export function sendCounted(connection: ServerConnection, message: PreparedMessage, fragmentBytes: number, counters: SendCounters): void {
-  const ok = message.frames > 1 ? connection.sendFragmented!(message.text, fragmentBytes) : connection.send(message.text);
-  // Counted as sent either way: uWS answers false for fragments queued under backpressure too,
-  // and real drops show up as the stack's own drop count and as a wire count below this one.
-  if (!ok) counters.notOk.add();
+  const queued = message.frames > 1 ? connection.sendFragmented!(message.text, fragmentBytes) : connection.send(message.text);
+  // Counted as sent either way, so that a drop shows as a wire count below this one as well.
+  if (!queued) counters.dropped.add();
   counters.messages.add();
   counters.frames.add(message.frames);
   counters.bytes.add(message.bytes);
@@ -43,8 +42,8 @@ export interface SendCounters {
   messages: Counter;
   frames: Counter;
   bytes: Counter;
-  /** Sends the stack answered with false (for uWS fragments that includes "queued, under backpressure"). */
-  notOk: Counter;
+  /** Sends the stack refused to queue (backpressure limit). */
+  dropped: Counter;
 }
 
 /** Stop filling the stack's queue above this; a queue this deep already keeps loopback busy. */

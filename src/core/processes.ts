@@ -39,6 +39,8 @@ export class ManagedChild {
       env: { ...process.env, WSBENCH_ROLE: role },
     });
     live.add(this.process);
+    // Without a listener a failed IPC write would crash wsbench instead of failing the cell.
+    this.process.on('error', () => undefined);
     this.process.stdout?.resume(); // scenario console.log must not block the child
     this.process.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_BYTES);
@@ -61,8 +63,9 @@ export class ManagedChild {
     });
   }
 
+  /** A child that died between the check and the write makes send fail (EPIPE); its exit tells the story. */
   send(message: ToChild): void {
-    if (this.process.connected) this.process.send(message);
+    if (this.process.connected) this.process.send(message, undefined, {}, () => undefined);
   }
 
   /** Last lines the child wrote to stderr, for failure reasons. */
