@@ -70,6 +70,31 @@ export interface CellMeasurements {
   serverCounters: Record<string, number>;
   /** Longest client window, the denominator of every rate. */
   windowMs: number;
+  /** The window second by second (absent when it lasted under one interval). */
+  timeSeries?: TimeSeries;
+}
+
+/** Latency of the samples recorded within one interval only. */
+export interface IntervalLatency {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export interface TimeSeriesPoint {
+  /** End of the interval, counted from the window's opening. */
+  tMs: number;
+  /** Client counters summed over processes, cumulative since the window opened. */
+  counters: Record<string, number>;
+  /** Per client histogram, merged over processes. */
+  latency: Record<string, IntervalLatency>;
+}
+
+export interface TimeSeries {
+  /** Length of one point's interval (1000 ms, longer when a long run was folded). */
+  intervalMs: number;
+  points: TimeSeriesPoint[];
 }
 
 export type CellStatus = 'ok' | 'failed' | 'skipped';

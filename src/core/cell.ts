@@ -8,6 +8,8 @@ import type { CellMeasurements, CellResult, ProcessReport } from '../result-type
 import { ChildFailure, ManagedChild } from './processes.js';
 import { mergeHistogramSets, summarizeEncoded, sumCounterSets } from './metrics.js';
 import type { LoadedScenario } from './scenario-loader.js';
+import { TimeSeriesCollector } from './time-series.js';
+import { PROGRESS_INTERVAL_MS } from './ipc.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -43,6 +45,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     stackDrops: 0,
   };
   const clientReports: ProcessReport[] = [];
+  const timeSeries = new TimeSeriesCollector(PROGRESS_INTERVAL_MS);
   try {
     const server = new ManagedChild('server', SERVER_ENTRY);
     children.push(server);
@@ -50,7 +53,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const ready = await server.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal');
     throwIfAborted(options.signal);
 
-    const clients = startClients(plan, options, ready.url!, ready.httpUrl!);
+    const clients = startClients(plan, options, ready.url!, ready.httpUrl!, timeSeries);
     children.push(...clients);
     await Promise.all(clients.map((c) => c.waitFor('ready', CLIENTS_READY_TIMEOUT_MS, 'ready signal (connections open)')));
     throwIfAborted(options.signal);
@@ -86,6 +89,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const elapsedMs = Date.now() - started;
   if (clientReports.length === 0) return { ...base, status: 'failed', reason: state.failure ?? 'no client reported', elapsedMs };
   const measurements = mergeReports(clientReports, state.serverReport);
+  const series = timeSeries.build();
+  if (series) measurements.timeSeries = series;
   let metrics: Record<string, number | null> | undefined;
   try {
     metrics = plan.loaded.scenario.summarize(measurements, plan.params, {
@@ -110,12 +115,13 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   };
 }
 
-function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string): ManagedChild[] {
+function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {
   const latest: Record<string, number>[] = [];
   return Array.from({ length: options.clientProcesses }, (_, index) => {
     const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', CLIENT_ENTRY);
-    child.onProgress = (counters) => {
-      latest[index] = counters;
+    child.onProgress = (message) => {
+      timeSeries.add(index, message);
+      latest[index] = message.counters;
       options.onProgress?.(sumCounterSets(latest.filter(Boolean)));
     };
     child.send({

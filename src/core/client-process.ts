@@ -8,7 +8,7 @@ import { loadClientAdapter } from '../stacks.js';
 import type { ClientScenarioContext } from '../types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
-import { exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
+import { PROGRESS_INTERVAL_MS, exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { ResourceSampler } from './resources.js';
 import { shareOf } from './share.js';
@@ -16,7 +16,6 @@ import { importScenario } from './scenario-loader.js';
 
 exitWithParent();
 
-const PROGRESS_INTERVAL_MS = 1000;
 const MAX_NOTES = 20;
 const metrics = new MetricsRegistry();
 const sampler = new ResourceSampler();
@@ -27,21 +26,34 @@ const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
 let windowStartUs = 0;
 let windowEndUs = 0;
 let resources: ProcessReport['resources'] | null = null;
+let ticker: NodeJS.Timeout | null = null;
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'start') void run(message as ClientStartMessage);
   else if (message.type === 'go') {
     windowStartUs = monotonicUs();
     sampler.start();
+    startTicks();
     openWindow();
   } else if (message.type === 'stop') closeWindow();
 });
 
-/** Ends this process's window: timing, resource sampling and the scenario's signal stop together. */
+/** Once per interval while the window is open: counters so far and that interval's histograms. */
+function startTicks(): void {
+  let tick = 0;
+  ticker = setInterval(() => {
+    tick += 1;
+    void sendToParent({ type: 'progress', tick, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
+  }, PROGRESS_INTERVAL_MS);
+  ticker.unref();
+}
+
+/** Ends this process's window: timing, resource sampling, ticks and the scenario's signal stop together. */
 function closeWindow(): void {
   if (windowControl.signal.aborted) return;
   windowEndUs = monotonicUs();
   resources = sampler.stop();
+  if (ticker) clearInterval(ticker);
   windowControl.abort();
 }
 
@@ -88,10 +100,7 @@ async function run(message: ClientStartMessage): Promise<void> {
       done: closeWindow,
       note,
     };
-    const progress = setInterval(() => void sendToParent({ type: 'progress', counters: metrics.counterValues() }), PROGRESS_INTERVAL_MS);
-    progress.unref();
     await scenario.client(ctx);
-    clearInterval(progress);
     closeWindow();
     await sendToParent({ type: 'report', report: report() });
   } catch (error) {

@@ -4,7 +4,7 @@
  * encoded histograms once, at the end of the window.
  */
 import type { ParamValues } from '../types.js';
-import type { ProcessReport } from '../result-types.js';
+import type { EncodedHistogram, ProcessReport } from '../result-types.js';
 
 export interface ServerStartMessage {
   type: 'start';
@@ -30,9 +30,23 @@ export type ControlMessage = { type: 'go' } | { type: 'stop' };
 
 export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage;
 
+/** How often clients report while the window is open. */
+export const PROGRESS_INTERVAL_MS = 1000;
+
+/** Sent by a client once per interval while the window is open. */
+export interface ProgressMessage {
+  type: 'progress';
+  /** 1 for the first interval after the window opened. */
+  tick: number;
+  /** Counters since the window opened (cumulative). */
+  counters: Record<string, number>;
+  /** Samples recorded during this interval only. */
+  intervals: Record<string, EncodedHistogram>;
+}
+
 export type FromChild =
   | { type: 'ready'; url?: string; httpUrl?: string }
-  | { type: 'progress'; counters: Record<string, number> }
+  | ProgressMessage
   | { type: 'report'; report: ProcessReport; stackDrops?: number }
   | { type: 'failed'; reason: string; report?: ProcessReport };
 

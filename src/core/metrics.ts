@@ -66,23 +66,45 @@ export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary {
   return summarizeHistogram(decodeHistogram(encoded));
 }
 
-/** One process's named histograms and counters. */
+/**
+ * One process's named histograms and counters. Every histogram has a twin that
+ * holds only the current interval (about a second), for latency over time.
+ */
 export class MetricsRegistry implements MetricsApi {
-  private readonly histograms = new Map<string, Histogram>();
+  private readonly histograms = new Map<string, { whole: Histogram; interval: Histogram }>();
   private readonly counters = new Map<string, { n: number }>();
 
   histogram(name: string): Recorder {
-    let histogram = this.histograms.get(name);
-    if (!histogram) {
-      histogram = newHistogram();
-      this.histograms.set(name, histogram);
+    let pair = this.histograms.get(name);
+    if (!pair) {
+      pair = { whole: newHistogram(), interval: newHistogram() };
+      this.histograms.set(name, pair);
     }
-    const target = histogram;
+    const target = pair;
     return {
-      recordUs: (valueUs) => target.recordValue(toRecordable(valueUs)),
-      recordUsWithInterval: (valueUs, intervalUs) =>
-        target.recordValueWithExpectedInterval(toRecordable(valueUs), Math.max(1, Math.round(intervalUs))),
+      recordUs(valueUs) {
+        const value = toRecordable(valueUs);
+        target.whole.recordValue(value);
+        target.interval.recordValue(value);
+      },
+      recordUsWithInterval(valueUs, intervalUs) {
+        const value = toRecordable(valueUs);
+        const expected = Math.max(1, Math.round(intervalUs));
+        target.whole.recordValueWithExpectedInterval(value, expected);
+        target.interval.recordValueWithExpectedInterval(value, expected);
+      },
     };
+  }
+
+  /** Encodes what each histogram recorded since the last call, and starts a new interval. */
+  takeIntervals(): Record<string, EncodedHistogram> {
+    const taken: Record<string, EncodedHistogram> = {};
+    for (const [name, pair] of this.histograms) {
+      if (pair.interval.totalCount === 0) continue;
+      taken[name] = encodeHistogram(pair.interval);
+      pair.interval.reset();
+    }
+    return taken;
   }
 
   counter(name: string): Counter {
@@ -105,7 +127,7 @@ export class MetricsRegistry implements MetricsApi {
   }
 
   encodeAll(): Record<string, EncodedHistogram> {
-    return Object.fromEntries([...this.histograms].map(([name, h]) => [name, encodeHistogram(h)]));
+    return Object.fromEntries([...this.histograms].map(([name, pair]) => [name, encodeHistogram(pair.whole)]));
   }
 }
 

@@ -3,7 +3,7 @@
  * sure none of them outlives wsbench.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import type { FromChild, ToChild } from './ipc.js';
+import type { FromChild, ProgressMessage, ToChild } from './ipc.js';
 import type { ProcessReport } from '../result-types.js';
 
 const STDERR_TAIL_BYTES = 4096;
@@ -30,7 +30,7 @@ export class ManagedChild {
   private exitInfo: string | null = null;
   readonly exited: Promise<void>;
   /** Called for every progress message. */
-  onProgress: ((counters: Record<string, number>) => void) | null = null;
+  onProgress: ((message: ProgressMessage) => void) | null = null;
 
   constructor(readonly role: string, entry: string) {
     this.process = fork(entry, [], {
@@ -47,7 +47,7 @@ export class ManagedChild {
     });
     this.process.on('message', (message: FromChild) => {
       if (message.type === 'progress') {
-        this.onProgress?.(message.counters);
+        this.onProgress?.(message);
         return;
       }
       this.inbox.push(message);
