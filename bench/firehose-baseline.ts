@@ -103,6 +103,7 @@ async function serveFeed(): Promise<void> {
     params: { duration: DURATION_MS, rate: 0, fragmentSize: FRAGMENT_BYTES },
     nowUs: monotonicUs,
     histogram: (name) => metrics.histogram(name),
+    sizeHistogram: (name) => metrics.sizeHistogram(name),
     counter: (name) => metrics.counter(name),
     broadcast: () => undefined,
     connections: () => open,

@@ -99,6 +99,7 @@ const firehose: Scenario<FirehoseParams> = {
     const sent = ctx.counter('sent');
     const txBytes = ctx.counter('txBytes');
     const wire = new WireTelemetry(ctx, ctx);
+    const sizes = ctx.sizeHistogram('messageBytes');
     let inWindow = true;
     let minBytes = Number.POSITIVE_INFINITY;
     let maxBytes = 0;
@@ -110,6 +111,7 @@ const firehose: Scenario<FirehoseParams> = {
         if (inWindow) {
           received.add();
           rxBytes.add(size);
+          sizes.recordBytes(size);
         } else {
           late.add();
           lateBytes.add(size);

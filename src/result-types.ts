@@ -20,10 +20,20 @@ export interface LatencySummary {
   maxMs: number;
 }
 
-/** A histogram as it crosses process boundaries: HdrHistogram compressed base64, values in µs. */
+/** Size statistics of one histogram, in bytes. */
+export interface SizeSummary {
+  count: number;
+  minBytes: number;
+  meanBytes: number;
+  p50Bytes: number;
+  p99Bytes: number;
+  maxBytes: number;
+}
+
+/** A histogram as it crosses process boundaries: HdrHistogram compressed base64. */
 export interface EncodedHistogram {
-  /** Unit of the recorded values. */
-  unit: 'us';
+  /** Unit of the recorded values: microseconds (latencies) or bytes (sizes). */
+  unit: 'us' | 'bytes';
   /** HdrHistogram V2 compressed, base64 (readable by any HdrHistogram implementation). */
   hdrBase64: string;
 }
@@ -60,8 +70,10 @@ export interface ProcessReport {
 export interface CellMeasurements {
   /** Client histograms merged over processes. */
   histograms: Record<string, EncodedHistogram>;
-  /** Summaries of those histograms. */
+  /** Summaries of those histograms that hold latencies (unit us). */
   latency: Record<string, LatencySummary>;
+  /** Summaries of those that hold sizes (unit bytes). */
+  sizes?: Record<string, SizeSummary>;
   /** Client counters summed over processes. */
   counters: Record<string, number>;
   /** Server-side histograms (e.g. server-measured delays). */

@@ -190,6 +190,11 @@ export interface Recorder {
   recordUsWithInterval(valueUs: number, expectedIntervalUs: number): void;
 }
 
+/** Records sizes into a named histogram of this process. */
+export interface SizeRecorder {
+  recordBytes(bytes: number): void;
+}
+
 export interface Counter {
   add(amount?: number): void;
   value(): number;
@@ -199,6 +204,8 @@ export interface Counter {
 export interface MetricsApi {
   /** A latency histogram, 1 µs .. 1 h, 3 significant digits. */
   histogram(name: string): Recorder;
+  /** A histogram of sizes in bytes (e.g. message sizes), 3 significant digits. */
+  sizeHistogram(name: string): SizeRecorder;
   counter(name: string): Counter;
 }
 

@@ -165,7 +165,7 @@ test('fanout: delay percentiles and errors against client count', async () => {
 
 test('firehose: message sizes when a size histogram exists, left out when not', async () => {
   const withSizes = chartsOf(result('firehose', [], pairs.map(([server, client], p) =>
-    cell('firehose', { server, client, histograms: { messageBytes: exponentialHistogram(4000, 200, p, 1) }, metrics: { messagesPerSec: 1000, rxBytesPerSec: 2e5 } }),
+    cell('firehose', { server, client, histograms: { messageBytes: { ...exponentialHistogram(4000, 200, p, 1), unit: 'bytes' } }, metrics: { messagesPerSec: 1000, rxBytesPerSec: 2e5 } }),
   )));
   assert.equal(countMarks(await rendered(withSizes, 'firehose-message-sizes'), 'line mark'), pairs.length);
   assert.equal(countMarks(await rendered(withSizes, 'firehose-throughput'), 'bar'), pairs.length * 2);

@@ -72,3 +72,19 @@ test('shares spread a total over processes without losing any', () => {
   assert.deepEqual([0, 1, 2].map((i) => shareOf(10, i, 3)), [4, 3, 3]);
   assert.deepEqual([0, 1].map((i) => shareOf(1, i, 2)), [1, 0]);
 });
+
+test('size histograms travel with unit bytes and summarise in bytes, apart from latencies', async () => {
+  const { summarizeSizes } = await import('../src/core/metrics.js');
+  const registry = new MetricsRegistry();
+  for (const bytes of [0, 100, 200, 300, 78_000]) registry.sizeHistogram('messageBytes').recordBytes(bytes);
+  registry.histogram('rtt').recordUs(5);
+  const encoded = registry.encodeAll();
+  assert.equal(encoded.messageBytes!.unit, 'bytes');
+  assert.equal(encoded.rtt!.unit, 'us');
+  const sizes = summarizeSizes(mergeEncoded([encoded.messageBytes!, encoded.messageBytes!]));
+  assert.equal(sizes.count, 10);
+  assert.equal(sizes.minBytes, 1);
+  assert.equal(sizes.p50Bytes, 200);
+  assert.ok(Math.abs(sizes.maxBytes - 78_000) <= 78, 'max within 0.1%');
+  assert.deepEqual(Object.keys(registry.takeIntervals()), ['rtt'], 'sizes have no latency-over-time interval');
+});

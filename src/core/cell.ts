@@ -4,9 +4,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ParamValues } from '../types.js';
-import type { CellMeasurements, CellResult, ProcessReport } from '../result-types.js';
+import type { CellMeasurements, CellResult, EncodedHistogram, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
-import { mergeHistogramSets, summarizeEncoded, sumCounterSets } from './metrics.js';
+import { mergeHistogramSets, summarizeEncoded, summarizeSizes, sumCounterSets } from './metrics.js';
 import type { LoadedScenario } from './scenario-loader.js';
 import { TimeSeriesCollector } from './time-series.js';
 import { PROGRESS_INTERVAL_MS } from './ipc.js';
@@ -159,15 +159,21 @@ function waitForWindow(plan: CellPlan, signal: AbortSignal, reports: Promise<unk
 function mergeReports(clients: ProcessReport[], server: ProcessReport | null): CellMeasurements {
   const histograms = mergeHistogramSets(clients.map((r) => r.histograms));
   const serverHistograms = server?.histograms ?? {};
+  const sizes = Object.fromEntries(Object.entries(histograms).filter(([, h]) => h.unit === 'bytes'));
   return {
     histograms,
-    latency: mapValues(histograms, summarizeEncoded),
+    latency: mapValues(latencyOnly(histograms), summarizeEncoded),
+    sizes: mapValues(sizes, summarizeSizes),
     counters: sumCounterSets(clients.map((r) => r.counters)),
     serverHistograms,
-    serverLatency: mapValues(serverHistograms, summarizeEncoded),
+    serverLatency: mapValues(latencyOnly(serverHistograms), summarizeEncoded),
     serverCounters: server?.counters ?? {},
     windowMs: Math.max(0, ...clients.map((r) => r.windowMs)),
   };
+}
+
+function latencyOnly(set: Record<string, EncodedHistogram>): Record<string, EncodedHistogram> {
+  return Object.fromEntries(Object.entries(set).filter(([, h]) => h.unit !== 'bytes'));
 }
 
 function mapValues<A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> {

@@ -75,6 +75,7 @@ async function run(message: ClientStartMessage): Promise<void> {
       share: (total) => shareOf(total, message.processIndex, message.processCount),
       nowUs: monotonicUs,
       histogram: (name) => metrics.histogram(name),
+      sizeHistogram: (name) => metrics.sizeHistogram(name),
       counter: (name) => metrics.counter(name),
       connect: (options) =>
         adapter.connect(message.url, {

@@ -3,8 +3,8 @@
  * end, merge exactly in the orchestrator.
  */
 import hdr from 'hdr-histogram-js';
-import type { Counter, MetricsApi, Recorder } from '../types.js';
-import type { EncodedHistogram, LatencySummary } from '../result-types.js';
+import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../types.js';
+import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-types.js';
 
 type Histogram = ReturnType<typeof hdr.build>;
 
@@ -26,8 +26,8 @@ function toRecordable(valueUs: number): number {
   return valueUs < 1 ? 1 : Math.round(valueUs);
 }
 
-export function encodeHistogram(histogram: Histogram): EncodedHistogram {
-  return { unit: 'us', hdrBase64: hdr.encodeIntoCompressedBase64(histogram) };
+export function encodeHistogram(histogram: Histogram, unit: EncodedHistogram['unit'] = 'us'): EncodedHistogram {
+  return { unit, hdrBase64: hdr.encodeIntoCompressedBase64(histogram) };
 }
 
 export function decodeHistogram(encoded: EncodedHistogram): Histogram {
@@ -38,7 +38,7 @@ export function decodeHistogram(encoded: EncodedHistogram): Histogram {
 export function mergeEncoded(parts: EncodedHistogram[]): EncodedHistogram {
   const merged = newHistogram();
   for (const part of parts) merged.add(decodeHistogram(part));
-  return encodeHistogram(merged);
+  return encodeHistogram(merged, parts[0]?.unit ?? 'us');
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -66,6 +66,20 @@ export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary {
   return summarizeHistogram(decodeHistogram(encoded));
 }
 
+export function summarizeSizes(encoded: EncodedHistogram): SizeSummary {
+  const histogram = decodeHistogram(encoded);
+  const count = histogram.totalCount;
+  const at = (p: number): number => (count === 0 ? 0 : histogram.getValueAtPercentile(p));
+  return {
+    count,
+    minBytes: count === 0 ? 0 : histogram.minNonZeroValue,
+    meanBytes: Math.round(histogram.mean * 10) / 10,
+    p50Bytes: at(50),
+    p99Bytes: at(99),
+    maxBytes: count === 0 ? 0 : histogram.maxValue,
+  };
+}
+
 /**
  * One process's named histograms and counters. Every histogram has a twin that
  * holds only the current interval (about a second), for latency over time.
@@ -73,6 +87,18 @@ export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary {
 export class MetricsRegistry implements MetricsApi {
   private readonly histograms = new Map<string, { whole: Histogram; interval: Histogram }>();
   private readonly counters = new Map<string, { n: number }>();
+  private readonly sizes = new Map<string, Histogram>();
+
+  sizeHistogram(name: string): SizeRecorder {
+    let histogram = this.sizes.get(name);
+    if (!histogram) {
+      histogram = newHistogram();
+      this.sizes.set(name, histogram);
+    }
+    const target = histogram;
+    // A zero-byte message is still a message: it lands in the 1-byte bucket.
+    return { recordBytes: (bytes) => target.recordValue(bytes < 1 ? 1 : Math.round(bytes)) };
+  }
 
   histogram(name: string): Recorder {
     let pair = this.histograms.get(name);
@@ -127,7 +153,10 @@ export class MetricsRegistry implements MetricsApi {
   }
 
   encodeAll(): Record<string, EncodedHistogram> {
-    return Object.fromEntries([...this.histograms].map(([name, pair]) => [name, encodeHistogram(pair.whole)]));
+    return Object.fromEntries([
+      ...[...this.histograms].map(([name, pair]) => [name, encodeHistogram(pair.whole)]),
+      ...[...this.sizes].map(([name, histogram]) => [name, encodeHistogram(histogram, 'bytes')]),
+    ]);
   }
 }
 

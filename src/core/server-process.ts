@@ -55,6 +55,7 @@ async function start(message: ServerStartMessage): Promise<void> {
       params: message.params,
       nowUs: monotonicUs,
       histogram: (name) => metrics.histogram(name),
+      sizeHistogram: (name) => metrics.sizeHistogram(name),
       counter: (name) => metrics.counter(name),
       broadcast: (data) => broadcast(data),
       connections: () => open,

@@ -149,7 +149,9 @@ export function percentileNoiseMs(histogram: Histogram, percentile: number): num
 
 /** The histogram of the scenario's first `<name>P50Ms` column, else the cell's first client histogram. */
 function primaryHistogramName(cell: CellResult, result: BenchResult): string | null {
-  const names = Object.keys(cell.measurements?.histograms ?? {});
+  const names = Object.entries(cell.measurements?.histograms ?? {})
+    .filter(([, h]) => h.unit !== 'bytes')
+    .map(([name]) => name);
   const columns = result.scenarios.find((s) => s.name === cell.scenario)?.columns ?? [];
   for (const { key } of columns) {
     const match = /^(.+)P50Ms$/.exec(key);

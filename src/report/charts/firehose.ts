@@ -2,18 +2,17 @@
  * firehose: the seed shows the RX rate over time and the message-size
  * distribution. Result files hold no time series, so the RX rate is the
  * window's mean (the generic throughput chart draws every `...PerSec`
- * metric); this adds the size distribution when the scenario records one as
- * a histogram whose name says size or bytes (values are then bytes, not µs),
- * else the min / mean / max message size from its `messageBytesMin/Avg/Max` metrics.
+ * metric); this adds the size distribution from the scenario's size histogram
+ * (unit bytes), else the min / mean / max message size from its
+ * `messageBytesMin/Avg/Max` metrics (result files written before sizes were recorded).
  */
 import { cellLabel, chartName, frame, round4, type ChartSpec, type ScenarioView } from './common.js';
 import { histogramSeries, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
 
-const SIZE_HISTOGRAM = /size|bytes/i;
 const STEPS_PER_NINE = 20;
 
 export function firehoseCharts(view: ScenarioView): ChartSpec[] {
-  const sizes = histogramSeries(view.cells).filter((s) => SIZE_HISTOGRAM.test(s.name));
+  const sizes = histogramSeries(view.cells, 'bytes');
   if (sizes.length === 0) return sizeRangeChart(view);
   const values = sizes.flatMap((s) => {
     const lastNines = Math.log10(Math.max(s.histogram.totalCount, 1));

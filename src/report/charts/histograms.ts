@@ -17,8 +17,8 @@ export interface HistogramSeries {
   histogram: Histogram;
 }
 
-/** Every non-empty histogram of the cells, client side first. */
-export function histogramSeries(cells: CellResult[]): HistogramSeries[] {
+/** Every non-empty histogram of the given unit (latencies by default), client side first. */
+export function histogramSeries(cells: CellResult[], unit: EncodedHistogram['unit'] = 'us'): HistogramSeries[] {
   const series: HistogramSeries[] = [];
   for (const cell of cells) {
     const m = cell.measurements;
@@ -26,6 +26,7 @@ export function histogramSeries(cells: CellResult[]): HistogramSeries[] {
     const sides: Array<[string, Record<string, EncodedHistogram>]> = [['', m.histograms], ['server ', m.serverHistograms ?? {}]];
     for (const [prefix, set] of sides) {
       for (const [name, encoded] of Object.entries(set)) {
+        if ((encoded.unit ?? 'us') !== unit) continue;
         const histogram = decodeHistogram(encoded);
         if (histogram.totalCount > 0) series.push({ cell, name: prefix + name, histogram });
       }
