@@ -193,3 +193,25 @@ test('a scenario with no builder of its own still gets the generic charts; skipp
   assert.deepEqual([...charts.keys()], ['my-scenario-percentiles', 'my-scenario-server-resources']);
   assert.equal(countMarks(await rendered(charts, 'my-scenario-percentiles'), 'line mark'), 1);
 });
+
+test('over time: per-interval latency (p50, p99, max) per cell and receive rates, from the time series', async () => {
+  const withSeries = pairs.map(([server, client], p) => {
+    const c = cell('firehose', { server, client, metrics: { messagesPerSec: 1000 } });
+    const points = [1, 2, 3].map((t) => ({
+      tMs: t * 1000,
+      counters: { received: t * 1000 * (p + 1), rxBytes: t * 2e5 },
+      latency: { assembly: { count: 10, p50Ms: 0.1 * t, p99Ms: 0.5 * t, maxMs: t } },
+    }));
+    c.measurements!.timeSeries = { intervalMs: 1000, points };
+    return c;
+  });
+  const charts = chartsOf(result('firehose', [{ key: 'assemblyP50Ms', header: 'asm' }], withSeries));
+  const latency = await rendered(charts, 'firehose-latency-over-time');
+  assert.equal(countMarks(latency, 'line mark'), pairs.length * 3, 'p50, p99 and max per cell');
+  const rates = await rendered(charts, 'firehose-rate-over-time');
+  assert.equal(countMarks(rates, 'line mark'), pairs.length * 2, 'msg/s and MB/s per cell');
+  assertUnits(charts.get('firehose-rate-over-time')!);
+  const spec = JSON.stringify(charts.get('firehose-rate-over-time')!.spec);
+  assert.ok(spec.includes('"value":1000') && spec.includes('"value":2000'), 'rates are per-interval differences of the cumulative counters');
+  assert.ok(!chartsOf(result('firehose', [], [cell('firehose', { server: 'ws', client: 'ws' })])).has('firehose-rate-over-time'), 'no series, no chart');
+});

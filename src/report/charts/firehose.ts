@@ -1,8 +1,7 @@
 /**
  * firehose: the seed shows the RX rate over time and the message-size
- * distribution. Result files hold no time series, so the RX rate is the
- * window's mean (the generic throughput chart draws every `...PerSec`
- * metric); this adds the size distribution from the scenario's size histogram
+ * distribution. The RX rate over time is the over-time chart (from the cells'
+ * time series); this adds the size distribution from the scenario's size histogram
  * (unit bytes), else the min / mean / max message size from its
  * `messageBytesMin/Avg/Max` metrics (result files written before sizes were recorded).
  */

@@ -6,6 +6,7 @@
 import type { BenchResult } from '../../result-types.js';
 import { scenarioViews, type ChartBuilder, type ChartSpec } from './common.js';
 import { genericCharts } from './generic.js';
+import { overTimeCharts } from './over-time.js';
 import { echoCharts } from './echo.js';
 import { pushVsPollCharts } from './push-vs-poll.js';
 import { tickerOrdersCharts } from './ticker-orders.js';
@@ -26,7 +27,7 @@ export const SCENARIO_CHARTS: Record<string, ChartBuilder> = {
 export function buildCharts(result: BenchResult): Array<{ scenario: string; charts: ChartSpec[] }> {
   return scenarioViews(result).map((view) => ({
     scenario: view.scenario.name,
-    charts: [...(SCENARIO_CHARTS[view.scenario.name]?.(view) ?? []), ...genericCharts(view)],
+    charts: [...(SCENARIO_CHARTS[view.scenario.name]?.(view) ?? []), ...overTimeCharts(view), ...genericCharts(view)],
   }));
 }
 

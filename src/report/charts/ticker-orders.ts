@@ -1,13 +1,14 @@
 /**
- * ticker-orders: the seed plots latency over time per server x client pair.
- * Result files hold no time series (only merged histograms), so this draws
- * each pair's percentile curve instead, one panel per pair, one line per
- * histogram (e.g. order round trip and ticker delay).
+ * ticker-orders: the seed plots latency over time per server x client pair;
+ * the over-time chart draws that from the cells' time series. Result files
+ * without a time series get each pair's percentile curve instead, one panel
+ * per pair, one line per histogram (e.g. order round trip and ticker delay).
  */
 import { cellLabel, chartName, frame, type ChartSpec, type ScenarioView } from './common.js';
 import { histogramNames, histogramSeries, percentileCurve, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
 
 export function tickerOrdersCharts(view: ScenarioView): ChartSpec[] {
+  if (view.cells.some((c) => c.measurements?.timeSeries)) return [];
   const series = histogramSeries(view.cells);
   if (series.length === 0) return [];
   const values = series.flatMap((s) => percentileCurve(s.histogram).map((p) => ({ ...p, cell: cellLabel(s.cell, view.sweptParams), histogram: s.name })));
@@ -15,7 +16,7 @@ export function tickerOrdersCharts(view: ScenarioView): ChartSpec[] {
   const cells = [...new Set(values.map((v) => v.cell))];
   return [{
     name: chartName(view.scenario.name, 'per-pair'),
-    caption: 'Latency percentiles per server x client pair. The seed draws latency over time; wsbench results record no time series yet, so this is the percentile curve of the whole window.',
+    caption: 'Latency percentiles per server x client pair. The seed draws latency over time; this result file holds no time series, so this is the percentile curve of the whole window.',
     spec: {
       ...frame(view, `${view.scenario.name}: latency per server x client pair`, 'One panel per pair, one line per histogram; x is 1/(1-p) on a log scale.'),
       data: { values },
