@@ -6,7 +6,7 @@
  */
 import type { CellResult } from '../../result-types.js';
 import { chartName, frame, pairLabel, type ChartSpec, type ScenarioView } from './common.js';
-import { boxStats, histogramSeries, percentileCurve, percentileTicks, primaryHistogram, PERCENTILE_LABEL } from './histograms.js';
+import { boxStats, histogramSeries, percentileCurve, primaryHistogram, percentileX } from './histograms.js';
 
 const ROW = 'moderatorDelay';
 const COLUMN = 'queue';
@@ -45,7 +45,7 @@ export function chatCharts(view: ScenarioView): ChartSpec[] {
           height: 180,
           mark: { type: 'line', strokeWidth: 1.5 },
           encoding: {
-            x: { field: 'x', type: 'quantitative', scale: { type: 'log', domain: [1, maxX] }, axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' } },
+            x: percentileX(maxX),
             y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log scale)' },
             color: { field: 'pair', type: 'nominal', title: 'server x client' },
           },

@@ -6,7 +6,7 @@
  * `messageBytesMin/Avg/Max` metrics (result files written before sizes were recorded).
  */
 import { cellLabel, chartName, frame, round4, type ChartSpec, type ScenarioView } from './common.js';
-import { histogramSeries, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
+import { histogramSeries, percentileX } from './histograms.js';
 
 const STEPS_PER_NINE = 20;
 
@@ -34,7 +34,7 @@ export function firehoseCharts(view: ScenarioView): ChartSpec[] {
       height: 240,
       mark: { type: 'line', interpolate: 'step-after' },
       encoding: {
-        x: { field: 'x', type: 'quantitative', scale: { type: 'log', domain: [1, maxX] }, axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' } },
+        x: percentileX(maxX),
         y: { field: 'sizeBytes', type: 'quantitative', scale: { type: 'log' }, title: 'message size (bytes, log scale)' },
         color: { field: 'cell', type: 'nominal', title: 'server x client' },
       },

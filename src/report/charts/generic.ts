@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { cellLabel, chartName, frame, round4, type ChartSpec, type ScenarioView } from './common.js';
-import { histogramNames, histogramSeries, percentileCurve, percentileTicks, PERCENTILE_LABEL, type HistogramSeries } from './histograms.js';
+import { histogramNames, histogramSeries, percentileCurve, type HistogramSeries, percentileX } from './histograms.js';
 
 export function genericCharts(view: ScenarioView): ChartSpec[] {
   const series = histogramSeries(view.cells);
@@ -26,12 +26,7 @@ export function percentileChart(view: ScenarioView, series: HistogramSeries[], c
     height: 260,
     mark: { type: 'line', point: false, strokeWidth: 1.5 },
     encoding: {
-      x: {
-        field: 'x',
-        type: 'quantitative',
-        scale: { type: 'log', domain: [1, maxX] },
-        axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' },
-      },
+      x: percentileX(maxX),
       y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log scale)' },
       color: { field: 'series', type: 'nominal', title: 'server x client' },
       ...(names.length > 1 ? { facet: { field: 'histogram', type: 'nominal', title: 'histogram', columns: 2, sort: names } } : {}),

@@ -121,3 +121,13 @@ export function percentileTicks(maxX: number): number[] {
 
 /** Vega expression turning 1/(1-p) back into "99.9%". */
 export const PERCENTILE_LABEL = "format(100 - 100 / datum.value, '.10~g') + '%'";
+
+/** The HDR plot's x channel: percentile on a log scale of 1/(1-p), labelled in %. */
+export function percentileX(maxX: number) {
+  return {
+    field: 'x',
+    type: 'quantitative' as const,
+    scale: { type: 'log' as const, domain: [1, maxX] },
+    axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' },
+  };
+}

@@ -5,7 +5,7 @@
  * per pair, one line per histogram (e.g. order round trip and ticker delay).
  */
 import { cellLabel, chartName, frame, type ChartSpec, type ScenarioView } from './common.js';
-import { histogramNames, histogramSeries, percentileCurve, percentileTicks, PERCENTILE_LABEL } from './histograms.js';
+import { histogramNames, histogramSeries, percentileCurve, percentileX } from './histograms.js';
 
 export function tickerOrdersCharts(view: ScenarioView): ChartSpec[] {
   if (view.cells.some((c) => c.measurements?.timeSeries)) return [];
@@ -27,12 +27,7 @@ export function tickerOrdersCharts(view: ScenarioView): ChartSpec[] {
         height: 200,
         mark: { type: 'line', strokeWidth: 1.5 },
         encoding: {
-          x: {
-            field: 'x',
-            type: 'quantitative',
-            scale: { type: 'log', domain: [1, maxX] },
-            axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' },
-          },
+          x: percentileX(maxX),
           y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log scale)' },
           color: { field: 'histogram', type: 'nominal', title: 'histogram', sort: histogramNames(series) },
         },
