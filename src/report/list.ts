@@ -18,10 +18,13 @@ export async function renderList(asJson: boolean): Promise<string> {
   const lines = ['Stacks (as they load on this machine):'];
   for (const stack of stacks) lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(9)} ${stack.protocol.padEnd(9)} ${describeStack(stack)}`);
   lines.push('', 'Scenarios (wsbench run <scenario> [--param value]):');
+  const specs = scenarios.flatMap((s) => Object.entries(s.parameters));
+  const nameWidth = Math.max(...specs.map(([name]) => toKebab(name).length));
+  const defaultWidth = Math.max(...specs.map(([, spec]) => formatDefault(spec).length));
   for (const scenario of scenarios) {
     lines.push(`  ${scenario.name}: ${scenario.description}`);
     for (const [name, spec] of Object.entries(scenario.parameters)) {
-      lines.push(`    --${toKebab(name).padEnd(16)} ${formatDefault(spec).padEnd(8)} ${spec.description}${spec.sweepable ? ' (comma list sweeps)' : ''}`);
+      lines.push(`    --${toKebab(name).padEnd(nameWidth)}  ${formatDefault(spec).padEnd(defaultWidth)}  ${spec.description}${spec.sweepable ? ' (comma list sweeps)' : ''}`);
     }
     const presets = Object.keys(scenario.presets ?? {});
     if (presets.length) lines.push(`    presets: ${presets.join(', ')}`);
