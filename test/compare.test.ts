@@ -112,3 +112,26 @@ test('cells match on parameters too; the table names the cells each file alone h
   assert.match(text, /^cell\s+metric\s+base\s+new\s+change\s+noise ±\s+verdict$/m);
   assert.match(text, /rtt p99 ms/);
 });
+
+/** An echo result whose time series received `perSecond[i]` messages in second i. */
+function withRates(perSecond: number[]) {
+  const r = echoResult(exponentialHistogram(2000, 300, 5), perSecond.reduce((a, b) => a + b, 0) / perSecond.length);
+  let total = 0;
+  r.cells[0]!.measurements!.timeSeries = {
+    intervalMs: 1000,
+    points: perSecond.map((n, i) => ({ tMs: (i + 1) * 1000, counters: { received: (total += n) }, latency: {} })),
+  };
+  return r;
+}
+
+test('msg/s noise is the spread of the per-second rates when the time series shows one', () => {
+  // A window whose rate wandered 8k..12k per second: a 10% lower mean is inside that.
+  const wandering = compareResults(withRates([8000, 12_000, 9000, 11_000]), withRates([9000, 9000, 9000, 9000]));
+  const d = deltaOf(wandering, 'msg/s');
+  assert.equal(d.verdict, 'within noise');
+  assert.ok(Math.abs(d.noise! - 1825.7) < 0.1, `noise ${d.noise}`);
+  // Steady windows: the same 10% drop is a regression.
+  const steady = compareResults(withRates([10_000, 10_000, 10_000, 10_000]), withRates([9000, 9000, 9000, 9000]));
+  assert.equal(deltaOf(steady, 'msg/s').verdict, 'regressed');
+  assert.equal(deltaOf(steady, 'msg/s').noise, 500, 'never less than 5% of base');
+});

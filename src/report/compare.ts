@@ -2,6 +2,7 @@
  * Per-cell deltas between two result files, and whether each change is bigger
  * than the noise the data itself shows. Pure functions; the CLI prints.
  */
+import { sampleStandardDeviation } from 'simple-statistics';
 import { decodeHistogram } from '../core/metrics.js';
 import type { BenchResult, CellResult } from '../result-types.js';
 import { formatNumber } from './table.js';
@@ -9,11 +10,13 @@ import { formatNumber } from './table.js';
 type Histogram = ReturnType<typeof decodeHistogram>;
 
 /**
- * Rates and memory come with no distribution in the file, so their noise is
- * a fixed share of the base value: 5% is about what two identical runs on a
- * quiet machine differ by. Stated in the table so nobody mistakes it for a measurement.
+ * Memory comes with no distribution in the file, so its noise is a fixed share
+ * of the base value: 5% is about what two identical runs on a quiet machine
+ * differ by. Rates use it as a floor; see rateNoise for what they add.
  */
 export const RATE_NOISE_FRACTION = 0.05;
+/** Fewer per-second rates than this say nothing about their spread. */
+const MIN_INTERVALS = 3;
 
 export type Verdict = 'regressed' | 'improved' | 'within noise' | 'n/a';
 
@@ -96,7 +99,8 @@ function compareCell(b: CellResult, n: CellResult, base: BenchResult, next: Benc
   const rateKey = rateMetric(b) ?? rateMetric(n);
   if (rateKey) {
     const valueB = numberOrNull(b.metrics?.[rateKey]);
-    deltas.push(delta(rateKey === 'messagesPerSec' ? 'msg/s' : `${rateKey} /s`, valueB, numberOrNull(n.metrics?.[rateKey]), valueB === null ? null : Math.abs(valueB) * RATE_NOISE_FRACTION, 'higher'));
+    const noise = valueB === null ? null : rateKey === 'messagesPerSec' ? rateNoise(b, n, valueB) : Math.abs(valueB) * RATE_NOISE_FRACTION;
+    deltas.push(delta(rateKey === 'messagesPerSec' ? 'msg/s' : `${rateKey} /s`, valueB, numberOrNull(n.metrics?.[rateKey]), noise, 'higher'));
   }
   const sb = b.resources?.server;
   const sn = n.resources?.server;
@@ -110,6 +114,27 @@ function compareCell(b: CellResult, n: CellResult, base: BenchResult, next: Benc
     deltas.push(delta('srv RSS MiB', rssB, sn ? sn.rssBytes.max / 1024 / 1024 : null, rssB === null ? null : rssB * RATE_NOISE_FRACTION, 'lower'));
   }
   return deltas;
+}
+
+/**
+ * msg/s noise: how much the rate itself wandered second by second within each
+ * window (standard deviation of the per-second `received` rates, the larger
+ * of the two cells), never less than 5% of the base. On a shared 2-core box
+ * two identical runs differ by far more than 5%, and the time series shows it.
+ */
+function rateNoise(b: CellResult, n: CellResult, base: number): number {
+  const floor = Math.abs(base) * RATE_NOISE_FRACTION;
+  const spreads = [b, n].map(perIntervalRates).filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r));
+  return Math.max(floor, ...spreads);
+}
+
+/** Per-second message rates from the cell's time series, when it has enough intervals. */
+function perIntervalRates(cell: CellResult): number[] | null {
+  const series = cell.measurements?.timeSeries;
+  if (!series || series.points.length < MIN_INTERVALS) return null;
+  const received = series.points.map((p) => p.counters.received);
+  if (received.some((v) => v === undefined)) return null;
+  return received.map((now, i) => ((now! - (i === 0 ? 0 : received[i - 1]!)) * 1000) / series.intervalMs);
 }
 
 function delta(metric: string, base: number | null, next: number | null, noise: number | null, better: 'lower' | 'higher'): MetricDelta {
@@ -231,7 +256,7 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
     line(header),
     ...rows.map(line),
     '',
-    `noise: latency, half the spread of the histogram half a nine either side of the percentile (larger of the two cells); msg/s and RSS, ${RATE_NOISE_FRACTION * 100}% of base; CPU, the larger of ${RATE_NOISE_FRACTION * 100}% and the window's max-over-mean.`,
+    `noise: latency, half the spread of the histogram half a nine either side of the percentile (larger of the two cells); msg/s, the larger of ${RATE_NOISE_FRACTION * 100}% of base and the standard deviation of its per-second rates; RSS, ${RATE_NOISE_FRACTION * 100}% of base; CPU, the larger of ${RATE_NOISE_FRACTION * 100}% and the window's max-over-mean.`,
     ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${comparison.onlyInBase.join('; ')}`] : []),
     ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${comparison.onlyInNext.join('; ')}`] : []),
   ].join('\n');
