@@ -11,6 +11,7 @@
  * expected message ends up received, dropped or (connection lost) unaccounted.
  */
 import type { ClientConnection, MessageData, Scenario } from '../src/index.js';
+import { messageText } from '../src/message-text.js';
 import { ChatRoom } from './lib/chat-room.js';
 import { latencyMetrics } from './lib/latency-metrics.js';
 import { aborted, waitUntil } from './lib/waiting.js';
@@ -47,7 +48,6 @@ const END_PREFIX = '{"e"';
 /** After the window, end markers get this long plus ten moderator delays to arrive. */
 const DRAIN_BASE_MS = 3000;
 
-const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
 
 /** Index of this process's first member when `total` is spread as ctx.share() spreads it. */
 function firstShareIndex(total: number, index: number, count: number): number {
@@ -107,7 +107,7 @@ const chat: Scenario<ChatParams> = {
     );
     return {
       onMessage(connection, data) {
-        const text = textOf(data);
+        const text = messageText(data);
         const control = text.startsWith(END_PREFIX);
         if (!control) messagesIn.add();
         room.post(connection, text, control);
@@ -146,7 +146,7 @@ const chat: Scenario<ChatParams> = {
       member.connection = await ctx.connect({
         onMessage(data) {
           const nowUs = ctx.nowUs();
-          const message = JSON.parse(textOf(data)) as ChatMessage | EndMarker;
+          const message = JSON.parse(messageText(data)) as ChatMessage | EndMarker;
           const expected = nextSeq.get(message.s) ?? 0;
           if ('e' in message) {
             // Whatever this sender sent after the last message we saw never came.

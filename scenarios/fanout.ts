@@ -10,6 +10,7 @@
  * DRAIN_MS after the last one was due. What never arrived is `missing`.
  */
 import type { ClientConnection, Scenario } from '../src/index.js';
+import { messageText } from '../src/message-text.js';
 import { openFileLimit } from '../src/core/environment.js';
 import { CONNECT_FAILURES, openPaced, type ConnectFailure } from './lib/paced-connections.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
@@ -157,7 +158,7 @@ const fanout: Scenario<FanoutParams> = {
           ...(localAddress ? { localAddress } : {}),
           onMessage(data) {
             const nowUs = ctx.nowUs();
-            const text = typeof data === 'string' ? data : Buffer.from(data).toString();
+            const text = messageText(data);
             const tick = decodePriceTick(text);
             received.add();
             rxBytes.add(Buffer.byteLength(text));

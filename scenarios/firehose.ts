@@ -12,6 +12,7 @@
  * every message the server sent is accounted for (counted apart from the rates).
  */
 import type { ClientConnection, ClientConnectOptions, Scenario } from '../src/index.js';
+import { messageText } from '../src/message-text.js';
 import { buildOrderBookFeed, INSTRUMENTS } from './lib/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './lib/feed-sender.js';
 import { WireTelemetry } from './lib/wire-telemetry.js';
@@ -67,7 +68,7 @@ const firehose: Scenario<FirehoseParams> = {
       onMessage(connection, data) {
         let request: { method?: unknown; req_id?: unknown };
         try {
-          request = JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString()) as typeof request;
+          request = JSON.parse(messageText(data)) as typeof request;
         } catch {
           return void ctx.counter('badRequests').add();
         }

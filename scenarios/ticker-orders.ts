@@ -11,6 +11,7 @@
  * starts when the client actually sent.
  */
 import type { ClientConnection, MessageData, Scenario, ServerConnection } from '../src/index.js';
+import { messageText } from '../src/message-text.js';
 import { latencyMetrics } from './lib/latency-metrics.js';
 import { aborted, waitUntil } from './lib/waiting.js';
 
@@ -52,7 +53,6 @@ const CONNECT_BATCH = 100;
 const DRAIN_MS = 1000;
 const START_PRICE = 100;
 
-const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
 
 const tickerOrders: Scenario<TickerParams> = {
   name: 'ticker-orders',
@@ -109,7 +109,7 @@ const tickerOrders: Scenario<TickerParams> = {
       onMessage(connection: ServerConnection, data: MessageData) {
         let order: Order;
         try {
-          order = JSON.parse(textOf(data)) as Order;
+          order = JSON.parse(messageText(data)) as Order;
         } catch {
           badOrders.add();
           return;
@@ -160,7 +160,7 @@ const tickerOrders: Scenario<TickerParams> = {
       connection = await ctx.connect({
         onMessage(data) {
           const nowUs = ctx.nowUs();
-          const message = JSON.parse(textOf(data)) as Tick | Ack;
+          const message = JSON.parse(messageText(data)) as Tick | Ack;
           if ('a' in message) {
             outstanding -= 1;
             ordersAcked.add();

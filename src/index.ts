@@ -12,6 +12,7 @@ export { compareResults, regressionsBeyond, renderComparison, percentileNoiseMs 
 export type { CellComparison, Comparison, MetricDelta, Verdict } from './report/compare.js';
 export { writeResultFile, readResultFile } from './result-file.js';
 export { UsageError } from './errors.js';
+export { messageText } from './message-text.js';
 export { parseDurationMs, parseSizeBytes } from './core/params.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';
 export { serverStacks, clientStacks } from './stacks.js';

@@ -7,6 +7,7 @@
  * to the approach that phase exercised.
  */
 import type { MessageData, ServerConnection, ServerLogic, ServerScenarioContext } from '../../src/index.js';
+import { messageText } from '../../src/message-text.js';
 
 /** What subscribers receive and polls return, one per order. */
 export interface OrderUpdate {
@@ -47,7 +48,6 @@ export const phaseCpuCounter = (phase: Phase): string => `cpuUs_${phase}`;
 export const phaseWallCounter = (phase: Phase): string => `wallUs_${phase}`;
 
 const json = (value: unknown): { body: string } => ({ body: JSON.stringify(value) });
-const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
 
 export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
   /** Serialized updates; update id n sits at index n - 1. */
@@ -102,7 +102,7 @@ export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
       subscribers.delete(connection);
     },
     onMessage(connection, data) {
-      const message = JSON.parse(textOf(data)) as SubscribeMessage;
+      const message = JSON.parse(messageText(data)) as SubscribeMessage;
       if (message.sub) subscribers.add(connection);
       else subscribers.delete(connection);
       connection.send(JSON.stringify({ subscribed: message.sub }));

@@ -4,10 +4,10 @@
  * batch's creation on the server until it has seen every update of the batch.
  */
 import type { ClientConnection, ClientScenarioContext, Counter, MessageData, Recorder } from '../../src/index.js';
+import { messageText } from '../../src/message-text.js';
 import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
 import { sleep } from './waiting.js';
 
-const textOf = (data: MessageData): string => (typeof data === 'string' ? data : Buffer.from(data).toString());
 
 /** Counts the updates of each batch one observer has seen; records the batch when complete. */
 export class BatchTracker {
@@ -58,7 +58,7 @@ export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscr
   const options = {
     onMessage(data: MessageData) {
       const nowUs = ctx.nowUs();
-      const text = textOf(data);
+      const text = messageText(data);
       const message = JSON.parse(text) as OrderUpdate | { subscribed: boolean };
       if ('subscribed' in message) return confirm();
       updates.add();
