@@ -132,7 +132,22 @@ export interface CellResult {
   /** Messages the server stack refused to queue (backpressure drops). */
   serverStackDrops?: number;
   notes?: string[];
-  /** Wall time the cell took, including startup and teardown. */
+  /**
+   * With --repeat: each round as measured. The cell's metrics are then per-key
+   * medians over these rounds, its histograms pool all their samples, its counters
+   * and window add up, and its time series and resources are one round's.
+   */
+  rounds?: RoundResult[];
+  /** Wall time the cell took, including startup and teardown (all rounds). */
+  elapsedMs: number;
+}
+
+/** One round of a repeated cell. */
+export interface RoundResult {
+  status: CellStatus;
+  reason?: string;
+  metrics?: Record<string, number | null>;
+  resources?: CellResult['resources'];
   elapsedMs: number;
 }
 
@@ -186,6 +201,8 @@ export interface BenchResult {
   environment: Environment;
   /** How many client processes generated load per cell. */
   clientProcesses: number;
+  /** Rounds each cell was measured in (--repeat); absent means 1. */
+  repeat?: number;
   scenarios: ScenarioInfo[];
   cells: CellResult[];
 }

@@ -20,6 +20,7 @@ const cases: Array<[string, string[], string]> = [
   ['negative in flight', ['run', 'echo', '--inflight', '-3'], 'wsbench: --inflight: -3 is below the minimum 1'],
   ['duration too short', ['run', 'echo', '--duration', '10ms'], 'wsbench: --duration: 10ms is below the minimum 100ms'],
   ['zero client processes', ['run', 'echo', '--client-procs', '0'], 'wsbench: --client-procs: 0 is not a whole number from 1 to 64'],
+  ['zero rounds', ['run', 'echo', '--repeat', '0'], 'wsbench: --repeat: 0 is not a whole number from 1 to 100'],
   ['non-loopback host', ['run', 'echo', '--host', '10.0.0.1'], 'wsbench: --host: 10.0.0.1 is not a loopback address (127.x.x.x)'],
   ['unknown preset', ['run', 'echo', '--preset', 'huge'], 'wsbench: --preset: "huge" is not a preset of echo (ci, quick)'],
   ['missing --out directory', ['run', 'echo', '--out', '/nonexistent/dir/r.json'], 'wsbench: --out: directory /nonexistent/dir does not exist'],

@@ -135,3 +135,16 @@ test('msg/s noise is the spread of the per-second rates when the time series sho
   assert.equal(deltaOf(steady, 'msg/s').verdict, 'regressed');
   assert.equal(deltaOf(steady, 'msg/s').noise, 500, 'never less than 5% of base');
 });
+
+test('with --repeat, the spread between rounds is noise too', () => {
+  const h = exponentialHistogram(2000, 300, 7);
+  const repeated = (rates: number[]) => {
+    const r = echoResult(h, rates[1]!);
+    r.cells[0]!.rounds = rates.map((messagesPerSec) => ({ status: 'ok' as const, metrics: { messagesPerSec }, elapsedMs: 1000 }));
+    return r;
+  };
+  // Rounds of 8k, 10k, 12k: a 15% lower median is inside their spread (stdev 2000).
+  const d = deltaOf(compareResults(repeated([8000, 10_000, 12_000]), repeated([8500, 8500, 8500])), 'msg/s');
+  assert.equal(d.noise, 2000);
+  assert.equal(d.verdict, 'within noise');
+});

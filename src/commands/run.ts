@@ -13,7 +13,7 @@ import type { Scenario } from '../types.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'out', 'json', 'preset', 'host', 'png', 'help'];
+const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help'];
 /** After Ctrl+C, children get this long to hand in what they measured. */
 const INTERRUPT_GRACE_MS = 5000;
 
@@ -21,6 +21,7 @@ interface RunFlags {
   servers?: string;
   clients?: string;
   clientProcs?: string;
+  repeat?: string;
   out: string;
   json?: boolean;
   preset?: string;
@@ -37,6 +38,7 @@ function runCommand(scenario: Scenario): Command {
     .option('--servers <list>', 'server stacks, comma separated (default: all)')
     .option('--clients <list>', 'client stacks, comma separated (default: all)')
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
+    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; the table shows medians', '1')
     .option('--out <file>', 'result JSON file', DEFAULT_OUT)
     .option('--json', 'print the result JSON on stdout instead of the table')
     .option('--preset <name>', `parameter preset (${Object.keys(scenario.presets ?? {}).join(', ') || 'none'})`)
@@ -66,6 +68,7 @@ async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFla
     params,
     signal: controller.signal,
     clientProcesses: readCount('--client-procs', flags.clientProcs ?? '1'),
+    repeat: readCount('--repeat', flags.repeat ?? '1'),
     ...(flags.servers !== undefined ? { servers: splitList(flags.servers) } : {}),
     ...(flags.clients !== undefined ? { clients: splitList(flags.clients) } : {}),
     ...(flags.preset !== undefined ? { preset: flags.preset } : {}),

@@ -10,6 +10,7 @@ import { SCHEMA_VERSION, type BenchResult, type CellResult, type StackInfo } fro
 import { runCell, type CellPlan } from './cell.js';
 import { describeEnvironment, probeStacks } from './environment.js';
 import { resolveParameterSets } from './params.js';
+import { poolRounds } from './rounds.js';
 import { loadScenario, type LoadedScenario } from './scenario-loader.js';
 
 export interface RunOptions {
@@ -24,6 +25,8 @@ export interface RunOptions {
   preset?: string;
   /** Load-generating processes per cell. Default 1. */
   clientProcesses?: number;
+  /** Rounds per cell, interleaved over the cells; the cell reports medians. Default 1. */
+  repeat?: number;
   /** Loopback address the server binds. Default 127.0.0.1. */
   host?: string;
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
@@ -43,6 +46,8 @@ export async function planRun(options: RunOptions) {
   if (!Number.isInteger(clientProcesses) || clientProcesses < 1 || clientProcesses > 64) {
     throw new UsageError(`--client-procs: ${clientProcesses} is not a whole number from 1 to 64`);
   }
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100) throw new UsageError(`--repeat: ${repeat} is not a whole number from 1 to 100`);
   const host = options.host ?? '127.0.0.1';
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new UsageError(`--host: ${host} is not a loopback address (127.x.x.x)`);
   const loaded = await loadScenario(options.scenario);
@@ -51,7 +56,7 @@ export async function planRun(options: RunOptions) {
     const problem = loaded.scenario.validate?.(params);
     if (problem) throw new UsageError(`${loaded.scenario.name}: ${problem}`);
   }
-  return { servers, clients, clientProcesses, host, loaded, paramSets };
+  return { servers, clients, clientProcesses, repeat, host, loaded, paramSets };
 }
 
 export async function run(options: RunOptions): Promise<BenchResult> {
@@ -60,24 +65,32 @@ export async function run(options: RunOptions): Promise<BenchResult> {
   const stacks = await probeStacks();
   const signal = options.signal ?? new AbortController().signal;
   const cells = expandCells(plan.loaded, plan.servers, plan.clients, plan.paramSets);
-  const results: CellResult[] = [];
-  for (const [index, cell] of cells.entries()) {
-    const skip = signal.aborted ? 'interrupted before it started' : whySkip(cell, plan.loaded.scenario, stacks);
-    if (skip) {
-      results.push({ scenario: cell.loaded.scenario.name, server: cell.server, client: cell.client, params: cell.params, status: 'skipped', reason: skip, elapsedMs: 0 });
-      options.onCellEnd?.(results.at(-1)!, index, cells.length);
-      continue;
+  const skips = cells.map((cell) => whySkip(cell, plan.loaded.scenario, stacks));
+  const rounds: CellResult[][] = cells.map(() => []);
+  const total = cells.length * plan.repeat;
+  // Round-robin over the cells, so slow drift on the machine hits every pair alike.
+  for (let round = 0; round < plan.repeat; round++) {
+    for (const [i, cell] of cells.entries()) {
+      const index = round * cells.length + i;
+      if (skips[i] || signal.aborted) {
+        if (round === 0 && skips[i]) {
+          rounds[i]!.push(skipped(cell, skips[i]!));
+          options.onCellEnd?.(rounds[i]![0]!, index, total);
+        }
+        continue;
+      }
+      options.onCellStart?.(cell, index, total);
+      const result = await runCell(cell, {
+        host: plan.host,
+        clientProcesses: plan.clientProcesses,
+        signal,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
+      rounds[i]!.push(result);
+      options.onCellEnd?.(result, index, total);
     }
-    options.onCellStart?.(cell, index, cells.length);
-    const result = await runCell(cell, {
-      host: plan.host,
-      clientProcesses: plan.clientProcesses,
-      signal,
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
-    results.push(result);
-    options.onCellEnd?.(result, index, cells.length);
   }
+  const results = rounds.map((measured, i) => (measured.length ? poolRounds(measured) : skipped(cells[i]!, 'interrupted before it started')));
   const scenario = plan.loaded.scenario;
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -87,9 +100,14 @@ export async function run(options: RunOptions): Promise<BenchResult> {
     interrupted: signal.aborted,
     environment: describeEnvironment(stacks),
     clientProcesses: plan.clientProcesses,
+    ...(plan.repeat > 1 ? { repeat: plan.repeat } : {}),
     scenarios: [{ name: scenario.name, description: scenario.description, columns: scenario.columns }],
     cells: results,
   };
+}
+
+function skipped(cell: CellPlan, reason: string): CellResult {
+  return { scenario: cell.loaded.scenario.name, server: cell.server, client: cell.client, params: cell.params, status: 'skipped', reason, elapsedMs: 0 };
 }
 
 function pickStacks(role: 'server' | 'client', wanted: string[] | undefined, known: string[]): string[] {

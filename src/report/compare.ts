@@ -17,6 +17,8 @@ type Histogram = ReturnType<typeof decodeHistogram>;
 export const RATE_NOISE_FRACTION = 0.05;
 /** Fewer per-second rates than this say nothing about their spread. */
 const MIN_INTERVALS = 3;
+/** Likewise for rounds of a repeated cell. */
+const MIN_ROUNDS = 3;
 
 export type Verdict = 'regressed' | 'improved' | 'within noise' | 'n/a';
 
@@ -92,14 +94,16 @@ function compareCell(b: CellResult, n: CellResult, base: BenchResult, next: Benc
     for (const percentile of [50, 99]) {
       const valueB = hb ? hb.getValueAtPercentile(percentile) / 1000 : null;
       const valueN = hn ? hn.getValueAtPercentile(percentile) / 1000 : null;
-      const noise = hb && hn ? Math.max(percentileNoiseMs(hb, percentile), percentileNoiseMs(hn, percentile)) : null;
+      const roundsNoise = Math.max(roundSpread(b, `${histogram}P${percentile}Ms`), roundSpread(n, `${histogram}P${percentile}Ms`));
+      const noise = hb && hn ? Math.max(percentileNoiseMs(hb, percentile), percentileNoiseMs(hn, percentile), roundsNoise) : null;
       deltas.push(delta(`${histogram} p${percentile} ms`, valueB, valueN, noise, 'lower'));
     }
   }
   const rateKey = rateMetric(b) ?? rateMetric(n);
   if (rateKey) {
     const valueB = numberOrNull(b.metrics?.[rateKey]);
-    const noise = valueB === null ? null : rateKey === 'messagesPerSec' ? rateNoise(b, n, valueB) : Math.abs(valueB) * RATE_NOISE_FRACTION;
+    const floor = valueB === null ? null : rateKey === 'messagesPerSec' ? rateNoise(b, n, valueB) : Math.abs(valueB) * RATE_NOISE_FRACTION;
+    const noise = floor === null ? null : Math.max(floor, roundSpread(b, rateKey), roundSpread(n, rateKey));
     deltas.push(delta(rateKey === 'messagesPerSec' ? 'msg/s' : `${rateKey} /s`, valueB, numberOrNull(n.metrics?.[rateKey]), noise, 'higher'));
   }
   const sb = b.resources?.server;
@@ -126,6 +130,16 @@ function rateNoise(b: CellResult, n: CellResult, base: number): number {
   const floor = Math.abs(base) * RATE_NOISE_FRACTION;
   const spreads = [b, n].map(perIntervalRates).filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r));
   return Math.max(floor, ...spreads);
+}
+
+/**
+ * With --repeat: how much a metric varied between the cell's rounds (standard
+ * deviation of the per-round values), 0 with fewer than MIN_ROUNDS rounds.
+ * Run-to-run spread is the most direct noise there is, so it raises any other floor.
+ */
+function roundSpread(cell: CellResult, key: string): number {
+  const values = (cell.rounds ?? []).map((r) => r.metrics?.[key]).filter((v): v is number => typeof v === 'number');
+  return values.length >= MIN_ROUNDS ? sampleStandardDeviation(values) : 0;
 }
 
 /** Per-second message rates from the cell's time series, when it has enough intervals. */
@@ -256,7 +270,7 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
     line(header),
     ...rows.map(line),
     '',
-    `noise: latency, half the spread of the histogram half a nine either side of the percentile (larger of the two cells); msg/s, the larger of ${RATE_NOISE_FRACTION * 100}% of base and the standard deviation of its per-second rates; RSS, ${RATE_NOISE_FRACTION * 100}% of base; CPU, the larger of ${RATE_NOISE_FRACTION * 100}% and the window's max-over-mean.`,
+    `noise: latency, half the spread of the histogram half a nine either side of the percentile (larger of the two cells); msg/s, the larger of ${RATE_NOISE_FRACTION * 100}% of base and the standard deviation of its per-second rates; with --repeat, never less than the spread between rounds; RSS, ${RATE_NOISE_FRACTION * 100}% of base; CPU, the larger of ${RATE_NOISE_FRACTION * 100}% and the window's max-over-mean.`,
     ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${comparison.onlyInBase.join('; ')}`] : []),
     ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${comparison.onlyInNext.join('; ')}`] : []),
   ].join('\n');

@@ -7,12 +7,15 @@ import type { BenchResult, CellResult } from '../result-types.js';
 import type { ColumnSpec } from '../types.js';
 
 export function renderTable(result: BenchResult): string {
-  return result.scenarios
-    .map((scenario) => {
-      const cells = result.cells.filter((c) => c.scenario === scenario.name);
-      return `${scenario.name}: ${scenario.description}\n${renderCells(cells, scenario.columns)}`;
-    })
-    .join('\n\n');
+  const repeated = (result.repeat ?? 1) > 1 ? `\n\neach row: medians of ${result.repeat} interleaved rounds per cell (every round is in the JSON)` : '';
+  return (
+    result.scenarios
+      .map((scenario) => {
+        const cells = result.cells.filter((c) => c.scenario === scenario.name);
+        return `${scenario.name}: ${scenario.description}\n${renderCells(cells, scenario.columns)}`;
+      })
+      .join('\n\n') + repeated
+  );
 }
 
 function renderCells(cells: CellResult[], columns: ColumnSpec[]): string {
