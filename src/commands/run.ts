@@ -89,16 +89,23 @@ async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFla
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const result = await run(options);
+  // No child is left to wait for: from here Ctrl+C may simply end the process.
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   progress.done();
   writeResultFile(flags.out, result);
   process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderTable(result) + '\n');
   if (!flags.json) process.stderr.write(`results: ${flags.out}\n`);
-  const artifacts = await writeArtifacts(result, flags.out, { png: flags.png === true });
-  process.stderr.write(describeArtifacts(artifacts));
+  try {
+    const artifacts = await writeArtifacts(result, flags.out, { png: flags.png === true });
+    process.stderr.write(describeArtifacts(artifacts));
+  } catch (error) {
+    // The JSON is the source of truth and is already written; `wsbench report` can retry the rest.
+    process.stderr.write(`charts and report not written: ${(error as Error).message.split('\n')[0]}\n`);
+  }
   if (result.interrupted) return 130;
   return result.cells.some((c) => c.status === 'failed') ? 1 : 0;
 }
-
 
 function splitList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -108,7 +115,6 @@ function readCount(flag: string, text: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`${flag}: "${text}" is not a whole number`);
   return Number(text);
 }
-
 
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
