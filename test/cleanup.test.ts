@@ -81,3 +81,27 @@ test('SIGINT ends the run, writes what was measured, marks the cut cell interrup
   assert.equal(never!.reason, 'interrupted before it started');
   assert.deepEqual([...watch.seen].filter(alive), []);
 });
+
+test('SIGINT while connections are still opening ends the cell as interrupted and leaves no child', async () => {
+  const out = join(tempDir(), 'r.json');
+  const watch = watchChildren();
+  let cliPid = 0;
+  // 2000 connections at 100/s: the connect phase would take 20 s.
+  const finished = runCli(['run', 'fanout', '--connections', '2000', '--connect-rate', '100', '--servers', 'uws', '--clients', 'ws', '--out', out], {
+    ownProcessGroup: true,
+    onSpawn(pid) {
+      cliPid = pid;
+      watch.onSpawn(pid);
+    },
+  });
+  while (watch.seen.size < 2) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 1000));
+  process.kill(-cliPid, 'SIGINT');
+  const outcome = await finished;
+  watch.stop();
+  assert.equal(outcome.code, 130, outcome.stderr);
+  const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
+  assert.equal(result.cells[0]!.status, 'failed');
+  assert.equal(result.cells[0]!.reason, 'interrupted');
+  assert.deepEqual([...watch.seen].filter(alive), []);
+});

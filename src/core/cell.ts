@@ -50,12 +50,13 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const server = new ManagedChild('server', SERVER_ENTRY);
     children.push(server);
     server.send({ type: 'start', adapter: plan.server, scenarioUrl: plan.loaded.url, params: plan.params, host: options.host });
-    const ready = await server.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal');
+    // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
+    const ready = await server.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', options.signal);
     throwIfAborted(options.signal);
 
     const clients = startClients(plan, options, ready.url!, ready.httpUrl!, timeSeries);
     children.push(...clients);
-    await Promise.all(clients.map((c) => c.waitFor('ready', CLIENTS_READY_TIMEOUT_MS, 'ready signal (connections open)')));
+    await Promise.all(clients.map((c) => c.waitFor('ready', CLIENTS_READY_TIMEOUT_MS, 'ready signal (connections open)', options.signal)));
     throwIfAborted(options.signal);
 
     server.send({ type: 'go' });

@@ -77,9 +77,10 @@ export class ManagedChild {
    * Waits for a message of `type`. A `failed` message, the child's exit or the
    * timeout rejects with a reason fit for a cell.
    */
-  async waitFor<T extends FromChild['type']>(type: T, timeoutMs: number, what: string): Promise<Extract<FromChild, { type: T }>> {
+  async waitFor<T extends FromChild['type']>(type: T, timeoutMs: number, what: string, signal?: AbortSignal): Promise<Extract<FromChild, { type: T }>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      if (signal?.aborted) throw new ChildFailure('interrupted');
       const index = this.inbox.findIndex((m) => m.type === type || m.type === 'failed');
       if (index >= 0) {
         const message = this.inbox.splice(index, 1)[0]!;
@@ -92,20 +93,22 @@ export class ManagedChild {
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new ChildFailure(`${this.role}: no ${what} within ${Math.round(timeoutMs / 1000)}s`);
-      await this.nextEvent(remaining);
+      await this.nextEvent(remaining, signal);
     }
   }
 
-  /** Resolves when a message arrives or the child exits, or after `ms`. */
-  private nextEvent(ms: number): Promise<void> {
+  /** Resolves when a message arrives, the child exits or `signal` aborts, or after `ms`. */
+  private nextEvent(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.waiters.add(done);
+      signal?.addEventListener('abort', done, { once: true });
     });
   }
 
