@@ -6,33 +6,24 @@
  *
  * Copy this file to write your own scenario: `wsbench run ./my-scenario.js`.
  */
-import type { ClientConnection, Scenario } from '../src/index.js';
-
-interface EchoParams {
-  [key: string]: number | boolean | string;
-  connections: number;
-  payload: number;
-  binary: boolean;
-  inflight: number;
-  duration: number;
-  messages: number;
-}
+import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import type { ClientConnection } from '../src/adapter-types.js';
 
 /** Connections opened at once per client process; more at a time only measures the kernel's SYN queue. */
 const CONNECT_BATCH = 100;
 /** After the window closes, replies still in flight get this long to arrive (counted, not timed). */
 const DRAIN_MS = 1000;
 
-const echo: Scenario<EchoParams> = {
+export default defineScenario({
   name: 'echo',
   description: 'Round trips of fixed-size messages, N connections x W in flight (ping-pong when W = 1).',
   parameters: {
     connections: { kind: 'integer', description: 'open connections (over all client processes)', default: 1, min: 1, max: 100_000, sweepable: true },
-    payload: { kind: 'size', description: 'message size', default: 32, min: 1, max: 64 * 1024 * 1024, sweepable: true },
+    payload: { kind: 'size', description: 'message size', default: 32, min: 1, max: '64MiB', sweepable: true },
     binary: { kind: 'boolean', description: 'send binary frames instead of text', default: false },
     inflight: { kind: 'integer', description: 'messages in flight per connection', default: 1, min: 1, max: 10_000, sweepable: true },
-    duration: { kind: 'duration', description: 'measurement window (ignored when --messages is set)', default: 5000, min: 100 },
-    messages: { kind: 'integer', description: 'messages per connection, then stop (0 = run for --duration)', default: 0, min: 0 },
+    duration: { kind: 'duration', description: 'measurement window (ignored when messages is set)', default: '5s', min: '100ms' },
+    messages: { kind: 'integer', description: 'messages per connection, then stop (0 = run for the duration)', default: 0, min: 0 },
   },
   presets: {
     ci: { duration: '1s' },
@@ -125,37 +116,27 @@ const echo: Scenario<EchoParams> = {
     await Promise.all(connections.map((c) => c.close()));
   },
 
-  summarize(cell, params) {
-    const rtt = cell.latency.rtt;
-    const received = cell.counters.received ?? 0;
-    const seconds = cell.windowMs / 1000;
-    const perSec = (n: number): number | null => (seconds > 0 ? Math.round(n / seconds) : null);
-    return {
-      rttP50Ms: rtt?.p50Ms ?? null,
-      rttP90Ms: rtt?.p90Ms ?? null,
-      rttP99Ms: rtt?.p99Ms ?? null,
-      rttP999Ms: rtt?.p999Ms ?? null,
-      rttMaxMs: rtt?.maxMs ?? null,
-      rttMeanMs: rtt?.meanMs ?? null,
-      rttMinMs: rtt?.minMs ?? null,
-      rttStdevMs: rtt?.stdevMs ?? null,
-      messagesPerSec: perSec(received),
-      /** Payload bytes echoed per second, one direction (the other carries the same). */
-      payloadBytesPerSec: perSec(received * params.payload),
-      sent: cell.counters.sent ?? 0,
-      received,
-      errors: cell.counters.errors ?? 0,
-      connectionsLost: cell.counters.connectionsLost ?? 0,
-      unansweredAtEnd: cell.counters.unansweredAtEnd ?? 0,
-    };
+  metrics: {
+    ...latencyMetrics('rtt', { primary: ['p50', 'p99'], description: 'round trip: send to reply, per message' }),
+    messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate', description: 'replies received per second of the window' }),
+    payloadMegabytesPerSec: {
+      header: 'payload MB/s',
+      unit: 'MB/s',
+      better: 'higher',
+      role: 'progress',
+      source: { custom: 'replies x payload size per second, one direction (the other carries the same)', compute: ({ measurements, params }) => (measurements.windowMs > 0 ? ((measurements.counters.received ?? 0) * params.payload) / measurements.windowMs / 1000 : null) },
+    },
+    sent: total('sent', 'sent'),
+    received: total('received', 'received'),
+    errors: total('errors', 'errors', { role: 'errors', description: 'wrong-sized replies and connections that closed on their own' }),
+    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
+    unansweredAtEnd: total('unansweredAtEnd', 'unanswered', { description: 'requests still without a reply when the drain ended' }),
   },
-  columns: [
-    { key: 'rttP50Ms', header: 'p50 ms' },
-    { key: 'rttP99Ms', header: 'p99 ms' },
-    { key: 'rttMaxMs', header: 'max ms' },
-    { key: 'messagesPerSec', header: 'msg/s' },
-    { key: 'errors', header: 'errors' },
+  table: ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors'],
+  charts: [
+    { kind: 'heatmap', metrics: ['rttP50Ms', 'rttP99Ms'] },
+    { kind: 'percentiles', histograms: ['rtt'] },
+    { kind: 'over-time', histogram: 'rtt', rates: ['messagesPerSec'] },
+    { kind: 'resources' },
   ],
-};
-
-export default echo;
+});

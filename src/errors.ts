@@ -3,5 +3,16 @@
  * anything else that escapes is a bug or a fault.
  */
 export class UsageError extends Error {
-  override readonly name = 'UsageError';
+  override readonly name: string = 'UsageError';
+}
+
+/**
+ * Bad input for one scenario parameter. The library's message names the
+ * parameter (`duration: ...`); the CLI names the flag instead (`--duration: ...`).
+ */
+export class ParameterError extends UsageError {
+  override readonly name = 'ParameterError';
+  constructor(readonly parameter: string, readonly problem: string) {
+    super(`${parameter}: ${problem}`);
+  }
 }

@@ -1,9 +1,39 @@
 /** wsbench's library API. Every export is listed by name. */
 export { run, planRun } from './core/runner.js';
-export type { RunOptions } from './core/runner.js';
-export { renderTable } from './report/table.js';
-export { buildCharts, SCENARIO_CHARTS } from './report/charts/index.js';
-export type { ChartBuilder, ChartSpec, ScenarioView } from './report/charts/common.js';
+export type { RunOptions, RunPlan, ParamsFor } from './core/runner.js';
+export type { RunEvent, RunEventType } from './core/events.js';
+export type { ScenarioRef } from './core/scenario-loader.js';
+export {
+  defineScenario,
+  isScenario,
+  latencyMetrics,
+  total,
+  rate,
+  ALL_STATS,
+  messageText,
+  openPaced,
+  classifyConnectError,
+  CONNECT_FAILURES,
+  sourceAddressCount,
+  sourceAddressFor,
+  localPortCount,
+  sleep,
+  aborted,
+  waitUntil,
+  FrameParser,
+  OPCODE,
+  openFileLimit,
+} from './scenario-kit/index.js';
+export type {
+  LatencyMetricOptions,
+  CounterMetricOptions,
+  ConnectFailure,
+  PacedOpenOptions,
+  FrameParserEvents,
+} from './scenario-kit/index.js';
+export { renderTable, formatNumber } from './report/table.js';
+export { buildCharts } from './report/charts/index.js';
+export type { ChartSpec } from './report/charts/index.js';
 export { renderHtml } from './report/html.js';
 export type { RenderedChart, RenderedScenario } from './report/html.js';
 export { renderCharts, writeArtifacts } from './report/artifacts.js';
@@ -11,54 +41,104 @@ export type { ArtifactOptions } from './report/artifacts.js';
 export { compareResults, regressionsBeyond, renderComparison, percentileNoiseMs } from './report/compare.js';
 export type { CellComparison, Comparison, MetricDelta, Verdict } from './report/compare.js';
 export { writeResultFile, readResultFile } from './result-file.js';
-export { UsageError } from './errors.js';
-export { messageText } from './message-text.js';
-export { parseDurationMs, parseSizeBytes } from './core/params.js';
+export { UsageError, ParameterError } from './errors.js';
+export { parseDurationMs, parseSizeBytes } from './core/units.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';
 export { serverStacks, clientStacks } from './stacks.js';
-export { SCHEMA_VERSION } from './result-types.js';
+export { SCHEMA_VERSION, isMeasured } from './result-types.js';
 export type {
-  Availability,
-  ClientAdapter,
-  ClientConnection,
-  ClientConnectOptions,
-  ClientScenarioContext,
-  Clock,
-  ColumnSpec,
-  Counter,
-  HttpClient,
-  HttpHandler,
+  MessageData,
+  ServerConnection,
   HttpRequest,
   HttpResponse,
-  MessageData,
-  MetricsApi,
-  ParameterKind,
-  ParameterSpec,
-  ParamValues,
-  Protocol,
-  Recorder,
-  RunningServer,
-  Scenario,
-  ServerAdapter,
-  ServerConnection,
+  HttpHandler,
   ServerHandlers,
+  ServerStartOptions,
+  RunningServer,
+  ServerAdapter,
+  ClientConnection,
+  ClientConnectOptions,
+  ClientAdapter,
+} from './adapter-types.js';
+export type {
+  Clock,
+  Recorder,
+  SizeRecorder,
+  Counter,
+  MetricsApi,
   ServerLogic,
   ServerScenarioContext,
-  ServerStartOptions,
-  StackBuild,
-  SummaryContext,
-} from './types.js';
+  HttpClient,
+  ClientScenarioContext,
+  MetricInput,
+  ComputedSource,
+  MetricDefinition,
+  ParameterProblem,
+  ScenarioDefinition,
+  Scenario,
+  AnyScenario,
+} from './scenario-types.js';
 export type {
-  BenchResult,
-  CellMeasurements,
-  CellResult,
-  CellStatus,
-  EncodedHistogram,
-  Environment,
+  DurationText,
+  SizeText,
+  IntegerParameter,
+  NumberParameter,
+  DurationParameter,
+  SizeParameter,
+  BooleanParameter,
+  ChoiceParameter,
+  StringParameter,
+  ParameterSpec,
+  ParameterKind,
+  ParameterDeclarations,
+  ParameterValue,
+  ParamsOf,
+  ParameterInput,
+  ParamInputs,
+  ParamValues,
+  ParameterInfo,
+  MetricUnit,
+  MetricRole,
+  HistogramStat,
+  Side,
+  HistogramSource,
+  CounterSource,
+  ResourceSource,
+  CustomSource,
+  MetricSource,
+  MetricInfo,
+  HistogramRef,
+  ChartRequest,
+  ChartKind,
+} from './declaration-types.js';
+export type {
+  Protocol,
+  Availability,
+  StackBuild,
   LatencySummary,
-  ProcessReport,
-  ProcessResources,
+  SizeSummary,
+  EncodedHistogram,
   SampledStat,
-  ScenarioInfo,
+  ProcessResources,
+  CellResources,
+  ProcessReport,
+  CellMeasurements,
+  IntervalLatency,
+  TimeSeriesPoint,
+  TimeSeries,
+  CellStatus,
+  CellIdentity,
+  Measured,
+  OkCell,
+  FailedMeasuredCell,
+  FailedEmptyCell,
+  SkippedCell,
+  FailedCell,
+  CellResult,
+  MeasuredCell,
+  RoundResult,
   StackInfo,
+  Environment,
+  ScenarioInfo,
+  BenchResult,
 } from './result-types.js';

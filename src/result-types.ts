@@ -1,14 +1,36 @@
 /**
  * The result JSON: the one source of truth every reporter reads.
- * Bump SCHEMA_VERSION on any change a reader of an older file would misread.
+ * Bump SCHEMA_VERSION on any change a reader of an older file would misread
+ * (src/result-upgrade.ts turns older files into this shape).
  */
-import type { Availability, ColumnSpec, ParamValues, Protocol } from './types.js';
+import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-/** Latency statistics of one histogram, in milliseconds. */
+/** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
+export type Protocol = 'websocket' | 'socket.io';
+
+/** Whether a stack can run on this machine, and which build of it would run. */
+export type Availability =
+  | { available: true; version: string; build?: StackBuild }
+  | { available: false; version: string | null; reason: string };
+
+/** Which build of a stack library is loaded, for stacks that ship native code. */
+export interface StackBuild {
+  /** Name in the package's own package.json (differs from the import name for npm aliases). */
+  packageName: string;
+  /**
+   * True when the native binary loaded; false when a JavaScript fallback stands in
+   * for it (uWS: the binding itself; ws: its optional bufferutil addon).
+   */
+  native: boolean;
+  /** File name of the native binary that loaded, when one did. */
+  binary?: string;
+}
+
+/** Latency statistics of one histogram that holds samples, in milliseconds. */
 export interface LatencySummary {
-  /** Samples recorded. */
+  /** Samples recorded (always > 0: an empty histogram has no summary). */
   count: number;
   minMs: number;
   meanMs: number;
@@ -20,7 +42,7 @@ export interface LatencySummary {
   maxMs: number;
 }
 
-/** Size statistics of one histogram, in bytes. */
+/** Size statistics of one histogram that holds samples, in bytes. */
 export interface SizeSummary {
   count: number;
   minBytes: number;
@@ -38,7 +60,7 @@ export interface EncodedHistogram {
   hdrBase64: string;
 }
 
-/** min / mean / max of a resource sampled every ~250 ms during the window. */
+/** mean / max of a resource sampled every ~250 ms during the window. */
 export interface SampledStat {
   mean: number;
   max: number;
@@ -56,6 +78,14 @@ export interface ProcessResources {
   samples: number;
 }
 
+/** Resources of the server and of each client process during the window. */
+export interface CellResources {
+  /** Null when the server was not measured (it reported nothing). */
+  server: ProcessResources | null;
+  /** One entry per client process. */
+  clients: ProcessResources[];
+}
+
 /** What one process measured, shipped once at the end of the window. */
 export interface ProcessReport {
   histograms: Record<string, EncodedHistogram>;
@@ -66,23 +96,23 @@ export interface ProcessReport {
   notes: string[];
 }
 
-/** Everything measured in one cell, merged over client processes; input to Scenario.summarize. */
+/** Everything measured in one cell, merged over client processes (and rounds). */
 export interface CellMeasurements {
   /** Client histograms merged over processes. */
   histograms: Record<string, EncodedHistogram>;
-  /** Summaries of those histograms that hold latencies (unit us). */
+  /** Summaries of the latency histograms (unit us) that hold samples; an empty one is absent. */
   latency: Record<string, LatencySummary>;
-  /** Summaries of those that hold sizes (unit bytes). */
-  sizes?: Record<string, SizeSummary>;
+  /** Summaries of the size histograms (unit bytes) that hold samples. */
+  sizes: Record<string, SizeSummary>;
   /** Client counters summed over processes. */
   counters: Record<string, number>;
   /** Server-side histograms (e.g. server-measured delays). */
   serverHistograms: Record<string, EncodedHistogram>;
   serverLatency: Record<string, LatencySummary>;
   serverCounters: Record<string, number>;
-  /** Longest client window, the denominator of every rate. */
+  /** Longest client window, the denominator of every rate (summed over rounds). */
   windowMs: number;
-  /** The window second by second (absent when it lasted under one interval). */
+  /** The window interval by interval (absent when it lasted under one interval). */
   timeSeries?: TimeSeries;
 }
 
@@ -99,47 +129,80 @@ export interface TimeSeriesPoint {
   tMs: number;
   /** Client counters summed over processes, cumulative since the window opened. */
   counters: Record<string, number>;
-  /** Per client histogram, merged over processes. */
+  /** Per client histogram with samples in the interval, merged over processes. */
   latency: Record<string, IntervalLatency>;
 }
 
 export interface TimeSeries {
-  /** Length of one point's interval (1000 ms, longer when a long run was folded). */
+  /** Length of one point's interval (longer when a long run was folded). */
   intervalMs: number;
   points: TimeSeriesPoint[];
 }
 
 export type CellStatus = 'ok' | 'failed' | 'skipped';
 
-/** One scenario x server x client x parameter-set combination. */
-export interface CellResult {
+/** Which cell: one scenario x server x client x parameter-set combination. */
+export interface CellIdentity {
   scenario: string;
   server: string;
   client: string;
   /** Validated parameters: durations in ms, sizes in bytes. */
   params: ParamValues;
-  status: CellStatus;
-  /** Why the cell failed or was skipped; absent when ok. */
-  reason?: string;
-  /** Scenario-defined flat metrics, units in the keys (present when anything was measured). */
-  metrics?: Record<string, number | null>;
-  measurements?: CellMeasurements;
-  resources?: {
-    server: ProcessResources | null;
-    /** One entry per client process. */
-    clients: ProcessResources[];
-  };
-  /** Messages the server stack refused to queue (backpressure drops). */
-  serverStackDrops?: number;
-  notes?: string[];
-  /**
-   * With --repeat: each round as measured. The cell's metrics are then per-key
-   * medians over these rounds, its histograms pool all their samples, its counters
-   * and window add up, and its time series and resources are one round's.
-   */
-  rounds?: RoundResult[];
   /** Wall time the cell took, including startup and teardown (all rounds). */
   elapsedMs: number;
+}
+
+/** The numbers of a cell that measured something. */
+export interface Measured {
+  /** The scenario's declared metrics; null where there was nothing to measure (see `missing`). */
+  metrics: Record<string, number | null>;
+  /** Why each null metric is null, e.g. "no samples in the window". */
+  missing: Record<string, string>;
+  measurements: CellMeasurements;
+  resources: CellResources;
+  /** Messages the server stack refused to queue (backpressure drops); null when not reported. */
+  stackDrops: number | null;
+  notes: string[];
+  /**
+   * With --repeat: each round as measured. The cell's own numbers pool every round:
+   * histograms merged, counters and windows added, metrics computed once from that.
+   */
+  rounds?: RoundResult[];
+}
+
+/** A cell whose every process reported: all its numbers are there. */
+export interface OkCell extends CellIdentity, Measured {
+  status: 'ok';
+}
+
+/** A cell that failed part-way and kept what it measured until then. */
+export interface FailedMeasuredCell extends CellIdentity, Measured {
+  status: 'failed';
+  reason: string;
+}
+
+/** A cell that failed before anything was measured. */
+export interface FailedEmptyCell extends CellIdentity {
+  status: 'failed';
+  reason: string;
+  measurements?: undefined;
+}
+
+export interface SkippedCell extends CellIdentity {
+  status: 'skipped';
+  /** Why the pair cannot run (incompatible protocols, stack unavailable, missing feature). */
+  reason: string;
+  measurements?: undefined;
+}
+
+export type FailedCell = FailedMeasuredCell | FailedEmptyCell;
+export type CellResult = OkCell | FailedCell | SkippedCell;
+/** Any cell with numbers: ok, or failed part-way. */
+export type MeasuredCell = OkCell | FailedMeasuredCell;
+
+/** True for a cell with numbers (ok, or failed after measuring something). */
+export function isMeasured(cell: CellResult): cell is MeasuredCell {
+  return cell.measurements !== undefined;
 }
 
 /** One round of a repeated cell. */
@@ -147,7 +210,7 @@ export interface RoundResult {
   status: CellStatus;
   reason?: string;
   metrics?: Record<string, number | null>;
-  resources?: CellResult['resources'];
+  resources?: CellResources;
   elapsedMs: number;
 }
 
@@ -183,10 +246,16 @@ export interface Environment {
   clock: string;
 }
 
+/** A scenario's declarations, as the run saw them: reporters read meaning only from here. */
 export interface ScenarioInfo {
   name: string;
   description: string;
-  columns: ColumnSpec[];
+  parameters: Record<string, ParameterInfo>;
+  metrics: Record<string, MetricInfo>;
+  /** Metric keys the terminal table and the HTML show, in order. */
+  table: string[];
+  /** Charts the scenario asks for. */
+  charts: ChartRequest[];
 }
 
 export interface BenchResult {
@@ -201,8 +270,8 @@ export interface BenchResult {
   environment: Environment;
   /** How many client processes generated load per cell. */
   clientProcesses: number;
-  /** Rounds each cell was measured in (--repeat); absent means 1. */
-  repeat?: number;
+  /** Rounds each cell was measured in (--repeat); 1 when not repeated. */
+  repeat: number;
   scenarios: ScenarioInfo[];
   cells: CellResult[];
 }

@@ -4,7 +4,7 @@
  * and a stack that fails to load cannot break the others.
  */
 import { UsageError } from './errors.js';
-import type { ClientAdapter, ServerAdapter } from './types.js';
+import type { ClientAdapter, ServerAdapter } from './adapter-types.js';
 
 export const serverStacks: Record<string, () => Promise<ServerAdapter>> = {
   ws: async () => (await import('./servers/ws.js')).wsServer,

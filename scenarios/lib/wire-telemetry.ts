@@ -5,7 +5,7 @@
  * Plain numbers while running; flushed into counters once at the end.
  */
 import type { Clock, MetricsApi, Recorder } from '../../src/index.js';
-import { FrameParser } from '../../src/core/frame-parser.js';
+import { FrameParser } from '../../src/scenario-kit/frame-parser.js';
 
 export class WireTelemetry {
   readonly parser: FrameParser;

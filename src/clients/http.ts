@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { Pool, buildConnector } from 'undici';
-import type { HttpClient } from '../types.js';
+import type { HttpClient } from '../scenario-types.js';
 
 export function createHttpClient(httpUrl: string, connections = 1): HttpClient & { close(): Promise<void> } {
   const connectTcp = buildConnector({});

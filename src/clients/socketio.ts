@@ -1,7 +1,7 @@
 /** socket.io-client, WebSocket transport only, no reconnection (a drop is a drop). */
 import { io, type Socket } from 'socket.io-client';
 import { probeByImport } from '../package-version.js';
-import type { ClientAdapter, ClientConnection } from '../types.js';
+import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
 
 const MESSAGE_EVENT = 'm';
 

@@ -2,7 +2,7 @@
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, WebSocket } from 'undici';
 import { probeByImport } from '../package-version.js';
-import type { ClientAdapter, ClientConnection } from '../types.js';
+import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
 
 /**
  * One dispatcher per source address, so many connections can spread over 127.x.

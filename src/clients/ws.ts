@@ -1,8 +1,8 @@
 /** The `ws` client, compression off. */
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { probeWs } from '../ws-build.js';
-import type { ClientAdapter, ClientConnection } from '../types.js';
+import { probeWs } from '../servers/ws-build.js';
+import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
 
 export const wsClient: ClientAdapter = {
   name: 'ws',

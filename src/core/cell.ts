@@ -3,10 +3,10 @@
  * opens for all of them at once, then reports merged into one CellResult.
  */
 import { fileURLToPath } from 'node:url';
-import type { ParamValues } from '../types.js';
-import type { CellMeasurements, CellResult, EncodedHistogram, ProcessReport } from '../result-types.js';
+import type { ParamValues } from '../declaration-types.js';
+import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
-import { mergeHistogramSets, summarizeEncoded, summarizeSizes, sumCounterSets } from './metrics.js';
+import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
 import type { LoadedScenario } from './scenario-loader.js';
 import { TimeSeriesCollector } from './time-series.js';
 import { PROGRESS_INTERVAL_MS } from './ipc.js';
@@ -31,25 +31,43 @@ export interface CellOptions {
   host: string;
   clientProcesses: number;
   signal: AbortSignal;
-  /** Client counters summed over processes, about once a second. */
-  onProgress?: (counters: Record<string, number>) => void;
+  /** The window opened: every process is connected and measuring. */
+  onWindowOpen?: () => void;
+  /** Client counters summed over processes, once per progress interval while the window is open. */
+  onTick?: (counters: Record<string, number>) => void;
 }
 
-export async function runCell(plan: CellPlan, options: CellOptions): Promise<CellResult> {
+/** What one round of a cell measured, before the scenario's metrics are computed from it. */
+export interface CellRun {
+  /** The first thing that went wrong; null when every process reported. */
+  failure: string | null;
+  /** Null when no client reported anything. */
+  measured: {
+    measurements: CellMeasurements;
+    resources: CellResources;
+    /** Null when the server did not report. */
+    stackDrops: number | null;
+    serverReported: boolean;
+    notes: string[];
+  } | null;
+  elapsedMs: number;
+}
+
+export async function runCell(plan: CellPlan, options: CellOptions): Promise<CellRun> {
   const started = Date.now();
-  const base = { scenario: plan.loaded.scenario.name, server: plan.server, client: plan.client, params: plan.params };
   const children: ManagedChild[] = [];
-  const state: { failure: string | null; serverReport: ProcessReport | null; stackDrops: number } = {
+  const state: { failure: string | null; serverReport: ProcessReport | null; stackDrops: number | null } = {
     failure: null,
     serverReport: null,
-    stackDrops: 0,
+    stackDrops: null,
   };
   const clientReports: ProcessReport[] = [];
   const timeSeries = new TimeSeriesCollector(PROGRESS_INTERVAL_MS);
+  const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
   try {
     const server = new ManagedChild('server', SERVER_ENTRY);
     children.push(server);
-    server.send({ type: 'start', adapter: plan.server, scenarioUrl: plan.loaded.url, params: plan.params, host: options.host });
+    server.send({ type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', options.signal);
     throwIfAborted(options.signal);
@@ -61,6 +79,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 
     server.send({ type: 'go' });
     for (const client of clients) client.send({ type: 'go' });
+    options.onWindowOpen?.();
     const reports = clients.map((c) => c.waitFor('report', windowLimitMs(plan) + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
     await waitForWindow(plan, options.signal, reports);
     for (const client of clients) client.send({ type: 'stop' });
@@ -79,7 +98,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       return null;
     });
     state.serverReport = serverReport?.report ?? null;
-    state.stackDrops = serverReport?.stackDrops ?? 0;
+    state.stackDrops = serverReport ? serverReport.stackDrops ?? 0 : null;
   } catch (error) {
     state.failure = options.signal.aborted ? 'interrupted' : reasonOf(error);
   } finally {
@@ -88,30 +107,19 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   if (options.signal.aborted) state.failure = 'interrupted';
 
   const elapsedMs = Date.now() - started;
-  if (clientReports.length === 0) return { ...base, status: 'failed', reason: state.failure ?? 'no client reported', elapsedMs };
+  if (clientReports.length === 0) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
   const measurements = mergeReports(clientReports, state.serverReport);
   const series = timeSeries.build();
   if (series) measurements.timeSeries = series;
-  let metrics: Record<string, number | null> | undefined;
-  try {
-    metrics = plan.loaded.scenario.summarize(measurements, plan.params, {
-      resources: { server: state.serverReport?.resources ?? null, clients: clientReports.map((r) => r.resources) },
-      serverStackDrops: state.stackDrops,
-      clientProcesses: options.clientProcesses,
-    });
-  } catch (error) {
-    state.failure ??= `summarize failed: ${reasonOf(error)}`;
-  }
-  const notes = [...new Set(clientReports.flatMap((r) => r.notes))];
   return {
-    ...base,
-    status: state.failure ? 'failed' : 'ok',
-    ...(state.failure ? { reason: state.failure } : {}),
-    ...(metrics ? { metrics } : {}),
-    measurements,
-    resources: { server: state.serverReport?.resources ?? null, clients: clientReports.map((r) => r.resources) },
-    serverStackDrops: state.stackDrops,
-    ...(notes.length ? { notes } : {}),
+    failure: state.failure,
+    measured: {
+      measurements,
+      resources: { server: state.serverReport?.resources ?? null, clients: clientReports.map((r) => r.resources) },
+      stackDrops: state.stackDrops,
+      serverReported: state.serverReport !== null,
+      notes: [...new Set(clientReports.flatMap((r) => r.notes))],
+    },
     elapsedMs,
   };
 }
@@ -123,12 +131,12 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
     child.onProgress = (message) => {
       timeSeries.add(index, message);
       latest[index] = message.counters;
-      options.onProgress?.(sumCounterSets(latest.filter(Boolean)));
+      options.onTick?.(sumCounterSets(latest.filter(Boolean)));
     };
     child.send({
       type: 'start',
       adapter: plan.client,
-      scenarioUrl: plan.loaded.url,
+      scenario: { url: plan.loaded.url, name: plan.loaded.scenario.name },
       params: plan.params,
       url,
       httpUrl,
@@ -160,25 +168,16 @@ function waitForWindow(plan: CellPlan, signal: AbortSignal, reports: Promise<unk
 function mergeReports(clients: ProcessReport[], server: ProcessReport | null): CellMeasurements {
   const histograms = mergeHistogramSets(clients.map((r) => r.histograms));
   const serverHistograms = server?.histograms ?? {};
-  const sizes = Object.fromEntries(Object.entries(histograms).filter(([, h]) => h.unit === 'bytes'));
   return {
     histograms,
-    latency: mapValues(latencyOnly(histograms), summarizeEncoded),
-    sizes: mapValues(sizes, summarizeSizes),
+    latency: summarizeLatencies(histograms),
+    sizes: summarizeSizeHistograms(histograms),
     counters: sumCounterSets(clients.map((r) => r.counters)),
     serverHistograms,
-    serverLatency: mapValues(latencyOnly(serverHistograms), summarizeEncoded),
+    serverLatency: summarizeLatencies(serverHistograms),
     serverCounters: server?.counters ?? {},
     windowMs: Math.max(0, ...clients.map((r) => r.windowMs)),
   };
-}
-
-function latencyOnly(set: Record<string, EncodedHistogram>): Record<string, EncodedHistogram> {
-  return Object.fromEntries(Object.entries(set).filter(([, h]) => h.unit !== 'bytes'));
-}
-
-function mapValues<A, B>(record: Record<string, A>, fn: (value: A) => B): Record<string, B> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
 }
 
 function throwIfAborted(signal: AbortSignal): void {

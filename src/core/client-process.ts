@@ -5,13 +5,13 @@
  */
 import { createHttpClient } from '../clients/http.js';
 import { loadClientAdapter } from '../stacks.js';
-import type { ClientScenarioContext } from '../types.js';
+import type { ClientScenarioContext } from '../scenario-types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
 import { PROGRESS_INTERVAL_MS, exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { ResourceSampler } from './resources.js';
-import { shareOf } from './share.js';
+import { firstOfShare, shareOf } from './share.js';
 import { importScenario } from './scenario-loader.js';
 
 exitWithParent();
@@ -67,12 +67,13 @@ async function run(message: ClientStartMessage): Promise<void> {
   const lost = metrics.counter('connectionsLost');
   try {
     const adapter = await loadClientAdapter(message.adapter);
-    const scenario = await importScenario(message.scenarioUrl);
+    const scenario = await importScenario(message.scenario.url, message.scenario.name);
     const ctx: ClientScenarioContext = {
       params: message.params,
       processIndex: message.processIndex,
       processCount: message.processCount,
       share: (total) => shareOf(total, message.processIndex, message.processCount),
+      firstOfShare: (total) => firstOfShare(total, message.processIndex, message.processCount),
       nowUs: monotonicUs,
       histogram: (name) => metrics.histogram(name),
       sizeHistogram: (name) => metrics.sizeHistogram(name),

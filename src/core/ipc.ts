@@ -3,13 +3,19 @@
  * WebSocket message: children report counters about once a second and their
  * encoded histograms once, at the end of the window.
  */
-import type { ParamValues } from '../types.js';
+import type { ParamValues } from '../declaration-types.js';
 import type { EncodedHistogram, ProcessReport } from '../result-types.js';
+
+/** Which scenario a child runs: the module it imports and the scenario's name in it. */
+export interface ScenarioAddress {
+  url: string;
+  name: string;
+}
 
 export interface ServerStartMessage {
   type: 'start';
   adapter: string;
-  scenarioUrl: string;
+  scenario: ScenarioAddress;
   params: ParamValues;
   host: string;
 }
@@ -17,7 +23,7 @@ export interface ServerStartMessage {
 export interface ClientStartMessage {
   type: 'start';
   adapter: string;
-  scenarioUrl: string;
+  scenario: ScenarioAddress;
   params: ParamValues;
   url: string;
   httpUrl: string;

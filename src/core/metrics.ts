@@ -3,7 +3,7 @@
  * end, merge exactly in the orchestrator.
  */
 import hdr from 'hdr-histogram-js';
-import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../types.js';
+import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../scenario-types.js';
 import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-types.js';
 
 type Histogram = ReturnType<typeof hdr.build>;
@@ -44,11 +44,10 @@ export function mergeEncoded(parts: EncodedHistogram[]): EncodedHistogram {
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 const usToMs = (valueUs: number): number => round3(valueUs / 1000);
 
-export function summarizeHistogram(histogram: Histogram): LatencySummary {
+/** Statistics of a histogram that holds samples; null for an empty one ("no samples", never 0 ms). */
+export function summarizeHistogram(histogram: Histogram): LatencySummary | null {
   const count = histogram.totalCount;
-  if (count === 0) {
-    return { count: 0, minMs: 0, meanMs: 0, stdevMs: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, p999Ms: 0, maxMs: 0 };
-  }
+  if (count === 0) return null;
   return {
     count,
     minMs: usToMs(histogram.minNonZeroValue),
@@ -62,22 +61,42 @@ export function summarizeHistogram(histogram: Histogram): LatencySummary {
   };
 }
 
-export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary {
+export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary | null {
   return summarizeHistogram(decodeHistogram(encoded));
 }
 
-export function summarizeSizes(encoded: EncodedHistogram): SizeSummary {
+export function summarizeSizes(encoded: EncodedHistogram): SizeSummary | null {
   const histogram = decodeHistogram(encoded);
   const count = histogram.totalCount;
-  const at = (p: number): number => (count === 0 ? 0 : histogram.getValueAtPercentile(p));
+  if (count === 0) return null;
   return {
     count,
-    minBytes: count === 0 ? 0 : histogram.minNonZeroValue,
+    minBytes: histogram.minNonZeroValue,
     meanBytes: Math.round(histogram.mean * 10) / 10,
-    p50Bytes: at(50),
-    p99Bytes: at(99),
-    maxBytes: count === 0 ? 0 : histogram.maxValue,
+    p50Bytes: histogram.getValueAtPercentile(50),
+    p99Bytes: histogram.getValueAtPercentile(99),
+    maxBytes: histogram.maxValue,
   };
+}
+
+/** Summaries of the latency histograms (unit us) of a set that hold samples. */
+export function summarizeLatencies(set: Record<string, EncodedHistogram>): Record<string, LatencySummary> {
+  return summarizeSet(set, 'us', summarizeEncoded);
+}
+
+/** Summaries of the size histograms (unit bytes) of a set that hold samples. */
+export function summarizeSizeHistograms(set: Record<string, EncodedHistogram>): Record<string, SizeSummary> {
+  return summarizeSet(set, 'bytes', summarizeSizes);
+}
+
+function summarizeSet<T>(set: Record<string, EncodedHistogram>, unit: EncodedHistogram['unit'], fn: (h: EncodedHistogram) => T | null): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [name, encoded] of Object.entries(set)) {
+    if ((encoded.unit ?? 'us') !== unit) continue;
+    const summary = fn(encoded);
+    if (summary !== null) out[name] = summary;
+  }
+  return out;
 }
 
 /**

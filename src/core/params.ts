@@ -1,126 +1,123 @@
 /**
- * Reads scenario parameters from text (command line, presets) into validated
- * values, and expands comma lists into one parameter set per cell.
+ * Scenario parameters: typed values from code (numbers in ms and bytes, or text
+ * with a unit for durations and sizes; arrays for sweeps) are checked against
+ * their declarations and expanded into one parameter set per cell. Errors name
+ * the parameter; the command line turns that name into its flag.
  */
-import { UsageError } from '../errors.js';
-import type { ParamValues, ParameterSpec, Scenario } from '../types.js';
+import { ParameterError } from '../errors.js';
+import type { ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
+import type { AnyScenario } from '../scenario-types.js';
+import { formatDuration, formatSize, parseDurationMs, parseSizeBytes } from './units.js';
 
-const DURATION_UNITS_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const SIZE_UNITS_BYTES: Record<string, number> = {
-  b: 1, kb: 1000, mb: 1_000_000, gb: 1_000_000_000, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3,
-};
+type Value = number | boolean | string;
 
-/** "500ms", "5s", "1m", "1.5h"; a bare number is seconds. */
-export function parseDurationMs(text: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|h)?\s*$/i.exec(text);
-  if (!match) return null;
-  return Number(match[1]) * DURATION_UNITS_MS[(match[2] ?? 's').toLowerCase()]!;
+/** A declaration in the result JSON's terms: defaults and bounds in ms and bytes. */
+export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo {
+  const info: ParameterInfo = { kind: spec.kind, description: spec.description, default: readValue(name, spec, spec.default, false) };
+  if ('min' in spec && spec.min !== undefined) info.min = boundOf(name, spec, spec.min);
+  if ('max' in spec && spec.max !== undefined) info.max = boundOf(name, spec, spec.max);
+  if (spec.kind === 'choice') info.choices = spec.choices;
+  if (spec.sweepable) info.sweepable = true;
+  return info;
 }
 
-/** "32", "4kb", "64KiB", "1mb"; a bare number is bytes. */
-export function parseSizeBytes(text: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|kib|mib|gib)?\s*$/i.exec(text);
-  if (!match) return null;
-  const bytes = Number(match[1]) * SIZE_UNITS_BYTES[(match[2] ?? 'b').toLowerCase()]!;
-  return Number.isInteger(bytes) ? bytes : null;
+/** A value for people, with its unit: "5s", "32B", "true". */
+export function formatValue(kind: ParameterInfo['kind'], value: Value): string {
+  if (typeof value === 'number' && kind === 'duration') return formatDuration(value);
+  if (typeof value === 'number' && kind === 'size') return formatSize(value);
+  return String(value);
 }
 
-const HINTS: Record<ParameterSpec['kind'], string> = {
-  integer: 'a whole number',
-  number: 'a number',
-  duration: 'a duration such as 500ms, 5s, 1m',
-  size: 'a size in bytes such as 32, 4kb, 64KiB',
-  boolean: 'true or false',
-  string: 'text',
-};
-
-/** Parses one value of one parameter, or throws a UsageError naming the flag. */
-export function parseParameter(name: string, spec: ParameterSpec, text: string): number | boolean | string {
-  const flag = `--${toKebab(name)}`;
-  const value = readKind(spec, text.trim());
-  if (value === null) throw new UsageError(`${flag}: "${text}" is not ${HINTS[spec.kind]}`);
-  if (typeof value === 'number') {
-    if (spec.min !== undefined && value < spec.min) {
-      throw new UsageError(`${flag}: ${text} is below the minimum ${describe(spec, spec.min)}`);
-    }
-    if (spec.max !== undefined && value > spec.max) {
-      throw new UsageError(`${flag}: ${text} is above the maximum ${describe(spec, spec.max)}`);
-    }
+/** Checks one value given by code and returns it in the parameter's unit (ms, bytes). */
+export function readValue(name: string, spec: ParameterSpec, input: unknown, checkRange = true): Value {
+  const value = convert(spec, input);
+  if (value === null) throw new ParameterError(name, `${show(input)} is not ${EXPECTED[spec.kind]}`);
+  if (spec.kind === 'choice' && !spec.choices.includes(value as string)) {
+    throw new ParameterError(name, `${show(input)} is not one of ${spec.choices.join(', ')}`);
   }
-  if (typeof value === 'string' && spec.choices && !spec.choices.includes(value)) {
-    throw new UsageError(`${flag}: "${text}" is not one of ${spec.choices.join(', ')}`);
+  if (checkRange && typeof value === 'number' && 'min' in spec) {
+    const min = spec.min === undefined ? undefined : boundOf(name, spec, spec.min);
+    const max = spec.max === undefined ? undefined : boundOf(name, spec, spec.max);
+    if (min !== undefined && value < min) throw new ParameterError(name, `${show(input)} is below the minimum ${formatValue(spec.kind, min)}`);
+    if (max !== undefined && value > max) throw new ParameterError(name, `${show(input)} is above the maximum ${formatValue(spec.kind, max)}`);
   }
   return value;
 }
 
-function readKind(spec: ParameterSpec, text: string): number | boolean | string | null {
+const EXPECTED: Record<ParameterSpec['kind'], string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  duration: 'a duration (a number of ms, or text such as 500ms, 5s, 1m)',
+  size: 'a size (a number of bytes, or text such as 32b, 4kb, 64KiB)',
+  boolean: 'true or false',
+  choice: 'one of the choices',
+  string: 'text',
+};
+
+function convert(spec: ParameterSpec, input: unknown): Value | null {
   switch (spec.kind) {
     case 'integer':
-      return /^-?\d+$/.test(text) ? Number(text) : null;
+      return typeof input === 'number' && Number.isSafeInteger(input) ? input : null;
     case 'number':
-      return text !== '' && Number.isFinite(Number(text)) ? Number(text) : null;
+      return typeof input === 'number' && Number.isFinite(input) ? input : null;
     case 'duration':
-      return parseDurationMs(text);
+      if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? input : null;
+      return typeof input === 'string' ? parseDurationMs(input) : null;
     case 'size':
-      return parseSizeBytes(text);
+      if (typeof input === 'number') return Number.isSafeInteger(input) && input >= 0 ? input : null;
+      return typeof input === 'string' ? parseSizeBytes(input) : null;
     case 'boolean':
-      return text === 'true' || text === '' ? true : text === 'false' ? false : null;
+      return typeof input === 'boolean' ? input : null;
+    case 'choice':
     case 'string':
-      return text;
+      return typeof input === 'string' ? input : null;
   }
 }
 
-function describe(spec: ParameterSpec, value: number): string {
-  if (spec.kind === 'duration') return `${value}ms`;
-  if (spec.kind === 'size') return `${value} bytes`;
-  return String(value);
+function boundOf(name: string, spec: ParameterSpec, bound: unknown): number {
+  return readValue(name, spec, bound, false) as number;
 }
 
-export function toKebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+function show(input: unknown): string {
+  return typeof input === 'string' ? `"${input}"` : String(input);
 }
 
 /**
- * Builds the parameter sets of a run: defaults, then the preset, then explicit
- * values; a comma list on a sweepable parameter multiplies the sets.
+ * The parameter sets of a run: defaults, then the preset, then the given values;
+ * an array on a sweepable parameter multiplies the sets. Each set then passes
+ * the scenario's own validate().
  */
-export function resolveParameterSets(
-  scenario: Scenario,
-  explicit: Record<string, string>,
-  presetName?: string,
-): ParamValues[] {
-  const texts: Record<string, string> = {};
+export function resolveParameterSets(scenario: AnyScenario, inputs: Readonly<Record<string, unknown>>, presetName?: string): ParamValues[] {
+  const parameters = scenario.parameters as Record<string, ParameterSpec>;
+  let preset: Record<string, unknown> = {};
   if (presetName !== undefined) {
-    const preset = scenario.presets?.[presetName];
-    if (!preset) {
+    const found = (scenario.presets as Record<string, Record<string, unknown>> | undefined)?.[presetName];
+    if (!found) {
       const known = Object.keys(scenario.presets ?? {});
-      throw new UsageError(
-        `--preset: "${presetName}" is not a preset of ${scenario.name} (${known.length ? known.join(', ') : 'it has none'})`,
-      );
+      throw new ParameterError('preset', `"${presetName}" is not a preset of ${scenario.name} (${known.length ? known.join(', ') : 'it has none'})`);
     }
-    Object.assign(texts, preset);
+    preset = found;
   }
-  Object.assign(texts, explicit);
-
-  let sets: ParamValues[] = [{}];
-  for (const [name, spec] of Object.entries(scenario.parameters)) {
-    const text = texts[name];
-    const values =
-      text === undefined
-        ? [spec.default]
-        : splitList(name, spec, text).map((part) => parseParameter(name, spec, part));
+  for (const name of Object.keys(inputs)) {
+    if (!(name in parameters)) throw new ParameterError(name, `not a parameter of ${scenario.name} (its parameters: ${Object.keys(parameters).join(', ')})`);
+  }
+  const merged = { ...preset, ...inputs };
+  let sets: Record<string, Value>[] = [{}];
+  for (const [name, spec] of Object.entries(parameters)) {
+    const given = merged[name];
+    const values = (given === undefined ? [spec.default] : listOf(name, spec, given)).map((v) => readValue(name, spec, v));
     sets = sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value })));
   }
-  for (const name of Object.keys(texts)) {
-    if (!(name in scenario.parameters)) {
-      throw new UsageError(`--${toKebab(name)}: not a parameter of ${scenario.name} (${Object.keys(scenario.parameters).map(toKebab).join(', ')})`);
-    }
+  for (const set of sets) {
+    const problem = scenario.validate?.(set);
+    if (problem) throw new ParameterError(problem.parameter, problem.message);
   }
   return sets;
 }
 
-function splitList(name: string, spec: ParameterSpec, text: string): string[] {
-  if (!text.includes(',')) return [text];
-  if (!spec.sweepable) throw new UsageError(`--${toKebab(name)}: takes one value, not a list ("${text}")`);
-  return text.split(',');
+function listOf(name: string, spec: ParameterSpec, given: unknown): unknown[] {
+  if (!Array.isArray(given)) return [given];
+  if (!spec.sweepable) throw new ParameterError(name, `takes one value, not a list (${given.map(show).join(', ')})`);
+  if (given.length === 0) throw new ParameterError(name, 'an empty list sweeps nothing');
+  return given;
 }

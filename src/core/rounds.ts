@@ -1,56 +1,26 @@
 /**
  * `--repeat N`: a cell measured in N rounds (interleaved with the other cells,
- * so drift on a shared machine spreads over every pair) becomes one cell again.
- * Its metrics are per-key medians over the rounds that measured something, so
- * one disturbed round cannot move them; its histograms pool every round's
- * samples (exact merge); each round's own metrics stay in `rounds`, and their
- * spread is what `compare` reads as noise.
+ * so drift on a shared machine spreads over every pair) becomes one cell again
+ * by pooling: histograms merge exactly, counters and windows add up, resources
+ * average over the rounds' samples. The cell's metrics are then computed once,
+ * from the pool, so the table, the HTML and compare all show the same number.
  */
-import type { CellMeasurements, CellResult, EncodedHistogram, RoundResult } from '../result-types.js';
-import { mergeHistogramSets, summarizeEncoded, summarizeSizes, sumCounterSets } from './metrics.js';
+import type { CellMeasurements, CellResources, ProcessResources, SampledStat } from '../result-types.js';
+import type { CellRun } from './cell.js';
+import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
 
-export function poolRounds(rounds: CellResult[]): CellResult {
-  if (rounds.length === 1) return rounds[0]!;
-  const first = rounds[0]!;
-  const measured = rounds.filter((r) => r.measurements !== undefined);
-  const trouble = rounds.find((r) => r.status !== 'ok');
-  const notes = [...new Set(rounds.flatMap((r) => r.notes ?? []))];
+type Measured = NonNullable<CellRun['measured']>;
+
+export function poolMeasured(parts: Measured[]): Measured {
+  if (parts.length === 1) return parts[0]!;
+  const drops = parts.map((p) => p.stackDrops).filter((d): d is number => d !== null);
   return {
-    scenario: first.scenario,
-    server: first.server,
-    client: first.client,
-    params: first.params,
-    status: trouble?.status ?? 'ok',
-    ...(trouble?.reason ? { reason: `round ${rounds.indexOf(trouble) + 1}: ${trouble.reason}` } : {}),
-    ...(measured.length ? { metrics: medianMetrics(measured.map((r) => r.metrics ?? {})) } : {}),
-    ...(measured.length ? { measurements: poolMeasurements(measured.map((r) => r.measurements!)) } : {}),
-    ...(measured.length ? { resources: measured[Math.floor(measured.length / 2)]!.resources! } : {}),
-    serverStackDrops: rounds.reduce((sum, r) => sum + (r.serverStackDrops ?? 0), 0),
-    ...(notes.length ? { notes } : {}),
-    rounds: rounds.map(toRound),
-    elapsedMs: rounds.reduce((sum, r) => sum + r.elapsedMs, 0),
+    measurements: poolMeasurements(parts.map((p) => p.measurements)),
+    resources: poolResources(parts.map((p) => p.resources)),
+    stackDrops: drops.length ? drops.reduce((a, b) => a + b, 0) : null,
+    serverReported: parts.every((p) => p.serverReported),
+    notes: [...new Set(parts.flatMap((p) => p.notes))],
   };
-}
-
-function toRound(cell: CellResult): RoundResult {
-  return {
-    status: cell.status,
-    ...(cell.reason ? { reason: cell.reason } : {}),
-    ...(cell.metrics ? { metrics: cell.metrics } : {}),
-    ...(cell.resources ? { resources: cell.resources } : {}),
-    elapsedMs: cell.elapsedMs,
-  };
-}
-
-/** Median of each key over the rounds that have a number for it (the lower middle for an even count). */
-export function medianMetrics(sets: Record<string, number | null>[]): Record<string, number | null> {
-  const keys = [...new Set(sets.flatMap((s) => Object.keys(s)))];
-  return Object.fromEntries(
-    keys.map((key) => {
-      const values = sets.map((s) => s[key]).filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
-      return [key, values.length ? values[Math.floor((values.length - 1) / 2)]! : null];
-    }),
-  );
 }
 
 /** Histograms merged over rounds, counters and windows added; the first round's time series. */
@@ -60,17 +30,38 @@ function poolMeasurements(parts: CellMeasurements[]): CellMeasurements {
   const series = parts.find((p) => p.timeSeries)?.timeSeries;
   return {
     histograms,
-    latency: summarize(histograms, 'us', summarizeEncoded),
-    sizes: summarize(histograms, 'bytes', summarizeSizes),
+    latency: summarizeLatencies(histograms),
+    sizes: summarizeSizeHistograms(histograms),
     counters: sumCounterSets(parts.map((p) => p.counters)),
     serverHistograms,
-    serverLatency: summarize(serverHistograms, 'us', summarizeEncoded),
+    serverLatency: summarizeLatencies(serverHistograms),
     serverCounters: sumCounterSets(parts.map((p) => p.serverCounters)),
     windowMs: parts.reduce((sum, p) => sum + p.windowMs, 0),
     ...(series ? { timeSeries: series } : {}),
   };
 }
 
-function summarize<T>(set: Record<string, EncodedHistogram>, unit: EncodedHistogram['unit'], fn: (h: EncodedHistogram) => T): Record<string, T> {
-  return Object.fromEntries(Object.entries(set).filter(([, h]) => (h.unit ?? 'us') === unit).map(([name, h]) => [name, fn(h)]));
+/** Per process (server, client 1, client 2 ...): means weighted by samples, the highest max. */
+function poolResources(parts: CellResources[]): CellResources {
+  const servers = parts.map((p) => p.server).filter((s): s is ProcessResources => s !== null);
+  const processes = Math.max(...parts.map((p) => p.clients.length));
+  return {
+    server: servers.length ? poolProcess(servers) : null,
+    clients: Array.from({ length: processes }, (_, i) => poolProcess(parts.flatMap((p) => (p.clients[i] ? [p.clients[i]!] : [])))),
+  };
+}
+
+function poolProcess(parts: ProcessResources[]): ProcessResources {
+  const samples = parts.reduce((sum, p) => sum + p.samples, 0);
+  const pool = (pick: (p: ProcessResources) => SampledStat, digits: number): SampledStat => {
+    const scale = 10 ** digits;
+    const mean = samples === 0 ? 0 : parts.reduce((sum, p) => sum + pick(p).mean * p.samples, 0) / samples;
+    return { mean: Math.round(mean * scale) / scale, max: Math.max(...parts.map((p) => pick(p).max)) };
+  };
+  return {
+    cpuPercent: pool((p) => p.cpuPercent, 1),
+    rssBytes: pool((p) => p.rssBytes, 0),
+    eventLoopUtilization: pool((p) => p.eventLoopUtilization, 3),
+    samples,
+  };
 }

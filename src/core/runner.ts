@@ -1,97 +1,110 @@
 /**
  * run(): expands scenario x server x client x parameter sets into cells, skips
- * the pairs that cannot work (with the reason), runs the rest one at a time.
+ * the pairs that cannot work (with the reason), runs the rest one at a time,
+ * and tells listeners what happens as events.
  */
-import { UsageError } from '../errors.js';
+import { ParameterError, UsageError } from '../errors.js';
 import { toolVersion } from '../package-version.js';
 import { clientStacks, serverStacks } from '../stacks.js';
-import type { ParamValues, Scenario } from '../types.js';
-import { SCHEMA_VERSION, type BenchResult, type CellResult, type StackInfo } from '../result-types.js';
-import { runCell, type CellPlan } from './cell.js';
+import type { ParamInputs, ParamValues } from '../declaration-types.js';
+import type { AnyScenario, Scenario } from '../scenario-types.js';
+import { SCHEMA_VERSION, type BenchResult, type CellResult, type ScenarioInfo, type StackInfo } from '../result-types.js';
+import { runCell, type CellPlan, type CellRun } from './cell.js';
+import { cellResult } from './cell-result.js';
 import { describeEnvironment, probeStacks } from './environment.js';
 import { resolveParameterSets } from './params.js';
-import { poolRounds } from './rounds.js';
-import { loadScenario, type LoadedScenario } from './scenario-loader.js';
+import { loadScenario, type LoadedScenario, type ScenarioRef } from './scenario-loader.js';
+import { scenarioInfo } from './scenario-info.js';
+import type { RunEvent } from './events.js';
 
-export interface RunOptions {
-  /** Built-in scenario name or path to a module exporting a Scenario. */
-  scenario: string;
+/** Parameters as code passes them, typed from the scenario when run() gets the scenario itself. */
+export type ParamsFor<S> = S extends Scenario<infer D, infer _M> ? ParamInputs<D> : Readonly<Record<string, unknown>>;
+
+export interface RunOptions<S extends ScenarioRef = ScenarioRef> {
+  /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
+  scenario: S;
   /** Server stacks; default all. */
   servers?: string[];
   /** Client stacks; default all. */
   clients?: string[];
-  /** Scenario parameters as text, as on the command line (`{ duration: '5s' }`). */
-  params?: Record<string, string>;
+  /** Parameter values: numbers in ms and bytes (or '5s', '4kb'), arrays to sweep. */
+  params?: ParamsFor<S>;
+  /** A preset of the scenario; `params` override it. */
   preset?: string;
   /** Load-generating processes per cell. Default 1. */
   clientProcesses?: number;
-  /** Rounds per cell, interleaved over the cells; the cell reports medians. Default 1. */
+  /** Rounds per cell, interleaved over the cells; the cell pools them. Default 1. */
   repeat?: number;
   /** Loopback address the server binds. Default 127.0.0.1. */
   host?: string;
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
   signal?: AbortSignal;
-  /** Called when a cell starts and ends. */
-  onCellStart?: (cell: CellPlan, index: number, total: number) => void;
-  onCellEnd?: (result: CellResult, index: number, total: number) => void;
-  /** Client counters summed over processes, about once a second. */
-  onProgress?: (counters: Record<string, number>) => void;
+  /** Called for every engine event: run start, cell start, window open, tick, cell end. */
+  onEvent?: (event: RunEvent) => void;
 }
 
-/** Checks options and builds the plan without starting anything. */
-export async function planRun(options: RunOptions) {
-  const servers = pickStacks('server', options.servers, Object.keys(serverStacks));
-  const clients = pickStacks('client', options.clients, Object.keys(clientStacks));
-  const clientProcesses = options.clientProcesses ?? 1;
-  if (!Number.isInteger(clientProcesses) || clientProcesses < 1 || clientProcesses > 64) {
-    throw new UsageError(`--client-procs: ${clientProcesses} is not a whole number from 1 to 64`);
+export interface RunPlan {
+  servers: string[];
+  clients: string[];
+  clientProcesses: number;
+  repeat: number;
+  host: string;
+  loaded: LoadedScenario;
+  info: ScenarioInfo;
+  paramSets: ParamValues[];
+}
+
+/** Checks options and builds the plan without starting anything; errors name the option. */
+export async function planRun<S extends ScenarioRef>(options: RunOptions<S>): Promise<RunPlan> {
+  if (process.env.WSBENCH_ROLE) {
+    throw new UsageError('run() was called inside a wsbench child process: keep a scenario in its own module, apart from the code that calls run()');
   }
-  const repeat = options.repeat ?? 1;
-  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100) throw new UsageError(`--repeat: ${repeat} is not a whole number from 1 to 100`);
+  const servers = pickStacks('servers', options.servers, Object.keys(serverStacks));
+  const clients = pickStacks('clients', options.clients, Object.keys(clientStacks));
+  const clientProcesses = wholeNumber('clientProcesses', options.clientProcesses ?? 1, 1, 64);
+  const repeat = wholeNumber('repeat', options.repeat ?? 1, 1, 100);
   const host = options.host ?? '127.0.0.1';
-  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new UsageError(`--host: ${host} is not a loopback address (127.x.x.x)`);
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
   const loaded = await loadScenario(options.scenario);
-  const paramSets = resolveParameterSets(loaded.scenario, options.params ?? {}, options.preset);
-  for (const params of paramSets) {
-    const problem = loaded.scenario.validate?.(params);
-    if (problem) throw new UsageError(`${loaded.scenario.name}: ${problem}`);
-  }
-  return { servers, clients, clientProcesses, repeat, host, loaded, paramSets };
+  const paramSets = resolveParameterSets(loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
+  return { servers, clients, clientProcesses, repeat, host, loaded, info: scenarioInfo(loaded.scenario), paramSets };
 }
 
-export async function run(options: RunOptions): Promise<BenchResult> {
+export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promise<BenchResult> {
   const startedAt = new Date();
   const plan = await planRun(options);
   const stacks = await probeStacks();
   const signal = options.signal ?? new AbortController().signal;
-  const cells = expandCells(plan.loaded, plan.servers, plan.clients, plan.paramSets);
+  const emit = options.onEvent ?? (() => undefined);
+  const cells = expandCells(plan);
   const skips = cells.map((cell) => whySkip(cell, plan.loaded.scenario, stacks));
-  const rounds: CellResult[][] = cells.map(() => []);
+  const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
+  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat });
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
   for (let round = 0; round < plan.repeat; round++) {
     for (const [i, cell] of cells.entries()) {
+      if (skips[i] !== null || signal.aborted) continue;
       const index = round * cells.length + i;
-      if (skips[i] || signal.aborted) {
-        if (round === 0 && skips[i]) {
-          rounds[i]!.push(skipped(cell, skips[i]!));
-          options.onCellEnd?.(rounds[i]![0]!, index, total);
-        }
-        continue;
-      }
-      options.onCellStart?.(cell, index, total);
-      const result = await runCell(cell, {
+      const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
+      emit({ type: 'cell-start', index, total, round, ...identity, windowMs: plan.loaded.scenario.windowMs?.(cell.params) });
+      const outcome = await runCell(cell, {
         host: plan.host,
         clientProcesses: plan.clientProcesses,
         signal,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        onWindowOpen: () => emit({ type: 'window-open', index }),
+        onTick: (counters) => emit({ type: 'tick', index, counters }),
       });
-      rounds[i]!.push(result);
-      options.onCellEnd?.(result, index, total);
+      runs[i]!.push(outcome);
+      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure });
     }
   }
-  const results = rounds.map((measured, i) => (measured.length ? poolRounds(measured) : skipped(cells[i]!, 'interrupted before it started')));
-  const scenario = plan.loaded.scenario;
+  const results = cells.map((cell, i): CellResult => {
+    const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
+    if (skips[i] !== null) return { ...identity, status: 'skipped', reason: skips[i]!, elapsedMs: 0 };
+    if (runs[i]!.length === 0) return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
+    return cellResult(identity, plan.loaded.scenario, plan.clientProcesses, runs[i]!);
+  });
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'wsbench', version: toolVersion() },
@@ -100,33 +113,35 @@ export async function run(options: RunOptions): Promise<BenchResult> {
     interrupted: signal.aborted,
     environment: describeEnvironment(stacks),
     clientProcesses: plan.clientProcesses,
-    ...(plan.repeat > 1 ? { repeat: plan.repeat } : {}),
-    scenarios: [{ name: scenario.name, description: scenario.description, columns: scenario.columns }],
+    repeat: plan.repeat,
+    scenarios: [plan.info],
     cells: results,
   };
 }
 
-function skipped(cell: CellPlan, reason: string): CellResult {
-  return { scenario: cell.loaded.scenario.name, server: cell.server, client: cell.client, params: cell.params, status: 'skipped', reason, elapsedMs: 0 };
+function wholeNumber(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new ParameterError(name, `${value} is not a whole number from ${min} to ${max}`);
+  return value;
 }
 
-function pickStacks(role: 'server' | 'client', wanted: string[] | undefined, known: string[]): string[] {
+function pickStacks(option: 'servers' | 'clients', wanted: string[] | undefined, known: string[]): string[] {
   if (wanted === undefined) return known;
-  if (wanted.length === 0) throw new UsageError(`--${role}s: give at least one of ${known.join(', ')}`);
+  if (wanted.length === 0) throw new ParameterError(option, `give at least one of ${known.join(', ')}`);
   for (const name of wanted) {
-    if (!known.includes(name)) throw new UsageError(`--${role}s: unknown ${role} stack "${name}" (known: ${known.join(', ')})`);
+    if (name === '') throw new ParameterError(option, `an empty name in the list (known: ${known.join(', ')})`);
+    if (!known.includes(name)) throw new ParameterError(option, `unknown ${option.slice(0, -1)} stack "${name}" (known: ${known.join(', ')})`);
   }
   return [...new Set(wanted)];
 }
 
-function expandCells(loaded: LoadedScenario, servers: string[], clients: string[], paramSets: ParamValues[]): CellPlan[] {
-  return paramSets.flatMap((params) =>
-    servers.flatMap((server) => clients.map((client) => ({ loaded, server, client, params }))),
+function expandCells(plan: RunPlan): CellPlan[] {
+  return plan.paramSets.flatMap((params) =>
+    plan.servers.flatMap((server) => plan.clients.map((client) => ({ loaded: plan.loaded, server, client, params }))),
   );
 }
 
 /** Incompatible or unavailable pairs are skipped with the reason, never failed. */
-function whySkip(cell: CellPlan, scenario: Scenario, stacks: StackInfo[]): string | null {
+function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: StackInfo[]): string | null {
   const server = stacks.find((s) => s.role === 'server' && s.name === cell.server)!;
   const client = stacks.find((s) => s.role === 'client' && s.name === cell.client)!;
   if (server.protocol !== client.protocol) {

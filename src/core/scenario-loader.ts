@@ -1,16 +1,26 @@
 /**
- * Finds a scenario by built-in name or by file path, and checks that the module
- * really exports one. Children import the same module URL, so the scenario's
- * server half and client half always come from the same file.
+ * Finds a scenario by built-in name, file path, file URL or as an object made by
+ * defineScenario(), and checks that it really is one. Children import the same
+ * module URL and pick the scenario by name, so both halves come from one file.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
-import type { Scenario } from '../types.js';
+import type { AnyScenario } from '../scenario-types.js';
+import { isScenario } from '../scenario-kit/define.js';
 
 /** Built-in scenarios live in scenarios/, compiled next to dist/src. */
 const BUILT_IN_DIR = new URL('../../scenarios/', import.meta.url);
+
+/** A scenario as run() takes it: a built-in name, a path, a file URL, or the scenario itself. */
+export type ScenarioRef = string | URL | AnyScenario;
+
+export interface LoadedScenario {
+  scenario: AnyScenario;
+  /** file:// URL of the module children import. */
+  url: string;
+}
 
 /** Every module in scenarios/ is a built-in scenario, named after its file. */
 export function builtInScenarios(): string[] {
@@ -20,55 +30,66 @@ export function builtInScenarios(): string[] {
     .sort();
 }
 
-export interface LoadedScenario {
-  scenario: Scenario;
-  /** file:// URL children import. */
-  url: string;
-}
-
-function looksLikePath(nameOrPath: string): boolean {
-  return nameOrPath.includes('/') || nameOrPath.includes('\\') || /\.[cm]?js$/.test(nameOrPath);
-}
-
-export function scenarioUrl(nameOrPath: string): string {
-  if (looksLikePath(nameOrPath)) {
-    const path = resolve(nameOrPath);
-    if (!existsSync(path)) throw new UsageError(`scenario file not found: ${nameOrPath}`);
-    return pathToFileURL(path).href;
+export async function loadScenario(ref: ScenarioRef): Promise<LoadedScenario> {
+  if (typeof ref === 'object' && !(ref instanceof URL)) {
+    if (!isScenario(ref)) throw new UsageError('scenario: not made by defineScenario()');
+    if (!ref.moduleUrl) throw new UsageError(`scenario ${ref.name}: defined outside a module file; child processes load scenarios from files, so define it in one`);
+    // Not imported here: the module may be the very script that is calling run().
+    return { scenario: ref, url: ref.moduleUrl };
   }
+  const url = scenarioUrl(ref);
+  return { scenario: await importScenario(url), url };
+}
+
+function scenarioUrl(ref: string | URL): string {
+  if (ref instanceof URL || ref.startsWith('file:')) return checkedFile(fileURLToPath(ref), String(ref));
+  if (looksLikePath(ref)) return checkedFile(resolve(ref), ref);
   const known = builtInScenarios();
-  if (!known.includes(nameOrPath)) {
-    throw new UsageError(`unknown scenario "${nameOrPath}" (known: ${known.join(', ')}, or a path to a .js file)`);
+  if (!known.includes(ref)) throw new UsageError(`unknown scenario "${ref}" (known: ${known.join(', ')}, or a path to a .js file)`);
+  return new URL(`${ref}.js`, BUILT_IN_DIR).href;
+}
+
+function looksLikePath(ref: string): boolean {
+  return ref.includes('/') || ref.includes('\\') || /\.[cm]?[jt]s$/.test(ref);
+}
+
+/**
+ * Refuses what cannot be a scenario before importing it: importing runs a
+ * module's top level, and a script that is not a scenario may start work there.
+ */
+function checkedFile(path: string, label: string): string {
+  if (!existsSync(path)) throw new UsageError(`scenario file not found: ${label}`);
+  if (/\.[cm]?ts$/.test(path)) {
+    throw new UsageError(`${label} is TypeScript: compile it to JavaScript first (tsc), then run the .js file (Node 20 cannot run .ts files)`);
   }
-  return new URL(`${nameOrPath}.js`, BUILT_IN_DIR).href;
+  if (!readFileSync(path, 'utf8').includes('defineScenario')) {
+    throw new UsageError(`${label} is not a wsbench scenario: it never calls defineScenario() (not run)`);
+  }
+  return pathToFileURL(path).href;
 }
 
-export async function loadScenario(nameOrPath: string): Promise<LoadedScenario> {
-  const url = scenarioUrl(nameOrPath);
-  return { scenario: await importScenario(url, nameOrPath), url };
-}
-
-export async function importScenario(url: string, label = url): Promise<Scenario> {
+/**
+ * Imports a module and returns its scenario: the export named `name` when
+ * given, else the default export, else the only scenario it exports.
+ */
+export async function importScenario(url: string, name?: string): Promise<AnyScenario> {
   let module: Record<string, unknown>;
   try {
     module = (await import(url)) as Record<string, unknown>;
   } catch (error) {
-    throw new UsageError(`cannot load scenario ${label}: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(`cannot load scenario ${shortName(url)}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const candidate = module.default ?? module.scenario;
-  const problem = whyNotScenario(candidate);
-  if (problem) throw new UsageError(`${label} does not export a scenario (default or "scenario" export): ${problem}`);
-  return candidate as Scenario;
+  const found = [...new Set(Object.values(module).filter(isScenario))];
+  const pick =
+    name !== undefined
+      ? found.find((s) => s.name === name)
+      : (isScenario(module.default) ? module.default : found.length === 1 ? found[0] : undefined);
+  if (pick) return pick;
+  if (name !== undefined) throw new UsageError(`${shortName(url)} does not export scenario "${name}" (export it: child processes import it from there)`);
+  if (found.length > 1) throw new UsageError(`${shortName(url)} exports several scenarios (${found.map((s) => s.name).join(', ')}); make one the default export`);
+  throw new UsageError(`${shortName(url)} does not export a scenario made with defineScenario()`);
 }
 
-function whyNotScenario(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return 'no object exported';
-  const s = value as Partial<Scenario>;
-  if (typeof s.name !== 'string' || s.name === '') return 'missing name';
-  if (typeof s.server !== 'function') return 'missing server(ctx)';
-  if (typeof s.client !== 'function') return 'missing client(ctx)';
-  if (typeof s.summarize !== 'function') return 'missing summarize(cell, params)';
-  if (typeof s.parameters !== 'object' || s.parameters === null) return 'missing parameters';
-  if (!Array.isArray(s.columns)) return 'missing columns';
-  return null;
+function shortName(url: string): string {
+  return url.startsWith('file:') ? fileURLToPath(url) : url;
 }

@@ -3,7 +3,8 @@
  * server half, listens on port 0, says where, and measures its own cost.
  */
 import { loadServerAdapter } from '../stacks.js';
-import type { ServerConnection, ServerHandlers, ServerLogic, ServerScenarioContext } from '../types.js';
+import type { ServerConnection, ServerHandlers } from '../adapter-types.js';
+import type { ServerLogic, ServerScenarioContext } from '../scenario-types.js';
 import { monotonicUs } from './clock.js';
 import { exitWithParent, sendToParent, type ServerStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
@@ -15,7 +16,7 @@ exitWithParent();
 const metrics = new MetricsRegistry();
 const sampler = new ResourceSampler();
 let logic: ServerLogic = {};
-let dropped: () => number = () => 0;
+let stackDrops: () => number = () => 0;
 let windowStartUs = 0;
 
 process.on('message', (message: ToChild) => {
@@ -36,7 +37,7 @@ process.on('message', (message: ToChild) => {
         windowMs: (monotonicUs() - windowStartUs) / 1000,
         notes: [],
       },
-      stackDrops: dropped(),
+      stackDrops: stackDrops(),
     });
   }
 });
@@ -46,7 +47,7 @@ async function start(message: ServerStartMessage): Promise<void> {
     const adapter = await loadServerAdapter(message.adapter);
     const availability = await adapter.probe();
     if (!availability.available) throw new Error(availability.reason);
-    const scenario = await importScenario(message.scenarioUrl);
+    const scenario = await importScenario(message.scenario.url, message.scenario.name);
     const open = new Set<ServerConnection>();
     let broadcast: ServerScenarioContext['broadcast'] = () => {
       throw new Error('broadcast() before the server listens');
@@ -75,7 +76,7 @@ async function start(message: ServerStartMessage): Promise<void> {
     };
     const running = await adapter.start({ host: message.host, handlers });
     broadcast = running.broadcast;
-    dropped = running.droppedByStack;
+    stackDrops = running.stackDrops;
     await sendToParent({ type: 'ready', url: running.url, httpUrl: running.httpUrl });
   } catch (error) {
     await sendToParent({ type: 'failed', reason: firstLine(error) });

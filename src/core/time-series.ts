@@ -67,10 +67,10 @@ function mergeIntervals(group: Tick[]): TimeSeriesPoint['latency'] {
       }
     }
   }
-  return Object.fromEntries(
-    [...merged].map(([name, histogram]) => {
-      const { count, p50Ms, p99Ms, maxMs } = summarizeHistogram(histogram);
-      return [name, { count, p50Ms, p99Ms, maxMs }];
-    }),
-  );
+  const latency: TimeSeriesPoint['latency'] = {};
+  for (const [name, histogram] of merged) {
+    const summary = summarizeHistogram(histogram);
+    if (summary) latency[name] = { count: summary.count, p50Ms: summary.p50Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs };
+  }
+  return latency;
 }

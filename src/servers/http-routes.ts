@@ -3,7 +3,7 @@
  * stacks share one; uWS has its own router).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { HttpHandler } from '../types.js';
+import type { HttpHandler } from '../adapter-types.js';
 
 export function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined) {
   return (request: IncomingMessage, response: ServerResponse): void => {

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
-import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
+import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
 
 export const MESSAGE_EVENT = 'm';
@@ -39,7 +39,7 @@ export const socketioServer: ServerAdapter = {
       url: `http://${host}:${port}`,
       httpUrl: `http://${host}:${port}`,
       broadcast: (data) => void io.emit(MESSAGE_EVENT, data),
-      droppedByStack: () => 0, // socket.io buffers per socket without limit
+      stackDrops: () => 0, // socket.io buffers per socket without limit
       async close() {
         io.disconnectSockets(true);
         await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { installedPackage } from '../package-version.js';
-import type { StackBuild } from '../types.js';
+import type { StackBuild } from '../result-types.js';
 
 const require = createRequire(import.meta.url);
 export const UWS_IMPORT_NAME = 'uWebSockets.js';

@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse as UwsResponse, WebSocket as UwsSocket } from 'uWebSockets.js';
-import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection } from '../types.js';
+import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { splitIntoFragments } from './fragments.js';
 import { loadUws } from './uws-build.js';
 
@@ -73,7 +73,7 @@ export const uwsServer: ServerAdapter = {
       broadcast(data) {
         app.publish(BROADCAST_TOPIC, data, typeof data !== 'string');
       },
-      droppedByStack: () => dropped,
+      stackDrops: () => dropped,
       async close() {
         uws.us_listen_socket_close(token as never);
         for (const socket of sockets) socket.close();

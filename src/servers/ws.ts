@@ -1,8 +1,8 @@
 /** The `ws` server on node:http, compression off. */
 import { createServer } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { probeWs } from '../ws-build.js';
-import type { RunningServer, ServerAdapter, ServerConnection } from '../types.js';
+import { probeWs } from './ws-build.js';
+import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
 import { splitIntoFragments } from './fragments.js';
 
@@ -33,7 +33,7 @@ export const wsServer: ServerAdapter = {
       broadcast(data) {
         for (const client of wss.clients) if (client.readyState === 1) client.send(data);
       },
-      droppedByStack: () => 0, // ws queues without limit; it never drops
+      stackDrops: () => 0, // ws queues without limit; it never drops
       async close() {
         for (const client of wss.clients) client.terminate();
         wss.close();

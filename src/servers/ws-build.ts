@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { probeByImport } from './package-version.js';
-import type { Availability } from './types.js';
+import type { Availability } from '../result-types.js';
 
 const require = createRequire(import.meta.url);
 

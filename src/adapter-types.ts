@@ -1,0 +1,123 @@
+/**
+ * The contracts between the engine and the stack adapters. Adding a stack =
+ * one file implementing ServerAdapter or ClientAdapter + one registry line.
+ * Units live in the names: `Bytes`, `Ms`, `Us`.
+ */
+import type { Availability, Protocol } from './result-types.js';
+
+/** A message as scenarios see it: text arrives as a string, binary as bytes. */
+export type MessageData = string | Uint8Array;
+
+// ---------------------------------------------------------------- server side
+
+/** One accepted connection on the server, whatever the stack. */
+export interface ServerConnection {
+  /** Dense id, unique within one server run. */
+  readonly id: number;
+  /** Queues a message; false when the stack dropped it (e.g. uWS backpressure limit) or the connection is gone. */
+  send(data: MessageData): boolean;
+  /**
+   * Sends one message as several WebSocket frames of at most `fragmentBytes` payload each.
+   * Absent when the stack cannot control framing (socket.io).
+   */
+  sendFragmented?(data: MessageData, fragmentBytes: number): boolean;
+  /** Bytes queued by the stack but not yet written to the socket. */
+  bufferedAmountBytes(): number;
+  /** Closes the connection politely. */
+  close(): void;
+}
+
+/** A plain HTTP request served by the same server process as the WebSockets. */
+export interface HttpRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  /** Request body decoded as UTF-8 ('' for none). */
+  body: string;
+}
+
+export interface HttpResponse {
+  /** Defaults to 200. */
+  status?: number;
+  /** Defaults to application/json. */
+  contentType?: string;
+  body: string;
+}
+
+/** A route handler; `"GET /updates"` style keys select it. */
+export type HttpHandler = (request: HttpRequest) => HttpResponse;
+
+/** The callbacks an adapter calls; built by the engine from a scenario's server half. */
+export interface ServerHandlers {
+  onConnection(connection: ServerConnection): void;
+  /** `data` is only valid during the call when it is binary: copy it to keep it. */
+  onMessage(connection: ServerConnection, data: MessageData): void;
+  onClose(connection: ServerConnection): void;
+  /** Keyed by `"METHOD /path"`, e.g. `"GET /updates"`. */
+  routes?: Record<string, HttpHandler>;
+}
+
+export interface ServerStartOptions {
+  /** Loopback address to bind, e.g. 127.0.0.1. */
+  host: string;
+  handlers: ServerHandlers;
+}
+
+/** A server that is listening. */
+export interface RunningServer {
+  /** ws://host:port/ for WebSocket stacks, http://host:port for socket.io. */
+  url: string;
+  /** http://host:port, for the scenario's REST routes. */
+  httpUrl: string;
+  /** Sends one message to every open connection, the stack's idiomatic way. */
+  broadcast(data: MessageData): void;
+  /** Messages the stack refused to queue (backpressure drops), since start. */
+  stackDrops(): number;
+  close(): Promise<void>;
+}
+
+/** One server stack. */
+export interface ServerAdapter {
+  /** Short name used on the command line (`ws`, `uws`, `socketio`). */
+  name: string;
+  protocol: Protocol;
+  /** Whether it loads here, with version and build. */
+  probe(): Promise<Availability>;
+  start(options: ServerStartOptions): Promise<RunningServer>;
+}
+
+// ---------------------------------------------------------------- client side
+
+/** One open client connection. */
+export interface ClientConnection {
+  send(data: MessageData): void;
+  /** Bytes queued by the client but not yet written. */
+  bufferedAmountBytes(): number;
+  /** Resolves once the connection is closed. */
+  close(): Promise<void>;
+}
+
+export interface ClientConnectOptions {
+  /** Called for every message; binary data may be a view valid only during the call. */
+  onMessage(data: MessageData): void;
+  /** Called once if the connection closes without the client asking (server gone, error). */
+  onUnexpectedClose(reason: string): void;
+  /** Local (source) address, to spread many connections over 127.x addresses. */
+  localAddress?: string;
+  /**
+   * When set, the adapter hands over every chunk of raw bytes the TCP socket
+   * receives (frames and all), so a scenario can read framing off the wire.
+   * Adapters that cannot reach their socket reject connect() with a reason.
+   */
+  onWireData?(chunk: Uint8Array): void;
+}
+
+/** One client stack. */
+export interface ClientAdapter {
+  name: string;
+  protocol: Protocol;
+  probe(): Promise<Availability>;
+  /** Resolves once the connection is open; rejects with the reason when it cannot open. */
+  connect(url: string, options: ClientConnectOptions): Promise<ClientConnection>;
+}

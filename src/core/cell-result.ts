@@ -1,0 +1,55 @@
+/**
+ * Turns the rounds of one cell into its CellResult: pools what they measured,
+ * computes the scenario's metrics once from the pool, and decides the status.
+ * A headline latency with no samples fails the cell: "no samples" is never ok.
+ */
+import type { ParamValues } from '../declaration-types.js';
+import type { CellIdentity, CellResult, RoundResult } from '../result-types.js';
+import type { AnyScenario } from '../scenario-types.js';
+import type { CellRun } from './cell.js';
+import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
+import { poolMeasured } from './rounds.js';
+
+export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
+  const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
+  const troubled = runs.findIndex((r) => r.failure !== null);
+  let reason = troubled < 0 ? null : runs.length > 1 ? `round ${troubled + 1}: ${runs[troubled]!.failure}` : runs[troubled]!.failure;
+  const measured = runs.flatMap((r) => (r.measured ? [r.measured] : []));
+  if (measured.length === 0) return { ...identity, status: 'failed', reason: reason ?? 'nothing was measured', elapsedMs };
+
+  const pooled = poolMeasured(measured);
+  const values = valuesOf(scenario, identity.params, clientProcesses, pooled);
+  const empty = emptyHistograms(scenario, values, 'primary-latency');
+  if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})`;
+  const numbers = {
+    metrics: values.metrics,
+    missing: values.missing,
+    measurements: pooled.measurements,
+    resources: pooled.resources,
+    stackDrops: pooled.stackDrops,
+    notes: pooled.notes,
+    ...(runs.length > 1 ? { rounds: runs.map((run) => roundOf(scenario, identity.params, clientProcesses, run)) } : {}),
+    elapsedMs,
+  };
+  return reason === null ? { ...identity, status: 'ok', ...numbers } : { ...identity, status: 'failed', reason, ...numbers };
+}
+
+function valuesOf(scenario: AnyScenario, params: ParamValues, clientProcesses: number, measured: NonNullable<CellRun['measured']>): MetricValues {
+  return computeMetrics(scenario, {
+    measurements: measured.measurements,
+    resources: measured.resources,
+    stackDrops: measured.stackDrops,
+    serverReported: measured.serverReported,
+    clientProcesses,
+    params,
+  });
+}
+
+function roundOf(scenario: AnyScenario, params: ParamValues, clientProcesses: number, run: CellRun): RoundResult {
+  return {
+    status: run.failure === null ? 'ok' : 'failed',
+    ...(run.failure !== null ? { reason: run.failure } : {}),
+    ...(run.measured ? { metrics: valuesOf(scenario, params, clientProcesses, run.measured).metrics, resources: run.measured.resources } : {}),
+    elapsedMs: run.elapsedMs,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Turns a cell's merged measurements into the scenario's declared metrics.
+ * Every value comes from its declared source; a value that cannot be had is
+ * null with the reason beside it, never a 0 that looks measured.
+ */
+import type { HistogramSource, HistogramStat, MetricRole } from '../declaration-types.js';
+import type { CellMeasurements, EncodedHistogram } from '../result-types.js';
+import type { AnyScenario, MetricDefinition, MetricInput } from '../scenario-types.js';
+import { decodeHistogram } from './metrics.js';
+
+export const NO_SAMPLES = 'no samples in the window';
+export const NOT_REPORTED_BY_SERVER = 'the server did not report it';
+
+export interface MetricValues {
+  metrics: Record<string, number | null>;
+  missing: Record<string, string>;
+}
+
+export interface MetricContext extends MetricInput {
+  /** False when the server sent no report (it crashed, or it is a server wsbench does not run). */
+  serverReported: boolean;
+}
+
+export function computeMetrics(scenario: AnyScenario, context: MetricContext): MetricValues {
+  const metrics: Record<string, number | null> = {};
+  const missing: Record<string, string> = {};
+  for (const [key, definition] of Object.entries(scenario.metrics as Record<string, MetricDefinition>)) {
+    const outcome = valueOf(definition, context);
+    metrics[key] = typeof outcome === 'number' ? outcome : null;
+    if (typeof outcome === 'string') missing[key] = outcome;
+  }
+  return { metrics, missing };
+}
+
+/** The histograms behind null metrics of `role` that are null for lack of samples, if any. */
+export function emptyHistograms(scenario: AnyScenario, values: MetricValues, role: MetricRole): string[] {
+  const names = Object.entries(scenario.metrics as Record<string, MetricDefinition>)
+    .filter(([key, d]) => d.role === role && 'histogram' in d.source && values.missing[key] === NO_SAMPLES)
+    .map(([, d]) => (d.source as HistogramSource).histogram);
+  return [...new Set(names)];
+}
+
+/** A number, or the reason there is none. */
+function valueOf(definition: MetricDefinition, context: MetricContext): number | string {
+  const source = definition.source;
+  const m = context.measurements;
+  if ('compute' in source) {
+    try {
+      const value = source.compute(context);
+      if (value === null) return 'not applicable to this cell';
+      return Number.isFinite(value) ? value : `computed ${String(value)}`;
+    } catch (error) {
+      return `failed to compute: ${(error as Error).message.split('\n')[0]}`;
+    }
+  }
+  if ('histogram' in source) {
+    const server = source.side === 'server';
+    if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
+    const encoded = (server ? m.serverHistograms : m.histograms)[source.histogram];
+    return encoded ? (histogramStat(encoded, source.stat) ?? NO_SAMPLES) : NO_SAMPLES;
+  }
+  if ('counter' in source) {
+    const server = source.side === 'server';
+    if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
+    const total = (server ? m.serverCounters : m.counters)[source.counter] ?? 0;
+    const scale = source.scale ?? 1;
+    if (source.as !== 'rate') return total * scale;
+    return m.windowMs > 0 ? (total * scale * 1000) / m.windowMs : 'no measurement window';
+  }
+  const resources = context.resources;
+  if (source.resource === 'server') {
+    const server = resources.server;
+    if (!server) return 'server resources not measured';
+    return pickResource(server, source.stat);
+  }
+  if (resources.clients.length === 0) return 'no client process reported';
+  return resources.clients.reduce((sum, r) => sum + pickResource(r, source.stat), 0);
+}
+
+function pickResource(r: MetricContext['resources']['clients'][number], stat: 'cpuMean' | 'cpuMax' | 'rssMax' | 'rssMean'): number {
+  switch (stat) {
+    case 'cpuMean':
+      return r.cpuPercent.mean;
+    case 'cpuMax':
+      return r.cpuPercent.max;
+    case 'rssMax':
+      return r.rssBytes.max;
+    case 'rssMean':
+      return r.rssBytes.mean;
+  }
+}
+
+const PERCENTILES: Partial<Record<HistogramStat, number>> = { p50: 50, p90: 90, p99: 99, p999: 99.9 };
+
+/** One statistic of a histogram: ms for latencies (recorded in µs), bytes for sizes; null when empty. */
+export function histogramStat(encoded: EncodedHistogram, stat: HistogramStat): number | null {
+  const histogram = decodeHistogram(encoded);
+  if (histogram.totalCount === 0) return null;
+  const scale = encoded.unit === 'bytes' ? 1 : 1 / 1000;
+  const percentile = PERCENTILES[stat];
+  let raw: number;
+  if (percentile !== undefined) raw = histogram.getValueAtPercentile(percentile);
+  else if (stat === 'count') return histogram.totalCount;
+  else if (stat === 'min') raw = histogram.minNonZeroValue;
+  else if (stat === 'max') raw = histogram.maxValue;
+  else if (stat === 'mean') raw = histogram.mean;
+  else raw = histogram.stdDeviation;
+  return Math.round(raw * scale * 1000) / 1000;
+}

@@ -1,0 +1,60 @@
+/**
+ * Catches a scenario whose declarations do not hang together when it is
+ * defined, not when a reporter trips over it: the table and the chart requests
+ * name declared metrics and parameters, and every default and preset value is
+ * a valid value of its parameter.
+ */
+import type { ChartRequest, ParameterSpec } from '../declaration-types.js';
+import { ParameterError } from '../errors.js';
+import { readValue } from '../core/params.js';
+import type { ScenarioDefinition } from '../scenario-types.js';
+
+const NAME = /^[a-z][a-z0-9-]*$/;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function checkDeclarations(definition: ScenarioDefinition<any, any>): void {
+  const problem = findProblem(definition);
+  if (problem) throw new Error(`scenario ${definition.name || '(unnamed)'}: ${problem}`);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function findProblem(definition: ScenarioDefinition<any, any>): string | null {
+  if (!NAME.test(definition.name)) return `name "${definition.name}" must be lower-case letters, digits and dashes`;
+  const parameters = definition.parameters as Record<string, ParameterSpec>;
+  const metrics = Object.keys(definition.metrics);
+  try {
+    for (const [name, spec] of Object.entries(parameters)) readValue(name, spec, spec.default);
+    for (const [preset, values] of Object.entries(definition.presets ?? {}) as Array<[string, Record<string, unknown>]>) {
+      for (const [name, value] of Object.entries(values)) {
+        const spec = parameters[name];
+        if (!spec) return `preset ${preset} sets "${name}", which is not a parameter`;
+        for (const one of Array.isArray(value) ? value : [value]) readValue(name, spec, one);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ParameterError) return `parameter ${error.message}`;
+    throw error;
+  }
+  for (const key of definition.table) if (!metrics.includes(key)) return `table names "${key}", which is not a declared metric`;
+  for (const chart of definition.charts ?? []) {
+    const missing = chartReferences(chart).find(([kind, name]) => !(kind === 'metric' ? metrics.includes(name) : name in parameters));
+    if (missing) return `${chart.kind} chart names ${missing[0]} "${missing[1]}", which is not declared`;
+  }
+  return null;
+}
+
+function chartReferences(chart: ChartRequest): Array<['metric' | 'parameter', string]> {
+  const metric = (names: string[] | undefined): Array<['metric', string]> => (names ?? []).map((n) => ['metric', n]);
+  switch (chart.kind) {
+    case 'heatmap':
+      return metric(chart.metrics);
+    case 'over-time':
+      return metric(chart.rates);
+    case 'grid':
+      return [['parameter', chart.rows], ['parameter', chart.columns], ...metric(chart.label === undefined ? [] : [chart.label])];
+    case 'by-parameter':
+      return [['parameter', chart.parameter], ...metric(chart.metrics)];
+    default:
+      return [];
+  }
+}

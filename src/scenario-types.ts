@@ -1,0 +1,200 @@
+/**
+ * The contract of a scenario: what it declares (parameters, metrics, charts)
+ * and the two halves it runs (server, client), with the contexts the engine
+ * hands them. A scenario is made with defineScenario() (src/scenario/define.ts).
+ */
+import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, ServerConnection } from './adapter-types.js';
+import type {
+  ChartRequest,
+  CustomSource,
+  MetricInfo,
+  ParamInputs,
+  ParameterDeclarations,
+  ParamsOf,
+  ParamValues,
+} from './declaration-types.js';
+import type { CellMeasurements, CellResources } from './result-types.js';
+
+// ---------------------------------------------------------------- recording
+
+/** Monotonic clock readings, shared by every process of one host. */
+export interface Clock {
+  /** CLOCK_MONOTONIC in microseconds (fractional). Comparable across processes on one host. */
+  nowUs(): number;
+}
+
+/** Records values into a named HDR histogram of this process. */
+export interface Recorder {
+  /** Records one value in microseconds. */
+  recordUs(valueUs: number): void;
+  /**
+   * Records a value measured from an intended time on a fixed schedule:
+   * backfills the samples a stall would have hidden (coordinated omission).
+   */
+  recordUsWithInterval(valueUs: number, expectedIntervalUs: number): void;
+}
+
+/** Records sizes into a named histogram of this process. */
+export interface SizeRecorder {
+  recordBytes(bytes: number): void;
+}
+
+export interface Counter {
+  add(amount?: number): void;
+  value(): number;
+}
+
+/** What every process running scenario code gets, server or client. */
+export interface MetricsApi {
+  /** A latency histogram, 1 µs .. 1 h, 3 significant digits. */
+  histogram(name: string): Recorder;
+  /** A histogram of sizes in bytes (e.g. message sizes), 3 significant digits. */
+  sizeHistogram(name: string): SizeRecorder;
+  counter(name: string): Counter;
+}
+
+// ---------------------------------------------------------------- server half
+
+/** What a scenario's server half does with connections, messages and HTTP requests. */
+export interface ServerLogic {
+  onConnection?(connection: ServerConnection): void;
+  /** `data` is only valid during the call when it is binary: copy it to keep it. */
+  onMessage?(connection: ServerConnection, data: MessageData): void;
+  onClose?(connection: ServerConnection): void;
+  /** Keyed by `"METHOD /path"`, e.g. `"GET /updates"`. */
+  routes?: Record<string, HttpHandler>;
+  /** Called when the measurement window opens (all clients connected). */
+  onMeasureStart?(): void;
+  /** Called when the window closes; stop timers here. */
+  onMeasureEnd?(): void;
+}
+
+/** The server half's view of its process. */
+export interface ServerScenarioContext<P extends ParamValues = ParamValues> extends MetricsApi, Clock {
+  params: P;
+  /** Valid once the server listens (before any connection arrives). */
+  broadcast(data: MessageData): void;
+  /** Open connections right now. */
+  connections(): ReadonlySet<ServerConnection>;
+}
+
+// ---------------------------------------------------------------- client half
+
+/** An HTTP client bound to the server's httpUrl, with keep-alive. */
+export interface HttpClient {
+  request(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: string }>;
+  /** Bytes its TCP sockets have carried so far, headers included. */
+  wireBytes(): { sentBytes: number; receivedBytes: number };
+}
+
+/** A client process's view. Each client process runs `client(ctx)` once. */
+export interface ClientScenarioContext<P extends ParamValues = ParamValues> extends MetricsApi, Clock {
+  params: P;
+  /** 0-based index of this client process and how many there are. */
+  processIndex: number;
+  processCount: number;
+  /** This process's share of `total` (e.g. connections), spread evenly over processes. */
+  share(total: number): number;
+  /** Index, over all processes, of this process's first item when `total` is spread as share() spreads it. */
+  firstOfShare(total: number): number;
+  /** Opens one connection to the server with this cell's client stack. */
+  connect(options: ClientConnectOptions): Promise<ClientConnection>;
+  /** The server's plain HTTP address (http://127.0.0.1:port), for the scenario's REST routes. */
+  httpUrl: string;
+  /** A shared HTTP client (one keep-alive connection) to httpUrl. */
+  http: HttpClient;
+  /** A separate HTTP client with its own connections and byte counts; closed by wsbench at the end. */
+  newHttpClient(): HttpClient;
+  /**
+   * Say "connected, ready to measure" and wait for the window to open.
+   * Every process waits for every other, so windows line up.
+   */
+  ready(): Promise<void>;
+  /** Aborted when the measurement window closes (duration over, or interrupted). */
+  signal: AbortSignal;
+  /**
+   * Closes this process's window early, for scenarios that end by themselves:
+   * call it when the measured work is over, before closing connections, so that
+   * cleanup counts in neither the rates nor the resources.
+   */
+  done(): void;
+  /** Free-form notes that end up in the cell (first 20 kept). */
+  note(text: string): void;
+}
+
+// ---------------------------------------------------------------- metrics
+
+/** What a custom metric's function may read: the cell's merged numbers. */
+export interface MetricInput<P extends ParamValues = ParamValues> {
+  measurements: CellMeasurements;
+  params: P;
+  resources: CellResources;
+  /** Messages the server stack refused to queue; null when the server did not say. */
+  stackDrops: number | null;
+  /** Client processes that generated load. */
+  clientProcesses: number;
+}
+
+/** A metric computed by the scenario: the function runs in wsbench, its result goes into the JSON. */
+export interface ComputedSource<P extends ParamValues = ParamValues> extends CustomSource {
+  compute(input: MetricInput<P>): number | null;
+}
+
+/** One metric as a scenario declares it: its meaning, and where its value comes from. */
+export type MetricDefinition<P extends ParamValues = ParamValues> = Omit<MetricInfo, 'source'> & {
+  source: Exclude<MetricInfo['source'], CustomSource> | ComputedSource<P>;
+};
+
+/** A problem with a parameter set, naming the parameter it is about (the CLI turns that into its flag). */
+export interface ParameterProblem {
+  parameter: string;
+  message: string;
+}
+
+// ---------------------------------------------------------------- the scenario
+
+/** What defineScenario() takes. `D` (parameters) and `M` (metrics) are inferred from the object. */
+export interface ScenarioDefinition<
+  D extends ParameterDeclarations = ParameterDeclarations,
+  M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
+> {
+  name: string;
+  description: string;
+  /** Protocol-specific needs, e.g. fragment control; pairs lacking them are skipped. */
+  requires?: { fragmentControl?: boolean };
+  parameters: D;
+  /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
+  presets?: Record<string, ParamInputs<D>>;
+  /**
+   * Checks a parameter set beyond each parameter's own range (e.g. against the
+   * open-file limit); returns the problem, or null. Runs before anything starts.
+   */
+  validate?(params: ParamsOf<D>): ParameterProblem | null;
+  /** How long the orchestrator keeps the window open; undefined = until clients finish. */
+  windowMs?(params: ParamsOf<D>): number | undefined;
+  server(ctx: ServerScenarioContext<ParamsOf<D>>): ServerLogic;
+  client(ctx: ClientScenarioContext<ParamsOf<D>>): Promise<void>;
+  /** Every metric of a cell, computed from the merged measurements by wsbench. */
+  metrics: M;
+  /** Metrics the terminal table and the HTML show, in order. */
+  table: ReadonlyArray<NoInfer<keyof M & string>>;
+  /** Charts to draw; without any, the percentile curve of each primary latency and the server's resources. */
+  charts?: ChartRequest[];
+}
+
+/** Marks objects made by defineScenario(), so a module's exports can be told apart. */
+export const SCENARIO_BRAND: unique symbol = Symbol.for('wsbench.scenario');
+
+/** A scenario, as defineScenario() returns it. */
+export interface Scenario<
+  D extends ParameterDeclarations = ParameterDeclarations,
+  M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
+> extends ScenarioDefinition<D, M> {
+  readonly [SCENARIO_BRAND]: true;
+  /** file:// URL of the module that defined it: child processes import the scenario from there. */
+  readonly moduleUrl: string | null;
+}
+
+/** Any scenario, whatever its parameters and metrics. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyScenario = Scenario<any, any>;
