@@ -53,11 +53,13 @@ async function wsbenchRound(): Promise<number> {
     scenario: 'firehose',
     servers: ['uws'],
     clients: ['ws'],
-    params: { duration: `${DURATION_MS}ms`, rate: '0', fragmentSize: String(FRAGMENT_BYTES) },
+    params: { duration: DURATION_MS, rate: 0, fragmentSize: FRAGMENT_BYTES },
   });
-  const cell = result.cells[0]!;
-  if (cell.status !== 'ok') throw new Error(`wsbench firehose cell ${cell.status}: ${cell.reason}`);
-  return cell.metrics!.messagesPerSec!;
+  const [cell] = result.cells;
+  if (cell?.status !== 'ok') throw new Error(`wsbench firehose cell ${cell?.status}: ${cell?.reason}`);
+  const rate = cell.metrics.messagesPerSec;
+  if (rate === null || rate === undefined) throw new Error(`wsbench firehose cell: ${cell.missing.messagesPerSec}`);
+  return rate;
 }
 
 /** Server and client in two child processes, as wsbench runs them. */

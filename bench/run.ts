@@ -21,11 +21,13 @@ async function wsbenchEchoP50Ms(): Promise<number> {
     scenario: 'echo',
     servers: ['uws'],
     clients: ['ws'],
-    params: { duration: `${ROUND_MS}ms`, payload: String(PAYLOAD_BYTES) },
+    params: { duration: ROUND_MS, payload: PAYLOAD_BYTES },
   });
-  const cell = result.cells[0]!;
-  if (cell.status !== 'ok') throw new Error(`wsbench echo cell ${cell.status}: ${cell.reason}`);
-  return cell.metrics!.rttP50Ms!;
+  const [cell] = result.cells;
+  if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
+  const p50 = cell.metrics.rttP50Ms;
+  if (p50 === null || p50 === undefined) throw new Error(`wsbench echo cell: ${cell.missing.rttP50Ms}`);
+  return p50;
 }
 
 /** Server and client in two child processes, as wsbench does it. */

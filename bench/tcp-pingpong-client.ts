@@ -31,7 +31,7 @@ process.once('message', (task: { port: number; durationMs: number; payloadBytes:
     if (nowUs < deadlineUs) return send();
     socket.end();
     const summary = summarizeEncoded(metrics.encodeAll().rtt!);
-    process.send?.({ p50Ms: summary.p50Ms, count: summary.count }, undefined, {}, () => process.exit(0));
+    process.send?.({ p50Ms: summary?.p50Ms ?? null, count: summary?.count ?? 0 }, undefined, {}, () => process.exit(0));
   });
 });
 process.on('disconnect', () => process.exit(0));

@@ -10,25 +10,10 @@
  * the server never drops: receivers then account for the tail too, and every
  * expected message ends up received, dropped or (connection lost) unaccounted.
  */
-import type { ClientConnection, MessageData, Scenario } from '../src/index.js';
-import { messageText } from '../src/message-text.js';
+import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
+import type { ClientConnection } from '../src/adapter-types.js';
+import type { CellMeasurements } from '../src/result-types.js';
 import { ChatRoom } from './lib/chat-room.js';
-import { latencyMetrics } from './lib/latency-metrics.js';
-import { aborted, waitUntil } from './lib/waiting.js';
-
-interface ChatParams {
-  [key: string]: number | boolean | string;
-  members: number;
-  rate: number;
-  duration: number;
-  payload: number;
-  moderatorDelay: number;
-  moderatorMode: string;
-  queue: string;
-  queueLimit: number;
-  queueLimitBytes: number;
-  queuePolicy: string;
-}
 
 /** A chat message: sender, its sequence number, intended send time (µs, monotonic), text. */
 interface ChatMessage {
@@ -48,35 +33,66 @@ const END_PREFIX = '{"e"';
 /** After the window, end markers get this long plus ten moderator delays to arrive. */
 const DRAIN_BASE_MS = 3000;
 
-
-/** Index of this process's first member when `total` is spread as ctx.share() spreads it. */
-function firstShareIndex(total: number, index: number, count: number): number {
-  return Math.floor(total / count) * index + Math.min(index, total % count);
+/** sent x (members - 1): every message goes to every other member. */
+function expectedOf(measurements: CellMeasurements, members: number): number {
+  return (measurements.counters.sent ?? 0) * (members - 1);
 }
 
-const chat: Scenario<ChatParams> = {
+export default defineScenario({
   name: 'chat',
-  description: 'One chat room: members send at a total rate, the server (optionally moderated, optionally with bounded queues) broadcasts to all others.',
+  description:
+    'One chat room: members send at a total rate, the server (optionally moderated, optionally with bounded queues) broadcasts to all others.',
   parameters: {
-    members: { kind: 'integer', description: 'clients in the room (over all client processes)', default: 4, min: 2, max: 10_000, sweepable: true },
-    rate: { kind: 'number', description: 'messages per second sent by all members together', default: 30, min: 0.1, max: 1_000_000, sweepable: true },
-    duration: { kind: 'duration', description: 'measurement window', default: 10_000, min: 100 },
-    payload: { kind: 'size', description: 'text bytes per message (besides sender, sequence, timestamp)', default: 32, min: 0, max: 1024 * 1024 },
-    moderatorDelay: { kind: 'duration', description: 'server holds each message this long before broadcasting', default: 0, min: 0, max: 10_000, sweepable: true },
-    moderatorMode: { kind: 'string', description: 'concurrent: each message waits its own delay; serial: one moderator, one message at a time', default: 'concurrent', choices: ['concurrent', 'serial'], sweepable: true },
-    queue: { kind: 'string', description: 'outgoing queue per connection', default: 'unlimited', choices: ['unlimited', 'bounded'], sweepable: true },
-    queueLimit: { kind: 'integer', description: 'bounded queue: most messages waiting per connection', default: 4, min: 1, max: 1_000_000, sweepable: true },
-    queueLimitBytes: { kind: 'size', description: 'bounded queue: most bytes waiting per connection (0 = no byte limit)', default: 0, min: 0 },
-    queuePolicy: { kind: 'string', description: 'bounded queue when full: wait (hold the broadcast) or drop', default: 'wait', choices: ['wait', 'drop'], sweepable: true },
+    members: {
+      kind: 'integer', description: 'clients in the room (over all client processes)', default: 4, min: 2, max: 10_000, sweepable: true,
+    },
+    rate: {
+      kind: 'number', description: 'messages per second sent by all members together', default: 30, min: 0.1, max: 1_000_000, sweepable: true,
+    },
+    duration: { kind: 'duration', description: 'measurement window', default: '10s', min: '100ms' },
+    payload: { kind: 'size', description: 'text bytes per message (besides sender, sequence, timestamp)', default: 32, min: 0, max: '1MiB' },
+    moderatorDelay: {
+      kind: 'duration', description: 'server holds each message this long before broadcasting', default: 0, min: 0, max: '10s', sweepable: true,
+    },
+    moderatorMode: {
+      kind: 'choice',
+      description: 'concurrent: each message waits its own delay; serial: one moderator, one message at a time',
+      choices: ['concurrent', 'serial'],
+      default: 'concurrent',
+      sweepable: true,
+    },
+    queue: {
+      kind: 'choice', description: 'outgoing queue per connection', choices: ['unlimited', 'bounded'], default: 'unlimited', sweepable: true,
+    },
+    queueLimit: {
+      kind: 'integer', description: 'bounded queue: most messages waiting per connection', default: 4, min: 1, max: 1_000_000, sweepable: true,
+    },
+    queueLimitBytes: {
+      kind: 'size', description: 'bounded queue: most bytes waiting per connection (0 = no byte limit)', default: 0, min: 0,
+    },
+    queuePolicy: {
+      kind: 'choice',
+      description: 'bounded queue when full: wait (hold the broadcast) or drop',
+      choices: ['wait', 'drop'],
+      default: 'wait',
+      sweepable: true,
+    },
   },
   presets: {
     // Seed 004: 4 clients, 30 msg/s, 60 s, moderator 0 vs 10 ms x max_queue=4 vs unlimited.
-    seed: { members: '4', rate: '30', duration: '60s', moderatorDelay: '0,10ms', queue: 'unlimited,bounded', queueLimit: '4', queuePolicy: 'wait' },
-    ci: { rate: '100', duration: '1s', moderatorDelay: '0,10ms', queue: 'unlimited,bounded' },
+    seed: {
+      members: 4, rate: 30, duration: '60s', moderatorDelay: [0, '10ms'], queue: ['unlimited', 'bounded'], queueLimit: 4, queuePolicy: 'wait',
+    },
+    ci: { rate: 100, duration: '1s', moderatorDelay: [0, '10ms'], queue: ['unlimited', 'bounded'] },
   },
   validate(p) {
     if (p.moderatorMode === 'serial' && p.moderatorDelay > 0 && p.rate * p.moderatorDelay >= 1000) {
-      return `a serial moderator taking ${p.moderatorDelay}ms per message handles under ${Math.floor(1000 / p.moderatorDelay)} msg/s, not ${p.rate} (lower --rate or --moderator-delay, or use --moderator-mode concurrent)`;
+      return {
+        parameter: 'rate',
+        message:
+          `a serial moderator taking ${p.moderatorDelay}ms per message handles under ${Math.floor(1000 / p.moderatorDelay)} msg/s, ` +
+          `not ${p.rate} (lower rate or moderatorDelay, or set moderatorMode to concurrent)`,
+      };
     }
     return null;
   },
@@ -88,18 +104,18 @@ const chat: Scenario<ChatParams> = {
     const room = new ChatRoom(
       {
         moderatorDelayMs: p.moderatorDelay,
-        moderatorMode: p.moderatorMode === 'serial' ? 'serial' : 'concurrent',
+        moderatorMode: p.moderatorMode,
         bounded: p.queue === 'bounded',
         limitMessages: p.queueLimit,
         limitBytes: p.queueLimitBytes,
-        policy: p.queuePolicy === 'drop' ? 'drop' : 'wait',
+        policy: p.queuePolicy,
       },
       {
         delivered: ctx.counter('delivered'),
         droppedByQueue: ctx.counter('droppedByQueue'),
         queuedInApp: ctx.counter('queuedInApp'),
         stalls: ctx.counter('stalls'),
-        refusedByStack: ctx.counter('refusedByStack'),
+        stackDrops: ctx.counter('stackDrops'),
         hold: ctx.histogram('serverHold'),
       },
       ctx,
@@ -132,7 +148,7 @@ const chat: Scenario<ChatParams> = {
     const errors = ctx.counter('errors');
     const text = 'x'.repeat(payload);
     const count = ctx.share(members);
-    const first = firstShareIndex(members, ctx.processIndex, ctx.processCount);
+    const first = ctx.firstOfShare(members);
 
     interface Member {
       connection: ClientConnection;
@@ -202,58 +218,87 @@ const chat: Scenario<ChatParams> = {
       () => local.every((m) => !m.alive || m.ends >= endsExpected),
       DRAIN_BASE_MS + 10 * moderatorDelay,
     );
-    if (!finished) ctx.note('chat: some receivers did not get every end marker before the drain timeout; their missing messages count as unaccounted');
+    if (!finished) {
+      ctx.note('chat: some receivers did not get every end marker before the drain timeout; their missing messages count as unaccounted');
+    }
     ctx.counter('receiversUnfinished').add(local.filter((m) => m.ends < endsExpected).length);
     await Promise.all(local.map((m) => m.connection.close()));
   },
 
-  summarize(cell, params) {
-    const c = cell.counters;
-    const s = cell.serverCounters;
-    const sent = c.sent ?? 0;
-    const expected = sent * (params.members - 1);
-    const received = c.received ?? 0;
-    const dropped = c.dropped ?? 0;
-    const seconds = cell.windowMs / 1000;
-    return {
-      sent,
-      /** sent x (members - 1): every message goes to every other member. */
-      expected,
-      /** Distinct messages that arrived (duplicates excluded). */
-      received,
-      /** Counted by receivers from sequence gaps, end markers included. */
-      dropped,
-      duplicates: c.duplicates ?? 0,
-      /** Neither received nor seen missing: receivers that lost their connection or timed out. */
-      unaccounted: expected - received - dropped,
-      receivedAfterWindow: c.receivedAfterWindow ?? 0,
-      /** The server's own count of messages its bounded queues dropped (cross-check for `dropped`). */
-      droppedByServer: s.droppedByQueue ?? 0,
-      messagesInAtServer: s.messagesIn ?? 0,
-      deliveredByServer: s.delivered ?? 0,
-      queuedInApp: s.queuedInApp ?? 0,
-      queueStalls: s.stalls ?? 0,
-      refusedByStack: s.refusedByStack ?? 0,
-      deliveriesPerSec: seconds > 0 ? Math.round(received / seconds) : null,
-      ...latencyMetrics('latency', cell.latency.latency),
-      ...latencyMetrics('serverHold', cell.serverLatency.serverHold),
-      receiversUnfinished: c.receiversUnfinished ?? 0,
-      errors: c.errors ?? 0,
-      connectionsLost: c.connectionsLost ?? 0,
-    };
+  metrics: {
+    sent: total('sent', 'sent'),
+    expected: {
+      header: 'expected',
+      unit: 'count',
+      better: 'none',
+      role: 'detail',
+      source: {
+        custom: 'messages sent x (members - 1): every message goes to every other member',
+        compute: ({ measurements, params }) => expectedOf(measurements, params.members),
+      },
+    },
+    received: total('received', 'received', { description: 'distinct messages that arrived (duplicates excluded)' }),
+    dropped: total('dropped', 'dropped', {
+      role: 'errors',
+      description: 'counted by receivers from sequence gaps, end markers included',
+    }),
+    duplicates: total('duplicates', 'dup', { role: 'errors' }),
+    unaccounted: {
+      header: 'unaccounted',
+      unit: 'count',
+      better: 'lower',
+      role: 'errors',
+      description: 'neither received nor seen missing: receivers that lost their connection or timed out',
+      source: {
+        custom: 'expected - received - dropped',
+        compute: ({ measurements, params }) =>
+          expectedOf(measurements, params.members) - (measurements.counters.received ?? 0) - (measurements.counters.dropped ?? 0),
+      },
+    },
+    receivedAfterWindow: total('receivedAfterWindow', 'after window'),
+    droppedByServer: total('droppedByQueue', 'server drops', {
+      side: 'server',
+      role: 'errors',
+      description: "the server's own count of messages its bounded queues dropped (cross-check for dropped)",
+    }),
+    messagesInAtServer: total('messagesIn', 'server in', { side: 'server' }),
+    deliveredByServer: total('delivered', 'server out', { side: 'server' }),
+    queuedInApp: total('queuedInApp', 'queued', { side: 'server' }),
+    queueStalls: total('stalls', 'stalls', { side: 'server' }),
+    stackDrops: total('stackDrops', 'stack drops', {
+      side: 'server',
+      role: 'errors',
+      description: 'deliveries the server stack refused to queue',
+    }),
+    deliveriesPerSec: rate('received', 'deliveries/s', {
+      unit: 'msg/s',
+      role: 'primary-rate',
+      description: 'messages received by all members per second of the window',
+    }),
+    ...latencyMetrics('latency', {
+      primary: ['p50', 'p99'],
+      description: 'from the intended send time to arrival at a receiver',
+    }),
+    ...latencyMetrics('serverHold', {
+      side: 'server',
+      label: 'hold',
+      description: 'from arrival at the server to hand-off to the stack, per delivery',
+    }),
+    receiversUnfinished: total('receiversUnfinished', 'unfinished', {
+      role: 'errors',
+      description: 'receivers that did not get every end marker before the drain timeout',
+    }),
+    errors: total('errors', 'errors', { role: 'errors' }),
+    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
-  columns: [
-    { key: 'expected', header: 'expected' },
-    { key: 'received', header: 'received' },
-    { key: 'dropped', header: 'dropped' },
-    { key: 'duplicates', header: 'dup' },
-    { key: 'latencyMinMs', header: 'min ms' },
-    { key: 'latencyMeanMs', header: 'avg ms' },
-    { key: 'latencyP50Ms', header: 'p50 ms' },
-    { key: 'latencyP99Ms', header: 'p99 ms' },
-    { key: 'latencyMaxMs', header: 'max ms' },
-    { key: 'errors', header: 'errors' },
+  table: [
+    'expected', 'received', 'dropped', 'duplicates',
+    'latencyMinMs', 'latencyMeanMs', 'latencyP50Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors',
   ],
-};
-
-export default chat;
+  charts: [
+    { kind: 'grid', rows: 'moderatorDelay', columns: 'queue', histogram: 'latency', label: 'dropped' },
+    { kind: 'percentiles', histograms: ['latency'] },
+    { kind: 'over-time', histogram: 'latency', rates: ['deliveriesPerSec'] },
+    { kind: 'resources' },
+  ],
+});

@@ -10,18 +10,8 @@
  * delay there (coordinated omission); the order round trip, the seed's metric,
  * starts when the client actually sent.
  */
-import type { ClientConnection, MessageData, Scenario, ServerConnection } from '../src/index.js';
-import { messageText } from '../src/message-text.js';
-import { latencyMetrics } from './lib/latency-metrics.js';
-import { aborted, waitUntil } from './lib/waiting.js';
-
-interface TickerParams {
-  [key: string]: number | boolean | string;
-  tickInterval: number;
-  connections: number;
-  symbols: number;
-  duration: number;
-}
+import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
+import type { ClientConnection } from '../src/adapter-types.js';
 
 /** A tick: sequence number, intended broadcast time (µs, server clock), one price per symbol. */
 interface Tick {
@@ -53,19 +43,30 @@ const CONNECT_BATCH = 100;
 const DRAIN_MS = 1000;
 const START_PRICE = 100;
 
+/** The order round trip, the seed's metric; its table headers are the seed's. */
+const orderRttMetrics = latencyMetrics('orderRtt', {
+  primary: ['p50', 'p99', 'mean'],
+  description: 'order round trip: from sending the order to its acknowledgement',
+});
+const tickToAckMetrics = latencyMetrics('tickToAck', {
+  label: 'tick>ack',
+  description: "from the tick's intended broadcast time to the acknowledgement of its order",
+});
 
-const tickerOrders: Scenario<TickerParams> = {
+export default defineScenario({
   name: 'ticker-orders',
   description: 'Price ticks broadcast on a schedule; each client answers every tick with an order and times the acknowledgement.',
   parameters: {
-    tickInterval: { kind: 'duration', description: 'time between two price ticks', default: 10, min: 1, max: 60_000, sweepable: true },
-    connections: { kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true },
+    tickInterval: { kind: 'duration', description: 'time between two price ticks', default: '10ms', min: '1ms', max: '60s', sweepable: true },
+    connections: {
+      kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true,
+    },
     symbols: { kind: 'integer', description: 'stock symbols priced on every tick', default: 1, min: 1, max: 1000, sweepable: true },
-    duration: { kind: 'duration', description: 'measurement window', default: 10_000, min: 100 },
+    duration: { kind: 'duration', description: 'measurement window', default: '10s', min: '100ms' },
   },
   presets: {
     // The seed ran one client against a 10 ms ticker "for a while"; 30 s gives ~3,000 orders.
-    seed: { tickInterval: '10ms', connections: '1', symbols: '1', duration: '30s' },
+    seed: { tickInterval: '10ms', connections: 1, symbols: 1, duration: '30s' },
     ci: { duration: '1s' },
   },
   windowMs: (p) => p.duration,
@@ -106,7 +107,7 @@ const tickerOrders: Scenario<TickerParams> = {
       onMeasureEnd() {
         clearTimeout(timer);
       },
-      onMessage(connection: ServerConnection, data: MessageData) {
+      onMessage(connection, data) {
         let order: Order;
         try {
           order = JSON.parse(messageText(data)) as Order;
@@ -191,43 +192,79 @@ const tickerOrders: Scenario<TickerParams> = {
     await Promise.all(connections.map((c) => c.close()));
   },
 
-  summarize(cell, params) {
-    const c = cell.counters;
-    const seconds = cell.windowMs / 1000;
-    return {
-      ...latencyMetrics('orderRtt', cell.latency.orderRtt),
-      ...latencyMetrics('tickToAck', cell.latency.tickToAck),
-      ...latencyMetrics('tickDelay', cell.latency.tickDelay),
-      ordersSent: c.ordersSent ?? 0,
-      ordersAcked: c.ordersAcked ?? 0,
-      ordersUnanswered: c.ordersUnanswered ?? 0,
-      ordersPerSec: seconds > 0 ? Math.round((c.ordersAcked ?? 0) / seconds) : null,
-      ticksReceived: c.ticksReceived ?? 0,
-      ticksMissed: c.ticksMissed ?? 0,
-      ticksDuplicated: c.ticksDuplicated ?? 0,
-      ticksBroadcast: cell.serverCounters.ticksBroadcast ?? 0,
-      /** Ticks one connection should have seen in the window at the nominal rate. */
-      ticksNominalPerConnection: Math.floor(cell.windowMs / params.tickInterval),
-      ordersReceivedByServer: cell.serverCounters.ordersReceived ?? 0,
-      serverTickTimerLagP99Ms: cell.serverLatency.tickTimerLag?.p99Ms ?? null,
-      serverTickTimerLagMaxMs: cell.serverLatency.tickTimerLag?.maxMs ?? null,
-      errors: (c.errors ?? 0) + (cell.serverCounters.ordersMalformed ?? 0),
-      connectionsLost: c.connectionsLost ?? 0,
-    };
+  metrics: {
+    ...orderRttMetrics,
+    orderRttMeanMs: { ...orderRttMetrics.orderRttMeanMs, header: 'Avg ms' },
+    orderRttMaxMs: { ...orderRttMetrics.orderRttMaxMs, header: 'Max ms' },
+    orderRttMinMs: { ...orderRttMetrics.orderRttMinMs, header: 'Min ms' },
+    orderRttStdevMs: { ...orderRttMetrics.orderRttStdevMs, header: 'Std ms' },
+    ...tickToAckMetrics,
+    tickToAckP99Ms: { ...tickToAckMetrics.tickToAckP99Ms, header: 'tick>ack p99' },
+    ...latencyMetrics('tickDelay', {
+      label: 'tick delay',
+      description: "from the tick's intended broadcast time to its arrival at a client",
+    }),
+    ordersSent: total('ordersSent', 'orders'),
+    ordersAcked: total('ordersAcked', 'acked'),
+    ordersUnanswered: total('ordersUnanswered', 'unanswered', {
+      description: 'orders still without an acknowledgement when the drain ended',
+    }),
+    ordersPerSec: rate('ordersAcked', 'orders/s', {
+      unit: 'msg/s',
+      role: 'primary-rate',
+      description: 'orders acknowledged per second of the window',
+    }),
+    ticksReceived: total('ticksReceived', 'ticks'),
+    ticksMissed: total('ticksMissed', 'missed', { role: 'errors', description: 'ticks a client never got (sequence gaps)' }),
+    ticksDuplicated: total('ticksDuplicated', 'dup ticks', { role: 'errors' }),
+    ticksBroadcast: total('ticksBroadcast', 'broadcast', { side: 'server' }),
+    ticksNominalPerConnection: {
+      header: 'nominal ticks',
+      unit: 'count',
+      better: 'none',
+      role: 'detail',
+      source: {
+        custom: 'ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down',
+        compute: ({ measurements, params }) =>
+          measurements.windowMs > 0 ? Math.floor(measurements.windowMs / params.tickInterval) : null,
+      },
+    },
+    ordersReceivedByServer: total('ordersReceived', 'server orders', { side: 'server' }),
+    serverTickTimerLagP99Ms: {
+      header: 'tick lag p99 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      description: "how late the server's tick timer fired",
+      source: { histogram: 'tickTimerLag', stat: 'p99', side: 'server' },
+    },
+    serverTickTimerLagMaxMs: {
+      header: 'tick lag max ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      description: "how late the server's tick timer fired",
+      source: { histogram: 'tickTimerLag', stat: 'max', side: 'server' },
+    },
+    errors: {
+      header: 'errors',
+      unit: 'count',
+      better: 'lower',
+      role: 'errors',
+      source: {
+        custom: 'connections that closed on their own plus orders the server could not parse',
+        compute: ({ measurements }) => (measurements.counters.errors ?? 0) + (measurements.serverCounters.ordersMalformed ?? 0),
+      },
+    },
+    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
-  columns: [
-    { key: 'orderRttMeanMs', header: 'Avg ms' },
-    { key: 'orderRttMaxMs', header: 'Max ms' },
-    { key: 'orderRttMinMs', header: 'Min ms' },
-    { key: 'orderRttStdevMs', header: 'Std ms' },
-    { key: 'orderRttP99Ms', header: 'p99 ms' },
-    { key: 'tickToAckP99Ms', header: 'tick>ack p99' },
-    { key: 'ordersSent', header: 'orders' },
-    { key: 'ordersAcked', header: 'acked' },
-    { key: 'ticksReceived', header: 'ticks' },
-    { key: 'ticksMissed', header: 'missed' },
-    { key: 'errors', header: 'errors' },
+  table: [
+    'orderRttMeanMs', 'orderRttMaxMs', 'orderRttMinMs', 'orderRttStdevMs', 'orderRttP99Ms', 'tickToAckP99Ms',
+    'ordersSent', 'ordersAcked', 'ticksReceived', 'ticksMissed', 'errors',
   ],
-};
-
-export default tickerOrders;
+  charts: [
+    { kind: 'percentiles', histograms: ['orderRtt', 'tickToAck', 'tickDelay'] },
+    { kind: 'over-time', histogram: 'orderRtt', rates: ['ordersPerSec'] },
+    { kind: 'resources' },
+  ],
+});

@@ -3,7 +3,8 @@
  * lives in src/commands/; the work happens in the library.
  */
 import { Command, CommanderError } from 'commander';
-import { UsageError } from './errors.js';
+import { ParameterError, UsageError } from './errors.js';
+import { asFlagMessage } from './commands/parameter-flags.js';
 import { toolVersion } from './package-version.js';
 import { runFromArgs } from './commands/run.js';
 import { listFromArgs } from './commands/list.js';
@@ -48,7 +49,8 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`wsbench: ${error.message}\n`);
+      const message = error instanceof ParameterError ? asFlagMessage(error) : error.message;
+      process.stderr.write(`wsbench: ${message}\n`);
       process.exit(2);
     }
     process.stderr.write(`wsbench: internal error: ${(error as Error).stack ?? String(error)}\n`);

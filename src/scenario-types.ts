@@ -153,7 +153,11 @@ export interface ParameterProblem {
 
 // ---------------------------------------------------------------- the scenario
 
-/** What defineScenario() takes. `D` (parameters) and `M` (metrics) are inferred from the object. */
+/**
+ * What defineScenario() takes. `D` is inferred from `parameters` alone and `M` from
+ * `metrics` alone (NoInfer elsewhere), so a scenario built by spreading another
+ * one and adding parameters gets the new parameter types.
+ */
 export interface ScenarioDefinition<
   D extends ParameterDeclarations = ParameterDeclarations,
   M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
@@ -164,16 +168,16 @@ export interface ScenarioDefinition<
   requires?: { fragmentControl?: boolean };
   parameters: D;
   /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
-  presets?: Record<string, ParamInputs<D>>;
+  presets?: Record<string, ParamInputs<NoInfer<D>>>;
   /**
    * Checks a parameter set beyond each parameter's own range (e.g. against the
    * open-file limit); returns the problem, or null. Runs before anything starts.
    */
-  validate?(params: ParamsOf<D>): ParameterProblem | null;
+  validate?(params: NoInfer<ParamsOf<D>>): ParameterProblem | null;
   /** How long the orchestrator keeps the window open; undefined = until clients finish. */
-  windowMs?(params: ParamsOf<D>): number | undefined;
-  server(ctx: ServerScenarioContext<ParamsOf<D>>): ServerLogic;
-  client(ctx: ClientScenarioContext<ParamsOf<D>>): Promise<void>;
+  windowMs?(params: NoInfer<ParamsOf<D>>): number | undefined;
+  server(ctx: ServerScenarioContext<NoInfer<ParamsOf<D>>>): ServerLogic;
+  client(ctx: ClientScenarioContext<NoInfer<ParamsOf<D>>>): Promise<void>;
   /** Every metric of a cell, computed from the merged measurements by wsbench. */
   metrics: M;
   /** Metrics the terminal table and the HTML show, in order. */

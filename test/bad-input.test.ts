@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, tempDir } from './support.js';
 
 const NOT_A_SCENARIO = fileURLToPath(new URL('./fixtures/not-a-scenario.js', import.meta.url));
+const EXPORTS_NONE = fileURLToPath(new URL('./fixtures/exports-no-scenario.js', import.meta.url));
 
 /** Each bad input: the exact one line on stderr, exit 2, nothing on stdout. */
 const cases: Array<[string, string[], string]> = [
@@ -15,16 +16,22 @@ const cases: Array<[string, string[], string]> = [
   ['unknown option', ['run', 'echo', '--bogus', '1'], "wsbench: unknown option '--bogus'"],
   ['unknown command', ['frobnicate'], 'wsbench: unknown command "frobnicate" (commands: '],
   ['malformed duration', ['run', 'echo', '--duration', '5 parsecs'], 'wsbench: --duration: "5 parsecs" is not a duration such as 500ms, 5s, 1m'],
-  ['malformed size', ['run', 'echo', '--payload', 'lots'], 'wsbench: --payload: "lots" is not a size in bytes such as 32, 4kb, 64KiB'],
+  ['duration without a unit', ['run', 'echo', '--duration', '5'], 'wsbench: --duration: "5" has no unit: write 5s or 5ms'],
+  ['malformed size', ['run', 'echo', '--payload', 'lots'], 'wsbench: --payload: "lots" is not a size such as 32, 4kb, 64KiB'],
+  ['an empty item in a sweep', ['run', 'echo', '--payload', '32,,64'], 'wsbench: --payload: an empty item in the list "32,,64"'],
+  ['a list on a parameter that does not sweep', ['run', 'echo', '--duration', '1s,2s'], 'wsbench: --duration: takes one value, not a list ("1s", "2s")'],
+  ['an empty stack name', ['run', 'echo', '--servers', 'ws,,uws'], 'wsbench: --servers: an empty name in the list (known: ws, uws, socketio)'],
   ['zero connections', ['run', 'echo', '--connections', '0'], 'wsbench: --connections: 0 is below the minimum 1'],
   ['negative in flight', ['run', 'echo', '--inflight', '-3'], 'wsbench: --inflight: -3 is below the minimum 1'],
-  ['duration too short', ['run', 'echo', '--duration', '10ms'], 'wsbench: --duration: 10ms is below the minimum 100ms'],
+  ['duration too short', ['run', 'echo', '--duration', '10ms'], 'wsbench: --duration: "10ms" is below the minimum 100ms'],
   ['zero client processes', ['run', 'echo', '--client-procs', '0'], 'wsbench: --client-procs: 0 is not a whole number from 1 to 64'],
   ['zero rounds', ['run', 'echo', '--repeat', '0'], 'wsbench: --repeat: 0 is not a whole number from 1 to 100'],
   ['non-loopback host', ['run', 'echo', '--host', '10.0.0.1'], 'wsbench: --host: 10.0.0.1 is not a loopback address (127.x.x.x)'],
   ['unknown preset', ['run', 'echo', '--preset', 'huge'], 'wsbench: --preset: "huge" is not a preset of echo (ci, quick)'],
   ['missing --out directory', ['run', 'echo', '--out', '/nonexistent/dir/r.json'], 'wsbench: --out: directory /nonexistent/dir does not exist'],
-  ['scenario file that is not a scenario', ['run', NOT_A_SCENARIO], `wsbench: ${NOT_A_SCENARIO} does not export a scenario (default or "scenario" export): no object exported`],
+  ['a script that is not a scenario', ['run', NOT_A_SCENARIO], `wsbench: ${NOT_A_SCENARIO} is not a wsbench scenario: it never calls defineScenario() (not run)`],
+  ['a module that exports no scenario', ['run', EXPORTS_NONE], `wsbench: ${EXPORTS_NONE} does not export a scenario made with defineScenario()`],
+  ['a TypeScript scenario', ['run', 'test/fixtures/crashing-server.ts'], 'wsbench: test/fixtures/crashing-server.ts is TypeScript: compile it to JavaScript first (tsc), then run the .js file (Node 20 cannot run .ts files)'],
   ['scenario file that does not exist', ['run', './no/such/scenario.js'], 'wsbench: scenario file not found: ./no/such/scenario.js'],
 ];
 
@@ -54,4 +61,11 @@ test('bad input: an --out path that is a directory', async () => {
   const outcome = await runCli(['run', 'echo', '--out', dir]);
   assert.equal(outcome.code, 2);
   assert.equal(outcome.stderr.trim(), `wsbench: --out: ${dir} is a directory`);
+});
+
+test('a script that is not a scenario is refused before its top level runs', async () => {
+  const marker = join(tempDir(), 'ran');
+  const outcome = await runCli(['run', NOT_A_SCENARIO], { env: { WSBENCH_TEST_MARKER: marker } });
+  assert.equal(outcome.code, 2);
+  assert.equal(existsSync(marker), false, 'the script was not executed');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, decodeHistogram, mergeEncoded, mergeHistogramSets, summarizeEncoded, sumCounterSets } from '../src/core/metrics.js';
+import { MetricsRegistry, decodeHistogram, mergeEncoded, mergeHistogramSets, summarizeEncoded, summarizeLatencies, sumCounterSets } from '../src/core/metrics.js';
 import { shareOf } from '../src/core/share.js';
 
 /** Two "processes" record 1..1000 µs and 1001..2000 µs; below 2048 µs the histogram is exact. */
@@ -51,14 +51,14 @@ test('a histogram encoded by HdrHistogram (V2 compressed base64) decodes to its 
 test('sub-microsecond samples count in the 1 µs bucket instead of vanishing', () => {
   const registry = new MetricsRegistry();
   registry.histogram('x').recordUs(0.2);
-  assert.equal(summarizeEncoded(registry.encodeAll().x!).count, 1);
+  assert.equal(summarizeEncoded(registry.encodeAll().x!)?.count, 1);
 });
 
 test('coordinated-omission correction backfills the samples a stall hid', () => {
   const registry = new MetricsRegistry();
   // One send every 1000 µs; one reply took 10 000 µs, so 9 sends queued behind it.
   registry.histogram('x').recordUsWithInterval(10_000, 1000);
-  assert.equal(summarizeEncoded(registry.encodeAll().x!).count, 10);
+  assert.equal(summarizeEncoded(registry.encodeAll().x!)?.count, 10);
 });
 
 test('histogram and counter sets merge by name across processes', () => {
@@ -82,9 +82,19 @@ test('size histograms travel with unit bytes and summarise in bytes, apart from 
   assert.equal(encoded.messageBytes!.unit, 'bytes');
   assert.equal(encoded.rtt!.unit, 'us');
   const sizes = summarizeSizes(mergeEncoded([encoded.messageBytes!, encoded.messageBytes!]));
+  assert.ok(sizes);
   assert.equal(sizes.count, 10);
   assert.equal(sizes.minBytes, 1);
   assert.equal(sizes.p50Bytes, 200);
   assert.ok(Math.abs(sizes.maxBytes - 78_000) <= 78, 'max within 0.1%');
   assert.deepEqual(Object.keys(registry.takeIntervals()), ['rtt'], 'sizes have no latency-over-time interval');
+});
+
+test('an empty histogram has no summary: no samples is never 0 ms', () => {
+  const registry = new MetricsRegistry();
+  registry.histogram('rtt');
+  registry.sizeHistogram('messageBytes');
+  const encoded = registry.encodeAll();
+  assert.equal(summarizeEncoded(encoded.rtt!), null);
+  assert.deepEqual(summarizeLatencies(encoded), {});
 });

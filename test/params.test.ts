@@ -1,18 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDurationMs, parseSizeBytes, resolveParameterSets } from '../src/core/params.js';
+import { parseDurationMs, parseSizeBytes } from '../src/core/units.js';
+import { resolveParameterSets } from '../src/core/params.js';
 import { loadScenario } from '../src/core/scenario-loader.js';
+import { scenarioInfo } from '../src/core/scenario-info.js';
+import { inputFromText } from '../src/commands/parameter-flags.js';
+import { ParameterError } from '../src/errors.js';
+import echo from '../scenarios/echo.js';
 
-test('durations read with units; a bare number is seconds', () => {
+test('durations need a unit; sizes read with decimal and binary units, a bare number is bytes', () => {
   assert.equal(parseDurationMs('500ms'), 500);
   assert.equal(parseDurationMs('5s'), 5000);
   assert.equal(parseDurationMs('1.5m'), 90_000);
-  assert.equal(parseDurationMs('2'), 2000);
+  assert.equal(parseDurationMs('2'), null);
   assert.equal(parseDurationMs('5 parsecs'), null);
   assert.equal(parseDurationMs('-1s'), null);
-});
-
-test('sizes read with decimal and binary units; a bare number is bytes', () => {
   assert.equal(parseSizeBytes('32'), 32);
   assert.equal(parseSizeBytes('4kb'), 4000);
   assert.equal(parseSizeBytes('64KiB'), 65_536);
@@ -20,24 +22,44 @@ test('sizes read with decimal and binary units; a bare number is bytes', () => {
   assert.equal(parseSizeBytes('lots'), null);
 });
 
-test('comma lists on sweepable parameters multiply the parameter sets', async () => {
-  const { scenario } = await loadScenario('echo');
-  const sets = resolveParameterSets(scenario, { connections: '1,4', payload: '32,1kb' });
-  assert.equal(sets.length, 4);
-  assert.deepEqual(sets.map((s) => [s.connections, s.payload]), [[1, 32], [1, 1000], [4, 32], [4, 1000]]);
-  assert.equal(sets[0]!.duration, 5000);
+test('code passes typed values: numbers in ms and bytes, text with a unit, arrays to sweep', () => {
+  const sets = resolveParameterSets(echo, { connections: [1, 4], payload: [32, '1kb'], duration: '2s' });
+  assert.deepEqual(sets.map((s) => [s.connections, s.payload, s.duration]), [[1, 32, 2000], [1, 1000, 2000], [4, 32, 2000], [4, 1000, 2000]]);
+  assert.equal(resolveParameterSets(echo, { duration: 1500 })[0]!.duration, 1500);
+  assert.equal(resolveParameterSets(echo, {})[0]!.duration, 5000);
 });
 
-test('explicit values override the preset, which overrides the defaults', async () => {
-  const { scenario } = await loadScenario('echo');
-  assert.equal(resolveParameterSets(scenario, {}, 'ci')[0]!.duration, 1000);
-  assert.equal(resolveParameterSets(scenario, { duration: '2s' }, 'ci')[0]!.duration, 2000);
+test('explicit values override the preset, which overrides the defaults', () => {
+  assert.equal(resolveParameterSets(echo, {}, 'ci')[0]!.duration, 1000);
+  assert.equal(resolveParameterSets(echo, { duration: '2s' }, 'ci')[0]!.duration, 2000);
 });
 
-test('bad parameter values are refused with a line naming the flag', async () => {
+test('library errors name the parameter, not a flag', () => {
+  const refuse = (inputs: Record<string, unknown>, message: string, preset?: string): void => {
+    assert.throws(() => resolveParameterSets(echo, inputs, preset), (error: unknown) => error instanceof ParameterError && error.message === message);
+  };
+  refuse({ duration: ['1s', '2s'] }, 'duration: takes one value, not a list ("1s", "2s")');
+  refuse({ inflight: 1.5 }, 'inflight: 1.5 is not a whole number');
+  refuse({ binary: 'maybe' }, 'binary: "maybe" is not true or false');
+  refuse({ duration: '10ms' }, 'duration: "10ms" is below the minimum 100ms');
+  refuse({ payload: [] }, 'payload: an empty list sweeps nothing');
+  refuse({ bogus: 1 }, 'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, duration, messages)');
+  refuse({}, 'preset: "nope" is not a preset of echo (ci, quick)', 'nope');
+});
+
+test('the command line reads text into typed values: a bare duration is refused with a hint, a bare size is bytes', () => {
+  const info = scenarioInfo(echo).parameters;
+  assert.equal(inputFromText('duration', info.duration!, '5s'), '5s');
+  assert.throws(() => inputFromText('duration', info.duration!, '5000'), { message: 'duration: "5000" has no unit: write 5000s or 5000ms' });
+  assert.equal(inputFromText('payload', info.payload!, '32'), 32);
+  assert.deepEqual(inputFromText('payload', info.payload!, '32,4kb'), [32, '4kb']);
+  assert.equal(inputFromText('binary', info.binary!, true), true);
+  assert.equal(inputFromText('connections', info.connections!, '10'), 10);
+});
+
+test('the JSON declares every parameter with its default in ms and bytes', async () => {
   const { scenario } = await loadScenario('echo');
-  assert.throws(() => resolveParameterSets(scenario, { duration: '1,2' }), { message: '--duration: takes one value, not a list ("1,2")' });
-  assert.throws(() => resolveParameterSets(scenario, { inflight: '1.5' }), { message: '--inflight: "1.5" is not a whole number' });
-  assert.throws(() => resolveParameterSets(scenario, { binary: 'maybe' }), { message: '--binary: "maybe" is not true or false' });
-  assert.throws(() => resolveParameterSets(scenario, {}, 'nope'), { message: '--preset: "nope" is not a preset of echo (ci, quick)' });
+  const info = scenarioInfo(scenario);
+  assert.deepEqual(info.parameters.duration, { kind: 'duration', description: echo.parameters.duration.description, default: 5000, min: 100 });
+  assert.equal(info.parameters.payload!.max, 64 * 1024 * 1024);
 });

@@ -9,7 +9,8 @@
  * way `for (const c of room) await c.send(m)` does. Work per post is a few
  * array operations: no parsing beyond a prefix test, no IPC.
  */
-import type { Clock, Counter, Recorder, ServerConnection } from '../../src/index.js';
+import type { ServerConnection } from '../../src/adapter-types.js';
+import type { Clock, Counter, Recorder } from '../../src/scenario-types.js';
 
 export interface RoomOptions {
   /** How long the moderator holds each post; 0 = no moderator. */
@@ -31,7 +32,8 @@ export interface RoomMetrics {
   droppedByQueue: Counter;
   queuedInApp: Counter;
   stalls: Counter;
-  refusedByStack: Counter;
+  /** Deliveries the server stack refused to queue. */
+  stackDrops: Counter;
   /** From arrival at the server to hand-off to the stack, per delivery. */
   hold: Recorder;
 }
@@ -174,7 +176,7 @@ export class ChatRoom {
   }
 
   private handOff(target: ServerConnection, post: Post): void {
-    if (!target.send(post.data)) this.metrics.refusedByStack.add();
+    if (!target.send(post.data)) this.metrics.stackDrops.add();
     this.metrics.delivered.add();
     this.metrics.hold.recordUs(this.clock.nowUs() - post.arrivedUs);
   }

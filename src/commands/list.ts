@@ -1,6 +1,11 @@
-/** `wsbench list`: stacks and scenarios as they are on this machine. */
+/** `wsbench list`: the stacks as they load on this machine, and the scenarios with their parameters. */
 import { Command } from 'commander';
-import { renderList } from '../report/list.js';
+import { probeStacks } from '../core/environment.js';
+import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
+import { scenarioInfo } from '../core/scenario-info.js';
+import type { ScenarioInfo, StackInfo } from '../result-types.js';
+import { formatValue } from '../core/params.js';
+import { toKebab } from './parameter-flags.js';
 
 export async function listFromArgs(args: string[]): Promise<number> {
   const command = new Command('wsbench list')
@@ -10,4 +15,36 @@ export async function listFromArgs(args: string[]): Promise<number> {
   command.parse(args, { from: 'user' });
   process.stdout.write(await renderList(command.opts<{ json?: boolean }>().json === true));
   return 0;
+}
+
+async function renderList(asJson: boolean): Promise<string> {
+  const stacks = await probeStacks();
+  const loaded = await Promise.all(builtInScenarios().map(async (name) => (await loadScenario(name)).scenario));
+  const scenarios = loaded.map((s) => ({ info: scenarioInfo(s), presets: Object.keys(s.presets ?? {}) }));
+  if (asJson) return JSON.stringify({ stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2) + '\n';
+  const lines = ['Stacks (as they load on this machine):'];
+  for (const stack of stacks) lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(9)} ${stack.protocol.padEnd(9)} ${describeStack(stack)}`);
+  lines.push('', 'Scenarios (wsbench run <scenario> [--param value]; durations need a unit, bare sizes are bytes):');
+  const specs = scenarios.flatMap(({ info }) => Object.entries(info.parameters));
+  const nameWidth = Math.max(...specs.map(([name]) => toKebab(name).length));
+  const defaultWidth = Math.max(...specs.map(([, p]) => formatValue(p.kind, p.default).length));
+  for (const { info, presets } of scenarios) lines.push(...scenarioLines(info, presets, nameWidth, defaultWidth));
+  return lines.join('\n') + '\n';
+}
+
+function scenarioLines(info: ScenarioInfo, presets: string[], nameWidth: number, defaultWidth: number): string[] {
+  const lines = [`  ${info.name}: ${info.description}`];
+  for (const [name, p] of Object.entries(info.parameters)) {
+    const choices = p.choices ? ` (${p.choices.join(', ')})` : '';
+    lines.push(`    --${toKebab(name).padEnd(nameWidth)}  ${formatValue(p.kind, p.default).padEnd(defaultWidth)}  ${p.description}${choices}${p.sweepable ? ' (comma list sweeps)' : ''}`);
+  }
+  if (presets.length) lines.push(`    presets: ${presets.join(', ')}`);
+  return lines;
+}
+
+function describeStack(stack: StackInfo): string {
+  const a = stack.availability;
+  if (!a.available) return `${a.version ?? '-'}  UNAVAILABLE: ${a.reason}`;
+  const build = a.build ? `  (${a.build.packageName}, ${a.build.native ? `native ${a.build.binary ?? ''}` : 'JavaScript fallback'})` : '';
+  return `${a.version}  ok${build}`;
 }

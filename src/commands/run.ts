@@ -1,15 +1,16 @@
 /** `wsbench run [scenario]`: scenario flags, run(), table or JSON, result file. */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { planRun, run, type RunOptions } from '../core/runner.js';
 import { killAllChildren } from '../core/processes.js';
-import { toKebab } from '../core/params.js';
 import { loadScenario } from '../core/scenario-loader.js';
+import { scenarioInfo } from '../core/scenario-info.js';
+import type { ScenarioInfo } from '../result-types.js';
 import { checkWritable, writeResultFile } from '../result-file.js';
 import { renderTable } from '../report/table.js';
 import { createProgress } from '../report/progress.js';
 import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
-import type { Scenario } from '../types.js';
+import { addParameterOptions, inputFromText } from './parameter-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
@@ -30,39 +31,32 @@ interface RunFlags {
   [param: string]: unknown;
 }
 
-
-
-function runCommand(scenario: Scenario): Command {
-  const command = new Command(`wsbench run ${scenario.name}`)
-    .description(scenario.description)
+function runCommand(info: ScenarioInfo, presets: string[]): Command {
+  const command = new Command(`wsbench run ${info.name}`)
+    .description(info.description)
     .option('--servers <list>', 'server stacks, comma separated (default: all)')
     .option('--clients <list>', 'client stacks, comma separated (default: all)')
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
-    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; the table shows medians', '1')
+    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
     .option('--out <file>', 'result JSON file', DEFAULT_OUT)
     .option('--json', 'print the result JSON on stdout instead of the table')
-    .option('--preset <name>', `parameter preset (${Object.keys(scenario.presets ?? {}).join(', ') || 'none'})`)
+    .option('--preset <name>', `parameter preset (${presets.join(', ') || 'none'})`)
     .option('--host <address>', 'loopback address the server binds', '127.0.0.1')
     .option('--png', 'also write charts/*.png beside the SVGs')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
-  for (const [name, spec] of Object.entries(scenario.parameters)) {
-    if (CORE_FLAGS.includes(name)) throw new UsageError(`scenario ${scenario.name}: parameter "${name}" clashes with a wsbench flag`);
-    const value = spec.kind === 'boolean' ? '[bool]' : '<value>';
-    const sweep = spec.sweepable ? ', comma list sweeps' : '';
-    command.addOption(new Option(`--${toKebab(name)} ${value}`, `${spec.description} (${spec.kind}${sweep}; default ${String(spec.default)})`));
-  }
+  addParameterOptions(command, info.parameters, CORE_FLAGS);
   return command;
 }
 
-async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFlags): Promise<number> {
-  const params: Record<string, string> = {};
-  for (const name of Object.keys(scenario.parameters)) {
+async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFlags): Promise<number> {
+  const params: Record<string, unknown> = {};
+  for (const [name, parameter] of Object.entries(info.parameters)) {
     const value = flags[name];
-    if (value !== undefined) params[name] = value === true ? 'true' : String(value);
+    if (value !== undefined) params[name] = inputFromText(name, parameter, value === true ? true : String(value));
   }
   const controller = new AbortController();
-  const progress = createProgress(process.stderr, !flags.json && process.stderr.isTTY === true);
+  const progress = createProgress(process.stderr, flags.json ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
     scenario: scenarioArg,
     params,
@@ -73,9 +67,7 @@ async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFla
     ...(flags.clients !== undefined ? { clients: splitList(flags.clients) } : {}),
     ...(flags.preset !== undefined ? { preset: flags.preset } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
-    onCellStart: progress.cellStart,
-    onCellEnd: progress.cellEnd,
-    onProgress: progress.counters,
+    onEvent: progress.onEvent,
   };
   checkWritable(flags.out);
   await planRun(options); // every bad input is refused before a process starts
@@ -107,8 +99,9 @@ async function executeRun(scenarioArg: string, scenario: Scenario, flags: RunFla
   return result.cells.some((c) => c.status === 'failed') ? 1 : 0;
 }
 
+/** A comma list of stack names; empty items are kept so the library can refuse them. */
 function splitList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text.split(',').map((s) => s.trim());
 }
 
 function readCount(flag: string, text: string): number {
@@ -120,7 +113,8 @@ function readCount(flag: string, text: string): number {
 export async function runFromArgs(args: string[]): Promise<number> {
   const scenarioArg = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : 'echo';
   const { scenario } = await loadScenario(scenarioArg);
-  const command = runCommand(scenario);
+  const info = scenarioInfo(scenario);
+  const command = runCommand(info, Object.keys(scenario.presets ?? {}));
   command.parse(args[0] === scenarioArg ? args.slice(1) : args, { from: 'user' });
-  return executeRun(scenarioArg, scenario, command.opts<RunFlags>());
+  return executeRun(scenarioArg, info, command.opts<RunFlags>());
 }

@@ -47,8 +47,8 @@ export function readValue(name: string, spec: ParameterSpec, input: unknown, che
 const EXPECTED: Record<ParameterSpec['kind'], string> = {
   integer: 'a whole number',
   number: 'a number',
-  duration: 'a duration (a number of ms, or text such as 500ms, 5s, 1m)',
-  size: 'a size (a number of bytes, or text such as 32b, 4kb, 64KiB)',
+  duration: 'a duration such as 500ms, 5s, 1m',
+  size: 'a size such as 32, 4kb, 64KiB',
   boolean: 'true or false',
   choice: 'one of the choices',
   string: 'text',

@@ -1,57 +1,55 @@
 /**
  * Reads the cells' HDR histograms into chart rows: percentile curves (HDR
- * style) and the few statistics a box plot needs. Values are µs in the file,
- * ms in every chart.
+ * style) and the few statistics a box plot needs. A histogram's unit comes
+ * from the file: latencies are µs there and ms in every chart, sizes bytes.
  */
 import { decodeHistogram } from '../../core/metrics.js';
-import type { CellResult, EncodedHistogram } from '../../result-types.js';
+import type { HistogramRef } from '../../declaration-types.js';
+import type { EncodedHistogram, MeasuredCell } from '../../result-types.js';
 import { round4 } from './common.js';
 
 type Histogram = ReturnType<typeof decodeHistogram>;
 
-/** One named histogram of one cell. */
+/** The unit a chart shows a histogram in. */
+export type DisplayUnit = 'ms' | 'bytes';
+
+/** One named histogram of one cell, holding samples. */
 export interface HistogramSeries {
-  cell: CellResult;
-  /** Histogram name; server-side ones are prefixed `server ` so both sides can be told apart. */
-  name: string;
+  cell: MeasuredCell;
+  /** The name as a chart shows it; server-side ones say so. */
+  label: string;
   histogram: Histogram;
+  unit: DisplayUnit;
 }
 
-/** Every non-empty histogram of the given unit (latencies by default), client side first. */
-export function histogramSeries(cells: CellResult[], unit: EncodedHistogram['unit'] = 'us'): HistogramSeries[] {
+/** The name a chart shows for a reference: `name`, or `name (server)`. */
+export function refLabel(ref: HistogramRef): string {
+  return typeof ref === 'string' ? ref : ref.side === 'server' ? `${ref.histogram} (server)` : ref.histogram;
+}
+
+function encodedOf(cell: MeasuredCell, ref: HistogramRef): EncodedHistogram | undefined {
+  const m = cell.measurements;
+  if (typeof ref === 'string') return m.histograms[ref];
+  return ref.side === 'server' ? m.serverHistograms[ref.histogram] : m.histograms[ref.histogram];
+}
+
+/** The referenced histogram of each cell that has one with samples, cell by cell, in reference order. */
+export function histogramSeries(cells: MeasuredCell[], refs: readonly HistogramRef[]): HistogramSeries[] {
   const series: HistogramSeries[] = [];
   for (const cell of cells) {
-    const m = cell.measurements;
-    if (!m) continue;
-    const sides: Array<[string, Record<string, EncodedHistogram>]> = [['', m.histograms], ['server ', m.serverHistograms ?? {}]];
-    for (const [prefix, set] of sides) {
-      for (const [name, encoded] of Object.entries(set)) {
-        if ((encoded.unit ?? 'us') !== unit) continue;
-        const histogram = decodeHistogram(encoded);
-        if (histogram.totalCount > 0) series.push({ cell, name: prefix + name, histogram });
-      }
+    for (const ref of refs) {
+      const encoded = encodedOf(cell, ref);
+      if (!encoded) continue;
+      const histogram = decodeHistogram(encoded);
+      if (histogram.totalCount === 0) continue;
+      series.push({ cell, label: refLabel(ref), histogram, unit: encoded.unit === 'bytes' ? 'bytes' : 'ms' });
     }
   }
   return series;
 }
 
-/** Histogram names in first-seen order. */
-export function histogramNames(series: HistogramSeries[]): string[] {
-  return [...new Set(series.map((s) => s.name))];
-}
-
-/**
- * The scenario's main latency histogram: the one its first `<name>P50Ms`
- * column points at, else the first client histogram recorded.
- */
-export function primaryHistogram(series: HistogramSeries[], columnKeys: string[]): string | null {
-  const names = histogramNames(series);
-  for (const key of columnKeys) {
-    const match = /^(.+)P50Ms$/.exec(key);
-    if (match && names.includes(match[1]!)) return match[1]!;
-  }
-  return names.find((n) => !n.startsWith('server ')) ?? names[0] ?? null;
-}
+/** Raw histogram values per display unit. */
+const DIVISOR: Record<DisplayUnit, number> = { ms: 1000, bytes: 1 };
 
 /** Points per decade of 1/(1-p): enough for a smooth curve, few enough to keep the spec small. */
 const STEPS_PER_NINE = 20;
@@ -60,54 +58,58 @@ export interface CurvePoint {
   /** 1/(1-p): the HDR plot's log x axis (2 = p50, 10 = p90, 100 = p99 ...). */
   x: number;
   percentile: number;
-  valueMs: number;
+  /** In the series' display unit. */
+  value: number;
 }
 
 /**
  * The percentile curve up to the last nine the sample count supports, then
  * the maximum: beyond 1/n the histogram has nothing more to say.
  */
-export function percentileCurve(histogram: Histogram): CurvePoint[] {
+export function percentileCurve(series: HistogramSeries): CurvePoint[] {
+  const { histogram, unit } = series;
   const count = histogram.totalCount;
   const lastNines = Math.log10(Math.max(count, 1));
   const points: CurvePoint[] = [];
   for (let step = 0; step / STEPS_PER_NINE < lastNines; step++) {
     const nines = step / STEPS_PER_NINE;
     const percentile = 100 * (1 - 10 ** -nines);
-    points.push({ x: round4(10 ** nines), percentile: round4(percentile), valueMs: valueMs(histogram, percentile) });
+    points.push({ x: round4(10 ** nines), percentile: round4(percentile), value: valueAt(histogram, unit, percentile) });
   }
-  points.push({ x: round4(Math.max(count, 1)), percentile: 100, valueMs: round4(histogram.maxValue / 1000) });
+  points.push({ x: round4(Math.max(count, 1)), percentile: 100, value: round4(Math.max(histogram.maxValue, 1) / DIVISOR[unit]) });
   return points;
 }
 
-/** Value at a percentile in ms; at least 1 µs so log scales stay defined. */
-export function valueMs(histogram: Histogram, percentile: number): number {
-  return round4(Math.max(histogram.getValueAtPercentile(percentile), 1) / 1000);
+/** Value at a percentile in the display unit; at least one raw unit so log scales stay defined. */
+export function valueAt(histogram: Histogram, unit: DisplayUnit, percentile: number): number {
+  return round4(Math.max(histogram.getValueAtPercentile(percentile), 1) / DIVISOR[unit]);
 }
 
-/** What a box plot and a mean bar need, in ms. Whiskers are p1 and p99 (a histogram keeps no outliers to draw). */
+/** What a box plot and a mean bar need, in the display unit. Whiskers are p1 and p99 (a histogram keeps no outliers). */
 export interface BoxStats {
-  minMs: number;
-  p1Ms: number;
-  p25Ms: number;
-  p50Ms: number;
-  p75Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  meanMs: number;
+  min: number;
+  p1: number;
+  p25: number;
+  p50: number;
+  p75: number;
+  p99: number;
+  max: number;
+  mean: number;
   count: number;
 }
 
-export function boxStats(histogram: Histogram): BoxStats {
+export function boxStats(series: HistogramSeries): BoxStats {
+  const { histogram, unit } = series;
+  const at = (p: number): number => valueAt(histogram, unit, p);
   return {
-    minMs: round4(Math.max(histogram.minNonZeroValue, 1) / 1000),
-    p1Ms: valueMs(histogram, 1),
-    p25Ms: valueMs(histogram, 25),
-    p50Ms: valueMs(histogram, 50),
-    p75Ms: valueMs(histogram, 75),
-    p99Ms: valueMs(histogram, 99),
-    maxMs: round4(histogram.maxValue / 1000),
-    meanMs: round4(histogram.mean / 1000),
+    min: round4(Math.max(histogram.minNonZeroValue, 1) / DIVISOR[unit]),
+    p1: at(1),
+    p25: at(25),
+    p50: at(50),
+    p75: at(75),
+    p99: at(99),
+    max: round4(Math.max(histogram.maxValue, 1) / DIVISOR[unit]),
+    mean: round4(histogram.mean / DIVISOR[unit]),
     count: histogram.totalCount,
   };
 }
@@ -127,7 +129,13 @@ export function percentileX(maxX: number) {
   return {
     field: 'x',
     type: 'quantitative' as const,
-    scale: { type: 'log' as const, domain: [1, maxX] },
-    axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (log scale of 1/(1-p))' },
+    scale: { type: 'log' as const, domain: [1, Math.max(maxX, 2)] },
+    axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (%, log scale of 1/(1-p))' },
   };
+}
+
+/** The unit every series shares, or null when they differ (such series go in separate panels). */
+export function sharedUnit(series: HistogramSeries[]): DisplayUnit | null {
+  const units = new Set(series.map((s) => s.unit));
+  return units.size === 1 ? [...units][0]! : null;
 }

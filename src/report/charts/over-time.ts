@@ -1,101 +1,129 @@
 /**
- * Charts over the measurement window, from each cell's time series (one point
- * per second): latency of the scenario's main histogram, interval by interval
- * (the seed 001 plots), and the receive rate (the seed 003 RX rate). Result
- * files without a time series get neither.
+ * `over-time`: the measurement window interval by interval, from each cell's
+ * time series. The latency of one histogram (p50, p99, max of the samples of
+ * each interval, one panel per cell), and the rate of each requested metric
+ * whose declared source is a counter rate: the counter's increase over the
+ * interval, per second, times the declared scale, in the metric's unit.
  */
-import type { CellResult } from '../../result-types.js';
-import { cellLabel, chartName, frame, round4, type ChartSpec, type ScenarioView } from './common.js';
+import type { CounterSource } from '../../declaration-types.js';
+import type { MeasuredCell, TimeSeries } from '../../result-types.js';
+import {
+  cellLabel,
+  declaredMetrics,
+  firstSeen,
+  frame,
+  metricLabel,
+  metricTitle,
+  round4,
+  titleOf,
+  type DeclaredMetric,
+  type DrawnChart,
+  type ScenarioView,
+} from './common.js';
 
-/** Counters drawn as rates, with the unit each is shown in. */
-const RATE_COUNTERS = [
-  { counter: 'received', label: 'messages received', unit: 'msg/s', scale: 1 },
-  { counter: 'rxBytes', label: 'bytes received', unit: 'MB/s', scale: 1e-6 },
-] as const;
+const STATISTICS = ['p50', 'p99', 'max'] as const;
+/** Log scales need a positive value; 1 µs is below anything a socket measures. */
+const FLOOR_MS = 0.001;
 
-export function overTimeCharts(view: ScenarioView): ChartSpec[] {
-  const cells = view.cells.filter((c) => (c.measurements?.timeSeries?.points.length ?? 0) > 0);
+/** The request's title, and which part of it a chart is when the request draws two. */
+interface Titling {
+  requested: string | undefined;
+  part: string | undefined;
+}
+
+interface SeriesCell {
+  cell: MeasuredCell;
+  series: TimeSeries;
+}
+
+export function overTimeCharts(view: ScenarioView, request: { histogram?: string; rates?: string[]; title?: string }): DrawnChart[] {
+  const cells = view.cells.flatMap((cell) => {
+    const series = cell.measurements.timeSeries;
+    return series && series.points.length > 0 ? [{ cell, series }] : [];
+  });
   if (cells.length === 0) return [];
-  return [latencyOverTime(view, cells), rateOverTime(view, cells)].filter((c): c is ChartSpec => c !== null);
+  const both = request.histogram !== undefined && (request.rates?.length ?? 0) > 0;
+  const charts = [
+    request.histogram === undefined ? null : latencyOverTime(view, cells, request.histogram, { requested: request.title, part: both ? 'latency' : undefined }),
+    rateOverTime(view, cells, declaredMetrics(view, request.rates).filter(isCounterRate), { requested: request.title, part: both ? 'rates' : undefined }),
+  ];
+  return charts.filter((c): c is DrawnChart => c !== null);
 }
 
-/** The histogram of the first `<name>P50Ms` column, else the first one the series holds. */
-function mainHistogram(view: ScenarioView, cells: CellResult[]): string | null {
-  const names = new Set(cells.flatMap((c) => c.measurements!.timeSeries!.points.flatMap((p) => Object.keys(p.latency))));
-  for (const { key } of view.scenario.columns) {
-    const match = /^(.+)P50Ms$/.exec(key);
-    if (match && names.has(match[1]!)) return match[1]!;
-  }
-  return [...names][0] ?? null;
+type CounterRateMetric = DeclaredMetric & { source: CounterSource };
+
+/** Only a client counter's rate can be read off the time series (it holds client counters). */
+function isCounterRate(metric: DeclaredMetric): metric is CounterRateMetric {
+  const source = metric.source;
+  return 'counter' in source && source.as === 'rate' && (source.side ?? 'client') === 'client';
 }
 
-function latencyOverTime(view: ScenarioView, cells: CellResult[]): ChartSpec | null {
-  const name = mainHistogram(view, cells);
-  if (!name) return null;
-  const values = cells.flatMap((cell) =>
-    cell.measurements!.timeSeries!.points.flatMap((point) => {
-      const latency = point.latency[name];
+function latencyOverTime(view: ScenarioView, cells: SeriesCell[], histogram: string, title: Titling): DrawnChart | null {
+  const values = cells.flatMap(({ cell, series }) =>
+    series.points.flatMap((point) => {
+      const latency = point.latency[histogram];
       if (!latency || latency.count === 0) return [];
       const base = { cell: cellLabel(cell, view.sweptParams), tS: point.tMs / 1000 };
       return [
-        { ...base, statistic: 'p50', valueMs: Math.max(0.001, latency.p50Ms) },
-        { ...base, statistic: 'p99', valueMs: Math.max(0.001, latency.p99Ms) },
-        { ...base, statistic: 'max', valueMs: Math.max(0.001, latency.maxMs) },
+        { ...base, statistic: 'p50', valueMs: Math.max(FLOOR_MS, latency.p50Ms) },
+        { ...base, statistic: 'p99', valueMs: Math.max(FLOOR_MS, latency.p99Ms) },
+        { ...base, statistic: 'max', valueMs: Math.max(FLOOR_MS, latency.maxMs) },
       ];
     }),
   );
   if (values.length === 0) return null;
   return {
-    name: chartName(view.scenario.name, 'latency-over-time'),
-    caption: `${name} latency second by second: p50, p99 and max of the samples recorded in each interval, one panel per cell.`,
+    caption: `${histogram} interval by interval: p50, p99 and max of the samples recorded in each interval, one panel per cell.`,
     spec: {
-      ...frame(view, `${view.scenario.name}: ${name} latency over time`, 'Per-interval latency percentiles, one panel per cell.'),
+      ...frame(view, titleOf(title.requested, `${histogram} over time`, title.part), 'Per-interval percentiles, one panel per cell.'),
       data: { values },
       columns: 2,
-      facet: { field: 'cell', type: 'nominal', title: null },
+      facet: { field: 'cell', type: 'nominal', title: null, sort: firstSeen(values, (v) => v.cell) },
       spec: {
         width: 300,
         height: 180,
         mark: { type: 'line', strokeWidth: 1.3, point: { size: 12 } },
         encoding: {
           x: { field: 'tS', type: 'quantitative', title: 'time in window (s)' },
-          y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: `${name} (ms, log scale)` },
-          color: { field: 'statistic', type: 'nominal', title: 'statistic', sort: ['p50', 'p99', 'max'] },
+          y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: `${histogram} (ms, log scale)` },
+          color: { field: 'statistic', type: 'nominal', title: 'statistic', sort: [...STATISTICS] },
         },
       },
     },
   };
 }
 
-function rateOverTime(view: ScenarioView, cells: CellResult[]): ChartSpec | null {
-  const values = cells.flatMap((cell) => {
-    const { intervalMs, points } = cell.measurements!.timeSeries!;
-    return RATE_COUNTERS.flatMap(({ counter, label, unit, scale }) =>
-      points.flatMap((point, i) => {
-        const now = point.counters[counter];
+function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterRateMetric[], title: Titling): DrawnChart | null {
+  const values = cells.flatMap(({ cell, series }) =>
+    metrics.flatMap((metric) =>
+      series.points.flatMap((point, i) => {
+        const now = point.counters[metric.source.counter];
         if (now === undefined) return [];
-        const before = i === 0 ? 0 : points[i - 1]!.counters[counter] ?? 0;
-        return [{ cell: cellLabel(cell, view.sweptParams), tS: point.tMs / 1000, rate: `${label} (${unit})`, value: round4(((now - before) * scale * 1000) / intervalMs) }];
+        const previous = series.points[i - 1];
+        // The interval actually covered: a folded or short last point is not `intervalMs` long.
+        const intervalMs = point.tMs - (previous?.tMs ?? 0) || series.intervalMs;
+        const before = previous?.counters[metric.source.counter] ?? 0;
+        const value = ((now - before) * 1000 * (metric.source.scale ?? 1)) / intervalMs;
+        return [{ cell: cellLabel(cell, view.sweptParams), tS: point.tMs / 1000, metric: metric.key, value: round4(value) }];
       }),
-    );
-  });
+    ),
+  );
   if (values.length === 0) return null;
-  const rates = [...new Set(values.map((v) => v.rate))];
+  const drawn = metrics.filter((m) => values.some((v) => v.metric === m.key));
   return {
-    name: chartName(view.scenario.name, 'rate-over-time'),
-    caption: `Receive rate second by second (${rates.join(', ')}), summed over client processes.`,
+    caption: `${drawn.map(metricTitle).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes.`,
     spec: {
-      ...frame(view, `${view.scenario.name}: receive rate over time`, 'Per-interval receive rates, one panel per rate.'),
+      ...frame(view, titleOf(title.requested, `${drawn.map(metricLabel).join(', ')} over time`, title.part), 'Per-interval rates, one panel per metric, one line per cell.'),
       data: { values },
       columns: 1,
-      concat: rates.map((rate) => ({
+      concat: drawn.map((metric) => ({
         width: 520,
         height: 180,
-        transform: [{ filter: { field: 'rate', equal: rate } }],
+        transform: [{ filter: { field: 'metric', equal: metric.key } }],
         mark: { type: 'line' as const, strokeWidth: 1.3 },
         encoding: {
           x: { field: 'tS', type: 'quantitative' as const, title: 'time in window (s)' },
-          y: { field: 'value', type: 'quantitative' as const, title: rate },
+          y: { field: 'value', type: 'quantitative' as const, title: metricTitle(metric) },
           color: { field: 'cell', type: 'nominal' as const, title: 'cell' },
         },
       })),

@@ -1,0 +1,83 @@
+/**
+ * The command-line edge of scenario parameters: one flag per parameter, with
+ * its default and unit in --help, and the flag's text turned into the typed
+ * values the library takes. This is the only place parameter text is parsed.
+ */
+import { Option, type Command } from 'commander';
+import { ParameterError } from '../errors.js';
+import type { ParameterInfo } from '../declaration-types.js';
+import { formatValue } from '../core/params.js';
+
+/** Flags of `run` itself, by the RunOptions name a library error uses. */
+const RUN_OPTION_FLAGS: Record<string, string> = {
+  servers: '--servers',
+  clients: '--clients',
+  clientProcesses: '--client-procs',
+  repeat: '--repeat',
+  preset: '--preset',
+  host: '--host',
+};
+
+export function toKebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The flag a library error's parameter or option name stands for. */
+export function flagFor(name: string): string {
+  return RUN_OPTION_FLAGS[name] ?? `--${toKebab(name)}`;
+}
+
+/** A library ParameterError, reworded for the command line: `--duration: ...`. */
+export function asFlagMessage(error: ParameterError): string {
+  return `${flagFor(error.parameter)}: ${error.problem}`;
+}
+
+/** "(duration; default 5s; comma list sweeps)": what --help and `list` say about a parameter. */
+export function describeParameter(info: ParameterInfo): string {
+  const unit = info.kind === 'duration' ? 'duration with unit: 500ms, 5s, 1m' : info.kind === 'size' ? 'size: 32, 4kb, 64KiB' : info.kind;
+  const choices = info.choices ? `: ${info.choices.join(', ')}` : '';
+  const sweep = info.sweepable ? '; comma list sweeps' : '';
+  return `${unit}${choices}; default ${formatValue(info.kind, info.default)}${sweep}`;
+}
+
+export function addParameterOptions(command: Command, parameters: Record<string, ParameterInfo>, reserved: string[]): void {
+  for (const [name, info] of Object.entries(parameters)) {
+    if (reserved.includes(name)) throw new Error(`parameter "${name}" clashes with a wsbench flag`);
+    const value = info.kind === 'boolean' ? '[bool]' : '<value>';
+    command.addOption(new Option(`--${toKebab(name)} ${value}`, `${info.description} (${describeParameter(info)})`));
+  }
+}
+
+/**
+ * Flag text into the values code would pass: numbers for numbers, arrays for
+ * comma lists. A duration needs its unit (a bare "5000" is refused with a hint,
+ * since it could mean seconds or ms); a bare size is bytes.
+ */
+export function inputFromText(name: string, info: ParameterInfo, text: string | true): unknown {
+  if (text === true) return inputOf(name, info, '');
+  const parts = text.split(',');
+  if (parts.length > 1 && parts.some((p) => p.trim() === '')) throw new ParameterError(name, `an empty item in the list "${text}"`);
+  const values = parts.map((part) => inputOf(name, info, part.trim()));
+  return values.length === 1 ? values[0] : values;
+}
+
+function inputOf(name: string, info: ParameterInfo, text: string): unknown {
+  const numeric = /^-?\d+(\.\d+)?$/.test(text);
+  switch (info.kind) {
+    case 'integer':
+    case 'number':
+      if (!numeric) throw new ParameterError(name, `"${text}" is not ${info.kind === 'integer' ? 'a whole number' : 'a number'}`);
+      return Number(text);
+    case 'duration':
+      if (numeric) throw new ParameterError(name, `"${text}" has no unit: write ${text}s or ${text}ms`);
+      return text;
+    case 'size':
+      return numeric ? Number(text) : text;
+    case 'boolean':
+      if (text === '' || text === 'true') return true;
+      if (text === 'false') return false;
+      throw new ParameterError(name, `"${text}" is not true or false`);
+    default:
+      return text;
+  }
+}
