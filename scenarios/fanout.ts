@@ -2,75 +2,104 @@
  * fanout (seed 002): the server streams a ~97-byte JSON price tick to every
  * connected client every `interval`; each client measures the one-way delay
  * from the tick's timestamp (one host, one monotonic clock) and counts what
- * arrives. A comma list of `--connections` is the seed's high-load ladder, one
- * cell per step; one connection for 60 s is its "client test".
+ * arrives. A sweep of `connections` is the seed's high-load ladder, one cell
+ * per step; one connection for 60 s is its "client test".
  *
  * The server sends exactly floor(duration / interval) ticks, so every client
  * knows how many to expect: the cell ends when each connection has them all, or
  * DRAIN_MS after the last one was due. What never arrived is `missing`.
  */
-import type { ClientConnection, Scenario } from '../src/index.js';
-import { messageText } from '../src/message-text.js';
-import { openFileLimit } from '../src/core/environment.js';
-import { CONNECT_FAILURES, openPaced, type ConnectFailure } from './lib/paced-connections.js';
+import {
+  CONNECT_FAILURES,
+  defineScenario,
+  latencyMetrics,
+  localPortCount,
+  messageText,
+  openFileLimit,
+  openPaced,
+  sourceAddressCount,
+  sourceAddressFor,
+  total,
+  type ConnectFailure,
+} from '../src/scenario-kit/index.js';
+import type { ClientConnection } from '../src/adapter-types.js';
+import type { Counter, MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
-import { localPortCount, sourceAddressFor, sourceAddressCount } from './lib/source-addresses.js';
-
-interface FanoutParams {
-  [key: string]: number | boolean | string;
-  connections: number;
-  interval: number;
-  duration: number;
-  connectRate: number;
-  connectTimeout: number;
-  sourceAddresses: number;
-}
 
 /** Open files a process needs besides its sockets (stdio, IPC, libuv, the modules it loads). */
 const FD_RESERVE = 100;
 /** The core waits 120 s for clients to be ready; the connect phase must end well before. */
 const CONNECT_BUDGET_MS = 100_000;
-/** Fewer connections than this get no RSS-per-connection figure (noise, see summarize). */
+/** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
 const MIN_CONNECTIONS_FOR_RSS = 100;
 /** After the last tick was due, stragglers get this long before they count as missing. */
 const DRAIN_MS = 5000;
 
+type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
 /** Counter and metric name of one failure reason, e.g. connectFailedEMFILE, connectFailedOther. */
-const failureKey = (reason: ConnectFailure): string => `connectFailed${reason === 'other' ? 'Other' : reason}`;
-const ticksOf = (p: FanoutParams): number => Math.floor(p.duration / p.interval);
+const failureKey = (reason: ConnectFailure): FailureKey => (reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`);
+const ticksOf = (p: { duration: number; interval: number }): number => Math.floor(p.duration / p.interval);
 
-const fanout: Scenario<FanoutParams> = {
+/** Connect failures by reason: a breakdown of connectFailed, which carries the errors role. */
+const failureMetrics = Object.fromEntries(
+  CONNECT_FAILURES.map((r) => [failureKey(r), total(failureKey(r), `fail ${r}`, { better: 'lower' })]),
+) as Record<FailureKey, MetricDefinition>;
+
+const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
+const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], description: "one-way: the tick's due time on the server to its arrival" });
+
+/**
+ * Client RSS per connection, in bytes: peak RSS in the window minus RSS once each process had
+ * one connection open, per further connection; null below MIN_CONNECTIONS_FOR_RSS.
+ */
+function rssPerConnection({ measurements: { counters: c }, resources: { clients } }: MetricInput): number | null {
+  const connected = c.connected ?? 0;
+  const baseline = c.rssAfterFirstConnectBytes;
+  if (connected < MIN_CONNECTIONS_FOR_RSS || clients.length === 0 || baseline === undefined) return null;
+  const peak = clients.reduce((sum, r) => sum + r.rssBytes.max, 0);
+  return Math.round((peak - baseline) / (connected - clients.length));
+}
+
+export default defineScenario({
   name: 'fanout',
-  description: 'Server streams a 97-byte JSON price tick to every client each interval; one-way delay and delivery per client count (seed 002).',
+  description:
+    'Server streams a 97-byte JSON price tick to every client each interval; one-way delay and delivery per client count (seed 002).',
   parameters: {
-    connections: { kind: 'integer', description: 'connected clients, over all client processes (a comma list is the load ladder)', default: 10, min: 1, max: 100_000, sweepable: true },
-    interval: { kind: 'duration', description: 'time between two price ticks', default: 100, min: 1, max: 3_600_000, sweepable: true },
-    duration: { kind: 'duration', description: 'streaming time of each step (ticks sent = duration / interval)', default: 10_000, min: 1, max: 86_400_000 },
+    connections: { kind: 'integer', description: 'connected clients, over all client processes (a sweep is the load ladder)', default: 10, min: 1, max: 100_000, sweepable: true },
+    interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
+    duration: { kind: 'duration', description: 'streaming time of each step (ticks sent = duration / interval)', default: '10s', min: '1ms', max: '24h' },
     connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
-    connectTimeout: { kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: 10_000, min: 100, max: 60_000 },
-    sourceAddresses: { kind: 'integer', description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)', default: 0, min: 0, max: 250 },
+    connectTimeout: { kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s' },
+    sourceAddresses: {
+      kind: 'integer',
+      description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
+      default: 0, min: 0, max: 250,
+    },
   },
   presets: {
     // The seed streamed 3.15 (Tornado) to 11.91 (Starlette) msgs/s per client; a 100 ms
     // tick (10/s) sits at its busy end. 10 s per step: 3 steps x 5 pairs in about 4 minutes.
-    seed: { connections: '10,100,1000', interval: '100ms', duration: '10s' },
-    'seed-client': { connections: '1', interval: '100ms', duration: '60s' },
-    ci: { connections: '10,100', interval: '50ms', duration: '1s' },
+    seed: { connections: [10, 100, 1000], interval: '100ms', duration: '10s' },
+    'seed-client': { connections: 1, interval: '100ms', duration: '60s' },
+    ci: { connections: [10, 100], interval: '50ms', duration: '1s' },
   },
   validate(p) {
     const limit = openFileLimit();
     if (limit !== null && p.connections + FD_RESERVE > limit) {
-      return `--connections ${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)`;
+      const message = `${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)`;
+      return { parameter: 'connections', message };
     }
     const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
     if (connectMs > CONNECT_BUDGET_MS) {
-      return `--connections ${p.connections} at --connect-rate ${p.connectRate} with --connect-timeout ${p.connectTimeout}ms may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise --connect-rate`;
+      const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
+      return { parameter: 'connectRate', message };
     }
-    if (ticksOf(p) < 1) return `--duration ${p.duration}ms is shorter than --interval ${p.interval}ms: no tick would be sent`;
+    if (ticksOf(p) < 1) return { parameter: 'duration', message: `${p.duration}ms is shorter than interval ${p.interval}ms: no tick would be sent` };
     const ports = localPortCount();
     const perAddress = Math.ceil(p.connections / Math.max(1, sourceAddressCount(p.connections, p.sourceAddresses)));
     if (ports !== null && perAddress > ports) {
-      return `--connections ${p.connections} puts ${perAddress} connections on one source address, more than its ${ports} local ports; raise --source-addresses`;
+      const message = `${p.connections} connections put ${perAddress} on one source address, more than its ${ports} local ports; raise sourceAddresses`;
+      return { parameter: 'sourceAddresses', message };
     }
     return null;
   },
@@ -115,8 +144,7 @@ const fanout: Scenario<FanoutParams> = {
     const p = ctx.params;
     const ticks = ticksOf(p);
     const count = ctx.share(p.connections);
-    // Global index of this process's first connection, as share() spreads them.
-    const first = Math.floor(p.connections / ctx.processCount) * ctx.processIndex + Math.min(ctx.processIndex, p.connections % ctx.processCount);
+    const first = ctx.firstOfShare(p.connections);
     const addresses = sourceAddressCount(p.connections, p.sourceAddresses);
     const delay = ctx.histogram('delay');
     const received = ctx.counter('received');
@@ -125,7 +153,7 @@ const fanout: Scenario<FanoutParams> = {
     const badMessages = ctx.counter('badMessages');
     const connected = ctx.counter('connected');
     const failed = ctx.counter('connectFailed');
-    const failedBy = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<ConnectFailure, ReturnType<typeof ctx.counter>>;
+    const failedBy = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<ConnectFailure, Counter>;
     const notedReasons = new Set<ConnectFailure>();
     let complete = 0;
     let wake: () => void = () => undefined;
@@ -205,74 +233,98 @@ const fanout: Scenario<FanoutParams> = {
     await Promise.all(kept.map(({ connection }) => connection.close()));
   },
 
-  summarize(cell, p, context) {
-    const c = cell.counters;
-    const delay = cell.latency.delay;
-    const received = c.received ?? 0;
-    const connected = c.connected ?? 0;
-    const connectFailed = c.connectFailed ?? 0;
-    const dropped = c.connectionsLost ?? 0;
-    const clients = context.resources.clients;
-    const clientRss = clients.reduce((sum, r) => sum + r.rssBytes.max, 0);
-    const streamSeconds = (ticksOf(p) * p.interval) / 1000;
-    // Peak RSS in the window minus RSS once each process had one connection open, per further
-    // connection. Below MIN_CONNECTIONS_FOR_RSS the GC's own swings outweigh the connections' share.
-    const extra = connected - clients.length;
-    const perConnection =
-      connected >= MIN_CONNECTIONS_FOR_RSS && clients.length && c.rssAfterFirstConnectBytes !== undefined
-        ? Math.round((clientRss - c.rssAfterFirstConnectBytes) / extra)
-        : null;
-    const failures = Object.fromEntries(CONNECT_FAILURES.map((r) => [failureKey(r), c[failureKey(r)] ?? 0]));
-    return {
-      connected,
-      connectFailed,
-      ...failures,
-      /** Connections lost during the run (the seed's "errors" beyond failed connects). */
-      dropped,
-      /** Failed to connect + dropped + unreadable messages: the seed's error count. */
-      errors: connectFailed + dropped + (c.badMessages ?? 0),
-      ticksSent: cell.serverCounters.ticksSent ?? 0,
-      messagesSentByServer: cell.serverCounters.messagesSent ?? 0,
-      received,
-      missing: c.missing ?? 0,
-      outOfOrder: c.outOfOrder ?? 0,
-      delayMeanMs: delay?.meanMs ?? null,
-      delayP50Ms: delay?.p50Ms ?? null,
-      delayStdevMs: delay?.stdevMs ?? null,
-      delayP99Ms: delay?.p99Ms ?? null,
-      delayP999Ms: delay?.p999Ms ?? null,
-      delayMaxMs: delay?.maxMs ?? null,
-      serverTickLatenessP99Ms: cell.serverLatency.tickLateness?.p99Ms ?? null,
-      /** Messages delivered to all clients per second of streaming. */
-      messagesPerSec: streamSeconds > 0 ? Math.round(received / streamSeconds) : null,
-      avgMessageBytes: received > 0 ? (c.rxBytes ?? 0) / received : null,
-      serverCpuPercent: context.resources.server?.cpuPercent.mean ?? null,
-      serverRssBytes: context.resources.server?.rssBytes.max ?? null,
-      clientCpuPercent: clients.length ? clients.reduce((sum, r) => sum + r.cpuPercent.mean, 0) : null,
-      clientRssBytes: clients.length ? clientRss : null,
-      clientRssMB: clients.length ? clientRss / 1e6 : null,
-      clientRssPerConnectionBytes: perConnection,
-      clientRssPerConnectionKB: perConnection === null ? null : perConnection / 1000,
-    };
+  metrics: {
+    connected: total('connected', 'conn'),
+    connectFailed: total('connectFailed', 'fail', { role: 'errors' }),
+    ...failureMetrics,
+    dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
+    errors: {
+      header: 'errors',
+      unit: 'count',
+      better: 'lower',
+      role: 'errors',
+      description: "the seed's error count",
+      source: {
+        custom: 'failed to connect + connections lost + unreadable messages',
+        compute: ({ measurements: { counters: c } }) => (c.connectFailed ?? 0) + (c.connectionsLost ?? 0) + (c.badMessages ?? 0),
+      },
+    },
+    ticksSent: total('ticksSent', 'ticks', { side: 'server' }),
+    messagesSentByServer: total('messagesSent', 'sent', { side: 'server' }),
+    received: total('received', 'recv'),
+    missing: total('missing', 'miss', { role: 'errors', description: 'ticks a kept connection never received' }),
+    outOfOrder: total('outOfOrder', 'out of order', { role: 'errors' }),
+    ...delayMetrics,
+    delayMeanMs: { ...delayMetrics.delayMeanMs, header: 'mean ms' },
+    serverTickLatenessP99Ms: {
+      header: 'server late p99 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      source: { histogram: 'tickLateness', stat: 'p99', side: 'server' },
+      description: "how late the server's timer fired for a tick",
+    },
+    messagesPerSec: {
+      header: 'msg/s',
+      unit: 'msg/s',
+      better: 'higher',
+      role: 'primary-rate',
+      source: {
+        custom: 'messages received over all clients, per second of streaming (ticks x interval)',
+        compute: ({ measurements, params: p }) => {
+          const seconds = (ticksOf(p) * p.interval) / 1000;
+          return seconds > 0 ? Math.round((measurements.counters.received ?? 0) / seconds) : null;
+        },
+      },
+    },
+    avgMessageBytes: {
+      header: 'avg B',
+      unit: 'bytes',
+      better: 'none',
+      role: 'detail',
+      source: {
+        custom: 'bytes received / messages received',
+        compute: ({ measurements: { counters: c } }) => ((c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null),
+      },
+    },
+    serverCpuPercent: { header: 'srv CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' } },
+    serverRssBytes: { header: 'srv RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'rssMax' } },
+    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
+    clientRssBytes: { header: 'cli RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'rssMax' } },
+    clientRssMB: {
+      header: 'cli MB',
+      unit: 'MB',
+      better: 'lower',
+      role: 'detail',
+      source: {
+        custom: 'peak RSS of every client process, added up, in MB',
+        compute: ({ resources: { clients } }) => divide(clients.length ? clients.reduce((sum, r) => sum + r.rssBytes.max, 0) : null, 1e6),
+      },
+    },
+    clientRssPerConnectionBytes: {
+      header: 'cli B/conn',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { custom: 'client peak RSS minus RSS after the first connection, per further connection (from 100 connections)', compute: rssPerConnection },
+    },
+    clientRssPerConnectionKB: {
+      header: 'cli KB/conn',
+      unit: 'KB',
+      better: 'lower',
+      role: 'detail',
+      source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => divide(rssPerConnection(input), 1000) },
+    },
   },
-  columns: [
-    { key: 'connected', header: 'conn' },
-    { key: 'connectFailed', header: 'fail' },
-    { key: 'dropped', header: 'drop' },
-    { key: 'received', header: 'recv' },
-    { key: 'missing', header: 'miss' },
-    { key: 'delayMeanMs', header: 'mean ms' },
-    { key: 'delayP50Ms', header: 'p50 ms' },
-    { key: 'delayStdevMs', header: 'std ms' },
-    { key: 'delayP99Ms', header: 'p99 ms' },
-    { key: 'delayP999Ms', header: 'p99.9 ms' },
-    { key: 'delayMaxMs', header: 'max ms' },
-    { key: 'messagesPerSec', header: 'msg/s' },
-    { key: 'avgMessageBytes', header: 'avg B' },
-    { key: 'clientCpuPercent', header: 'cli CPU%' },
-    { key: 'clientRssMB', header: 'cli MB' },
-    { key: 'clientRssPerConnectionKB', header: 'cli KB/conn' },
+  table: [
+    ...['connected', 'connectFailed', 'dropped', 'received', 'missing'] as const,
+    ...['delayMeanMs', 'delayP50Ms', 'delayStdevMs', 'delayP99Ms', 'delayP999Ms', 'delayMaxMs'] as const,
+    ...['messagesPerSec', 'avgMessageBytes', 'clientCpuPercent', 'clientRssMB', 'clientRssPerConnectionKB'] as const,
   ],
-};
-
-export default fanout;
+  charts: [
+    { kind: 'by-parameter', parameter: 'connections', metrics: ['delayP50Ms', 'delayP99Ms', 'delayP999Ms'], title: 'delay by connections' },
+    { kind: 'by-parameter', parameter: 'connections', metrics: ['connectFailed', 'dropped', 'missing'], title: 'errors by connections' },
+    { kind: 'percentiles', histograms: ['delay'] },
+    { kind: 'resources' },
+  ],
+});

@@ -4,34 +4,41 @@ import { run } from '../src/index.js';
 import { runCli } from './support.js';
 
 test('ticker-orders: every counted tick gets one order, every order is acked or counted as unanswered', async () => {
-  const result = await run({ scenario: 'ticker-orders', servers: ['uws'], clients: ['ws'], preset: 'ci', params: { connections: '2', symbols: '3' } });
+  const result = await run({ scenario: 'ticker-orders', servers: ['uws'], clients: ['ws'], preset: 'ci', params: { connections: 2, symbols: 3 } });
   assert.equal(result.cells.length, 1);
-  const cell = result.cells[0]!;
-  assert.equal(cell.status, 'ok', cell.reason);
-  const m = cell.metrics!;
-  assert.ok(m.ticksReceived! > 0, 'ticks arrived');
+  const [cell] = result.cells;
+  assert.ok(cell, 'one cell');
+  if (cell.status !== 'ok') assert.fail(`${cell.status}: ${cell.reason}`);
+  const m = cell.metrics;
+  /** A metric that must have a value. */
+  const v = (key: string): number => {
+    const value = m[key];
+    assert.ok(typeof value === 'number', `${key} has no value`);
+    return value;
+  };
+  assert.ok(v('ticksReceived') > 0, 'ticks arrived');
   assert.equal(m.ordersSent, m.ticksReceived, 'one order per tick received in the window');
-  assert.equal(m.ordersAcked! + m.ordersUnanswered!, m.ordersSent);
-  assert.ok(m.ordersReceivedByServer! >= m.ordersAcked!, 'the server saw every acked order');
+  assert.equal(v('ordersAcked') + v('ordersUnanswered'), m.ordersSent);
+  assert.ok(v('ordersReceivedByServer') >= v('ordersAcked'), 'the server saw every acked order');
   assert.equal(m.orderRttSamples, m.ordersAcked, 'one round-trip sample per ack');
   assert.equal(m.tickDelaySamples, m.ticksReceived, 'one tick-delay sample per tick');
   // Each connection sees a subset of what the server broadcast.
-  assert.ok(m.ticksReceived! + m.ticksMissed! <= 2 * m.ticksBroadcast!);
+  assert.ok(v('ticksReceived') + v('ticksMissed') <= 2 * v('ticksBroadcast'));
   for (const prefix of ['orderRtt', 'tickToAck', 'tickDelay']) {
-    const [min, p50, p99, max] = ['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'].map((k) => m[prefix + k]!);
-    assert.ok(min! >= 0 && min! <= p50! && p50! <= p99! && p99! <= max!, `${prefix} percentiles are ordered`);
+    const [min, p50, p99, max] = ['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'].map((k) => v(prefix + k)) as [number, number, number, number];
+    assert.ok(min >= 0 && min <= p50 && p50 <= p99 && p99 <= max, `${prefix} percentiles are ordered`);
   }
   // An order leaves after its tick's intended time, so tick-to-ack contains the round trip.
-  assert.ok(m.tickToAckMeanMs! >= m.orderRttMeanMs!, 'tick-to-ack includes the order round trip');
+  assert.ok(v('tickToAckMeanMs') >= v('orderRttMeanMs'), 'tick-to-ack includes the order round trip');
   assert.equal(m.errors, 0);
   assert.equal(m.connectionsLost, 0);
 });
 
 test('ticker-orders: a tick interval below 1 ms is refused with one line and exit 2', async () => {
-  const outcome = await runCli(['run', 'ticker-orders', '--tick-interval', '0']);
+  const outcome = await runCli(['run', 'ticker-orders', '--tick-interval', '0ms']);
   assert.equal(outcome.code, 2);
   assert.equal(outcome.stdout, '');
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --tick-interval: 0 is below the minimum 1ms');
+  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --tick-interval: "0ms" is below the minimum 1ms');
 });
 
 test('ticker-orders: an unknown preset is refused with one line and exit 2', async () => {

@@ -3,7 +3,7 @@
  * opens for all of them at once, then reports merged into one CellResult.
  */
 import { fileURLToPath } from 'node:url';
-import type { ParamValues } from '../declaration-types.js';
+import type { ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
 import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
@@ -17,7 +17,7 @@ const SERVER_START_TIMEOUT_MS = 15_000;
 const CLIENTS_READY_TIMEOUT_MS = 120_000;
 const CLIENT_WRAP_UP_TIMEOUT_MS = 15_000;
 const SERVER_REPORT_TIMEOUT_MS = 5_000;
-/** Scenarios that end by themselves still get a ceiling. */
+/** Scenarios that end by themselves get this ceiling beyond their own durations. */
 const OPEN_ENDED_WINDOW_MS = 30 * 60_000;
 
 export interface CellPlan {
@@ -147,8 +147,17 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
   });
 }
 
+/**
+ * How long the orchestrator keeps the window open: the scenario's window, or for
+ * scenarios that end by themselves a ceiling that grows with their durations, so
+ * a long run is never cut short while a hung client still cannot hold a cell forever.
+ */
 function windowLimitMs(plan: CellPlan): number {
-  return plan.loaded.scenario.windowMs?.(plan.params) ?? OPEN_ENDED_WINDOW_MS;
+  const declared = plan.loaded.scenario.windowMs?.(plan.params);
+  if (declared !== undefined) return declared;
+  const kinds = plan.loaded.scenario.parameters as Record<string, ParameterSpec>;
+  const durations = Object.entries(plan.params).filter(([name, value]) => kinds[name]?.kind === 'duration' && typeof value === 'number');
+  return OPEN_ENDED_WINDOW_MS + durations.reduce((sum, [, value]) => sum + (value as number), 0);
 }
 
 /** The window closes at its length, when every client has finished, or on interrupt. */

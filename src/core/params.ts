@@ -11,6 +11,13 @@ import { formatDuration, formatSize, parseDurationMs, parseSizeBytes } from './u
 
 type Value = number | boolean | string;
 
+/**
+ * The longest duration any parameter takes: 7 days. Node's timers hold at most
+ * 2^31-1 ms (24.8 days) and silently fire after 1 ms beyond that, so no window,
+ * plus its drain and wrap-up, may come near it.
+ */
+export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+
 /** A declaration in the result JSON's terms: defaults and bounds in ms and bytes. */
 export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo {
   const info: ParameterInfo = { kind: spec.kind, description: spec.description, default: readValue(name, spec, spec.default, false) };
@@ -37,7 +44,8 @@ export function readValue(name: string, spec: ParameterSpec, input: unknown, che
   }
   if (checkRange && typeof value === 'number' && 'min' in spec) {
     const min = spec.min === undefined ? undefined : boundOf(name, spec, spec.min);
-    const max = spec.max === undefined ? undefined : boundOf(name, spec, spec.max);
+    const declaredMax = spec.max === undefined ? undefined : boundOf(name, spec, spec.max);
+    const max = spec.kind === 'duration' ? Math.min(declaredMax ?? MAX_DURATION_MS, MAX_DURATION_MS) : declaredMax;
     if (min !== undefined && value < min) throw new ParameterError(name, `${show(input)} is below the minimum ${formatValue(spec.kind, min)}`);
     if (max !== undefined && value > max) throw new ParameterError(name, `${show(input)} is above the maximum ${formatValue(spec.kind, max)}`);
   }

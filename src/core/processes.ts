@@ -106,7 +106,8 @@ export class ManagedChild {
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      // Beyond 2^31-1 ms Node fires at once; waitFor loops until its real deadline.
+      const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
       this.waiters.add(done);
       signal?.addEventListener('abort', done, { once: true });
     });

@@ -141,14 +141,20 @@ export function metricValue(cell: MeasuredCell, key: string): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-/** The unit a parameter's values are held in: durations ms, sizes bytes, integers count. */
-export function parameterUnit(view: ScenarioView, parameter: string): string {
+/** The unit a parameter's values are held in: durations ms, sizes bytes, integers a count; null when it has none. */
+export function parameterUnit(view: ScenarioView, parameter: string): string | null {
   switch (view.scenario.parameters[parameter]?.kind) {
     case 'duration': return 'ms';
     case 'size': return 'bytes';
     case 'integer': return 'count';
-    default: return 'value';
+    default: return null;
   }
+}
+
+/** An axis title for a parameter: "delay (ms, log scale)", "mode". */
+export function parameterTitle(view: ScenarioView, parameter: string, scale?: string): string {
+  const notes = [parameterUnit(view, parameter), scale].filter((n): n is string => typeof n === 'string');
+  return notes.length > 0 ? `${parameter} (${notes.join(', ')})` : parameter;
 }
 
 /** One parameter value as a facet header: "delay = 10 ms". */
