@@ -65,11 +65,16 @@ export default defineScenario({
   description:
     'Server streams a 97-byte JSON price tick to every client each interval; one-way delay and delivery per client count (seed 002).',
   parameters: {
-    connections: { kind: 'integer', description: 'connected clients, over all client processes (a sweep is the load ladder)', default: 10, min: 1, max: 100_000, sweepable: true },
+    connections: {
+      kind: 'integer', description: 'connected clients, over all client processes (a sweep is the load ladder)',
+      default: 10, min: 1, max: 100_000, sweepable: true,
+    },
     interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
     duration: { kind: 'duration', description: 'streaming time of each step (ticks sent = duration / interval)', default: '10s', min: '1ms', max: '24h' },
     connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
-    connectTimeout: { kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s' },
+    connectTimeout: {
+      kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s',
+    },
     sourceAddresses: {
       kind: 'integer',
       description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
@@ -86,15 +91,20 @@ export default defineScenario({
   validate(p) {
     const limit = openFileLimit();
     if (limit !== null && p.connections + FD_RESERVE > limit) {
-      const message = `${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)`;
+      const files = p.connections + FD_RESERVE;
+      const message = `${p.connections} needs about ${files} open files in the server process (one per connection), `
+        + `above the open-file limit of ${limit} (ulimit -n)`;
       return { parameter: 'connections', message };
     }
     const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
     if (connectMs > CONNECT_BUDGET_MS) {
-      const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
+      const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms `
+        + `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
       return { parameter: 'connectRate', message };
     }
-    if (ticksOf(p) < 1) return { parameter: 'duration', message: `${p.duration}ms is shorter than interval ${p.interval}ms: no tick would be sent` };
+    if (ticksOf(p) < 1) {
+      return { parameter: 'duration', message: `${p.duration}ms is shorter than interval ${p.interval}ms: no tick would be sent` };
+    }
     const ports = localPortCount();
     const perAddress = Math.ceil(p.connections / Math.max(1, sourceAddressCount(p.connections, p.sourceAddresses)));
     if (ports !== null && perAddress > ports) {
@@ -239,11 +249,7 @@ export default defineScenario({
     ...failureMetrics,
     dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
     errors: {
-      header: 'errors',
-      unit: 'count',
-      better: 'lower',
-      role: 'errors',
-      description: "the seed's error count",
+      header: 'errors', unit: 'count', better: 'lower', role: 'errors', description: "the seed's error count",
       source: {
         custom: 'failed to connect + connections lost + unreadable messages',
         compute: ({ measurements: { counters: c } }) => (c.connectFailed ?? 0) + (c.connectionsLost ?? 0) + (c.badMessages ?? 0),
@@ -257,18 +263,11 @@ export default defineScenario({
     ...delayMetrics,
     delayMeanMs: { ...delayMetrics.delayMeanMs, header: 'mean ms' },
     serverTickLatenessP99Ms: {
-      header: 'server late p99 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'detail',
+      header: 'server late p99 ms', unit: 'ms', better: 'lower', role: 'detail', description: "how late the server's timer fired for a tick",
       source: { histogram: 'tickLateness', stat: 'p99', side: 'server' },
-      description: "how late the server's timer fired for a tick",
     },
     messagesPerSec: {
-      header: 'msg/s',
-      unit: 'msg/s',
-      better: 'higher',
-      role: 'primary-rate',
+      header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate',
       source: {
         custom: 'messages received over all clients, per second of streaming (ticks x interval)',
         compute: ({ measurements, params: p }) => {
@@ -278,10 +277,7 @@ export default defineScenario({
       },
     },
     avgMessageBytes: {
-      header: 'avg B',
-      unit: 'bytes',
-      better: 'none',
-      role: 'detail',
+      header: 'avg B', unit: 'bytes', better: 'none', role: 'detail',
       source: {
         custom: 'bytes received / messages received',
         compute: ({ measurements: { counters: c } }) => ((c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null),
@@ -292,34 +288,25 @@ export default defineScenario({
     clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
     clientRssBytes: { header: 'cli RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'rssMax' } },
     clientRssMB: {
-      header: 'cli MB',
-      unit: 'MB',
-      better: 'lower',
-      role: 'detail',
+      header: 'cli MB', unit: 'MB', better: 'lower', role: 'detail',
       source: {
         custom: 'peak RSS of every client process, added up, in MB',
         compute: ({ resources: { clients } }) => divide(clients.length ? clients.reduce((sum, r) => sum + r.rssBytes.max, 0) : null, 1e6),
       },
     },
     clientRssPerConnectionBytes: {
-      header: 'cli B/conn',
-      unit: 'bytes',
-      better: 'lower',
-      role: 'detail',
+      header: 'cli B/conn', unit: 'bytes', better: 'lower', role: 'detail',
       source: { custom: 'client peak RSS minus RSS after the first connection, per further connection (from 100 connections)', compute: rssPerConnection },
     },
     clientRssPerConnectionKB: {
-      header: 'cli KB/conn',
-      unit: 'KB',
-      better: 'lower',
-      role: 'detail',
+      header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail',
       source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => divide(rssPerConnection(input), 1000) },
     },
   },
   table: [
-    ...['connected', 'connectFailed', 'dropped', 'received', 'missing'] as const,
-    ...['delayMeanMs', 'delayP50Ms', 'delayStdevMs', 'delayP99Ms', 'delayP999Ms', 'delayMaxMs'] as const,
-    ...['messagesPerSec', 'avgMessageBytes', 'clientCpuPercent', 'clientRssMB', 'clientRssPerConnectionKB'] as const,
+    'connected', 'connectFailed', 'dropped', 'received', 'missing',
+    'delayMeanMs', 'delayP50Ms', 'delayStdevMs', 'delayP99Ms', 'delayP999Ms', 'delayMaxMs',
+    'messagesPerSec', 'avgMessageBytes', 'clientCpuPercent', 'clientRssMB', 'clientRssPerConnectionKB',
   ],
   charts: [
     { kind: 'by-parameter', parameter: 'connections', metrics: ['delayP50Ms', 'delayP99Ms', 'delayP999Ms'], title: 'delay by connections' },

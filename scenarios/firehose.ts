@@ -11,18 +11,12 @@
  * window closes the client unsubscribes and reads until the server's reply, so
  * every message the server sent is accounted for (counted apart from the rates).
  */
-import type { ClientConnection, ClientConnectOptions, Scenario } from '../src/index.js';
-import { messageText } from '../src/message-text.js';
+import { defineScenario, messageText, rate, total } from '../src/scenario-kit/index.js';
+import type { ClientConnection, ClientConnectOptions } from '../src/adapter-types.js';
+import type { MetricDefinition } from '../src/scenario-types.js';
 import { buildOrderBookFeed, INSTRUMENTS } from './lib/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './lib/feed-sender.js';
-import { WireTelemetry } from './lib/wire-telemetry.js';
-
-interface FirehoseParams {
-  [key: string]: number | boolean | string;
-  duration: number;
-  rate: number;
-  fragmentSize: number;
-}
+import { WIRE_METRICS, WireTelemetry } from './lib/wire-telemetry.js';
 
 /** After the window, the backlog (at most ~1 MiB queued in the server) gets this long to arrive. */
 const DRAIN_MS = 10_000;
@@ -33,20 +27,42 @@ const UNSUBSCRIBE = JSON.stringify({ method: 'unsubscribe', params: { channel: '
 const CHAR_M = 0x6d;
 const replyText = (method: string, reqId: unknown): string => JSON.stringify({ method, success: true, req_id: reqId });
 
-const firehose: Scenario<FirehoseParams> = {
+/** Messages and bytes received in all, the backlog read after the window included. */
+function rxTotals(c: Readonly<Record<string, number>>): { messages: number; bytes: number } {
+  return { messages: (c.received ?? 0) + (c.receivedAfterWindow ?? 0), bytes: (c.rxBytes ?? 0) + (c.rxBytesAfterWindow ?? 0) };
+}
+
+/** The smallest or largest message, from the counter the client writes once (absent when nothing arrived). */
+function messageBytes(header: string, description: string, counter: string): MetricDefinition {
+  return {
+    header, unit: 'bytes', better: 'none', role: 'detail', description,
+    source: { custom: `counter ${counter}, null when no message arrived`, compute: ({ measurements: { counters: c } }) => c[counter] ?? null },
+  };
+}
+
+export default defineScenario({
   name: 'firehose',
-  description: 'One connection receives a synthetic 13-instrument order-book feed (snapshots, then ~220-byte updates, large ones fragmented); seed-style RX telemetry (seed 003).',
+  description:
+    'One connection receives a synthetic 13-instrument order-book feed (snapshots, then ~220-byte updates, large ones fragmented); '
+    + 'seed-style RX telemetry (seed 003).',
   requires: { fragmentControl: true },
   parameters: {
-    duration: { kind: 'duration', description: 'how long to stream (Ctrl+C ends it early and keeps the results)', default: 10_000, min: 100, max: 7 * 86_400_000 },
-    rate: { kind: 'integer', description: 'update messages per second (0 = as fast as backpressure allows)', default: 0, min: 0, max: 10_000_000, sweepable: true },
-    fragmentSize: { kind: 'size', description: 'largest frame payload; longer messages are sent as several frames', default: 8192, min: 16, max: 64 * 1024 * 1024, sweepable: true },
+    duration: {
+      kind: 'duration', description: 'how long to stream (Ctrl+C ends it early and keeps the results)', default: '10s', min: '100ms', max: '168h',
+    },
+    rate: {
+      kind: 'integer', description: 'update messages per second (0 = as fast as backpressure allows)', default: 0, min: 0, max: 10_000_000, sweepable: true,
+    },
+    fragmentSize: {
+      kind: 'size', description: 'largest frame payload; longer messages are sent as several frames',
+      default: '8KiB', min: 16, max: '64MiB', sweepable: true,
+    },
   },
   presets: {
     // The seed: ~10 h of Kraken book traffic, 17.7 M messages (~490/s, 100-110 KB/s), 8 KB receive buffer.
-    seed: { duration: '10h', rate: '490', fragmentSize: '8KiB' },
+    seed: { duration: '10h', rate: 490, fragmentSize: '8KiB' },
     // Small fragments so snapshots and batched updates must arrive in several frames.
-    ci: { duration: '2s', rate: '0', fragmentSize: '1KiB' },
+    ci: { duration: '2s', rate: 0, fragmentSize: '1KiB' },
   },
   windowMs: (p) => p.duration,
 
@@ -57,7 +73,6 @@ const firehose: Scenario<FirehoseParams> = {
       messages: ctx.counter('messagesSent'),
       frames: ctx.counter('framesSent'),
       bytes: ctx.counter('bytesSent'),
-      dropped: ctx.counter('sendsDropped'),
     };
     const senders = new Map<number, FeedSender>();
     const stop = (id: number): void => {
@@ -154,7 +169,6 @@ const firehose: Scenario<FirehoseParams> = {
     await connection.close();
     if (tapped) {
       wire.flush(ctx);
-      ctx.counter('wireTapped').add();
       if (wire.firstError) ctx.note(`wire framing error: ${wire.firstError}`);
     }
     if (maxBytes > 0) {
@@ -163,77 +177,54 @@ const firehose: Scenario<FirehoseParams> = {
     }
   },
 
-  summarize(cell, _params, context) {
-    const c = cell.counters;
-    const s = cell.serverCounters;
-    const seconds = cell.windowMs / 1000;
-    const tapped = (c.wireTapped ?? 0) > 0;
-    const wire = (value: number | undefined): number | null => (tapped ? (value ?? 0) : null);
-    const rxMessages = (c.received ?? 0) + (c.receivedAfterWindow ?? 0);
-    const rxBytes = (c.rxBytes ?? 0) + (c.rxBytesAfterWindow ?? 0);
-    const wireMessages = c.wireMessages ?? 0;
-    const assembled = c.assembledMessages ?? 0;
-    const assembly = cell.latency.assembly;
-    const ratio = (part: number, whole: number): number | null => (tapped && whole > 0 ? part / whole : null);
-    return {
-      /** Messages received while the window was open, per second: the throughput to quote. */
-      messagesPerSec: seconds > 0 ? Math.round((c.received ?? 0) / seconds) : null,
-      bytesPerSec: seconds > 0 ? Math.round((c.rxBytes ?? 0) / seconds) : null,
-      megabytesPerSec: seconds > 0 ? (c.rxBytes ?? 0) / seconds / 1e6 : null,
-      /** Totals include the backlog read after the window closed. */
-      rxMessages,
-      rxBytes,
-      rxMessagesAfterWindow: c.receivedAfterWindow ?? 0,
-      txMessages: c.sent ?? 0,
-      txBytes: c.txBytes ?? 0,
-      /** Framing violations seen on the wire. */
-      receiveErrors: c.wireProtocolErrors ?? 0,
-      /** Closes the client did not ask for. */
-      closeEvents: c.connectionsLost ?? 0,
-      drainTimedOut: c.drainTimedOut ?? 0,
-      messageBytesMin: c.messageBytesMin ?? null,
-      messageBytesAvg: rxMessages > 0 ? rxBytes / rxMessages : null,
-      messageBytesMax: c.messageBytesMax ?? null,
-      framesPerMessageAvg: ratio(c.wireDataFrames ?? 0, wireMessages),
-      framesPerMessageMax: wire(c.wireMaxFramesPerMessage),
-      fastPathMessages: wire(c.fastPathMessages),
-      assembledMessages: wire(assembled),
-      fastPathPercent: tapped && wireMessages > 0 ? (100 * (c.fastPathMessages ?? 0)) / wireMessages : null,
-      assemblyAvgUs: tapped && assembled > 0 ? (c.assemblyTotalUs ?? 0) / assembled : null,
-      assemblyP99Us: tapped && assembly ? assembly.p99Ms * 1000 : null,
-      assemblyMaxUs: tapped && assembly ? assembly.maxMs * 1000 : null,
-      assemblyTotalMs: wire(c.assemblyTotalUs === undefined ? undefined : c.assemblyTotalUs / 1000),
-      wireMessages: wire(c.wireMessages),
-      wirePayloadBytes: wire(c.wirePayloadBytes),
-      wireDataFrames: wire(c.wireDataFrames),
-      wireControlFrames: wire(c.wireControlFrames),
-      wireBytes: wire(c.wireBytes),
-      serverMessagesSent: s.messagesSent ?? 0,
-      serverFramesSent: s.framesSent ?? 0,
-      serverBytesSent: s.bytesSent ?? 0,
-      serverSendsDropped: s.sendsDropped ?? 0,
-      serverStackDrops: context.serverStackDrops,
-      clientCpuPercent: context.resources.clients.reduce((sum, r) => sum + r.cpuPercent.mean, 0),
-      clientRssBytes: context.resources.clients.reduce((sum, r) => sum + r.rssBytes.max, 0),
-    };
+  metrics: {
+    messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate', description: 'messages received in the window, per second' }),
+    bytesPerSec: rate('rxBytes', 'B/s', { unit: 'bytes/s', description: 'message bytes received in the window, per second' }),
+    megabytesPerSec: rate('rxBytes', 'MB/s', { unit: 'MB/s', scale: 1e-6, role: 'progress', description: 'message bytes received in the window' }),
+    rxMessages: {
+      header: 'rx msgs', unit: 'count', better: 'none', role: 'detail',
+      source: { custom: 'messages received, the backlog after the window included', compute: ({ measurements: m }) => rxTotals(m.counters).messages },
+    },
+    rxBytes: {
+      header: 'rx bytes', unit: 'bytes', better: 'none', role: 'detail',
+      source: { custom: 'message bytes received, the backlog after the window included', compute: ({ measurements: m }) => rxTotals(m.counters).bytes },
+    },
+    rxMessagesAfterWindow: total('receivedAfterWindow', 'rx after window', { description: 'the backlog read after the window closed' }),
+    txMessages: total('sent', 'tx msgs'),
+    txBytes: { header: 'tx bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'txBytes' } },
+    closeEvents: total('connectionsLost', 'closes', { role: 'errors', description: 'closes the client did not ask for' }),
+    drainTimedOut: total('drainTimedOut', 'drain timeouts', { role: 'errors', description: "the server's reply to unsubscribe never came" }),
+    messageBytesMin: messageBytes('min B', 'smallest message received', 'messageBytesMin'),
+    messageBytesAvg: {
+      header: 'avg B', unit: 'bytes', better: 'none', role: 'detail',
+      source: {
+        custom: 'rxBytes / rxMessages',
+        compute: ({ measurements: { counters: c } }) => {
+          const { messages, bytes } = rxTotals(c);
+          return messages > 0 ? bytes / messages : null;
+        },
+      },
+    },
+    messageBytesMax: messageBytes('max B', 'largest message received', 'messageBytesMax'),
+    ...WIRE_METRICS,
+    serverMessagesSent: total('messagesSent', 'server msgs', { side: 'server' }),
+    serverFramesSent: total('framesSent', 'server frames', { side: 'server' }),
+    serverBytesSent: { header: 'server bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'bytesSent', side: 'server' } },
+    stackDrops: {
+      header: 'stack drops', unit: 'count', better: 'lower', role: 'errors',
+      source: { custom: "messages the server stack refused to queue, as the stack counts them", compute: ({ stackDrops }) => stackDrops },
+    },
+    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
+    clientRssBytes: { header: 'cli RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'rssMax' } },
   },
-  columns: [
-    { key: 'messagesPerSec', header: 'msg/s' },
-    { key: 'megabytesPerSec', header: 'MB/s' },
-    { key: 'rxMessages', header: 'rx msgs' },
-    { key: 'txMessages', header: 'tx msgs' },
-    { key: 'receiveErrors', header: 'rx err' },
-    { key: 'closeEvents', header: 'closes' },
-    { key: 'messageBytesMin', header: 'min B' },
-    { key: 'messageBytesAvg', header: 'avg B' },
-    { key: 'messageBytesMax', header: 'max B' },
-    { key: 'framesPerMessageAvg', header: 'frm/msg' },
-    { key: 'framesPerMessageMax', header: 'max frm' },
-    { key: 'fastPathPercent', header: 'fast %' },
-    { key: 'assembledMessages', header: 'assembled' },
-    { key: 'assemblyAvgUs', header: 'asm µs' },
-    { key: 'clientCpuPercent', header: 'cli CPU%' },
+  table: [
+    'messagesPerSec', 'megabytesPerSec', 'rxMessages', 'txMessages', 'receiveErrors', 'closeEvents',
+    'messageBytesMin', 'messageBytesAvg', 'messageBytesMax', 'framesPerMessageAvg', 'framesPerMessageMax',
+    'fastPathPercent', 'assembledMessages', 'assemblyAvgUs', 'clientCpuPercent',
   ],
-};
-
-export default firehose;
+  charts: [
+    { kind: 'sizes', histogram: 'messageBytes' },
+    { kind: 'over-time', rates: ['messagesPerSec', 'megabytesPerSec'] },
+    { kind: 'resources' },
+  ],
+});

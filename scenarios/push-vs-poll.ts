@@ -17,21 +17,10 @@
  * subscriber listening and once with only the poller, so the server's CPU
  * time in each phase belongs to one approach.
  */
-import type { Scenario } from '../src/index.js';
-import { latencyMetrics } from './lib/latency-metrics.js';
-import { PHASES, orderBackend, phaseCpuCounter, phaseWallCounter, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
+import { defineScenario, latencyMetrics, sleep, total, waitUntil } from '../src/scenario-kit/index.js';
+import type { MetricDefinition } from '../src/scenario-types.js';
+import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
-import { sleep, waitUntil } from './lib/waiting.js';
-
-interface PushPollParams {
-  [key: string]: number | boolean | string;
-  test: string;
-  pollInterval: number;
-  iterations: number;
-  orders: number;
-  duration: number;
-  samples: number;
-}
 
 const ONE_CLOCK =
   'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; valid on one machine only';
@@ -40,29 +29,65 @@ const SIGHTING_TIMEOUT_MS = 2000;
 /** Slack on top of the measured phases before the orchestrator closes the window anyway. */
 const WINDOW_SLACK_MS = 5000;
 
-const sightingTimeoutMs = (p: PushPollParams): number => SIGHTING_TIMEOUT_MS + 10 * p.pollInterval;
+const sightingTimeoutMs = (p: { pollInterval: number }): number => SIGHTING_TIMEOUT_MS + 10 * p.pollInterval;
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
 const round2 = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100);
 
-const pushVsPoll: Scenario<PushPollParams> = {
+/** Bytes per update one approach delivered: the byte counters added up, over the update counter. */
+function perUpdate(header: string, bytes: string[], updates: 'restUpdates' | 'wsUpdates', description?: string): MetricDefinition {
+  return {
+    header, unit: 'bytes', better: 'lower', role: 'detail', ...(description ? { description } : {}),
+    source: {
+      custom: `(${bytes.join(' + ')}) / ${updates}, null when no update arrived`,
+      compute: ({ measurements: { counters: c } }) => round2(ratio(bytes.reduce((sum, name) => sum + (c[name] ?? 0), 0), c[updates] ?? 0)),
+    },
+  };
+}
+
+/** Server CPU time over wall time in one phase of test=sustained; null in continuous, which runs both at once. */
+function phaseCpu(phase: Phase, header: string): MetricDefinition {
+  return {
+    header, unit: '%', better: 'lower', role: 'detail',
+    source: { custom: `server CPU time / wall time during the ${phase} phase`, compute: ({ measurements: m }) => round2(phaseCpuPercent(m.serverCounters, phase)) },
+  };
+}
+
+const WATCHES = 'from the creation of a batch on the server until every update of it was seen';
+const latency = {
+  ...latencyMetrics('ws', { label: 'WS', primary: ['mean', 'p50'], description: `subscriber: ${WATCHES}` }),
+  ...latencyMetrics('rest', { label: 'REST', primary: ['mean', 'p50'], description: `poller: ${WATCHES}` }),
+};
+/** Mean WS latency gained over REST, in ms; null unless both saw something. */
+const improvementMs = ({ measurements: { latency: l } }: { measurements: { latency: Record<string, { meanMs: number }> } }): number | null =>
+  l.ws && l.rest ? l.rest.meanMs - l.ws.meanMs : null;
+
+export default defineScenario({
   name: 'push-vs-poll',
-  description: 'Order updates pushed over WebSocket vs polled over REST from the same server: latency from creation to sighting, and what each costs.',
+  description:
+    'Order updates pushed over WebSocket vs polled over REST from the same server: latency from creation to sighting, and what each costs.',
   parameters: {
-    test: { kind: 'string', description: 'continuous: K orders at once, per iteration (seed test 1); sustained: steady flow, one approach at a time (seed test 2)', default: 'continuous', choices: ['continuous', 'sustained'], sweepable: true },
-    pollInterval: { kind: 'duration', description: 'REST poll interval (fixed rate, one request at a time)', default: 50, min: 1, max: 60_000, sweepable: true },
+    test: {
+      kind: 'choice',
+      description: 'continuous: K orders at once, per iteration (seed test 1); sustained: steady flow, one approach at a time (seed test 2)',
+      default: 'continuous',
+      choices: ['continuous', 'sustained'],
+      sweepable: true,
+    },
+    pollInterval: { kind: 'duration', description: 'REST poll interval (fixed rate, one request at a time)', default: '50ms', min: '1ms', max: '60s', sweepable: true },
     iterations: { kind: 'integer', description: 'continuous: batches placed', default: 50, min: 1, max: 1_000_000 },
     orders: { kind: 'integer', description: 'continuous: orders placed at once per batch (K)', default: 3, min: 1, max: 10_000, sweepable: true },
-    duration: { kind: 'duration', description: 'sustained: length of each phase (websocket, then rest)', default: 5000, min: 100 },
+    duration: { kind: 'duration', description: 'sustained: length of each phase (websocket, then rest)', default: '5s', min: '100ms' },
     samples: { kind: 'integer', description: 'sustained: orders placed evenly over each phase', default: 25, min: 1, max: 1_000_000 },
   },
   presets: {
     // Seed 000: 50 iterations of 3 orders, 50 ms polling; test 2 with 25 samples (its duration is not stated: 5 s per phase).
-    seed: { test: 'continuous,sustained', pollInterval: '50ms', iterations: '50', orders: '3', duration: '5s', samples: '25' },
-    ci: { test: 'continuous,sustained', pollInterval: '50ms', iterations: '10', duration: '600ms', samples: '6' },
+    seed: { test: ['continuous', 'sustained'], pollInterval: '50ms', iterations: 50, orders: 3, duration: '5s', samples: 25 },
+    ci: { test: ['continuous', 'sustained'], pollInterval: '50ms', iterations: 10, duration: '600ms', samples: 6 },
   },
   validate(p) {
     if (p.test === 'sustained' && p.duration / p.samples < 1) {
-      return `${p.samples} samples in ${p.duration}ms is more than one order per millisecond (raise --duration or lower --samples)`;
+      const message = `${p.samples} samples in ${p.duration}ms is more than one order per millisecond (raise duration or lower samples)`;
+      return { parameter: 'samples', message };
     }
     return null;
   },
@@ -150,73 +175,84 @@ const pushVsPoll: Scenario<PushPollParams> = {
     }
   },
 
-  summarize(cell, params) {
-    const c = cell.counters;
-    const s = cell.serverCounters;
-    const ws = cell.latency.ws;
-    const rest = cell.latency.rest;
-    const improvementMs = ws && rest && ws.count > 0 && rest.count > 0 ? rest.meanMs - ws.meanMs : null;
-    const restUpdates = c.restUpdates ?? 0;
-    const wsUpdates = c.wsUpdates ?? 0;
-    const activeMs = (c.restPollActiveUs ?? 0) / 1000;
-    const cpuPercent = (phase: Phase): number | null => {
-      const cpu = ratio(s[phaseCpuCounter(phase)] ?? 0, s[phaseWallCounter(phase)] ?? 0);
-      return cpu === null ? null : round2(cpu * 100);
-    };
-    const wireAvailable = (c.wsWireBytesUnavailable ?? 0) === 0;
-    return {
-      ...latencyMetrics('ws', ws),
-      ...latencyMetrics('rest', rest),
-      /** Batches (continuous) or orders (sustained) placed while each approach was watching. */
-      wsExpectedSamples: c.batchesExpectedWs ?? 0,
-      restExpectedSamples: c.batchesExpectedRest ?? 0,
-      improvementMs: round2(improvementMs),
-      improvementPercent: improvementMs === null || !rest?.meanMs ? null : round2((improvementMs / rest.meanMs) * 100),
-      negativeLatencies: c.negativeLatencies ?? 0,
-      restRequests: c.restRequests ?? 0,
-      restEmptyPolls: c.restEmptyPolls ?? 0,
-      restUpdates,
-      restPollActiveMs: Math.round(activeMs),
-      /** Polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval). */
-      restPollsScheduled: activeMs > 0 ? Math.floor(activeMs / params.pollInterval) + 1 : 0,
-      restPollsBehindSchedule: c.restPollsBehindSchedule ?? 0,
-      restWireBytesUp: c.restWireBytesUp ?? 0,
-      restWireBytesDown: c.restWireBytesDown ?? 0,
-      restWireBytesUpPerUpdate: round2(ratio(c.restWireBytesUp ?? 0, restUpdates)),
-      restWireBytesDownPerUpdate: round2(ratio(c.restWireBytesDown ?? 0, restUpdates)),
-      restWireBytesPerUpdate: round2(ratio((c.restWireBytesUp ?? 0) + (c.restWireBytesDown ?? 0), restUpdates)),
-      restBodyBytesDownPerUpdate: round2(ratio(c.restBodyBytesDown ?? 0, restUpdates)),
-      wsUpdates,
-      wsPayloadBytesDownPerUpdate: round2(ratio(c.wsPayloadBytesDown ?? 0, wsUpdates)),
-      wsPayloadBytesUpPerUpdate: round2(ratio(c.wsPayloadBytesUp ?? 0, wsUpdates)),
-      /** Every byte received on the WebSocket after the upgrade (null where the stack offers no tap). */
-      wsWireBytesDownPerUpdate: wireAvailable ? round2(ratio(c.wsWireBytesDown ?? 0, wsUpdates)) : null,
-      serverCpuPercentWebsocket: cpuPercent('websocket'),
-      serverCpuPercentRest: cpuPercent('rest'),
-      serverPollsServed: s.pollsServed ?? 0,
-      serverUpdatesCreated: s.updatesCreated ?? 0,
-      placeRequests: c.placeRequests ?? 0,
-      errors: c.errors ?? 0,
-      connectionsLost: c.connectionsLost ?? 0,
-    };
+  metrics: {
+    ...latency,
+    wsMeanMs: { ...latency.wsMeanMs, header: 'WS mean' },
+    wsP50Ms: { ...latency.wsP50Ms, header: 'WS p50' },
+    wsMaxMs: { ...latency.wsMaxMs, header: 'WS max' },
+    restMeanMs: { ...latency.restMeanMs, header: 'REST mean' },
+    restP50Ms: { ...latency.restP50Ms, header: 'REST p50' },
+    restMaxMs: { ...latency.restMaxMs, header: 'REST max' },
+    restSamples: { ...latency.restSamples, header: 'samples' },
+    wsExpectedSamples: total('batchesExpectedWs', 'WS expected', { description: 'batches (continuous) or orders (sustained) placed while the subscriber watched' }),
+    restExpectedSamples: total('batchesExpectedRest', 'REST expected', { description: 'batches (continuous) or orders (sustained) placed while the poller watched' }),
+    improvementMs: {
+      header: 'gain ms', unit: 'ms', better: 'higher', role: 'detail',
+      source: { custom: 'REST mean - WS mean', compute: (input) => round2(improvementMs(input)) },
+    },
+    improvementPercent: {
+      header: 'gain %', unit: '%', better: 'higher', role: 'detail',
+      source: {
+        custom: '(REST mean - WS mean) / REST mean x 100',
+        compute: (input) => {
+          const gain = improvementMs(input);
+          const restMean = input.measurements.latency.rest?.meanMs;
+          return gain === null || !restMean ? null : round2((gain / restMean) * 100);
+        },
+      },
+    },
+    negativeLatencies: total('negativeLatencies', 'negative', { role: 'errors', description: 'updates seen before their creation time: the one-clock assumption broke' }),
+    restRequests: total('restRequests', 'HTTP reqs'),
+    restEmptyPolls: total('restEmptyPolls', 'empty'),
+    restUpdates: total('restUpdates', 'REST updates'),
+    restPollActiveMs: {
+      header: 'polling ms', unit: 'ms', better: 'none', role: 'detail',
+      source: { custom: 'time the poller ran', compute: ({ measurements: m }) => Math.round((m.counters.restPollActiveUs ?? 0) / 1000) },
+    },
+    restPollsScheduled: {
+      header: 'polls due', unit: 'count', better: 'none', role: 'detail',
+      source: {
+        custom: 'polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval)',
+        compute: ({ measurements: m, params }) => {
+          const activeMs = (m.counters.restPollActiveUs ?? 0) / 1000;
+          return activeMs > 0 ? Math.floor(activeMs / params.pollInterval) + 1 : 0;
+        },
+      },
+    },
+    restPollsBehindSchedule: total('restPollsBehindSchedule', 'polls late', { better: 'lower' }),
+    restWireBytesUp: { header: 'REST wire up', unit: 'bytes', better: 'lower', role: 'detail', source: { counter: 'restWireBytesUp' } },
+    restWireBytesDown: { header: 'REST wire down', unit: 'bytes', better: 'lower', role: 'detail', source: { counter: 'restWireBytesDown' } },
+    restWireBytesUpPerUpdate: perUpdate('REST up B/upd', ['restWireBytesUp'], 'restUpdates'),
+    restWireBytesDownPerUpdate: perUpdate('REST down B/upd', ['restWireBytesDown'], 'restUpdates'),
+    restWireBytesPerUpdate: perUpdate('REST wire B/upd', ['restWireBytesUp', 'restWireBytesDown'], 'restUpdates', 'poll bytes both ways, headers included'),
+    restBodyBytesDownPerUpdate: perUpdate('REST body B/upd', ['restBodyBytesDown'], 'restUpdates'),
+    wsUpdates: total('wsUpdates', 'WS updates'),
+    wsPayloadBytesDownPerUpdate: perUpdate('WS down B/upd', ['wsPayloadBytesDown'], 'wsUpdates'),
+    wsPayloadBytesUpPerUpdate: perUpdate('WS up B/upd', ['wsPayloadBytesUp'], 'wsUpdates'),
+    wsWireBytesDownPerUpdate: {
+      ...perUpdate('WS wire B/upd', ['wsWireBytesDown'], 'wsUpdates', 'every byte received on the WebSocket after the upgrade'),
+      source: {
+        custom: 'wsWireBytesDown / wsUpdates, null where the client stack hands over no raw bytes',
+        compute: ({ measurements: { counters: c } }) =>
+          (c.wsWireBytesUnavailable ?? 0) > 0 ? null : round2(ratio(c.wsWireBytesDown ?? 0, c.wsUpdates ?? 0)),
+      },
+    },
+    serverCpuPercentWebsocket: phaseCpu('websocket', 'CPU% ws'),
+    serverCpuPercentRest: phaseCpu('rest', 'CPU% rest'),
+    serverPollsServed: total('pollsServed', 'polls served', { side: 'server' }),
+    serverUpdatesCreated: total('updatesCreated', 'updates created', { side: 'server' }),
+    placeRequests: total('placeRequests', 'orders placed'),
+    errors: total('errors', 'errors', { role: 'errors' }),
+    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
-  columns: [
-    { key: 'wsMeanMs', header: 'WS mean' },
-    { key: 'wsP50Ms', header: 'WS p50' },
-    { key: 'wsMaxMs', header: 'WS max' },
-    { key: 'restMeanMs', header: 'REST mean' },
-    { key: 'restP50Ms', header: 'REST p50' },
-    { key: 'restMaxMs', header: 'REST max' },
-    { key: 'improvementMs', header: 'gain ms' },
-    { key: 'improvementPercent', header: 'gain %' },
-    { key: 'restSamples', header: 'samples' },
-    { key: 'restRequests', header: 'HTTP reqs' },
-    { key: 'restEmptyPolls', header: 'empty' },
-    { key: 'restWireBytesPerUpdate', header: 'REST wire B/upd' },
-    { key: 'wsWireBytesDownPerUpdate', header: 'WS wire B/upd' },
-    { key: 'serverCpuPercentWebsocket', header: 'CPU% ws' },
-    { key: 'serverCpuPercentRest', header: 'CPU% rest' },
+  table: [
+    'wsMeanMs', 'wsP50Ms', 'wsMaxMs', 'restMeanMs', 'restP50Ms', 'restMaxMs', 'improvementMs', 'improvementPercent',
+    'restSamples', 'restRequests', 'restEmptyPolls', 'restWireBytesPerUpdate', 'wsWireBytesDownPerUpdate',
+    'serverCpuPercentWebsocket', 'serverCpuPercentRest',
   ],
-};
-
-export default pushVsPoll;
+  charts: [
+    { kind: 'by-parameter', parameter: 'test', histograms: ['ws', 'rest'] },
+    { kind: 'percentiles', histograms: ['ws', 'rest'] },
+    { kind: 'resources' },
+  ],
+});

@@ -2,10 +2,13 @@
  * Receive-path telemetry read off the wire: frames per message, single-frame
  * (fast path) versus assembled messages, and the time from the chunk carrying
  * an assembled message's first frame header to the chunk that completes it.
- * Plain numbers while running; flushed into counters once at the end.
+ * Plain numbers while running; flushed into counters once at the end, and
+ * read back as metrics by WIRE_METRICS.
  */
-import type { Clock, MetricsApi, Recorder } from '../../src/index.js';
-import { FrameParser } from '../../src/scenario-kit/frame-parser.js';
+import type { MetricRole, MetricUnit } from '../../src/declaration-types.js';
+import type { CellMeasurements } from '../../src/result-types.js';
+import type { Clock, MetricDefinition, MetricsApi, Recorder } from '../../src/scenario-types.js';
+import { FrameParser } from '../../src/scenario-kit/index.js';
 
 export class WireTelemetry {
   readonly parser: FrameParser;
@@ -66,9 +69,10 @@ export class WireTelemetry {
     this.assembly.recordUs(tookUs);
   }
 
-  /** Writes the totals as counters of this process (call once). */
+  /** Writes the totals as counters of this process (call once, only when the wire was tapped). */
   flush(metrics: MetricsApi): void {
     const put = (name: string, value: number): void => metrics.counter(name).add(value);
+    put('wireTapped', 1);
     put('wireMessages', this.messages);
     put('wirePayloadBytes', this.payloadBytes);
     put('wireDataFrames', this.dataFrames);
@@ -82,3 +86,49 @@ export class WireTelemetry {
     put('assemblyTotalUs', Math.round(this.assemblyTotalUs));
   }
 }
+
+type Counters = Readonly<Record<string, number>>;
+type Better = MetricDefinition['better'];
+
+/** A metric of the flushed counters; null where the client stack hands over no raw bytes (nothing was read). */
+function wire(
+  header: string,
+  unit: MetricUnit,
+  how: string,
+  value: (c: Counters, m: CellMeasurements) => number | null,
+  better: Better = 'none',
+  role: MetricRole = 'detail',
+): MetricDefinition {
+  const compute = ({ measurements: m }: { measurements: CellMeasurements }): number | null =>
+    (m.counters.wireTapped ?? 0) > 0 ? value(m.counters, m) : null;
+  return { header, unit, better, role, source: { custom: `${how}, read off the wire`, compute } };
+}
+const count = (name: string) => (c: Counters): number => c[name] ?? 0;
+const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
+const assemblyUs = (stat: 'p99Ms' | 'maxMs') => (_c: Counters, m: CellMeasurements): number | null => {
+  const assembly = m.latency.assembly;
+  return assembly ? assembly[stat] * 1000 : null;
+};
+
+/** The receive path as metrics, from the counters flush() wrote. */
+export const WIRE_METRICS = {
+  receiveErrors: wire('rx err', 'count', 'WebSocket framing violations', count('wireProtocolErrors'), 'lower', 'errors'),
+  framesPerMessageAvg: wire('frm/msg', 'ratio', 'data frames / messages', (c) => ratio(c.wireDataFrames ?? 0, c.wireMessages ?? 0)),
+  framesPerMessageMax: wire('max frm', 'count', 'most data frames one message took', count('wireMaxFramesPerMessage')),
+  fastPathMessages: wire('fast path', 'count', 'messages that came in one frame', count('fastPathMessages')),
+  assembledMessages: wire('assembled', 'count', 'messages assembled from several frames', count('assembledMessages')),
+  fastPathPercent: wire('fast %', '%', 'share of messages that came in one frame', (c) => {
+    const share = ratio(c.fastPathMessages ?? 0, c.wireMessages ?? 0);
+    return share === null ? null : 100 * share;
+  }),
+  assemblyAvgUs: wire('asm µs', 'us', 'exact sum of assembly times / assembled messages', (c) =>
+    ratio(c.assemblyTotalUs ?? 0, c.assembledMessages ?? 0), 'lower'),
+  assemblyP99Us: wire('asm p99 µs', 'us', 'p99 of the assembly histogram', assemblyUs('p99Ms'), 'lower'),
+  assemblyMaxUs: wire('asm max µs', 'us', 'longest assembly', assemblyUs('maxMs'), 'lower'),
+  assemblyTotalMs: wire('asm total ms', 'ms', 'exact sum of assembly times', (c) => (c.assemblyTotalUs ?? 0) / 1000, 'lower'),
+  wireMessages: wire('wire msgs', 'count', 'complete data messages', count('wireMessages')),
+  wirePayloadBytes: wire('wire payload', 'bytes', 'payload bytes of data frames', count('wirePayloadBytes')),
+  wireDataFrames: wire('data frames', 'count', 'data frames', count('wireDataFrames')),
+  wireControlFrames: wire('control frames', 'count', 'control frames (ping, pong, close)', count('wireControlFrames')),
+  wireBytes: wire('wire bytes', 'bytes', 'bytes received, frame headers included', count('wireBytes')),
+} satisfies Record<string, MetricDefinition>;

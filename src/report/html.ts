@@ -5,7 +5,7 @@
  */
 import type { BenchResult, CellResult, Environment, ScenarioInfo } from '../result-types.js';
 import type { ChartSpec } from './charts/common.js';
-import { formatNumber } from './table.js';
+import { cellTable, type CellTable } from './table.js';
 
 export interface RenderedChart {
   chart: ChartSpec;
@@ -35,6 +35,7 @@ figure { margin: 1.5em 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.92em; }
 .note { color: #8a5a00; }
+pre.footer { font-size: 0.92em; color: #555; white-space: pre-wrap; }
 `;
 
 export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): string {
@@ -55,6 +56,9 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>Started ${escapeHtml(result.startedAt)}, took ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.cells.length} cells.` +
       (result.interrupted ? ' <strong class="note">Interrupted: cells after the interruption are missing or partial.</strong>' : '') +
+      ((result.repeat ?? 1) > 1
+        ? ` Each cell ran in ${result.repeat} interleaved rounds; every number pools them (histograms merged, counters and windows added).`
+        : '') +
       '</p>',
     environmentBlock(result.environment, result.clientProcesses),
     ...sections,
@@ -94,30 +98,33 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: Re
   return [
     `<h2>${escapeHtml(scenario.name)}</h2>`,
     `<p>${escapeHtml(scenario.description)}</p>`,
-    cellTable(scenario, cells),
+    tableHtml(cellTable(scenario, cells)),
     ...(charts.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
   ].join('\n');
 }
 
-function cellTable(scenario: ScenarioInfo, cells: CellResult[]): string {
-  const first = cells[0]?.params ?? {};
-  const swept = Object.keys(first).filter((key) => cells.some((c) => c.params[key] !== first[key]));
-  const head = [...swept, 'server', 'client', 'status'].map((h) => `<th class="text">${escapeHtml(h)}</th>`).join('') +
-    [...scenario.columns.map((c) => c.header), 'srv CPU %', 'srv RSS MiB'].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const rows = cells.map((cell) => {
-    const front = [...swept.map((p) => String(cell.params[p])), cell.server, cell.client].map((v) => `<td class="text">${escapeHtml(v)}</td>`).join('');
-    const status = `<td class="text${cell.status === 'failed' ? ' failed' : ''}">${escapeHtml(cell.status)}</td>`;
-    if (!cell.metrics) return `<tr>${front}${status}<td class="text" colspan="${scenario.columns.length + 2}">${escapeHtml(cell.reason ?? '')}</td></tr>`;
-    const server = cell.resources?.server;
-    const numbers = [
-      ...scenario.columns.map((c) => formatNumber(cell.metrics![c.key])),
-      server ? server.cpuPercent.mean.toFixed(0) : '-',
-      server ? (server.rssBytes.max / 1024 / 1024).toFixed(0) : '-',
-    ];
-    const reason = cell.reason ? `<tr><td class="text failed" colspan="${swept.length + 3 + numbers.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
-    return `<tr>${front}${status}${numbers.map((n) => `<td>${escapeHtml(n)}</td>`).join('')}</tr>${reason}`;
+/** The terminal's table (same strings, from table.ts), with a failed cell's reason on a row of its own. */
+function tableHtml(table: CellTable): string {
+  const th = (h: string, i: number): string => `<th${i < table.textColumns ? ' class="text"' : ''}>${escapeHtml(h)}</th>`;
+  const statusColumn = table.textColumns - 1;
+  const td = (value: string, i: number, failed: boolean): string => {
+    const classes = [...(i < table.textColumns ? ['text'] : []), ...(failed && i === statusColumn ? ['failed'] : [])];
+    return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(value)}</td>`;
+  };
+  const rows = table.rows.map(({ cell, values }) => {
+    const failed = cell.status === 'failed';
+    if (values.length < table.header.length) {
+      const front = values.slice(0, -1).map((v, i) => td(v, i, failed)).join('');
+      return `<tr>${front}<td class="text" colspan="${table.header.length - values.length + 1}">${escapeHtml(values.at(-1) ?? '')}</td></tr>`;
+    }
+    const reason = cell.status === 'failed' ? `<tr><td class="text failed" colspan="${table.header.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
+    return `<tr>${values.map((v, i) => td(v, i, failed)).join('')}</tr>${reason}`;
   });
-  return `<div class="cells"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`;
+  const footer = table.footer.join('\n').trim();
+  return [
+    `<div class="cells"><table>\n<thead><tr>${table.header.map(th).join('')}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`,
+    ...(footer ? [`<pre class="footer">${escapeHtml(footer)}</pre>`] : []),
+  ].join('\n');
 }
 
 /**

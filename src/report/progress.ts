@@ -1,89 +1,149 @@
 /**
- * Live progress on stderr, only for a person watching a terminal: the current
- * cell, its elapsed and remaining time, and live rates of the summed client
- * counters `received` (msg/s) and `rxBytes` (MB/s) when the scenario keeps
- * them. Silent otherwise. The line is rebuilt by `progressLine`, a pure
- * function, so what it says is testable without a terminal.
+ * Progress on stderr, a listener of run() events. `tty` redraws one line for a
+ * person watching: the cell, time in its window and left of it, and live rates
+ * of the metrics the scenario declares as live (role primary-rate or progress,
+ * source a client counter's rate). `lines` prints one plain line per cell start
+ * and end, for CI logs. `off` prints nothing. The line is built by
+ * `progressLine`, a pure function, so what it says is testable without a terminal.
  */
 import type { Writable } from 'node:stream';
-import type { CellResult } from '../result-types.js';
-import type { CellPlan } from '../core/cell.js';
+import type { MetricInfo, ParamValues } from '../declaration-types.js';
+import type { ScenarioInfo } from '../result-types.js';
+import type { RunEvent } from '../core/events.js';
+import { formatParam } from './table.js';
+
+export type ProgressMode = 'tty' | 'lines' | 'off';
 
 export interface Progress {
-  cellStart(cell: CellPlan, index: number, total: number): void;
-  cellEnd(result: CellResult, index: number, total: number): void;
-  counters(counters: Record<string, number>): void;
+  onEvent(event: RunEvent): void;
+  /** Clears the live line (tty); call once the run is over. */
   done(): void;
 }
 
-/** Counters whose first movement means the measurement window is open (they stay 0 while connecting). */
-const WINDOW_COUNTERS = ['received', 'rxBytes', 'sent'];
+/** A declared metric shown live: a client counter's rate. */
+export interface LiveRate {
+  key: string;
+  header: string;
+  counter: string;
+  scale: number;
+}
 
 export interface ProgressState {
   label: string;
-  /** Window length from the scenario, undefined when it runs until its clients finish. */
+  /** Window length, undefined when the window ends with the clients. */
   windowMs: number | undefined;
   cellStartedAt: number;
-  /** When the window counters first moved; null while connecting. */
+  /** When the window-open event came; null while connecting. */
   windowOpenedAt: number | null;
-  /** msg/s and MB/s over the last interval, when the counters exist. */
-  messagesPerSec: number | null;
-  megabytesPerSec: number | null;
+  /** The live rates over the last tick interval; null before the first tick. */
+  rates: Array<{ header: string; perSec: number | null }>;
 }
 
+/** Live rates: metrics with role primary-rate or progress whose source is a client counter's rate. */
+export function liveRates(scenario: ScenarioInfo): LiveRate[] {
+  return Object.entries(scenario.metrics).flatMap(([key, info]: [string, MetricInfo]) => {
+    const source = info.source;
+    if ((info.role !== 'primary-rate' && info.role !== 'progress') || !('counter' in source)) return [];
+    if (source.as !== 'rate' || source.side === 'server') return [];
+    return [{ key, header: info.header, counter: source.counter, scale: source.scale ?? 1 }];
+  });
+}
+
+/**
+ * One reading of the clock gives both times, so they always add up to the
+ * window: while connecting, time since the cell started; once the window is
+ * open, time in the window and time left of it (whole seconds, floor and
+ * ceiling: 1s + 2s left, then 2s + 1s left).
+ */
 export function progressLine(state: ProgressState, now: number): string {
-  const parts = [state.label, `${Math.floor((now - state.cellStartedAt) / 1000)}s`];
-  if (state.windowOpenedAt === null) parts.push('connecting');
-  else if (state.windowMs !== undefined) {
-    const leftMs = state.windowMs - (now - state.windowOpenedAt);
-    parts.push(leftMs > 0 ? `${Math.ceil(leftMs / 1000)}s left` : 'wrapping up');
+  const parts = [state.label];
+  if (state.windowOpenedAt === null) parts.push(`connecting ${seconds(now - state.cellStartedAt)}s`);
+  else {
+    const inWindowMs = Math.max(0, now - state.windowOpenedAt);
+    if (state.windowMs === undefined) parts.push(`${seconds(inWindowMs)}s`);
+    else if (inWindowMs < state.windowMs) parts.push(`${seconds(inWindowMs)}s`, `${Math.ceil((state.windowMs - inWindowMs) / 1000)}s left`);
+    else parts.push(`${seconds(state.windowMs)}s`, 'wrapping up');
   }
-  if (state.messagesPerSec !== null) parts.push(`${Math.round(state.messagesPerSec).toLocaleString('en-US')} msg/s`);
-  if (state.megabytesPerSec !== null) parts.push(`${state.megabytesPerSec.toFixed(1)} MB/s`);
+  for (const rate of state.rates) if (rate.perSec !== null) parts.push(`${formatRate(rate.perSec)} ${rate.header}`);
   return parts.join('  ');
 }
 
-export function createProgress(stream: Writable, enabled: boolean, clock: () => number = Date.now): Progress {
-  if (!enabled) return { cellStart() {}, cellEnd() {}, counters() {}, done() {} };
+const seconds = (ms: number): number => Math.floor(ms / 1000);
+
+function formatRate(value: number): string {
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  return value.toFixed(Math.abs(value) >= 10 ? 1 : 2);
+}
+
+export function createProgress(stream: Writable, mode: ProgressMode, clock: () => number = Date.now): Progress {
+  if (mode === 'off') return { onEvent() {}, done() {} };
+  let scenario: ScenarioInfo | null = null;
+  let repeat = 1;
+  let rates: LiveRate[] = [];
   let state: ProgressState | null = null;
   let last: { at: number; counters: Record<string, number> } | null = null;
-  const rate = (name: string, counters: Record<string, number>, now: number, scale: number): number | null => {
-    if (counters[name] === undefined) return null;
-    if (!last || now <= last.at) return 0;
-    return (((counters[name] ?? 0) - (last.counters[name] ?? 0)) * 1000) / (now - last.at) / scale;
+  const redraw = (now: number): void => {
+    if (mode === 'tty' && state) stream.write(`\r\x1b[K${progressLine(state, now)}`);
+  };
+  const head = (event: Extract<RunEvent, { type: 'cell-start' | 'cell-end' }>): string => {
+    const round = repeat > 1 ? ` round ${event.round + 1}/${repeat}` : '';
+    const params = paramsText(scenario, event.params);
+    return `[${event.index + 1}/${event.total}]${round} ${event.scenario} ${event.server} x ${event.client}${params ? ` ${params}` : ''}`;
   };
   return {
-    cellStart(cell, index, total) {
+    onEvent(event) {
       const now = clock();
-      state = {
-        label: `[${index + 1}/${total}] ${cell.loaded.scenario.name} ${cell.server} x ${cell.client}`,
-        windowMs: cell.loaded.scenario.windowMs?.(cell.params),
-        cellStartedAt: now,
-        windowOpenedAt: null,
-        messagesPerSec: null,
-        megabytesPerSec: null,
-      };
-      last = null;
-      stream.write(`\r\x1b[K${state.label}  starting`);
-    },
-    counters(counters) {
-      if (!state) return;
-      const now = clock();
-      const watched = WINDOW_COUNTERS.filter((name) => counters[name] !== undefined);
-      const moved = (watched.length > 0 ? watched : Object.keys(counters)).some((name) => (counters[name] ?? 0) > 0);
-      if (state.windowOpenedAt === null && moved) state.windowOpenedAt = now;
-      state.messagesPerSec = rate('received', counters, now, 1);
-      state.megabytesPerSec = rate('rxBytes', counters, now, 1e6);
-      last = { at: now, counters };
-      stream.write(`\r\x1b[K${progressLine(state, now)}`);
-    },
-    cellEnd(result, index, total) {
-      const head = `[${index + 1}/${total}] ${result.scenario} ${result.server} x ${result.client}`;
-      stream.write(`\r\x1b[K${head}: ${result.status}${result.reason ? ` (${result.reason})` : ''}\n`);
-      state = null;
+      switch (event.type) {
+        case 'run-start':
+          scenario = event.scenario;
+          repeat = event.repeat;
+          rates = liveRates(event.scenario);
+          return;
+        case 'cell-start':
+          state = { label: head(event), windowMs: event.windowMs, cellStartedAt: now, windowOpenedAt: null, rates: rates.map((r) => ({ header: r.header, perSec: null })) };
+          last = null;
+          if (mode === 'lines') stream.write(`${state.label}: started\n`);
+          else stream.write(`\r\x1b[K${state.label}  starting`);
+          return;
+        case 'window-open':
+          if (!state) return;
+          state.windowOpenedAt = now;
+          // Counters are cumulative from the window's opening: they start at 0 now.
+          last = { at: now, counters: {} };
+          redraw(now);
+          return;
+        case 'tick':
+          if (!state) return;
+          if (last && now > last.at) {
+            const previous = last;
+            state.rates = rates.map((r) => ({
+              header: r.header,
+              perSec: event.counters[r.counter] === undefined ? null : (((event.counters[r.counter]! - (previous.counters[r.counter] ?? 0)) * r.scale * 1000) / (now - previous.at)),
+            }));
+          }
+          last = { at: now, counters: event.counters };
+          redraw(now);
+          return;
+        case 'cell-end': {
+          const took = state ? ` in ${((now - state.cellStartedAt) / 1000).toFixed(1)}s` : '';
+          const outcome = `${event.status}${event.reason ? ` (${event.reason.split('\n')[0]})` : ''}${took}`;
+          stream.write(mode === 'lines' ? `${head(event)}: ${outcome}\n` : `\r\x1b[K${head(event)}: ${outcome}\n`);
+          state = null;
+          last = null;
+          return;
+        }
+      }
     },
     done() {
-      stream.write('\r\x1b[K');
+      if (mode === 'tty') stream.write('\r\x1b[K');
     },
   };
+}
+
+/** Parameters that differ from their declared default, with units: `connections=100 payload=4KiB`. */
+function paramsText(scenario: ScenarioInfo | null, params: ParamValues): string {
+  return Object.entries(params)
+    .filter(([name, value]) => scenario?.parameters[name]?.default !== value)
+    .map(([name, value]) => `${name}=${formatParam(scenario?.parameters[name], value)}`)
+    .join(' ');
 }

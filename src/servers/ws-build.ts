@@ -4,7 +4,7 @@
  * changes ws's speed, so the result records it.
  */
 import { createRequire } from 'node:module';
-import { probeByImport } from './package-version.js';
+import { probeByImport } from '../package-version.js';
 import type { Availability } from '../result-types.js';
 
 const require = createRequire(import.meta.url);

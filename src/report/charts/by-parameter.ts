@@ -119,7 +119,7 @@ function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[
   const keys = panel.map((m) => m.key);
   const own = rows.filter((r) => keys.includes(r.metric));
   const errors = panel[0]!.role === 'errors';
-  const scale = errors ? 'symlog' : own.every((r) => r.value > 0) ? 'log' : 'linear';
+  const scale: 'symlog' | 'log' | 'linear' = errors ? 'symlog' : own.every((r) => r.value > 0) ? 'log' : 'linear';
   const note = scale === 'linear' ? undefined : `${scale} scale`;
   const yTitle = panel.length === 1 ? metricTitle(panel[0]!, note) : `${panel.map(metricLabel).join(', ')} (${[panel[0]!.unit, note].filter(Boolean).join(', ')})`;
   const logX = own.every((r) => (r.at as number) > 0);

@@ -62,7 +62,7 @@ export function heatmapChart(view: ScenarioView, request: { metrics: string[]; t
       : { transform: filter, ...size, layer };
   });
   return [{
-    caption: `${drawn.map(metricTitle).join(', ')} for every server x client pair${swept ? ', one row per variant' : ''}; empty squares are pairs that did not run or measured nothing.`,
+    caption: `${drawn.map((m) => metricTitle(m)).join(', ')} for every server x client pair${swept ? ', one row per variant' : ''}; empty squares are pairs that did not run or measured nothing.`,
     spec: {
       ...frame(view, titleOf(request.title, `${drawn.map((m) => m.header).join(', ')}, server x client`), `Heatmap of ${drawn.map((m) => m.header).join(', ')} per server x client pair.`),
       data: { values },

@@ -1,34 +1,55 @@
 /**
- * Which charts a result gets: the generic ones for every scenario, plus the
- * scenario's own when it has a builder here. A builder returns nothing for
- * data its scenario did not record, so a chart never shows empty axes.
+ * Which charts a result gets: exactly those its scenarios asked for, in their
+ * order, each drawn by the builder of its kind from the declarations in the
+ * JSON. A request whose data the result lacks (or a kind this version does not
+ * know) draws nothing, so a chart never shows empty axes.
  */
+import type { ChartKind, ChartRequest } from '../../declaration-types.js';
 import type { BenchResult } from '../../result-types.js';
-import { scenarioViews, type ChartBuilder, type ChartSpec } from './common.js';
-import { genericCharts } from './generic.js';
+import { chartName, scenarioView, type ChartSpec, type DrawnChart, type ScenarioView } from './common.js';
+import { byParameterCharts } from './by-parameter.js';
+import { gridCharts } from './grid.js';
+import { heatmapChart } from './heatmap.js';
 import { overTimeCharts } from './over-time.js';
-import { echoCharts } from './echo.js';
-import { pushVsPollCharts } from './push-vs-poll.js';
-import { tickerOrdersCharts } from './ticker-orders.js';
-import { chatCharts } from './chat.js';
-import { fanoutCharts } from './fanout.js';
-import { firehoseCharts } from './firehose.js';
+import { percentilesChart } from './percentiles.js';
+import { resourcesChart } from './resources.js';
+import { sizesChart } from './sizes.js';
 
-export const SCENARIO_CHARTS: Record<string, ChartBuilder> = {
-  echo: echoCharts,
-  'push-vs-poll': pushVsPollCharts,
-  'ticker-orders': tickerOrdersCharts,
-  chat: chatCharts,
-  fanout: fanoutCharts,
-  firehose: firehoseCharts,
+type Builder<K extends ChartKind> = (view: ScenarioView, request: Extract<ChartRequest, { kind: K }>) => DrawnChart[];
+
+export const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
+  percentiles: percentilesChart,
+  heatmap: heatmapChart,
+  'over-time': overTimeCharts,
+  grid: gridCharts,
+  'by-parameter': byParameterCharts,
+  sizes: sizesChart,
+  resources: resourcesChart,
 };
 
-/** Charts per scenario, in the order the report shows them. */
+/** The charts one request draws; none for a kind this version does not know. */
+export function drawRequest(view: ScenarioView, request: ChartRequest): DrawnChart[] {
+  const builder = (CHART_BUILDERS as Record<string, Builder<ChartKind> | undefined>)[request.kind];
+  return builder ? builder(view, request) : [];
+}
+
+/** Charts per scenario, in the order the scenarios and their requests come; names unique in the result. */
 export function buildCharts(result: BenchResult): Array<{ scenario: string; charts: ChartSpec[] }> {
-  return scenarioViews(result).map((view) => ({
-    scenario: view.scenario.name,
-    charts: [...(SCENARIO_CHARTS[view.scenario.name]?.(view) ?? []), ...overTimeCharts(view), ...genericCharts(view)],
-  }));
+  const taken = new Set<string>();
+  const uniqueName = (scenario: string, kind: string): string => {
+    const base = chartName(scenario, kind);
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    return name;
+  };
+  return result.scenarios.map((scenario) => {
+    const view = scenarioView(result, scenario);
+    const charts = scenario.charts.flatMap((request) =>
+      drawRequest(view, request).map((drawn) => ({ name: uniqueName(scenario.name, request.kind), ...drawn })),
+    );
+    return { scenario: scenario.name, charts };
+  });
 }
 
 export type { ChartSpec } from './common.js';

@@ -111,7 +111,7 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
   if (values.length === 0) return null;
   const drawn = metrics.filter((m) => values.some((v) => v.metric === m.key));
   return {
-    caption: `${drawn.map(metricTitle).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes.`,
+    caption: `${drawn.map((m) => metricTitle(m)).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes.`,
     spec: {
       ...frame(view, titleOf(title.requested, `${drawn.map(metricLabel).join(', ')} over time`, title.part), 'Per-interval rates, one panel per metric, one line per cell.'),
       data: { values },

@@ -1,0 +1,178 @@
+/**
+ * Older result files, turned into the current shape in memory so every
+ * reporter reads one shape. Version 1 cells were flat bags of optional fields;
+ * version 2 cells are a union by status, and each scenario carries its
+ * declarations (parameters, metrics, table, charts).
+ *
+ * A version 1 file declares nothing: its scenarios list only table columns
+ * `{ key, header }`. So the declarations are derived here from version 1's own
+ * naming convention (`rttP99Ms`, `messagesPerSec`, `errors`). This is the only
+ * place in wsbench allowed to read meaning from a metric's name, and only for
+ * version 1 files: every reporter reads the declarations.
+ */
+import type { ChartRequest, HistogramStat, MetricInfo, MetricSource, ParameterInfo, ParamValues } from './declaration-types.js';
+import type {
+  BenchResult,
+  CellMeasurements,
+  CellResources,
+  CellResult,
+  LatencySummary,
+  RoundResult,
+  ScenarioInfo,
+  SizeSummary,
+} from './result-types.js';
+
+/** A version 1 scenario: a name and the table's columns. */
+export interface V1ScenarioInfo {
+  name: string;
+  description: string;
+  columns: Array<{ key: string; header: string }>;
+}
+
+/** A version 1 cell: every field past the identity optional, whatever the status. */
+export interface V1Cell {
+  scenario: string;
+  server: string;
+  client: string;
+  params: ParamValues;
+  status: 'ok' | 'failed' | 'skipped';
+  reason?: string;
+  metrics?: Record<string, number | null>;
+  measurements?: Partial<CellMeasurements> & Pick<CellMeasurements, 'histograms' | 'counters' | 'windowMs'>;
+  resources?: CellResources;
+  serverStackDrops?: number;
+  notes?: string[];
+  rounds?: RoundResult[];
+  elapsedMs: number;
+}
+
+export interface V1Result extends Omit<BenchResult, 'schemaVersion' | 'repeat' | 'scenarios' | 'cells'> {
+  schemaVersion: 1;
+  repeat?: number;
+  scenarios: V1ScenarioInfo[];
+  cells: V1Cell[];
+}
+
+/** Says where a value came from, for sources a version 1 file cannot name. */
+const UNDECLARED = 'computed by the scenario (version 1 file: no declaration)';
+
+export function upgradeV1(v1: V1Result): BenchResult {
+  const { schemaVersion: _version, repeat, scenarios, cells, ...rest } = v1;
+  return {
+    ...rest,
+    schemaVersion: 2,
+    repeat: repeat ?? 1,
+    scenarios: scenarios.map((s) => scenarioOf(s, cells.filter((c) => c.scenario === s.name))),
+    cells: cells.map((c) => cellOf(c, (repeat ?? 1) > 1)),
+  };
+}
+
+function cellOf(cell: V1Cell, repeated: boolean): CellResult {
+  const identity = { scenario: cell.scenario, server: cell.server, client: cell.client, params: cell.params, elapsedMs: cell.elapsedMs };
+  if (cell.status === 'skipped') return { ...identity, status: 'skipped', reason: cell.reason ?? 'skipped (no reason recorded)' };
+  if (!cell.measurements) return { ...identity, status: 'failed', reason: cell.reason ?? 'nothing was measured' };
+  const m = cell.measurements;
+  const measured = {
+    metrics: cell.metrics ?? {},
+    missing: {},
+    measurements: {
+      histograms: m.histograms,
+      latency: withSamples(m.latency ?? {}),
+      sizes: withSamples(m.sizes ?? {}),
+      counters: m.counters,
+      serverHistograms: m.serverHistograms ?? {},
+      serverLatency: withSamples(m.serverLatency ?? {}),
+      serverCounters: m.serverCounters ?? {},
+      windowMs: m.windowMs,
+      ...(m.timeSeries ? { timeSeries: m.timeSeries } : {}),
+    },
+    resources: cell.resources ?? { server: null, clients: [] },
+    stackDrops: cell.serverStackDrops ?? null,
+    // Version 1 took each metric's median over the rounds; version 2 pools the rounds first.
+    notes: [...(cell.notes ?? []), ...(repeated && cell.rounds ? ['version 1 file: metrics are per-key medians of the rounds'] : [])],
+    ...(cell.rounds ? { rounds: cell.rounds } : {}),
+  };
+  if (cell.status === 'ok') return { ...identity, status: 'ok', ...measured };
+  return { ...identity, status: 'failed', reason: cell.reason ?? 'failed (no reason recorded)', ...measured };
+}
+
+/** Version 1 kept summaries of empty histograms (count 0, every value 0); version 2 has none. */
+function withSamples<T extends LatencySummary | SizeSummary>(summaries: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(summaries).filter(([, s]) => s.count > 0));
+}
+
+// ---------------------------------------------------------------- declarations from names
+
+const STATS: Record<string, HistogramStat> = {
+  P50: 'p50', P90: 'p90', P99: 'p99', P999: 'p999', Max: 'max', Mean: 'mean', Min: 'min', Stdev: 'stdev',
+};
+const STAT_WORDS: Record<HistogramStat, string> = {
+  p50: 'p50', p90: 'p90', p99: 'p99', p999: 'p99.9', max: 'max', mean: 'avg', min: 'min', stdev: 'std', count: 'samples',
+};
+/** `<histogram><Stat>Ms`, e.g. rttP99Ms, wsDelayMaxMs. */
+const HISTOGRAM_KEY = /^(.+?)(P50|P90|P99|P999|Max|Mean|Min|Stdev)Ms$/;
+const ERROR_KEY = /errors|dropped|missing/i;
+
+function scenarioOf(v1: V1ScenarioInfo, cells: V1Cell[]): ScenarioInfo {
+  const columns = v1.columns;
+  const keys = [...new Set([...columns.map((c) => c.key), ...cells.flatMap((c) => Object.keys(c.metrics ?? {}))])];
+  const counters = new Set(cells.flatMap((c) => Object.keys(c.measurements?.counters ?? {})));
+  const clientHistograms = new Set(cells.flatMap((c) => Object.keys(c.measurements?.histograms ?? {})));
+  const primary = columns.map((c) => HISTOGRAM_KEY.exec(c.key)).find((m) => m !== null && m[2] === 'P50')?.[1] ?? null;
+  const rate = keys.includes('messagesPerSec') ? 'messagesPerSec' : (keys.find((k) => /PerSec$/.test(k) && !/Bytes/i.test(k)) ?? null);
+  const headers = new Map(columns.map((c) => [c.key, c.header]));
+  const serverOnly = (name: string): boolean => !clientHistograms.has(name) && cells.some((c) => c.measurements?.serverHistograms?.[name] !== undefined);
+
+  const metricOf = (key: string): MetricInfo => {
+    const header = headers.get(key);
+    const histogram = HISTOGRAM_KEY.exec(key);
+    if (histogram) {
+      const [, name, word] = histogram as unknown as [string, string, string];
+      const stat = STATS[word]!;
+      const server = serverOnly(name);
+      return {
+        header: header ?? `${name} ${STAT_WORDS[stat]} ms`,
+        unit: 'ms',
+        better: 'lower',
+        role: name === primary && (stat === 'p50' || stat === 'p99') ? 'primary-latency' : 'detail',
+        source: { histogram: name, stat, ...(server ? { side: 'server' as const } : {}) },
+      };
+    }
+    const counterSource = (counter: string, as: 'total' | 'rate'): MetricSource =>
+      counters.has(counter) ? { counter, ...(as === 'rate' ? { as } : {}) } : { custom: UNDECLARED };
+    if (key === rate) {
+      const messages = key === 'messagesPerSec';
+      return { header: header ?? key, unit: messages ? 'msg/s' : '/s', better: 'higher', role: 'primary-rate', source: messages ? counterSource('received', 'rate') : { custom: UNDECLARED } };
+    }
+    if (/PerSec$/.test(key)) {
+      const unit = /^megabytes/i.test(key) ? 'MB/s' : /Bytes/i.test(key) ? 'bytes/s' : '/s';
+      return { header: header ?? key, unit, better: 'higher', role: 'detail', source: { custom: UNDECLARED } };
+    }
+    if (ERROR_KEY.test(key)) return { header: header ?? key, unit: 'count', better: 'lower', role: 'errors', source: counterSource(key, 'total') };
+    return { header: header ?? key, unit: /Ms$/.test(key) ? 'ms' : 'count', better: 'none', role: 'detail', source: counterSource(key, 'total') };
+  };
+
+  const primaryRef = primary === null ? null : serverOnly(primary) ? { histogram: primary, side: 'server' as const } : primary;
+  const charts: ChartRequest[] = [...(primaryRef !== null ? [{ kind: 'percentiles' as const, histograms: [primaryRef] }] : []), { kind: 'resources' }];
+  return {
+    name: v1.name,
+    description: v1.description,
+    parameters: parametersOf(cells),
+    metrics: Object.fromEntries(keys.map((key) => [key, metricOf(key)])),
+    table: columns.map((c) => c.key),
+    charts,
+  };
+}
+
+/** Version 1 recorded values only: kinds come from the values' types, defaults from the first cell. */
+function parametersOf(cells: V1Cell[]): Record<string, ParameterInfo> {
+  const parameters: Record<string, ParameterInfo> = {};
+  for (const cell of cells) {
+    for (const [name, value] of Object.entries(cell.params)) {
+      if (parameters[name]) continue;
+      const kind = typeof value === 'boolean' ? 'boolean' : typeof value === 'number' ? 'number' : 'string';
+      parameters[name] = { kind, description: 'version 1 file: not declared', default: value };
+    }
+  }
+  return parameters;
+}
