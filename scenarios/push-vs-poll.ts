@@ -18,7 +18,7 @@
  * time in each phase belongs to one approach.
  */
 import { defineScenario, latencyMetrics, sleep, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { MetricDefinition } from '../src/scenario-types.js';
+import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
 
@@ -58,8 +58,7 @@ const latency = {
   ...latencyMetrics('rest', { label: 'REST', primary: ['mean', 'p50'], description: `poller: ${WATCHES}` }),
 };
 /** Mean WS latency gained over REST, in ms; null unless both saw something. */
-const improvementMs = ({ measurements: { latency: l } }: { measurements: { latency: Record<string, { meanMs: number }> } }): number | null =>
-  l.ws && l.rest ? l.rest.meanMs - l.ws.meanMs : null;
+const improvementMs = ({ measurements: { latency: l } }: MetricInput): number | null => (l.ws && l.rest ? l.rest.meanMs - l.ws.meanMs : null);
 
 export default defineScenario({
   name: 'push-vs-poll',

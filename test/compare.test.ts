@@ -1,22 +1,60 @@
 /**
  * compare: a 2x p99 regression is flagged, a change inside the noise is not,
- * direction matters (msg/s up is good, latency up is bad), and cells match
- * only on scenario, server, client and every parameter.
+ * direction comes from the declarations (msg/s up is good, latency up is bad),
+ * errors and failing cells fail the gate whatever the threshold, and cells
+ * match only on scenario, server, client and every parameter. Every value is
+ * read from `cell.metrics`, so compare shows what the table shows.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeHistogram, encodeHistogram, newHistogram } from '../src/core/metrics.js';
-import { compareResults, percentileNoiseMs, regressionsBeyond, renderComparison, RATE_NOISE_FRACTION, type MetricDelta } from '../src/report/compare.js';
-import type { EncodedHistogram } from '../src/result-types.js';
-import { cell, exponentialHistogram, resources, result, seededRandom } from './fixtures/synthetic-results.js';
+import { histogramStat } from '../src/core/metric-values.js';
+import { cellResult } from '../src/core/cell-result.js';
+import { scenarioInfo as infoOf } from '../src/core/scenario-info.js';
+import type { CellRun } from '../src/core/cell.js';
+import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import {
+  compareResults,
+  gate,
+  percentileNoiseMs,
+  regressionsBeyond,
+  renderComparison,
+  RATE_NOISE_FRACTION,
+  type Comparison,
+  type MetricDelta,
+} from '../src/report/compare.js';
+import { formatNumber, renderTable } from '../src/report/table.js';
+import { summarizeLatencies } from '../src/core/metrics.js';
+import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/result-types.js';
+import { cell, exponentialHistogram, resources, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
 
-const COLUMNS = [{ key: 'rttP50Ms', header: 'p50' }];
+/** Declared as a user would: no name below is read by compare, only the roles, sources and headers. */
+const ECHO = scenarioInfo('echo', {
+  parameters: {
+    connections: { kind: 'integer', description: 'open connections', default: 1, sweepable: true },
+    delay: { kind: 'duration', description: 'reply delay', default: 0, sweepable: true },
+  },
+  metrics: {
+    rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+    rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
+    rttMaxMs: { header: 'max ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'rtt', stat: 'max' } },
+    messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+    errors: { header: 'errors', unit: 'count', better: 'lower', role: 'errors', source: { counter: 'errors' } },
+  },
+  table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec', 'errors'],
+  charts: [],
+});
 
-function echoResult(histogram: EncodedHistogram, messagesPerSec: number, params = { connections: 1 }) {
-  return result('echo', COLUMNS, [cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: histogram }, metrics: { messagesPerSec }, serverResources: resources(40, 44, 70) })]);
+function echoCell(histogram: EncodedHistogram, messagesPerSec: number, params: Record<string, number> = { connections: 1, delay: 0 }, errors = 0): MeasuredCell {
+  const metrics = { rttP50Ms: histogramStat(histogram, 'p50'), rttP99Ms: histogramStat(histogram, 'p99'), rttMaxMs: histogramStat(histogram, 'max'), messagesPerSec, errors };
+  return cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: histogram }, metrics, serverResources: resources(40, 44, 70) }) as MeasuredCell;
 }
 
-function deltaOf(comparison: ReturnType<typeof compareResults>, metric: string): MetricDelta {
+function echoResult(histogram: EncodedHistogram, messagesPerSec: number, params?: Record<string, number>, errors = 0) {
+  return result(ECHO, [echoCell(histogram, messagesPerSec, params, errors)]);
+}
+
+function deltaOf(comparison: Comparison, metric: string): MetricDelta {
   const found = comparison.cells[0]!.deltas.find((d) => d.metric === metric);
   assert.ok(found, `delta ${metric} present`);
   return found;
@@ -36,33 +74,48 @@ function withTailScaled(seed: number, factor: number): { base: EncodedHistogram;
   return { base: encodeHistogram(base), slower: encodeHistogram(slower) };
 }
 
-test('a 2x p99 regression is flagged, the unchanged p50 is not', () => {
+test('a 2x p99 regression is flagged, the unchanged p50 is not; only declared comparing roles are compared', () => {
   const { base, slower } = withTailScaled(7, 2);
   const comparison = compareResults(echoResult(base, 10_000), echoResult(slower, 10_000));
-  const p99 = deltaOf(comparison, 'rtt p99 ms');
+  const p99 = deltaOf(comparison, 'p99 ms');
   assert.equal(p99.verdict, 'regressed');
+  assert.equal(p99.key, 'rttP99Ms');
   assert.ok(Math.abs(p99.changePct! - 100) < 1, `p99 doubled (${p99.changePct}%)`);
-  assert.equal(deltaOf(comparison, 'rtt p50 ms').verdict, 'within noise');
-  assert.deepEqual(regressionsBeyond(comparison, 50).map((r) => r.delta.metric), ['rtt p99 ms']);
+  assert.equal(deltaOf(comparison, 'p50 ms').verdict, 'within noise');
+  assert.deepEqual(comparison.cells[0]!.deltas.map((d) => d.metric), ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB'], 'max ms is a detail');
+  assert.deepEqual(regressionsBeyond(comparison, 50).map((r) => r.delta.metric), ['p99 ms']);
   assert.deepEqual(regressionsBeyond(comparison, 150), [], 'a +100% change is not beyond 150%');
+  const verdict = gate(comparison, 50);
+  assert.equal(verdict.exitCode, 1);
+  assert.equal(verdict.thresholdPct, 50);
+  assert.deepEqual(verdict.regressions.map((r) => [r.cell, r.metric, r.key, r.base, r.next]), [['echo ws x ws', 'p99 ms', 'rttP99Ms', p99.base, p99.next]]);
+  assert.deepEqual(gate(comparison, 150), { thresholdPct: 150, regressions: [], exitCode: 0 });
 });
 
 test('two samples of the same distribution differ only within the noise', () => {
   const a = exponentialHistogram(5000, 300, 1, 100);
   const b = exponentialHistogram(5000, 300, 2, 100);
   const comparison = compareResults(echoResult(a, 10_000), echoResult(b, 10_000 * (1 + RATE_NOISE_FRACTION / 2)));
-  for (const metric of ['rtt p50 ms', 'rtt p99 ms', 'msg/s', 'srv CPU %', 'srv RSS MiB']) {
+  for (const metric of ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB']) {
     const d = deltaOf(comparison, metric);
     assert.equal(d.verdict, 'within noise', `${metric}: ${d.base} -> ${d.next} (noise ${d.noise})`);
   }
   // The samples do differ: the rule did not pass them for being identical.
-  assert.notEqual(deltaOf(comparison, 'rtt p99 ms').changePct, 0);
+  assert.notEqual(deltaOf(comparison, 'p99 ms').changePct, 0);
   assert.deepEqual(regressionsBeyond(comparison, 0), []);
+  assert.equal(gate(comparison, 0).exitCode, 0);
+});
+
+test('identical files: every delta within noise, nothing for the gate', () => {
+  const file = echoResult(exponentialHistogram(3000, 300, 9), 10_000);
+  const comparison = compareResults(file, structuredClone(file));
+  for (const d of comparison.cells[0]!.deltas) assert.equal(d.verdict, 'within noise', d.metric);
+  assert.deepEqual(gate(comparison, 0).regressions, []);
 });
 
 test('a 15% p99 shift is inside the noise of an exponential tail (spread p96.8..p99.7 is wider)', () => {
   const { base, slower } = withTailScaled(11, 1.15);
-  const p99 = deltaOf(compareResults(echoResult(base, 10_000), echoResult(slower, 10_000)), 'rtt p99 ms');
+  const p99 = deltaOf(compareResults(echoResult(base, 10_000), echoResult(slower, 10_000)), 'p99 ms');
   assert.ok(p99.changePct! > 14 && p99.changePct! < 16, `p99 moved ${p99.changePct}%`);
   assert.equal(p99.verdict, 'within noise', `noise ${p99.noise} ms vs change ${p99.next! - p99.base!} ms`);
 });
@@ -79,7 +132,7 @@ test('noise is half the spread half a nine either side: exact on a uniform histo
   assert.ok(Math.abs(percentileNoiseMs(decoded, 99) - expected99) / expected99 < 0.05, `${percentileNoiseMs(decoded, 99)} vs ${expected99}`);
 });
 
-test('direction: more msg/s is an improvement, fewer beyond 5% a regression', () => {
+test('direction comes from `better`: more msg/s is an improvement, fewer beyond 5% a regression', () => {
   const h = exponentialHistogram(2000, 300, 3);
   const faster = compareResults(echoResult(h, 10_000), echoResult(h, 12_000));
   assert.equal(deltaOf(faster, 'msg/s').verdict, 'improved');
@@ -89,42 +142,84 @@ test('direction: more msg/s is an improvement, fewer beyond 5% a regression', ()
   assert.equal(regressionsBeyond(slower, 25).length, 0);
 });
 
-test('a cell that was ok and now fails is a regression whatever the threshold', () => {
+test('errors from 0 to 3 regress whatever the threshold; the same count is within noise', () => {
   const h = exponentialHistogram(2000, 300, 4);
-  const broken = echoResult(h, 10_000);
-  broken.cells[0]!.status = 'failed';
-  broken.cells[0]!.reason = 'server exited';
-  const comparison = compareResults(echoResult(h, 10_000), broken);
-  assert.equal(regressionsBeyond(comparison, 1000).length, 1);
-  assert.match(renderComparison(comparison, { base: 'a.json', next: 'b.json' }), /status\s+ok\s+failed\s+REGRESSED/);
+  const worse = compareResults(echoResult(h, 10_000, undefined, 0), echoResult(h, 10_000, undefined, 3));
+  const errors = deltaOf(worse, 'errors');
+  assert.deepEqual([errors.verdict, errors.noise, errors.changePct], ['regressed', 0, null]);
+  assert.equal(gate(worse, 1000).exitCode, 1);
+  assert.deepEqual(gate(worse, 1000).regressions.map((r) => [r.metric, r.base, r.next]), [['errors', 0, 3]]);
+  // 3 -> 4 is +33%: still a regression beyond a 50% gate, since any increase counts.
+  assert.equal(gate(compareResults(echoResult(h, 10_000, undefined, 3), echoResult(h, 10_000, undefined, 4)), 50).exitCode, 1);
+  assert.equal(deltaOf(compareResults(echoResult(h, 10_000, undefined, 3), echoResult(h, 10_000, undefined, 3)), 'errors').verdict, 'within noise');
 });
 
-test('cells match on parameters too; the table names the cells each file alone has', () => {
+function withStatus(file: ReturnType<typeof echoResult>, status: 'failed' | 'skipped', measured = true): ReturnType<typeof echoResult> {
+  const c = file.cells[0]!;
+  const identity = { scenario: c.scenario, server: c.server, client: c.client, params: c.params, elapsedMs: c.elapsedMs };
+  const next: CellResult =
+    status === 'skipped'
+      ? { ...identity, status, reason: 'stack not installed' }
+      : measured && isMeasured(c)
+        ? { ...c, status, reason: 'server exited' }
+        : { ...identity, status, reason: 'server did not start' };
+  return { ...file, cells: [next] };
+}
+
+test('ok -> failed and failed -> failed regress with their status, whatever the threshold', () => {
+  const h = exponentialHistogram(2000, 300, 4);
+  const ok = echoResult(h, 10_000);
+  const okToFailed = compareResults(ok, withStatus(echoResult(h, 10_000), 'failed'));
+  assert.equal(okToFailed.cells[0]!.deltas[0]!.metric, 'status');
+  assert.equal(regressionsBeyond(okToFailed, 1000).length, 1);
+  assert.match(renderComparison(okToFailed, { base: 'a.json', next: 'b.json' }), /status\s+ok\s+failed\s+REGRESSED/);
+  assert.deepEqual(gate(okToFailed, 1000).regressions.map((r) => [r.metric, r.base, r.next]), [['status', 'ok', 'failed']]);
+
+  const failedToFailed = compareResults(withStatus(echoResult(h, 10_000), 'failed', false), withStatus(echoResult(h, 10_000), 'failed', false));
+  assert.deepEqual(failedToFailed.cells[0]!.deltas.map((d) => [d.metric, d.verdict]), [['status', 'regressed']]);
+  assert.match(renderComparison(failedToFailed, { base: 'a.json', next: 'b.json' }), /status\s+failed\s+failed\s+REGRESSED/);
+  assert.equal(gate(failedToFailed, 1000).exitCode, 1);
+
+  const fixed = compareResults(withStatus(echoResult(h, 10_000), 'failed'), ok);
+  assert.equal(fixed.cells[0]!.deltas[0]!.verdict, 'improved');
+  assert.equal(gate(fixed, 0).exitCode, 0);
+});
+
+test('skipped on both sides: no deltas, nothing for the gate', () => {
+  const h = exponentialHistogram(2000, 300, 4);
+  const comparison = compareResults(withStatus(echoResult(h, 10_000), 'skipped'), withStatus(echoResult(h, 10_000), 'skipped'));
+  assert.deepEqual(comparison.cells[0]!.deltas, []);
+  assert.match(renderComparison(comparison, { base: 'a', next: 'b' }), /status\s+skipped\s+skipped\s+n\/a/);
+  assert.equal(gate(comparison, 0).exitCode, 0);
+});
+
+test('cells match on parameters too; labels list the varying ones, with units; the table names the cells each file alone has', () => {
   const h = exponentialHistogram(2000, 300, 5);
   const base = echoResult(h, 10_000);
-  const next = echoResult(h, 10_000, { connections: 10 });
+  const next = echoResult(h, 10_000, { connections: 10, delay: 10 });
   assert.equal(compareResults(base, next).cells.length, 0);
   next.cells.push(base.cells[0]!);
   const comparison = compareResults(base, next);
   assert.equal(comparison.cells.length, 1);
   const text = renderComparison(comparison, { base: 'base.json', next: 'new.json' });
-  assert.match(text, /only in new \(1\): echo ws x ws connections=10/);
+  assert.match(text, /only in new \(1\): echo ws x ws connections=10 delay=10ms/);
+  assert.match(text, /^echo ws x ws connections=1 delay=0ms\s+p50 ms/m);
   assert.match(text, /^cell\s+metric\s+base\s+new\s+change\s+noise ±\s+verdict$/m);
-  assert.match(text, /rtt p99 ms/);
+  assert.match(text, /p99 ms/);
 });
 
 /** An echo result whose time series received `perSecond[i]` messages in second i. */
 function withRates(perSecond: number[]) {
   const r = echoResult(exponentialHistogram(2000, 300, 5), perSecond.reduce((a, b) => a + b, 0) / perSecond.length);
-  let total = 0;
-  r.cells[0]!.measurements!.timeSeries = {
+  let received = 0;
+  (r.cells[0] as MeasuredCell).measurements.timeSeries = {
     intervalMs: 1000,
-    points: perSecond.map((n, i) => ({ tMs: (i + 1) * 1000, counters: { received: (total += n) }, latency: {} })),
+    points: perSecond.map((n, i) => ({ tMs: (i + 1) * 1000, counters: { received: (received += n) }, latency: {} })),
   };
   return r;
 }
 
-test('msg/s noise is the spread of the per-second rates when the time series shows one', () => {
+test('rate noise is the spread of the per-interval rates of the source counter when the time series shows one', () => {
   // A window whose rate wandered 8k..12k per second: a 10% lower mean is inside that.
   const wandering = compareResults(withRates([8000, 12_000, 9000, 11_000]), withRates([9000, 9000, 9000, 9000]));
   const d = deltaOf(wandering, 'msg/s');
@@ -140,11 +235,78 @@ test('with --repeat, the spread between rounds is noise too', () => {
   const h = exponentialHistogram(2000, 300, 7);
   const repeated = (rates: number[]) => {
     const r = echoResult(h, rates[1]!);
-    r.cells[0]!.rounds = rates.map((messagesPerSec) => ({ status: 'ok' as const, metrics: { messagesPerSec }, elapsedMs: 1000 }));
-    return r;
+    (r.cells[0] as MeasuredCell).rounds = rates.map((messagesPerSec) => ({ status: 'ok' as const, metrics: { messagesPerSec }, elapsedMs: 1000 }));
+    return { ...r, repeat: rates.length };
   };
-  // Rounds of 8k, 10k, 12k: a 15% lower median is inside their spread (stdev 2000).
+  // Rounds of 8k, 10k, 12k: a 15% lower rate is inside their spread (stdev 2000).
   const d = deltaOf(compareResults(repeated([8000, 10_000, 12_000]), repeated([8500, 8500, 8500])), 'msg/s');
   assert.equal(d.noise, 2000);
   assert.equal(d.verdict, 'within noise');
+});
+
+test('one round of short windows gets a warning', () => {
+  const h = exponentialHistogram(2000, 300, 7);
+  const comparison = compareResults(echoResult(h, 10_000), { ...echoResult(h, 10_000), repeat: 3 });
+  assert.equal(comparison.warnings.length, 1);
+  assert.match(comparison.warnings[0]!, /^base measured each cell once, in windows of 2\.0 s or less/);
+  assert.match(renderComparison(comparison, { base: 'a', next: 'b' }), /^warning: base measured/m);
+});
+
+// ---------------------------------------------------------------- one statistic per cell
+
+const scenario = defineScenario({
+  name: 'pooled',
+  description: 'a scenario only for its declarations',
+  parameters: {},
+  server: () => ({}),
+  client: async () => undefined,
+  metrics: {
+    ...latencyMetrics('rtt', { stats: ['p50', 'p99'], primary: ['p50', 'p99'] }),
+    messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate' }),
+    errors: total('errors', 'errors', { role: 'errors' }),
+  },
+  table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec', 'errors'],
+});
+
+function round(seed: number, meanUs: number, received: number): CellRun {
+  const histograms = { rtt: exponentialHistogram(1000, meanUs, seed, 50) };
+  return {
+    failure: null,
+    elapsedMs: 1500,
+    measured: {
+      measurements: {
+        histograms,
+        latency: summarizeLatencies(histograms),
+        sizes: {},
+        counters: { received, errors: 0 },
+        serverHistograms: {},
+        serverLatency: {},
+        serverCounters: {},
+        windowMs: 1000,
+      },
+      resources: { server: resources(40, 50, 70), clients: [resources(50, 60, 80)] },
+      stackDrops: 0,
+      serverReported: true,
+      notes: [],
+    },
+  };
+}
+
+test('compare shows the same number as the table for a repeated cell', () => {
+  const identity = { scenario: 'pooled', server: 'ws', client: 'ws', params: {} };
+  const pooled = cellResult(identity, scenario, 1, [round(1, 200, 900), round(2, 400, 1000), round(3, 300, 1300)]);
+  const file = { ...result(infoOf(scenario), [pooled]), repeat: 3 };
+  const comparison = compareResults(file, structuredClone(file));
+  const table = renderTable(file).split('\n');
+  const row = table.find((line) => line.startsWith('ws '))!.trim().split(/\s+/);
+  const header = table.find((line) => line.startsWith('server '))!.split(/\s{2,}/);
+  assert.ok(isMeasured(pooled));
+  for (const [key, metric] of [['rttP50Ms', 'p50 ms'], ['rttP99Ms', 'p99 ms'], ['messagesPerSec', 'msg/s']] as const) {
+    const shown = row[header.indexOf(metric)];
+    const d = deltaOf(comparison, metric);
+    assert.equal(d.base, pooled.metrics[key], `${metric}: compare reads the cell's metric`);
+    assert.equal(formatNumber(d.base), shown, `${metric}: compare ${d.base}, table ${shown}`);
+  }
+  // Pooled, not a median of rounds: 3200 messages over 3 s of windows.
+  assert.ok(Math.abs(deltaOf(comparison, 'msg/s').base! - 3200 / 3) < 1e-9);
 });

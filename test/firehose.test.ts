@@ -8,37 +8,50 @@ import assert from 'node:assert/strict';
 import { run, type CellResult } from '../src/index.js';
 import { runCli } from './support.js';
 
+/** A metric that must have a value. */
+function valueOf(metrics: Readonly<Record<string, number | null>>, key: string): number {
+  const value = metrics[key];
+  assert.ok(typeof value === 'number', `${key} has no value`);
+  return value;
+}
+
 function assertWireMatchesServer(cell: CellResult): void {
-  const m = cell.metrics!;
   const label = `${cell.server} x ${cell.client}`;
-  assert.equal(cell.status, 'ok', `${label}: ${cell.reason}`);
-  assert.ok((m.serverMessagesSent ?? 0) > 13, `${label}: the feed streamed past its snapshots`);
+  if (cell.status !== 'ok') assert.fail(`${label}: ${cell.status}: ${cell.reason}`);
+  const m = cell.metrics;
+  const v = (key: string): number => valueOf(m, key);
+  assert.ok(v('serverMessagesSent') > 13, `${label}: the feed streamed past its snapshots`);
   assert.equal(m.wireMessages, m.serverMessagesSent, `${label}: messages on the wire`);
   assert.equal(m.wireDataFrames, m.serverFramesSent, `${label}: frames on the wire`);
   assert.equal(m.wirePayloadBytes, m.serverBytesSent, `${label}: payload bytes on the wire`);
   assert.equal(m.rxMessages, m.wireMessages, `${label}: messages the stack delivered`);
   assert.equal(m.rxBytes, m.serverBytesSent, `${label}: bytes the stack delivered`);
-  assert.equal(m.fastPathMessages! + m.assembledMessages!, m.wireMessages, `${label}: fast path + assembled`);
-  assert.ok(m.assembledMessages! > 0, `${label}: some messages needed assembly`);
+  assert.equal(v('fastPathMessages') + v('assembledMessages'), m.wireMessages, `${label}: fast path + assembled`);
+  assert.ok(v('assembledMessages') > 0, `${label}: some messages needed assembly`);
   // The largest message (a snapshot) must have come in exactly ceil(size / fragment) frames.
-  assert.equal(m.framesPerMessageMax, Math.ceil(m.messageBytesMax! / (cell.params.fragmentSize as number)), label);
+  assert.equal(m.framesPerMessageMax, Math.ceil(v('messageBytesMax') / (cell.params.fragmentSize as number)), label);
   assert.equal(m.receiveErrors, 0, label);
   assert.equal(m.closeEvents, 0, label);
   assert.equal(m.drainTimedOut, 0, label);
   assert.equal(m.txMessages, 2, `${label}: subscribe and unsubscribe`);
-  assert.equal(cell.measurements!.latency.assembly!.count, m.assembledMessages, label);
+  assert.equal(cell.measurements.latency.assembly?.count, m.assembledMessages, label);
+  assert.equal(m.stackDrops, cell.stackDrops, `${label}: one count of stack drops`);
 }
 
 test('ci preset, uws x ws: frame and message counts read from the wire match what the server sent', async () => {
   const result = await run({ scenario: 'firehose', servers: ['uws'], clients: ['ws'], preset: 'ci' });
   assert.equal(result.cells.length, 1);
-  assertWireMatchesServer(result.cells[0]!);
+  const [cell] = result.cells;
+  assert.ok(cell);
+  assertWireMatchesServer(cell);
 });
 
 test('ci preset, ws x undici: the same agreement through undici', async () => {
   const result = await run({ scenario: 'firehose', servers: ['ws'], clients: ['undici'], preset: 'ci' });
   assert.equal(result.cells.length, 1);
-  assertWireMatchesServer(result.cells[0]!);
+  const [cell] = result.cells;
+  assert.ok(cell);
+  assertWireMatchesServer(cell);
 });
 
 test('a bad fragment size exits 2 with one line', async () => {

@@ -1,49 +1,122 @@
+/**
+ * --repeat: a cell's rounds pool into one cell (histograms merged, counters and
+ * windows added) and its metrics are computed once from the pool, while each
+ * round keeps its own metrics in `rounds[]`.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
-import { medianMetrics, poolRounds } from '../src/core/rounds.js';
-import { cell, exponentialHistogram } from './fixtures/synthetic-results.js';
+import { cellResult } from '../src/core/cell-result.js';
+import type { CellRun } from '../src/core/cell.js';
+import { histogramStat } from '../src/core/metric-values.js';
+import { mergeEncoded, summarizeLatencies } from '../src/core/metrics.js';
+import type { RunEvent } from '../src/core/events.js';
+import { isMeasured, type EncodedHistogram } from '../src/result-types.js';
+import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import { exponentialHistogram, resources } from './fixtures/synthetic-results.js';
 
-test('per-key medians ignore missing values and take the lower middle of an even count', () => {
-  assert.deepEqual(medianMetrics([{ a: 3, b: null }, { a: 1, b: 7 }, { a: 2 }]), { a: 2, b: 7 });
-  assert.deepEqual(medianMetrics([{ a: 4 }, { a: 1 }]), { a: 1 });
+const scenario = defineScenario({
+  name: 'pooled',
+  description: 'a scenario only for its declarations',
+  parameters: {},
+  server: () => ({}),
+  client: async () => undefined,
+  metrics: {
+    ...latencyMetrics('rtt', { stats: ['p50', 'p99', 'max', 'count'], primary: ['p50', 'p99'] }),
+    messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate' }),
+    received: total('received', 'received'),
+  },
+  table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec'],
 });
 
-test('rounds pool into one cell: median metrics, every sample in the histograms, the first failure named', () => {
-  const rounds = [100, 300, 200].map((rate, i) =>
-    cell('echo', { server: 'ws', client: 'ws', histograms: { rtt: exponentialHistogram(1000, 50, i) }, metrics: { messagesPerSec: rate }, counters: { received: 1000 } }),
-  );
-  const pooled = poolRounds(rounds);
-  assert.equal(pooled.status, 'ok');
-  assert.equal(pooled.metrics!.messagesPerSec, 200);
-  assert.equal(pooled.measurements!.latency.rtt!.count, 3000);
-  assert.equal(pooled.measurements!.counters.received, 3000);
-  assert.deepEqual(pooled.rounds!.map((r) => r.metrics!.messagesPerSec), [100, 300, 200]);
+const identity = { scenario: 'pooled', server: 'ws', client: 'ws', params: {} };
 
-  rounds[1] = { ...rounds[1]!, status: 'failed', reason: 'client: boom' };
-  const failed = poolRounds(rounds);
-  assert.equal(failed.status, 'failed');
-  assert.equal(failed.reason, 'round 2: client: boom');
-  assert.equal(poolRounds([rounds[0]!]), rounds[0], 'one round is the cell itself');
+function measuredRun(rtt: EncodedHistogram, received: number, windowMs: number, failure: string | null = null): CellRun {
+  const histograms = { rtt };
+  return {
+    failure,
+    elapsedMs: windowMs + 500,
+    measured: {
+      measurements: {
+        histograms,
+        latency: summarizeLatencies(histograms),
+        sizes: {},
+        counters: { received },
+        serverHistograms: {},
+        serverLatency: {},
+        serverCounters: {},
+        windowMs,
+      },
+      resources: { server: resources(40, 50, 70), clients: [resources(50, 60, 80)] },
+      stackDrops: 1,
+      serverReported: true,
+      notes: [],
+    },
+  };
+}
+
+test('a repeated cell computes its metrics once, from the pooled rounds; rounds[] keeps each round as measured', () => {
+  // Three rounds of different speed: a median of rounds would give another p99 than the merged histogram.
+  const histograms = [exponentialHistogram(1000, 50, 1), exponentialHistogram(1000, 400, 2), exponentialHistogram(1000, 120, 3, 30)];
+  const runs = [measuredRun(histograms[0]!, 1000, 1000), measuredRun(histograms[1]!, 1000, 1200), measuredRun(histograms[2]!, 1000, 800)];
+  const cell = cellResult(identity, scenario, 1, runs);
+  assert.equal(cell.status, 'ok');
+  assert.ok(isMeasured(cell));
+
+  const merged = mergeEncoded(histograms);
+  for (const [key, stat] of [['rttP50Ms', 'p50'], ['rttP99Ms', 'p99'], ['rttMaxMs', 'max'], ['rttSamples', 'count']] as const) {
+    assert.equal(cell.metrics[key], histogramStat(merged, stat), `${key} is the ${stat} of the merged histogram`);
+  }
+  assert.equal(cell.metrics.rttSamples, 3000);
+  assert.equal(cell.metrics.received, 3000, 'counters add up');
+  assert.equal(cell.metrics.messagesPerSec, 1000, '3000 messages over 3000 ms of windows');
+  assert.equal(cell.measurements.windowMs, 3000);
+  assert.equal(cell.measurements.latency.rtt!.count, 3000);
+  assert.equal(cell.stackDrops, 3);
+
+  const medianP99 = [...histograms.map((h) => histogramStat(h, 'p99')!)].sort((a, b) => a - b)[1];
+  assert.notEqual(cell.metrics.rttP99Ms, medianP99, 'pooled, not the median of the rounds');
+  assert.equal(cell.rounds!.length, 3);
+  assert.deepEqual(cell.rounds!.map((r) => r.metrics!.rttP99Ms), histograms.map((h) => histogramStat(h, 'p99')));
+  assert.deepEqual(cell.rounds!.map((r) => r.metrics!.messagesPerSec), [1e6 / 1000, 1e6 / 1200, 1e6 / 800]);
+  assert.deepEqual(cell.rounds!.map((r) => r.status), ['ok', 'ok', 'ok']);
 });
 
-test('--repeat runs every cell in interleaved rounds and reports medians', async () => {
-  const order: string[] = [];
+test('a failing round fails the cell with its name; what the others measured stays; one round has no rounds[]', () => {
+  const h = exponentialHistogram(1000, 50, 4);
+  const runs = [measuredRun(h, 500, 1000), { failure: 'client: boom', measured: null, elapsedMs: 300 }, measuredRun(h, 700, 1000)];
+  const cell = cellResult(identity, scenario, 1, runs);
+  assert.equal(cell.status, 'failed');
+  assert.equal(cell.status === 'failed' && cell.reason, 'round 2: client: boom');
+  assert.ok(isMeasured(cell));
+  assert.equal(cell.metrics.received, 1200);
+  assert.deepEqual(cell.rounds!.map((r) => [r.status, r.reason ?? null]), [['ok', null], ['failed', 'client: boom'], ['ok', null]]);
+
+  const single = cellResult(identity, scenario, 1, [measuredRun(h, 500, 1000)]);
+  assert.ok(isMeasured(single));
+  assert.equal(single.rounds, undefined);
+  assert.equal(single.metrics.rttP99Ms, histogramStat(h, 'p99'));
+});
+
+test('--repeat runs every cell in interleaved rounds and pools them', async () => {
+  const events: RunEvent[] = [];
   const result = await run({
     scenario: 'echo',
     servers: ['uws', 'ws'],
     clients: ['ws'],
-    params: { duration: '300ms' },
+    params: { duration: 300 },
     repeat: 2,
-    onCellStart: (c) => order.push(c.server),
+    onEvent: (event) => events.push(event),
   });
-  assert.deepEqual(order, ['uws', 'ws', 'uws', 'ws'], 'round-robin, not back to back');
+  const starts = events.filter((e) => e.type === 'cell-start');
+  assert.deepEqual(starts.map((e) => e.type === 'cell-start' && `${e.server}:${e.round}`), ['uws:0', 'ws:0', 'uws:1', 'ws:1'], 'round-robin, not back to back');
   assert.equal(result.repeat, 2);
   for (const c of result.cells) {
     assert.equal(c.status, 'ok');
+    assert.ok(isMeasured(c));
     assert.equal(c.rounds!.length, 2);
     const received = c.rounds!.map((r) => r.metrics!.received!);
-    assert.equal(c.measurements!.latency.rtt!.count, received[0]! + received[1]!, 'histograms pool both rounds');
-    assert.equal(c.metrics!.received, Math.min(...received), 'median of two is the lower one');
+    assert.equal(c.measurements.latency.rtt!.count, received[0]! + received[1]!, 'histograms pool both rounds');
+    assert.equal(c.metrics.received, received[0]! + received[1]!, 'counters add up');
   }
 });

@@ -6,8 +6,9 @@
  * start and end of a measured phase so the server can charge its own CPU time
  * to the approach that phase exercised.
  */
-import type { MessageData, ServerConnection, ServerLogic, ServerScenarioContext } from '../../src/index.js';
-import { messageText } from '../../src/message-text.js';
+import type { ServerConnection } from '../../src/adapter-types.js';
+import type { ServerLogic, ServerScenarioContext } from '../../src/scenario-types.js';
+import { messageText } from '../../src/scenario-kit/index.js';
 
 /** What subscribers receive and polls return, one per order. */
 export interface OrderUpdate {
@@ -46,6 +47,12 @@ export type Phase = (typeof PHASES)[number];
 /** Counter names the server keeps per phase. */
 export const phaseCpuCounter = (phase: Phase): string => `cpuUs_${phase}`;
 export const phaseWallCounter = (phase: Phase): string => `wallUs_${phase}`;
+
+/** Server CPU time over wall time in `phase`, in percent of one core; null when the phase never ran. */
+export function phaseCpuPercent(serverCounters: Readonly<Record<string, number>>, phase: Phase): number | null {
+  const wallUs = serverCounters[phaseWallCounter(phase)] ?? 0;
+  return wallUs > 0 ? ((serverCounters[phaseCpuCounter(phase)] ?? 0) / wallUs) * 100 : null;
+}
 
 const json = (value: unknown): { body: string } => ({ body: JSON.stringify(value) });
 

@@ -3,11 +3,10 @@
  * that watch the same order updates. Each records, per batch, the time from the
  * batch's creation on the server until it has seen every update of the batch.
  */
-import type { ClientConnection, ClientScenarioContext, Counter, MessageData, Recorder } from '../../src/index.js';
-import { messageText } from '../../src/message-text.js';
+import type { ClientConnection, MessageData } from '../../src/adapter-types.js';
+import type { ClientScenarioContext, Counter, Recorder } from '../../src/scenario-types.js';
+import { messageText, sleep } from '../../src/scenario-kit/index.js';
 import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
-import { sleep } from './waiting.js';
-
 
 /** Counts the updates of each batch one observer has seen; records the batch when complete. */
 export class BatchTracker {

@@ -17,6 +17,11 @@ const DEFAULT_OUT = 'wsbench-results.json';
 const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help'];
 /** After Ctrl+C, children get this long to hand in what they measured. */
 const INTERRUPT_GRACE_MS = 5000;
+/**
+ * A second interrupt within this long of the first is the same one arriving twice
+ * (a terminal and a process-group kill both deliver it), not a deliberate "force".
+ */
+const SAME_INTERRUPT_MS = 1000;
 
 interface RunFlags {
   servers?: string;
@@ -72,8 +77,13 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
   checkWritable(flags.out);
   await planRun(options); // every bad input is refused before a process starts
 
+  let interruptedAt = 0;
   const onSignal = (): void => {
-    if (controller.signal.aborted) return killAllChildren();
+    if (controller.signal.aborted) {
+      if (Date.now() - interruptedAt > SAME_INTERRUPT_MS) killAllChildren();
+      return;
+    }
+    interruptedAt = Date.now();
     process.stderr.write('\ninterrupted: finishing the current cell and writing what was measured (Ctrl+C again to force)\n');
     controller.abort();
     setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();

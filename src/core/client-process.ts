@@ -14,7 +14,7 @@ import { ResourceSampler } from './resources.js';
 import { firstOfShare, shareOf } from './share.js';
 import { importScenario } from './scenario-loader.js';
 
-exitWithParent();
+exitWithParent(() => report());
 
 const MAX_NOTES = 20;
 const metrics = new MetricsRegistry();

@@ -5,6 +5,7 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { EncodedHistogram, ProcessReport } from '../result-types.js';
+import { watchParent } from './parent-watchdog.js';
 
 /** Which scenario a child runs: the module it imports and the scenario's name in it. */
 export interface ScenarioAddress {
@@ -65,11 +66,23 @@ export function sendToParent(message: FromChild): Promise<void> {
 }
 
 /**
- * A child follows its parent: when the IPC channel closes, it leaves. Ctrl+C in a
- * terminal signals the whole process group; the child ignores it so that the
- * parent can collect what it measured before stopping it.
+ * A child follows its parent: when the IPC channel closes, it leaves, and when the
+ * parent is gone while its event loop is stuck, the watchdog thread kills it.
+ * Ctrl+C in a terminal, or SIGTERM to the process group, reaches the child too;
+ * the child ignores it so that the parent can collect what it measured before
+ * stopping it.
  */
-export function exitWithParent(): void {
+export function exitWithParent(partialReport: () => ProcessReport | undefined = () => undefined): void {
+  // A crash reports its own message: the stderr tail may show a line of source first.
+  const crash = (error: unknown): void => {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    void sendToParent({ type: 'failed', reason: `crashed: ${reason}`, report: partialReport() }).finally(() => process.exit(1));
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   process.on('disconnect', () => process.exit(0));
+  // Signals sent to the whole group (Ctrl+C, `kill -TERM -pgid`) are wsbench's to handle.
   process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => undefined);
+  watchParent();
 }

@@ -127,11 +127,15 @@ export class ManagedChild {
   }
 }
 
+/**
+ * The line of a child's stderr that says what went wrong: the message line of a
+ * printed error ("TypeError: x", "Error [ERR_X]: y"), not the source line above it
+ * that happens to contain "Error"; else the last line.
+ */
 function lastLine(text: string): string {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  // A stack trace's first line says what went wrong; later lines say where.
-  const errorLine = lines.find((l) => /Error|error:/.test(l));
-  return (errorLine ?? lines.at(-1) ?? '').trim().slice(0, 300);
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const messageLine = [...lines].reverse().find((l) => /^[A-Za-z]*(Error|Exception)( \[[A-Z_]+\])?: /.test(l));
+  return (messageLine ?? lines.at(-1) ?? '').slice(0, 300);
 }
 
 /** Kills every child still alive (used on SIGINT before writing results). */

@@ -50,7 +50,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), 'srv CPU%', 'srv RSS MB'];
   const rows = shown.map((cell): CellTableRow => {
     const front = [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), cell.server, cell.client, cell.status];
-    if (!isMeasured(cell)) return { cell, values: [...front, cell.status === 'ok' ? '' : cell.reason] };
+    if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
       const value = cell.metrics[key];

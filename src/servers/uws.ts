@@ -16,6 +16,8 @@ const textDecoder = new TextDecoder();
 
 interface UserData {
   connection?: ServerConnection;
+  /** Called from uWS's close handler: after it, the socket object must not be touched. */
+  markClosed?: () => void;
 }
 
 export const uwsServer: ServerAdapter = {
@@ -46,8 +48,9 @@ export const uwsServer: ServerAdapter = {
       idleTimeout: 0,
       sendPingsAutomatically: false,
       open(socket) {
-        const connection = wrap(socket, nextId++, count);
+        const { connection, markClosed } = wrap(socket, nextId++, count);
         socket.getUserData().connection = connection;
+        socket.getUserData().markClosed = markClosed;
         socket.subscribe(BROADCAST_TOPIC);
         sockets.add(socket);
         handlers.onConnection(connection);
@@ -58,6 +61,7 @@ export const uwsServer: ServerAdapter = {
       },
       close(socket) {
         sockets.delete(socket);
+        socket.getUserData().markClosed!();
         handlers.onClose(socket.getUserData().connection!);
       },
     });
@@ -82,11 +86,19 @@ export const uwsServer: ServerAdapter = {
   },
 };
 
-function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) => boolean): ServerConnection {
-  return {
+/**
+ * A uWS socket behind the ServerConnection contract. uWS throws "Invalid access of
+ * closed uWS.WebSocket" on any call after close, which a scenario replying late
+ * (a timer, a moderator delay) would hit; a closed connection answers like the
+ * other stacks' do instead: send returns false, close does nothing.
+ */
+function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) => boolean): { connection: ServerConnection; markClosed: () => void } {
+  let open = true;
+  const connection: ServerConnection = {
     id,
-    send: (data) => count(socket.send(data, typeof data !== 'string')),
+    send: (data) => open && count(socket.send(data, typeof data !== 'string')),
     sendFragmented(data, fragmentBytes) {
+      if (!open) return false;
       const binary = typeof data !== 'string';
       const parts = splitIntoFragments(data, fragmentBytes);
       if (parts.length === 1) return count(socket.send(parts[0]!, binary));
@@ -102,9 +114,12 @@ function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) =
       });
       return true;
     },
-    bufferedAmountBytes: () => socket.getBufferedAmount(),
-    close: () => socket.end(1000),
+    bufferedAmountBytes: () => (open ? socket.getBufferedAmount() : 0),
+    close: () => {
+      if (open) socket.end(1000);
+    },
   };
+  return { connection, markClosed: () => (open = false) };
 }
 
 function serveRoute(res: UwsResponse, method: string, path: string, query: string, routes?: Record<string, HttpHandler>): void {

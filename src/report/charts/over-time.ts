@@ -110,6 +110,7 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
   );
   if (values.length === 0) return null;
   const drawn = metrics.filter((m) => values.some((v) => v.metric === m.key));
+  const order = firstSeen(values, (v) => v.cell);
   return {
     caption: `${drawn.map((m) => metricTitle(m)).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes.`,
     spec: {
@@ -124,7 +125,7 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
         encoding: {
           x: { field: 'tS', type: 'quantitative' as const, title: 'time in window (s)' },
           y: { field: 'value', type: 'quantitative' as const, title: metricTitle(metric) },
-          color: { field: 'cell', type: 'nominal' as const, title: 'cell' },
+          color: { field: 'cell', type: 'nominal' as const, title: 'cell', sort: order },
         },
       })),
     },

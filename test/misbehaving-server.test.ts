@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMeasured, run } from '../src/index.js';
+import { runCli, tempDir } from './support.js';
+
+const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));
+
+/** Pids whose parent is `pid`, read from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((p) => {
+    try {
+      return new RegExp(`^PPid:\\s+${pid}$`, 'm').test(readFileSync(`/proc/${p}/status`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    return /^State:\s+[^Z]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+test('a server that throws fails its cell with the error message, not a line of its source', async () => {
+  const result = await run({ scenario: MISBEHAVING, servers: ['ws'], clients: ['ws'], params: { fault: 'throw', duration: '1s' } });
+  const [cell] = result.cells;
+  assert.equal(cell?.status, 'failed');
+  assert.equal(cell.reason, 'server: crashed: the order book is empty');
+  assert.ok(isMeasured(cell), 'what the clients measured is kept');
+});
+
+test('uws: replying on a connection the client already closed returns false instead of killing the server', async () => {
+  const result = await run({ scenario: MISBEHAVING, servers: ['uws'], clients: ['ws'], params: { fault: 'late-reply', connections: 8, duration: '1s' } });
+  const [cell] = result.cells;
+  assert.equal(cell?.status, 'ok', cell?.reason);
+  assert.notEqual(cell.stackDrops, null, 'the server reported at the end');
+  assert.ok((cell.measurements.counters.closedEarly ?? 0) > 8, 'many connections closed before their reply');
+});
+
+test('a child stuck in a busy loop dies when wsbench is SIGKILLed', async () => {
+  const seen = new Set<number>();
+  let cliPid = 0;
+  const finished = runCli(['run', MISBEHAVING, '--fault', 'spin', '--servers', 'ws', '--clients', 'ws', '--duration', '30s', '--out', join(tempDir(), 'r.json')], {
+    onSpawn(pid) {
+      cliPid = pid;
+    },
+  });
+  // Until the server has spun for a while (its window opens after the client connects).
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && seen.size < 2) {
+    for (const child of childrenOf(cliPid)) seen.add(child);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(seen.size >= 2, 'server and client started');
+  await new Promise((r) => setTimeout(r, 1000));
+  process.kill(cliPid, 'SIGKILL');
+  await finished;
+  const until = Date.now() + 3000;
+  while (Date.now() < until && [...seen].some(alive)) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual([...seen].filter(alive), [], 'no child outlives wsbench');
+});

@@ -1,0 +1,112 @@
+/**
+ * Result files of version 1 still read: upgraded in memory to the current
+ * shape, with declarations derived from version 1's column names. A version 2
+ * file reads back as written, and a malformed one is one line, not a TypeError.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../src/errors.js';
+import { readResultFile, resultFromJson, writeResultFile } from '../src/result-file.js';
+import { SCHEMA_VERSION, isMeasured } from '../src/result-types.js';
+import { renderTable } from '../src/report/table.js';
+import { compareResults } from '../src/report/compare.js';
+import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { REPO_ROOT, tempDir } from './support.js';
+
+const V1_PATH = join(REPO_ROOT, 'test/fixtures/echo-run.json');
+const v1Text = readFileSync(V1_PATH, 'utf8');
+
+test('a version 1 file reads as version 2: cells a union, stackDrops, repeat, no empty summaries', () => {
+  const raw = JSON.parse(v1Text) as { schemaVersion: number; cells: Array<{ serverStackDrops?: number }> };
+  assert.equal(raw.schemaVersion, 1, 'the fixture is a real version 1 run');
+  const upgraded = readResultFile(V1_PATH);
+  assert.equal(upgraded.schemaVersion, SCHEMA_VERSION);
+  assert.equal(upgraded.repeat, 1);
+  assert.equal(upgraded.cells.length, raw.cells.length);
+  for (const [i, c] of upgraded.cells.entries()) {
+    assert.ok(isMeasured(c), `cell ${i} measured`);
+    assert.equal(c.stackDrops, raw.cells[i]!.serverStackDrops ?? null);
+    assert.deepEqual(c.missing, {});
+    assert.deepEqual(c.notes, []);
+    assert.deepEqual(c.measurements.sizes, {});
+    assert.equal('serverStackDrops' in c, false);
+    for (const summary of Object.values(c.measurements.latency)) assert.ok(summary.count > 0);
+  }
+});
+
+test('its declarations come from the version 1 columns: table, headers, roles and a chart list', () => {
+  const [scenario] = readResultFile(V1_PATH).scenarios;
+  assert.ok(scenario);
+  assert.deepEqual(scenario.table, ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors']);
+  assert.deepEqual(scenario.table.map((k) => scenario.metrics[k]!.header), ['p50 ms', 'p99 ms', 'max ms', 'msg/s', 'errors']);
+  assert.deepEqual(scenario.metrics.rttP99Ms, { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } });
+  assert.equal(scenario.metrics.rttMaxMs!.role, 'detail');
+  assert.deepEqual(scenario.metrics.messagesPerSec!.source, { counter: 'received', as: 'rate' });
+  assert.equal(scenario.metrics.messagesPerSec!.role, 'primary-rate');
+  assert.equal(scenario.metrics.errors!.role, 'errors');
+  assert.equal(scenario.metrics.sent!.role, 'detail');
+  assert.ok(scenario.charts.length > 0);
+  assert.deepEqual(scenario.charts, [{ kind: 'percentiles', histograms: ['rtt'] }, { kind: 'resources' }]);
+  assert.deepEqual(Object.keys(scenario.parameters).sort(), ['binary', 'connections', 'duration', 'inflight', 'messages', 'payload']);
+});
+
+test('its table renders with the version 1 columns and values', () => {
+  const upgraded = readResultFile(V1_PATH);
+  const lines = renderTable(upgraded).split('\n');
+  assert.match(lines[1]!, /^server\s+client\s+status\s+p50 ms\s+p99 ms\s+max ms\s+msg\/s\s+errors\s+srv CPU%\s+srv RSS MB$/);
+  const first = upgraded.cells[0]!;
+  assert.ok(isMeasured(first));
+  assert.match(lines[2]!, new RegExp(`^${first.server}\\s+${first.client}\\s+ok\\s+${first.metrics.rttP50Ms}\\s+${first.metrics.rttP99Ms}\\s`));
+  // compare reads it like any other file.
+  const comparison = compareResults(upgraded, upgraded);
+  assert.deepEqual(comparison.cells[0]!.deltas.map((d) => d.metric), ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB']);
+});
+
+test('a version 2 file round-trips unchanged', () => {
+  const scenario = scenarioInfo('echo', {
+    metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+    table: ['rttP50Ms'],
+    charts: [{ kind: 'resources' }],
+  });
+  const written = result(scenario, [
+    cell('echo', { server: 'ws', client: 'ws', histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } }),
+    cell('echo', { server: 'ws', client: 'socketio', status: 'skipped' }),
+  ]);
+  const path = join(tempDir(), 'v2.json');
+  writeResultFile(path, written);
+  assert.deepEqual(readResultFile(path), written);
+});
+
+test('a version 1 cell that failed before measuring, or was skipped, becomes its union member', () => {
+  const raw = JSON.parse(v1Text) as { cells: Array<Record<string, unknown>> };
+  const { metrics: _m, measurements: _ms, resources: _r, serverStackDrops: _d, ...identity } = raw.cells[0]!;
+  raw.cells = [{ ...identity, status: 'failed', reason: 'server did not start' }, { ...identity, status: 'skipped' }];
+  const upgraded = resultFromJson(raw, 'old.json');
+  assert.deepEqual(upgraded.cells.map((c) => [c.status, c.status === 'ok' ? null : c.reason, isMeasured(c)]), [
+    ['failed', 'server did not start', false],
+    ['skipped', 'skipped (no reason recorded)', false],
+  ]);
+});
+
+test('cells that are not cells give one line naming the cell, never a TypeError', () => {
+  const path = join(tempDir(), 'bad.json');
+  for (const [cells, message] of [
+    [[null], /^.*bad\.json is not a valid wsbench result: cells\[0\] is null, not a cell$/],
+    [[{}], /cells\[0\] has no scenario name$/],
+    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'ok', elapsedMs: 1 }], /cells\[0\] is ok but has no measurements$/],
+    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'done', elapsedMs: 1 }], /cells\[0\]\.status is string "done", not ok, failed or skipped$/],
+  ] as const) {
+    const file = { ...(JSON.parse(v1Text) as object), schemaVersion: 2, repeat: 1, scenarios: [], cells };
+    writeFileSync(path, JSON.stringify(file));
+    assert.throws(() => readResultFile(path), (error: Error) => error instanceof UsageError && !error.message.includes('\n') && message.test(error.message));
+  }
+  const v1 = JSON.parse(v1Text) as { cells: unknown[] };
+  v1.cells[1] = null;
+  writeFileSync(path, JSON.stringify(v1));
+  assert.throws(() => readResultFile(path), /cells\[1\] is null, not a cell/);
+  const undeclared = JSON.parse(JSON.stringify(result(scenarioInfo('echo', { metrics: {}, table: ['rttP50Ms'], charts: [] }), [])));
+  assert.throws(() => resultFromJson(undeclared, 'x.json'), /scenarios\[0\]\.table names string "rttP50Ms", which is not a declared metric/);
+  assert.throws(() => resultFromJson({ ...undeclared, schemaVersion: 3 }, 'x.json'), /newer than this wsbench reads/);
+});
