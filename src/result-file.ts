@@ -81,6 +81,7 @@ function kindOf(value: unknown): string {
 function resultProblem(data: Json, version: number): string | null {
   if (!isObject(data.environment)) return 'environment is missing';
   if (!Array.isArray(data.environment.stacks)) return 'environment.stacks is not a list';
+  if (version >= 2 && (!Number.isInteger(data.repeat) || (data.repeat as number) < 1)) return 'repeat is not a whole number of rounds';
   if (!Array.isArray(data.scenarios)) return 'scenarios is not a list';
   for (const [i, scenario] of data.scenarios.entries()) {
     const problem = scenarioProblem(scenario, version);
@@ -108,7 +109,9 @@ function scenarioProblem(s: unknown, version: number): string | null {
   if (!isObject(s.parameters)) return '.parameters is not an object';
   if (!isObject(s.metrics)) return '.metrics is not an object';
   for (const [key, m] of Object.entries(s.metrics)) {
-    if (!isObject(m) || typeof m.header !== 'string' || typeof m.unit !== 'string' || !isObject(m.source)) return `.metrics.${key} is not a metric declaration`;
+    if (!isObject(m) || typeof m.header !== 'string' || typeof m.unit !== 'string' || !isObject(m.source)) {
+      return `.metrics.${key} is not a metric declaration`;
+    }
     if (!ROLES.includes(m.role as string)) return `.metrics.${key}.role is ${kindOf(m.role)}, not one of ${ROLES.join(', ')}`;
     if (!BETTER.includes(m.better as string)) return `.metrics.${key}.better is ${kindOf(m.better)}, not one of ${BETTER.join(', ')}`;
   }

@@ -121,7 +121,8 @@ function scenarioOf(v1: V1ScenarioInfo, cells: V1Cell[]): ScenarioInfo {
   const primary = columns.map((c) => HISTOGRAM_KEY.exec(c.key)).find((m) => m !== null && m[2] === 'P50')?.[1] ?? null;
   const rate = keys.includes('messagesPerSec') ? 'messagesPerSec' : (keys.find((k) => /PerSec$/.test(k) && !/Bytes/i.test(k)) ?? null);
   const headers = new Map(columns.map((c) => [c.key, c.header]));
-  const serverOnly = (name: string): boolean => !clientHistograms.has(name) && cells.some((c) => c.measurements?.serverHistograms?.[name] !== undefined);
+  const serverOnly = (name: string): boolean =>
+    !clientHistograms.has(name) && cells.some((c) => c.measurements?.serverHistograms?.[name] !== undefined);
 
   const metricOf = (key: string): MetricInfo => {
     const header = headers.get(key);
@@ -142,7 +143,8 @@ function scenarioOf(v1: V1ScenarioInfo, cells: V1Cell[]): ScenarioInfo {
       counters.has(counter) ? { counter, ...(as === 'rate' ? { as } : {}) } : { custom: UNDECLARED };
     if (key === rate) {
       const messages = key === 'messagesPerSec';
-      return { header: header ?? key, unit: messages ? 'msg/s' : '/s', better: 'higher', role: 'primary-rate', source: messages ? counterSource('received', 'rate') : { custom: UNDECLARED } };
+      const source = messages ? counterSource('received', 'rate') : { custom: UNDECLARED };
+      return { header: header ?? key, unit: messages ? 'msg/s' : '/s', better: 'higher', role: 'primary-rate', source };
     }
     if (/PerSec$/.test(key)) {
       const unit = /^megabytes/i.test(key) ? 'MB/s' : /Bytes/i.test(key) ? 'bytes/s' : '/s';
@@ -153,7 +155,10 @@ function scenarioOf(v1: V1ScenarioInfo, cells: V1Cell[]): ScenarioInfo {
   };
 
   const primaryRef = primary === null ? null : serverOnly(primary) ? { histogram: primary, side: 'server' as const } : primary;
-  const charts: ChartRequest[] = [...(primaryRef !== null ? [{ kind: 'percentiles' as const, histograms: [primaryRef] }] : []), { kind: 'resources' }];
+  const charts: ChartRequest[] = [
+    ...(primaryRef !== null ? [{ kind: 'percentiles' as const, histograms: [primaryRef] }] : []),
+    { kind: 'resources' },
+  ];
   return {
     name: v1.name,
     description: v1.description,

@@ -1,7 +1,8 @@
 /**
  * report.html stands alone: every chart inline as SVG, the environment and
  * the cell table present, and no reference to anything outside the file
- * (no URL at all, no script, no stylesheet or font import).
+ * (no URL at all, no script, no stylesheet or font import). Its table holds
+ * the same strings as the terminal's.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,11 +10,74 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeArtifacts } from '../src/report/artifacts.js';
 import { buildCharts } from '../src/report/charts/index.js';
-import type { BenchResult } from '../src/result-types.js';
+import { renderHtml } from '../src/report/html.js';
+import { renderTable } from '../src/report/table.js';
+import { readResultFile } from '../src/result-file.js';
+import { histogramStat, NO_SAMPLES } from '../src/core/metric-values.js';
+import type { BenchResult, MeasuredCell } from '../src/result-types.js';
+import { cell, exponentialHistogram, result as syntheticResult, scenarioInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, tempDir } from './support.js';
 
-const fixture = join(REPO_ROOT, 'test/fixtures/echo-run.json');
-const result = JSON.parse(readFileSync(fixture, 'utf8')) as BenchResult;
+const result = readResultFile(join(REPO_ROOT, 'test/fixtures/echo-run.json'));
+
+/** A result with what a table can hold: a swept duration, a failed cell, a value with no samples, a skipped pair. */
+function mixedResult(): BenchResult {
+  const scenario = scenarioInfo('delays', {
+    parameters: { delay: { kind: 'duration', description: 'reply delay', default: 0, sweepable: true } },
+    metrics: {
+      rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+      lateP99Ms: { header: 'late p99 ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'late', stat: 'p99' } },
+      messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+    },
+    table: ['rttP50Ms', 'lateP99Ms', 'messagesPerSec'],
+    charts: [],
+  });
+  const measured = (delay: number, seed: number, status: 'ok' | 'failed' = 'ok'): MeasuredCell => {
+    const rtt = exponentialHistogram(500, 300 + delay * 1000, seed);
+    const c = cell('delays', { server: 'ws', client: 'ws', params: { delay }, histograms: { rtt }, metrics: { rttP50Ms: histogramStat(rtt, 'p50'), lateP99Ms: null, messagesPerSec: 1234.5 + seed }, status }) as MeasuredCell;
+    c.missing = { lateP99Ms: NO_SAMPLES };
+    return c;
+  };
+  return syntheticResult(scenario, [
+    measured(0, 1),
+    measured(10, 2),
+    measured(20, 3, 'failed'),
+    { scenario: 'delays', server: 'uws', client: 'ws', params: { delay: 0 }, status: 'failed', reason: 'server <did> not start', elapsedMs: 10 },
+    { scenario: 'delays', server: 'ws', client: 'socketio', params: { delay: 0 }, status: 'skipped', reason: 'protocols differ', elapsedMs: 0 },
+  ]);
+}
+
+const unescape = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+test('the HTML table holds the terminal table: same headers, same strings, one statistic per cell', () => {
+  const mixed = mixedResult();
+  const html = renderHtml(mixed, []);
+  const terminal = renderTable(mixed).split('\n');
+  const header = terminal[1]!.trim().split(/\s{2,}/);
+  assert.deepEqual(header, ['delay', 'server', 'client', 'status', 'p50 ms', 'late p99 ms', 'msg/s', 'srv CPU%', 'srv RSS MB']);
+  const terminalRows = terminal.slice(2, 6).map((line) => line.trim().split(/\s{2,}/));
+  const thead = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => unescape(m[1]!));
+  assert.deepEqual(thead, header);
+  const htmlRows = [...html.matchAll(/<tr>(<td(?! class="text failed" colspan)[\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => unescape(c[1]!)));
+  assert.deepEqual(htmlRows, terminalRows);
+  assert.deepEqual(terminalRows.map((r) => r[0]), ['0ms', '10ms', '20ms', '0ms'], 'durations with their unit');
+  assert.equal(terminalRows[0]![5], 'no samples');
+  assert.equal(terminalRows[3]!.at(-1), 'server <did> not start');
+  assert.ok(html.includes('server &lt;did&gt; not start'), 'text is escaped');
+  assert.ok(html.includes('protocols differ'), 'the footer is in the page too');
+});
+
+test('report.html has no URL at all, even with SVG namespaces, and ids stay unique per chart', () => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10"><defs><linearGradient id="gradient_0"/></defs><rect fill="url(#gradient_0)"/></svg>';
+  const mixed = mixedResult();
+  const chart = (name: string) => ({ chart: { name, caption: `${name} caption`, spec: {} as never }, svg });
+  const html = renderHtml(mixed, [{ scenario: 'delays', charts: [chart('delays-a'), chart('delays-b')] }]);
+  assert.doesNotMatch(html, /https?:\/\//i);
+  assert.doesNotMatch(html, /<script\b|<link\b|\b(src|href)\s*=/i);
+  const ids = [...html.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const [, target] of html.matchAll(/url\(#([^)]+)\)/g)) assert.ok(ids.includes(target!), `url(#${target}) points into the page`);
+});
 
 test('report.html has every chart inline and no external reference', async () => {
   const dir = tempDir();
@@ -35,7 +99,7 @@ test('report.html has every chart inline and no external reference', async () =>
   for (const [, target] of html.matchAll(/url\(#([^)]+)\)/g)) assert.ok(ids.includes(target!), `url(#${target}) points into the page`);
   assert.doesNotMatch(html, /\b(src|href)\s*=/i);
 
-  for (const text of [result.environment.cpuModel, result.environment.node, 'ws x undici'.split(' x ')[1]!, 'p99 ms', 'srv RSS MiB']) {
+  for (const text of [result.environment.cpuModel, result.environment.node, 'undici', 'p99 ms', 'srv RSS MB']) {
     assert.ok(html.includes(text), `page shows ${text}`);
   }
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UsageError } from '../src/errors.js';
 import { readResultFile, resultFromJson, writeResultFile } from '../src/result-file.js';
 import { SCHEMA_VERSION, isMeasured } from '../src/result-types.js';
-import { renderTable } from '../src/report/table.js';
+import { formatNumber, renderTable } from '../src/report/table.js';
 import { compareResults } from '../src/report/compare.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, tempDir } from './support.js';
@@ -58,7 +58,7 @@ test('its table renders with the version 1 columns and values', () => {
   assert.match(lines[1]!, /^server\s+client\s+status\s+p50 ms\s+p99 ms\s+max ms\s+msg\/s\s+errors\s+srv CPU%\s+srv RSS MB$/);
   const first = upgraded.cells[0]!;
   assert.ok(isMeasured(first));
-  assert.match(lines[2]!, new RegExp(`^${first.server}\\s+${first.client}\\s+ok\\s+${first.metrics.rttP50Ms}\\s+${first.metrics.rttP99Ms}\\s`));
+  assert.match(lines[2]!, new RegExp(`^${first.server}\\s+${first.client}\\s+ok\\s+${formatNumber(first.metrics.rttP50Ms)}\\s+${formatNumber(first.metrics.rttP99Ms)}\\s`));
   // compare reads it like any other file.
   const comparison = compareResults(upgraded, upgraded);
   assert.deepEqual(comparison.cells[0]!.deltas.map((d) => d.metric), ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB']);

@@ -187,10 +187,11 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
   let noise: number | null = null;
   if (base !== null) {
     const source = info.source;
-    const spreads =
+    const series =
       'counter' in source && source.as === 'rate' && source.side !== 'server'
-        ? [b, n].map((cell) => intervalRates(cell, source.counter, source.scale ?? 1)).filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r))
+        ? [b, n].map((cell) => intervalRates(cell, source.counter, source.scale ?? 1))
         : [];
+    const spreads = series.filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r));
     noise = Math.max(Math.abs(base) * RATE_NOISE_FRACTION, ...spreads, roundSpread(b, key), roundSpread(n, key));
   }
   return delta(key, info.header, 'primary-rate', base, next, noise, info.better === 'lower' ? 'lower' : 'higher');
@@ -236,7 +237,15 @@ function intervalRates(cell: MeasuredCell, counter: string, scale: number): numb
   return rates.length >= MIN_INTERVALS ? rates : null;
 }
 
-function delta(key: string, metric: string, role: MetricDelta['role'], base: number | null, next: number | null, noise: number | null, better: 'lower' | 'higher'): MetricDelta {
+function delta(
+  key: string,
+  metric: string,
+  role: MetricDelta['role'],
+  base: number | null,
+  next: number | null,
+  noise: number | null,
+  better: 'lower' | 'higher',
+): MetricDelta {
   const changePct = base !== null && next !== null && base !== 0 ? ((next - base) / Math.abs(base)) * 100 : null;
   let verdict: Verdict = 'n/a';
   if (base !== null && next !== null && noise !== null) {
@@ -323,7 +332,10 @@ function shortWindowWarning(side: string, result: BenchResult): string | null {
   const windows = result.cells.filter(isMeasured).map((c) => c.measurements.windowMs);
   if (windows.length === 0 || Math.max(...windows) >= SHORT_WINDOW_MS) return null;
   const seconds = Math.max(...windows) / 1000;
-  return `${side} measured each cell once, in windows of ${seconds < 10 ? seconds.toFixed(1) : seconds.toFixed(0)} s or less: identical runs that short can differ beyond the noise shown; run with --repeat 3 (or longer windows) for a gate`;
+  return (
+    `${side} measured each cell once, in windows of ${seconds.toFixed(1)} s or less: identical runs that short` +
+    ' can differ beyond the noise shown; run with --repeat 3 (or longer windows) for a gate'
+  );
 }
 
 /** Regressions a CI gate fails on: beyond `pct` percent, and any regressed status or error count whatever its size. */
@@ -387,7 +399,8 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
     }
     cell.deltas.forEach((d, i) => {
       const values = d.role === 'status' ? [cell.baseStatus, cell.nextStatus] : [formatNumber(d.base), formatNumber(d.next)];
-      rows.push([i === 0 ? label : '', d.metric, ...values, formatChange(d.changePct), d.noise === null ? '' : formatNumber(d.noise), d.verdict === 'regressed' ? 'REGRESSED' : d.verdict]);
+      const noise = d.noise === null ? '' : formatNumber(d.noise);
+      rows.push([i === 0 ? label : '', d.metric, ...values, formatChange(d.changePct), noise, d.verdict === 'regressed' ? 'REGRESSED' : d.verdict]);
     });
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -41,7 +41,11 @@ pre.footer { font-size: 0.92em; color: #555; white-space: pre-wrap; }
 export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): string {
   const title = `wsbench report: ${result.scenarios.map((s) => s.name).join(', ')}`;
   const sections = result.scenarios.map((scenario) =>
-    scenarioSection(scenario, result.cells.filter((c) => c.scenario === scenario.name), rendered.find((r) => r.scenario === scenario.name)?.charts ?? []),
+    scenarioSection(
+      scenario,
+      result.cells.filter((c) => c.scenario === scenario.name),
+      rendered.find((r) => r.scenario === scenario.name)?.charts ?? [],
+    ),
   );
   return [
     '<!DOCTYPE html>',
@@ -92,9 +96,10 @@ function stackText(stack: Environment['stacks'][number]): string {
 }
 
 function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: RenderedChart[]): string {
-  const figures = charts.map(({ chart, svg }) =>
-    `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg, chart.name)}\n<figcaption>${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small></figcaption>\n</figure>`,
-  );
+  const figures = charts.map(({ chart, svg }) => {
+    const caption = `${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small>`;
+    return `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg, chart.name)}\n<figcaption>${caption}</figcaption>\n</figure>`;
+  });
   return [
     `<h2>${escapeHtml(scenario.name)}</h2>`,
     `<p>${escapeHtml(scenario.description)}</p>`,
@@ -117,7 +122,8 @@ function tableHtml(table: CellTable): string {
       const front = values.slice(0, -1).map((v, i) => td(v, i, failed)).join('');
       return `<tr>${front}<td class="text" colspan="${table.header.length - values.length + 1}">${escapeHtml(values.at(-1) ?? '')}</td></tr>`;
     }
-    const reason = cell.status === 'failed' ? `<tr><td class="text failed" colspan="${table.header.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
+    const reason =
+      cell.status === 'failed' ? `<tr><td class="text failed" colspan="${table.header.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
     return `<tr>${values.map((v, i) => td(v, i, failed)).join('')}</tr>${reason}`;
   });
   const footer = table.footer.join('\n').trim();

@@ -100,7 +100,13 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
           rates = liveRates(event.scenario);
           return;
         case 'cell-start':
-          state = { label: head(event), windowMs: event.windowMs, cellStartedAt: now, windowOpenedAt: null, rates: rates.map((r) => ({ header: r.header, perSec: null })) };
+          state = {
+            label: head(event),
+            windowMs: event.windowMs,
+            cellStartedAt: now,
+            windowOpenedAt: null,
+            rates: rates.map((r) => ({ header: r.header, perSec: null })),
+          };
           last = null;
           if (mode === 'lines') stream.write(`${state.label}: started\n`);
           else stream.write(`\r\x1b[K${state.label}  starting`);
@@ -116,10 +122,11 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
           if (!state) return;
           if (last && now > last.at) {
             const previous = last;
-            state.rates = rates.map((r) => ({
-              header: r.header,
-              perSec: event.counters[r.counter] === undefined ? null : (((event.counters[r.counter]! - (previous.counters[r.counter] ?? 0)) * r.scale * 1000) / (now - previous.at)),
-            }));
+            state.rates = rates.map((r) => {
+              const value = event.counters[r.counter];
+              const moved = value === undefined ? null : value - (previous.counters[r.counter] ?? 0);
+              return { header: r.header, perSec: moved === null ? null : (moved * r.scale * 1000) / (now - previous.at) };
+            });
           }
           last = { at: now, counters: event.counters };
           redraw(now);

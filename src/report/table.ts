@@ -34,13 +34,14 @@ export function renderTable(result: BenchResult): string {
   const repeat = result.repeat ?? 1;
   const pooled =
     repeat > 1
-      ? `\n\nevery number pools all ${repeat} interleaved rounds of its cell (histograms merged, counters and windows added; each round is in the JSON)`
+      ? `\n\nevery number pools all ${repeat} interleaved rounds of its cell` +
+        ' (histograms merged, counters and windows added; each round is in the JSON)'
       : '';
-  return (
-    result.scenarios
-      .map((scenario) => `${scenario.name}: ${scenario.description}\n${renderCellTable(cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name)))}`)
-      .join('\n\n') + pooled
-  );
+  const sections = result.scenarios.map((scenario) => {
+    const table = cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name));
+    return `${scenario.name}: ${scenario.description}\n${renderCellTable(table)}`;
+  });
+  return sections.join('\n\n') + pooled;
 }
 
 export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTable {
@@ -60,7 +61,8 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
     const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : ['-', '-'];
     return { cell, values: [...front, ...numbers, ...cost] };
   });
-  const pair = (cell: CellResult): string => [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), `${cell.server} x ${cell.client}`].join(' ');
+  const pair = (cell: CellResult): string =>
+    [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), `${cell.server} x ${cell.client}`].join(' ');
   const failed = shown.filter((c) => isMeasured(c) && c.status === 'failed').map((c) => `  ${pair(c)}: ${c.status === 'failed' ? c.reason : ''}`);
   return {
     header,
