@@ -66,7 +66,7 @@ export default defineScenario({
     'Server streams a 97-byte JSON price tick to every client each interval; one-way delay and delivery per client count (seed 002).',
   parameters: {
     connections: {
-      kind: 'integer', description: 'connected clients, over all client processes (a sweep is the load ladder)',
+      kind: 'integer', description: 'connected clients over all client processes; each value of a sweep is one step of the load ladder',
       default: 10, min: 1, max: 100_000, sweepable: true,
     },
     interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },

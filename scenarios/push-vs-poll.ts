@@ -23,7 +23,8 @@ import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse }
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
 
 const ONE_CLOCK =
-  'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; valid on one machine only';
+  'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; '
+  + 'valid on one machine only';
 /** An update not seen by both approaches within this (plus ten poll intervals) counts as missing. */
 const SIGHTING_TIMEOUT_MS = 2000;
 /** Slack on top of the measured phases before the orchestrator closes the window anyway. */
@@ -48,10 +49,14 @@ function perUpdate(header: string, bytes: string[], updates: 'restUpdates' | 'ws
 function phaseCpu(phase: Phase, header: string): MetricDefinition {
   return {
     header, unit: '%', better: 'lower', role: 'detail',
-    source: { custom: `server CPU time / wall time during the ${phase} phase`, compute: ({ measurements: m }) => round2(phaseCpuPercent(m.serverCounters, phase)) },
+    source: {
+      custom: `server CPU time / wall time during the ${phase} phase`,
+      compute: ({ measurements: m }) => round2(phaseCpuPercent(m.serverCounters, phase)),
+    },
   };
 }
 
+const PLACED = 'batches (continuous) or orders (sustained) placed';
 const WATCHES = 'from the creation of a batch on the server until every update of it was seen';
 const latency = {
   ...latencyMetrics('ws', { label: 'WS', primary: ['mean', 'p50'], description: `subscriber: ${WATCHES}` }),
@@ -72,7 +77,9 @@ export default defineScenario({
       choices: ['continuous', 'sustained'],
       sweepable: true,
     },
-    pollInterval: { kind: 'duration', description: 'REST poll interval (fixed rate, one request at a time)', default: '50ms', min: '1ms', max: '60s', sweepable: true },
+    pollInterval: {
+      kind: 'duration', description: 'REST poll interval (fixed rate, one request at a time)', default: '50ms', min: '1ms', max: '60s', sweepable: true,
+    },
     iterations: { kind: 'integer', description: 'continuous: batches placed', default: 50, min: 1, max: 1_000_000 },
     orders: { kind: 'integer', description: 'continuous: orders placed at once per batch (K)', default: 3, min: 1, max: 10_000, sweepable: true },
     duration: { kind: 'duration', description: 'sustained: length of each phase (websocket, then rest)', default: '5s', min: '100ms' },
@@ -183,8 +190,8 @@ export default defineScenario({
     restP50Ms: { ...latency.restP50Ms, header: 'REST p50' },
     restMaxMs: { ...latency.restMaxMs, header: 'REST max' },
     restSamples: { ...latency.restSamples, header: 'samples' },
-    wsExpectedSamples: total('batchesExpectedWs', 'WS expected', { description: 'batches (continuous) or orders (sustained) placed while the subscriber watched' }),
-    restExpectedSamples: total('batchesExpectedRest', 'REST expected', { description: 'batches (continuous) or orders (sustained) placed while the poller watched' }),
+    wsExpectedSamples: total('batchesExpectedWs', 'WS expected', { description: `${PLACED} while the subscriber watched` }),
+    restExpectedSamples: total('batchesExpectedRest', 'REST expected', { description: `${PLACED} while the poller watched` }),
     improvementMs: {
       header: 'gain ms', unit: 'ms', better: 'higher', role: 'detail',
       source: { custom: 'REST mean - WS mean', compute: (input) => round2(improvementMs(input)) },
@@ -200,7 +207,9 @@ export default defineScenario({
         },
       },
     },
-    negativeLatencies: total('negativeLatencies', 'negative', { role: 'errors', description: 'updates seen before their creation time: the one-clock assumption broke' }),
+    negativeLatencies: total('negativeLatencies', 'negative', {
+      role: 'errors', description: 'updates seen before their creation time: the one-clock assumption broke',
+    }),
     restRequests: total('restRequests', 'HTTP reqs'),
     restEmptyPolls: total('restEmptyPolls', 'empty'),
     restUpdates: total('restUpdates', 'REST updates'),
@@ -223,7 +232,9 @@ export default defineScenario({
     restWireBytesDown: { header: 'REST wire down', unit: 'bytes', better: 'lower', role: 'detail', source: { counter: 'restWireBytesDown' } },
     restWireBytesUpPerUpdate: perUpdate('REST up B/upd', ['restWireBytesUp'], 'restUpdates'),
     restWireBytesDownPerUpdate: perUpdate('REST down B/upd', ['restWireBytesDown'], 'restUpdates'),
-    restWireBytesPerUpdate: perUpdate('REST wire B/upd', ['restWireBytesUp', 'restWireBytesDown'], 'restUpdates', 'poll bytes both ways, headers included'),
+    restWireBytesPerUpdate: perUpdate(
+      'REST wire B/upd', ['restWireBytesUp', 'restWireBytesDown'], 'restUpdates', 'poll bytes both ways, headers included',
+    ),
     restBodyBytesDownPerUpdate: perUpdate('REST body B/upd', ['restBodyBytesDown'], 'restUpdates'),
     wsUpdates: total('wsUpdates', 'WS updates'),
     wsPayloadBytesDownPerUpdate: perUpdate('WS down B/upd', ['wsPayloadBytesDown'], 'wsUpdates'),

@@ -13,16 +13,9 @@ import { cellResult } from '../src/core/cell-result.js';
 import { scenarioInfo as infoOf } from '../src/core/scenario-info.js';
 import type { CellRun } from '../src/core/cell.js';
 import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
-import {
-  compareResults,
-  gate,
-  percentileNoiseMs,
-  regressionsBeyond,
-  renderComparison,
-  RATE_NOISE_FRACTION,
-  type Comparison,
-  type MetricDelta,
-} from '../src/report/compare.js';
+import { compareResults, renderComparison, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare.js';
+import { gate, regressionsBeyond } from '../src/report/compare-gate.js';
+import { percentileNoiseMs } from '../src/report/compare-noise.js';
 import { formatNumber, renderTable } from '../src/report/table.js';
 import { summarizeLatencies } from '../src/core/metrics.js';
 import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/result-types.js';

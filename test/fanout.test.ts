@@ -29,17 +29,13 @@ test('uws x ws, 10 and 100 clients: zero errors, every tick delivered to every c
 test('a ladder step above the open-file limit is refused before anything starts, naming the limit', async (t) => {
   const limit = openFileLimit();
   if (limit === null || limit > 99_000) return t.skip(`open-file limit ${limit} is above what --connections accepts`);
-  await assert.rejects(run({ scenario: 'fanout', params: { connections: [10, limit] } }), {
-    name: 'ParameterError',
-    parameter: 'connections',
-    message: `connections: ${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)`,
-  });
+  const problem =
+    `${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)`;
+  const ladder = { connections: [10, limit] };
+  await assert.rejects(run({ scenario: 'fanout', params: ladder }), { name: 'ParameterError', parameter: 'connections', problem });
   const outcome = await runCli(['run', 'fanout', '--connections', `10,${limit}`, '--out', '/dev/null']);
   assert.equal(outcome.code, 2);
-  assert.equal(
-    outcome.stderr,
-    `wsbench: --connections: ${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)\n`,
-  );
+  assert.equal(outcome.stderr, `wsbench: --connections: ${problem}\n`);
 });
 
 test('a duration shorter than one tick exits 2 with one line', async () => {

@@ -8,7 +8,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_VERSION } from '../src/result-types.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
-import { cell, exponentialHistogram, resources, result } from './fixtures/synthetic-results.js';
+import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { histogramStat } from '../src/core/metric-values.js';
+import type { MetricInfo } from '../src/declaration-types.js';
+
+const ECHO_METRICS: Record<string, MetricInfo> = {
+  rttP50Ms: { header: 'rtt p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+  rttP99Ms: { header: 'rtt p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
+  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+};
 
 const fixture = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 
@@ -17,8 +25,9 @@ test('report re-renders charts and HTML from the result file alone', async () =>
   const outcome = await runCli(['report', fixture, '--out', out]);
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.ok(existsSync(join(out, 'report.html')));
-  assert.ok(existsSync(join(out, 'charts', 'echo-heatmap.vl.json')));
-  assert.ok(existsSync(join(out, 'charts', 'echo-heatmap.svg')));
+  // A schema 1 file: its declarations are derived on reading, charts included.
+  assert.ok(existsSync(join(out, 'charts', 'echo-percentiles.vl.json')));
+  assert.ok(existsSync(join(out, 'charts', 'echo-percentiles.svg')));
   assert.ok(outcome.stdout.split('\n').includes(join(out, 'report.html')));
 });
 
@@ -57,9 +66,10 @@ test('report and compare: each bad input file gives one line and exit 2', async 
 
 function writeResult(dir: string, name: string, p99ScaleUs: number, messagesPerSec: number, connections = 1): string {
   const path = join(dir, name);
-  const r = result('echo', [{ key: 'rttP50Ms', header: 'p50' }], [
-    cell('echo', { server: 'ws', client: 'ws', params: { connections }, histograms: { rtt: exponentialHistogram(5000, p99ScaleUs, 1, 50) }, metrics: { messagesPerSec }, serverResources: resources(40, 44, 70) }),
-  ]);
+  const rtt = exponentialHistogram(5000, p99ScaleUs, 1, 50);
+  const metrics = { rttP50Ms: histogramStat(rtt, 'p50'), rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec };
+  const info = scenarioInfo('echo', { metrics: ECHO_METRICS, table: Object.keys(ECHO_METRICS), charts: [] });
+  const r = result(info, [cell('echo', { server: 'ws', client: 'ws', params: { connections }, histograms: { rtt }, metrics, serverResources: resources(40, 44, 70) })]);
   writeFileSync(path, JSON.stringify(r));
   return path;
 }
@@ -79,6 +89,18 @@ test('compare prints the delta table; --fail-on-regression exits 1 only beyond t
   assert.equal(failing.code, 1);
   assert.match(failing.stderr, /^regression beyond 10%: echo ws x ws: rtt p99 ms \+\d+\.\d%$/m);
   assert.equal(lenient.code, 0, lenient.stderr);
+});
+
+test('compare --json carries the gate: threshold, regressed cells, exit code', async () => {
+  const dir = tempDir();
+  const base = writeResult(dir, 'base.json', 200, 10_000);
+  const slower = writeResult(dir, 'slower.json', 600, 10_000);
+  const outcome = await runCli(['compare', base, slower, '--fail-on-regression', '10', '--json']);
+  assert.equal(outcome.code, 1);
+  const printed = JSON.parse(outcome.stdout) as { gate: { thresholdPct: number; exitCode: number; regressions: Array<{ cell: string; key: string }> } };
+  assert.equal(printed.gate.thresholdPct, 10);
+  assert.equal(printed.gate.exitCode, 1);
+  assert.ok(printed.gate.regressions.some((r) => r.cell === 'echo ws x ws' && r.key === 'rttP99Ms'));
 });
 
 test('compare: no cell in common, or a bad threshold, is one line and exit 2', async () => {

@@ -1,8 +1,9 @@
-/** `wsbench compare base.json new.json [--fail-on-regression PCT] [--json]`: per-cell deltas. */
+/** `wsbench compare base.json new.json [--fail-on-regression PCT] [--json]`: per-cell deltas and a CI gate. */
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readResultFile } from '../result-file.js';
-import { compareResults, regressionsBeyond, renderComparison } from '../report/compare.js';
+import { compareResults, renderComparison } from '../report/compare.js';
+import { gate } from '../report/compare-gate.js';
 
 interface CompareFlags {
   failOnRegression?: string;
@@ -13,8 +14,8 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   const command = new Command('wsbench compare')
     .argument('<base>', 'result JSON of the baseline')
     .argument('<new>', 'result JSON to compare with it')
-    .option('--fail-on-regression <pct>', 'exit 1 when a cell got worse beyond the noise by more than this many percent')
-    .option('--json', 'print the comparison as JSON')
+    .option('--fail-on-regression <pct>', 'exit 1 when a cell got worse beyond the noise by more than this many percent (a failed cell or a new error always counts)')
+    .option('--json', 'print the comparison, and the gate when --fail-on-regression is set, as JSON')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
   command.parse(args, { from: 'user' });
@@ -25,14 +26,16 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   if (comparison.cells.length === 0) {
     throw new UsageError(`${basePath} and ${nextPath} have no cell in common (cells match on scenario, server, client and every parameter)`);
   }
-  process.stdout.write(flags.json ? JSON.stringify(comparison, null, 2) + '\n' : renderComparison(comparison, { base: basePath, next: nextPath }) + '\n');
-  if (threshold === null) return 0;
-  const regressions = regressionsBeyond(comparison, threshold);
-  for (const { cell, delta } of regressions) {
-    const change = delta.changePct === null ? `${delta.metric} became failed` : `${delta.metric} ${delta.changePct >= 0 ? '+' : ''}${delta.changePct.toFixed(1)}%`;
-    process.stderr.write(`regression beyond ${threshold}%: ${cell}: ${change}\n`);
+  const verdict = threshold === null ? null : gate(comparison, threshold);
+  if (flags.json) process.stdout.write(JSON.stringify({ ...comparison, gate: verdict }, null, 2) + '\n');
+  else process.stdout.write(renderComparison(comparison, { base: basePath, next: nextPath }) + '\n');
+  for (const warning of flags.json ? comparison.warnings : []) process.stderr.write(`warning: ${warning}\n`);
+  if (verdict === null) return 0;
+  for (const r of verdict.regressions) {
+    const change = r.key === 'status' ? `status ${r.base} -> ${r.next}` : r.changePct === null ? `${r.metric} ${r.base} -> ${r.next}` : `${r.metric} ${r.changePct >= 0 ? '+' : ''}${r.changePct.toFixed(1)}%`;
+    process.stderr.write(`regression beyond ${threshold}%: ${r.cell}: ${change}\n`);
   }
-  return regressions.length > 0 ? 1 : 0;
+  return verdict.exitCode;
 }
 
 function readPercent(text: string): number {

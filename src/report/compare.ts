@@ -6,12 +6,10 @@
  * them. Pure functions; the CLI prints.
  */
 import { sampleStandardDeviation } from 'simple-statistics';
-import type { HistogramStat, MetricInfo, MetricRole } from '../declaration-types.js';
-import { decodeHistogram } from '../core/metrics.js';
+import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
+import type { MetricInfo, MetricRole } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
 import { formatNumber, formatParam } from './table.js';
-
-type Histogram = ReturnType<typeof decodeHistogram>;
 
 /**
  * Memory comes with no distribution in the file, so its noise is a fixed share
@@ -19,10 +17,6 @@ type Histogram = ReturnType<typeof decodeHistogram>;
  * differ by. Rates use it as a floor; see rateDelta for what they add.
  */
 export const RATE_NOISE_FRACTION = 0.05;
-/** Fewer per-interval rates than this say nothing about their spread. */
-const MIN_INTERVALS = 3;
-/** Likewise for rounds of a repeated cell. */
-const MIN_ROUNDS = 3;
 /**
  * A side measured in one round of windows shorter than this gets a warning:
  * two identical back-to-back 2 s runs on a busy 2-core box differed by +118%
@@ -137,25 +131,6 @@ function statusDelta(base: CellStatus, next: CellStatus): MetricDelta | null {
   return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, better: 'higher', verdict };
 }
 
-/**
- * Which percentile's noise a histogram statistic gets. A percentile is itself;
- * the mean and the standard deviation describe the body of the distribution,
- * so they get the median's; max is the far tail, p99.9's; min the near end,
- * p1's (half of min..p68.7: the minimum rarely tells builds apart). A count
- * is no latency: it falls back to the 5% rule of rates.
- */
-export const NOISE_PERCENTILE: Record<HistogramStat, number | null> = {
-  p50: 50,
-  p90: 90,
-  p99: 99,
-  p999: 99.9,
-  mean: 50,
-  stdev: 50,
-  max: 99.9,
-  min: 1,
-  count: null,
-};
-
 /** Noise read off the source histogram of both cells (the larger), raised to the spread between rounds. */
 function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell): MetricDelta {
   const base = valueOf(b, key);
@@ -213,30 +188,6 @@ function resourceDeltas(b: MeasuredCell, n: MeasuredCell): MetricDelta[] {
   ];
 }
 
-/**
- * With --repeat: how much a metric varied between the cell's rounds (sample
- * standard deviation of the per-round values), 0 with fewer than MIN_ROUNDS.
- * Run-to-run spread is the most direct noise there is, so it raises any other floor.
- */
-function roundSpread(cell: MeasuredCell, key: string): number {
-  const values = (cell.rounds ?? []).map((r) => r.metrics?.[key]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-  return values.length >= MIN_ROUNDS ? sampleStandardDeviation(values) : 0;
-}
-
-/** Per-interval rates (per second, scaled) of a client counter from the cell's time series, when it has enough intervals. */
-function intervalRates(cell: MeasuredCell, counter: string, scale: number): number[] | null {
-  const points = cell.measurements.timeSeries?.points ?? [];
-  if (points.length < MIN_INTERVALS || points.some((p) => p.counters[counter] === undefined)) return null;
-  const rates: number[] = [];
-  let before = { tMs: 0, value: 0 };
-  for (const point of points) {
-    const value = point.counters[counter]!;
-    if (point.tMs > before.tMs) rates.push(((value - before.value) * scale * 1000) / (point.tMs - before.tMs));
-    before = { tMs: point.tMs, value };
-  }
-  return rates.length >= MIN_INTERVALS ? rates : null;
-}
-
 function delta(
   key: string,
   metric: string,
@@ -254,49 +205,6 @@ function delta(
     else verdict = (change > 0) === (better === 'lower') ? 'regressed' : 'improved';
   }
   return { key, metric, role, base, next, changePct, noise, better, verdict };
-}
-
-/**
- * The noise of a percentile, read off the histogram it comes from.
- *
- * Latency samples are not independent (one GC pause or scheduler hiccup
- * delays a burst of them), so the textbook confidence interval of a quantile,
- * which shrinks with 1/sqrt(n), is far narrower than what two identical runs
- * differ by: with 10^4 samples it calls a 25% p50 swing between two runs of
- * the same build on this 2-core box "significant". What does predict how far
- * a percentile moves is how steep the distribution is around it: where a few
- * more or fewer samples in the tail shift the value a lot, the percentile is
- * noisy. So the noise at q is half the spread of values between the
- * percentiles half a "nine" either side of q (tail share (1-q) times and
- * divided by sqrt(10); for p99: p96.8 .. p99.68; for p50: min .. p84.2).
- * A compared change must exceed the larger of the two cells' noise.
- */
-const HALF_NINE = Math.sqrt(10);
-
-/** In the histogram's recorded unit (µs for latencies, bytes for sizes). */
-function percentileNoise(histogram: Histogram, percentile: number): number {
-  const tail = 1 - percentile / 100;
-  const lower = 1 - Math.min(1, tail * HALF_NINE);
-  const upper = 1 - tail / HALF_NINE;
-  return (histogram.getValueAtPercentile(upper * 100) - histogram.getValueAtPercentile(lower * 100)) / 2;
-}
-
-/** percentileNoise of a latency histogram (recorded in µs), in ms. */
-export function percentileNoiseMs(histogram: Histogram, percentile: number): number {
-  return percentileNoise(histogram, percentile) / 1000;
-}
-
-interface Loaded {
-  histogram: Histogram;
-  /** Factor from the recorded unit to the metric's: µs -> ms, bytes stay. */
-  toUnit: number;
-}
-
-function histogramOf(cell: MeasuredCell, name: string, server: boolean): Loaded | null {
-  const encoded = (server ? cell.measurements.serverHistograms : cell.measurements.histograms)[name];
-  if (!encoded) return null;
-  const histogram = decodeHistogram(encoded);
-  return histogram.totalCount > 0 ? { histogram, toUnit: encoded.unit === 'bytes' ? 1 : 1 / 1000 } : null;
 }
 
 function valueOf(cell: MeasuredCell, key: string): number | null {
@@ -336,55 +244,6 @@ function shortWindowWarning(side: string, result: BenchResult): string | null {
     `${side} measured each cell once, in windows of ${seconds.toFixed(1)} s or less: identical runs that short` +
     ' can differ beyond the noise shown; run with --repeat 3 (or longer windows) for a gate'
   );
-}
-
-/** Regressions a CI gate fails on: beyond `pct` percent, and any regressed status or error count whatever its size. */
-export function regressionsBeyond(comparison: Comparison, pct: number): Array<{ cell: string; delta: MetricDelta }> {
-  return comparison.cells.flatMap((cell) =>
-    cell.deltas.filter((d) => beyond(d, pct)).map((delta) => ({ cell: cell.label, delta })),
-  );
-}
-
-function beyond(d: MetricDelta, pct: number): boolean {
-  if (d.verdict !== 'regressed') return false;
-  return d.changePct === null || d.role === 'status' || d.role === 'errors' || Math.abs(d.changePct) > pct;
-}
-
-export interface GateRegression {
-  /** The cell's label, as the comparison shows it. */
-  cell: string;
-  /** The delta's metric, as headed ("p99 ms", "status") ... */
-  metric: string;
-  /** ... and its key in the declarations ("rttP99Ms", "status"). */
-  key: string;
-  changePct: number | null;
-  /** The values compared; the cell's statuses for a `status` regression. */
-  base: number | string | null;
-  next: number | string | null;
-}
-
-/** The verdict of `compare --fail-on-regression PCT`, as `compare --json` carries it. */
-export interface Gate {
-  thresholdPct: number;
-  regressions: GateRegression[];
-  /** 1 when anything regressed beyond the threshold, else 0. */
-  exitCode: 0 | 1;
-}
-
-export function gate(comparison: Comparison, pct: number): Gate {
-  const regressions = comparison.cells.flatMap((cell) =>
-    cell.deltas
-      .filter((d) => beyond(d, pct))
-      .map((d): GateRegression => ({
-        cell: cell.label,
-        metric: d.metric,
-        key: d.key,
-        changePct: d.changePct,
-        base: d.role === 'status' ? cell.baseStatus : d.base,
-        next: d.role === 'status' ? cell.nextStatus : d.next,
-      })),
-  );
-  return { thresholdPct: pct, regressions, exitCode: regressions.length > 0 ? 1 : 0 };
 }
 
 /** The delta table: one block per cell, one line per metric. */

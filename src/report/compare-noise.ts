@@ -1,0 +1,103 @@
+/**
+ * How much a compared number may move between two identical runs, read off
+ * the data behind it: the histogram's shape around a percentile, the wander of
+ * a rate interval by interval, and the spread between rounds.
+ */
+import { sampleStandardDeviation } from 'simple-statistics';
+import type { HistogramStat } from '../declaration-types.js';
+import { decodeHistogram } from '../core/metrics.js';
+import type { MeasuredCell } from '../result-types.js';
+
+type Histogram = ReturnType<typeof decodeHistogram>;
+
+/** Fewer per-interval rates than this say nothing about their spread. */
+const MIN_INTERVALS = 3;
+/** Likewise for rounds of a repeated cell. */
+const MIN_ROUNDS = 3;
+
+/**
+ * Which percentile's noise a histogram statistic gets. A percentile is itself;
+ * the mean and the standard deviation describe the body of the distribution,
+ * so they get the median's; max is the far tail, p99.9's; min the near end,
+ * p1's (half of min..p68.7: the minimum rarely tells builds apart). A count
+ * is no latency: it falls back to the 5% rule of rates.
+ */
+export const NOISE_PERCENTILE: Record<HistogramStat, number | null> = {
+  p50: 50,
+  p90: 90,
+  p99: 99,
+  p999: 99.9,
+  mean: 50,
+  stdev: 50,
+  max: 99.9,
+  min: 1,
+  count: null,
+};
+
+/**
+ * The noise of a percentile, read off the histogram it comes from.
+ *
+ * Latency samples are not independent (one GC pause or scheduler hiccup
+ * delays a burst of them), so the textbook confidence interval of a quantile,
+ * which shrinks with 1/sqrt(n), is far narrower than what two identical runs
+ * differ by: with 10^4 samples it calls a 25% p50 swing between two runs of
+ * the same build on this 2-core box "significant". What does predict how far
+ * a percentile moves is how steep the distribution is around it: where a few
+ * more or fewer samples in the tail shift the value a lot, the percentile is
+ * noisy. So the noise at q is half the spread of values between the
+ * percentiles half a "nine" either side of q (tail share (1-q) times and
+ * divided by sqrt(10); for p99: p96.8 .. p99.68; for p50: min .. p84.2).
+ * A compared change must exceed the larger of the two cells' noise.
+ */
+const HALF_NINE = Math.sqrt(10);
+
+/** In the histogram's recorded unit (µs for latencies, bytes for sizes). */
+export function percentileNoise(histogram: Histogram, percentile: number): number {
+  const tail = 1 - percentile / 100;
+  const lower = 1 - Math.min(1, tail * HALF_NINE);
+  const upper = 1 - tail / HALF_NINE;
+  return (histogram.getValueAtPercentile(upper * 100) - histogram.getValueAtPercentile(lower * 100)) / 2;
+}
+
+/** percentileNoise of a latency histogram (recorded in µs), in ms. */
+export function percentileNoiseMs(histogram: Histogram, percentile: number): number {
+  return percentileNoise(histogram, percentile) / 1000;
+}
+
+export interface Loaded {
+  histogram: Histogram;
+  /** Factor from the recorded unit to the metric's: µs -> ms, bytes stay. */
+  toUnit: number;
+}
+
+export function histogramOf(cell: MeasuredCell, name: string, server: boolean): Loaded | null {
+  const encoded = (server ? cell.measurements.serverHistograms : cell.measurements.histograms)[name];
+  if (!encoded) return null;
+  const histogram = decodeHistogram(encoded);
+  return histogram.totalCount > 0 ? { histogram, toUnit: encoded.unit === 'bytes' ? 1 : 1 / 1000 } : null;
+}
+
+/**
+ * With --repeat: how much a metric varied between the cell's rounds (sample
+ * standard deviation of the per-round values), 0 with fewer than MIN_ROUNDS.
+ * Run-to-run spread is the most direct noise there is, so it raises any other floor.
+ */
+export function roundSpread(cell: MeasuredCell, key: string): number {
+  const values = (cell.rounds ?? []).map((r) => r.metrics?.[key]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return values.length >= MIN_ROUNDS ? sampleStandardDeviation(values) : 0;
+}
+
+/** Per-interval rates (per second, scaled) of a client counter from the cell's time series, when it has enough intervals. */
+export function intervalRates(cell: MeasuredCell, counter: string, scale: number): number[] | null {
+  const points = cell.measurements.timeSeries?.points ?? [];
+  if (points.length < MIN_INTERVALS || points.some((p) => p.counters[counter] === undefined)) return null;
+  const rates: number[] = [];
+  let before = { tMs: 0, value: 0 };
+  for (const point of points) {
+    const value = point.counters[counter]!;
+    if (point.tMs > before.tMs) rates.push(((value - before.value) * scale * 1000) / (point.tMs - before.tMs));
+    before = { tMs: point.tMs, value };
+  }
+  return rates.length >= MIN_INTERVALS ? rates : null;
+}
+
