@@ -50,7 +50,7 @@ test('push-vs-poll: a poll interval below 1 ms is refused with one line and exit
   const outcome = await runCli(['run', 'push-vs-poll', '--poll-interval', '0.5ms']);
   assert.equal(outcome.code, 2);
   assert.equal(outcome.stdout, '');
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --poll-interval: 0.5ms is below the minimum 1ms');
+  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --poll-interval: "0.5ms" is below the minimum 1ms');
 });
 
 test('push-vs-poll: more than one sustained order per millisecond is refused before anything starts', async () => {
