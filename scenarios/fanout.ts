@@ -267,7 +267,7 @@ export default defineScenario({
       source: { histogram: 'tickLateness', stat: 'p99', side: 'server' },
     },
     messagesPerSec: {
-      header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate',
+      header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', acrossRounds: 'mean',
       source: {
         custom: 'messages received over all clients, per second of streaming (ticks x interval)',
         compute: ({ measurements, params: p }) => {
@@ -295,11 +295,11 @@ export default defineScenario({
       },
     },
     clientRssPerConnectionBytes: {
-      header: 'cli B/conn', unit: 'bytes', better: 'lower', role: 'detail',
+      header: 'cli B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
       source: { custom: 'client peak RSS minus RSS after the first connection, per further connection (from 100 connections)', compute: rssPerConnection },
     },
     clientRssPerConnectionKB: {
-      header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail',
+      header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
       source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => divide(rssPerConnection(input), 1000) },
     },
   },

@@ -33,9 +33,10 @@ function rxTotals(c: Readonly<Record<string, number>>): { messages: number; byte
 }
 
 /** The smallest or largest message, from the counter the client writes once (absent when nothing arrived). */
-function messageBytes(header: string, description: string, counter: string): MetricDefinition {
+/** The smallest or largest message of a round: several rounds take the min or max of theirs, never a sum. */
+function messageBytes(header: string, description: string, counter: string, acrossRounds: 'min' | 'max'): MetricDefinition {
   return {
-    header, unit: 'bytes', better: 'none', role: 'detail', description,
+    header, unit: 'bytes', better: 'none', role: 'detail', description, acrossRounds,
     source: { custom: `counter ${counter}, null when no message arrived`, compute: ({ measurements: { counters: c } }) => c[counter] ?? null },
   };
 }
@@ -194,7 +195,7 @@ export default defineScenario({
     txBytes: { header: 'tx bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'txBytes' } },
     closeEvents: total('connectionsLost', 'closes', { role: 'errors', description: 'closes the client did not ask for' }),
     drainTimedOut: total('drainTimedOut', 'drain timeouts', { role: 'errors', description: "the server's reply to unsubscribe never came" }),
-    messageBytesMin: messageBytes('min B', 'smallest message received', 'messageBytesMin'),
+    messageBytesMin: messageBytes('min B', 'smallest message received', 'messageBytesMin', 'min'),
     messageBytesAvg: {
       header: 'avg B', unit: 'bytes', better: 'none', role: 'detail',
       source: {
@@ -205,7 +206,7 @@ export default defineScenario({
         },
       },
     },
-    messageBytesMax: messageBytes('max B', 'largest message received', 'messageBytesMax'),
+    messageBytesMax: messageBytes('max B', 'largest message received', 'messageBytesMax', 'max'),
     ...WIRE_METRICS,
     serverMessagesSent: total('messagesSent', 'server msgs', { side: 'server' }),
     serverFramesSent: total('framesSent', 'server frames', { side: 'server' }),

@@ -218,7 +218,7 @@ export default defineScenario({
       source: { custom: 'time the poller ran', compute: ({ measurements: m }) => Math.round((m.counters.restPollActiveUs ?? 0) / 1000) },
     },
     restPollsScheduled: {
-      header: 'polls due', unit: 'count', better: 'none', role: 'detail',
+      header: 'polls due', unit: 'count', better: 'none', role: 'detail', acrossRounds: 'sum',
       source: {
         custom: 'polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval)',
         compute: ({ measurements: m, params }) => {

@@ -193,6 +193,13 @@ export interface MetricInfo {
   source: MetricSource;
   /** One sentence, when the header is not enough. */
   description?: string;
+  /**
+   * With --repeat, a metric is computed once from all rounds pooled (histograms
+   * merged, counters and windows added). A metric that is an extreme or a ratio
+   * of one round (a largest message, a rate over a known stream length) cannot be
+   * pooled that way: it takes the min, max, mean or sum of the rounds' own values.
+   */
+  acrossRounds?: 'min' | 'max' | 'mean' | 'sum';
 }
 
 // ---------------------------------------------------------------- charts

@@ -120,3 +120,30 @@ test('--repeat runs every cell in interleaved rounds and pools them', async () =
     assert.equal(c.metrics.received, received[0]! + received[1]!, 'counters add up');
   }
 });
+
+test('a metric declared acrossRounds takes the max (or min, mean, sum) of the rounds, never the sum of their counters', () => {
+  const extremes = defineScenario({
+    name: 'extremes',
+    description: 'a scenario only for its declarations',
+    parameters: {},
+    server: () => ({}),
+    client: async () => undefined,
+    metrics: {
+      largest: { header: 'max B', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'largest' }, acrossRounds: 'max' },
+      smallest: { header: 'min B', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'smallest' }, acrossRounds: 'min' },
+      received: total('received', 'received'),
+    },
+    table: ['largest', 'smallest'],
+  });
+  const rtt = exponentialHistogram(100, 50, 1);
+  const round = (largest: number, smallest: number): CellRun => {
+    const run = measuredRun(rtt, 10, 1000);
+    run.measured!.measurements.counters = { largest, smallest, received: 10 };
+    return run;
+  };
+  const cell = cellResult({ ...identity, scenario: 'extremes' }, extremes, 1, [round(5000, 30), round(9000, 40)]);
+  assert.ok(isMeasured(cell));
+  assert.equal(cell.metrics.largest, 9000);
+  assert.equal(cell.metrics.smallest, 30);
+  assert.equal(cell.metrics.received, 20, 'counters without acrossRounds pool');
+});

@@ -114,7 +114,8 @@ const assemblyUs = (stat: 'p99Ms' | 'maxMs') => (_c: Counters, m: CellMeasuremen
 export const WIRE_METRICS = {
   receiveErrors: wire('rx err', 'count', 'WebSocket framing violations', count('wireProtocolErrors'), 'lower', 'errors'),
   framesPerMessageAvg: wire('frm/msg', 'ratio', 'data frames / messages', (c) => ratio(c.wireDataFrames ?? 0, c.wireMessages ?? 0)),
-  framesPerMessageMax: wire('max frm', 'count', 'most data frames one message took', count('wireMaxFramesPerMessage')),
+  // Each round's own largest: maxima of several rounds cannot add up.
+  framesPerMessageMax: { ...wire('max frm', 'count', 'most data frames one message took', count('wireMaxFramesPerMessage')), acrossRounds: 'max' },
   fastPathMessages: wire('fast path', 'count', 'messages that came in one frame', count('fastPathMessages')),
   assembledMessages: wire('assembled', 'count', 'messages assembled from several frames', count('assembledMessages')),
   fastPathPercent: wire('fast %', '%', 'share of messages that came in one frame', (c) => {

@@ -5,7 +5,7 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { CellIdentity, CellResult, RoundResult } from '../result-types.js';
-import type { AnyScenario } from '../scenario-types.js';
+import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
 import { poolMeasured } from './rounds.js';
@@ -18,7 +18,9 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   if (measured.length === 0) return { ...identity, status: 'failed', reason: reason ?? 'nothing was measured', elapsedMs };
 
   const pooled = poolMeasured(measured);
+  const rounds = runs.length > 1 ? runs.map((run) => roundOf(scenario, identity.params, clientProcesses, run)) : null;
   const values = valuesOf(scenario, identity.params, clientProcesses, pooled);
+  if (rounds) combineRounds(scenario, values, rounds);
   const empty = emptyHistograms(scenario, values, 'primary-latency');
   if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})`;
   const numbers = {
@@ -28,7 +30,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
     resources: pooled.resources,
     stackDrops: pooled.stackDrops,
     notes: pooled.notes,
-    ...(runs.length > 1 ? { rounds: runs.map((run) => roundOf(scenario, identity.params, clientProcesses, run)) } : {}),
+    ...(rounds ? { rounds } : {}),
     elapsedMs,
   };
   return reason === null ? { ...identity, status: 'ok', ...numbers } : { ...identity, status: 'failed', reason, ...numbers };
@@ -52,4 +54,21 @@ function roundOf(scenario: AnyScenario, params: ParamValues, clientProcesses: nu
     ...(run.measured ? { metrics: valuesOf(scenario, params, clientProcesses, run.measured).metrics, resources: run.measured.resources } : {}),
     elapsedMs: run.elapsedMs,
   };
+}
+
+/** Metrics declared `acrossRounds` take the min, max, mean or sum of the rounds' own values. */
+function combineRounds(scenario: AnyScenario, values: MetricValues, rounds: RoundResult[]): void {
+  for (const [key, definition] of Object.entries(scenario.metrics as Record<string, MetricDefinition>)) {
+    const how = definition.acrossRounds;
+    if (!how) continue;
+    const per = rounds.map((r) => r.metrics?.[key]).filter((v): v is number => typeof v === 'number');
+    if (per.length === 0) {
+      values.metrics[key] = null;
+      values.missing[key] = values.missing[key] ?? 'no round measured it';
+      continue;
+    }
+    const sum = per.reduce((a, b) => a + b, 0);
+    values.metrics[key] = how === 'min' ? Math.min(...per) : how === 'max' ? Math.max(...per) : how === 'sum' ? sum : sum / per.length;
+    delete values.missing[key];
+  }
 }
