@@ -66,15 +66,19 @@ export interface SampledStat {
   max: number;
 }
 
-/** One process's resource use during the measurement window. */
+/**
+ * One process's resource use during the measurement window. CPU and RSS are read
+ * from /proc by wsbench (the whole process tree for a server started by command),
+ * the same way for every runtime and language.
+ */
 export interface ProcessResources {
   /** CPU time over wall time, in percent of one core (200 = both cores of a 2-core box). */
   cpuPercent: SampledStat;
   /** Resident set size. */
   rssBytes: SampledStat;
-  /** Share of time the event loop was busy, 0..1. */
-  eventLoopUtilization: SampledStat;
-  /** Samples taken. */
+  /** Share of time the event loop was busy, 0..1, as the process itself reported it; null where the runtime does not. */
+  eventLoopUtilization: SampledStat | null;
+  /** /proc samples taken. */
   samples: number;
 }
 
@@ -90,7 +94,8 @@ export interface CellResources {
 export interface ProcessReport {
   histograms: Record<string, EncodedHistogram>;
   counters: Record<string, number>;
-  resources: ProcessResources;
+  /** Event-loop utilisation as the process saw it; null where the runtime cannot say. */
+  eventLoopUtilization: SampledStat | null;
   /** Wall time from window open to close, as this process saw it. */
   windowMs: number;
   notes: string[];

@@ -9,6 +9,7 @@ import { ChildFailure, ManagedChild } from './processes.js';
 import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
 import type { LoadedScenario } from './scenario-loader.js';
 import { TimeSeriesCollector } from './time-series.js';
+import { WindowResources } from './window-resources.js';
 import { PROGRESS_INTERVAL_MS } from './ipc.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
@@ -61,7 +62,9 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     serverReport: null,
     stackDrops: null,
   };
-  const clientReports: ProcessReport[] = [];
+  /** Client reports by process index: resources are joined per process. */
+  const clientReports = new Map<number, ProcessReport>();
+  let resources: WindowResources | null = null;
   const timeSeries = new TimeSeriesCollector(PROGRESS_INTERVAL_MS);
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
   try {
@@ -77,21 +80,27 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     await Promise.all(clients.map((c) => c.waitFor('ready', CLIENTS_READY_TIMEOUT_MS, 'ready signal (connections open)', options.signal)));
     throwIfAborted(options.signal);
 
+    resources = new WindowResources(server.process.pid ?? null, clients.map((c) => c.process.pid ?? -1));
+    const sampling = resources;
+    clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
     server.send({ type: 'go' });
     for (const client of clients) client.send({ type: 'go' });
+    resources.start();
     options.onWindowOpen?.();
     const reports = clients.map((c) => c.waitFor('report', windowLimitMs(plan) + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
     await waitForWindow(plan, options.signal, reports);
     for (const client of clients) client.send({ type: 'stop' });
 
-    for (const outcome of await Promise.allSettled(reports)) {
-      if (outcome.status === 'fulfilled') clientReports.push(outcome.value.report);
+    for (const [index, outcome] of (await Promise.allSettled(reports)).entries()) {
+      if (outcome.status === 'fulfilled') clientReports.set(index, outcome.value.report);
       else {
         state.failure ??= reasonOf(outcome.reason);
         const partial = (outcome.reason as ChildFailure).report;
-        if (partial) clientReports.push(partial);
+        if (partial) clientReports.set(index, partial);
       }
     }
+    resources.stopClients();
+    resources.stopServer();
     server.send({ type: 'stop' });
     const serverReport = await server.waitFor('report', SERVER_REPORT_TIMEOUT_MS, 'report').catch((error: unknown) => {
       state.failure ??= reasonOf(error);
@@ -107,18 +116,19 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   if (options.signal.aborted) state.failure = 'interrupted';
 
   const elapsedMs = Date.now() - started;
-  if (clientReports.length === 0) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
-  const measurements = mergeReports(clientReports, state.serverReport);
+  const reports = [...clientReports.values()];
+  if (reports.length === 0 || !resources) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
+  const measurements = mergeReports(reports, state.serverReport);
   const series = timeSeries.build();
   if (series) measurements.timeSeries = series;
   return {
     failure: state.failure,
     measured: {
       measurements,
-      resources: { server: state.serverReport?.resources ?? null, clients: clientReports.map((r) => r.resources) },
+      resources: resources.build(state.serverReport?.eventLoopUtilization, new Map([...clientReports].map(([i, r]) => [i, r.eventLoopUtilization]))),
       stackDrops: state.stackDrops,
       serverReported: state.serverReport !== null,
-      notes: [...new Set(clientReports.flatMap((r) => r.notes))],
+      notes: [...new Set(reports.flatMap((r) => r.notes))],
     },
     elapsedMs,
   };

@@ -10,7 +10,7 @@ import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
 import { PROGRESS_INTERVAL_MS, exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
-import { ResourceSampler } from './resources.js';
+import { EventLoopSampler } from './resources.js';
 import { firstOfShare, shareOf } from './share.js';
 import { importScenario } from './scenario-loader.js';
 
@@ -18,14 +18,15 @@ exitWithParent(() => report());
 
 const MAX_NOTES = 20;
 const metrics = new MetricsRegistry();
-const sampler = new ResourceSampler();
+const sampler = new EventLoopSampler();
 const windowControl = new AbortController();
 const notes: string[] = [];
 let openWindow: () => void = () => undefined;
 const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
 let windowStartUs = 0;
 let windowEndUs = 0;
-let resources: ProcessReport['resources'] | null = null;
+/** Set when the window closes; undefined while it is open. */
+let eventLoop: ProcessReport['eventLoopUtilization'] | undefined;
 let ticker: NodeJS.Timeout | null = null;
 
 process.on('message', (message: ToChild) => {
@@ -52,8 +53,9 @@ function startTicks(): void {
 function closeWindow(): void {
   if (windowControl.signal.aborted) return;
   windowEndUs = monotonicUs();
-  resources = sampler.stop();
+  eventLoop = sampler.stop();
   if (ticker) clearInterval(ticker);
+  void sendToParent({ type: 'window-closed' });
   windowControl.abort();
 }
 
@@ -120,7 +122,7 @@ function report(): ProcessReport {
   return {
     histograms: metrics.encodeAll(),
     counters: metrics.counterValues(),
-    resources: resources ?? sampler.stop(),
+    eventLoopUtilization: eventLoop === undefined ? sampler.stop() : eventLoop,
     windowMs: windowStartUs === 0 ? 0 : ((windowEndUs || monotonicUs()) - windowStartUs) / 1000,
     notes,
   };

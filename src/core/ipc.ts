@@ -54,6 +54,8 @@ export interface ProgressMessage {
 export type FromChild =
   | { type: 'ready'; url?: string; httpUrl?: string }
   | ProgressMessage
+  /** A client's window closed (its work is done, or it was told to stop); what follows is cleanup. */
+  | { type: 'window-closed' }
   | { type: 'report'; report: ProcessReport; stackDrops?: number }
   | { type: 'failed'; reason: string; report?: ProcessReport };
 

@@ -31,6 +31,8 @@ export class ManagedChild {
   readonly exited: Promise<void>;
   /** Called for every progress message. */
   onProgress: ((message: ProgressMessage) => void) | null = null;
+  /** Called when a client says its measurement window closed. */
+  onWindowClosed: (() => void) | null = null;
 
   constructor(readonly role: string, entry: string) {
     this.process = fork(entry, [], {
@@ -48,6 +50,10 @@ export class ManagedChild {
     this.process.on('message', (message: FromChild) => {
       if (message.type === 'progress') {
         this.onProgress?.(message);
+        return;
+      }
+      if (message.type === 'window-closed') {
+        this.onWindowClosed?.();
         return;
       }
       this.inbox.push(message);

@@ -61,7 +61,8 @@ function poolProcess(parts: ProcessResources[]): ProcessResources {
   return {
     cpuPercent: pool((p) => p.cpuPercent, 1),
     rssBytes: pool((p) => p.rssBytes, 0),
-    eventLoopUtilization: pool((p) => p.eventLoopUtilization, 3),
+    // Only when every round has it: a runtime that cannot say gets no made-up number.
+    eventLoopUtilization: parts.every((p) => p.eventLoopUtilization) ? pool((p) => p.eventLoopUtilization!, 3) : null,
     samples,
   };
 }

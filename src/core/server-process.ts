@@ -8,13 +8,13 @@ import type { ServerLogic, ServerScenarioContext } from '../scenario-types.js';
 import { monotonicUs } from './clock.js';
 import { exitWithParent, sendToParent, type ServerStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
-import { ResourceSampler } from './resources.js';
+import { EventLoopSampler } from './resources.js';
 import { importScenario } from './scenario-loader.js';
 
 exitWithParent();
 
 const metrics = new MetricsRegistry();
-const sampler = new ResourceSampler();
+const sampler = new EventLoopSampler();
 let logic: ServerLogic = {};
 let stackDrops: () => number = () => 0;
 let windowStartUs = 0;
@@ -27,13 +27,13 @@ process.on('message', (message: ToChild) => {
     logic.onMeasureStart?.();
   } else if (message.type === 'stop') {
     logic.onMeasureEnd?.();
-    const resources = sampler.stop();
+    const eventLoopUtilization = sampler.stop();
     void sendToParent({
       type: 'report',
       report: {
         histograms: metrics.encodeAll(),
         counters: metrics.counterValues(),
-        resources,
+        eventLoopUtilization,
         windowMs: (monotonicUs() - windowStartUs) / 1000,
         notes: [],
       },

@@ -1,0 +1,141 @@
+/**
+ * CPU and memory of a process (or of its whole process tree), read from /proc
+ * by the orchestrator every 250 ms during the window. Every server and client
+ * is measured this way, whatever it runs on (Node, Bun, Deno, a Python server
+ * started by command), so they are compared on equal terms.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import type { SampledStat } from '../result-types.js';
+
+const SAMPLE_INTERVAL_MS = 250;
+
+/** Clock ticks per second and page size, from the system (100 and 4096 on usual Linux). */
+const CLOCK_TICKS = systemNumber('CLK_TCK', 100);
+const PAGE_BYTES = systemNumber('PAGESIZE', 4096);
+
+function systemNumber(name: string, fallback: number): number {
+  try {
+    const value = Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim());
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export interface ProcReading {
+  /** CPU time of the process (and its children, waited-for ones included), in clock ticks. */
+  cpuTicks: number;
+  rssBytes: number;
+}
+
+/** One process's counters from /proc/<pid>/stat; null when it is gone. */
+export function readProcess(pid: number): ProcReading | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name may hold spaces and parentheses: fields are counted after its closing one.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // Fields 14-17 (utime, stime, cutime, cstime) and 24 (rss, pages), counted from 1 with pid and comm.
+  const at = (field: number): number => Number(fields[field - 3]);
+  return { cpuTicks: at(14) + at(15) + at(16) + at(17), rssBytes: at(24) * PAGE_BYTES };
+}
+
+/** `pid` and every process below it, from the kernel's children lists. */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${tree[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = readFileSync(`/proc/${tree[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) tree.push(...children.split(' ').map(Number));
+      } catch {
+        // the task ended while we looked
+      }
+    }
+  }
+  return tree;
+}
+
+/** The sum over a process (or its tree) of CPU ticks and RSS; null when the root is gone. */
+export function readTree(pid: number, tree: boolean): ProcReading | null {
+  const root = readProcess(pid);
+  if (!root || !tree) return root;
+  let cpuTicks = 0;
+  let rssBytes = 0;
+  for (const member of processTree(pid)) {
+    const reading = member === pid ? root : readProcess(member);
+    if (!reading) continue;
+    cpuTicks += reading.cpuTicks;
+    rssBytes += reading.rssBytes;
+  }
+  return { cpuTicks, rssBytes };
+}
+
+export interface ProcStats {
+  cpuPercent: SampledStat;
+  rssBytes: SampledStat;
+  samples: number;
+}
+
+/** Samples one process (or tree) from outside while the window is open. */
+export class ProcSampler {
+  private timer: NodeJS.Timeout | null = null;
+  private first: { atMs: number; cpuTicks: number } | null = null;
+  private last: { atMs: number; cpuTicks: number } | null = null;
+  private readonly cpu: number[] = [];
+  private readonly rss: number[] = [];
+
+  constructor(private readonly pid: number, private readonly tree = false) {}
+
+  start(): void {
+    const reading = readTree(this.pid, this.tree);
+    if (reading) this.first = this.last = { atMs: performance.now(), cpuTicks: reading.cpuTicks };
+    this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Takes a last sample (the tail of the window) and stops; null when nothing could be read. */
+  stop(): ProcStats | null {
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+      this.sample();
+    }
+    if (!this.first || !this.last || this.rss.length === 0) return null;
+    const wallMs = this.last.atMs - this.first.atMs;
+    // The mean is all CPU time over all wall time: exact, whatever the tick rounding of single samples.
+    const meanCpu = wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0;
+    return {
+      cpuPercent: { mean: round(meanCpu, 1), max: round(Math.max(...this.cpu, meanCpu), 1) },
+      rssBytes: { mean: Math.round(this.rss.reduce((a, b) => a + b, 0) / this.rss.length), max: Math.max(...this.rss) },
+      samples: this.rss.length,
+    };
+  }
+
+  private sample(): void {
+    const reading = readTree(this.pid, this.tree);
+    if (!reading || !this.last) return;
+    const atMs = performance.now();
+    const elapsedMs = atMs - this.last.atMs;
+    // Ticks are 10 ms: shorter than a few of them says nothing about CPU.
+    if (elapsedMs < 50) return;
+    this.cpu.push(((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100);
+    this.rss.push(reading.rssBytes);
+    this.last = { atMs, cpuTicks: reading.cpuTicks };
+  }
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

@@ -1,0 +1,57 @@
+/**
+ * The window's CPU and memory of every process of a cell, sampled from /proc by
+ * the orchestrator: the server from "go" until it is told to stop, each client
+ * from "go" until its own window closes. Each process's event-loop utilisation,
+ * which only it can see, comes with its report and is joined in here.
+ */
+import type { CellResources, ProcessResources, SampledStat } from '../result-types.js';
+import { ProcSampler, type ProcStats } from './proc-sampler.js';
+
+export class WindowResources {
+  private readonly server: ProcSampler | null;
+  private readonly clients: ProcSampler[];
+  private serverStats: ProcStats | null = null;
+  private readonly clientStats: Array<ProcStats | null | undefined>;
+
+  /** `serverTree`: sample the server's whole process tree (a server started by command may fork workers). */
+  constructor(serverPid: number | null, clientPids: number[], serverTree = false) {
+    this.server = serverPid === null ? null : new ProcSampler(serverPid, serverTree);
+    this.clients = clientPids.map((pid) => new ProcSampler(pid));
+    this.clientStats = clientPids.map(() => undefined);
+  }
+
+  start(): void {
+    this.server?.start();
+    for (const client of this.clients) client.start();
+  }
+
+  /** Client `index` closed its window: its cleanup is not the window's cost. */
+  clientClosed(index: number): void {
+    if (this.clientStats[index] === undefined) this.clientStats[index] = this.clients[index]?.stop() ?? null;
+  }
+
+  stopClients(): void {
+    this.clients.forEach((_, index) => this.clientClosed(index));
+  }
+
+  stopServer(): void {
+    this.serverStats ??= this.server?.stop() ?? null;
+  }
+
+  /** Resources of the server and of the clients that reported (by process index). */
+  build(serverLoop: SampledStat | null | undefined, clientLoops: Map<number, SampledStat | null>): CellResources {
+    this.stopClients();
+    this.stopServer();
+    return {
+      server: combine(this.serverStats, serverLoop ?? null),
+      clients: [...clientLoops].flatMap(([index, loop]) => {
+        const resources = combine(this.clientStats[index] ?? null, loop);
+        return resources ? [resources] : [];
+      }),
+    };
+  }
+}
+
+function combine(stats: ProcStats | null, loop: SampledStat | null): ProcessResources | null {
+  return stats ? { cpuPercent: stats.cpuPercent, rssBytes: stats.rssBytes, eventLoopUtilization: loop, samples: stats.samples } : null;
+}
