@@ -10,6 +10,7 @@ import { runFromArgs } from './commands/run.js';
 import { listFromArgs } from './commands/list.js';
 import { reportFromArgs } from './commands/report.js';
 import { compareFromArgs } from './commands/compare.js';
+import { mergeFromArgs } from './commands/merge.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair. */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   list: listFromArgs,
   report: reportFromArgs,
   compare: compareFromArgs,
+  merge: mergeFromArgs,
 };
 
 async function main(argv: string[]): Promise<number> {

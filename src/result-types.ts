@@ -4,6 +4,7 @@
  * (src/result-upgrade.ts turns older files into this shape).
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
+import type { MergeInfo, ShardInfo } from './shard/shard-types.js';
 
 export const SCHEMA_VERSION = 2;
 
@@ -117,6 +118,8 @@ export interface CellMeasurements {
   serverCounters: Record<string, number>;
   /** Longest client window, the denominator of every rate (summed over rounds). */
   windowMs: number;
+  /** When the window opened (epoch ms, the orchestrator's clock), so shards can find their common window. */
+  windowOpenedAtEpochMs?: number;
   /** The window interval by interval (absent when it lasted under one interval). */
   timeSeries?: TimeSeries;
 }
@@ -279,4 +282,8 @@ export interface BenchResult {
   repeat: number;
   scenarios: ScenarioInfo[];
   cells: CellResult[];
+  /** Set when this result is one shard of a sharded run (`--shard i/N`). */
+  shard?: ShardInfo;
+  /** Set when this result was merged from shards (`wsbench merge`). */
+  merge?: MergeInfo;
 }

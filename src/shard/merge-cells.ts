@@ -1,0 +1,135 @@
+/**
+ * One cell of a sharded run, put back together from its shards: histograms
+ * added bucket by bucket (exact: the percentiles are those of all samples),
+ * counters summed, client processes side by side, rates over the window in
+ * which every shard was measuring. The metrics are then computed once from
+ * that, from the scenario's declarations, like those of any cell.
+ */
+import type { MetricInfo } from '../declaration-types.js';
+import { computeMetrics } from '../core/metric-values.js';
+import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from '../core/metrics.js';
+import type { CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
+import { isMeasured } from '../result-types.js';
+import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
+
+export interface ShardCell {
+  shard: number;
+  cell: CellResult;
+  /** This shard's clock minus shard 0's, when known. */
+  clockOffsetMs: number | null;
+}
+
+/** Merges the same cell of every shard that has it; `missing` names shards that have none. */
+export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioInfo, scenario: AnyScenario | null): CellResult {
+  const first = parts[0]!.cell;
+  const identity = { scenario: first.scenario, server: first.server, client: first.client, params: first.params };
+  const elapsedMs = Math.max(...parts.map((p) => p.cell.elapsedMs));
+  const problems = [
+    ...parts.filter((p) => p.cell.status === 'failed').map((p) => `shard ${p.shard}: ${'reason' in p.cell ? p.cell.reason : 'failed'}`),
+    ...missing.map((index) => `shard ${index}: missing`),
+  ];
+  const skipped = parts.filter((p) => p.cell.status === 'skipped');
+  if (skipped.length === parts.length && missing.length === 0) return { ...identity, status: 'skipped', reason: (first as { reason: string }).reason, elapsedMs };
+  const measured = parts.filter((p): p is ShardCell & { cell: MeasuredCell } => isMeasured(p.cell));
+  if (measured.length === 0) return { ...identity, status: 'failed', reason: problems.join('; ') || 'no shard measured this cell', elapsedMs };
+
+  const measurements = mergeMeasurements(measured);
+  const resources = {
+    server: measured.map((p) => p.cell.resources.server).find((s) => s !== null) ?? null,
+    clients: measured.flatMap((p) => p.cell.resources.clients),
+  };
+  const drops = measured.map((p) => p.cell.stackDrops).filter((d): d is number => d !== null);
+  const values = computeMetrics(withComputations(info, scenario), {
+    measurements,
+    params: identity.params,
+    resources,
+    stackDrops: drops.length ? Math.max(...drops) : null,
+    // The server is one, shared by every shard: whichever shard heard from it speaks for it.
+    serverReported: measured.some((p) => Object.keys(p.cell.measurements.serverCounters).length > 0 || p.cell.stackDrops !== null),
+    clientProcesses: resources.clients.length,
+  });
+  const numbers = {
+    metrics: values.metrics,
+    missing: values.missing,
+    measurements,
+    resources,
+    stackDrops: drops.length ? Math.max(...drops) : null,
+    notes: [...new Set(measured.flatMap((p) => p.cell.notes))],
+    elapsedMs,
+  };
+  return problems.length ? { ...identity, status: 'failed', reason: problems.join('; '), ...numbers } : { ...identity, status: 'ok', ...numbers };
+}
+
+function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>): CellMeasurements {
+  const all = parts.map((p) => p.cell.measurements);
+  const histograms = mergeHistogramSets(all.map((m) => m.histograms));
+  const serverPart = all.find((m) => Object.keys(m.serverHistograms).length + Object.keys(m.serverCounters).length > 0);
+  const serverHistograms = serverPart?.serverHistograms ?? {};
+  const series = mergeSeries(all.map((m) => m.timeSeries));
+  return {
+    histograms,
+    latency: summarizeLatencies(histograms),
+    sizes: summarizeSizeHistograms(histograms),
+    counters: sumCounterSets(all.map((m) => m.counters)),
+    serverHistograms,
+    serverLatency: summarizeLatencies(serverHistograms),
+    serverCounters: serverPart?.serverCounters ?? {},
+    windowMs: commonWindowMs(parts),
+    ...(series ? { timeSeries: series } : {}),
+  };
+}
+
+/**
+ * The window in which every shard was measuring: from the latest opening to the
+ * earliest close, on shard 0's clock. Shards that did not record when their
+ * window opened can only say how long it was: then the shortest of them.
+ */
+export function commonWindowMs(parts: Array<ShardCell & { cell: MeasuredCell }>): number {
+  const windows = parts.map((p) => {
+    const opened = p.cell.measurements.windowOpenedAtEpochMs;
+    const offset = p.clockOffsetMs ?? 0;
+    return opened === undefined ? null : { start: opened - offset, end: opened - offset + p.cell.measurements.windowMs };
+  });
+  if (windows.some((w) => w === null)) return Math.min(...parts.map((p) => p.cell.measurements.windowMs));
+  const known = windows as Array<{ start: number; end: number }>;
+  return Math.max(0, Math.min(...known.map((w) => w.end)) - Math.max(...known.map((w) => w.start)));
+}
+
+/**
+ * Counters add up point by point. Interval latencies are kept as summaries
+ * (p50/p99/max), which cannot be merged exactly, so the merged series has none.
+ */
+function mergeSeries(series: Array<TimeSeries | undefined>): TimeSeries | undefined {
+  const present = series.filter((s): s is TimeSeries => s !== undefined);
+  if (present.length === 0) return undefined;
+  const length = Math.min(...present.map((s) => s.points.length));
+  return {
+    intervalMs: present[0]!.intervalMs,
+    points: Array.from({ length }, (_, i) => ({
+      tMs: present[0]!.points[i]!.tMs,
+      counters: sumCounterSets(present.map((s) => s.points[i]!.counters)),
+      latency: {},
+    })),
+  };
+}
+
+/**
+ * The declarations as metric definitions. A custom metric needs the scenario's
+ * own function: from the scenario when merge could load it, else it is null
+ * with that reason (never a number made up from something else).
+ */
+function withComputations(info: ScenarioInfo, scenario: AnyScenario | null): AnyScenario {
+  const own = (scenario?.metrics ?? {}) as Record<string, MetricDefinition>;
+  const metrics = Object.fromEntries(
+    Object.entries(info.metrics).map(([key, declared]: [string, MetricInfo]) => {
+      const source = declared.source;
+      if (!('custom' in source)) return [key, declared as MetricDefinition];
+      const ownSource = own[key]?.source;
+      const compute = ownSource && 'compute' in ownSource ? ownSource.compute : () => {
+        throw new Error(`its scenario's code is needed and ${info.name} could not be loaded by merge`);
+      };
+      return [key, { ...declared, source: { custom: source.custom, compute } }];
+    }),
+  );
+  return { metrics } as unknown as AnyScenario;
+}

@@ -1,0 +1,53 @@
+/**
+ * What a merged result must say about its shards: load that was spread
+ * unevenly, load generators that ran out of CPU (the figure is then theirs, not
+ * the server's), and clocks too far apart for delays timed across hosts.
+ */
+import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
+import { cellKey } from '../report/compare.js';
+import type { ShardInfo } from './shard-types.js';
+
+/** A load generator above this share of one core may be what limits the numbers. */
+export const LOAD_GENERATOR_CPU_LIMIT_PERCENT = 80;
+/** Shards whose headline rates differ by more than this share of their mean are called imbalanced. */
+export const IMBALANCE_FRACTION = 0.2;
+/**
+ * Delays timed from a timestamp taken on another host are valid only while the
+ * clocks agree to within this (offset plus half the probe's round trip).
+ */
+export const ONE_WAY_BOUND_MS = 1;
+
+export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchResult }>, info: ScenarioInfo, missing: number[]): string[] {
+  const warnings: string[] = [];
+  if (missing.length) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${shards[0]!.shard.count} missing: the merge covers only the others`);
+  for (const { shard, result } of shards) {
+    for (const cell of result.cells.filter(isMeasured)) {
+      const busiest = Math.max(...cell.resources.clients.map((r) => r.cpuPercent.mean), 0);
+      if (busiest > LOAD_GENERATOR_CPU_LIMIT_PERCENT) {
+        warnings.push(`shard ${shard.index}, ${cellKey(cell)}: a load generator ran at ${busiest.toFixed(0)}% CPU (above ${LOAD_GENERATOR_CPU_LIMIT_PERCENT}%): the figures may be its limit, not the server's`);
+      }
+    }
+    if (shard.clockOffsetMs !== null && Math.abs(shard.clockOffsetMs) + (shard.clockRttMs ?? 0) / 2 > ONE_WAY_BOUND_MS) {
+      warnings.push(`shard ${shard.index}: clock ${shard.clockOffsetMs.toFixed(3)} ms from shard 0 (±${((shard.clockRttMs ?? 0) / 2).toFixed(3)} ms): delays timed across hosts are off by more than ${ONE_WAY_BOUND_MS} ms; round trips stay valid`);
+    }
+  }
+  const rates = Object.entries(info.metrics).filter(([, m]) => m.role === 'primary-rate').map(([key]) => key);
+  const keys = [...new Set(shards.flatMap((s) => s.result.cells.map(cellKey)))];
+  for (const key of keys) {
+    for (const rate of rates) {
+      const values = shards.flatMap((s) => {
+        const cell = s.result.cells.find((c) => cellKey(c) === key);
+        const value = cell && isMeasured(cell) ? cell.metrics[rate] : null;
+        return typeof value === 'number' ? [{ index: s.shard.index, value }] : [];
+      });
+      if (values.length < 2) continue;
+      const mean = values.reduce((sum, v) => sum + v.value, 0) / values.length;
+      const spread = Math.max(...values.map((v) => v.value)) - Math.min(...values.map((v) => v.value));
+      if (mean > 0 && spread / mean > IMBALANCE_FRACTION) {
+        const list = values.map((v) => `shard ${v.index} ${v.value.toPrecision(4)}`).join(', ');
+        warnings.push(`${key}: ${info.metrics[rate]!.header} differs between shards by ${((spread / mean) * 100).toFixed(0)}% of the mean (${list})`);
+      }
+    }
+  }
+  return warnings;
+}
