@@ -1,20 +1,20 @@
 /**
  * `npm run bench`: what wsbench's own machinery costs (echo round trip against
- * bare TCP, firehose receive rate against a bare ws counter). Each comparison runs
+ * bare TCP; client CPU per message at full load, echo and firehose, against bare
+ * ws loops doing the same exchange). Each comparison runs
  * wsbench and a bare baseline on the same machine in the same run, rounds
  * alternating so drift hits both, and reports the ratio of the medians.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { run } from '../src/index.js';
-import { firehoseBaseline } from './firehose-baseline.js';
+import { firehoseBaseline, renderFirehoseBaseline } from './firehose-baseline.js';
+import { echoCost, renderEchoCost } from './echo-cost.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 3000;
 const PAYLOAD_BYTES = 32;
 const LIMIT_RATIO = 1.5;
-/** firehose with full accounting should keep at least this share of a bare counter's rate. */
-const FIREHOSE_AIM = 0.9;
 
 async function wsbenchEchoP50Ms(): Promise<number> {
   const result = await run({
@@ -73,17 +73,10 @@ async function main(): Promise<void> {
   );
   if (ratio > LIMIT_RATIO) process.exitCode = 1;
 
-  const firehose = await firehoseBaseline();
-  const share = firehose.wsbenchMsgsPerSec / firehose.bareMsgsPerSec;
-  process.stdout.write(
-    [
-      'firehose receive rate, uws server, as fast as backpressure allows, medians of alternating rounds:',
-      `  bare ws client that only counts       ${firehose.bareMsgsPerSec} msg/s`,
-      `  wsbench firehose, ws client            ${firehose.wsbenchMsgsPerSec} msg/s (wire tap, size histogram, drain accounting)`,
-      `  ratio ${share.toFixed(2)} (aim >= ${FIREHOSE_AIM}) ${share >= FIREHOSE_AIM ? 'ok' : 'BELOW AIM'}`,
-      '',
-    ].join('\n'),
-  );
+  // Full load: the ratios are printed, never asserted (they move with whatever else shares the machine).
+  const echo = await echoCost(undefined, (line) => process.stderr.write(`echo cost ${line}\n`));
+  process.stdout.write(renderEchoCost(echo) + '\n');
+  process.stdout.write(renderFirehoseBaseline(await firehoseBaseline()) + '\n');
 }
 
 await main();

@@ -9,11 +9,13 @@
  * closes each sender sends an end marker with its last sequence number, which
  * the server never drops: receivers then account for the tail too, and every
  * expected message ends up received, dropped or (connection lost) unaccounted.
+ * Wire protocol for servers in other languages: docs/protocols/chat.md.
  */
 import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
 import type { ClientConnection } from '../src/adapter-types.js';
 import type { CellMeasurements } from '../src/result-types.js';
 import { ChatRoom } from './lib/chat-room.js';
+import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** A chat message: sender, its sequence number, intended send time (µs, monotonic), text. */
 interface ChatMessage {
@@ -146,6 +148,7 @@ export default defineScenario({
     const duplicates = ctx.counter('duplicates');
     const afterWindow = ctx.counter('receivedAfterWindow');
     const errors = ctx.counter('errors');
+    const guard = new ProtocolGuard(ctx, 'chat');
     const text = 'x'.repeat(payload);
     const count = ctx.share(members);
     const first = ctx.firstOfShare(members);
@@ -162,7 +165,10 @@ export default defineScenario({
       member.connection = await ctx.connect({
         onMessage(data) {
           const nowUs = ctx.nowUs();
-          const message = JSON.parse(messageText(data)) as ChatMessage | EndMarker;
+          const message = parseJson(messageText(data)) as ChatMessage | EndMarker | undefined;
+          if (typeof message?.s !== 'number' || typeof message.n !== 'number') {
+            return guard.broken('a member\'s message {"s","n","t","x"} or end marker {"e","s","n"}', data);
+          }
           const expected = nextSeq.get(message.s) ?? 0;
           if ('e' in message) {
             // Whatever this sender sent after the last message we saw never came.
@@ -215,7 +221,7 @@ export default defineScenario({
     });
     const endsExpected = members - 1;
     const finished = await waitUntil(
-      () => local.every((m) => !m.alive || m.ends >= endsExpected),
+      () => !guard.ok || local.every((m) => !m.alive || m.ends >= endsExpected),
       DRAIN_BASE_MS + 10 * moderatorDelay,
     );
     if (!finished) {
@@ -223,6 +229,7 @@ export default defineScenario({
     }
     ctx.counter('receiversUnfinished').add(local.filter((m) => m.ends < endsExpected).length);
     await Promise.all(local.map((m) => m.connection.close()));
+    guard.throwIfBroken();
   },
 
   metrics: {

@@ -8,6 +8,10 @@
  * The server sends exactly floor(duration / interval) ticks, so every client
  * knows how many to expect: the cell ends when each connection has them all, or
  * DRAIN_MS after the last one was due. What never arrived is `missing`.
+ *
+ * The stream starts when the server gets `{"start":true}`, which the first
+ * connection of the first client process sends once the window is open: a
+ * server in any language learns it that way (docs/protocols/fanout.md).
  */
 import {
   CONNECT_FAILURES,
@@ -25,11 +29,15 @@ import {
 import type { ClientConnection } from '../src/adapter-types.js';
 import type { Counter, MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
+import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
+import { ProtocolGuard } from './lib/protocol-guard.js';
 
 /** Open files a process needs besides its sockets (stdio, IPC, libuv, the modules it loads). */
 const FD_RESERVE = 100;
-/** The core waits 120 s for clients to be ready; the connect phase must end well before. */
+/** Longest connect phase a parameter set may need (the ready timeout below allows it plus READY_MARGIN_MS). */
 const CONNECT_BUDGET_MS = 100_000;
+/** Beyond the paced connect phase: process start, the last connection's own timeout, scheduling. */
+const READY_MARGIN_MS = 15_000;
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
 const MIN_CONNECTIONS_FOR_RSS = 100;
 /** After the last tick was due, stragglers get this long before they count as missing. */
@@ -39,6 +47,8 @@ type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
 /** Counter and metric name of one failure reason, e.g. connectFailedEMFILE, connectFailedOther. */
 const failureKey = (reason: ConnectFailure): FailureKey => (reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`);
 const ticksOf = (p: { duration: number; interval: number }): number => Math.floor(p.duration / p.interval);
+/** Starts the stream; a start while one is running changes nothing. */
+const START = JSON.stringify({ start: true });
 
 /** Connect failures by reason: a breakdown of connectFailed, which carries the errors role. */
 const failureMetrics = Object.fromEntries(
@@ -114,6 +124,8 @@ export default defineScenario({
     return null;
   },
   windowMs: () => undefined, // clients end the cell once every tick has arrived or is overdue
+  // Connections open at connectRate, and the last may take connectTimeout before it counts as failed.
+  readyTimeoutMs: (p) => (p.connections / p.connectRate) * 1000 + p.connectTimeout + READY_MARGIN_MS,
 
   server(ctx) {
     const intervalUs = ctx.params.interval * 1000;
@@ -125,6 +137,7 @@ export default defineScenario({
     const lateness = ctx.histogram('tickLateness');
     let startUs = 0;
     let sent = 0;
+    let streaming = false;
     let timer: NodeJS.Timeout | undefined;
     const tick = (): void => {
       const nowUs = ctx.nowUs();
@@ -138,10 +151,15 @@ export default defineScenario({
         sent += 1;
       }
       if (sent < ticks) timer = setTimeout(tick, Math.max(0, (startUs + sent * intervalUs - ctx.nowUs()) / 1000));
+      else streaming = false;
     };
     return {
-      onMeasureStart() {
+      onConnection: serverRssBaseline(ctx),
+      onMessage(_connection, data) {
+        if (streaming || messageText(data) !== START) return;
+        streaming = true;
         startUs = ctx.nowUs();
+        sent = 0;
         tick();
       },
       onMeasureEnd() {
@@ -161,6 +179,7 @@ export default defineScenario({
     const rxBytes = ctx.counter('rxBytes');
     const outOfOrder = ctx.counter('outOfOrder');
     const badMessages = ctx.counter('badMessages');
+    const guard = new ProtocolGuard(ctx, 'fanout');
     const connected = ctx.counter('connected');
     const failed = ctx.counter('connectFailed');
     const failedBy = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<ConnectFailure, Counter>;
@@ -200,7 +219,10 @@ export default defineScenario({
             const tick = decodePriceTick(text);
             received.add();
             rxBytes.add(Buffer.byteLength(text));
-            if (!tick) return void badMessages.add();
+            if (!tick) {
+              badMessages.add();
+              return guard.broken('a price tick {"seq","price","timestamp"}', data);
+            }
             delay.recordUs(nowUs - tick.timestamp);
             if (tick.seq !== tally.nextSeq) outOfOrder.add();
             tally.nextSeq = tick.seq + 1;
@@ -228,6 +250,8 @@ export default defineScenario({
     connected.add(kept.length);
 
     await ctx.ready();
+    // One start for the whole cell: from the process that holds the first connections.
+    if (first === 0) kept[0]?.connection.send(START);
     await new Promise<void>((resolve) => {
       const deadline = setTimeout(done, (ticks - 1) * p.interval + DRAIN_MS);
       function done(): void {
@@ -241,6 +265,7 @@ export default defineScenario({
     });
     ctx.counter('missing').add(kept.reduce((sum, { tally }) => sum + Math.max(0, ticks - tally.received), 0));
     await Promise.all(kept.map(({ connection }) => connection.close()));
+    guard.throwIfBroken();
   },
 
   metrics: {
@@ -302,11 +327,26 @@ export default defineScenario({
       header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
       source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => divide(rssPerConnection(input), 1000) },
     },
+    serverRssPerConnectionBytes: {
+      header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      source: {
+        custom: 'server peak RSS in the window minus its RSS when the first connection arrived, per connected client (from 100 connections)',
+        compute: (input) => serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS),
+      },
+    },
+    serverRssPerConnectionKB: {
+      header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      source: {
+        custom: 'serverRssPerConnectionBytes / 1000',
+        compute: (input) => divide(serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS), 1000),
+      },
+    },
   },
   table: [
     'connected', 'connectFailed', 'dropped', 'received', 'missing',
     'delayMeanMs', 'delayP50Ms', 'delayStdevMs', 'delayP99Ms', 'delayP999Ms', 'delayMaxMs',
     'messagesPerSec', 'avgMessageBytes', 'clientCpuPercent', 'clientRssMB', 'clientRssPerConnectionKB',
+    'serverRssPerConnectionKB',
   ],
   charts: [
     { kind: 'by-parameter', parameter: 'connections', metrics: ['delayP50Ms', 'delayP99Ms', 'delayP999Ms'], title: 'delay by connections' },

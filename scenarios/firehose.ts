@@ -10,6 +10,7 @@
  * users), and are n/a where a stack cannot hand those bytes over. When the
  * window closes the client unsubscribes and reads until the server's reply, so
  * every message the server sent is accounted for (counted apart from the rates).
+ * Wire protocol for servers in other languages: docs/protocols/firehose.md.
  */
 import { defineScenario, messageText, rate, total } from '../src/scenario-kit/index.js';
 import type { ClientConnection, ClientConnectOptions } from '../src/adapter-types.js';
@@ -17,6 +18,7 @@ import type { MetricDefinition } from '../src/scenario-types.js';
 import { buildOrderBookFeed, INSTRUMENTS } from './lib/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './lib/feed-sender.js';
 import { WIRE_METRICS, WireTelemetry } from './lib/wire-telemetry.js';
+import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** After the window, the backlog (at most ~1 MiB queued in the server) gets this long to arrive. */
 const DRAIN_MS = 10_000;
@@ -46,7 +48,7 @@ export default defineScenario({
   description:
     'One connection receives a synthetic 13-instrument order-book feed (snapshots, then ~220-byte updates, large ones fragmented); '
     + 'seed-style RX telemetry (seed 003).',
-  requires: { fragmentControl: true },
+  requires: { fragmentControl: true, wireTap: true },
   parameters: {
     duration: {
       kind: 'duration', description: 'how long to stream (Ctrl+C ends it early and keeps the results)', default: '10s', min: '100ms', max: '168h',
@@ -121,10 +123,18 @@ export default defineScenario({
     let minBytes = Number.POSITIVE_INFINITY;
     let maxBytes = 0;
     let unsubscribed: () => void = () => undefined;
+    const guard = new ProtocolGuard(ctx, 'firehose');
+    let replied = false;
 
     const options: Omit<ClientConnectOptions, 'localAddress'> = {
       onMessage(data) {
         const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+        // Only the first message is read: the reply to subscribe must come before the feed.
+        if (!replied) {
+          replied = true;
+          const reply = typeof data === 'string' ? (parseJson(data) as { method?: unknown } | undefined) : undefined;
+          if (reply?.method !== 'subscribe') return guard.broken('the reply {"method":"subscribe","success":true,"req_id":1}', data);
+        }
         if (inWindow) {
           received.add();
           rxBytes.add(size);
@@ -158,7 +168,7 @@ export default defineScenario({
     send(SUBSCRIBE);
     if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
     inWindow = false;
-    const drained = await new Promise<boolean>((resolve) => {
+    const drained = !guard.ok || await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), DRAIN_MS);
       unsubscribed = () => {
         clearTimeout(timer);
@@ -176,6 +186,7 @@ export default defineScenario({
       ctx.counter('messageBytesMin').add(minBytes);
       ctx.counter('messageBytesMax').add(maxBytes);
     }
+    guard.throwIfBroken();
   },
 
   metrics: {

@@ -16,11 +16,14 @@
  * `duration` (one at a random moment of each equal slot), once with only the
  * subscriber listening and once with only the poller, so the server's CPU
  * time in each phase belongs to one approach.
+ *
+ * Wire protocol for servers in other languages: docs/protocols/push-vs-poll.md.
  */
 import { defineScenario, latencyMetrics, sleep, total, waitUntil } from '../src/scenario-kit/index.js';
 import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
+import { ProtocolGuard } from './lib/protocol-guard.js';
 
 const ONE_CLOCK =
   'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; '
@@ -112,7 +115,8 @@ export default defineScenario({
     const placeRequests = ctx.counter('placeRequests');
     const errors = ctx.counter('errors');
     const expected = { websocket: ctx.counter('batchesExpectedWs'), rest: ctx.counter('batchesExpectedRest') };
-    const subscriber = await openSubscriber(ctx);
+    const guard = new ProtocolGuard(ctx, 'push-vs-poll');
+    const subscriber = await openSubscriber(ctx, guard);
     const poller = createPoller(ctx, p.pollInterval);
     const post = async <T>(path: string, body: unknown): Promise<T | null> => {
       const response = await ctx.http.request('POST', path, JSON.stringify(body)).catch((error: Error) => ({ status: 0, body: error.message }));
@@ -127,7 +131,7 @@ export default defineScenario({
     };
     // A lost subscriber sees nothing more: waiting for it would only stretch the run.
     const seenBy = (trackers: BatchTracker[], batch: number): Promise<boolean> =>
-      waitUntil(() => trackers.every((t) => t.has(batch) || (t === subscriber.tracker && !subscriber.alive())), sightingTimeoutMs(p), 1);
+      waitUntil(() => !guard.ok || trackers.every((t) => t.has(batch) || (t === subscriber.tracker && !subscriber.alive())), sightingTimeoutMs(p), 1);
 
     await ctx.ready();
     try {
@@ -155,6 +159,7 @@ export default defineScenario({
       ctx.counter('restWireBytesDown').add(wire.receivedBytes);
       await subscriber.close();
     }
+    guard.throwIfBroken();
 
     async function runPhase(phase: Phase): Promise<void> {
       const started = await post<{ cursor: number }>('/phase', { name: phase, state: 'start' });

@@ -9,9 +9,14 @@
  * to the acknowledgement: a stalled ticker or a stalled client cannot hide
  * delay there (coordinated omission); the order round trip, the seed's metric,
  * starts when the client actually sent.
+ *
+ * The ticker starts when the first connection subscribes (`{"sub":true}`, sent
+ * by every client once the window is open), the way a server in any language
+ * learns it: docs/protocols/ticker-orders.md.
  */
 import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
 import type { ClientConnection } from '../src/adapter-types.js';
+import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** A tick: sequence number, intended broadcast time (µs, server clock), one price per symbol. */
 interface Tick {
@@ -29,6 +34,8 @@ interface Order {
   t: number;
   i: number;
 }
+/** Sent by every client connection once the window is open; the first one starts the ticker. */
+const SUBSCRIBE = JSON.stringify({ sub: true });
 /** The acknowledgement echoes the order's times so the client keeps no per-order state. */
 interface Ack {
   a: number;
@@ -82,6 +89,7 @@ export default defineScenario({
     let startUs = 0;
     let next = 0;
     let timer: NodeJS.Timeout | undefined;
+    let running = false;
 
     // A late timer broadcasts every tick that fell due, each stamped with its own
     // intended time, so the delay shows up in the clients' numbers instead of vanishing.
@@ -100,10 +108,6 @@ export default defineScenario({
     };
 
     return {
-      onMeasureStart() {
-        startUs = ctx.nowUs();
-        tick();
-      },
       onMeasureEnd() {
         clearTimeout(timer);
       },
@@ -114,6 +118,12 @@ export default defineScenario({
         } catch {
           badOrders.add();
           return;
+        }
+        if ('sub' in order) {
+          if (running) return;
+          running = true;
+          startUs = ctx.nowUs();
+          return tick();
         }
         orders.add();
         const ack: Ack = { a: order.o, t: order.t, i: order.i, px: prices[order.y] ?? 0 };
@@ -133,16 +143,18 @@ export default defineScenario({
     const ticksMissed = ctx.counter('ticksMissed');
     const ticksDuplicated = ctx.counter('ticksDuplicated');
     const errors = ctx.counter('errors');
+    const guard = new ProtocolGuard(ctx, 'ticker-orders');
     let nextOrderId = 0;
     let outstanding = 0;
 
     const open = async (): Promise<ClientConnection> => {
-      let nextTick = 0;
+      // Gaps count from the first tick a connection sees: a server may start ticking before every subscription arrived.
+      let nextTick = -1;
       let connection: ClientConnection | null = null;
       const onTick = (tick: Tick, nowUs: number): void => {
         ticksReceived.add();
         tickDelay.recordUs(nowUs - tick.t);
-        if (tick.k > nextTick) ticksMissed.add(tick.k - nextTick);
+        if (nextTick >= 0 && tick.k > nextTick) ticksMissed.add(tick.k - nextTick);
         nextTick = tick.k + 1;
         const symbol = tick.k % symbols;
         const order: Order = {
@@ -161,7 +173,10 @@ export default defineScenario({
       connection = await ctx.connect({
         onMessage(data) {
           const nowUs = ctx.nowUs();
-          const message = JSON.parse(messageText(data)) as Tick | Ack;
+          const message = parseJson(messageText(data)) as Tick | Ack | undefined;
+          if (typeof message?.t !== 'number' || (!('a' in message) && typeof (message as Tick).k !== 'number')) {
+            return guard.broken('a tick {"k","t","p"} or an acknowledgement {"a","t","i","px"}', data);
+          }
           if ('a' in message) {
             outstanding -= 1;
             ordersAcked.add();
@@ -186,10 +201,12 @@ export default defineScenario({
       connections.push(...(await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, open))));
     }
     await ctx.ready();
+    for (const connection of connections) connection.send(SUBSCRIBE);
     await aborted(ctx.signal);
-    await waitUntil(() => outstanding <= 0, DRAIN_MS);
+    if (guard.ok) await waitUntil(() => outstanding <= 0, DRAIN_MS);
     ctx.counter('ordersUnanswered').add(Math.max(0, outstanding));
     await Promise.all(connections.map((c) => c.close()));
+    guard.throwIfBroken();
   },
 
   metrics: {

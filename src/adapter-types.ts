@@ -3,7 +3,9 @@
  * one file implementing ServerAdapter or ClientAdapter + one registry line.
  * Units live in the names: `Bytes`, `Ms`, `Us`.
  */
-import type { Availability, Protocol } from './result-types.js';
+import type { Availability, Protocol, Runtime, StackSettings } from './result-types.js';
+
+export type { Runtime, StackSettings };
 
 /** A message as scenarios see it: text arrives as a string, binary as bytes. */
 export type MessageData = string | Uint8Array;
@@ -62,6 +64,8 @@ export interface ServerStartOptions {
   /** Loopback address to bind, e.g. 127.0.0.1. */
   host: string;
   handlers: ServerHandlers;
+  /** Offer permessage-deflate (the cell's `deflate` parameter); off when absent. */
+  deflate?: boolean;
 }
 
 /** A server that is listening. */
@@ -77,11 +81,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What a server stack can do beyond plain messages; a scenario that needs more is skipped on it. */
+export interface ServerCapabilities {
+  /** Offers sendFragmented (one message as several frames). */
+  fragmentControl: boolean;
+  /** Serves the scenario's HTTP routes beside the WebSockets. */
+  httpRoutes: boolean;
+  /** Can negotiate permessage-deflate. */
+  deflate: boolean;
+}
+
 /** One server stack. */
 export interface ServerAdapter {
   /** Short name used on the command line (`ws`, `uws`, `socketio`). */
   name: string;
   protocol: Protocol;
+  /** The runtime its server child runs under; start() runs there, probe() runs in Node too. */
+  runtime: Runtime;
+  capabilities: ServerCapabilities;
+  /** Every setting that changes the numbers, as the adapter pins it (recorded in the result). */
+  settings: StackSettings;
   /** Whether it loads here, with version and build. */
   probe(): Promise<Availability>;
   start(options: ServerStartOptions): Promise<RunningServer>;
@@ -96,6 +115,8 @@ export interface ClientConnection {
   bufferedAmountBytes(): number;
   /** Resolves once the connection is closed. */
   close(): Promise<void>;
+  /** The Sec-WebSocket-Extensions the handshake settled on ('' for none). */
+  extensions(): string;
 }
 
 export interface ClientConnectOptions {
@@ -111,12 +132,26 @@ export interface ClientConnectOptions {
    * Adapters that cannot reach their socket reject connect() with a reason.
    */
   onWireData?(chunk: Uint8Array): void;
+  /** Offer permessage-deflate; set by the engine from the cell's `deflate` parameter. */
+  deflate?: boolean;
+}
+
+/** What a client stack can do beyond plain messages. */
+export interface ClientCapabilities {
+  /** Honours onWireData (raw bytes of the socket). */
+  wireTap: boolean;
+  /** Can negotiate permessage-deflate. */
+  deflate: boolean;
 }
 
 /** One client stack. */
 export interface ClientAdapter {
   name: string;
   protocol: Protocol;
+  /** The runtime its client children run under; connect() runs there, probe() runs in Node too. */
+  runtime: Runtime;
+  capabilities: ClientCapabilities;
+  settings: StackSettings;
   probe(): Promise<Availability>;
   /** Resolves once the connection is open; rejects with the reason when it cannot open. */
   connect(url: string, options: ClientConnectOptions): Promise<ClientConnection>;

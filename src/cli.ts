@@ -11,8 +11,9 @@ import { listFromArgs } from './commands/list.js';
 import { reportFromArgs } from './commands/report.js';
 import { compareFromArgs } from './commands/compare.js';
 import { mergeFromArgs } from './commands/merge.js';
+import { capacityFromArgs } from './commands/capacity.js';
 
-/** Bare `wsbench`: the quick suite, echo over every stack pair. */
+/** Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike). */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   report: reportFromArgs,
   compare: compareFromArgs,
   merge: mergeFromArgs,
+  capacity: capacityFromArgs,
 };
 
 async function main(argv: string[]): Promise<number> {

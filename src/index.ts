@@ -1,6 +1,7 @@
 /** wsbench's library API. Every export is listed by name. */
 export { run, planRun } from './core/runner.js';
 export type { RunOptions, RunPlan, ParamsFor } from './core/runner.js';
+export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
 export type { RunEvent, RunEventType } from './core/events.js';
 export type { ScenarioRef } from './core/scenario-loader.js';
 export {
@@ -144,6 +145,24 @@ export type {
   RoundResult,
   StackInfo,
   Environment,
+  ForeignServerInfo,
   ScenarioInfo,
   BenchResult,
 } from './result-types.js';
+export { capacity, planCapacity } from './capacity/run-capacity.js';
+export type { CapacityOptions, CapacityEvent, CapacityPlan, CapacityOutcome } from './capacity/run-capacity.js';
+export { parseSlo, checkSlo } from './capacity/slo.js';
+export type { Slo, SloClause, SloKind, SloOperator, ClauseOutcome } from './capacity/slo.js';
+export { searchCapacity, tolerance } from './capacity/search.js';
+export type { StepJudgement, SearchSettings, SearchStep, SearchEnd, SearchOutcome, StepFunction } from './capacity/search.js';
+export {
+  judgeCell,
+  CLIENT_SATURATED_CPU_PERCENT,
+  SERVER_SATURATED_CPU_PERCENT,
+  SERVER_SATURATED_LOOP,
+} from './capacity/judge.js';
+export type { CapacityStep, StepMeasurement, BreakCause } from './capacity/judge.js';
+export { renderCapacityTable } from './capacity/table.js';
+export { capacityCharts } from './capacity/charts.js';
+export { CAPACITY_FORMAT, CAPACITY_VERSION } from './capacity/types.js';
+export type { CapacityResult, CapacitySettings, ServerCapacity } from './capacity/types.js';

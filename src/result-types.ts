@@ -11,6 +11,29 @@ export const SCHEMA_VERSION = 2;
 /** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
 export type Protocol = 'websocket' | 'socket.io';
 
+/** The JavaScript runtime a stack's child process runs under. */
+export type Runtime = 'node' | 'bun' | 'deno';
+
+/** A runtime as this machine has it. */
+export interface RuntimeInfo {
+  name: Runtime;
+  available: boolean;
+  /** As the binary reports it (`bun --version`), without a leading v; null when it could not run. */
+  version: string | null;
+  /** The binary; null when none was found. */
+  path: string | null;
+  /** Where it came from: an environment variable (`WSBENCH_BUN=...`), the pinned npm package, or the running Node. */
+  source: string;
+  /** Why it is unavailable. */
+  reason?: string;
+}
+
+/**
+ * Settings that change the numbers, set explicitly by the adapter rather than
+ * left to the stack's defaults (sizes in bytes, times in seconds or ms as named).
+ */
+export type StackSettings = Readonly<Record<string, string | number | boolean>>;
+
 /** Whether a stack can run on this machine, and which build of it would run. */
 export type Availability =
   | { available: true; version: string; build?: StackBuild }
@@ -228,6 +251,12 @@ export interface StackInfo {
   role: 'server' | 'client';
   protocol: Protocol;
   availability: Availability;
+  /** The runtime its child process runs under (absent in files older than the field: node). */
+  runtime?: Runtime;
+  /** What it can do beyond plain messages (fragmentControl, httpRoutes, wireTap, deflate); pairs a scenario cannot use are skipped. */
+  capabilities?: Readonly<Record<string, boolean>>;
+  /** Its pinned settings; permessage-deflate follows the cell's `deflate` parameter, and cells record what was negotiated. */
+  settings?: StackSettings;
 }
 
 /** The machine and software that produced the numbers. */
@@ -250,8 +279,29 @@ export interface Environment {
   /** Open-file limit of the wsbench process (caps connections per process). */
   openFileLimit: number | null;
   stacks: StackInfo[];
+  /** Node, Bun and Deno as found on the machine (absent in older files). */
+  runtimes?: RuntimeInfo[];
+  /** Servers named by --target or --server-cmd (absent when there were none); cells name them in `server`. */
+  foreignServers?: ForeignServerInfo[];
   /** How one-way delays were measured. */
   clock: string;
+}
+
+/**
+ * A server wsbench did not build from its own adapters: one already running
+ * (`target`, reached at `url`) or one it started per cell (`command`).
+ */
+export interface ForeignServerInfo {
+  name: string;
+  kind: 'target' | 'command';
+  /** ws:// and wss:// URLs speak WebSocket, http(s):// socket.io. */
+  protocol: Protocol;
+  /** The target's URL, or the command's URL template ({host}, {port}). */
+  url: string;
+  /** The command as given ({port}, {host} unfilled). */
+  command?: string;
+  /** The target process whose tree was sampled for CPU and RSS (--target-pid). */
+  pid?: number;
 }
 
 /** A scenario's declarations, as the run saw them: reporters read meaning only from here. */

@@ -164,8 +164,14 @@ export interface ScenarioDefinition<
 > {
   name: string;
   description: string;
-  /** Protocol-specific needs, e.g. fragment control; pairs lacking them are skipped. */
-  requires?: { fragmentControl?: boolean };
+  /**
+   * Stack features the scenario cannot do without; pairs lacking one are skipped:
+   * `fragmentControl` (server sendFragmented), `httpRoutes` (server serves routes),
+   * `wireTap` (client onWireData). `wsbenchServer`: the scenario runs only against
+   * wsbench's own servers (its server half is no documented wire protocol a --target
+   * or --server-cmd server could speak); the text says why, and such cells are skipped.
+   */
+  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; wsbenchServer?: string };
   parameters: D;
   /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
   presets?: Record<string, ParamInputs<NoInfer<D>>>;
@@ -176,6 +182,12 @@ export interface ScenarioDefinition<
   validate?(params: NoInfer<ParamsOf<D>>): ParameterProblem | null;
   /** How long the orchestrator keeps the window open; undefined = until clients finish. */
   windowMs?(params: NoInfer<ParamsOf<D>>): number | undefined;
+  /**
+   * How long every client process may take to connect and call ready(), in ms.
+   * Default 15 s; at most 10 minutes. Declare it when the connect phase grows with
+   * the parameters (e.g. connections at a connect rate).
+   */
+  readyTimeoutMs?(params: NoInfer<ParamsOf<D>>): number;
   server(ctx: ServerScenarioContext<NoInfer<ParamsOf<D>>>): ServerLogic;
   client(ctx: ClientScenarioContext<NoInfer<ParamsOf<D>>>): Promise<void>;
   /** Every metric of a cell, computed from the merged measurements by wsbench. */

@@ -10,8 +10,8 @@ const EXPORTS_NONE = fileURLToPath(new URL('./fixtures/exports-no-scenario.js', 
 
 /** Each bad input: the exact one line on stderr, exit 2, nothing on stdout. */
 const cases: Array<[string, string[], string]> = [
-  ['unknown server stack', ['run', 'echo', '--servers', 'ws,nginx'], 'wsbench: --servers: unknown server stack "nginx" (known: ws, uws, socketio)'],
-  ['unknown client stack', ['run', 'echo', '--clients', 'curl'], 'wsbench: --clients: unknown client stack "curl" (known: ws, undici, socketio)'],
+  ['unknown server stack', ['run', 'echo', '--servers', 'ws,nginx'], 'wsbench: --servers: unknown server stack "nginx" (known: ws, uws, socketio, bun, deno)'],
+  ['unknown client stack', ['run', 'echo', '--clients', 'curl'], 'wsbench: --clients: unknown client stack "curl" (known: ws, undici, socketio, bun, deno)'],
   ['unknown scenario', ['run', 'nope'], /* known list grows as scenarios land */ 'wsbench: unknown scenario "nope" (known: '],
   ['unknown option', ['run', 'echo', '--bogus', '1'], "wsbench: unknown option '--bogus'"],
   ['unknown command', ['frobnicate'], 'wsbench: unknown command "frobnicate" (commands: '],
@@ -20,7 +20,7 @@ const cases: Array<[string, string[], string]> = [
   ['malformed size', ['run', 'echo', '--payload', 'lots'], 'wsbench: --payload: "lots" is not a size such as 32, 4kb, 64KiB'],
   ['an empty item in a sweep', ['run', 'echo', '--payload', '32,,64'], 'wsbench: --payload: an empty item in the list "32,,64"'],
   ['a list on a parameter that does not sweep', ['run', 'echo', '--duration', '1s,2s'], 'wsbench: --duration: takes one value, not a list ("1s", "2s")'],
-  ['an empty stack name', ['run', 'echo', '--servers', 'ws,,uws'], 'wsbench: --servers: an empty name in the list (known: ws, uws, socketio)'],
+  ['an empty stack name', ['run', 'echo', '--servers', 'ws,,uws'], 'wsbench: --servers: an empty name in the list (known: ws, uws, socketio, bun, deno)'],
   ['zero connections', ['run', 'echo', '--connections', '0'], 'wsbench: --connections: 0 is below the minimum 1'],
   ['negative in flight', ['run', 'echo', '--inflight', '-3'], 'wsbench: --inflight: -3 is below the minimum 1'],
   ['duration too short', ['run', 'echo', '--duration', '10ms'], 'wsbench: --duration: "10ms" is below the minimum 100ms'],

@@ -81,7 +81,7 @@ test('report.html has no URL at all, even with SVG namespaces, and ids stay uniq
 
 test('report.html has every chart inline and no external reference', async () => {
   const dir = tempDir();
-  const written = await writeArtifacts(result, join(dir, 'results.json'));
+  const written = await writeArtifacts(result, join(dir, 'results.json'), { outDir: dir });
   const html = readFileSync(join(dir, 'report.html'), 'utf8');
   const charts = buildCharts(result).flatMap((s) => s.charts);
 
@@ -106,7 +106,7 @@ test('report.html has every chart inline and no external reference', async () =>
 
 test('charts/ holds a standalone .vl.json (data inline) and an .svg per chart', async () => {
   const dir = tempDir();
-  await writeArtifacts(result, join(dir, 'results.json'));
+  await writeArtifacts(result, join(dir, 'results.json'), { outDir: dir });
   const files = readdirSync(join(dir, 'charts')).sort();
   const names = buildCharts(result).flatMap((s) => s.charts).map((c) => c.name).sort();
   assert.deepEqual(files, names.flatMap((n) => [`${n}.svg`, `${n}.vl.json`]).sort());
@@ -120,7 +120,7 @@ test('charts/ holds a standalone .vl.json (data inline) and an .svg per chart', 
 
 test('--png writes a PNG per chart, with text drawn (not blank)', async () => {
   const dir = tempDir();
-  const written = await writeArtifacts(result, join(dir, 'results.json'), { png: true });
+  const written = await writeArtifacts(result, join(dir, 'results.json'), { outDir: dir, png: true });
   const pngs = written.filter((p) => p.endsWith('.png'));
   assert.equal(pngs.length, buildCharts(result).flatMap((s) => s.charts).length);
   const png = readFileSync(pngs[0]!);

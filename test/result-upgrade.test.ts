@@ -93,10 +93,10 @@ test('a version 1 cell that failed before measuring, or was skipped, becomes its
 test('cells that are not cells give one line naming the cell, never a TypeError', () => {
   const path = join(tempDir(), 'bad.json');
   for (const [cells, message] of [
-    [[null], /^.*bad\.json is not a valid wsbench result: cells\[0\] is null, not a cell$/],
-    [[{}], /cells\[0\] has no scenario name$/],
-    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'ok', elapsedMs: 1 }], /cells\[0\] is ok but has no measurements$/],
-    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'done', elapsedMs: 1 }], /cells\[0\]\.status is string "done", not ok, failed or skipped$/],
+    [[null], /^.*bad\.json is not a valid wsbench result: cells\[0\] must be object \(it is null\)$/],
+    [[{}], /cells\[0\] has no scenario$/],
+    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'ok', elapsedMs: 1 }], /cells\[0\] has no metrics$/],
+    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'done', elapsedMs: 1 }], /cells\[0\]\.status must be one of ok, failed, skipped \(it is string "done"\)$/],
   ] as const) {
     const file = { ...(JSON.parse(v1Text) as object), schemaVersion: 2, repeat: 1, scenarios: [], cells };
     writeFileSync(path, JSON.stringify(file));
@@ -105,8 +105,8 @@ test('cells that are not cells give one line naming the cell, never a TypeError'
   const v1 = JSON.parse(v1Text) as { cells: unknown[] };
   v1.cells[1] = null;
   writeFileSync(path, JSON.stringify(v1));
-  assert.throws(() => readResultFile(path), /cells\[1\] is null, not a cell/);
+  assert.throws(() => readResultFile(path), /cells\[1\] must be object \(it is null\)/);
   const undeclared = JSON.parse(JSON.stringify(result(scenarioInfo('echo', { metrics: {}, table: ['rttP50Ms'], charts: [] }), [])));
-  assert.throws(() => resultFromJson(undeclared, 'x.json'), /scenarios\[0\]\.table names string "rttP50Ms", which is not a declared metric/);
+  assert.throws(() => resultFromJson(undeclared, 'x.json'), /scenarios\[0\]\.table names "rttP50Ms", which is not a declared metric/);
   assert.throws(() => resultFromJson({ ...undeclared, schemaVersion: 3 }, 'x.json'), /newer than this wsbench reads/);
 });

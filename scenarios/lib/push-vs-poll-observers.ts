@@ -7,6 +7,7 @@ import type { ClientConnection, MessageData } from '../../src/adapter-types.js';
 import type { ClientScenarioContext, Counter, Recorder } from '../../src/scenario-types.js';
 import { messageText, sleep } from '../../src/scenario-kit/index.js';
 import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
+import { parseJson, type ProtocolGuard } from './protocol-guard.js';
 
 /** Counts the updates of each batch one observer has seen; records the batch when complete. */
 export class BatchTracker {
@@ -45,7 +46,7 @@ export interface Subscriber {
   close(): Promise<void>;
 }
 
-export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscriber> {
+export async function openSubscriber(ctx: ClientScenarioContext, guard: ProtocolGuard): Promise<Subscriber> {
   const tracker = new BatchTracker(ctx.histogram('ws'), ctx.counter('negativeLatencies'));
   const updates = ctx.counter('wsUpdates');
   const bytesDown = ctx.counter('wsPayloadBytesDown');
@@ -58,8 +59,12 @@ export async function openSubscriber(ctx: ClientScenarioContext): Promise<Subscr
     onMessage(data: MessageData) {
       const nowUs = ctx.nowUs();
       const text = messageText(data);
-      const message = JSON.parse(text) as OrderUpdate | { subscribed: boolean };
+      const message = parseJson(text) as OrderUpdate | { subscribed: boolean } | undefined;
+      if (typeof message !== 'object' || message === null) return guard.broken('an order update or {"subscribed":...}', data);
       if ('subscribed' in message) return confirm();
+      if (typeof message.b !== 'number' || typeof message.bn !== 'number' || typeof message.bc !== 'number') {
+        return guard.broken('an order update {"id","b","bn","bc","c",...}', data);
+      }
       updates.add();
       bytesDown.add(Buffer.byteLength(text));
       tracker.see(message, nowUs);

@@ -4,8 +4,11 @@
  * the cost, so body sizes alone would flatter REST).
  */
 import type { Socket } from 'node:net';
-import { Pool, buildConnector } from 'undici';
+import type { Pool } from 'undici';
 import type { HttpClient } from '../scenario-types.js';
+import { loadUndici } from '../runtimes/undici.js';
+
+const { Pool: UndiciPool, buildConnector } = await loadUndici();
 
 export function createHttpClient(httpUrl: string, connections = 1): HttpClient & { close(): Promise<void> } {
   const connectTcp = buildConnector({});
@@ -13,7 +16,7 @@ export function createHttpClient(httpUrl: string, connections = 1): HttpClient &
   const closed = { sentBytes: 0, receivedBytes: 0 };
   let pool: Pool | null = null;
   const open = (): Pool =>
-    new Pool(httpUrl, {
+    new UndiciPool(httpUrl, {
       connections,
       pipelining: 1,
       connect(options, callback) {

@@ -1,4 +1,9 @@
-/** undici's WHATWG WebSocket (the one Node 22 ships as a global), binaryType arraybuffer. */
+/**
+ * undici's WHATWG WebSocket (the one Node 22 ships as a global), binaryType
+ * arraybuffer. It always offers permessage-deflate and has no option to stop:
+ * the servers decide, and they accept it only when the cell asks (deflate=on).
+ * It sends its own messages uncompressed either way (RFC 7692 allows that).
+ */
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, WebSocket } from 'undici';
 import { probeByImport } from '../package-version.js';
@@ -58,6 +63,12 @@ function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void
 export const undiciClient: ClientAdapter = {
   name: 'undici',
   protocol: 'websocket',
+  runtime: 'node',
+  capabilities: { wireTap: true, deflate: true },
+  settings: {
+    perMessageDeflate: 'always offered (undici has no option); servers accept it only when the cell asks',
+    binaryType: 'arraybuffer',
+  },
   probe: () => probeByImport('undici', () => import('undici')),
 
   connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
@@ -86,6 +97,7 @@ export const undiciClient: ClientAdapter = {
         resolve({
           send: (data) => socket.send(data),
           bufferedAmountBytes: () => socket.bufferedAmount,
+          extensions: () => socket.extensions,
           close: () =>
             new Promise<void>((done) => {
               closing = true;

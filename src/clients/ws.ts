@@ -1,17 +1,29 @@
-/** The `ws` client, compression off. */
+/** The `ws` client: compression off unless the cell asks, limits pinned. */
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { probeWs } from '../servers/ws-build.js';
+import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from '../servers/deflate-settings.js';
 import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
+
+const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
 export const wsClient: ClientAdapter = {
   name: 'ws',
   protocol: 'websocket',
+  runtime: 'node',
+  capabilities: { wireTap: true, deflate: true },
+  settings: { ...WS_DEFLATE_SETTINGS, maxPayloadBytes: MAX_PAYLOAD_BYTES, autoPong: true, utf8Validation: true },
   probe: probeWs,
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate }) {
     return new Promise<ClientConnection>((resolve, reject) => {
-      const socket = new WebSocket(url, { perMessageDeflate: false, ...(localAddress ? { localAddress } : {}) });
+      const socket = new WebSocket(url, {
+        perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
+        maxPayload: MAX_PAYLOAD_BYTES,
+        autoPong: true,
+        skipUTF8Validation: false,
+        ...(localAddress ? { localAddress } : {}),
+      });
       let closing = false;
       const fail = (error: Error): void => reject(new Error(`ws client could not connect: ${error.message}`));
       socket.once('error', fail);
@@ -29,6 +41,7 @@ export const wsClient: ClientAdapter = {
         resolve({
           send: (data) => socket.send(data),
           bufferedAmountBytes: () => socket.bufferedAmount,
+          extensions: () => socket.extensions,
           close: () =>
             new Promise<void>((done) => {
               closing = true;

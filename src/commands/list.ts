@@ -1,9 +1,10 @@
-/** `wsbench list`: the stacks as they load on this machine, and the scenarios with their parameters. */
+/** `wsbench list`: the runtimes and stacks as they load on this machine, and the scenarios with their parameters. */
 import { Command } from 'commander';
 import { probeStacks } from '../core/environment.js';
 import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
-import type { ScenarioInfo, StackInfo } from '../result-types.js';
+import type { RuntimeInfo, ScenarioInfo, StackInfo } from '../result-types.js';
+import { locateRuntimes } from '../runtimes/locate.js';
 import { formatValue } from '../core/params.js';
 import { toKebab } from './parameter-flags.js';
 
@@ -19,11 +20,15 @@ export async function listFromArgs(args: string[]): Promise<number> {
 
 async function renderList(asJson: boolean): Promise<string> {
   const stacks = await probeStacks();
+  const runtimes = locateRuntimes();
   const loaded = await Promise.all(builtInScenarios().map(async (name) => (await loadScenario(name)).scenario));
   const scenarios = loaded.map((s) => ({ info: scenarioInfo(s), presets: Object.keys(s.presets ?? {}) }));
-  if (asJson) return JSON.stringify({ stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2) + '\n';
-  const lines = ['Stacks (as they load on this machine):'];
-  for (const stack of stacks) lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(9)} ${stack.protocol.padEnd(9)} ${describeStack(stack)}`);
+  if (asJson) return JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2) + '\n';
+  const lines = ['Runtimes (WSBENCH_BUN / WSBENCH_DENO name another build):', ...runtimeLines(runtimes), ''];
+  lines.push('Stacks (as they load on this machine):');
+  for (const stack of stacks) {
+    lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(9)} ${stack.protocol.padEnd(9)} ${(stack.runtime ?? 'node').padEnd(5)} ${describeStack(stack)}`);
+  }
   lines.push('', 'Scenarios (wsbench run <scenario> [--param value]; durations need a unit, bare sizes are bytes):');
   const specs = scenarios.flatMap(({ info }) => Object.entries(info.parameters));
   const nameWidth = Math.max(...specs.map(([name]) => toKebab(name).length));
@@ -40,6 +45,17 @@ function scenarioLines(info: ScenarioInfo, presets: string[], nameWidth: number,
   }
   if (presets.length) lines.push(`    presets: ${presets.join(', ')}`);
   return lines;
+}
+
+function runtimeLines(runtimes: RuntimeInfo[]): string[] {
+  const found = runtimes.filter((r) => r.available);
+  const versionWidth = Math.max(0, ...found.map((r) => (r.version ?? '-').length));
+  const sourceWidth = Math.max(0, ...found.map((r) => r.source.length));
+  return runtimes.map((r) =>
+    r.available
+      ? `  ${r.name.padEnd(5)} ${(r.version ?? '-').padEnd(versionWidth)}  ${r.source.padEnd(sourceWidth)}  ${r.path}`
+      : `  ${r.name.padEnd(5)} UNAVAILABLE: ${r.reason}`,
+  );
 }
 
 function describeStack(stack: StackInfo): string {

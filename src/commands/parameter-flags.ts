@@ -16,6 +16,8 @@ const RUN_OPTION_FLAGS: Record<string, string> = {
   repeat: '--repeat',
   preset: '--preset',
   host: '--host',
+  targets: '--target',
+  serverCommands: '--server-cmd',
 };
 
 export function toKebab(name: string): string {

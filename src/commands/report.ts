@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readResultFile } from '../result-file.js';
-import { writeArtifacts } from '../report/artifacts.js';
+import { resultFileWriter } from '../result-lock.js';
+import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
 
 interface ReportFlags {
   out?: string;
@@ -13,7 +14,7 @@ interface ReportFlags {
 export async function reportFromArgs(args: string[]): Promise<number> {
   const command = new Command('wsbench report')
     .argument('<results>', 'result JSON written by wsbench run')
-    .option('--out <dir>', 'directory for report.html and charts/ (default: beside the result file)')
+    .option('--out <dir>', 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)')
     .option('--png', 'also write charts/*.png')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
@@ -23,8 +24,10 @@ export async function reportFromArgs(args: string[]): Promise<number> {
   if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory()) {
     throw new UsageError(`--out: ${flags.out} is a file, not a directory`);
   }
+  const writer = resultFileWriter(path);
+  if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
   const result = readResultFile(path);
-  const written = await writeArtifacts(result, path, { ...(flags.out !== undefined ? { outDir: flags.out } : {}), png: flags.png === true });
+  const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path), png: flags.png === true });
   process.stdout.write(written.map((p) => `${p}\n`).join(''));
   return 0;
 }

@@ -6,15 +6,17 @@ import { killAllChildren } from '../core/processes.js';
 import { loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { ScenarioInfo } from '../result-types.js';
-import { checkWritable, writeResultFile } from '../result-file.js';
-import { renderTable } from '../report/table.js';
+import { checkWritable } from '../result-file.js';
+import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../report/progress.js';
-import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
+import { printAndSave, writeReportAndExitCode } from './run-output.js';
+import { watchPackageManagerParent } from './npm-parent.js';
 import { addParameterOptions, inputFromText } from './parameter-flags.js';
+import { addForeignServerOptions, foreignServerOptions } from './foreign-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help'];
+const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help', 'target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout'];
 /** After Ctrl+C, children get this long to hand in what they measured. */
 const INTERRUPT_GRACE_MS = 5000;
 /**
@@ -36,10 +38,10 @@ interface RunFlags {
   [param: string]: unknown;
 }
 
-function runCommand(info: ScenarioInfo, presets: string[]): Command {
+function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
   const command = new Command(`wsbench run ${info.name}`)
     .description(info.description)
-    .option('--servers <list>', 'server stacks, comma separated (default: all)')
+    .option('--servers <list>', 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)')
     .option('--clients <list>', 'client stacks, comma separated (default: all)')
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
     .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
@@ -50,11 +52,12 @@ function runCommand(info: ScenarioInfo, presets: string[]): Command {
     .option('--png', 'also write charts/*.png beside the SVGs')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
+  const foreign = addForeignServerOptions(command);
   addParameterOptions(command, info.parameters, CORE_FLAGS);
-  return command;
+  return { command, foreign };
 }
 
-async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFlags): Promise<number> {
+async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFlags, foreign: ReturnType<typeof addForeignServerOptions>): Promise<number> {
   const params: Record<string, unknown> = {};
   for (const [name, parameter] of Object.entries(info.parameters)) {
     const value = flags[name];
@@ -72,6 +75,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     ...(flags.clients !== undefined ? { clients: splitList(flags.clients) } : {}),
     ...(flags.preset !== undefined ? { preset: flags.preset } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
+    ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     onEvent: progress.onEvent,
   };
   checkWritable(flags.out);
@@ -88,25 +92,29 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     controller.abort();
     setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();
   };
+  // One writer per result file: a second run with the same --out is refused, not mixed in.
+  const lock = lockResultFile(flags.out);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const result = await run(options);
-  // No child is left to wait for: from here Ctrl+C may simply end the process.
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  progress.done();
-  writeResultFile(flags.out, result);
-  process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderTable(result) + '\n');
-  if (!flags.json) process.stderr.write(`results: ${flags.out}\n`);
+  // Under npx, a SIGTERM to npm reaches only npm's shell: its going away is the interrupt (never a second, forcing one).
+  const stopWatchingParent = watchPackageManagerParent(() => controller.signal.aborted || onSignal());
   try {
-    const artifacts = await writeArtifacts(result, flags.out, { png: flags.png === true });
-    process.stderr.write(describeArtifacts(artifacts));
-  } catch (error) {
-    // The JSON is the source of truth and is already written; `wsbench report` can retry the rest.
-    process.stderr.write(`charts and report not written: ${(error as Error).message.split('\n')[0]}\n`);
+    const result = await run(options);
+    progress.done();
+    const output = { out: flags.out, json: flags.json === true, png: flags.png === true };
+    // Signals stay handled until the JSON is on disk: a late interrupt must not cut the write short.
+    const saved = printAndSave(result, output);
+    // No child is left to wait for: from here Ctrl+C may simply end the process.
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stopWatchingParent();
+    return await writeReportAndExitCode(result, saved, output);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stopWatchingParent();
+    lock.release();
   }
-  if (result.interrupted) return 130;
-  return result.cells.some((c) => c.status === 'failed') ? 1 : 0;
 }
 
 /** A comma list of stack names; empty items are kept so the library can refuse them. */
@@ -124,7 +132,7 @@ export async function runFromArgs(args: string[]): Promise<number> {
   const scenarioArg = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : 'echo';
   const { scenario } = await loadScenario(scenarioArg);
   const info = scenarioInfo(scenario);
-  const command = runCommand(info, Object.keys(scenario.presets ?? {}));
+  const { command, foreign } = runCommand(info, Object.keys(scenario.presets ?? {}));
   command.parse(args[0] === scenarioArg ? args.slice(1) : args, { from: 'user' });
-  return executeRun(scenarioArg, info, command.opts<RunFlags>());
+  return executeRun(scenarioArg, info, command.opts<RunFlags>(), foreign);
 }

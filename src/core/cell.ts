@@ -1,23 +1,25 @@
 /**
- * Runs one cell: a server child, N client children, a measurement window that
- * opens for all of them at once, then reports merged into one CellResult.
+ * Runs one cell: a server (wsbench's own child, a running target, or a command
+ * it starts; see servers/), N client children, a measurement window that opens
+ * for all of them at once, then reports merged into one CellResult.
  */
 import { fileURLToPath } from 'node:url';
 import type { ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
+import { stackRuntime } from '../stacks.js';
 import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
 import type { LoadedScenario } from './scenario-loader.js';
-import { TimeSeriesCollector } from './time-series.js';
+import { TimeSeriesCollector, cellProgressIntervalMs } from './time-series.js';
 import { WindowResources } from './window-resources.js';
-import { PROGRESS_INTERVAL_MS } from './ipc.js';
+import { readyTimeoutMs } from './ready-timeout.js';
+import type { CellServer, ForeignServerSpec } from './servers/types.js';
+import { ChildServer } from './servers/child.js';
+import { foreignServer } from './servers/foreign.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
-const SERVER_START_TIMEOUT_MS = 15_000;
-const CLIENTS_READY_TIMEOUT_MS = 120_000;
 const CLIENT_WRAP_UP_TIMEOUT_MS = 15_000;
-const SERVER_REPORT_TIMEOUT_MS = 5_000;
 /** Scenarios that end by themselves get this ceiling beyond their own durations. */
 const OPEN_ENDED_WINDOW_MS = 30 * 60_000;
 
@@ -26,6 +28,8 @@ export interface CellPlan {
   server: string;
   client: string;
   params: ParamValues;
+  /** Set when `server` names a --target or --server-cmd server instead of a built-in stack. */
+  foreign?: ForeignServerSpec;
 }
 
 export interface CellOptions {
@@ -48,7 +52,8 @@ export interface CellRun {
     resources: CellResources;
     /** Null when the server did not report. */
     stackDrops: number | null;
-    serverReported: boolean;
+    /** false: no report; true: wsbench's own server (every counter); 'listed': a foreign server's stats (only those listed). */
+    serverReported: boolean | 'listed';
     notes: string[];
   } | null;
   elapsedMs: number;
@@ -57,33 +62,33 @@ export interface CellRun {
 export async function runCell(plan: CellPlan, options: CellOptions): Promise<CellRun> {
   const started = Date.now();
   const children: ManagedChild[] = [];
-  const state: { failure: string | null; serverReport: ProcessReport | null; stackDrops: number | null } = {
+  let server: CellServer | null = null;
+  const state: { failure: string | null; serverReport: ProcessReport | null; stackDrops: number | null; serverReported: boolean | 'listed' } = {
     failure: null,
     serverReport: null,
     stackDrops: null,
+    serverReported: false,
   };
   /** Client reports by process index: resources are joined per process. */
   const clientReports = new Map<number, ProcessReport>();
   let resources: WindowResources | null = null;
-  const timeSeries = new TimeSeriesCollector(PROGRESS_INTERVAL_MS);
-  const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
+  const timeSeries = new TimeSeriesCollector(cellProgressIntervalMs(plan.loaded.scenario, plan.params));
   try {
-    const server = new ManagedChild('server', SERVER_ENTRY);
-    children.push(server);
-    server.send({ type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
+    server = serverOf(plan, options);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
-    const ready = await server.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', options.signal);
+    const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
 
-    const clients = startClients(plan, options, ready.url!, ready.httpUrl!, timeSeries);
+    const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries);
     children.push(...clients);
-    await Promise.all(clients.map((c) => c.waitFor('ready', CLIENTS_READY_TIMEOUT_MS, 'ready signal (connections open)', options.signal)));
+    const readyMs = readyTimeoutMs(plan.loaded.scenario, plan.params);
+    await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
     throwIfAborted(options.signal);
 
-    resources = new WindowResources(server.process.pid ?? null, clients.map((c) => c.process.pid ?? -1));
+    resources = new WindowResources(ready.pid, clients.map((c) => c.process.pid ?? -1), ready.tree);
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
-    server.send({ type: 'go' });
+    await server.windowOpen();
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
     options.onWindowOpen?.();
@@ -101,17 +106,17 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     }
     resources.stopClients();
     resources.stopServer();
-    server.send({ type: 'stop' });
-    const serverReport = await server.waitFor('report', SERVER_REPORT_TIMEOUT_MS, 'report').catch((error: unknown) => {
+    const serverReport = await server.report().catch((error: unknown) => {
       state.failure ??= reasonOf(error);
       return null;
     });
     state.serverReport = serverReport?.report ?? null;
-    state.stackDrops = serverReport ? serverReport.stackDrops ?? 0 : null;
+    state.stackDrops = serverReport?.stackDrops ?? null;
+    state.serverReported = serverReport?.complete ?? false;
   } catch (error) {
     state.failure = options.signal.aborted ? 'interrupted' : reasonOf(error);
   } finally {
-    await Promise.allSettled(children.map((c) => c.stop()));
+    await Promise.allSettled([...(server ? [server.stop()] : []), ...children.map((c) => c.stop())]);
   }
   if (options.signal.aborted) state.failure = 'interrupted';
 
@@ -127,17 +132,25 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       measurements,
       resources: resources.build(state.serverReport?.eventLoopUtilization, new Map([...clientReports].map(([i, r]) => [i, r.eventLoopUtilization]))),
       stackDrops: state.stackDrops,
-      serverReported: state.serverReport !== null,
-      notes: [...new Set(reports.flatMap((r) => r.notes))],
+      serverReported: state.serverReport === null ? false : state.serverReported,
+      notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? [])])],
     },
     elapsedMs,
   };
 }
 
+/** wsbench's own server child running the stack's adapter, or the foreign server the plan names. */
+function serverOf(plan: CellPlan, options: CellOptions): CellServer {
+  const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
+  if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params });
+  const child = new ManagedChild('server', SERVER_ENTRY, stackRuntime('server', plan.server));
+  return new ChildServer(child, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
+}
+
 function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {
   const latest: Record<string, number>[] = [];
   return Array.from({ length: options.clientProcesses }, (_, index) => {
-    const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', CLIENT_ENTRY);
+    const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', CLIENT_ENTRY, stackRuntime('client', plan.client));
     child.onProgress = (message) => {
       timeSeries.add(index, message);
       latest[index] = message.counters;
@@ -152,6 +165,7 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
       httpUrl,
       processIndex: index,
       processCount: options.clientProcesses,
+      progressIntervalMs: timeSeries.intervalMs,
     });
     return child;
   });

@@ -1,18 +1,19 @@
 /**
  * Entry of a load-generating child: loads one client adapter and runs the
  * scenario's client half. Everything is recorded locally; the parent hears
- * counters once a second and the encoded histograms once, at the end.
+ * counters once per progress interval and the encoded histograms once, at the end.
  */
 import { createHttpClient } from '../clients/http.js';
 import { loadClientAdapter } from '../stacks.js';
 import type { ClientScenarioContext } from '../scenario-types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
-import { PROGRESS_INTERVAL_MS, exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
+import { exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { EventLoopSampler } from './resources.js';
 import { firstOfShare, shareOf } from './share.js';
 import { importScenario } from './scenario-loader.js';
+import { handshakeLog } from './handshakes.js';
 
 exitWithParent(() => report());
 
@@ -28,10 +29,15 @@ let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
 let eventLoop: ProcessReport['eventLoopUtilization'] | undefined;
 let ticker: NodeJS.Timeout | null = null;
+/** Progress interval the orchestrator asked for, and the last tick sent. */
+let progressIntervalMs = 1000;
+let tick = 0;
 
 process.on('message', (message: ToChild) => {
-  if (message.type === 'start') void run(message as ClientStartMessage);
-  else if (message.type === 'go') {
+  if (message.type === 'start') {
+    progressIntervalMs = (message as ClientStartMessage).progressIntervalMs ?? progressIntervalMs;
+    void run(message as ClientStartMessage);
+  } else if (message.type === 'go') {
     windowStartUs = monotonicUs();
     sampler.start();
     startTicks();
@@ -41,12 +47,23 @@ process.on('message', (message: ToChild) => {
 
 /** Once per interval while the window is open: counters so far and that interval's histograms. */
 function startTicks(): void {
-  let tick = 0;
   ticker = setInterval(() => {
     tick += 1;
-    void sendToParent({ type: 'progress', tick, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
-  }, PROGRESS_INTERVAL_MS);
+    const tMs = (monotonicUs() - windowStartUs) / 1000;
+    void sendToParent({ type: 'progress', tick, tMs, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
+  }, progressIntervalMs);
   ticker.unref();
+}
+
+/**
+ * The last interval, up to the window's end, sent right before the report: the
+ * time series then reaches the end of the window and its counters are the report's.
+ */
+function sendLastTick(): Promise<void> {
+  if (windowStartUs === 0) return Promise.resolve();
+  tick += 1;
+  const tMs = ((windowEndUs || monotonicUs()) - windowStartUs) / 1000;
+  return sendToParent({ type: 'progress', tick, tMs, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
 }
 
 /** Ends this process's window: timing, resource sampling, ticks and the scenario's signal stop together. */
@@ -67,6 +84,8 @@ async function run(message: ClientStartMessage): Promise<void> {
   const http = createHttpClient(message.httpUrl);
   const extraHttp: Array<ReturnType<typeof createHttpClient>> = [];
   const lost = metrics.counter('connectionsLost');
+  const deflateAsked = message.params.deflate === 'on';
+  const handshakes = handshakeLog((name) => metrics.counter(name), note, deflateAsked);
   try {
     const adapter = await loadClientAdapter(message.adapter);
     const scenario = await importScenario(message.scenario.url, message.scenario.name);
@@ -80,15 +99,19 @@ async function run(message: ClientStartMessage): Promise<void> {
       histogram: (name) => metrics.histogram(name),
       sizeHistogram: (name) => metrics.sizeHistogram(name),
       counter: (name) => metrics.counter(name),
-      connect: (options) =>
-        adapter.connect(message.url, {
+      connect: async (options) => {
+        const connection = await adapter.connect(message.url, {
           ...options,
+          deflate: deflateAsked,
           onUnexpectedClose(reason) {
             lost.add();
             note(reason);
             options.onUnexpectedClose(reason);
           },
-        }),
+        });
+        handshakes.record(connection.extensions());
+        return connection;
+      },
       httpUrl: message.httpUrl,
       http,
       newHttpClient() {
@@ -106,10 +129,12 @@ async function run(message: ClientStartMessage): Promise<void> {
     };
     await scenario.client(ctx);
     closeWindow();
+    await sendLastTick();
     await sendToParent({ type: 'report', report: report() });
   } catch (error) {
     closeWindow();
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    await sendLastTick();
     await sendToParent({ type: 'failed', reason, report: report() });
   } finally {
     await Promise.allSettled([http, ...extraHttp].map((client) => client.close()));

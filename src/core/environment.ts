@@ -1,21 +1,30 @@
-/** Describes the machine and the stacks, as the result's environment block. */
+/** Describes the machine, the runtimes and the stacks, as the result's environment block. */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Environment, StackInfo } from '../result-types.js';
-import { clientStacks, serverStacks } from '../stacks.js';
+import { clientStacks, loadClientAdapter, loadServerAdapter, serverStacks } from '../stacks.js';
+import { locateRuntimes } from '../runtimes/locate.js';
 import { CLOCK_NOTE } from './clock.js';
 
 /** Probes every registered stack; a stack that throws while loading is reported unavailable. */
 export async function probeStacks(): Promise<StackInfo[]> {
   const entries = [
-    ...Object.entries(serverStacks).map(([name, load]) => ({ name, load, role: 'server' as const })),
-    ...Object.entries(clientStacks).map(([name, load]) => ({ name, load, role: 'client' as const })),
+    ...Object.keys(serverStacks).map((name) => ({ name, load: () => loadServerAdapter(name), role: 'server' as const })),
+    ...Object.keys(clientStacks).map((name) => ({ name, load: () => loadClientAdapter(name), role: 'client' as const })),
   ];
   return Promise.all(
     entries.map(async ({ name, load, role }): Promise<StackInfo> => {
       try {
         const adapter = await load();
-        return { name, role, protocol: adapter.protocol, availability: await adapter.probe() };
+        return {
+          name,
+          role,
+          protocol: adapter.protocol,
+          availability: await adapter.probe(),
+          runtime: adapter.runtime,
+          capabilities: { ...adapter.capabilities },
+          settings: adapter.settings,
+        };
       } catch (error) {
         return {
           name,
@@ -44,6 +53,7 @@ export function describeEnvironment(stacks: StackInfo[]): Environment {
     totalMemoryBytes: os.totalmem(),
     openFileLimit: openFileLimit(),
     stacks,
+    runtimes: locateRuntimes(),
     clock: CLOCK_NOTE,
   };
 }

@@ -30,6 +30,8 @@ export interface ClientStartMessage {
   httpUrl: string;
   processIndex: number;
   processCount: number;
+  /** How often to send progress while the window is open (sized to the window: see progressIntervalMs). */
+  progressIntervalMs: number;
 }
 
 /** Opens (go) or closes (stop) the measurement window. */
@@ -37,14 +39,16 @@ export type ControlMessage = { type: 'go' } | { type: 'stop' };
 
 export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage;
 
-/** How often clients report while the window is open. */
-export const PROGRESS_INTERVAL_MS = 1000;
-
-/** Sent by a client once per interval while the window is open. */
+/**
+ * Sent by a client once per interval while the window is open, and once more
+ * right before its report (a last, usually shorter interval up to the window's end).
+ */
 export interface ProgressMessage {
   type: 'progress';
   /** 1 for the first interval after the window opened. */
   tick: number;
+  /** When the counters were read, in ms since this process's window opened (its window's length for the last one). */
+  tMs?: number;
   /** Counters since the window opened (cumulative). */
   counters: Record<string, number>;
   /** Samples recorded during this interval only. */

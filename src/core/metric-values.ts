@@ -17,8 +17,12 @@ export interface MetricValues {
 }
 
 export interface MetricContext extends MetricInput {
-  /** False when the server sent no report (it crashed, or it is a server wsbench does not run). */
-  serverReported: boolean;
+  /**
+   * False when the server sent no report (it crashed, or it is a foreign server without
+   * a stats route); 'listed' for a foreign server's stats, which report only the counters
+   * they list (any other server-side counter or histogram is null, never 0).
+   */
+  serverReported: boolean | 'listed';
 }
 
 export function computeMetrics(scenario: AnyScenario, context: MetricContext): MetricValues {
@@ -56,12 +60,14 @@ function valueOf(definition: MetricDefinition, context: MetricContext): number |
   if ('histogram' in source) {
     const server = source.side === 'server';
     if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
+    if (server && context.serverReported === 'listed' && !(source.histogram in m.serverHistograms)) return NOT_REPORTED_BY_SERVER;
     const encoded = (server ? m.serverHistograms : m.histograms)[source.histogram];
     return encoded ? (histogramStat(encoded, source.stat) ?? NO_SAMPLES) : NO_SAMPLES;
   }
   if ('counter' in source) {
     const server = source.side === 'server';
     if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
+    if (server && context.serverReported === 'listed' && !(source.counter in m.serverCounters)) return NOT_REPORTED_BY_SERVER;
     const total = (server ? m.serverCounters : m.counters)[source.counter] ?? 0;
     const scale = source.scale ?? 1;
     if (source.as !== 'rate') return total * scale;

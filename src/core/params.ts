@@ -4,8 +4,8 @@
  * their declarations and expanded into one parameter set per cell. Errors name
  * the parameter; the command line turns that name into its flag.
  */
-import { ParameterError } from '../errors.js';
-import type { ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
+import { ParameterError, UsageError } from '../errors.js';
+import type { ParameterDeclarations, ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import { formatDuration, formatSize, parseDurationMs, parseSizeBytes } from './units.js';
 
@@ -17,6 +17,29 @@ type Value = number | boolean | string;
  * plus its drain and wrap-up, may come near it.
  */
 export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Parameters wsbench adds to every scenario: they act on the stacks, not on the
+ * scenario's code (which may still read them from its params).
+ */
+export const COMMON_PARAMETERS = {
+  deflate: {
+    kind: 'choice',
+    description: 'permessage-deflate at both ends (on: pairs that cannot negotiate it are skipped; counters record what each handshake negotiated)',
+    choices: ['off', 'on'],
+    default: 'off',
+    sweepable: true,
+  },
+} as const satisfies ParameterDeclarations;
+
+/** A scenario's own parameters followed by the common ones; a scenario may not redeclare a common one. */
+export function allParameters(scenario: AnyScenario): Record<string, ParameterSpec> {
+  const own = scenario.parameters as Record<string, ParameterSpec>;
+  for (const name of Object.keys(COMMON_PARAMETERS)) {
+    if (name in own) throw new UsageError(`scenario ${scenario.name} declares a parameter "${name}", which wsbench adds to every scenario: rename it`);
+  }
+  return { ...own, ...(COMMON_PARAMETERS as unknown as Record<string, ParameterSpec>) };
+}
 
 /** A declaration in the result JSON's terms: defaults and bounds in ms and bytes. */
 export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo {
@@ -96,7 +119,7 @@ function show(input: unknown): string {
  * the scenario's own validate().
  */
 export function resolveParameterSets(scenario: AnyScenario, inputs: Readonly<Record<string, unknown>>, presetName?: string): ParamValues[] {
-  const parameters = scenario.parameters as Record<string, ParameterSpec>;
+  const parameters = allParameters(scenario);
   let preset: Record<string, unknown> = {};
   if (presetName !== undefined) {
     const found = (scenario.presets as Record<string, Record<string, unknown>> | undefined)?.[presetName];

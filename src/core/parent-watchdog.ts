@@ -12,19 +12,23 @@
 import { spawn } from 'node:child_process';
 
 const WATCHDOG = `
-parent=$1; child=$2
+parent=$1; child=$2; target=\${3:-$2}
 start=$(cut -d' ' -f22 /proc/$child/stat 2>/dev/null) || exit 0
 while sleep 0.5; do
   now=$(cut -d' ' -f4,22 /proc/$child/stat 2>/dev/null) || exit 0
   [ "$now" = "$parent $start" ] && continue
-  [ "\${now#* }" = "$start" ] && kill -9 "$child" 2>/dev/null
+  [ "\${now#* }" = "$start" ] && kill -9 "$target" 2>/dev/null
   exit 0
 done
 `;
 
-/** Starts the watchdog of process `child` (default: this one), whose parent is `parent`. */
-export function watchParent(child = process.pid, parent = process.ppid): void {
-  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'wsbench-watchdog', String(parent), String(child)], { stdio: 'ignore' });
+/**
+ * Starts the watchdog of process `child` (default: this one), whose parent is `parent`.
+ * `group`: kill the child's whole process group (a server started by command leads its own).
+ */
+export function watchParent(child = process.pid, parent = process.ppid, group = false): void {
+  const args = [String(parent), String(child), ...(group ? [`-${child}`] : [])];
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'wsbench-watchdog', ...args], { stdio: 'ignore' });
   watchdog.on('error', () => undefined); // no /bin/sh: the IPC disconnect still ends a healthy child
   // It must never be the reason a child stays alive.
   watchdog.unref();

@@ -4,7 +4,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { FromChild, ProgressMessage, ToChild } from './ipc.js';
-import type { ProcessReport } from '../result-types.js';
+import type { ProcessReport, Runtime } from '../result-types.js';
+import { childLaunch } from '../runtimes/launch.js';
 
 const STDERR_TAIL_BYTES = 4096;
 const live = new Set<ChildProcess>();
@@ -21,7 +22,11 @@ export class ChildFailure extends Error {
   }
 }
 
-/** One forked child with an inbox for its messages. */
+/**
+ * One forked child with an inbox for its messages. Bun and Deno children are
+ * forked too (execPath set to their binary): both speak Node's IPC protocol
+ * with JSON serialization.
+ */
 export class ManagedChild {
   readonly process: ChildProcess;
   private stderrTail = '';
@@ -34,11 +39,13 @@ export class ManagedChild {
   /** Called when a client says its measurement window closed. */
   onWindowClosed: (() => void) | null = null;
 
-  constructor(readonly role: string, entry: string) {
+  constructor(readonly role: string, entry: string, runtime: Runtime = 'node') {
+    const launch = childLaunch(runtime);
     this.process = fork(entry, [], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
-      env: { ...process.env, WSBENCH_ROLE: role },
+      env: { ...process.env, ...launch.env, WSBENCH_ROLE: role },
+      ...(launch.execPath ? { execPath: launch.execPath, execArgv: launch.execArgv ?? [] } : {}),
     });
     live.add(this.process);
     // Without a listener a failed IPC write would crash wsbench instead of failing the cell.

@@ -18,7 +18,8 @@ export function poolMeasured(parts: Measured[]): Measured {
     measurements: poolMeasurements(parts.map((p) => p.measurements)),
     resources: poolResources(parts.map((p) => p.resources)),
     stackDrops: drops.length ? drops.reduce((a, b) => a + b, 0) : null,
-    serverReported: parts.every((p) => p.serverReported),
+    // Rounds of one cell have one kind of server: all true, or all 'listed'; any round without a report makes it false.
+    serverReported: parts.every((p) => p.serverReported) ? parts[0]!.serverReported : false,
     notes: [...new Set(parts.flatMap((p) => p.notes))],
   };
 }

@@ -12,19 +12,37 @@ import { SCHEMA_VERSION, type BenchResult, type CellResult, type ScenarioInfo, t
 import { runCell, type CellPlan, type CellRun } from './cell.js';
 import { cellResult } from './cell-result.js';
 import { describeEnvironment, probeStacks } from './environment.js';
-import { resolveParameterSets } from './params.js';
+import { COMMON_PARAMETERS, resolveParameterSets } from './params.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from './scenario-loader.js';
 import { scenarioInfo } from './scenario-info.js';
 import type { RunEvent } from './events.js';
+import type { ForeignServerSpec } from './servers/types.js';
+import {
+  foreignScenarioSkip,
+  foreignServerInfo,
+  foreignSpecs,
+  foreignStackInfo,
+  type ServerCommandOption,
+  type TargetOption,
+} from './servers/foreign-options.js';
 
 /** Parameters as code passes them, typed from the scenario when run() gets the scenario itself. */
-export type ParamsFor<S> = S extends Scenario<infer D, infer _M> ? ParamInputs<D> : Readonly<Record<string, unknown>>;
+export type ParamsFor<S> = S extends Scenario<infer D, infer _M>
+  ? ParamInputs<D> & ParamInputs<typeof COMMON_PARAMETERS>
+  : Readonly<Record<string, unknown>>;
 
 export interface RunOptions<S extends ScenarioRef = ScenarioRef> {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
   scenario: S;
-  /** Server stacks; default all. */
+  /**
+   * Server stacks; default all, or none when `targets` or `serverCommands` name servers.
+   * Names of those may appear here too, to order the rows.
+   */
   servers?: string[];
+  /** Servers already running (ws:// or wss:// WebSocket, http(s):// socket.io); only the clients run. */
+  targets?: TargetOption[];
+  /** Servers started for each cell by a command ({port} and {host} filled in), in any language. */
+  serverCommands?: ServerCommandOption[];
   /** Client stacks; default all. */
   clients?: string[];
   /** Parameter values: numbers in ms and bytes (or '5s', '4kb'), arrays to sweep. */
@@ -52,6 +70,8 @@ export interface RunPlan {
   loaded: LoadedScenario;
   info: ScenarioInfo;
   paramSets: ParamValues[];
+  /** The --target and --server-cmd servers, by the name `servers` lists them under. */
+  foreign: ForeignServerSpec[];
 }
 
 /** Checks options and builds the plan without starting anything; errors name the option. */
@@ -59,7 +79,12 @@ export async function planRun<S extends ScenarioRef>(options: RunOptions<S>): Pr
   if (process.env.WSBENCH_ROLE) {
     throw new UsageError('run() was called inside a wsbench child process: keep a scenario in its own module, apart from the code that calls run()');
   }
-  const servers = pickStacks('servers', options.servers, Object.keys(serverStacks));
+  const builtIn = Object.keys(serverStacks);
+  const foreign = foreignSpecs(options.targets ?? [], options.serverCommands ?? [], builtIn);
+  const foreignNames = foreign.map((f) => f.name);
+  // Measuring your own server runs it alone unless built-in stacks are asked for beside it.
+  const picked = pickStacks('servers', options.servers ?? (foreign.length > 0 ? foreignNames : undefined), [...builtIn, ...foreignNames]);
+  const servers = [...picked, ...foreignNames.filter((name) => !picked.includes(name))];
   const clients = pickStacks('clients', options.clients, Object.keys(clientStacks));
   const clientProcesses = wholeNumber('clientProcesses', options.clientProcesses ?? 1, 1, 64);
   const repeat = wholeNumber('repeat', options.repeat ?? 1, 1, 100);
@@ -67,7 +92,7 @@ export async function planRun<S extends ScenarioRef>(options: RunOptions<S>): Pr
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
   const loaded = await loadScenario(options.scenario);
   const paramSets = resolveParameterSets(loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
-  return { servers, clients, clientProcesses, repeat, host, loaded, info: scenarioInfo(loaded.scenario), paramSets };
+  return { servers, clients, clientProcesses, repeat, host, loaded, info: scenarioInfo(loaded.scenario), paramSets, foreign };
 }
 
 export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promise<BenchResult> {
@@ -77,7 +102,9 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
   const signal = options.signal ?? new AbortController().signal;
   const emit = options.onEvent ?? (() => undefined);
   const cells = expandCells(plan);
-  const skips = cells.map((cell) => whySkip(cell, plan.loaded.scenario, stacks));
+  // A foreign server pairs by the same rules, as a stack whose protocol its URL says.
+  const pairing = [...stacks, ...plan.foreign.map(foreignStackInfo)];
+  const skips = cells.map((cell) => (cell.foreign ? foreignScenarioSkip(plan.loaded.scenario) : null) ?? whySkip(cell, plan.loaded.scenario, pairing));
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
   emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat });
@@ -111,7 +138,10 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
     startedAt: startedAt.toISOString(),
     elapsedMs: Date.now() - startedAt.getTime(),
     interrupted: signal.aborted,
-    environment: describeEnvironment(stacks),
+    environment: {
+      ...describeEnvironment(stacks),
+      ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),
+    },
     clientProcesses: plan.clientProcesses,
     repeat: plan.repeat,
     scenarios: [plan.info],
@@ -136,22 +166,38 @@ function pickStacks(option: 'servers' | 'clients', wanted: string[] | undefined,
 
 function expandCells(plan: RunPlan): CellPlan[] {
   return plan.paramSets.flatMap((params) =>
-    plan.servers.flatMap((server) => plan.clients.map((client) => ({ loaded: plan.loaded, server, client, params }))),
+    plan.servers.flatMap((server) => {
+      const foreign = plan.foreign.find((f) => f.name === server);
+      return plan.clients.map((client) => ({ loaded: plan.loaded, server, client, params, ...(foreign ? { foreign } : {}) }));
+    }),
   );
 }
 
-/** Incompatible or unavailable pairs are skipped with the reason, never failed. */
+/** What a scenario may require, which side must offer it, and how a skip says it is missing. */
+const REQUIREMENTS = [
+  { need: 'fragmentControl', side: 'server', missing: 'needs a server that sends one message as several WebSocket frames' },
+  { need: 'httpRoutes', side: 'server', missing: 'needs a server that serves its HTTP routes' },
+  { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
+] as const;
+
+/**
+ * Incompatible or unavailable pairs are skipped with the reason, never failed.
+ * Reasons are worded without the stack names where they can be, so the table
+ * folds all such pairs into one line.
+ */
 function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: StackInfo[]): string | null {
   const server = stacks.find((s) => s.role === 'server' && s.name === cell.server)!;
   const client = stacks.find((s) => s.role === 'client' && s.name === cell.client)!;
-  if (server.protocol !== client.protocol) {
-    // Worded without the stack names so the table can fold all such pairs into one line.
-    return `a ${server.protocol} server cannot talk to a ${client.protocol} client`;
-  }
+  if (server.protocol !== client.protocol) return `a ${server.protocol} server cannot talk to a ${client.protocol} client`;
   if (!server.availability.available) return `server ${cell.server} unavailable: ${server.availability.reason}`;
   if (!client.availability.available) return `client ${cell.client} unavailable: ${client.availability.reason}`;
-  if (scenario.requires?.fragmentControl && server.protocol === 'socket.io') {
-    return `${scenario.name} needs control over WebSocket frames, which socket.io does not offer`;
+  const sides = { server, client };
+  for (const { need, side, missing } of REQUIREMENTS) {
+    if (scenario.requires?.[need] && sides[side].capabilities?.[need] !== true) return `${scenario.name} ${missing}`;
+  }
+  if (cell.params.deflate === 'on') {
+    const unable = [server, client].find((s) => s.capabilities?.deflate !== true);
+    if (unable) return `deflate=on: the ${unable.name} ${unable.role} cannot negotiate permessage-deflate`;
   }
   return null;
 }

@@ -2,10 +2,10 @@
  * A scenario's declarations as the result JSON carries them: plain data, no
  * functions, durations and sizes in ms and bytes. Reporters read only this.
  */
-import type { ChartRequest, HistogramSource, MetricInfo, ParameterSpec } from '../declaration-types.js';
+import type { ChartRequest, HistogramSource, MetricInfo } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
-import { parameterInfo } from './params.js';
+import { allParameters, parameterInfo } from './params.js';
 
 export function scenarioInfo(scenario: AnyScenario): ScenarioInfo {
   const metrics = Object.fromEntries(
@@ -15,7 +15,7 @@ export function scenarioInfo(scenario: AnyScenario): ScenarioInfo {
     name: scenario.name,
     description: scenario.description,
     parameters: Object.fromEntries(
-      Object.entries(scenario.parameters as Record<string, ParameterSpec>).map(([name, spec]) => [name, parameterInfo(name, spec)]),
+      Object.entries(allParameters(scenario)).map(([name, spec]) => [name, parameterInfo(name, spec)]),
     ),
     metrics,
     table: [...scenario.table],

@@ -74,7 +74,7 @@ async function start(message: ServerStartMessage): Promise<void> {
       },
       routes: logic.routes,
     };
-    const running = await adapter.start({ host: message.host, handlers });
+    const running = await adapter.start({ host: message.host, handlers, deflate: message.params.deflate === 'on' });
     broadcast = running.broadcast;
     stackDrops = running.stackDrops;
     await sendToParent({ type: 'ready', url: running.url, httpUrl: running.httpUrl });

@@ -1,29 +1,45 @@
 /**
  * socket.io on node:http, WebSocket transport only (no long-polling upgrade
- * dance), compression off. Messages travel as the `m` event.
+ * dance), compression off unless the cell asks. Messages travel as the `m` event.
  */
 import { createServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
+import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
 export const MESSAGE_EVENT = 'm';
+const MAX_HTTP_BUFFER_BYTES = 64 * 1024 * 1024;
+const PING_INTERVAL_MS = 25_000;
+const PING_TIMEOUT_MS = 60_000;
 
 export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
+  runtime: 'node',
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true },
+  settings: {
+    transports: 'websocket',
+    ...WS_DEFLATE_SETTINGS,
+    httpCompression: false,
+    maxHttpBufferBytes: MAX_HTTP_BUFFER_BYTES,
+    pingIntervalMs: PING_INTERVAL_MS,
+    pingTimeoutMs: PING_TIMEOUT_MS,
+    connectionStateRecovery: false,
+  },
   probe: () => probeByImport('socket.io', () => import('socket.io')),
 
-  async start({ host, handlers }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
     const http = createServer(nodeHttpHandler(handlers.routes));
     const io = new Server(http, {
       transports: ['websocket'],
-      perMessageDeflate: false,
+      perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
       httpCompression: false,
       serveClient: false,
-      maxHttpBufferSize: 64 * 1024 * 1024,
-      pingTimeout: 60_000,
+      maxHttpBufferSize: MAX_HTTP_BUFFER_BYTES,
+      pingInterval: PING_INTERVAL_MS,
+      pingTimeout: PING_TIMEOUT_MS,
     });
     let nextId = 0;
 

@@ -1,6 +1,7 @@
 /**
- * uWebSockets.js: compression off, backpressure limit raised so the stack never
- * drops silently (drops it does make are counted), broadcast by publish().
+ * uWebSockets.js: compression off unless the cell asks, backpressure limit raised
+ * so the stack never drops silently (drops it does make are counted), broadcast
+ * by publish().
  */
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse as UwsResponse, WebSocket as UwsSocket } from 'uWebSockets.js';
@@ -12,6 +13,7 @@ const BROADCAST_TOPIC = 'wsbench/all';
 /** 512 MiB: far above anything a scenario queues, so publish() never skips a slow reader. */
 const MAX_BACKPRESSURE_BYTES = 512 * 1024 * 1024;
 const SEND_DROPPED = 2;
+const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 const textDecoder = new TextDecoder();
 
 interface UserData {
@@ -23,13 +25,23 @@ interface UserData {
 export const uwsServer: ServerAdapter = {
   name: 'uws',
   protocol: 'websocket',
+  runtime: 'node',
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true },
+  settings: {
+    perMessageDeflate: 'off unless the cell asks (deflate=on): SHARED_COMPRESSOR | SHARED_DECOMPRESSOR, every message compressed',
+    maxPayloadBytes: MAX_PAYLOAD_BYTES,
+    maxBackpressureBytes: MAX_BACKPRESSURE_BYTES,
+    closeOnBackpressureLimit: false,
+    idleTimeoutSec: 0,
+    sendPingsAutomatically: false,
+  },
   async probe() {
     const load = loadUws();
     if (load.problem || !load.build) return { available: false, version: load.version, reason: load.problem ?? 'unknown' };
     return { available: true, version: load.version ?? 'unknown', build: load.build };
   },
 
-  async start({ host, handlers }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
     const { module: uws, problem } = loadUws();
     if (!uws || problem) throw new Error(problem ?? 'uWebSockets.js unavailable');
     let nextId = 0;
@@ -41,14 +53,15 @@ export const uwsServer: ServerAdapter = {
     };
 
     const app = uws.App().ws<UserData>('/*', {
-      compression: uws.DISABLED,
-      maxPayloadLength: 64 * 1024 * 1024,
+      // uWS compresses only the sends that ask (the last argument of send and publish).
+      compression: deflate ? uws.SHARED_COMPRESSOR | uws.SHARED_DECOMPRESSOR : uws.DISABLED,
+      maxPayloadLength: MAX_PAYLOAD_BYTES,
       maxBackpressure: MAX_BACKPRESSURE_BYTES,
       closeOnBackpressureLimit: 0,
       idleTimeout: 0,
       sendPingsAutomatically: false,
       open(socket) {
-        const { connection, markClosed } = wrap(socket, nextId++, count);
+        const { connection, markClosed } = wrap(socket, nextId++, count, deflate);
         socket.getUserData().connection = connection;
         socket.getUserData().markClosed = markClosed;
         socket.subscribe(BROADCAST_TOPIC);
@@ -75,7 +88,7 @@ export const uwsServer: ServerAdapter = {
       url: `ws://${host}:${port}/`,
       httpUrl: `http://${host}:${port}`,
       broadcast(data) {
-        app.publish(BROADCAST_TOPIC, data, typeof data !== 'string');
+        app.publish(BROADCAST_TOPIC, data, typeof data !== 'string', deflate);
       },
       stackDrops: () => dropped,
       async close() {
@@ -92,22 +105,24 @@ export const uwsServer: ServerAdapter = {
  * (a timer, a moderator delay) would hit; a closed connection answers like the
  * other stacks' do instead: send returns false, close does nothing.
  */
-function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) => boolean): { connection: ServerConnection; markClosed: () => void } {
+function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) => boolean, compress: boolean): { connection: ServerConnection; markClosed: () => void } {
   let open = true;
   const connection: ServerConnection = {
     id,
-    send: (data) => open && count(socket.send(data, typeof data !== 'string')),
+    send: (data) => open && count(socket.send(data, typeof data !== 'string', compress)),
     sendFragmented(data, fragmentBytes) {
       if (!open) return false;
       const binary = typeof data !== 'string';
       const parts = splitIntoFragments(data, fragmentBytes);
-      if (parts.length === 1) return count(socket.send(parts[0]!, binary));
+      if (parts.length === 1) return count(socket.send(parts[0]!, binary, compress));
       // The fragment calls answer false for "backpressure built up" as well as for a
       // drop, so they cannot be counted; uWS drops only above maxBackpressure, which
       // is known before sending.
       if (socket.getBufferedAmount() >= MAX_BACKPRESSURE_BYTES) return count(SEND_DROPPED);
       // Corked so the frames of one message leave in as few syscalls as uWS allows.
       socket.cork(() => {
+        // Sent uncompressed even with deflate on (RFC 7692 lets a sender skip any message):
+        // uWS would compress each fragment on its own, which is not one deflated message.
         socket.sendFirstFragment(parts[0]!, binary);
         for (let i = 1; i < parts.length - 1; i++) socket.sendFragment(parts[i]!);
         socket.sendLastFragment(parts.at(-1)!);

@@ -1,19 +1,38 @@
-/** The `ws` server on node:http, compression off. */
+/** The `ws` server on node:http: compression off unless the cell asks, limits pinned. */
 import { createServer } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { probeWs } from './ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
 import { splitIntoFragments } from './fragments.js';
+import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
+
+const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
 export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
+  runtime: 'node',
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true },
+  settings: {
+    ...WS_DEFLATE_SETTINGS,
+    maxPayloadBytes: MAX_PAYLOAD_BYTES,
+    backpressureLimit: 'none: ws queues without limit and never drops',
+    idleTimeout: 'none',
+    autoPong: true,
+    utf8Validation: true,
+  },
   probe: probeWs,
 
-  async start({ host, handlers }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
     const http = createServer(nodeHttpHandler(handlers.routes));
-    const wss = new WebSocketServer({ server: http, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+    const wss = new WebSocketServer({
+      server: http,
+      perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
+      maxPayload: MAX_PAYLOAD_BYTES,
+      autoPong: true,
+      skipUTF8Validation: false,
+    });
     let nextId = 0;
 
     wss.on('connection', (socket: WebSocket) => {

@@ -1,0 +1,237 @@
+/**
+ * wsbench's own cost at full load: client CPU microseconds per message of
+ * wsbench's echo client (ws stack, 50 connections, one 32-byte message in flight
+ * on each, uws server) against a bare `ws` loop doing the same exchange with the
+ * same uws echo server code, in alternating rounds of one run. Both clients are
+ * measured alike: CPU time from /proc over their window, messages they received.
+ *
+ * This file is also its own child processes (`--role server`, `--role client`).
+ * Alone: `node dist/bench/echo-cost.js` prints the ratio;
+ * `node dist/bench/echo-cost.js --profile DIR` runs one wsbench round with every
+ * child under --cpu-prof and prints where the client's time went (profile-summary.ts).
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import echo from '../scenarios/echo.js';
+import { run } from '../src/index.js';
+import { monotonicUs } from '../src/core/clock.js';
+import { MetricsRegistry } from '../src/core/metrics.js';
+import { ProcSampler } from '../src/core/proc-sampler.js';
+import { uwsServer } from '../src/servers/uws.js';
+import type { ServerConnection, ServerScenarioContext } from '../src/index.js';
+import { summarizeProfile } from './profile-summary.js';
+
+const SELF = fileURLToPath(import.meta.url);
+export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 3 };
+const CHILD_TIMEOUT_MS = 60_000;
+
+export interface ClientCost {
+  messages: number;
+  windowMs: number;
+  /** Client process CPU time over the window, from /proc. */
+  cpuMs: number;
+}
+
+export interface EchoCost {
+  wsbench: ClientCost[];
+  bare: ClientCost[];
+}
+
+/** CPU microseconds per message received. */
+export const usPerMessage = (c: ClientCost): number => (c.cpuMs * 1000) / c.messages;
+/** Messages per second of client CPU: throughput per client core. */
+export const messagesPerCpuSecond = (c: ClientCost): number => c.messages / (c.cpuMs / 1000);
+
+export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<EchoCost> {
+  const wsbench: ClientCost[] = [];
+  const bare: ClientCost[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Alternate who goes first, so drift on a shared machine hits both sides.
+    const order = round % 2 === 0 ? ['wsbench', 'bare'] : ['bare', 'wsbench'];
+    for (const side of order) {
+      if (side === 'wsbench') wsbench.push(await wsbenchRound());
+      else bare.push(await bareRound());
+    }
+    log(`round ${round + 1}/${rounds}: bare ws ${describe(bare.at(-1)!)}; wsbench ${describe(wsbench.at(-1)!)}`);
+  }
+  return { wsbench, bare };
+}
+
+export function describe(c: ClientCost): string {
+  return `${Math.round(c.messages / (c.windowMs / 1000))} msg/s at ${Math.round((c.cpuMs / c.windowMs) * 100)} % CPU, ${usPerMessage(c).toFixed(2)} µs/msg`;
+}
+
+async function wsbenchRound(): Promise<ClientCost> {
+  const result = await run({
+    scenario: 'echo',
+    servers: ['uws'],
+    clients: ['ws'],
+    params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
+  });
+  const [cell] = result.cells;
+  if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
+  const client = cell.resources.clients[0];
+  if (!client) throw new Error('wsbench echo cell: the client process was not measured');
+  const windowMs = cell.measurements.windowMs;
+  return { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs };
+}
+
+/** The same uws echo server code and a bare ws client, in two child processes as wsbench runs them. */
+async function bareRound(): Promise<ClientCost> {
+  const children: ChildProcess[] = [];
+  try {
+    const server = fork(SELF, ['--role', 'server']);
+    children.push(server);
+    const { url } = await reply<{ url: string }>(server);
+    const client = fork(SELF, ['--role', 'client', url]);
+    children.push(client);
+    await reply<{ open: true }>(client);
+    // The window opens once every connection is open, as in wsbench; /proc is read from outside, as wsbench does.
+    const sampler = new ProcSampler(client.pid!);
+    sampler.start();
+    client.send('go');
+    const done = await reply<{ messages: number; windowMs: number }>(client);
+    const stats = sampler.stop();
+    // Let it exit by itself (a profiled child writes its profile then), within a bound.
+    await new Promise((exited) => {
+      client.once('exit', exited);
+      setTimeout(exited, 3000).unref();
+    });
+    if (!stats) throw new Error('bare client: /proc could not be read');
+    return { messages: done.messages, windowMs: done.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * done.windowMs };
+  } finally {
+    for (const child of children) child.kill();
+  }
+}
+
+function reply<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error('echo-cost child went quiet')), CHILD_TIMEOUT_MS);
+    const onExit = (code: number | null): void => {
+      clearTimeout(timer);
+      reject(new Error(`echo-cost child exited with code ${code}`));
+    };
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolvePromise(message as T);
+    });
+    child.once('exit', onExit);
+  });
+}
+
+/** The uws adapter running echo's own server half, outside wsbench's server process. */
+async function serveEcho(): Promise<void> {
+  const metrics = new MetricsRegistry();
+  const open = new Set<ServerConnection>();
+  const ctx: ServerScenarioContext = {
+    params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
+    nowUs: monotonicUs,
+    histogram: (name) => metrics.histogram(name),
+    sizeHistogram: (name) => metrics.sizeHistogram(name),
+    counter: (name) => metrics.counter(name),
+    broadcast: () => undefined,
+    connections: () => open,
+  };
+  const logic = echo.server(ctx as Parameters<typeof echo.server>[0]);
+  const running = await uwsServer.start({
+    host: '127.0.0.1',
+    handlers: {
+      onConnection: (c) => void open.add(c),
+      onMessage: (c, data) => logic.onMessage?.(c, data),
+      onClose: (c) => void open.delete(c),
+    },
+  });
+  process.send!({ url: running.url });
+}
+
+/** 50 connections, one 32-byte text message in flight on each: send, count the reply, send again. Nothing else. */
+async function bareLoop(url: string): Promise<void> {
+  const payload = 'x'.repeat(ECHO_COST.payloadBytes);
+  const sockets = await Promise.all(
+    Array.from({ length: ECHO_COST.connections }, () => new Promise<WebSocket>((ok, fail) => {
+      const socket = new WebSocket(url, { perMessageDeflate: false });
+      socket.once('open', () => ok(socket));
+      socket.once('error', fail);
+    })),
+  );
+  let messages = 0;
+  let running = false;
+  for (const socket of sockets) {
+    socket.on('message', () => {
+      messages += 1;
+      if (running) socket.send(payload);
+    });
+  }
+  process.send!({ open: true });
+  process.once('message', () => {
+    running = true;
+    const startedMs = performance.now();
+    for (const socket of sockets) socket.send(payload);
+    setTimeout(() => {
+      running = false;
+      const windowMs = performance.now() - startedMs;
+      process.send!({ messages, windowMs }, undefined, {}, () => process.exit(0));
+    }, ECHO_COST.durationMs);
+  });
+}
+
+/**
+ * One wsbench round with every child under --cpu-prof; the client's profile, summarised.
+ * Node refuses --cpu-prof in NODE_OPTIONS, but forked children inherit the parent's
+ * execArgv: this process re-runs itself with the flag, and wsbench's children follow.
+ */
+async function profileRound(dir: string): Promise<void> {
+  const target = resolve(dir);
+  mkdirSync(target, { recursive: true });
+  if (!process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))) {
+    const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${target}`, SELF, '--profile', target], { stdio: 'inherit' });
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    process.exitCode = code ?? 1;
+    return;
+  }
+  const before = new Set(readdirSync(target));
+  const wsbench = await wsbenchRound();
+  const bare = await bareRound();
+  // Children write their profile as they exit.
+  await new Promise((done) => setTimeout(done, 1000));
+  const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));
+  process.stdout.write(`wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(wsbench)}\n`);
+  process.stdout.write(summarizeProfile(profiles, 'client-process.js', 'wsbench client') + '\n\n');
+  process.stdout.write(`bare ws loop: ${describe(bare)}\n`);
+  process.stdout.write(summarizeProfile(profiles, 'bareLoop', 'bare client') + '\n');
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export function renderEchoCost(cost: EchoCost): string {
+  const bareUs = median(cost.bare.map(usPerMessage));
+  const wsbenchUs = median(cost.wsbench.map(usPerMessage));
+  const rate = (list: ClientCost[]): number => median(list.map((c) => c.messages / (c.windowMs / 1000)));
+  return [
+    `echo at full load, ${ECHO_COST.connections} connections x 1 in flight, ${ECHO_COST.payloadBytes} B, uws server, ${cost.bare.length} alternating rounds of ${ECHO_COST.durationMs / 1000} s (medians):`,
+    `  bare ws loop (send, count, send)       ${bareUs.toFixed(2)} µs client CPU per message, ${Math.round(rate(cost.bare))} msg/s, ${Math.round(1e6 / bareUs)} msg per client CPU-second`,
+    `  wsbench echo, ws client                ${wsbenchUs.toFixed(2)} µs client CPU per message, ${Math.round(rate(cost.wsbench))} msg/s, ${Math.round(1e6 / wsbenchUs)} msg per client CPU-second`,
+    `  ratio ${(wsbenchUs / bareUs).toFixed(2)} (wsbench CPU per message / bare; 1.05 = within 5 %)`,
+  ].join('\n');
+}
+
+const role = process.argv[2] === '--role' ? process.argv[3] : null;
+if (role) process.on('disconnect', () => process.exit(0));
+if (role === 'server') await serveEcho();
+else if (role === 'client') await bareLoop(process.argv[4]!);
+else if (process.argv[1] === SELF) {
+  const profileAt = process.argv.indexOf('--profile');
+  if (profileAt >= 0) await profileRound(process.argv[profileAt + 1] ?? 'wsbench-profiles');
+  else {
+    const cost = await echoCost(ECHO_COST.rounds, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(renderEchoCost(cost) + '\n');
+  }
+}

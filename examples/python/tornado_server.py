@@ -1,0 +1,155 @@
+"""
+wsbench reference server on Tornado: echo, ticker-orders and fanout, as their
+pages in docs/protocols/ describe. wsbench picks the scenario with
+`?scenario=NAME` on every connection (the path works too: ws://host:port/fanout).
+
+    python examples/python/tornado_server.py --port 8765
+    wsbench run ticker-orders --server-cmd 'tornado=.venv/bin/python examples/python/tornado_server.py --port {port}'
+
+Counters for wsbench's server-side metrics: GET /wsbench/stats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+
+import tornado.web
+import tornado.websocket
+
+import wsbench_protocol as wp
+
+SCENARIOS = ("echo", "ticker-orders", "fanout")
+
+
+class Ticker:
+    """Price ticks on a schedule to every subscribed connection, from the first subscription until none is left."""
+
+    def __init__(self) -> None:
+        self.subscribers: set[tornado.websocket.WebSocketHandler] = set()
+        self.prices: list[float] = []
+        self.task: asyncio.Task | None = None
+
+    def subscribe(self, handler: "BenchSocket", params: wp.Params) -> None:
+        self.subscribers.add(handler)
+        if self.task is None or self.task.done():
+            self.prices = [100.0] * params.integer("symbols", 1)
+            self.task = asyncio.ensure_future(self.run(params.number("tickInterval", 10) * 1000))
+
+    async def run(self, interval_us: float) -> None:
+        start = wp.now_us()
+        k = 0
+        rng = wp.mulberry32(0x71C)
+        while self.subscribers:
+            while start + k * interval_us <= wp.now_us() and self.subscribers:
+                self.prices = [max(1.0, p * (1 + (rng() - 0.5) / 500)) for p in self.prices]
+                tick = wp.compact({"k": k, "t": start + k * interval_us, "p": [round(p, 2) for p in self.prices]})
+                # Tornado has no broadcast: a loop over the connections is its idiom.
+                for handler in list(self.subscribers):
+                    send(handler, tick)
+                wp.count("ticker-orders", "ticksBroadcast")
+                k += 1
+            await asyncio.sleep(max(0.0, (start + k * interval_us - wp.now_us()) / 1e6))
+
+
+class Stream:
+    """floor(duration / interval) price ticks to every fanout connection, started by {"start":true}."""
+
+    def __init__(self) -> None:
+        self.connections: set[tornado.websocket.WebSocketHandler] = set()
+        self.task: asyncio.Task | None = None
+
+    def start(self, params: wp.Params) -> None:
+        if self.task is None or self.task.done():
+            interval = params.number("interval", 100)
+            self.task = asyncio.ensure_future(self.run(interval * 1000, int(params.number("duration", 10_000) // interval)))
+
+    async def run(self, interval_us: float, ticks: int) -> None:
+        next_price = wp.price_walk()
+        start = wp.now_us()
+        for seq in range(ticks):
+            due = start + seq * interval_us
+            delay = due - wp.now_us()
+            if delay > 0:
+                await asyncio.sleep(delay / 1e6)
+            message = wp.price_tick(seq, next_price(), due)
+            wp.count("fanout", "messagesSent", len(self.connections))
+            for handler in list(self.connections):
+                send(handler, message)
+            wp.count("fanout", "ticksSent")
+
+
+TICKER = Ticker()
+STREAM = Stream()
+
+
+def send(handler: tornado.websocket.WebSocketHandler, message: str | bytes, binary: bool = False) -> None:
+    """write_message without waiting for the buffer to drain; a connection closing meanwhile is skipped."""
+    try:
+        handler.write_message(message, binary=binary)
+    except tornado.websocket.WebSocketClosedError:
+        pass
+
+
+class BenchSocket(tornado.websocket.WebSocketHandler):
+    def check_origin(self, origin: str) -> bool:
+        return True
+
+    def open(self) -> None:
+        self.params = wp.Params(self.request.uri)
+        self.scenario = self.params.scenario
+        if self.scenario not in SCENARIOS:
+            self.close(1008, f"no scenario {self.scenario} here")
+        elif self.scenario == "fanout":
+            STREAM.connections.add(self)
+
+    def on_message(self, message: str | bytes) -> None:
+        if self.scenario == "echo":
+            send(self, message, binary=isinstance(message, bytes))
+            return
+        try:
+            data = json.loads(message)
+        except ValueError:
+            wp.count(self.scenario, "ordersMalformed")
+            return
+        if self.scenario == "fanout":
+            if data.get("start") is True:
+                STREAM.start(self.params)
+        elif "sub" in data:
+            TICKER.subscribe(self, self.params)
+        else:
+            wp.count("ticker-orders", "ordersReceived")
+            symbol = data.get("y", 0)
+            price = TICKER.prices[symbol] if 0 <= symbol < len(TICKER.prices) else 0
+            send(self, wp.compact({"a": data["o"], "t": data["t"], "i": data["i"], "px": round(price, 2)}))
+
+    def on_close(self) -> None:
+        TICKER.subscribers.discard(self)
+        STREAM.connections.discard(self)
+
+
+class Stats(tornado.web.RequestHandler):
+    def get(self) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.write(wp.stats_body(self.get_argument("scenario", "echo")))
+
+
+async def main() -> None:
+    args = wp.server_arguments(__doc__.strip().splitlines()[0])
+    app = tornado.web.Application(
+        [(wp.STATS_PATH, Stats), (r"/.*", BenchSocket)],
+        websocket_max_message_size=64 * 1024 * 1024,
+    )
+    server = app.listen(args.port, args.host)
+    port = next(iter(server._sockets.values())).getsockname()[1]
+    wp.announce(args.host, port)
+    stop = asyncio.get_running_loop().create_future()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(signum, lambda: stop.done() or stop.set_result(None))
+    await stop
+    server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,318 @@
+"""
+wsbench reference server on the `websockets` library (asyncio API): echo,
+ticker-orders, chat, fanout and firehose, each as its page in docs/protocols/
+describes. wsbench picks the scenario with `?scenario=NAME` on every
+connection (the path works too: ws://host:port/fanout).
+
+    python examples/python/websockets_server.py --port 8765
+    wsbench run echo --server-cmd 'py=.venv/bin/python examples/python/websockets_server.py --port {port}'
+
+`--max-queue N|none` is the library's receive queue per connection (seed 004's
+knob). Counters for wsbench's server-side metrics: GET /wsbench/stats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from http import HTTPStatus
+
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+
+import wsbench_protocol as wp
+
+# ------------------------------------------------------------------ echo
+
+
+async def echo(ws: ServerConnection, params: wp.Params) -> None:
+    async for message in ws:
+        await ws.send(message)
+
+
+# ------------------------------------------------------------------ ticker-orders
+
+
+class Ticker:
+    """Price ticks on a schedule to every subscribed connection, from the first subscription until none is left."""
+
+    def __init__(self) -> None:
+        self.subscribers: set[ServerConnection] = set()
+        self.prices: list[float] = []
+        self.task: asyncio.Task | None = None
+
+    def subscribe(self, ws: ServerConnection, params: wp.Params) -> None:
+        self.subscribers.add(ws)
+        if self.task is None or self.task.done():
+            interval_us = params.number("tickInterval", 10) * 1000
+            self.prices = [100.0] * params.integer("symbols", 1)
+            self.task = asyncio.create_task(self.run(interval_us))
+
+    async def run(self, interval_us: float) -> None:
+        start = wp.now_us()
+        k = 0
+        rng = wp.mulberry32(0x71C)
+        while self.subscribers:
+            # A late wake-up sends every tick that fell due, each stamped with its own intended time.
+            while start + k * interval_us <= wp.now_us() and self.subscribers:
+                self.prices = [max(1.0, p * (1 + (rng() - 0.5) / 500)) for p in self.prices]
+                tick = wp.compact({"k": k, "t": start + k * interval_us, "p": [round(p, 2) for p in self.prices]})
+                broadcast(self.subscribers, tick)
+                wp.count("ticker-orders", "ticksBroadcast")
+                k += 1
+            await asyncio.sleep(max(0.0, (start + k * interval_us - wp.now_us()) / 1e6))
+
+
+TICKER = Ticker()
+
+
+async def ticker_orders(ws: ServerConnection, params: wp.Params) -> None:
+    try:
+        async for message in ws:
+            try:
+                order = json.loads(message)
+            except ValueError:
+                wp.count("ticker-orders", "ordersMalformed")
+                continue
+            if "sub" in order:
+                TICKER.subscribe(ws, params)
+                continue
+            wp.count("ticker-orders", "ordersReceived")
+            symbol = order.get("y", 0)
+            price = TICKER.prices[symbol] if 0 <= symbol < len(TICKER.prices) else 0
+            await ws.send(wp.compact({"a": order["o"], "t": order["t"], "i": order["i"], "px": round(price, 2)}))
+    finally:
+        TICKER.subscribers.discard(ws)
+
+
+# ------------------------------------------------------------------ chat
+
+
+class Room:
+    """
+    One room: every message goes to every other member, in arrival order,
+    after the moderator's delay, through unlimited or bounded outgoing queues.
+    """
+
+    def __init__(self) -> None:
+        self.members: dict[ServerConnection, asyncio.Queue | None] = {}
+        self.moderation: asyncio.Queue[tuple[ServerConnection, str, bool, float]] = asyncio.Queue()
+        self.worker: asyncio.Task | None = None
+
+    def join(self, ws: ServerConnection, params: wp.Params) -> asyncio.Task | None:
+        bounded = params.text("queue", "unlimited") == "bounded"
+        queue = asyncio.Queue(maxsize=params.integer("queueLimit", 4)) if bounded else None
+        self.members[ws] = queue
+        if self.worker is None:
+            self.worker = asyncio.create_task(self.moderate(params))
+        return asyncio.create_task(self.write(ws, queue)) if queue is not None else None
+
+    async def moderate(self, params: wp.Params) -> None:
+        delay_us = params.number("moderatorDelay", 0) * 1000
+        serial = params.text("moderatorMode", "concurrent") == "serial"
+        drop = params.text("queuePolicy", "wait") == "drop"
+        free_us = 0.0
+        while True:
+            sender, text, control, arrived_us = await self.moderation.get()
+            if delay_us > 0:
+                start_us = max(arrived_us, free_us) if serial else arrived_us
+                free_us = start_us + delay_us
+                await asyncio.sleep(max(0.0, (free_us - wp.now_us()) / 1e6))
+            others = [ws for ws in self.members if ws is not sender]
+            unlimited = [ws for ws in others if self.members.get(ws) is None]
+            broadcast(unlimited, text)
+            wp.count("chat", "delivered", len(unlimited))
+            for ws in others:
+                queue = self.members.get(ws)
+                if queue is None:
+                    continue
+                if queue.full() and drop and not control:
+                    wp.count("chat", "droppedByQueue")
+                    continue
+                if queue.full():
+                    wp.count("chat", "stalls")
+                await queue.put(text)  # "wait": a full queue holds the broadcast, and every later one behind it
+                wp.count("chat", "queuedInApp")
+                wp.count("chat", "delivered")
+
+    def leave(self, ws: ServerConnection, writer: asyncio.Task | None) -> None:
+        self.members.pop(ws, None)
+        if writer:
+            writer.cancel()
+        if not self.members and self.worker:
+            # An empty room forgets its settings: the next cell's first member brings its own.
+            self.worker.cancel()
+            self.worker = None
+            self.moderation = asyncio.Queue()
+
+    async def write(self, ws: ServerConnection, queue: asyncio.Queue) -> None:
+        while True:
+            await ws.send(await queue.get())
+
+
+ROOM = Room()
+
+
+async def chat(ws: ServerConnection, params: wp.Params) -> None:
+    writer = ROOM.join(ws, params)
+    try:
+        async for message in ws:
+            control = message.startswith('{"e"')
+            if not control:
+                wp.count("chat", "messagesIn")
+            ROOM.moderation.put_nowait((ws, message, control, wp.now_us()))
+    finally:
+        ROOM.leave(ws, writer)
+
+
+# ------------------------------------------------------------------ fanout
+
+
+class Stream:
+    """floor(duration / interval) price ticks to every fanout connection, started by {"start":true}."""
+
+    def __init__(self) -> None:
+        self.connections: set[ServerConnection] = set()
+        self.task: asyncio.Task | None = None
+
+    def start(self, params: wp.Params) -> None:
+        if self.task is None or self.task.done():
+            interval_us = params.number("interval", 100) * 1000
+            ticks = int(params.number("duration", 10_000) // params.number("interval", 100))
+            self.task = asyncio.create_task(self.run(interval_us, ticks))
+
+    async def run(self, interval_us: float, ticks: int) -> None:
+        next_price = wp.price_walk()
+        start = wp.now_us()
+        for seq in range(ticks):
+            due = start + seq * interval_us
+            delay = due - wp.now_us()
+            if delay > 0:
+                await asyncio.sleep(delay / 1e6)
+            wp.count("fanout", "messagesSent", len(self.connections))
+            broadcast(self.connections, wp.price_tick(seq, next_price(), due))
+            wp.count("fanout", "ticksSent")
+
+
+STREAM = Stream()
+
+
+async def fanout(ws: ServerConnection, params: wp.Params) -> None:
+    STREAM.connections.add(ws)
+    try:
+        async for message in ws:
+            try:
+                if json.loads(message).get("start") is True:
+                    STREAM.start(params)
+            except (ValueError, AttributeError):
+                pass
+    finally:
+        STREAM.connections.discard(ws)
+
+
+# ------------------------------------------------------------------ firehose
+
+FEED: tuple[list[str], list[str]] | None = None
+HIGH_WATER_BYTES = 1024 * 1024
+
+
+async def firehose(ws: ServerConnection, params: wp.Params) -> None:
+    global FEED
+    FEED = FEED or wp.build_order_book_feed()
+    fragment_bytes = params.integer("fragmentSize", 8192)
+    rate = params.integer("rate", 0)
+    sender: asyncio.Task | None = None
+    running = [False]
+
+    async def send(text: str) -> None:
+        frames = wp.fragments(text, fragment_bytes)
+        # An iterable of strings goes out as one fragmented text message, one frame per item.
+        await ws.send(frames if len(frames) > 1 else text)
+        wp.count("firehose", "messagesSent")
+        wp.count("firehose", "framesSent", len(frames))
+        wp.count("firehose", "bytesSent", len(text))
+
+    async def stream() -> None:
+        snapshots, updates = FEED
+        for snapshot in snapshots:
+            await send(snapshot)
+        started = wp.now_us()
+        sent = 0
+        while running[0]:
+            if rate > 0:
+                due = int((wp.now_us() - started) / 1e6 * rate)
+                while running[0] and sent < due:
+                    await send(updates[sent % len(updates)])
+                    sent += 1
+                await asyncio.sleep(0.005)
+            else:
+                # send() waits while the write buffer is full: backpressure sets the pace.
+                await send(updates[sent % len(updates)])
+                sent += 1
+                if sent % 256 == 0:
+                    await asyncio.sleep(0)
+
+    async def stop() -> None:
+        running[0] = False
+        if sender:
+            await sender  # finishes the message it is sending: a cancelled fragmented send would break the frame sequence
+
+    try:
+        async for message in ws:
+            try:
+                request = json.loads(message)
+            except ValueError:
+                wp.count("firehose", "badRequests")
+                continue
+            await stop()
+            await send(wp.compact({"method": str(request.get("method")), "success": True, "req_id": request.get("req_id")}))
+            if request.get("method") == "subscribe":
+                running[0] = True
+                sender = asyncio.create_task(stream())
+    finally:
+        running[0] = False
+
+
+# ------------------------------------------------------------------ the server
+
+SCENARIOS = {"echo": echo, "ticker-orders": ticker_orders, "chat": chat, "fanout": fanout, "firehose": firehose}
+
+
+def refuse(connection: ServerConnection, request):
+    """The stats route, and parameters this server does not implement (answered with HTTP 400)."""
+    params = wp.Params(request.path)
+    if params.path == wp.STATS_PATH:
+        return connection.respond(HTTPStatus.OK, wp.stats_body(params.scenario))
+    if params.scenario not in SCENARIOS:
+        return connection.respond(HTTPStatus.NOT_FOUND, f"no scenario {params.scenario} here (have: {', '.join(SCENARIOS)})\n")
+    if params.scenario == "chat" and params.integer("queueLimitBytes", 0) > 0:
+        return connection.respond(HTTPStatus.BAD_REQUEST, "queueLimitBytes is not implemented by this server (queueLimit is)\n")
+    return None
+
+
+async def handler(ws: ServerConnection) -> None:
+    params = wp.Params(ws.request.path)
+    try:
+        await SCENARIOS[params.scenario](ws, params)
+    except ConnectionClosed:
+        pass
+
+
+async def main() -> None:
+    args = wp.server_arguments(__doc__.strip().splitlines()[0])
+    max_queue = None if args.max_queue == "none" else int(args.max_queue)
+    # Compression off and no keepalive pings, as wsbench's own servers; frames up to 64 MiB (echo's largest payload).
+    async with serve(
+        handler, args.host, args.port, compression=None, ping_interval=None, max_size=64 * 1024 * 1024,
+        max_queue=max_queue, close_timeout=1, process_request=refuse,
+    ) as server:
+        wp.announce(args.host, server.sockets[0].getsockname()[1])
+        stop = asyncio.get_running_loop().create_future()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(signum, lambda: stop.done() or stop.set_result(None))
+        await stop
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

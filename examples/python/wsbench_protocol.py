@@ -1,0 +1,238 @@
+"""
+What every reference server shares: the wire protocols' common parts
+(docs/protocols/README.md), written once so each server file shows only its
+stack's idiom.
+
+- the clock: CLOCK_MONOTONIC in microseconds, the one wsbench reads too;
+- the cell's parameters, from the connection URL's query string;
+- the optional stats route's body (GET /wsbench/stats?scenario=NAME);
+- the fanout price tick and the firehose order-book feed, byte for byte the
+  ones wsbench's own servers send (same seeded generator).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta, timezone
+from urllib.parse import parse_qs, urlsplit
+
+STATS_PATH = "/wsbench/stats"
+
+
+def now_us() -> float:
+    """CLOCK_MONOTONIC in microseconds: comparable with wsbench's clients on this host."""
+    return time.monotonic_ns() / 1000
+
+
+def compact(value) -> str:
+    """JSON without spaces, as JavaScript's JSON.stringify writes it."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+class Params:
+    """The cell's parameters from a URL such as /?scenario=fanout&interval=100&duration=10000."""
+
+    def __init__(self, path_and_query: str):
+        parts = urlsplit(path_and_query)
+        self.path = parts.path
+        self.values = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+
+    @property
+    def scenario(self) -> str:
+        return self.values.get("scenario") or self.path.strip("/") or "echo"
+
+    def text(self, name: str, default: str) -> str:
+        return self.values.get(name, default)
+
+    def number(self, name: str, default: float) -> float:
+        return float(self.values.get(name, default))
+
+    def integer(self, name: str, default: int) -> int:
+        return int(float(self.values.get(name, default)))
+
+
+# Counters per scenario, totals since the server started (never reset: wsbench subtracts).
+STATS: dict[str, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
+
+
+def count(scenario: str, counter: str, amount: float = 1) -> None:
+    STATS[scenario][counter] += amount
+
+
+def stats_body(scenario: str) -> str:
+    return compact({"counters": dict(STATS[scenario])})
+
+
+def server_arguments(description: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free port, printed)")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument(
+        "--max-queue",
+        default="16",
+        help="websockets only: high-water mark of each connection's receive queue in frames, or 'none' (seed 004)",
+    )
+    return parser.parse_args()
+
+
+def announce(host: str, port: int) -> None:
+    """The line wsbench reads the port from when the command says --port 0."""
+    print(f"listening on {host}:{port}", flush=True)
+
+
+# ------------------------------------------------------------------ fanout
+
+FANOUT_MESSAGE_BYTES = 97
+
+
+def mulberry32(seed: int):
+    """The tiny seeded generator wsbench's scenarios use (scenarios/lib/prng.ts), bit for bit."""
+    mask = 0xFFFFFFFF
+    state = seed & mask
+
+    def random() -> float:
+        nonlocal state
+        state = (state + 0x6D2B79F5) & mask
+        t = state
+        t = ((t ^ (t >> 15)) * (t | 1)) & mask
+        t = (t ^ ((t + (((t ^ (t >> 7)) * (t | 61)) & mask)) & mask)) & mask
+        return ((t ^ (t >> 14)) & mask) / 4294967296
+
+    return random
+
+
+def price_walk(seed: int = 0x5EED):
+    random = mulberry32(seed)
+    cents = 4_312_753
+
+    def next_price() -> float:
+        nonlocal cents
+        cents = max(100, cents + round_half_up((random() - 0.5) * 200))
+        return cents / 100
+
+    return next_price
+
+
+def round_half_up(value: float) -> int:
+    """JavaScript's Math.round."""
+    return math.floor(value + 0.5)
+
+
+def price_tick(seq: int, price: float, timestamp_us: float) -> str:
+    """The 97-byte fanout tick: Python's json.dumps spacing, padded with spaces before the closing brace."""
+    body = f'{{"symbol": "BTC/USDT", "seq": {seq}, "price": {price:.2f}, "timestamp": {timestamp_us:.1f}'
+    return body.ljust(FANOUT_MESSAGE_BYTES - 1) + "}"
+
+
+# ------------------------------------------------------------------ firehose feed
+
+INSTRUMENTS = [
+    ("BTC/USD", 43127.5), ("BTC/EUR", 39511.2), ("ETH/USD", 2301.55), ("ETH/EUR", 2108.4),
+    ("SOL/USD", 98.231), ("XRP/USD", 0.61234), ("ADA/USD", 0.52311), ("DOGE/USD", 0.083412),
+    ("AVAX/USD", 35.412), ("LINK/USD", 14.8821), ("DOT/USD", 7.2134), ("MATIC/USD", 0.8123),
+    ("LTC/USD", 71.23),
+]
+SNAPSHOT_DEPTH = 1000
+UPDATE_POOL = 16_384
+BATCH_EVERY = 244
+BATCH_MIN_BYTES = 8_300
+BATCH_MAX_BYTES = 10_000
+BASE_TIME = datetime(2024, 1, 15, 12, 0, 0, tzinfo=timezone.utc)
+
+
+def js_number(value: float) -> str:
+    """A number as JavaScript prints it (String(x)): shortest digits, exponent only below 1e-6."""
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    power = int(exponent)
+    if abs(value) < 1e-6 or abs(value) >= 1e21:
+        return f"{mantissa}e{'+' if power > 0 else '-'}{abs(power)}"
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    return f"{sign}0.{'0' * (-power - 1)}{digits}"
+
+
+def js_fixed(value: float, decimals: int) -> str:
+    """Number(x.toFixed(d)) printed the JavaScript way."""
+    return js_number(float(f"{value:.{decimals}f}"))
+
+
+def build_order_book_feed(seed: int = 0x0B00C) -> tuple[list[str], list[str]]:
+    """Snapshots (one per instrument) and the update loop, identical to scenarios/lib/order-book-feed.ts."""
+    random = mulberry32(seed)
+
+    def decimals_of(mid: float) -> int:
+        return max(1, 5 - math.floor(math.log10(mid)))
+
+    def level(mid: float, side: int, rank: int) -> str:
+        price = mid * (1 + side * (rank + random()) * 0.00005)
+        qty = 0.0 if random() < 0.1 else random() * 10 ** (1 + math.floor(random() * 3))
+        return f'{{"price":{js_fixed(price, decimals_of(mid))},"qty":{js_fixed(qty, 8)}}}'
+
+    def levels(mid: float, side: int, n: int) -> str:
+        return ",".join(level(mid, side, rank) for rank in range(n))
+
+    def checksum() -> int:
+        return math.floor(random() * 4_294_967_296)
+
+    def iso_micros(clock_ms: float) -> str:
+        whole = math.floor(clock_ms)
+        micros = math.floor((clock_ms - whole) * 1000)
+        moment = BASE_TIME + timedelta(milliseconds=whole - BASE_MS)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{moment.microsecond // 1000:03d}{micros:03d}Z"
+
+    snapshots = []
+    for symbol, mid in INSTRUMENTS:
+        bids = levels(mid, -1, SNAPSHOT_DEPTH)
+        asks = levels(mid, 1, SNAPSHOT_DEPTH)
+        snapshots.append(
+            f'{{"channel":"book","type":"snapshot","data":[{{"symbol":"{symbol}","bids":[{bids}],"asks":[{asks}],"checksum":{checksum()}}}]}}'
+        )
+    updates = []
+    clock_ms = float(BASE_MS)
+    for i in range(UPDATE_POOL):
+        symbol, mid = INSTRUMENTS[math.floor(random() * len(INSTRUMENTS))]
+        clock_ms += random() * 4
+        if i % BATCH_EVERY == BATCH_EVERY - 1:
+            target = BATCH_MIN_BYTES + random() * (BATCH_MAX_BYTES - BATCH_MIN_BYTES)
+            per_side = math.ceil(target / 2 / len(level(mid, 1, 0)))
+            bids = levels(mid, -1, per_side)
+            asks = levels(mid, 1, per_side)
+        else:
+            both = random() < 0.05
+            bid_side = random() < 0.5
+            bids = levels(mid, -1, 1) if both or bid_side else ""
+            asks = levels(mid, 1, 1) if both or not bid_side else ""
+        updates.append(
+            f'{{"channel":"book","type":"update","data":[{{"symbol":"{symbol}","bids":[{bids}],"asks":[{asks}],'
+            f'"checksum":{checksum()},"timestamp":"{iso_micros(clock_ms)}"}}]}}'
+        )
+    return snapshots, updates
+
+
+BASE_MS = int(BASE_TIME.timestamp() * 1000)
+
+
+def fragments(text: str, fragment_bytes: int) -> list[str]:
+    """One message cut into frames of at most fragment_bytes (the feed is ASCII: one byte a character)."""
+    return [text[i : i + fragment_bytes] for i in range(0, len(text), fragment_bytes)]
+
+
+if __name__ == "__main__":
+    # `python wsbench_protocol.py feed`: print the feed's SHA-256, to check it against wsbench's.
+    import hashlib
+    import sys
+
+    if sys.argv[1:] == ["feed"]:
+        snapshots, updates = build_order_book_feed()
+        print(hashlib.sha256("\n".join(snapshots + updates).encode()).hexdigest())

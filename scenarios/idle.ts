@@ -1,0 +1,241 @@
+/**
+ * idle: N connections held open, each sending a small ping every `interval`
+ * that the server answers, for `duration`. What it measures is the cost of
+ * holding connections: the server's RSS and CPU per connection, how many
+ * connected, failed or dropped, and the ping round trip (proof that every
+ * connection is alive and served, not just open).
+ *
+ * Pings are spread evenly over the interval (connection i is due at i/N of it),
+ * so the server sees a steady N/interval pings per second, never a burst; each
+ * round trip is timed from when its ping was due, so a stalled client or server
+ * shows as latency instead of hiding it.
+ */
+import {
+  CONNECT_FAILURES,
+  defineScenario,
+  latencyMetrics,
+  localPortCount,
+  openFileLimit,
+  openPaced,
+  sourceAddressCount,
+  sourceAddressFor,
+  total,
+  type ConnectFailure,
+} from '../src/scenario-kit/index.js';
+import type { ClientConnection } from '../src/adapter-types.js';
+import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
+import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
+
+/** Open files a process needs besides its sockets. */
+const FD_RESERVE = 100;
+/** The core waits 120 s for clients to be ready; the connect phase must end well before. */
+const CONNECT_BUDGET_MS = 100_000;
+/** Beyond the paced connect phase: process start, the last connection's own timeout, scheduling. */
+const READY_MARGIN_MS = 15_000;
+/** Spacing of the ping scheduler's timer. */
+const SCHEDULER_TICK_MS = 10;
+/** After the window, pongs still in flight get this long before they count as unanswered. */
+const DRAIN_MS = 1000;
+const PING = 'ping';
+
+const connectedOf = (input: MetricInput): number => input.measurements.counters.connected ?? 0;
+const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
+
+export default defineScenario({
+  name: 'idle',
+  description: 'N connections held open, each pinging every interval; server RSS and CPU per connection, ping round trips.',
+  parameters: {
+    connections: {
+      kind: 'integer', description: 'open connections over all client processes', default: 100, min: 1, max: 100_000, sweepable: true,
+    },
+    interval: { kind: 'duration', description: 'time between two pings on one connection', default: '1s', min: '10ms', max: '1h', sweepable: true },
+    duration: { kind: 'duration', description: 'measurement window, every connection open', default: '10s', min: '1s', max: '24h' },
+    connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
+    connectTimeout: {
+      kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s',
+    },
+    sourceAddresses: {
+      kind: 'integer',
+      description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
+      default: 0, min: 0, max: 250,
+    },
+  },
+  presets: {
+    ci: { connections: 20, interval: '200ms', duration: '1s' },
+    ladder: { connections: [1000, 5000, 10_000], interval: '1s', duration: '10s' },
+  },
+  validate(p) {
+    const limit = openFileLimit();
+    if (limit !== null && p.connections + FD_RESERVE > limit) {
+      const message = `${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), `
+        + `above the open-file limit of ${limit} (ulimit -n)`;
+      return { parameter: 'connections', message };
+    }
+    const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
+    if (connectMs > CONNECT_BUDGET_MS) {
+      const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms `
+        + `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
+      return { parameter: 'connectRate', message };
+    }
+    const ports = localPortCount();
+    const perAddress = Math.ceil(p.connections / Math.max(1, sourceAddressCount(p.connections, p.sourceAddresses)));
+    if (ports !== null && perAddress > ports) {
+      const message = `${p.connections} connections put ${perAddress} on one source address, more than its ${ports} local ports; raise sourceAddresses`;
+      return { parameter: 'sourceAddresses', message };
+    }
+    return null;
+  },
+  windowMs: (p) => p.duration,
+  // Connections open at connectRate, and the last may take connectTimeout before it counts as failed.
+  readyTimeoutMs: (p) => (p.connections / p.connectRate) * 1000 + p.connectTimeout + READY_MARGIN_MS,
+
+  server(ctx) {
+    const pings = ctx.counter('pingsAnswered');
+    return {
+      onConnection: serverRssBaseline(ctx),
+      onMessage(connection, data) {
+        pings.add();
+        connection.send(data);
+      },
+      onMeasureStart() {
+        ctx.counter('openAtWindowStart').add(ctx.connections().size);
+      },
+    };
+  },
+
+  async client(ctx) {
+    const p = ctx.params;
+    const count = ctx.share(p.connections);
+    const first = ctx.firstOfShare(p.connections);
+    const addresses = sourceAddressCount(p.connections, p.sourceAddresses);
+    const rtt = ctx.histogram('rtt');
+    const sent = ctx.counter('pingsSent');
+    const received = ctx.counter('pongsReceived');
+    const badReplies = ctx.counter('badReplies');
+    const failed = ctx.counter('connectFailed');
+    const failedBy = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(`connectFailed${r === 'other' ? 'Other' : r}`)]));
+    const noted = new Set<ConnectFailure>();
+    let outstanding = 0;
+    let wake: () => void = () => undefined;
+
+    /** One connection and the due times of its pings still in flight (WebSocket keeps order: first out, first back). */
+    interface Held {
+      connection: ClientConnection;
+      dueUs: number[];
+      head: number;
+    }
+    const held = await openPaced<Held>({
+      count,
+      ratePerSec: p.connectRate / ctx.processCount,
+      timeoutMs: p.connectTimeout,
+      signal: ctx.signal,
+      open: async (index) => {
+        const localAddress = sourceAddressFor(first + index, addresses);
+        const entry: Held = { connection: undefined as unknown as ClientConnection, dueUs: [], head: 0 };
+        entry.connection = await ctx.connect({
+          ...(localAddress ? { localAddress } : {}),
+          onMessage(data) {
+            const nowUs = ctx.nowUs();
+            if (entry.head >= entry.dueUs.length) return void badReplies.add();
+            const dueUs = entry.dueUs[entry.head++]!;
+            if (entry.head === entry.dueUs.length) entry.dueUs.length = entry.head = 0;
+            outstanding -= 1;
+            received.add();
+            if (data !== PING) badReplies.add();
+            if (!ctx.signal.aborted) rtt.recordUs(nowUs - dueUs);
+            else if (outstanding === 0) wake();
+          },
+          onUnexpectedClose: () => undefined, // counted by the core as connectionsLost
+        });
+        return entry;
+      },
+      discard: (late) => void late.connection.close(),
+      onFailure(_index, reason, message) {
+        failed.add();
+        failedBy[reason]!.add();
+        if (!noted.has(reason)) {
+          noted.add(reason);
+          ctx.note(`connect failed (${reason}): ${message}`);
+        }
+      },
+    });
+    ctx.counter('connected').add(held.length);
+
+    await ctx.ready();
+    // One timer for every connection: by now, pings number k < elapsed / interval * N are due, k-th on connection k mod N.
+    const startUs = ctx.nowUs();
+    const spacingUs = (p.interval * 1000) / Math.max(1, held.length);
+    let next = 0;
+    const timer = setInterval(() => {
+      const due = Math.floor((ctx.nowUs() - startUs) / spacingUs) + 1;
+      for (; next < due && held.length > 0; next++) {
+        const entry = held[next % held.length]!;
+        entry.dueUs.push(startUs + next * spacingUs);
+        outstanding += 1;
+        sent.add();
+        entry.connection.send(PING);
+      }
+    }, SCHEDULER_TICK_MS);
+    if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    clearInterval(timer);
+    if (outstanding > 0) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, DRAIN_MS).unref();
+      });
+    }
+    ctx.counter('unanswered').add(outstanding);
+    await Promise.all(held.map(({ connection }) => connection.close()));
+  },
+
+  metrics: {
+    connected: total('connected', 'conn'),
+    connectFailed: total('connectFailed', 'fail', { role: 'errors' }),
+    ...(Object.fromEntries(CONNECT_FAILURES.map((r) => {
+      const key = `connectFailed${r === 'other' ? 'Other' : r}`;
+      return [key, total(key, `fail ${r}`, { better: 'lower' })];
+    })) as Record<string, MetricDefinition>),
+    dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
+    unanswered: total('unanswered', 'unanswered', { role: 'errors', description: 'pings without a pong when the drain ended' }),
+    badReplies: total('badReplies', 'bad replies', { role: 'errors', description: 'pongs that were not the ping sent, or came unasked' }),
+    pingsSent: total('pingsSent', 'pings'),
+    pongsReceived: total('pongsReceived', 'pongs'),
+    ...latencyMetrics('rtt', { primary: ['p50', 'p99'], description: 'ping round trip, from when the ping was due' }),
+    serverOpenAtWindowStart: total('openAtWindowStart', 'srv conn', { side: 'server', description: 'connections the server held when the window opened' }),
+    serverRssPerConnectionBytes: {
+      header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      source: {
+        custom: "server peak RSS in the window minus its RSS when the first connection arrived, per connected client (noisy below ~100 connections)",
+        compute: (input) => serverRssPerConnection(input, connectedOf(input)),
+      },
+    },
+    serverRssPerConnectionKB: {
+      header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      source: { custom: 'serverRssPerConnectionBytes / 1000', compute: (input) => divide(serverRssPerConnection(input, connectedOf(input)), 1000) },
+    },
+    serverCpuPer1000Connections: {
+      header: 'srv CPU%/1k conn', unit: '%', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      source: {
+        custom: "server CPU mean (% of one core) per 1000 connected clients, pings included",
+        compute: ({ resources: { server }, measurements: m }) => {
+          const connected = m.counters.connected ?? 0;
+          return server && connected > 0 ? (server.cpuPercent.mean / connected) * 1000 : null;
+        },
+      },
+    },
+    serverCpuPercent: { header: 'srv CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' } },
+    serverRssBytes: { header: 'srv RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'rssMax' } },
+    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
+  },
+  table: [
+    'connected', 'connectFailed', 'dropped', 'unanswered', 'rttP50Ms', 'rttP99Ms', 'rttMaxMs',
+    'serverRssPerConnectionKB', 'serverCpuPer1000Connections', 'clientCpuPercent',
+  ],
+  charts: [
+    { kind: 'by-parameter', parameter: 'connections', metrics: ['serverRssPerConnectionKB'], title: 'server memory per connection' },
+    { kind: 'by-parameter', parameter: 'connections', metrics: ['serverCpuPer1000Connections', 'serverCpuPercent'], title: 'server CPU by connections' },
+    { kind: 'by-parameter', parameter: 'connections', metrics: ['rttP50Ms', 'rttP99Ms'], title: 'ping round trip by connections' },
+    { kind: 'by-parameter', parameter: 'connections', metrics: ['connectFailed', 'dropped', 'unanswered'], title: 'errors by connections' },
+    { kind: 'resources' },
+  ],
+});

@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+/**
+ * Faults injected into real runs on loopback: kill -9 of the server, of a
+ * client, of wsbench itself; SIGINT and SIGTERM to wsbench and to its whole
+ * process group; a server that hangs in a busy loop. After each run it checks
+ * /proc for anything of the run's process group still alive (children and
+ * their `wsbench-watchdog` shell loops stay in wsbench's group), and that no
+ * result was lost:
+ *   - a killed server or client, a hung server: the file is written, valid, and
+ *     the cell failed with a reason, keeping what the clients measured;
+ *   - SIGINT or SIGTERM: the file is written, valid, marked interrupted, and the
+ *     cut cell kept its numbers;
+ *   - kill -9 of wsbench: nothing in memory can survive that, so the previous
+ *     result at --out must be intact (never half-written) and the next run with
+ *     the same --out must go ahead (its lock is stale).
+ *
+ *   node scripts/fault-injection.mjs [--bin bin/wsbench.js] [--runs 20]
+ *
+ * Ends with `N runs, P processes left, R results lost`; exit 1 unless both are 0.
+ * Needs a build (npm run build): it runs the bin and the compiled test fixture.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+};
+const bin = resolve(option('bin', fileURLToPath(new URL('../bin/wsbench.js', import.meta.url))));
+const buildRoot = dirname(dirname(bin));
+const MISBEHAVING = join(buildRoot, 'dist/test/fixtures/misbehaving-server.js');
+const PREVIOUS = join(buildRoot, 'test/fixtures/echo-run.json');
+const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/result-file.js')).href);
+
+/** Each fault, how many times, and what the run must leave. */
+const FAULTS = [
+  { name: 'kill -9 server', times: 3, inject: (run) => kill(run.server, 'SIGKILL'), expect: 'failed' },
+  // Two client processes: the numbers of the one killed die with it, the other's must be kept.
+  { name: 'kill -9 client', times: 3, inject: (run) => kill(run.client, 'SIGKILL'), expect: 'failed', extra: ['--client-procs', '2'] },
+  { name: 'kill -9 wsbench', times: 3, inject: (run) => kill(run.pid, 'SIGKILL'), expect: 'previous-intact' },
+  { name: 'SIGINT to wsbench', times: 2, inject: (run) => kill(run.pid, 'SIGINT'), expect: 'interrupted' },
+  { name: 'SIGINT to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGINT'), expect: 'interrupted' },
+  { name: 'SIGTERM to wsbench', times: 2, inject: (run) => kill(run.pid, 'SIGTERM'), expect: 'interrupted' },
+  { name: 'SIGTERM to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGTERM'), expect: 'interrupted' },
+  { name: 'hung server (busy loop)', times: 3, inject: () => undefined, expect: 'failed', scenario: MISBEHAVING, extra: ['--fault', 'spin'], duration: '3s' },
+];
+const SERVERS = ['ws', 'uws'];
+const runsWanted = Number(option('runs', String(FAULTS.reduce((n, f) => n + f.times, 0))));
+
+function kill(pid, signal) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Gone already: the check after the run tells whether that mattered.
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Live, non-zombie processes of group `pgid`, from /proc. */
+function groupMembers(pgid) {
+  const members = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) !== pgid || state === 'Z') continue;
+      members.push(`${entry} ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim().slice(0, 100)}`);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return members;
+}
+
+/** Watchdog loops watching any of `pids`, wherever they are (their arguments name parent and child). */
+function watchdogsOf(pids) {
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const at = argv.indexOf('wsbench-watchdog');
+      if (at >= 0 && argv.slice(at + 1).some((a) => pids.has(Number(a)))) found.push(`${entry} wsbench-watchdog ${argv.slice(at + 1).join(' ')}`);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** A child of `pid` whose WSBENCH_ROLE is `role` or starts with it (`client 1`), if one is up. */
+function childWithRole(pid, role) {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').some((v) => v.startsWith(`WSBENCH_ROLE=${role}`))) return Number(entry);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return null;
+}
+
+async function oneRun(fault, index) {
+  const dir = mkdtempSync(join(tmpdir(), 'wsbench-fault-'));
+  const out = join(dir, 'r.json');
+  if (fault.expect === 'previous-intact') copyFileSync(PREVIOUS, out);
+  const before = fault.expect === 'previous-intact' ? readFileSync(out) : null;
+  const server = SERVERS[index % SERVERS.length];
+  const child = spawn(process.execPath, [bin, 'run', fault.scenario ?? 'echo', ...(fault.extra ?? []), '--servers', server, '--clients', 'ws', '--duration', fault.duration ?? '20s', '--out', out], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, as a terminal gives it
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  child.stdout.resume();
+  const exited = new Promise((r) => child.on('close', (code, signal) => r({ code, signal })));
+  const run = { pid: child.pid, server: null, client: null };
+  const seen = new Set([child.pid]);
+  // Until both children are up and the window has been open a moment.
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && (run.server === null || run.client === null)) {
+    run.server ??= childWithRole(child.pid, 'server');
+    run.client ??= childWithRole(child.pid, 'client');
+    await sleep(50);
+  }
+  for (const pid of [run.server, run.client]) if (pid) seen.add(pid);
+  await sleep(1500);
+  if (run.server === null || run.client === null) return { code: null, left: [], lost: 'the run never started its server and client', tail: stderr };
+  fault.inject(run);
+  const timedOut = await Promise.race([exited.then(() => false), sleep(60_000).then(() => true)]);
+  if (timedOut) kill(-child.pid, 'SIGKILL');
+  const { code } = await exited;
+
+  // Watchdogs notice a dead parent within half a second; give the group a few to empty.
+  let left = [];
+  for (let waited = 0; waited <= 5000; waited += 100) {
+    left = [...new Set([...groupMembers(child.pid), ...watchdogsOf(seen)])];
+    if (left.length === 0) break;
+    await sleep(100);
+  }
+  const lost = verdict(fault, out, before, code, dir);
+  for (const line of left) kill(Number(line.split(' ')[0]), 'SIGKILL');
+  return { code, left, lost, tail: stderr.trim().split('\n').at(-1) ?? '' };
+}
+
+/** Null when nothing was lost; else what was. */
+function verdict(fault, out, before, code, dir) {
+  if (fault.expect === 'previous-intact') {
+    if (!existsSync(out) || !readFileSync(out).equals(before)) return 'the previous result file was changed';
+    if (readdirSync(dir).some((f) => f.endsWith('.tmp'))) return 'a half-written temp file was left';
+    const next = spawnSync(process.execPath, [bin, 'run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', out], { encoding: 'utf8' });
+    return next.status === 0 ? null : `the next run with the same --out failed: ${next.stderr.trim().split('\n').at(-1)}`;
+  }
+  let result;
+  try {
+    result = readResultFile(out);
+  } catch (error) {
+    return `no valid result file (exit ${code}): ${error.message}`;
+  }
+  const [cell] = result.cells;
+  if (fault.expect === 'interrupted') {
+    if (code !== 130 || !result.interrupted) return `not marked interrupted (exit ${code})`;
+    if (cell?.measurements === undefined) return 'the cut cell lost its numbers';
+    return null;
+  }
+  if (code !== 1 || cell?.status !== 'failed' || !cell.reason) return `the cell is ${cell?.status} (exit ${code}), not failed with a reason`;
+  if (cell.measurements === undefined) return `the cell lost what the clients measured (${cell.reason})`;
+  return null;
+}
+
+const plan = FAULTS.flatMap((f) => Array.from({ length: f.times }, () => f)).slice(0, runsWanted);
+let processesLeft = 0;
+let resultsLost = 0;
+for (const [i, fault] of plan.entries()) {
+  const outcome = await oneRun(fault, i);
+  processesLeft += outcome.left.length;
+  if (outcome.lost) resultsLost += 1;
+  const status = outcome.left.length === 0 && !outcome.lost ? 'ok' : 'PROBLEM';
+  console.log(`${String(i + 1).padStart(2)}. ${fault.name.padEnd(24)} exit ${outcome.code}  ${status}${outcome.lost ? `: ${outcome.lost}` : ''}${outcome.left.length ? `; left: ${outcome.left.join('; ')}` : ''}`);
+}
+console.log(`${plan.length} runs, ${processesLeft} processes left, ${resultsLost} results lost`);
+process.exit(processesLeft === 0 && resultsLost === 0 ? 0 : 1);

@@ -1,0 +1,134 @@
+/**
+ * Turns one measured cell into a capacity step: did the SLO hold, what broke,
+ * and was the server or the load generator out of CPU. The thresholds are
+ * stated here once and written into the capacity JSON.
+ */
+import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
+import { checkSlo, type Slo, type SloKind } from './slo.js';
+import type { StepJudgement } from './search.js';
+
+/**
+ * A client process whose CPU mean is above this share of one core is taken as
+ * saturated: a Node load generator is single-threaded, and past this it queues
+ * its own work, so the latency it reports is partly its own.
+ */
+export const CLIENT_SATURATED_CPU_PERCENT = 85;
+/**
+ * A server is taken as saturated when its CPU mean reaches this share of one core
+ * (a single-threaded server can use no more than one), or its event loop was
+ * busy for at least SERVER_SATURATED_LOOP of the window (where it reports that).
+ */
+export const SERVER_SATURATED_CPU_PERCENT = 90;
+export const SERVER_SATURATED_LOOP = 0.9;
+
+/** Why a step broke: a failed SLO clause's kind, a cell that failed, or a count that could not be run. */
+export type BreakCause = SloKind | 'failed' | 'refused';
+
+export interface CapacityStep extends StepJudgement {
+  /** The varied parameter's value. */
+  count: number;
+  clientProcesses: number;
+  phase: 'ramp' | 'bisect' | 'retry';
+  /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
+  outcome: 'within' | 'broken' | 'refused' | 'invalid';
+  /** The cell's status; null for a refused count (nothing ran). */
+  cellStatus: CellResult['status'] | null;
+  /** Why the cell failed or was skipped, or why the count was refused. */
+  reason: string | null;
+  /** The latency the SLO names (or the primary p99), in ms. */
+  latencyMs: number | null;
+  /** Sum of every errors-role metric. */
+  errors: number | null;
+  serverCpuPercent: number | null;
+  /** Server event-loop utilisation mean, 0..1; null where the runtime does not report it. */
+  serverEventLoop: number | null;
+  serverRssBytes: number | null;
+  /** CPU mean of each client process, in % of one core. */
+  clientCpuPercent: number[];
+  serverSaturated: boolean;
+  /** What failed, empty when the SLO held. */
+  causes: BreakCause[];
+  /** Each failed clause in words: "p99 812 ms not < 500 ms". */
+  breaches: string[];
+  elapsedMs: number;
+}
+
+/** Step fields before the search places it (count, processes, phase and outcome are the search's). */
+export type StepMeasurement = Omit<CapacityStep, 'phase' | 'outcome'>;
+
+/** Judges one cell of a step against the SLO. */
+export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, latencyKey: string | null, count: number, clientProcesses: number): StepMeasurement {
+  const base = { count, clientProcesses, elapsedMs: cell.elapsedMs, cellStatus: cell.status };
+  if (!isMeasured(cell)) {
+    const reason = cell.reason;
+    return { ...base, ...empty(), verdict: 'broken', causes: ['failed'], breaches: [`cell ${cell.status}: ${reason}`], reason };
+  }
+  const outcomes = checkSlo(slo, cell.metrics, cell.missing);
+  const server = cell.resources.server;
+  const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
+  const serverCpuPercent = server?.cpuPercent.mean ?? null;
+  const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
+  const causes: BreakCause[] = [...new Set(outcomes.filter((o) => !o.held).map((o) => o.clause.kind))];
+  const breaches = outcomes.flatMap((o) => (o.why === null ? [] : [o.why]));
+  const reason = cell.status === 'failed' ? cell.reason : null;
+  if (reason !== null) {
+    causes.push('failed');
+    breaches.push(`cell failed: ${reason}`);
+  }
+  return {
+    ...base,
+    verdict: causes.length === 0 ? 'within' : 'broken',
+    clientSaturated: clientCpuPercent.some((cpu) => cpu > CLIENT_SATURATED_CPU_PERCENT),
+    serverSaturated: isServerSaturated(serverCpuPercent, serverEventLoop),
+    reason,
+    latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
+    errors: errorsOf(scenario, cell.metrics),
+    serverCpuPercent,
+    serverEventLoop,
+    serverRssBytes: server?.rssBytes.max ?? null,
+    clientCpuPercent,
+    causes,
+    breaches,
+  };
+}
+
+/** A count the scenario refuses (e.g. above the open-file limit): it cannot be held here, whatever the server. */
+export function refusedStep(count: number, clientProcesses: number, reason: string): StepMeasurement {
+  return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
+}
+
+export function isServerSaturated(cpuPercent: number | null, eventLoop: number | null): boolean {
+  return (cpuPercent !== null && cpuPercent >= SERVER_SATURATED_CPU_PERCENT) || (eventLoop !== null && eventLoop >= SERVER_SATURATED_LOOP);
+}
+
+/** The sum of every errors-role metric the cell has; null when it has none of them. */
+export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string, number | null>>): number | null {
+  const values = Object.entries(scenario.metrics)
+    .filter(([, info]) => info.role === 'errors')
+    .map(([key]) => metrics[key])
+    .filter((v): v is number => typeof v === 'number');
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0);
+}
+
+/** What broke at a step, in words: "latency (p99 812 ms not < 500 ms); server CPU saturated (98 % of a core)". */
+export function describeBreak(step: Pick<CapacityStep, 'causes' | 'breaches' | 'serverSaturated' | 'serverCpuPercent' | 'serverEventLoop'>): string {
+  const words: Record<BreakCause, string> = { latency: 'latency', errors: 'errors', metric: 'metric', failed: 'cell failed', refused: 'not runnable' };
+  const what = step.causes.map((c) => words[c]).join(' + ');
+  const parts = [`${what} (${step.breaches.join('; ')})`];
+  if (step.serverSaturated) parts.push(`server CPU saturated (${saturationEvidence(step.serverCpuPercent, step.serverEventLoop)})`);
+  return parts.join('; ');
+}
+
+function saturationEvidence(cpu: number | null, loop: number | null): string {
+  return [cpu === null ? null : `CPU ${Math.round(cpu)} % of a core`, loop === null ? null : `event loop busy ${Math.round(loop * 100)} %`]
+    .filter((s): s is string => s !== null)
+    .join(', ');
+}
+
+function empty(): Pick<StepMeasurement, 'clientSaturated' | 'serverSaturated' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent'> {
+  return { clientSaturated: false, serverSaturated: false, latencyMs: null, errors: null, serverCpuPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [] };
+}
+
+function numberOrNull(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}

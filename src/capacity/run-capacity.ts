@@ -1,0 +1,301 @@
+/**
+ * capacity(): for every server stack, the largest count of the varied parameter
+ * (the scenario's connections) that holds an SLO. Each step is one run() of one
+ * cell; the search (search.ts) decides the counts, judge.ts reads each cell.
+ * Returns the capacity JSON and an ordinary BenchResult holding every step's cell.
+ */
+import os from 'node:os';
+import { ParameterError } from '../errors.js';
+import { toolVersion } from '../package-version.js';
+import { planRun, run } from '../core/runner.js';
+import { describeEnvironment, probeStacks } from '../core/environment.js';
+import type { RunEvent } from '../core/events.js';
+import type { ScenarioRef } from '../core/scenario-loader.js';
+import type { ParamValues } from '../declaration-types.js';
+import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, type ScenarioInfo, type StackInfo } from '../result-types.js';
+import {
+  CLIENT_SATURATED_CPU_PERCENT,
+  SERVER_SATURATED_CPU_PERCENT,
+  SERVER_SATURATED_LOOP,
+  describeBreak,
+  judgeCell,
+  refusedStep,
+  type CapacityStep,
+  type StepMeasurement,
+} from './judge.js';
+import { searchCapacity, type SearchOutcome } from './search.js';
+import { parseSlo, type Slo } from './slo.js';
+import { CAPACITY_FORMAT, CAPACITY_VERSION, type CapacityResult, type CapacitySettings, type ServerCapacity } from './types.js';
+
+const DEFAULT_VARY = 'connections';
+const DEFAULT_START = 100;
+const DEFAULT_MAX = 50_000;
+const DEFAULT_RESOLUTION = 0.1;
+
+export interface CapacityOptions {
+  /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
+  scenario: ScenarioRef;
+  /** e.g. 'p99<500ms,errors=0': see src/capacity/slo.ts. */
+  slo: string;
+  /** Server stacks; default all. */
+  servers?: string[];
+  /** Client stacks to load the servers with: each server gets the first one that speaks its protocol. Default: ws, then the others. */
+  clients?: string[];
+  /** The whole-number parameter to vary; default `connections`. */
+  vary?: string;
+  /** First count of the ramp; default 100 (or the parameter's minimum, if higher). */
+  start?: number;
+  /** Highest count tried; default 50,000 (or the parameter's maximum, if lower). */
+  max?: number;
+  /** Bisection stops when the bracket is within this share of the capacity; default 0.1. */
+  resolution?: number;
+  /** Every other parameter, one value each (a step is one cell). */
+  params?: Readonly<Record<string, unknown>>;
+  preset?: string;
+  /** Client processes of each server's first step; default 1. */
+  clientProcesses?: number;
+  /** The most client processes a step may use when the load generator saturates; default the machine's cores. */
+  maxClientProcesses?: number;
+  host?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: CapacityEvent) => void;
+  /** The engine events of each step's run(), for a live view. */
+  onRunEvent?: (event: RunEvent) => void;
+}
+
+export type CapacityEvent =
+  | { type: 'server-start'; server: string; client: string }
+  | { type: 'step-start'; server: string; client: string; count: number; clientProcesses: number }
+  | { type: 'step-end'; server: string; client: string; step: StepMeasurement }
+  | { type: 'server-end'; result: ServerCapacity };
+
+export interface CapacityPlan {
+  info: ScenarioInfo;
+  slo: Slo;
+  latencyMetric: string | null;
+  settings: CapacitySettings;
+  /** Server -> the client stack that loads it, or why none can. */
+  pairs: Array<{ server: string; client: string | null; reason: string | null }>;
+}
+
+export interface CapacityOutcome {
+  capacity: CapacityResult;
+  /** Every step's cell (the last one measured at each count), readable by `report` and `compare`. */
+  steps: BenchResult;
+}
+
+/** Checks every option without starting a process; errors name the option. */
+export async function planCapacity(options: CapacityOptions): Promise<CapacityPlan> {
+  const vary = options.vary ?? DEFAULT_VARY;
+  const inputs = { ...(options.params ?? {}) };
+  if (vary in inputs) throw new ParameterError(vary, 'the capacity search varies it: set its range with start and max instead');
+  const probe = await planRun({ scenario: options.scenario, ...(options.preset !== undefined ? { preset: options.preset } : {}) });
+  const info = probe.info;
+  const spec = info.parameters[vary];
+  if (!spec) throw new ParameterError('vary', `"${vary}" is not a parameter of ${info.name} (its parameters: ${Object.keys(info.parameters).join(', ')})`);
+  if (spec.kind !== 'integer') throw new ParameterError('vary', `${vary} is a ${spec.kind} parameter; the search varies a whole-number one (a count of connections)`);
+  const start = options.start ?? Math.max(DEFAULT_START, spec.min ?? 1);
+  const max = options.max ?? Math.min(DEFAULT_MAX, spec.max ?? DEFAULT_MAX);
+  wholeInRange('start', start, spec.min ?? 1, spec.max ?? Number.MAX_SAFE_INTEGER);
+  wholeInRange('max', max, start, spec.max ?? Number.MAX_SAFE_INTEGER);
+  const resolution = options.resolution ?? DEFAULT_RESOLUTION;
+  if (!(resolution > 0 && resolution < 1)) throw new ParameterError('resolution', `${resolution} is not a share between 0 and 1 (0.1 = 10 %)`);
+  const cores = os.availableParallelism();
+  const clientProcesses = options.clientProcesses ?? 1;
+  const maxClientProcesses = options.maxClientProcesses ?? Math.max(clientProcesses, cores);
+  wholeInRange('maxClientProcesses', maxClientProcesses, 1, 64);
+  wholeInRange('clientProcesses', clientProcesses, 1, maxClientProcesses);
+  const slo = parseSlo(options.slo, info);
+  // The first step's plan checks stacks, host and every parameter, and the scenario's own limits at `start`.
+  const plan = await planRun({ ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } });
+  if (plan.paramSets.length !== 1) {
+    const [first, ...others] = plan.paramSets as [ParamValues, ...ParamValues[]];
+    const swept = Object.keys(first).find((name) => others.some((set) => set[name] !== first[name]))!;
+    throw new ParameterError(swept, 'takes one value in a capacity search (each step is one cell)');
+  }
+  const params: ParamValues = Object.fromEntries(Object.entries(plan.paramSets[0]!).filter(([name]) => name !== vary));
+  const settings: CapacitySettings = {
+    vary, start, max, resolution, clientProcesses, maxClientProcesses, params,
+    thresholds: { clientCpuPercent: CLIENT_SATURATED_CPU_PERCENT, serverCpuPercent: SERVER_SATURATED_CPU_PERCENT, serverEventLoop: SERVER_SATURATED_LOOP },
+  };
+  const pairs = pickClients(plan.servers, options.clients, await probeStacks());
+  return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs };
+}
+
+export async function capacity(options: CapacityOptions): Promise<CapacityOutcome> {
+  const startedAt = new Date();
+  const plan = await planCapacity(options);
+  const signal = options.signal ?? new AbortController().signal;
+  const emit = options.onEvent ?? (() => undefined);
+  const kept = new Map<string, CellResult>();
+  let environment: Environment | null = null;
+  const servers: ServerCapacity[] = [];
+
+  for (const pair of plan.pairs) {
+    if (signal.aborted) break;
+    if (pair.client === null) {
+      servers.push(skipped(pair.server, '-', pair.reason ?? 'no client stack can load it'));
+      continue;
+    }
+    const client = pair.client;
+    emit({ type: 'server-start', server: pair.server, client });
+    const step = async (count: number, processes: number): Promise<StepMeasurement> => {
+      emit({ type: 'step-start', server: pair.server, client, count, clientProcesses: processes });
+      const measured = await measureStep(options, plan, pair.server, client, count, processes, signal);
+      if ('skipped' in measured) throw new PairSkipped(measured.skipped);
+      if (measured.cell) kept.set(`${pair.server}\n${count}`, measured.cell);
+      environment ??= measured.environment;
+      emit({ type: 'step-end', server: pair.server, client, step: measured.step });
+      return measured.step;
+    };
+    try {
+      const outcome = await searchCapacity({ ...plan.settings, min: plan.info.parameters[plan.settings.vary]!.min ?? 1, signal }, step);
+      const result = serverResult(pair.server, client, outcome);
+      servers.push(result);
+      emit({ type: 'server-end', result });
+    } catch (error) {
+      if (!(error instanceof PairSkipped)) throw error;
+      servers.push(skipped(pair.server, client, error.message));
+    }
+  }
+
+  const elapsedMs = Date.now() - startedAt.getTime();
+  const env = environment ?? describeEnvironment(await probeStacks());
+  const capacityResult: CapacityResult = {
+    format: CAPACITY_FORMAT,
+    version: CAPACITY_VERSION,
+    tool: { name: 'wsbench', version: toolVersion() },
+    startedAt: startedAt.toISOString(),
+    elapsedMs,
+    interrupted: signal.aborted,
+    environment: env,
+    scenario: plan.info,
+    slo: { text: plan.slo.text, clauses: plan.slo.clauses },
+    latencyMetric: plan.latencyMetric,
+    settings: plan.settings,
+    servers,
+  };
+  const cells = [...kept.values()].sort((a, b) => order(plan, a) - order(plan, b));
+  const steps: BenchResult = {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'wsbench', version: toolVersion() },
+    startedAt: startedAt.toISOString(),
+    elapsedMs,
+    interrupted: signal.aborted,
+    environment: env,
+    clientProcesses: Math.max(plan.settings.clientProcesses, ...servers.map((s) => s.clientProcesses)),
+    repeat: 1,
+    scenarios: [plan.info],
+    cells,
+  };
+  return { capacity: capacityResult, steps };
+}
+
+class PairSkipped extends Error {}
+
+type Measured = { step: StepMeasurement; cell: CellResult | null; environment: Environment | null } | { skipped: string };
+
+/** One step: a refused count, or the judged cell; `skipped` with the reason when the pair cannot run at all. */
+async function measureStep(
+  options: CapacityOptions,
+  plan: CapacityPlan,
+  server: string,
+  client: string,
+  count: number,
+  processes: number,
+  signal: AbortSignal,
+): Promise<Measured> {
+  const runOptions = { ...runBase(options, processes), servers: [server], clients: [client], params: { ...(options.params ?? {}), [plan.settings.vary]: count } };
+  try {
+    await planRun(runOptions);
+  } catch (error) {
+    // The scenario refuses this count here (open-file limit, port range...): the server cannot be shown to hold it.
+    if (error instanceof ParameterError) return { step: refusedStep(count, processes, error.message), cell: null, environment: null };
+    throw error;
+  }
+  const result = await run({ ...runOptions, signal, ...(options.onRunEvent ? { onEvent: options.onRunEvent } : {}) });
+  const cell = result.cells[0]!;
+  if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
+  return { step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes), cell, environment: result.environment };
+}
+
+function runBase(options: CapacityOptions, clientProcesses: number) {
+  return {
+    scenario: options.scenario,
+    clientProcesses,
+    ...(options.servers !== undefined ? { servers: options.servers } : {}),
+    ...(options.preset !== undefined ? { preset: options.preset } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+  };
+}
+
+function serverResult(server: string, client: string, outcome: SearchOutcome<StepMeasurement>): ServerCapacity {
+  const steps: CapacityStep[] = outcome.steps.map((s) => ({
+    ...s.judgement,
+    phase: s.phase,
+    outcome: s.valid ? s.judgement.verdict : 'invalid',
+  }));
+  const broken = outcome.brokeAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid');
+  const undecided = outcome.undecidedAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.undecidedAt);
+  return {
+    server,
+    client,
+    status: 'measured',
+    reason: null,
+    capacity: outcome.capacity,
+    brokeAt: outcome.brokeAt,
+    end: outcome.end,
+    broke: broken ? describeBreak(broken) : null,
+    cannotTell: undecided
+      ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} `
+        + `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; above ${CLIENT_SATURATED_CPU_PERCENT} % counts as saturated), `
+        + 'and no more are allowed'
+      : null,
+    clientProcesses: outcome.clientProcesses,
+    steps,
+  };
+}
+
+function lastOf<T>(items: T[], match: (item: T) => boolean): T | undefined {
+  return [...items].reverse().find(match);
+}
+
+function skipped(server: string, client: string, reason: string): ServerCapacity {
+  return { server, client, status: 'skipped', reason, capacity: 0, brokeAt: null, end: null, broke: null, cannotTell: null, clientProcesses: 0, steps: [] };
+}
+
+/** Each server gets the first candidate client that speaks its protocol. */
+function pickClients(servers: string[], wanted: string[] | undefined, stacks: StackInfo[]): CapacityPlan['pairs'] {
+  const clients = stacks.filter((s) => s.role === 'client');
+  const known = clients.map((c) => c.name);
+  const candidates = wanted ?? ['ws', ...known.filter((name) => name !== 'ws')];
+  for (const name of candidates) {
+    if (!known.includes(name)) throw new ParameterError('clients', `unknown client stack "${name}" (known: ${known.join(', ')})`);
+  }
+  return servers.map((server) => {
+    const protocol = stacks.find((s) => s.role === 'server' && s.name === server)?.protocol;
+    const client = candidates.find((name) => clients.find((c) => c.name === name)?.protocol === protocol) ?? null;
+    return { server, client, reason: client === null ? `no client in ${candidates.join(', ')} speaks ${protocol ?? 'its protocol'}` : null };
+  });
+}
+
+/** The latency each step reports: the SLO's first latency clause, else the primary p99, else none. */
+function latencyMetricOf(slo: Slo, info: ScenarioInfo): string | null {
+  const clause = slo.clauses.find((c) => c.kind === 'latency' && c.metrics.length === 1);
+  if (clause) return clause.metrics[0]!;
+  try {
+    return parseSlo('p99<1', info).clauses[0]!.metrics[0]!;
+  } catch {
+    return null;
+  }
+}
+
+/** Cells of the steps file: by server in the order searched, then by count. */
+function order(plan: CapacityPlan, cell: CellResult): number {
+  const serverIndex = plan.pairs.findIndex((p) => p.server === cell.server);
+  return serverIndex * 1e9 + Number(cell.params[plan.settings.vary] ?? 0);
+}
+
+function wholeInRange(name: string, value: number, min: number, max: number): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ParameterError(name, `${value} is not a whole number from ${min} to ${max}`);
+}

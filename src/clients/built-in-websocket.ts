@@ -1,0 +1,56 @@
+/**
+ * A connection on a runtime's built-in (WHATWG) WebSocket, as the bun and deno
+ * clients open it: binaryType arraybuffer, connect() resolves on `open`.
+ * Neither runtime lets a script reach the TCP socket (no wire tap) or choose the
+ * source address: connections come from the address the kernel picks, which is
+ * enough up to the local port range.
+ */
+import type { ClientConnection, ClientConnectOptions } from '../adapter-types.js';
+import type { WebSocketConstructor } from '../runtimes/globals.js';
+
+const CLOSED = 3;
+/** A peer that never answers the close handshake must not hold the client up. */
+const CLOSE_WAIT_MS = 1000;
+
+export function connectBuiltIn(
+  label: string,
+  WebSocket: WebSocketConstructor,
+  url: string,
+  socketOptions: unknown,
+  { onMessage, onUnexpectedClose, onWireData }: ClientConnectOptions,
+): Promise<ClientConnection> {
+  if (onWireData) return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
+  return new Promise<ClientConnection>((resolve, reject) => {
+    const socket = socketOptions === undefined ? new WebSocket(url) : new WebSocket(url, socketOptions);
+    socket.binaryType = 'arraybuffer';
+    let opened = false;
+    let closing = false;
+    socket.addEventListener('error', (event) => {
+      if (!opened) reject(new Error(`${label} client could not connect: ${event.message ?? 'error'}`));
+    });
+    socket.addEventListener('message', (event) => {
+      const data = event.data as string | ArrayBuffer;
+      onMessage(typeof data === 'string' ? data : new Uint8Array(data));
+    });
+    socket.addEventListener('close', (event) => {
+      if (!opened) return reject(new Error(`${label} client could not connect: closed with code ${event.code}`));
+      if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
+    });
+    socket.addEventListener('open', () => {
+      opened = true;
+      resolve({
+        send: (data) => socket.send(data),
+        bufferedAmountBytes: () => socket.bufferedAmount,
+        extensions: () => socket.extensions,
+        close: () =>
+          new Promise<void>((done) => {
+            closing = true;
+            if (socket.readyState === CLOSED) return done();
+            socket.addEventListener('close', () => done());
+            socket.close(1000);
+            setTimeout(done, CLOSE_WAIT_MS).unref?.();
+          }),
+      });
+    });
+  });
+}

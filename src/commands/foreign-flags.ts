@@ -1,0 +1,84 @@
+/**
+ * The command-line edge of foreign servers: --target, --target-pid,
+ * --server-cmd and --server-url, in the order given (a --target-pid or
+ * --server-url belongs to the --target or --server-cmd before it), turned into
+ * RunOptions.targets and .serverCommands. The library checks the rest.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { parseDurationMs } from '../core/units.js';
+import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
+
+type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
+
+/** Adds the four flags; the returned list fills as commander parses, in command-line order. */
+export function addForeignServerOptions(command: Command): Given[] {
+  const given: Given[] = [];
+  const collect = (flag: Given['flag']) => (text: string): Given[] => {
+    given.push({ flag, text });
+    return given;
+  };
+  command
+    .option(
+      '--target <[name=]url>',
+      'measure a server that is already running (repeatable): ws:// or wss:// speaks WebSocket, http:// or https:// socket.io; '
+        + 'only the clients run, and the cell\'s parameters are appended to the URL\'s query (docs/protocols/)',
+      collect('--target'),
+    )
+    .option('--target-pid <[name=]pid>', 'the process of the --target before it (or the named one): its process tree\'s CPU and RSS are sampled', collect('--target-pid'))
+    .option(
+      '--server-cmd <name=command>',
+      'start a server in any language for each cell (repeatable): {port} becomes a free port ({host} the --host); '
+        + 'without {port} the command must name one (--port 8000; --port 0: the port it prints is read)',
+      collect('--server-cmd'),
+    )
+    .option('--server-url <template>', 'what clients of the --server-cmd before it connect to (default ws://{host}:{port}/; http://{host}:{port} for socket.io)', collect('--server-url'))
+    .option('--server-start-timeout <duration>', 'how long a --server-cmd server may take to accept a WebSocket handshake (default 20s)');
+  return given;
+}
+
+/** The flags as the library's options; usage errors for what only the command line can get wrong. */
+export function foreignServerOptions(given: Given[], startTimeout?: string): { targets: TargetOption[]; serverCommands: ServerCommandOption[] } {
+  const startTimeoutMs = startTimeout === undefined ? undefined : parseDurationMs(startTimeout);
+  if (startTimeoutMs === null) throw new UsageError(`--server-start-timeout: "${startTimeout}" is not a duration such as 500ms, 5s, 1m`);
+  const targets: TargetOption[] = [];
+  const serverCommands: ServerCommandOption[] = [];
+  let last: '--target' | '--server-cmd' | null = null;
+  for (const { flag, text } of given) {
+    if (flag === '--target') {
+      const named = /^([^=:/?#]*)=(.*)$/s.exec(text);
+      targets.push(named ? { name: named[1]!.trim(), url: named[2]!.trim() } : { url: text.trim() });
+      last = flag;
+    } else if (flag === '--server-cmd') {
+      const named = /^([^=\s]*)=(.*)$/s.exec(text.trim());
+      if (!named) throw new UsageError(`--server-cmd: "${text}" has no name: write NAME=COMMAND`);
+      serverCommands.push({ name: named[1]!, command: named[2]!, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}) });
+      last = flag;
+    } else if (flag === '--target-pid') {
+      const named = /^([^=]*)=(.*)$/s.exec(text);
+      const pidText = (named ? named[2]! : text).trim();
+      if (!/^\d+$/.test(pidText) || Number(pidText) < 1) throw new UsageError(`--target-pid: "${pidText}" is not a process id`);
+      const target = named ? targets.find((t) => nameOf(t) === named[1]!.trim()) : last === '--target' ? targets.at(-1) : undefined;
+      if (!target) {
+        throw new UsageError(named ? `--target-pid: no --target named "${named[1]}" before it` : '--target-pid: give it right after the --target it belongs to, or as NAME=PID');
+      }
+      if (target.pid !== undefined) throw new UsageError(`--target-pid: target ${nameOf(target)} was given two pids`);
+      target.pid = Number(pidText);
+    } else {
+      const command = last === '--server-cmd' ? serverCommands.at(-1) : undefined;
+      if (!command) throw new UsageError('--server-url: give it right after the --server-cmd it belongs to');
+      if (command.url !== undefined) throw new UsageError(`--server-url: server ${command.name} was given two URLs`);
+      command.url = text.trim();
+    }
+  }
+  return { targets, serverCommands };
+}
+
+function nameOf(target: TargetOption): string {
+  if (target.name !== undefined) return target.name;
+  try {
+    return new URL(target.url).host;
+  } catch {
+    return target.url;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What each client handshake negotiated, recorded as counters of the cell
+ * (`connectionsOpened`, `deflateNegotiated`) and, once per distinct value, a
+ * note with the extensions, so the result says what was negotiated rather
+ * than what was asked.
+ */
+import type { Counter } from '../scenario-types.js';
+
+export interface HandshakeLog {
+  record(extensions: string): void;
+}
+
+export function handshakeLog(counter: (name: string) => Counter, note: (text: string) => void, deflateAsked: boolean): HandshakeLog {
+  const opened = counter('connectionsOpened');
+  const deflated = counter('deflateNegotiated');
+  const seen = new Set<string>();
+  return {
+    record(extensions) {
+      opened.add();
+      const deflate = /(^|,)\s*permessage-deflate\b/.test(extensions);
+      if (deflate) deflated.add();
+      if (seen.has(extensions)) return;
+      seen.add(extensions);
+      if (extensions !== '') note(`handshake negotiated extensions: ${extensions}`);
+      else if (deflateAsked) note('deflate=on but the handshake negotiated no permessage-deflate');
+    },
+  };
+}

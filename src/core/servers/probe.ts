@@ -1,0 +1,135 @@
+/**
+ * One WebSocket handshake with a foreign server before its clients start, so
+ * that an unreachable server, one that answers with something else, or one that
+ * closes every connection fails its cell with a reason a person can act on
+ * (instead of a client stuck in its connect phase). It speaks plain HTTP
+ * (the Upgrade request of RFC 6455), so the core still knows no WebSocket
+ * library. The probe carries the cell's URL, query included: a server may
+ * refuse parameters it does not implement by answering with HTTP 400.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import type { Protocol } from '../../result-types.js';
+import { FrameParser, OPCODE } from '../../scenario-kit/index.js';
+
+export interface ProbeOptions {
+  /** For connecting and for the handshake's answer. */
+  timeoutMs: number;
+  /** How long the open connection is watched for a close from the server. */
+  holdMs: number;
+}
+
+/** Why the probe failed; `refused` = nothing listens yet (a starting command may still get there). */
+export class ProbeFailure extends Error {
+  constructor(message: string, readonly refused = false) {
+    super(message);
+  }
+}
+
+/** A masked close frame with code 1000 (clients must mask what they send). */
+const CLOSE_FRAME = Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8]);
+
+/** Resolves when the server completed a WebSocket handshake and kept the connection for holdMs. */
+export function probeServer(serverUrl: string, protocol: Protocol, options: ProbeOptions): Promise<void> {
+  const url = new URL(serverUrl);
+  const secure = url.protocol === 'wss:' || url.protocol === 'https:';
+  const path = protocol === 'websocket' ? `${url.pathname}${url.search}` : engineIoPath(url);
+  return new Promise((resolve, reject) => {
+    let connected = false;
+    let settled = false;
+    const finish = (error: ProbeFailure | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      if (error) reject(error);
+      else resolve();
+    };
+    const request = (secure ? https : http).request({
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || (secure ? 443 : 80),
+      path,
+      method: 'GET',
+      agent: false,
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+      },
+    });
+    const timer = setTimeout(() => {
+      const seconds = `${Math.round(options.timeoutMs / 100) / 10}s`;
+      finish(new ProbeFailure(connected ? `no answer to the WebSocket handshake within ${seconds}` : `could not connect to ${url.host} within ${seconds}`));
+    }, options.timeoutMs);
+    request.on('socket', (socket: Socket) => socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true)));
+    request.on('error', (error: NodeJS.ErrnoException) => finish(describeError(error, url)));
+    request.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body = (body + chunk).slice(0, 2000)));
+      const answer = (): void => {
+        const line = body.split('\n').map((l) => l.trim()).find((l) => l !== '');
+        finish(new ProbeFailure(`answered the WebSocket handshake with HTTP ${response.statusCode} ${response.statusMessage ?? ''}`.trim() + (line ? `: ${line.slice(0, 200)}` : '')));
+      };
+      response.on('end', answer);
+      response.on('error', answer);
+    });
+    request.on('upgrade', (_response, socket: Socket, head: Buffer) => {
+      clearTimeout(timer);
+      const closed = (how: string): void => {
+        if (settled) return;
+        settled = true;
+        socket.destroy();
+        reject(new ProbeFailure(`closed the connection right after the WebSocket handshake (${how})`));
+      };
+      const parser = new FrameParser({ onControlFrame: (opcode) => opcode === OPCODE.close && closed('close frame') });
+      socket.on('data', (chunk: Buffer) => parser.push(chunk));
+      socket.on('error', () => closed('connection reset'));
+      socket.on('close', () => closed('connection closed'));
+      if (head.length > 0) parser.push(head);
+      setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        socket.removeAllListeners('close');
+        socket.removeAllListeners('error');
+        socket.on('error', () => undefined);
+        socket.end(CLOSE_FRAME);
+        setTimeout(() => socket.destroy(), 1000).unref();
+        resolve();
+      }, options.holdMs);
+    });
+    request.end();
+  });
+}
+
+/** engine.io's WebSocket transport path, the cell's query kept so a socket.io server sees the parameters. */
+function engineIoPath(url: URL): string {
+  const query = new URLSearchParams(url.search);
+  query.set('EIO', '4');
+  query.set('transport', 'websocket');
+  return `/socket.io/?${query.toString()}`;
+}
+
+function describeError(error: NodeJS.ErrnoException, url: URL): ProbeFailure {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return new ProbeFailure(`${url.host} refused the connection (ECONNREFUSED)`, true);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+      return new ProbeFailure(`host ${url.hostname} does not resolve (${error.code})`);
+    case 'ECONNRESET':
+      return new ProbeFailure('closed the connection before answering the WebSocket handshake (ECONNRESET)');
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return new ProbeFailure(`could not connect to ${url.host} (${error.code})`);
+    default:
+      if (error.code?.startsWith('HPE_')) return new ProbeFailure('answered the WebSocket handshake with something that is not HTTP');
+      if (/socket hang up/i.test(error.message)) return new ProbeFailure('closed the connection before answering the WebSocket handshake');
+      return new ProbeFailure(`${error.message.split('\n')[0]}${error.code ? ` (${error.code})` : ''}`);
+  }
+}

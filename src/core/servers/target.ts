@@ -1,0 +1,59 @@
+/**
+ * --target: a server that is already running, anywhere. wsbench runs only the
+ * clients; it samples the server's process tree for CPU and RSS only when told
+ * which process that is (--target-pid), never another process's.
+ */
+import type { ParamValues } from '../../declaration-types.js';
+import type { CellServer, ServerReport, StartedServer, TargetSpec } from './types.js';
+import { httpOriginOf, isLoopbackUrl, urlWithParams } from './foreign-url.js';
+import { probeServer } from './probe.js';
+import { ForeignWindow } from './foreign-window.js';
+import { readProcess } from '../proc-sampler.js';
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+export class TargetServer implements CellServer {
+  private readonly window: ForeignWindow;
+  private readonly extraNotes: string[] = [];
+
+  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues }) {
+    this.window = new ForeignWindow(cell.scenario);
+  }
+
+  async start(): Promise<StartedServer> {
+    const url = urlWithParams(this.spec.url, this.cell.scenario, this.cell.params);
+    try {
+      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250 });
+    } catch (error) {
+      throw new Error(`target ${this.spec.name}: ${(error as Error).message}`);
+    }
+    let pid = this.spec.pid ?? null;
+    if (pid === null) this.extraNotes.push(`server resources not measured: target ${this.spec.name} was given no --target-pid`);
+    else if (!readProcess(pid)) {
+      this.extraNotes.push(`server resources not measured: process ${pid} of target ${this.spec.name} is gone`);
+      pid = null;
+    }
+    if (!isLoopbackUrl(url)) {
+      this.extraNotes.push(`target ${this.spec.name} is not on this host: one-way delays subtract two machines' monotonic clocks and mean nothing; round trips are valid`);
+    }
+    const httpUrl = httpOriginOf(url);
+    this.window.httpOrigin = httpUrl;
+    return { url, httpUrl, pid, tree: true };
+  }
+
+  windowOpen(): Promise<void> {
+    return this.window.open();
+  }
+
+  report(): Promise<ServerReport | null> {
+    return this.window.report();
+  }
+
+  async stop(): Promise<void> {
+    // Not ours to stop.
+  }
+
+  notes(): string[] {
+    return [...this.extraNotes, ...this.window.notes];
+  }
+}

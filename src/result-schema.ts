@@ -1,0 +1,107 @@
+/**
+ * Checks a result file against the JSON Schema published with the package
+ * (schema/result.schema.json for version 2, schema/result-v1.schema.json for
+ * version 1), with ajv, and names the first problem in one line. What a schema
+ * cannot say (the table names declared metrics) is checked here after it.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+
+/** The schema files, found beside the package.json this build belongs to (a symlinked build finds the real one). */
+function schemaDirectory(): string {
+  const packageJson = fileURLToPath(new URL('../../package.json', import.meta.url));
+  return join(dirname(realpathSync(packageJson)), 'schema');
+}
+
+/** File name of the published schema of each version. */
+export const SCHEMA_FILES: Record<1 | 2, string> = { 1: 'result-v1.schema.json', 2: 'result.schema.json' };
+
+/** The published schema of `version`, parsed. */
+export function resultSchema(version: 1 | 2): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(schemaDirectory(), SCHEMA_FILES[version]), 'utf8')) as Record<string, unknown>;
+}
+
+const compiled = new Map<1 | 2, ValidateFunction>();
+
+function validatorOf(version: 1 | 2): ValidateFunction {
+  let validate = compiled.get(version);
+  if (!validate) {
+    // allErrors off: the first problem is the one reported, and a broken file stops the walk early.
+    validate = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true, strictRequired: false }).compile(resultSchema(version));
+    compiled.set(version, validate);
+  }
+  return validate;
+}
+
+/** The first problem of `data` as a result file of `version`, e.g. `cells[0] must be object (it is null)`; null when valid. */
+export function schemaProblem(data: unknown, version: 1 | 2): string | null {
+  const validate = validatorOf(version);
+  if (!validate(data)) return describe(firstError(validate.errors ?? []), data, validate.errors ?? []);
+  return version === 2 ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> }) : null;
+}
+
+/** An `if`/`then` failure is reported after the error inside `then`: the inner one says what is wrong. */
+function firstError(errors: ErrorObject[]): ErrorObject | undefined {
+  return errors.find((e) => e.keyword !== 'if' && e.keyword !== 'allOf') ?? errors[0];
+}
+
+function describe(error: ErrorObject | undefined, data: unknown, all: ErrorObject[]): string {
+  if (!error) return 'does not match the result schema';
+  const path = readablePath(error.instancePath);
+  const value = valueAt(data, error.instancePath);
+  const at = path === '' ? 'the file' : path;
+  switch (error.keyword) {
+    case 'required':
+      return `${at} has no ${(error.params as { missingProperty: string }).missingProperty}`;
+    case 'type': {
+      // Branches of an anyOf (a number or null) each report their type: name them all.
+      const types = all.filter((e) => e.keyword === 'type' && e.instancePath === error.instancePath).map((e) => String((e.params as { type: string }).type));
+      return `${at} must be ${[...new Set(types.join(',').split(','))].join(' or ')} (it is ${kindOf(value)})`;
+    }
+    case 'const':
+      return `${at} must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)} (it is ${kindOf(value)})`;
+    case 'enum':
+      return `${at} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')} (it is ${kindOf(value)})`;
+    case 'false schema':
+      return `${at} must not be there`;
+    default:
+      return `${at} ${error.message ?? 'does not match the result schema'}`;
+  }
+}
+
+/** `/cells/0/measurements` -> `cells[0].measurements`. */
+function readablePath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let value = data;
+  for (const part of pointer.split('/').slice(1)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'missing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
+}
+
+/** The one cross-reference the schema cannot express: every table column is a declared metric. */
+function undeclaredTableMetric(data: { scenarios: Array<{ table: string[]; metrics: object }> }): string | null {
+  for (const [i, scenario] of data.scenarios.entries()) {
+    const unknown = scenario.table.find((key) => !Object.hasOwn(scenario.metrics, key));
+    if (unknown !== undefined) return `scenarios[${i}].table names "${unknown}", which is not a declared metric`;
+  }
+  return null;
+}

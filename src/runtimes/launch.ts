@@ -1,0 +1,31 @@
+/**
+ * How to start a child process under a runtime: the binary, the arguments that
+ * come before the entry module, and the environment it needs. Node children
+ * keep fork()'s defaults (this Node, its flags).
+ */
+import type { Runtime } from '../result-types.js';
+import { RUNTIME_CHILD_ENV, locateRuntime } from './locate.js';
+
+export interface ChildLaunch {
+  runtime: Runtime;
+  /** Undefined for Node: fork() uses the running Node. */
+  execPath?: string;
+  execArgv?: string[];
+  env: Readonly<Record<string, string>>;
+}
+
+/**
+ * Deno runs the entry with every permission (the scenario code reads files,
+ * opens sockets, spawns the watchdog and reads the monotonic clock through FFI),
+ * without writing a lock file into the user's directory, and never fetching a
+ * module: everything comes from node_modules.
+ */
+const DENO_ARGS = ['run', '-A', '--no-lock', '--cached-only'];
+
+/** Throws with the reason when the runtime is missing (its cells are skipped before this is reached). */
+export function childLaunch(runtime: Runtime): ChildLaunch {
+  if (runtime === 'node') return { runtime, env: {} };
+  const info = locateRuntime(runtime);
+  if (!info.available || !info.path) throw new Error(`${runtime} unavailable: ${info.reason ?? 'not found'}`);
+  return { runtime, execPath: info.path, execArgv: runtime === 'deno' ? DENO_ARGS : [], env: RUNTIME_CHILD_ENV };
+}

@@ -1,0 +1,52 @@
+/** For the foreign-server tests: the processes a test's server started, found in /proc by a tag in their command line. */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The tiny echo server run as a command (built from test/fixtures/foreign-echo-server.ts). */
+export const ECHO_FIXTURE = fileURLToPath(new URL('./fixtures/foreign-echo-server.js', import.meta.url));
+
+export function newTag(): string {
+  return `wsbench-test-${randomBytes(6).toString('hex')}`;
+}
+
+/** The command that starts the fixture in `mode`, every process of it carrying `tag`. */
+export function fixtureCommand(mode: string, tag: string, port = '{port}'): string {
+  return `${process.execPath} ${ECHO_FIXTURE} --port ${port} --mode ${mode} --tag ${tag}`;
+}
+
+/** Live (not zombie) processes whose command line holds `tag`. */
+export function taggedProcesses(tag: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(tag)) continue;
+      if (/^State:\s+Z/m.test(readFileSync(`/proc/${entry}/status`, 'utf8'))) continue;
+      found.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return found;
+}
+
+/** RSS of a process in bytes, from /proc (0 when it is gone). */
+export function rssOf(pid: number): number {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return pages * 4096;
+  } catch {
+    return 0;
+  }
+}
+
+/** Waits until `condition` holds, checking every 50 ms; false after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return condition();
+}

@@ -1,0 +1,30 @@
+/** idle in real processes: a few connections held open and pinged on ws and uws; the server's memory per connection is reported. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { run } from '../src/index.js';
+
+test('idle, 20 connections on ws and uws: every ping answered, server RSS and CPU per connection reported', async () => {
+  const params = { connections: 20, interval: '100ms', duration: '1s' };
+  const result = await run({ scenario: 'idle', servers: ['ws', 'uws'], clients: ['ws'], params });
+  assert.deepEqual(result.cells.map((c) => c.server), ['ws', 'uws']);
+  for (const cell of result.cells) {
+    if (cell.status !== 'ok') assert.fail(`${cell.server}: ${cell.status}: ${cell.reason}`);
+    const m = cell.metrics;
+    assert.equal(m.connected, 20, cell.server);
+    assert.equal(m.serverOpenAtWindowStart, 20);
+    assert.equal(m.connectFailed, 0);
+    assert.equal(m.dropped, 0);
+    assert.equal(m.unanswered, 0);
+    assert.equal(m.badReplies, 0);
+    assert.ok((m.pingsSent ?? 0) >= 20, `every connection pinged at least once (sent ${m.pingsSent})`);
+    assert.equal(m.pongsReceived, m.pingsSent);
+    assert.equal(cell.measurements.serverCounters.pingsAnswered, m.pingsSent);
+    assert.ok((m.rttSamples ?? 0) > 0);
+    // Memory per connection is a number (its size is the GC's business at 20 connections), derived from the server's own baseline.
+    assert.equal(typeof m.serverRssPerConnectionBytes, 'number', cell.missing.serverRssPerConnectionBytes);
+    assert.ok(cell.measurements.serverCounters.serverRssBaselineBytes! > 0);
+    const expected = Math.round((cell.resources.server!.rssBytes.max - cell.measurements.serverCounters.serverRssBaselineBytes!) / 20);
+    assert.equal(m.serverRssPerConnectionBytes, expected);
+    assert.equal(typeof m.serverCpuPer1000Connections, 'number');
+  }
+});

@@ -1,0 +1,243 @@
+/**
+ * Result files are checked against the JSON Schema published with the package.
+ * A real run's file validates; so does every kind of cell; the schema has the
+ * same fields, required the same way, as the types in src/result-types.ts; and a
+ * bad file is one line naming its first problem, with exit 2.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { resultSchema, schemaProblem } from '../src/result-schema.js';
+import { resultFromJson } from '../src/result-file.js';
+import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/result-types.js';
+import { REPO_ROOT, runCli, tempDir } from './support.js';
+import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import type { MetricInfo } from '../src/declaration-types.js';
+
+const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
+/** The source tree (a private build links package.json back to it), for the schema files and the type files. */
+const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
+
+/** The published file alone, compiled by a fresh validator: what a user's own tooling would see. */
+function publishedValidator(version: 1 | 2) {
+  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', version === 2 ? 'result.schema.json' : 'result-v1.schema.json'), 'utf8')));
+}
+
+test('the package publishes the schema, for the version this wsbench writes', () => {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[]; dependencies: Record<string, string> };
+  assert.ok(pkg.files.includes('schema'), 'schema/ is in package.json "files"');
+  assert.match(pkg.dependencies.ajv ?? '', /^\d+\.\d+\.\d+$/, 'ajv at an exact version');
+  const schema = resultSchema(2) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
+  assert.equal(schema.$defs.BenchResult.properties.schemaVersion.const, SCHEMA_VERSION);
+});
+
+test("a real run's result file validates against the published schema", async () => {
+  const out = join(tempDir(), 'r.json');
+  const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '500ms', '--repeat', '2', '--out', out]);
+  assert.equal(outcome.code, 0, outcome.stderr);
+  const data = JSON.parse(readFileSync(out, 'utf8')) as unknown;
+  const validate = publishedValidator(2);
+  assert.ok(validate(data), JSON.stringify(validate.errors));
+  assert.equal(schemaProblem(data, 2), null);
+});
+
+const METRICS: Record<string, MetricInfo> = {
+  rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+  rate: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate', scale: 1 } },
+  cpu: { header: 'cpu', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' }, acrossRounds: 'max' },
+  custom: { header: 'c', unit: 'count', better: 'none', role: 'detail', source: { custom: 'how, in words' }, description: 'one sentence' },
+};
+
+/** A result with every kind of cell, every optional field filled where the types allow one. */
+function everyKind(): BenchResult {
+  const rtt = exponentialHistogram(500, 200, 3);
+  const info = scenarioInfo('echo', {
+    metrics: METRICS,
+    table: Object.keys(METRICS),
+    charts: [{ kind: 'percentiles', histograms: ['rtt', { histogram: 'rtt', side: 'server' }] }, { kind: 'resources', title: 'r' }],
+    parameters: {
+      duration: { kind: 'duration', description: 'd', default: 1000, min: 1, max: 10, sweepable: true },
+      mode: { kind: 'choice', description: 'm', default: 'a', choices: ['a', 'b'] },
+    },
+  });
+  const ok = cell('echo', { server: 'ws', client: 'ws', histograms: { rtt }, serverHistograms: { rtt }, metrics: { rttP50Ms: 0.2, rate: null }, counters: { received: 9 } });
+  if (ok.status !== 'ok') throw new Error('fixture');
+  ok.missing = { rate: 'no samples' };
+  ok.measurements.timeSeries = { intervalMs: 100, points: [{ tMs: 100, counters: { received: 9 }, latency: { rtt: { count: 9, p50Ms: 0.2, p99Ms: 0.3, maxMs: 0.4 } } }] };
+  ok.rounds = [
+    { status: 'ok', metrics: { rttP50Ms: 0.2 }, resources: { server: null, clients: [resources(1, 2, 3)] }, elapsedMs: 10 },
+    { status: 'failed', reason: 'interrupted', elapsedMs: 5 },
+  ];
+  const failedMeasured = cell('echo', { server: 'uws', client: 'ws', histograms: { rtt }, status: 'failed' });
+  const failedEmpty: CellResult = { scenario: 'echo', server: 'x', client: 'ws', params: { duration: 1000, flag: true, mode: 'a' }, elapsedMs: 1, status: 'failed', reason: 'server did not start' };
+  const skipped = cell('echo', { server: 'socketio', client: 'ws', status: 'skipped' });
+  const r = result(info, [ok, failedMeasured, failedEmpty, skipped]);
+  r.environment.kernelVersion = '#1 SMP';
+  r.environment.availableParallelism = 2;
+  r.environment.stacks = [
+    { name: 'ws', role: 'server', protocol: 'websocket', availability: { available: true, version: '8', build: { packageName: 'ws', native: false, binary: 'x.node' } } },
+    { name: 'uws', role: 'client', protocol: 'websocket', availability: { available: false, version: null, reason: 'no binary' } },
+  ];
+  return r;
+}
+
+test('every kind of cell validates, and the kinds are told apart', () => {
+  const r = everyKind();
+  const validate = publishedValidator(2);
+  assert.ok(validate(r), JSON.stringify(validate.errors));
+  const broken = (change: (cells: Array<Record<string, unknown>>) => void): string | null => {
+    const copy = JSON.parse(JSON.stringify(r)) as { cells: Array<Record<string, unknown>> };
+    change(copy.cells);
+    return schemaProblem(copy, 2);
+  };
+  assert.equal(broken((c) => delete c[2]!.reason), 'cells[2] has no reason');
+  assert.equal(broken((c) => (c[3]!.measurements = c[0]!.measurements)), 'cells[3].measurements must not be there');
+  assert.equal(broken((c) => delete c[0]!.measurements), 'cells[0] has no measurements');
+  assert.equal(broken((c) => delete (c[1]!.measurements as Record<string, unknown>).windowMs), 'cells[1].measurements has no windowMs');
+});
+
+test('a version 1 file validates against the version 1 schema, and its upgrade against version 2', () => {
+  const v1 = JSON.parse(readFileSync(V1_FIXTURE, 'utf8')) as unknown;
+  assert.ok(publishedValidator(1)(v1));
+  const upgraded = resultFromJson(v1, 'v1.json');
+  const validate = publishedValidator(2);
+  assert.ok(validate(JSON.parse(JSON.stringify(upgraded))), JSON.stringify(validate.errors));
+});
+
+// ---------------------------------------------------------------- in step with the types
+
+/** Interfaces of src/result-types.ts that are not in the file: what a child reports over IPC. */
+const NOT_IN_THE_FILE = new Set(['ProcessReport']);
+
+interface Shape {
+  properties: Set<string>;
+  required: Set<string>;
+}
+
+/** A type file, parsed once: its interfaces by name, and what it imports (name -> file). */
+interface TypeFile {
+  source: ts.SourceFile;
+  interfaces: Map<string, ts.InterfaceDeclaration>;
+  imports: Map<string, string>;
+}
+
+const parsed = new Map<string, TypeFile>();
+
+function typeFile(file: string): TypeFile {
+  let known = parsed.get(file);
+  if (known) return known;
+  const source = ts.createSourceFile(file, readFileSync(join(SOURCE_ROOT, file), 'utf8'), ts.ScriptTarget.ES2022, true);
+  known = { source, interfaces: new Map(), imports: new Map() };
+  for (const node of source.statements) {
+    if (ts.isInterfaceDeclaration(node)) known.interfaces.set(node.name.text, node);
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const target = join(dirname(file), node.moduleSpecifier.text.replace(/\.js$/, '.ts'));
+      const bindings = node.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) known.imports.set(element.name.text, target);
+    }
+  }
+  parsed.set(file, known);
+  return known;
+}
+
+/**
+ * Every interface the result file is made of, with its properties (inherited ones
+ * too) and which are required: those of src/result-types.ts, and, in the files it
+ * imports from, the interfaces it names and the ones those name in turn.
+ */
+function resultInterfaces(): Map<string, Shape> {
+  const shapes = new Map<string, Shape>();
+  const visit = (file: string, name: string): Shape | null => {
+    const { source, interfaces, imports } = typeFile(file);
+    const node = interfaces.get(name);
+    if (!node) return imports.has(name) ? visit(imports.get(name)!, name) : null;
+    const known = shapes.get(name);
+    if (known) return known;
+    const shape: Shape = { properties: new Set(), required: new Set() };
+    shapes.set(name, shape);
+    for (const parent of (node.heritageClauses ?? []).flatMap((c) => c.types)) {
+      const inherited = visit(file, parent.expression.getText(source));
+      inherited?.properties.forEach((p) => shape.properties.add(p));
+      inherited?.required.forEach((p) => shape.required.add(p));
+    }
+    for (const member of node.members) {
+      if (!ts.isPropertySignature(member)) continue;
+      const key = member.name.getText(source);
+      shape.properties.add(key);
+      if (member.questionToken) shape.required.delete(key);
+      else shape.required.add(key);
+      // Interfaces a property is made of are part of the file too.
+      const walk = (type: ts.Node): void => {
+        if (ts.isTypeReferenceNode(type)) visit(file, type.typeName.getText(source));
+        type.forEachChild(walk);
+      };
+      if (member.type) walk(member.type);
+    }
+    return shape;
+  };
+  for (const name of typeFile('src/result-types.ts').interfaces.keys()) if (!NOT_IN_THE_FILE.has(name)) visit('src/result-types.ts', name);
+  return shapes;
+}
+
+type SchemaNode = { $ref?: string; properties?: Record<string, unknown>; required?: string[]; allOf?: SchemaNode[] };
+
+/** A schema definition's properties and required names, through the references of its allOf. */
+function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape {
+  const shape: Shape = { properties: new Set(Object.keys(node.properties ?? {})), required: new Set(node.required ?? []) };
+  for (const part of node.allOf ?? []) {
+    const inner = schemaShape(defs, part.$ref ? defs[part.$ref.replace('#/$defs/', '')]! : part);
+    inner.properties.forEach((p) => shape.properties.add(p));
+    inner.required.forEach((p) => shape.required.add(p));
+  }
+  return shape;
+}
+
+test('the schema has the fields of src/result-types.ts, required alike', () => {
+  const defs = (resultSchema(2) as { $defs: Record<string, SchemaNode> }).$defs;
+  const types = resultInterfaces();
+  assert.ok(types.has('MetricInfo') && types.has('OkCell'), 'interfaces are found through imports and extends');
+  const problems: string[] = [];
+  const differences = (what: string, inType: Set<string>, inSchema: Set<string>): void => {
+    const onlyType = [...inType].filter((p) => !inSchema.has(p));
+    const onlySchema = [...inSchema].filter((p) => !inType.has(p));
+    if (onlyType.length > 0) problems.push(`${what} in the type only: ${onlyType.join(', ')}`);
+    if (onlySchema.length > 0) problems.push(`${what} in the schema only: ${onlySchema.join(', ')}`);
+  };
+  for (const [name, shape] of types) {
+    const def = defs[name];
+    if (!def) {
+      problems.push(`${name}: no $defs.${name} in schema/result.schema.json`);
+      continue;
+    }
+    const schema = schemaShape(defs, def);
+    differences(`${name}: properties`, shape.properties, schema.properties);
+    differences(`${name}: required`, shape.required, schema.required);
+  }
+  assert.deepEqual(problems, [], 'schema/result.schema.json must change with src/result-types.ts');
+});
+
+// ---------------------------------------------------------------- bad files through the CLI
+
+test('a file whose cells are not cells, or hold wrong types, is one line naming the first problem, and exit 2', async () => {
+  const dir = tempDir();
+  const good = everyKind();
+  const cases: Array<[string, unknown, string]> = [
+    ['null-cell', { ...good, cells: [null] }, 'cells[0] must be object (it is null)'],
+    ['empty-cell', { ...good, cells: [{}] }, 'cells[0] has no status'],
+    ['string-elapsed', { ...good, cells: [{ ...good.cells[0], elapsedMs: 'soon' }] }, 'cells[0].elapsedMs must be number (it is string "soon")'],
+    ['bad-metric', { ...good, cells: [{ ...good.cells[0], metrics: { rttP50Ms: '0.2' } }] }, 'cells[0].metrics.rttP50Ms must be number or null (it is string "0.2")'],
+    ['bad-role', { ...good, scenarios: [{ ...good.scenarios[0], metrics: { x: { ...METRICS.rate, role: 'headline' } }, table: [] }] }, 'scenarios[0].metrics.x.role must be one of primary-latency, primary-rate, progress, errors, detail (it is string "headline")'],
+  ];
+  for (const [name, data] of cases) writeFileSync(join(dir, `${name}.json`), JSON.stringify(data));
+  const outcomes = await Promise.all(cases.flatMap(([name]) => [runCli(['report', join(dir, `${name}.json`), '--out', join(dir, 'site')]), runCli(['compare', join(dir, `${name}.json`), V1_FIXTURE])]));
+  cases.forEach(([name, , problem], i) => {
+    for (const outcome of outcomes.slice(i * 2, i * 2 + 2)) {
+      assert.equal(outcome.stderr, `wsbench: ${join(dir, `${name}.json`)} is not a valid wsbench result: ${problem}\n`, name);
+      assert.equal(outcome.code, 2, name);
+      assert.equal(outcome.stdout, '', name);
+    }
+  });
+});
