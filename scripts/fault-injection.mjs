@@ -20,7 +20,7 @@
  * Needs a build (npm run build): it runs the bin and the compiled test fixture.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,7 +40,7 @@ const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/
 const FAULTS = [
   { name: 'kill -9 server', times: 3, inject: (run) => kill(run.server, 'SIGKILL'), expect: 'failed' },
   // Two client processes: the numbers of the one killed die with it, the other's must be kept.
-  { name: 'kill -9 client', times: 3, inject: (run) => kill(run.client, 'SIGKILL'), expect: 'failed', extra: ['--client-procs', '2'] },
+  { name: 'kill -9 client', times: 3, inject: (run) => kill(run.client, 'SIGKILL'), expect: 'failed', extra: ['--client-procs', '2', '--connections', '2'] },
   { name: 'kill -9 wsbench', times: 3, inject: (run) => kill(run.pid, 'SIGKILL'), expect: 'previous-intact' },
   { name: 'SIGINT to wsbench', times: 2, inject: (run) => kill(run.pid, 'SIGINT'), expect: 'interrupted' },
   { name: 'SIGINT to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGINT'), expect: 'interrupted' },
@@ -94,19 +94,47 @@ function watchdogsOf(pids) {
   return found;
 }
 
-/** A child of `pid` whose WSBENCH_ROLE is `role` or starts with it (`client 1`), if one is up. */
-function childWithRole(pid, role) {
+/** Children of `pid` whose WSBENCH_ROLE is `role` or starts with it (`client 1`). */
+function childrenWithRole(pid, role) {
+  const found = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').some((v) => v.startsWith(`WSBENCH_ROLE=${role}`))) return Number(entry);
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').some((v) => v.startsWith(`WSBENCH_ROLE=${role}`))) found.push(Number(entry));
     } catch {
       // Ended while we looked.
     }
   }
-  return null;
+  return found.sort((x, y) => x - y);
+}
+
+/** True once process `pid` holds an established TCP connection (a client has connected: its window opens right after). */
+function connected(pid) {
+  let inodes;
+  try {
+    inodes = new Set(readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]].filter(Boolean);
+      } catch {
+        return [];
+      }
+    }));
+  } catch {
+    return false;
+  }
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try {
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        if (fields[3] === '01' && inodes.has(fields[9])) return true;
+      }
+    } catch {
+      // No IPv6 table.
+    }
+  }
+  return false;
 }
 
 async function oneRun(fault, index) {
@@ -125,16 +153,23 @@ async function oneRun(fault, index) {
   const exited = new Promise((r) => child.on('close', (code, signal) => r({ code, signal })));
   const run = { pid: child.pid, server: null, client: null };
   const seen = new Set([child.pid]);
-  // Until both children are up and the window has been open a moment.
+  const clientCount = fault.extra?.includes('--client-procs') ? Number(fault.extra[fault.extra.indexOf('--client-procs') + 1]) : 1;
+  // Faults belong in the measurement window: it opens once every client has connected.
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && (run.server === null || run.client === null)) {
-    run.server ??= childWithRole(child.pid, 'server');
-    run.client ??= childWithRole(child.pid, 'client');
+  let clients = [];
+  while (Date.now() < deadline) {
+    run.server ??= childrenWithRole(child.pid, 'server')[0] ?? null;
+    clients = childrenWithRole(child.pid, 'client');
+    if (run.server !== null && clients.length === clientCount && clients.every(connected)) break;
     await sleep(50);
   }
-  for (const pid of [run.server, run.client]) if (pid) seen.add(pid);
-  await sleep(1500);
-  if (run.server === null || run.client === null) return { code: null, left: [], lost: 'the run never started its server and client', tail: stderr };
+  run.client = clients[0] ?? null;
+  for (const pid of [run.server, ...clients]) if (pid) seen.add(pid);
+  await sleep(1000);
+  if (run.server === null || run.client === null) {
+    kill(-child.pid, 'SIGKILL');
+    return { code: null, left: [], lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`, tail: stderr };
+  }
   fault.inject(run);
   const timedOut = await Promise.race([exited.then(() => false), sleep(60_000).then(() => true)]);
   if (timedOut) kill(-child.pid, 'SIGKILL');

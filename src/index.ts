@@ -65,6 +65,8 @@ export type {
   ClientConnection,
   ClientConnectOptions,
   ClientAdapter,
+  ServerCapabilities,
+  ClientCapabilities,
 } from './adapter-types.js';
 export type {
   Clock,
@@ -119,6 +121,9 @@ export type {
 } from './declaration-types.js';
 export type {
   Protocol,
+  Runtime,
+  RuntimeInfo,
+  StackSettings,
   Availability,
   StackBuild,
   LatencySummary,
@@ -159,7 +164,7 @@ export {
   judgeCell,
   CLIENT_SATURATED_CPU_PERCENT,
   SERVER_SATURATED_CPU_PERCENT,
-  SERVER_SATURATED_LOOP,
+  STARVED_LOOP_SHARE,
 } from './capacity/judge.js';
 export type { CapacityStep, StepMeasurement, BreakCause } from './capacity/judge.js';
 export { renderCapacityTable } from './capacity/table.js';

@@ -7,6 +7,7 @@ import fanout from '../scenarios/fanout.js';
 import { scenarioInfo } from '../src/core/scenario-info.js';
 import { upgradeV1, type V1Result } from '../src/result-upgrade.js';
 import { checkSlo, judgeCell, parseSlo, type ScenarioInfo } from '../src/index.js';
+import { describeBreak } from '../src/capacity/judge.js';
 import { cell, resources, scenarioInfo as syntheticInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, runCli } from './support.js';
 
@@ -70,12 +71,18 @@ test('judging a cell: SLO breaches, server CPU saturation and a saturated load g
   assert.deepEqual(judged.causes, ['latency', 'errors']);
   assert.deepEqual(judged.breaches, ['p99 3 ms not < 2 ms', 'errors 2 not = 0']);
   assert.equal(judged.serverSaturated, true);
+  assert.equal(judged.serverStarved, false);
   assert.equal(judged.clientSaturated, true);
   assert.equal(judged.latencyMs, 3);
   assert.equal(judged.errors, 2);
   const calm = cell('echo', { server: 'uws', client: 'ws', metrics: { rttP99Ms: 1, errors: 0 }, serverResources: resources(30, 40, 60) });
   const fine = judgeCell(calm, slo, echo, 'rttP99Ms', 400, 1);
   assert.deepEqual([fine.verdict, fine.serverSaturated, fine.clientSaturated, fine.causes], ['within', false, false, []]);
+  // A busy event loop on little CPU is a server waiting for a core, not one at its limit.
+  const starved = cell('echo', { server: 'ws', client: 'ws', metrics: { rttP99Ms: 9, errors: 0 }, serverResources: { ...resources(20, 30, 60), eventLoopUtilization: { mean: 0.98, max: 1 } } });
+  const waiting = judgeCell(starved, slo, echo, 'rttP99Ms', 1600, 1);
+  assert.deepEqual([waiting.serverSaturated, waiting.serverStarved], [false, true]);
+  assert.equal(describeBreak(waiting), 'latency (p99 9 ms not < 2 ms); server starved of CPU (CPU 20 % of a core, event loop busy 98 %: the cores were busy elsewhere)');
 });
 
 const noErrors: ScenarioInfo = syntheticInfo('quiet', {

@@ -94,7 +94,7 @@ test('cells that are not cells give one line naming the cell, never a TypeError'
   const path = join(tempDir(), 'bad.json');
   for (const [cells, message] of [
     [[null], /^.*bad\.json is not a valid wsbench result: cells\[0\] must be object \(it is null\)$/],
-    [[{}], /cells\[0\] has no scenario$/],
+    [[{}], /cells\[0\] has no status$/],
     [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'ok', elapsedMs: 1 }], /cells\[0\] has no metrics$/],
     [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'done', elapsedMs: 1 }], /cells\[0\]\.status must be one of ok, failed, skipped \(it is string "done"\)$/],
   ] as const) {

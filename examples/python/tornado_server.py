@@ -7,6 +7,10 @@ pages in docs/protocols/ describe. wsbench picks the scenario with
     wsbench run ticker-orders --server-cmd 'tornado=.venv/bin/python examples/python/tornado_server.py --port {port}'
 
 Counters for wsbench's server-side metrics: GET /wsbench/stats.
+
+Like the seed's server, it leaves Tornado's default of Nagle's algorithm on:
+small messages may wait for the peer's delayed ACK (tens of ms). `--nodelay`
+calls set_nodelay(True) on every connection, as Tornado's docs suggest.
 """
 
 from __future__ import annotations
@@ -82,6 +86,7 @@ class Stream:
 
 TICKER = Ticker()
 STREAM = Stream()
+NODELAY = False
 
 
 def send(handler: tornado.websocket.WebSocketHandler, message: str | bytes, binary: bool = False) -> None:
@@ -97,6 +102,8 @@ class BenchSocket(tornado.websocket.WebSocketHandler):
         return True
 
     def open(self) -> None:
+        if NODELAY:
+            self.set_nodelay(True)
         self.params = wp.Params(self.request.uri)
         self.scenario = self.params.scenario
         if self.scenario not in SCENARIOS:
@@ -136,7 +143,9 @@ class Stats(tornado.web.RequestHandler):
 
 
 async def main() -> None:
+    global NODELAY
     args = wp.server_arguments(__doc__.strip().splitlines()[0])
+    NODELAY = args.nodelay
     app = tornado.web.Application(
         [(wp.STATS_PATH, Stats), (r"/.*", BenchSocket)],
         websocket_max_message_size=64 * 1024 * 1024,

@@ -76,6 +76,11 @@ def server_arguments(description: str) -> argparse.Namespace:
         default="16",
         help="websockets only: high-water mark of each connection's receive queue in frames, or 'none' (seed 004)",
     )
+    parser.add_argument(
+        "--nodelay",
+        action="store_true",
+        help="tornado only: set TCP_NODELAY on WebSocket connections (Tornado leaves Nagle's algorithm on by default)",
+    )
     return parser.parse_args()
 
 

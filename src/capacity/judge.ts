@@ -13,13 +13,15 @@ import type { StepJudgement } from './search.js';
  * its own work, so the latency it reports is partly its own.
  */
 export const CLIENT_SATURATED_CPU_PERCENT = 85;
-/**
- * A server is taken as saturated when its CPU mean reaches this share of one core
- * (a single-threaded server can use no more than one), or its event loop was
- * busy for at least SERVER_SATURATED_LOOP of the window (where it reports that).
- */
+/** A server is taken as CPU-saturated when its CPU mean reaches this share of one core (a single-threaded server can use no more). */
 export const SERVER_SATURATED_CPU_PERCENT = 90;
-export const SERVER_SATURATED_LOOP = 0.9;
+/**
+ * A process whose event loop was busy (not waiting for I/O) at least this share
+ * of the window while it was on CPU much less was starved: it had work and waited
+ * for a core that other processes held. Its numbers say the machine was full, not
+ * that it reached its own limit.
+ */
+export const STARVED_LOOP_SHARE = 0.9;
 
 /** Why a step broke: a failed SLO clause's kind, a cell that failed, or a count that could not be run. */
 export type BreakCause = SloKind | 'failed' | 'refused';
@@ -46,6 +48,12 @@ export interface CapacityStep extends StepJudgement {
   /** CPU mean of each client process, in % of one core. */
   clientCpuPercent: number[];
   serverSaturated: boolean;
+  /** The server's event loop was busy but it was on CPU much less: the cores were busy elsewhere. */
+  serverStarved: boolean;
+  /** Event-loop utilisation mean of each client process, 0..1 (null where not reported). */
+  clientEventLoop: Array<number | null>;
+  /** A client process was starved the same way: its latency includes waiting for a core. */
+  clientStarved: boolean;
   /** What failed, empty when the SLO held. */
   causes: BreakCause[];
   /** Each failed clause in words: "p99 812 ms not < 500 ms". */
@@ -66,6 +74,7 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const outcomes = checkSlo(slo, cell.metrics, cell.missing);
   const server = cell.resources.server;
   const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
+  const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
   const serverCpuPercent = server?.cpuPercent.mean ?? null;
   const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
   const causes: BreakCause[] = [...new Set(outcomes.filter((o) => !o.held).map((o) => o.clause.kind))];
@@ -79,7 +88,10 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
     clientSaturated: clientCpuPercent.some((cpu) => cpu > CLIENT_SATURATED_CPU_PERCENT),
-    serverSaturated: isServerSaturated(serverCpuPercent, serverEventLoop),
+    serverSaturated: serverCpuPercent !== null && serverCpuPercent >= SERVER_SATURATED_CPU_PERCENT,
+    serverStarved: isStarved(serverCpuPercent, serverEventLoop, SERVER_SATURATED_CPU_PERCENT),
+    clientEventLoop,
+    clientStarved: clientCpuPercent.some((cpu, i) => isStarved(cpu, clientEventLoop[i] ?? null, CLIENT_SATURATED_CPU_PERCENT)),
     reason,
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
     errors: errorsOf(scenario, cell.metrics),
@@ -97,8 +109,9 @@ export function refusedStep(count: number, clientProcesses: number, reason: stri
   return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
 }
 
-export function isServerSaturated(cpuPercent: number | null, eventLoop: number | null): boolean {
-  return (cpuPercent !== null && cpuPercent >= SERVER_SATURATED_CPU_PERCENT) || (eventLoop !== null && eventLoop >= SERVER_SATURATED_LOOP);
+/** Busy event loop, yet below `saturatedCpu` on CPU: waiting for a core, not using one. */
+export function isStarved(cpuPercent: number | null, eventLoop: number | null, saturatedCpu: number): boolean {
+  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && cpuPercent < saturatedCpu;
 }
 
 /** The sum of every errors-role metric the cell has; null when it has none of them. */
@@ -110,12 +123,16 @@ export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0);
 }
 
-/** What broke at a step, in words: "latency (p99 812 ms not < 500 ms); server CPU saturated (98 % of a core)". */
-export function describeBreak(step: Pick<CapacityStep, 'causes' | 'breaches' | 'serverSaturated' | 'serverCpuPercent' | 'serverEventLoop'>): string {
+/** What broke at a step, in words: "latency (p99 812 ms not < 500 ms); server CPU saturated (CPU 98 % of a core)". */
+export function describeBreak(
+  step: Pick<CapacityStep, 'causes' | 'breaches' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'serverCpuPercent' | 'serverEventLoop'>,
+): string {
   const words: Record<BreakCause, string> = { latency: 'latency', errors: 'errors', metric: 'metric', failed: 'cell failed', refused: 'not runnable' };
   const what = step.causes.map((c) => words[c]).join(' + ');
   const parts = [`${what} (${step.breaches.join('; ')})`];
   if (step.serverSaturated) parts.push(`server CPU saturated (${saturationEvidence(step.serverCpuPercent, step.serverEventLoop)})`);
+  if (step.serverStarved) parts.push(`server starved of CPU (${saturationEvidence(step.serverCpuPercent, step.serverEventLoop)}: the cores were busy elsewhere)`);
+  else if (step.clientStarved) parts.push('a client process starved of CPU (the machine was full)');
   return parts.join('; ');
 }
 
@@ -125,8 +142,13 @@ function saturationEvidence(cpu: number | null, loop: number | null): string {
     .join(', ');
 }
 
-function empty(): Pick<StepMeasurement, 'clientSaturated' | 'serverSaturated' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent'> {
-  return { clientSaturated: false, serverSaturated: false, latencyMs: null, errors: null, serverCpuPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [] };
+type Unmeasured = 'clientSaturated' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent' | 'clientEventLoop';
+
+function empty(): Pick<StepMeasurement, Unmeasured> {
+  return {
+    clientSaturated: false, serverSaturated: false, serverStarved: false, clientStarved: false, latencyMs: null, errors: null,
+    serverCpuPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [], clientEventLoop: [],
+  };
 }
 
 function numberOrNull(value: number | null | undefined): number | null {

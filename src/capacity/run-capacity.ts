@@ -16,7 +16,7 @@ import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, ty
 import {
   CLIENT_SATURATED_CPU_PERCENT,
   SERVER_SATURATED_CPU_PERCENT,
-  SERVER_SATURATED_LOOP,
+  STARVED_LOOP_SHARE,
   describeBreak,
   judgeCell,
   refusedStep,
@@ -116,7 +116,7 @@ export async function planCapacity(options: CapacityOptions): Promise<CapacityPl
   const params: ParamValues = Object.fromEntries(Object.entries(plan.paramSets[0]!).filter(([name]) => name !== vary));
   const settings: CapacitySettings = {
     vary, start, max, resolution, clientProcesses, maxClientProcesses, params,
-    thresholds: { clientCpuPercent: CLIENT_SATURATED_CPU_PERCENT, serverCpuPercent: SERVER_SATURATED_CPU_PERCENT, serverEventLoop: SERVER_SATURATED_LOOP },
+    thresholds: { clientCpuPercent: CLIENT_SATURATED_CPU_PERCENT, serverCpuPercent: SERVER_SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
   };
   const pairs = pickClients(plan.servers, options.clients, await probeStacks());
   return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs };

@@ -20,7 +20,9 @@ export function renderCapacityTable(result: CapacityResult): string {
   const t = s.thresholds;
   const notes = [
     'notes:',
-    `  server CPU saturated: CPU mean >= ${t.serverCpuPercent} % of one core (a single-threaded server can use no more) or event loop busy >= ${Math.round(t.serverEventLoop * 100)} % of the window.`,
+    `  server CPU saturated: its CPU mean reached ${t.serverCpuPercent} % of one core (a single-threaded server can use no more).`,
+    `  starved: the event loop was busy >= ${Math.round(t.starvedEventLoop * 100)} % of the window but the process was on CPU much less:`,
+    '  it waited for a core other processes held, so the machine, not the server, was full at that step.',
     `  invalid: a client process used more than ${t.clientCpuPercent} % of a core, so the load generator, not the server, may have set the numbers;`,
     `  the step is measured again with one more client process (up to ${s.maxClientProcesses}) and does not count.`,
     ...(result.interrupted ? ['  interrupted: the search stopped early; capacities are what was shown so far.'] : []),
@@ -52,7 +54,7 @@ function stepRow(step: CapacityStep): string[] {
   const pct = (v: number | null): string => (v === null ? '-' : v.toFixed(0));
   const outcome = step.outcome === 'within' ? 'within'
     : step.outcome === 'invalid' ? 'invalid: load generator saturated'
-      : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? '; server CPU saturated' : ''}`;
+      : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? '; server CPU saturated' : ''}${step.serverStarved ? '; server starved' : ''}`;
   return [
     String(step.count),
     step.phase,

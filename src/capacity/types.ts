@@ -26,7 +26,7 @@ export interface CapacitySettings {
   /** Every other parameter of every step (the varied one at its default). */
   params: ParamValues;
   /** How saturation is decided, as numbers (see src/capacity/judge.ts). */
-  thresholds: { clientCpuPercent: number; serverCpuPercent: number; serverEventLoop: number };
+  thresholds: { clientCpuPercent: number; serverCpuPercent: number; starvedEventLoop: number };
 }
 
 /** One server stack's search. */
