@@ -12,6 +12,7 @@ import { reportFromArgs } from './commands/report.js';
 import { compareFromArgs } from './commands/compare.js';
 import { mergeFromArgs } from './commands/merge.js';
 import { capacityFromArgs } from './commands/capacity.js';
+import { k8sFromArgs } from './commands/k8s.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike). */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   compare: compareFromArgs,
   merge: mergeFromArgs,
   capacity: capacityFromArgs,
+  k8s: k8sFromArgs,
 };
 
 async function main(argv: string[]): Promise<number> {

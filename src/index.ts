@@ -171,3 +171,5 @@ export { renderCapacityTable } from './capacity/table.js';
 export { capacityCharts } from './capacity/charts.js';
 export { CAPACITY_FORMAT, CAPACITY_VERSION } from './capacity/types.js';
 export type { CapacityResult, CapacitySettings, ServerCapacity } from './capacity/types.js';
+export { k8sManifest, manifestYaml, randomRunId } from './shard/k8s-manifest.js';
+export type { K8sManifestOptions, K8sManifest, IndexedJob, HeadlessService, ShardContainer } from './shard/k8s-manifest.js';

@@ -16,6 +16,7 @@ import { readyTimeoutMs } from './ready-timeout.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
+import type { CellGate } from '../shard/shard-session.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -40,6 +41,11 @@ export interface CellOptions {
   onWindowOpen?: () => void;
   /** Client counters summed over processes, once per progress interval while the window is open. */
   onTick?: (counters: Record<string, number>) => void;
+  /**
+   * Set when this run is one shard of several: client processes are numbered over all shards
+   * (ctx.share() then splits the work across machines), and the window opens through the gate.
+   */
+  shard?: { index: number; count: number; gate: CellGate };
 }
 
 /** What one round of a cell measured, before the scenario's metrics are computed from it. */
@@ -72,6 +78,9 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   /** Client reports by process index: resources are joined per process. */
   const clientReports = new Map<number, ProcessReport>();
   let resources: WindowResources | null = null;
+  /** Epoch ms of the go, so shards can find the window they all measured in. */
+  let openedAtEpochMs: number | null = null;
+  const gateNotes: string[] = [];
   const timeSeries = new TimeSeriesCollector(cellProgressIntervalMs(plan.loaded.scenario, plan.params));
   try {
     server = serverOf(plan, options);
@@ -89,6 +98,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
     await server.windowOpen();
+    if (options.shard) gateNotes.push(...(await options.shard.gate.arrive(options.signal)));
+    openedAtEpochMs = Date.now();
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
     options.onWindowOpen?.();
@@ -115,6 +126,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     state.serverReported = serverReport?.complete ?? false;
   } catch (error) {
     state.failure = options.signal.aborted ? 'interrupted' : reasonOf(error);
+    // The other shards need not wait for a window this shard will never open.
+    if (openedAtEpochMs === null) options.shard?.gate.withdraw(state.failure);
   } finally {
     await Promise.allSettled([...(server ? [server.stop()] : []), ...children.map((c) => c.stop())]);
   }
@@ -126,6 +139,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const measurements = mergeReports(reports, state.serverReport);
   const series = timeSeries.build();
   if (series) measurements.timeSeries = series;
+  if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   return {
     failure: state.failure,
     measured: {
@@ -133,7 +147,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       resources: resources.build(state.serverReport?.eventLoopUtilization, new Map([...clientReports].map(([i, r]) => [i, r.eventLoopUtilization]))),
       stackDrops: state.stackDrops,
       serverReported: state.serverReport === null ? false : state.serverReported,
-      notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? [])])],
+      notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
     },
     elapsedMs,
   };
@@ -149,6 +163,9 @@ function serverOf(plan: CellPlan, options: CellOptions): CellServer {
 
 function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {
   const latest: Record<string, number>[] = [];
+  // Shard i's processes come after those of shards 0 .. i-1: every shard takes its own part of every share.
+  const firstIndex = (options.shard?.index ?? 0) * options.clientProcesses;
+  const processCount = (options.shard?.count ?? 1) * options.clientProcesses;
   return Array.from({ length: options.clientProcesses }, (_, index) => {
     const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', CLIENT_ENTRY, stackRuntime('client', plan.client));
     child.onProgress = (message) => {
@@ -163,8 +180,8 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
       params: plan.params,
       url,
       httpUrl,
-      processIndex: index,
-      processCount: options.clientProcesses,
+      processIndex: firstIndex + index,
+      processCount,
       progressIntervalMs: timeSeries.intervalMs,
     });
     return child;

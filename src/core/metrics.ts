@@ -8,8 +8,8 @@ import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-ty
 
 type Histogram = ReturnType<typeof hdr.build>;
 
-/** 1 µs .. 1 hour at 3 significant digits: 0.1% precision across the whole range. */
-const HISTOGRAM_OPTIONS = {
+/** 1 µs .. 1 hour at 3 significant digits: 0.1% precision across the whole range. Shard results record these. */
+export const HISTOGRAM_OPTIONS = {
   lowestDiscernibleValue: 1,
   highestTrackableValue: 3_600_000_000,
   numberOfSignificantValueDigits: 3 as const,

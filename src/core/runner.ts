@@ -25,6 +25,8 @@ import {
   type ServerCommandOption,
   type TargetOption,
 } from './servers/foreign-options.js';
+import { checkShardOptions, configHash, type ShardOptions } from '../shard/shard-options.js';
+import { ShardSession } from '../shard/shard-session.js';
 
 /** Parameters as code passes them, typed from the scenario when run() gets the scenario itself. */
 export type ParamsFor<S> = S extends Scenario<infer D, infer _M>
@@ -59,6 +61,12 @@ export interface RunOptions<S extends ScenarioRef = ScenarioRef> {
   signal?: AbortSignal;
   /** Called for every engine event: run start, cell start, window open, tick, cell end. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Run as shard `index` of `count` load machines against the same --target servers: client processes
+   * are numbered over all shards, so each shard takes its part of every connection count and rate, and
+   * the windows open together (a start time or shard 0's barrier). The result carries `shard` for `merge`.
+   */
+  shard?: ShardOptions;
 }
 
 export interface RunPlan {
@@ -72,6 +80,7 @@ export interface RunPlan {
   paramSets: ParamValues[];
   /** The --target and --server-cmd servers, by the name `servers` lists them under. */
   foreign: ForeignServerSpec[];
+  shard: RunOptions['shard'] | null;
 }
 
 /** Checks options and builds the plan without starting anything; errors name the option. */
@@ -92,7 +101,8 @@ export async function planRun<S extends ScenarioRef>(options: RunOptions<S>): Pr
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
   const loaded = await loadScenario(options.scenario);
   const paramSets = resolveParameterSets(loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
-  return { servers, clients, clientProcesses, repeat, host, loaded, info: scenarioInfo(loaded.scenario), paramSets, foreign };
+  if (options.shard) checkShardOptions(options.shard, servers, foreign);
+  return { servers, clients, clientProcesses, repeat, host, loaded, info: scenarioInfo(loaded.scenario), paramSets, foreign, shard: options.shard ?? null };
 }
 
 export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promise<BenchResult> {
@@ -108,9 +118,12 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
   emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat });
+  // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.
+  const session = plan.shard ? await ShardSession.open(plan.shard, signal) : null;
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
-  for (let round = 0; round < plan.repeat; round++) {
+  for (let round = 0; round < plan.repeat && !session?.failure; round++) {
     for (const [i, cell] of cells.entries()) {
+      if (skips[i] !== null && session) session.gate(i, round).withdraw(skips[i]!);
       if (skips[i] !== null || signal.aborted) continue;
       const index = round * cells.length + i;
       const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
@@ -121,14 +134,17 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
         signal,
         onWindowOpen: () => emit({ type: 'window-open', index }),
         onTick: (counters) => emit({ type: 'tick', index, counters }),
+        ...(session ? { shard: { index: session.options.index, count: session.options.count, gate: session.gate(i, round) } } : {}),
       });
       runs[i]!.push(outcome);
       emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure });
     }
   }
+  await session?.close();
   const results = cells.map((cell, i): CellResult => {
     const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
     if (skips[i] !== null) return { ...identity, status: 'skipped', reason: skips[i]!, elapsedMs: 0 };
+    if (session?.failure) return { ...identity, status: 'failed', reason: session.failure, elapsedMs: 0 };
     if (runs[i]!.length === 0) return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
     return cellResult(identity, plan.loaded.scenario, plan.clientProcesses, runs[i]!);
   });
@@ -146,6 +162,7 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
     repeat: plan.repeat,
     scenarios: [plan.info],
     cells: results,
+    ...(session ? { shard: session.info(configHash({ ...plan, count: session.options.count })) } : {}),
   };
 }
 

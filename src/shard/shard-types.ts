@@ -27,6 +27,11 @@ export interface ShardInfo {
   clockOffsetMs: number | null;
   /** Round trip of the best offset probe: the offset is known within half of it. */
   clockRttMs: number | null;
+  /**
+   * This shard's CLOCK_MONOTONIC minus shard 0's, from the same probe: what a one-way delay stamped
+   * on one host and read on another is off by (hosts' monotonic clocks differ by far more than their wall clocks).
+   */
+  monotonicOffsetMs?: number | null;
 }
 
 /** One shard as a merged result remembers it. */

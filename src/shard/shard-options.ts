@@ -1,0 +1,114 @@
+/**
+ * What `run` takes to be one shard of a run spread over several load machines,
+ * checked before anything starts, and the hash of the configuration every
+ * shard of the run must share. Library errors name the option; the CLI names
+ * its flags (src/commands/shard-flags.ts).
+ */
+import { createHash } from 'node:crypto';
+import { ParameterError } from '../errors.js';
+import type { ParamValues } from '../declaration-types.js';
+import type { ScenarioInfo } from '../result-types.js';
+import type { ForeignServerSpec } from '../core/servers/types.js';
+
+/** Shard 0 serves the barrier here unless told otherwise. */
+export const DEFAULT_BARRIER_LISTEN = { host: '0.0.0.0', port: 7070 } as const;
+/** How long a barrier waits for the last shard of a cell before it releases the others without it. */
+export const DEFAULT_BARRIER_TIMEOUT_MS = 120_000;
+/** Most shards one run may have: more is a typo, not a cluster. */
+const MAX_SHARDS = 10_000;
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** How the shards' measurement windows are lined up. */
+export type ShardStart =
+  /** Every shard opens its first cell's window at this wall-clock time (NTP-synced hosts); later cells open when ready. */
+  | { mode: 'start-at'; atEpochMs: number }
+  /**
+   * Every shard checks in at shard 0's HTTP barrier once its clients are connected, for every cell round,
+   * and all open their windows when it releases them. Shard 0 serves it on `listen` (default 0.0.0.0:7070).
+   */
+  | { mode: 'barrier'; url: string; listen?: { host: string; port: number }; timeoutMs?: number };
+
+export interface ShardOptions {
+  /** 0-based. */
+  index: number;
+  count: number;
+  /** The same for every shard of one run; the barrier and merge refuse others. */
+  runId: string;
+  start: ShardStart;
+  /** Shard 0 tells where it serves the barrier (e.g. to print it). */
+  onBarrierListening?: (address: string) => void;
+}
+
+/** Refuses what cannot work, naming the option; a sharded run measures --target servers only. */
+export function checkShardOptions(shard: ShardOptions, servers: string[], foreign: ForeignServerSpec[]): void {
+  if (!Number.isInteger(shard.count) || shard.count < 1 || shard.count > MAX_SHARDS) {
+    throw new ParameterError('shard', `count ${shard.count} is not a whole number from 1 to ${MAX_SHARDS}`);
+  }
+  if (!Number.isInteger(shard.index) || shard.index < 0 || shard.index >= shard.count) {
+    throw new ParameterError('shard', `index ${shard.index} is not one of 0 .. ${shard.count - 1} (shards count from 0)`);
+  }
+  if (!RUN_ID.test(shard.runId)) {
+    throw new ParameterError('runId', `"${shard.runId}" is not a run id: 1 to 128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit`);
+  }
+  const notTargets = servers.filter((name) => foreign.find((f) => f.name === name)?.kind !== 'target');
+  if (servers.length === 0 || notTargets.length > 0) {
+    const which = notTargets.length ? ` (not one: ${notTargets.join(', ')})` : '';
+    throw new ParameterError('shard', `every server of a sharded run must be a target that runs elsewhere, the same for every shard${which}`);
+  }
+  const start = shard.start;
+  if (start.mode === 'start-at') {
+    if (!Number.isFinite(start.atEpochMs) || start.atEpochMs <= 0) throw new ParameterError('startAt', `${start.atEpochMs} is not a time`);
+    return;
+  }
+  let url: URL;
+  try {
+    url = new URL(start.url);
+  } catch {
+    throw new ParameterError('barrier', `"${start.url}" is not a URL`);
+  }
+  if (url.protocol !== 'http:') throw new ParameterError('barrier', `"${start.url}" is not an http:// URL`);
+  if (start.listen && (!Number.isInteger(start.listen.port) || start.listen.port < 0 || start.listen.port > 65_535)) {
+    throw new ParameterError('barrierListen', `port ${start.listen.port} is not one of 0 .. 65535`);
+  }
+  if (start.timeoutMs !== undefined && (!Number.isFinite(start.timeoutMs) || start.timeoutMs < 100)) {
+    throw new ParameterError('barrierTimeout', `${start.timeoutMs}ms is shorter than 100ms`);
+  }
+}
+
+/** What must be equal between shards of one run: not the shard's index, host, clock or start time. */
+export interface ShardedConfiguration {
+  info: ScenarioInfo;
+  paramSets: ParamValues[];
+  servers: string[];
+  foreign: ForeignServerSpec[];
+  clients: string[];
+  clientProcesses: number;
+  repeat: number;
+  count: number;
+}
+
+/** sha256 (hex) of the configuration in a fixed key order; a target's --target-pid is the host's own and is left out. */
+export function configHash(config: ShardedConfiguration): string {
+  const targets = config.foreign.map((f) => (f.kind === 'target' ? { kind: f.kind, name: f.name, protocol: f.protocol, url: f.url } : { kind: f.kind, name: f.name }));
+  const canonical = canonicalJson({
+    scenario: config.info,
+    paramSets: config.paramSets,
+    servers: config.servers,
+    targets,
+    clients: config.clients,
+    clientProcesses: config.clientProcesses,
+    repeat: config.repeat,
+    shards: config.count,
+  });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** JSON with object keys sorted at every level, so equal configurations hash alike whatever order they were built in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
