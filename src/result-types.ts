@@ -195,6 +195,11 @@ export interface Measured {
   stackDrops: number | null;
   notes: string[];
   /**
+   * Set when the server fell behind: it used a whole core and could not report in
+   * time. The evidence, in words; the clients' numbers are complete, server-side ones null.
+   */
+  saturation?: string;
+  /**
    * With --repeat: each round as measured. The cell's own numbers pool every round:
    * histograms merged, counters and windows added, metrics computed once from that.
    */

@@ -65,3 +65,17 @@ test('a child stuck in a busy loop dies when wsbench is SIGKILLed', async () => 
   while (Date.now() < until && [...seen].some(alive)) await new Promise((r) => setTimeout(r, 100));
   assert.deepEqual([...seen].filter(alive), [], 'no child outlives wsbench');
 });
+
+test('a server that keeps a core busy and cannot report in time is "saturated" with the evidence, not a failed cell', async () => {
+  process.env.WSBENCH_SERVER_REPORT_TIMEOUT_MS = '2000';
+  try {
+    const result = await run({ scenario: MISBEHAVING, servers: ['ws'], clients: ['ws'], params: { fault: 'spin', duration: '1s' } });
+    const [cell] = result.cells;
+    if (cell?.status !== 'ok') return assert.fail(`cell ${cell?.status}: ${cell?.reason}`);
+    assert.match(cell.saturation ?? '', /^server saturated: CPU \d+% of a core through the window/);
+    assert.ok((cell.metrics.received ?? 0) > 0, "the clients' numbers are kept");
+    assert.equal(cell.stackDrops, null, 'nothing the server would have said is made up');
+  } finally {
+    delete process.env.WSBENCH_SERVER_REPORT_TIMEOUT_MS;
+  }
+});

@@ -16,12 +16,14 @@ import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
 export interface OutputOptions {
   out: string;
   json: boolean;
+  /** With `json`: the JSON on one line (a shard's result in `kubectl logs`, for `wsbench merge`). */
+  jsonLine?: boolean;
   png: boolean;
 }
 
 /** Prints the table (or the JSON) on stdout, then writes the result file; says on stderr where it went. */
 export function printAndSave(result: BenchResult, options: OutputOptions): SavedResult {
-  process.stdout.write(options.json ? JSON.stringify(result, null, 2) + '\n' : renderTable(result) + '\n');
+  process.stdout.write(options.json ? JSON.stringify(result, null, options.jsonLine ? undefined : 2) + '\n' : renderTable(result) + '\n');
   const saved = saveResult(options.out, result);
   if (saved.path === null) {
     process.stderr.write(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder\n`);

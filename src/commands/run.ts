@@ -13,10 +13,11 @@ import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { watchPackageManagerParent } from './npm-parent.js';
 import { addParameterOptions, inputFromText } from './parameter-flags.js';
 import { addForeignServerOptions, foreignServerOptions } from './foreign-flags.js';
+import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help', 'target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout'];
+const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help', 'target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout', ...SHARD_FLAG_NAMES];
 /** After Ctrl+C, children get this long to hand in what they measured. */
 const INTERRUPT_GRACE_MS = 5000;
 /**
@@ -25,7 +26,7 @@ const INTERRUPT_GRACE_MS = 5000;
  */
 const SAME_INTERRUPT_MS = 1000;
 
-interface RunFlags {
+interface RunFlags extends ShardFlags {
   servers?: string;
   clients?: string;
   clientProcs?: string;
@@ -35,6 +36,7 @@ interface RunFlags {
   preset?: string;
   host?: string;
   png?: boolean;
+  jsonLine?: boolean;
   [param: string]: unknown;
 }
 
@@ -53,6 +55,7 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
   const foreign = addForeignServerOptions(command);
+  addShardOptions(command);
   addParameterOptions(command, info.parameters, CORE_FLAGS);
   return { command, foreign };
 }
@@ -63,8 +66,9 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     const value = flags[name];
     if (value !== undefined) params[name] = inputFromText(name, parameter, value === true ? true : String(value));
   }
+  const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'));
   const controller = new AbortController();
-  const progress = createProgress(process.stderr, flags.json ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
+  const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
     scenario: scenarioArg,
     params,
@@ -76,6 +80,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     ...(flags.preset !== undefined ? { preset: flags.preset } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
+    ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
     onEvent: progress.onEvent,
   };
   checkWritable(flags.out);
@@ -101,7 +106,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
   try {
     const result = await run(options);
     progress.done();
-    const output = { out: flags.out, json: flags.json === true, png: flags.png === true };
+    const output = { out: flags.out, json: flags.json === true || flags.jsonLine === true, jsonLine: flags.jsonLine === true, png: flags.png === true };
     // Signals stay handled until the JSON is on disk: a late interrupt must not cut the write short.
     const saved = printAndSave(result, output);
     // No child is left to wait for: from here Ctrl+C may simply end the process.

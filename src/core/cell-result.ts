@@ -30,6 +30,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
     resources: pooled.resources,
     stackDrops: pooled.stackDrops,
     notes: pooled.notes,
+    ...(pooled.saturation ? { saturation: pooled.saturation } : {}),
     ...(rounds ? { rounds } : {}),
     elapsedMs,
   };

@@ -12,6 +12,7 @@ import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCou
 import type { LoadedScenario } from './scenario-loader.js';
 import { TimeSeriesCollector, cellProgressIntervalMs } from './time-series.js';
 import { WindowResources } from './window-resources.js';
+import { saturationOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
@@ -61,6 +62,8 @@ export interface CellRun {
     /** false: no report; true: wsbench's own server (every counter); 'listed': a foreign server's stats (only those listed). */
     serverReported: boolean | 'listed';
     notes: string[];
+    /** Set when the server fell behind (see saturation.ts): the evidence. */
+    saturation?: string;
   } | null;
   elapsedMs: number;
 }
@@ -69,7 +72,13 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const started = Date.now();
   const children: ManagedChild[] = [];
   let server: CellServer | null = null;
-  const state: { failure: string | null; serverReport: ProcessReport | null; stackDrops: number | null; serverReported: boolean | 'listed' } = {
+  const state: {
+    failure: string | null;
+    saturation?: string;
+    serverReport: ProcessReport | null;
+    stackDrops: number | null;
+    serverReported: boolean | 'listed';
+  } = {
     failure: null,
     serverReport: null,
     stackDrops: null,
@@ -116,9 +125,11 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       }
     }
     resources.stopClients();
-    resources.stopServer();
+    const serverCost = resources.stopServer();
     const serverReport = await server.report().catch((error: unknown) => {
-      state.failure ??= reasonOf(error);
+      const saturation = saturationOf(serverCost, reasonOf(error));
+      if (saturation) state.saturation = saturation;
+      else state.failure ??= reasonOf(error);
       return null;
     });
     state.serverReport = serverReport?.report ?? null;
@@ -148,6 +159,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       stackDrops: state.stackDrops,
       serverReported: state.serverReport === null ? false : state.serverReported,
       notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
+      ...(state.saturation ? { saturation: state.saturation } : {}),
     },
     elapsedMs,
   };

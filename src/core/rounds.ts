@@ -21,6 +21,7 @@ export function poolMeasured(parts: Measured[]): Measured {
     // Rounds of one cell have one kind of server: all true, or all 'listed'; any round without a report makes it false.
     serverReported: parts.every((p) => p.serverReported) ? parts[0]!.serverReported : false,
     notes: [...new Set(parts.flatMap((p) => p.notes))],
+    ...(parts.some((p) => p.saturation) ? { saturation: parts.find((p) => p.saturation)!.saturation! } : {}),
   };
 }
 

@@ -34,8 +34,10 @@ export class WindowResources {
     this.clients.forEach((_, index) => this.clientClosed(index));
   }
 
-  stopServer(): void {
+  /** Stops sampling the server; returns what it used in the window (null when it could not be read). */
+  stopServer(): ProcStats | null {
     this.serverStats ??= this.server?.stop() ?? null;
+    return this.serverStats;
   }
 
   /** Resources of the server and of the clients that reported (by process index). */

@@ -50,7 +50,9 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
   const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), 'srv CPU%', 'srv RSS MB'];
   const rows = shown.map((cell): CellTableRow => {
-    const front = [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), cell.server, cell.client, cell.status];
+    // A saturated server is a finding about the server: the row says so, the footer gives the evidence.
+    const status = isMeasured(cell) && cell.saturation ? `${cell.status}, saturated` : cell.status;
+    const front = [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
@@ -64,12 +66,14 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const pair = (cell: CellResult): string =>
     [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), `${cell.server} x ${cell.client}`].join(' ');
   const failed = shown.filter((c) => isMeasured(c) && c.status === 'failed').map((c) => `  ${pair(c)}: ${c.status === 'failed' ? c.reason : ''}`);
+  const saturated = shown.flatMap((c) => (isMeasured(c) && c.saturation ? [`  ${pair(c)}: ${c.saturation}`] : []));
   return {
     header,
     textColumns: swept.length + 3,
     rows,
     footer: [
       ...(failed.length ? ['', 'failed cells (their numbers cover what was measured):', ...failed] : []),
+      ...(saturated.length ? ['', 'saturated servers:', ...saturated] : []),
       ...missingFooter(scenario, shown, pair),
       ...skippedFooter(cells),
     ],

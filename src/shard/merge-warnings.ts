@@ -27,8 +27,10 @@ export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchRes
         warnings.push(`shard ${shard.index}, ${cellKey(cell)}: a load generator ran at ${busiest.toFixed(0)}% CPU (above ${LOAD_GENERATOR_CPU_LIMIT_PERCENT}%): the figures may be its limit, not the server's`);
       }
     }
-    if (shard.clockOffsetMs !== null && Math.abs(shard.clockOffsetMs) + (shard.clockRttMs ?? 0) / 2 > ONE_WAY_BOUND_MS) {
-      warnings.push(`shard ${shard.index}: clock ${shard.clockOffsetMs.toFixed(3)} ms from shard 0 (±${((shard.clockRttMs ?? 0) / 2).toFixed(3)} ms): delays timed across hosts are off by more than ${ONE_WAY_BOUND_MS} ms; round trips stay valid`);
+    // One-way delays are stamped with CLOCK_MONOTONIC (ctx.nowUs): its offset is the one that counts, where the shard measured it.
+    const offset = shard.monotonicOffsetMs ?? shard.clockOffsetMs;
+    if (offset !== null && Math.abs(offset) + (shard.clockRttMs ?? 0) / 2 > ONE_WAY_BOUND_MS) {
+      warnings.push(`shard ${shard.index}: ${shard.monotonicOffsetMs != null ? 'monotonic ' : ''}clock ${offset.toFixed(3)} ms from shard 0 (±${((shard.clockRttMs ?? 0) / 2).toFixed(3)} ms): delays timed across hosts are off by more than ${ONE_WAY_BOUND_MS} ms; round trips stay valid`);
     }
   }
   const rates = Object.entries(info.metrics).filter(([, m]) => m.role === 'primary-rate').map(([key]) => key);
