@@ -99,6 +99,8 @@ export default defineScenario({
     return null;
   },
   windowMs: (p) => p.duration,
+  // Members connect all at once, about 2,500 a second here: 15 s plus 1 s per 1000 members.
+  readyTimeoutMs: (p) => 15_000 + p.members,
 
   server(ctx) {
     const p = ctx.params;

@@ -77,6 +77,8 @@ export default defineScenario({
     ci: { duration: '1s' },
   },
   windowMs: (p) => p.duration,
+  // Connections open a hundred at a time, about 2,500 a second here: 15 s plus 1 s per 1000.
+  readyTimeoutMs: (p) => 15_000 + p.connections,
 
   server(ctx) {
     const { tickInterval, symbols } = ctx.params;

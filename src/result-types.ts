@@ -143,7 +143,7 @@ export interface CellMeasurements {
   windowMs: number;
   /** When the window opened (epoch ms, the orchestrator's clock), so shards can find their common window. */
   windowOpenedAtEpochMs?: number;
-  /** The window interval by interval (absent when it lasted under one interval). */
+  /** The window interval by interval, its last point at the window's end (absent when no client ticked). */
   timeSeries?: TimeSeries;
 }
 
@@ -165,7 +165,7 @@ export interface TimeSeriesPoint {
 }
 
 export interface TimeSeries {
-  /** Length of one point's interval (longer when a long run was folded). */
+  /** Length of a point's interval (100 ms under 10 s windows, 1 s above, longer when folded); the last may be shorter: use tMs differences. */
   intervalMs: number;
   points: TimeSeriesPoint[];
 }

@@ -10,6 +10,7 @@
  * place in wsbench allowed to read meaning from a metric's name, and only for
  * version 1 files: every reporter reads the declarations.
  */
+import { COMMON_PARAMETERS } from './core/params.js';
 import type { ChartRequest, HistogramStat, MetricInfo, MetricSource, ParameterInfo, ParamValues } from './declaration-types.js';
 import type {
   BenchResult,
@@ -21,6 +22,8 @@ import type {
   ScenarioInfo,
   SizeSummary,
 } from './result-types.js';
+
+const COMMON_DEFAULTS: ParamValues = Object.fromEntries(Object.entries(COMMON_PARAMETERS).map(([name, spec]) => [name, spec.default]));
 
 /** A version 1 scenario: a name and the table's columns. */
 export interface V1ScenarioInfo {
@@ -68,7 +71,9 @@ export function upgradeV1(v1: V1Result): BenchResult {
 }
 
 function cellOf(cell: V1Cell, repeated: boolean): CellResult {
-  const identity = { scenario: cell.scenario, server: cell.server, client: cell.client, params: cell.params, elapsedMs: cell.elapsedMs };
+  // Version 1 runs predate the parameters wsbench adds to every scenario; they ran with their defaults.
+  const params = { ...COMMON_DEFAULTS, ...cell.params };
+  const identity = { scenario: cell.scenario, server: cell.server, client: cell.client, params, elapsedMs: cell.elapsedMs };
   if (cell.status === 'skipped') return { ...identity, status: 'skipped', reason: cell.reason ?? 'skipped (no reason recorded)' };
   if (!cell.measurements) return { ...identity, status: 'failed', reason: cell.reason ?? 'nothing was measured' };
   const m = cell.measurements;

@@ -1,10 +1,12 @@
 /**
  * Bad shard flags: the exact one line on stderr, exit 2, nothing started. The
- * target URLs are never contacted: every check runs before anything starts.
+ * target URLs are never contacted: every check runs before anything starts,
+ * and a barrier of another run refuses a shard before its first cell.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from './support.js';
+import { BarrierServer } from '../src/shard/barrier-server.js';
 
 const TARGET = ['--target', 'ws://127.0.0.1:9/'];
 const BARRIER = ['--barrier', 'http://127.0.0.1:9/'];
@@ -62,3 +64,16 @@ for (const [name, args, expected, env] of cases) {
     assert.equal(lines[0], expected);
   });
 }
+
+test('bad shard input: a shard of another run is refused by the barrier, in one line', async () => {
+  const barrier = new BarrierServer('run-a', 2, 60_000);
+  const { port } = await barrier.listen('127.0.0.1', 0);
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    const outcome = await runCli(['run', 'fanout', '--shard', '1/2', '--run-id', 'run-b', ...TARGET, '--barrier', url, '--clients', 'ws']);
+    assert.equal(outcome.code, 2, outcome.stderr);
+    assert.equal(outcome.stderr.trimEnd(), `wsbench: barrier ${url} refused shard 1: this barrier serves run run-a, not run-b`);
+  } finally {
+    await barrier.close();
+  }
+});

@@ -17,27 +17,32 @@ const OFFSET_SAMPLES = 50;
 
 type ReadClockNs = () => bigint;
 
-const offsetNs = await monotonicOffsetNs();
+/** CLOCK_MONOTONIC minus performance.now(), in µs: measured once, so a reading is one float add, no BigInt. */
+const offsetUs = await offsetToMonotonicUs();
 
 export function monotonicUs(): number {
-  return Number(process.hrtime.bigint() + offsetNs) / 1000;
+  return performance.now() * 1000 + offsetUs;
 }
 
 export const CLOCK_NOTE =
   'One host, one clock: one-way delays subtract CLOCK_MONOTONIC readings (process.hrtime; under Bun and Deno offset to CLOCK_MONOTONIC once at start) taken in different processes of this machine; across hosts only round trips would be valid.';
 
-/** 0 under Node; under Bun or Deno, CLOCK_MONOTONIC minus process.hrtime. */
-async function monotonicOffsetNs(): Promise<bigint> {
-  const read = await realMonotonicClock();
-  if (!read) return 0n;
-  let best = { spanNs: BigInt(Number.MAX_SAFE_INTEGER), offsetNs: 0n };
+/**
+ * CLOCK_MONOTONIC (process.hrtime under Node; read through FFI under Bun or Deno)
+ * minus performance.now(), both in µs. performance.now() runs on the same
+ * monotonic clock, so the difference is constant: the tightest of a few
+ * bracketed readings fixes it to well under a microsecond.
+ */
+async function offsetToMonotonicUs(): Promise<number> {
+  const read = (await realMonotonicClock()) ?? (() => process.hrtime.bigint());
+  let best = { spanUs: Number.POSITIVE_INFINITY, offsetUs: 0 };
   for (let i = 0; i < OFFSET_SAMPLES; i++) {
-    const before = process.hrtime.bigint();
-    const real = read();
-    const after = process.hrtime.bigint();
-    if (after - before < best.spanNs) best = { spanNs: after - before, offsetNs: real - (before + after) / 2n };
+    const before = performance.now() * 1000;
+    const real = Number(read()) / 1000;
+    const after = performance.now() * 1000;
+    if (after - before < best.spanUs) best = { spanUs: after - before, offsetUs: real - (before + after) / 2 };
   }
-  return best.offsetNs;
+  return best.offsetUs;
 }
 
 /** A reader of CLOCK_MONOTONIC through FFI under Bun or Deno; null under Node (hrtime is that clock). */

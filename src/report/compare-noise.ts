@@ -10,6 +10,8 @@ import type { MeasuredCell } from '../result-types.js';
 
 type Histogram = ReturnType<typeof decodeHistogram>;
 
+/** Rates are compared over spans of at least this long. */
+const RATE_SPAN_MS = 1000;
 /** Fewer per-interval rates than this say nothing about their spread. */
 const MIN_INTERVALS = 3;
 /** Likewise for rounds of a repeated cell. */
@@ -90,12 +92,15 @@ export function roundSpread(cell: MeasuredCell, key: string): number {
 /** Per-interval rates (per second, scaled) of a client counter from the cell's time series, when it has enough intervals. */
 export function intervalRates(cell: MeasuredCell, counter: string, scale: number): number[] | null {
   const points = cell.measurements.timeSeries?.points ?? [];
-  if (points.length < MIN_INTERVALS || points.some((p) => p.counters[counter] === undefined)) return null;
+  if (points.some((p) => p.counters[counter] === undefined)) return null;
   const rates: number[] = [];
   let before = { tMs: 0, value: 0 };
   for (const point of points) {
+    // Spans of at least a second: the spread of 100 ms rates (short windows are sampled that
+    // finely) is mostly scheduling jitter, and would excuse a real drop in throughput as noise.
+    if (point.tMs - before.tMs < RATE_SPAN_MS && point !== points.at(-1)) continue;
     const value = point.counters[counter]!;
-    if (point.tMs > before.tMs) rates.push(((value - before.value) * scale * 1000) / (point.tMs - before.tMs));
+    if (point.tMs - before.tMs >= RATE_SPAN_MS / 2) rates.push(((value - before.value) * scale * 1000) / (point.tMs - before.tMs));
     before = { tMs: point.tMs, value };
   }
   return rates.length >= MIN_INTERVALS ? rates : null;

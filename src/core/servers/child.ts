@@ -12,7 +12,7 @@ const SERVER_START_TIMEOUT_MS = 15_000;
  * backlog: it gets this long before its silence is judged (saturated or hung);
  * WSBENCH_SERVER_REPORT_TIMEOUT_MS sets another bound.
  */
-const SERVER_REPORT_TIMEOUT_MS = Number(process.env.WSBENCH_SERVER_REPORT_TIMEOUT_MS) || 30_000;
+const SERVER_REPORT_TIMEOUT_MS = 30_000;
 
 export class ChildServer implements CellServer {
   constructor(private readonly child: ManagedChild, private readonly start_: ServerStartMessage) {}
@@ -30,7 +30,8 @@ export class ChildServer implements CellServer {
   /** Rejects with the child's reason when it crashed or went quiet. */
   async report(): Promise<ServerReport> {
     this.child.send({ type: 'stop' });
-    const message = await this.child.waitFor('report', SERVER_REPORT_TIMEOUT_MS, 'report');
+    const timeoutMs = Number(process.env.WSBENCH_SERVER_REPORT_TIMEOUT_MS) || SERVER_REPORT_TIMEOUT_MS;
+    const message = await this.child.waitFor('report', timeoutMs, 'report');
     return { report: message.report, stackDrops: message.stackDrops ?? 0, complete: true };
   }
 
