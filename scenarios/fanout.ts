@@ -17,9 +17,7 @@ import {
   CONNECT_FAILURES,
   defineScenario,
   latencyMetrics,
-  localPortCount,
   messageText,
-  openFileLimit,
   openPaced,
   sourceAddressCount,
   sourceAddressFor,
@@ -30,14 +28,9 @@ import type { ClientConnection } from '../src/adapter-types.js';
 import type { Counter, MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
+import { connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { ProtocolGuard } from './lib/protocol-guard.js';
 
-/** Open files a process needs besides its sockets (stdio, IPC, libuv, the modules it loads). */
-const FD_RESERVE = 100;
-/** Longest connect phase a parameter set may need (the ready timeout below allows it plus READY_MARGIN_MS). */
-const CONNECT_BUDGET_MS = 100_000;
-/** Beyond the paced connect phase: process start, the last connection's own timeout, scheduling. */
-const READY_MARGIN_MS = 15_000;
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
 const MIN_CONNECTIONS_FOR_RSS = 100;
 /** After the last tick was due, stragglers get this long before they count as missing. */
@@ -99,33 +92,13 @@ export default defineScenario({
     ci: { connections: [10, 100], interval: '50ms', duration: '1s' },
   },
   validate(p) {
-    const limit = openFileLimit();
-    if (limit !== null && p.connections + FD_RESERVE > limit) {
-      const files = p.connections + FD_RESERVE;
-      const message = `${p.connections} needs about ${files} open files in the server process (one per connection), `
-        + `above the open-file limit of ${limit} (ulimit -n)`;
-      return { parameter: 'connections', message };
-    }
-    const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
-    if (connectMs > CONNECT_BUDGET_MS) {
-      const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms `
-        + `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
-      return { parameter: 'connectRate', message };
-    }
     if (ticksOf(p) < 1) {
       return { parameter: 'duration', message: `${p.duration}ms is shorter than interval ${p.interval}ms: no tick would be sent` };
     }
-    const ports = localPortCount();
-    const perAddress = Math.ceil(p.connections / Math.max(1, sourceAddressCount(p.connections, p.sourceAddresses)));
-    if (ports !== null && perAddress > ports) {
-      const message = `${p.connections} connections put ${perAddress} on one source address, more than its ${ports} local ports; raise sourceAddresses`;
-      return { parameter: 'sourceAddresses', message };
-    }
-    return null;
+    return connectPhaseProblem(p);
   },
   windowMs: () => undefined, // clients end the cell once every tick has arrived or is overdue
-  // Connections open at connectRate, and the last may take connectTimeout before it counts as failed.
-  readyTimeoutMs: (p) => (p.connections / p.connectRate) * 1000 + p.connectTimeout + READY_MARGIN_MS,
+  readyTimeoutMs: (p) => connectPhaseReadyMs(p),
 
   server(ctx) {
     const intervalUs = ctx.params.interval * 1000;

@@ -14,8 +14,6 @@ import {
   CONNECT_FAILURES,
   defineScenario,
   latencyMetrics,
-  localPortCount,
-  openFileLimit,
   openPaced,
   sourceAddressCount,
   sourceAddressFor,
@@ -25,13 +23,8 @@ import {
 import type { ClientConnection } from '../src/adapter-types.js';
 import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
+import { connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 
-/** Open files a process needs besides its sockets. */
-const FD_RESERVE = 100;
-/** The core waits 120 s for clients to be ready; the connect phase must end well before. */
-const CONNECT_BUDGET_MS = 100_000;
-/** Beyond the paced connect phase: process start, the last connection's own timeout, scheduling. */
-const READY_MARGIN_MS = 15_000;
 /** Spacing of the ping scheduler's timer. */
 const SCHEDULER_TICK_MS = 10;
 /** After the window, pongs still in flight get this long before they count as unanswered. */
@@ -64,30 +57,9 @@ export default defineScenario({
     ci: { connections: 20, interval: '200ms', duration: '1s' },
     ladder: { connections: [1000, 5000, 10_000], interval: '1s', duration: '10s' },
   },
-  validate(p) {
-    const limit = openFileLimit();
-    if (limit !== null && p.connections + FD_RESERVE > limit) {
-      const message = `${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), `
-        + `above the open-file limit of ${limit} (ulimit -n)`;
-      return { parameter: 'connections', message };
-    }
-    const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
-    if (connectMs > CONNECT_BUDGET_MS) {
-      const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms `
-        + `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
-      return { parameter: 'connectRate', message };
-    }
-    const ports = localPortCount();
-    const perAddress = Math.ceil(p.connections / Math.max(1, sourceAddressCount(p.connections, p.sourceAddresses)));
-    if (ports !== null && perAddress > ports) {
-      const message = `${p.connections} connections put ${perAddress} on one source address, more than its ${ports} local ports; raise sourceAddresses`;
-      return { parameter: 'sourceAddresses', message };
-    }
-    return null;
-  },
+  validate: (p) => connectPhaseProblem(p),
   windowMs: (p) => p.duration,
-  // Connections open at connectRate, and the last may take connectTimeout before it counts as failed.
-  readyTimeoutMs: (p) => (p.connections / p.connectRate) * 1000 + p.connectTimeout + READY_MARGIN_MS,
+  readyTimeoutMs: (p) => connectPhaseReadyMs(p),
 
   server(ctx) {
     const pings = ctx.counter('pingsAnswered');

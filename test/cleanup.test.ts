@@ -1,33 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from './support.js';
+import { alive, childrenOf, runCli, tempDir } from './support.js';
 import { isMeasured, type BenchResult } from '../src/index.js';
-
-/** Pids whose parent is `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(status)) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return state !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Collects every child the CLI forks while it runs. */
 function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; stop: () => void } {

@@ -1,31 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMeasured, run } from '../src/index.js';
-import { runCli, tempDir } from './support.js';
+import { alive, childrenOf, runCli, tempDir } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));
-
-/** Pids whose parent is `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((p) => {
-    try {
-      return new RegExp(`^PPid:\\s+${pid}$`, 'm').test(readFileSync(`/proc/${p}/status`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    return /^State:\s+[^Z]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 test('a server that throws fails its cell with the error message, not a line of its source', async () => {
   const result = await run({ scenario: MISBEHAVING, servers: ['ws'], clients: ['ws'], params: { fault: 'throw', duration: '1s' } });

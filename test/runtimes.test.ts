@@ -1,33 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMeasured, run, type BenchResult, type CellResult } from '../src/index.js';
-import { runCli, tempDir } from './support.js';
+import { alive, childrenOf, runCli, tempDir } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));
 const DEFLATE_WIRE = fileURLToPath(new URL('./fixtures/deflate-wire.js', import.meta.url));
 const pair = (c: CellResult): string => `${c.server}/${c.client}`;
-
-/** Pids whose parent is `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((p) => {
-    try {
-      return new RegExp(`^PPid:\\s+${pid}$`, 'm').test(readFileSync(`/proc/${p}/status`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    return /^State:\s+[^Z]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 /** A pid's command line, words joined by spaces ('' when gone). */
 function commandOf(pid: number): string {

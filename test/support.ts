@@ -1,6 +1,6 @@
 /** Shared by the tests: runs the real bin in a child process and reads what it printed. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,4 +46,27 @@ export function runCli(
 /** A fresh temp directory for result files. */
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'wsbench-test-'));
+}
+
+/** Pids whose parent is `pid`, read from /proc. */
+export function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(readFileSync(`/proc/${entry}/status`, 'utf8'))) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    return /^State:\s+[^Z]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
 }

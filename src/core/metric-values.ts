@@ -4,7 +4,7 @@
  * null with the reason beside it, never a 0 that looks measured.
  */
 import type { HistogramSource, HistogramStat, MetricRole } from '../declaration-types.js';
-import type { CellMeasurements, EncodedHistogram } from '../result-types.js';
+import type { EncodedHistogram } from '../result-types.js';
 import type { AnyScenario, MetricDefinition, MetricInput } from '../scenario-types.js';
 import { decodeHistogram } from './metrics.js';
 

@@ -35,7 +35,7 @@ export interface PacedOpenOptions<T> {
 
 /** Starts `open(i)` for i = 0..count-1 at `ratePerSec`; resolves with the ones that opened in time. */
 export async function openPaced<T>(options: PacedOpenOptions<T>): Promise<T[]> {
-  const { count, ratePerSec, timeoutMs, signal } = options;
+  const { count, ratePerSec, signal } = options;
   const opened: T[] = [];
   const attempts: Promise<void>[] = [];
   let next = 0;

@@ -1,0 +1,50 @@
+/**
+ * The connect phase of scenarios that open many connections at a paced rate
+ * (fanout, idle): what a parameter set needs from the machine, checked before
+ * anything starts, and how long its clients may take to be ready.
+ */
+import { localPortCount, openFileLimit, sourceAddressCount } from '../../src/scenario-kit/index.js';
+import type { ParameterProblem } from '../../src/scenario-types.js';
+
+/** Open files a process needs besides its sockets (stdio, IPC, libuv, the modules it loads). */
+const FD_RESERVE = 100;
+/** Longest connect phase a parameter set may need (the ready timeout allows it plus READY_MARGIN_MS). */
+const CONNECT_BUDGET_MS = 100_000;
+/** Beyond the paced connect phase: process start, the last connection's own timeout, scheduling. */
+const READY_MARGIN_MS = 15_000;
+
+export interface ConnectPhase {
+  connections: number;
+  /** Connections opened per second, over all client processes. */
+  connectRate: number;
+  connectTimeout: number;
+  sourceAddresses: number;
+}
+
+/** The open-file limit, the connect budget and the local ports of each source address. */
+export function connectPhaseProblem(p: ConnectPhase): ParameterProblem | null {
+  const limit = openFileLimit();
+  if (limit !== null && p.connections + FD_RESERVE > limit) {
+    const message = `${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), `
+      + `above the open-file limit of ${limit} (ulimit -n)`;
+    return { parameter: 'connections', message };
+  }
+  const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
+  if (connectMs > CONNECT_BUDGET_MS) {
+    const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms `
+      + `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
+    return { parameter: 'connectRate', message };
+  }
+  const ports = localPortCount();
+  const perAddress = Math.ceil(p.connections / Math.max(1, sourceAddressCount(p.connections, p.sourceAddresses)));
+  if (ports !== null && perAddress > ports) {
+    const message = `${p.connections} connections put ${perAddress} on one source address, more than its ${ports} local ports; raise sourceAddresses`;
+    return { parameter: 'sourceAddresses', message };
+  }
+  return null;
+}
+
+/** Connections open at connectRate, and the last may take connectTimeout before it counts as failed. */
+export function connectPhaseReadyMs(p: ConnectPhase): number {
+  return (p.connections / p.connectRate) * 1000 + p.connectTimeout + READY_MARGIN_MS;
+}
