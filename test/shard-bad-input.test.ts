@@ -37,6 +37,7 @@ const cases: Array<[string, string[], string, NodeJS.ProcessEnv?]> = [
   ['no way to line the windows up', ['--shard', '0/2', '--run-id', 'r1', ...TARGET], "wsbench: --shard: needs --start-at TIME or --barrier URL, to open the shards' windows together"],
   ['both --start-at and --barrier', ['--shard', '0/2', '--run-id', 'r1', ...TARGET, ...BARRIER, '--start-at', '1900000000000'], 'wsbench: --start-at and --barrier: give one of them'],
   ['a start time that is not one', ['--shard', '0/2', '--run-id', 'r1', ...TARGET, '--start-at', 'soon'], 'wsbench: --start-at: "soon" is not an ISO time (2030-01-01T12:00:00Z) or epoch milliseconds'],
+  ['a start time days away', ['--shard', '0/2', '--run-id', 'r1', ...TARGET, '--start-at', '2999-01-01T00:00:00Z'], 'wsbench: --start-at: 2999-01-01T00:00:00.000Z is more than 24 hours away'],
   ['--run-id without --shard', ['--run-id', 'r1', ...TARGET], 'wsbench: --run-id: only with --shard I/N'],
   ['a run id with a space', ['--shard', '0/2', '--run-id', 'my run', ...TARGET, ...BARRIER], 'wsbench: --run-id: "my run" is not a run id: 1 to 128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit'],
   ['a barrier that is not http://', ['--shard', '0/2', '--run-id', 'r1', ...TARGET, '--barrier', 'ws://127.0.0.1:9/'], 'wsbench: --barrier: "ws://127.0.0.1:9/" is not an http:// URL'],

@@ -45,7 +45,7 @@ test('shards that check in are held until the last one arrives, then released to
 });
 
 test('a shard that never comes is named missing after the timeout, refused when late, and not waited for again', async () => {
-  const { url } = await barrier('run-b', 3, 300);
+  const { server, url } = await barrier('run-b', 3, 300);
   const clients = [0, 1, 2].map((shard) => new BarrierClient(url, 'run-b', 3, shard, 10_000));
   const releases = await Promise.all([clients[0]!.checkIn(0, 0, signal), clients[1]!.checkIn(0, 0, signal)]);
   for (const release of releases) {
@@ -53,6 +53,8 @@ test('a shard that never comes is named missing after the timeout, refused when 
     assert.ok(release.waitedMs >= 250, `waited ${release.waitedMs} ms of a 300 ms timeout`);
   }
   await assert.rejects(clients[2]!.checkIn(0, 0, signal), /released the other shards .* without shard 2/);
+  // In process (shard 0's own path) the refusal is a rejection too, never a throw.
+  await assert.rejects(server.checkIn({ runId: 'run-b', count: 3, shard: 2, cell: 0, round: 0, withdraw: 'late' }), /without shard 2/);
   // Cell 1: shard 2 missed cell 0, so shards 0 and 1 go at once, naming it again.
   const next = await Promise.all([clients[0]!.checkIn(1, 0, signal), clients[1]!.checkIn(1, 0, signal)]);
   for (const release of next) {

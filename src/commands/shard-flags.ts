@@ -9,6 +9,9 @@ import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../core/units.js';
 import { DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS, type ShardOptions } from '../shard/shard-options.js';
 
+/** Furthest ahead a start time may lie. */
+const MAX_START_AHEAD_MS = 24 * 3_600_000;
+
 export interface ShardFlags {
   shard?: string;
   runId?: string;
@@ -92,6 +95,8 @@ function readTime(text: string): number {
   const trimmed = text.trim();
   const ms = /^\d+$/.test(trimmed) ? Number(trimmed) : /^\d{4}-\d{2}-\d{2}T/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (!Number.isFinite(ms)) throw new UsageError(`--start-at: "${text}" is not an ISO time (2030-01-01T12:00:00Z) or epoch milliseconds`);
+  // A start days away is a typo (or seconds given as ms), not a plan: refuse it rather than wait.
+  if (ms - Date.now() > MAX_START_AHEAD_MS) throw new UsageError(`--start-at: ${new Date(ms).toISOString()} is more than 24 hours away`);
   return ms;
 }
 

@@ -38,8 +38,8 @@ export class BarrierServer {
 
   constructor(readonly runId: string, readonly count: number, readonly timeoutMs: number) {}
 
-  /** Resolves when the round releases; rejects with a BarrierRefusal. */
-  checkIn(request: CheckIn): Promise<Release> {
+  /** Resolves when the round releases; rejects with a BarrierRefusal (never throws: async). */
+  async checkIn(request: CheckIn): Promise<Release> {
     this.checkRun(request.runId, request.count);
     if (!Number.isInteger(request.shard) || request.shard < 0 || request.shard >= this.count) {
       throw new BarrierRefusal(400, `shard ${request.shard} is not one of 0 .. ${this.count - 1}`);
@@ -59,14 +59,14 @@ export class BarrierServer {
         const waited = (round.released.timeoutMs / 1000).toFixed(1);
         throw new BarrierRefusal(410, `cell ${request.cell} round ${request.round}: the barrier released the other shards ${ago} ms ago, after waiting ${waited} s, without shard ${request.shard}`);
       }
-      return Promise.resolve(round.released);
+      return round.released;
     }
     this.givenUp.delete(request.shard);
     if (request.withdraw !== undefined) {
       round.withdrawn.set(request.shard, request.withdraw);
       round.arrived.delete(request.shard);
       this.releaseIfComplete(round);
-      return Promise.resolve(round.released ?? { missing: [], withdrawn: [], waitedMs: 0, timeoutMs: this.timeoutMs });
+      return round.released ?? { missing: [], withdrawn: [], waitedMs: 0, timeoutMs: this.timeoutMs };
     }
     const open = round;
     return new Promise<Release>((resolve) => {

@@ -117,7 +117,7 @@ export class ShardSession {
   private withdraw(cell: number, round: number, reason: string): void {
     const done = this.client
       ? this.client.withdraw(cell, round, reason)
-      : Promise.resolve(this.barrier!.checkIn({ runId: this.options.runId, count: this.options.count, shard: 0, cell, round, withdraw: reason })).then(() => undefined, () => undefined);
+      : this.barrier!.checkIn({ runId: this.options.runId, count: this.options.count, shard: 0, cell, round, withdraw: reason }).then(() => undefined, () => undefined);
     this.pending.add(done);
     void done.finally(() => this.pending.delete(done));
   }
