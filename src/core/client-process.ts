@@ -85,6 +85,7 @@ async function run(message: ClientStartMessage): Promise<void> {
   const extraHttp: Array<ReturnType<typeof createHttpClient>> = [];
   const lost = metrics.counter('connectionsLost');
   const deflateAsked = message.params.deflate === 'on';
+  const loopbackServer = isLoopback(message.url);
   const handshakes = handshakeLog((name) => metrics.counter(name), note, deflateAsked);
   try {
     const adapter = await loadClientAdapter(message.adapter);
@@ -102,6 +103,8 @@ async function run(message: ClientStartMessage): Promise<void> {
       connect: async (options) => {
         const connection = await adapter.connect(message.url, {
           ...options,
+          // 127.x source addresses spread load over loopback ports; toward another host they cannot route.
+          ...(options.localAddress && !loopbackServer ? { localAddress: undefined } : {}),
           deflate: deflateAsked,
           onUnexpectedClose(reason) {
             lost.add();
@@ -151,4 +154,10 @@ function report(): ProcessReport {
     windowMs: windowStartUs === 0 ? 0 : ((windowEndUs || monotonicUs()) - windowStartUs) / 1000,
     notes,
   };
+}
+
+/** True when the server is on this machine's loopback, where any 127.x source address can reach it. */
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
