@@ -13,6 +13,7 @@ import { runCell, type CellPlan, type CellRun } from './cell.js';
 import { cellResult } from './cell-result.js';
 import { describeEnvironment, probeStacks } from './environment.js';
 import { COMMON_PARAMETERS, resolveParameterSets } from './params.js';
+import { raiseOpenFileLimit } from './file-limit.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from './scenario-loader.js';
 import { scenarioInfo } from './scenario-info.js';
 import type { RunEvent } from './events.js';
@@ -99,6 +100,8 @@ export async function planRun<S extends ScenarioRef>(options: RunOptions<S>): Pr
   const repeat = wholeNumber('repeat', options.repeat ?? 1, 1, 100);
   const host = options.host ?? '127.0.0.1';
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
+  // Before any check of a parameter set against the limit, and before any child inherits it.
+  raiseOpenFileLimit();
   const loaded = await loadScenario(options.scenario);
   const paramSets = resolveParameterSets(loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
   if (options.shard) checkShardOptions(options.shard, servers, foreign);
