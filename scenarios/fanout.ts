@@ -28,7 +28,7 @@ import type { ClientConnection } from '../src/adapter-types.js';
 import type { Counter, MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
-import { connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
+import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { ProtocolGuard } from './lib/protocol-guard.js';
 
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
@@ -74,15 +74,7 @@ export default defineScenario({
     },
     interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
     duration: { kind: 'duration', description: 'streaming time of each step (ticks sent = duration / interval)', default: '10s', min: '1ms', max: '24h' },
-    connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
-    connectTimeout: {
-      kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s',
-    },
-    sourceAddresses: {
-      kind: 'integer',
-      description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
-      default: 0, min: 0, max: 250,
-    },
+    ...CONNECT_PHASE_PARAMETERS,
   },
   presets: {
     // The seed streamed 3.15 (Tornado) to 11.91 (Starlette) msgs/s per client; a 100 ms

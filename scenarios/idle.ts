@@ -23,7 +23,7 @@ import {
 import type { ClientConnection } from '../src/adapter-types.js';
 import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
-import { connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
+import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 
 /** Spacing of the ping scheduler's timer. */
 const SCHEDULER_TICK_MS = 10;
@@ -43,15 +43,7 @@ export default defineScenario({
     },
     interval: { kind: 'duration', description: 'time between two pings on one connection', default: '1s', min: '10ms', max: '1h', sweepable: true },
     duration: { kind: 'duration', description: 'measurement window, every connection open', default: '10s', min: '1s', max: '24h' },
-    connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
-    connectTimeout: {
-      kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s',
-    },
-    sourceAddresses: {
-      kind: 'integer',
-      description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
-      default: 0, min: 0, max: 250,
-    },
+    ...CONNECT_PHASE_PARAMETERS,
   },
   presets: {
     ci: { connections: 20, interval: '200ms', duration: '1s' },

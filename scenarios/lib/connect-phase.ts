@@ -6,6 +6,19 @@
 import { localPortCount, openFileLimit, sourceAddressCount } from '../../src/scenario-kit/index.js';
 import type { ParameterProblem } from '../../src/scenario-types.js';
 
+/** The parameters of a paced connect phase, declared once for every scenario that has one. */
+export const CONNECT_PHASE_PARAMETERS = {
+  connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
+  connectTimeout: {
+    kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s',
+  },
+  sourceAddresses: {
+    kind: 'integer',
+    description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
+    default: 0, min: 0, max: 250,
+  },
+} as const;
+
 /** Open files a process needs besides its sockets (stdio, IPC, libuv, the modules it loads). */
 const FD_RESERVE = 100;
 /** Longest connect phase a parameter set may need (the ready timeout allows it plus READY_MARGIN_MS). */
