@@ -17,12 +17,9 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import echo from '../scenarios/echo.js';
 import { run } from '../src/index.js';
-import { monotonicUs } from '../src/core/clock.js';
-import { MetricsRegistry } from '../src/core/metrics.js';
 import { ProcSampler } from '../src/core/proc-sampler.js';
-import { uwsServer } from '../src/servers/uws.js';
-import type { ServerConnection, ServerScenarioContext } from '../src/index.js';
 import { summarizeProfile } from './profile-summary.js';
+import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
 export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 3 };
@@ -125,27 +122,9 @@ function reply<T>(child: ChildProcess): Promise<T> {
 
 /** The uws adapter running echo's own server half, outside wsbench's server process. */
 async function serveEcho(): Promise<void> {
-  const metrics = new MetricsRegistry();
-  const open = new Set<ServerConnection>();
-  const ctx: ServerScenarioContext = {
-    params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
-    nowUs: monotonicUs,
-    histogram: (name) => metrics.histogram(name),
-    sizeHistogram: (name) => metrics.sizeHistogram(name),
-    counter: (name) => metrics.counter(name),
-    broadcast: () => undefined,
-    connections: () => open,
-  };
-  const logic = echo.server(ctx as Parameters<typeof echo.server>[0]);
-  const running = await uwsServer.start({
-    host: '127.0.0.1',
-    handlers: {
-      onConnection: (c) => void open.add(c),
-      onMessage: (c, data) => logic.onMessage?.(c, data),
-      onClose: (c) => void open.delete(c),
-    },
-  });
-  process.send!({ url: running.url });
+  const params = { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs };
+  const { url } = await serveScenario(echo, params);
+  process.send!({ url });
 }
 
 /** 50 connections, one 32-byte text message in flight on each: send, count the reply, send again. Nothing else. */

@@ -27,11 +27,8 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import firehose from '../scenarios/firehose.js';
 import { run } from '../src/index.js';
-import { monotonicUs } from '../src/core/clock.js';
-import { MetricsRegistry } from '../src/core/metrics.js';
 import { ProcSampler } from '../src/core/proc-sampler.js';
-import { uwsServer } from '../src/servers/uws.js';
-import type { ServerConnection, ServerScenarioContext } from '../src/index.js';
+import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROUNDS = 2;
@@ -160,30 +157,9 @@ const median = (values: number[]): number => {
 
 /** The uws adapter running firehose's own server half, outside wsbench's server process. */
 async function serveFeed(): Promise<void> {
-  const metrics = new MetricsRegistry();
-  const open = new Set<ServerConnection>();
-  const ctx: ServerScenarioContext = {
-    params: { duration: DURATION_MS, rate: RATE_PER_SEC, fragmentSize: FRAGMENT_BYTES },
-    nowUs: monotonicUs,
-    histogram: (name) => metrics.histogram(name),
-    sizeHistogram: (name) => metrics.sizeHistogram(name),
-    counter: (name) => metrics.counter(name),
-    broadcast: () => undefined,
-    connections: () => open,
-  };
-  const logic = firehose.server(ctx as Parameters<typeof firehose.server>[0]);
-  const running = await uwsServer.start({
-    host: '127.0.0.1',
-    handlers: {
-      onConnection: (c) => void open.add(c),
-      onMessage: (c, data) => logic.onMessage?.(c, data),
-      onClose: (c) => {
-        open.delete(c);
-        logic.onClose?.(c);
-      },
-    },
-  });
-  process.send!({ url: running.url });
+  const params = { duration: DURATION_MS, rate: RATE_PER_SEC, fragmentSize: FRAGMENT_BYTES };
+  const { url, logic, metrics } = await serveScenario(firehose, params);
+  process.send!({ url });
   // Asked once the client's window is over: how many messages the feed sent.
   process.on('message', () => {
     logic.onMeasureEnd?.();
