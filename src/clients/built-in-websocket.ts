@@ -6,7 +6,7 @@
  * enough up to the local port range.
  */
 import type { ClientConnection, ClientConnectOptions } from '../adapter-types.js';
-import type { WebSocketConstructor } from '../runtimes/globals.js';
+import type { WebSocketConstructor, WebSocketLike } from '../runtimes/globals.js';
 
 const CLOSED = 3;
 /** A peer that never answers the close handshake must not hold the client up. */
@@ -17,11 +17,25 @@ export function connectBuiltIn(
   WebSocket: WebSocketConstructor,
   url: string,
   socketOptions: unknown,
-  { onMessage, onUnexpectedClose, onWireData }: ClientConnectOptions,
+  options: ClientConnectOptions,
 ): Promise<ClientConnection> {
-  if (onWireData) return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
+  if (options.onWireData) return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
+  const socket = socketOptions === undefined ? new WebSocket(url) : new WebSocket(url, socketOptions);
+  return whatwgConnection(label, socket, options);
+}
+
+/**
+ * Any WHATWG WebSocket (Bun's, Deno's, undici's) behind the ClientConnection
+ * contract: resolves on `open`, rejects with the reason when it never opens.
+ * `onClosed` runs at every close (undici frees its agent there).
+ */
+export function whatwgConnection(
+  label: string,
+  socket: WebSocketLike,
+  { onMessage, onUnexpectedClose }: Pick<ClientConnectOptions, 'onMessage' | 'onUnexpectedClose'>,
+  onClosed: () => void = () => undefined,
+): Promise<ClientConnection> {
   return new Promise<ClientConnection>((resolve, reject) => {
-    const socket = socketOptions === undefined ? new WebSocket(url) : new WebSocket(url, socketOptions);
     socket.binaryType = 'arraybuffer';
     let opened = false;
     let closing = false;
@@ -33,6 +47,7 @@ export function connectBuiltIn(
       onMessage(typeof data === 'string' ? data : new Uint8Array(data));
     });
     socket.addEventListener('close', (event) => {
+      onClosed();
       if (!opened) return reject(new Error(`${label} client could not connect: closed with code ${event.code}`));
       if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
     });

@@ -7,7 +7,9 @@
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, WebSocket } from 'undici';
 import { probeByImport } from '../package-version.js';
-import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
+import type { ClientAdapter } from '../adapter-types.js';
+import type { WebSocketLike } from '../runtimes/globals.js';
+import { whatwgConnection } from './built-in-websocket.js';
 
 /**
  * One dispatcher per source address, so many connections can spread over 127.x.
@@ -72,42 +74,11 @@ export const undiciClient: ClientAdapter = {
   probe: () => probeByImport('undici', () => import('undici')),
 
   connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
-    return new Promise<ClientConnection>((resolve, reject) => {
-      const ownAgent = onWireData ? tappingAgent(localAddress, onWireData) : null;
-      const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
-      const socket = new WebSocket(url, dispatcher ? { dispatcher } : undefined);
-      socket.binaryType = 'arraybuffer';
-      let opened = false;
-      let closing = false;
-      socket.addEventListener('error', (event) => {
-        if (!opened) reject(new Error(`undici client could not connect: ${(event as { message?: string }).message ?? 'error'}`));
-      });
-      socket.addEventListener('message', (event) => {
-        const data = event.data as string | ArrayBuffer;
-        onMessage(typeof data === 'string' ? data : new Uint8Array(data));
-      });
-      socket.addEventListener('close', (event) => {
-        // The upgraded socket left the agent's pool at the handshake; this frees the rest.
-        if (ownAgent) void ownAgent.close().catch(() => undefined);
-        if (!opened) return reject(new Error(`undici client could not connect: closed with code ${event.code}`));
-        if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
-      });
-      socket.addEventListener('open', () => {
-        opened = true;
-        resolve({
-          send: (data) => socket.send(data),
-          bufferedAmountBytes: () => socket.bufferedAmount,
-          extensions: () => socket.extensions,
-          close: () =>
-            new Promise<void>((done) => {
-              closing = true;
-              if (socket.readyState === WebSocket.CLOSED) return done();
-              socket.addEventListener('close', () => done());
-              socket.close();
-              setTimeout(done, 1000).unref();
-            }),
-        });
-      });
-    });
+    const ownAgent = onWireData ? tappingAgent(localAddress, onWireData) : null;
+    const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
+    const socket = new WebSocket(url, dispatcher ? { dispatcher } : undefined);
+    // The upgraded socket left the agent's pool at the handshake; closing frees the rest.
+    const freeAgent = (): void => void ownAgent?.close().catch(() => undefined);
+    return whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, freeAgent);
   },
 };
