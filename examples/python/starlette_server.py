@@ -52,18 +52,10 @@ class Stream:
 
     def start(self, params: wp.Params) -> None:
         if self.task is None or self.task.done():
-            interval = params.number("interval", 100)
-            self.task = asyncio.create_task(self.run(interval * 1000, int(params.number("duration", 10_000) // interval)))
+            self.task = asyncio.create_task(self.run(params))
 
-    async def run(self, interval_us: float, ticks: int) -> None:
-        next_price = wp.price_walk()
-        start = wp.now_us()
-        for seq in range(ticks):
-            due = start + seq * interval_us
-            delay = due - wp.now_us()
-            if delay > 0:
-                await asyncio.sleep(delay / 1e6)
-            message = wp.price_tick(seq, next_price(), due)
+    async def run(self, params: wp.Params) -> None:
+        async for message in wp.fanout_ticks(params):
             targets = list(self.connections)
             wp.count("fanout", "messagesSent", len(targets))
             # One send per connection, all at once: ASGI has no broadcast.

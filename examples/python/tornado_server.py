@@ -66,18 +66,10 @@ class Stream:
 
     def start(self, params: wp.Params) -> None:
         if self.task is None or self.task.done():
-            interval = params.number("interval", 100)
-            self.task = asyncio.ensure_future(self.run(interval * 1000, int(params.number("duration", 10_000) // interval)))
+            self.task = asyncio.ensure_future(self.run(params))
 
-    async def run(self, interval_us: float, ticks: int) -> None:
-        next_price = wp.price_walk()
-        start = wp.now_us()
-        for seq in range(ticks):
-            due = start + seq * interval_us
-            delay = due - wp.now_us()
-            if delay > 0:
-                await asyncio.sleep(delay / 1e6)
-            message = wp.price_tick(seq, next_price(), due)
+    async def run(self, params: wp.Params) -> None:
+        async for message in wp.fanout_ticks(params):
             wp.count("fanout", "messagesSent", len(self.connections))
             for handler in list(self.connections):
                 send(handler, message)

@@ -178,20 +178,12 @@ class Stream:
 
     def start(self, params: wp.Params) -> None:
         if self.task is None or self.task.done():
-            interval_us = params.number("interval", 100) * 1000
-            ticks = int(params.number("duration", 10_000) // params.number("interval", 100))
-            self.task = asyncio.create_task(self.run(interval_us, ticks))
+            self.task = asyncio.create_task(self.run(params))
 
-    async def run(self, interval_us: float, ticks: int) -> None:
-        next_price = wp.price_walk()
-        start = wp.now_us()
-        for seq in range(ticks):
-            due = start + seq * interval_us
-            delay = due - wp.now_us()
-            if delay > 0:
-                await asyncio.sleep(delay / 1e6)
+    async def run(self, params: wp.Params) -> None:
+        async for message in wp.fanout_ticks(params):
             wp.count("fanout", "messagesSent", len(self.connections))
-            broadcast(self.connections, wp.price_tick(seq, next_price(), due))
+            broadcast(self.connections, message)
             wp.count("fanout", "ticksSent")
 
 

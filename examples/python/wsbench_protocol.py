@@ -13,6 +13,7 @@ stack's idiom.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import time
@@ -131,6 +132,22 @@ def price_tick(seq: int, price: float, timestamp_us: float) -> str:
     """The 97-byte fanout tick: Python's json.dumps spacing, padded with spaces before the closing brace."""
     body = f'{{"symbol": "BTC/USDT", "seq": {seq}, "price": {price:.2f}, "timestamp": {timestamp_us:.1f}'
     return body.ljust(FANOUT_MESSAGE_BYTES - 1) + "}"
+
+
+async def fanout_ticks(params: "Params"):
+    """The fanout stream's schedule: floor(duration / interval) price ticks, each yielded
+    at its intended time and stamped with it (a late wake-up still owes every tick).
+    Each server only sends them, its own idiomatic way."""
+    interval = params.number("interval", 100)
+    ticks = int(params.number("duration", 10_000) // interval)
+    next_price = price_walk()
+    start = now_us()
+    for seq in range(ticks):
+        due = start + seq * interval * 1000
+        delay = due - now_us()
+        if delay > 0:
+            await asyncio.sleep(delay / 1e6)
+        yield price_tick(seq, next_price(), due)
 
 
 # ------------------------------------------------------------------ firehose feed
