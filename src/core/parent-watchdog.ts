@@ -7,18 +7,33 @@
  * A separate process rather than a worker thread: a thread's isolate would add
  * ~10 MB to the child's RSS, and RSS is what wsbench measures; runtimes without
  * worker threads (Bun, Deno, foreign servers) can use the same loop. It compares
- * the child's start time too, so a recycled pid is never killed.
+ * the child's start time too, so a recycled pid is never killed. For a server
+ * started by command it watches the whole process group: once the server itself
+ * is gone (reaped at once by an init that reaps orphans), its workers may still be
+ * there, and they go when wsbench does.
  */
 import { spawn } from 'node:child_process';
 
+// `fields PID` prints "state ppid starttime" from /proc/PID/stat, read after the last ')' so a
+// command name with spaces or parentheses cannot shift the fields.
 const WATCHDOG = `
-parent=$1; child=$2; target=\${3:-$2}
-start=$(cut -d' ' -f22 /proc/$child/stat 2>/dev/null) || exit 0
+parent=$1; child=$2; group=$3
+fields() { s=$(cat /proc/$1/stat 2>/dev/null) || return 1; set -- \${s##*) }; echo "$1 $2 \${20}"; }
+parent_gone() { f=$(fields $parent) || return 0; set -- $f; [ "$1" = Z ] || [ "$3" != "$pstart" ]; }
+pstart=$(fields $parent) || exit 0; pstart=\${pstart##* }
+cstart=$(fields $child) || exit 0; cstart=\${cstart##* }
 while sleep 0.5; do
-  now=$(cut -d' ' -f4,22 /proc/$child/stat 2>/dev/null) || exit 0
-  [ "$now" = "$parent $start" ] && continue
-  [ "\${now#* }" = "$start" ] && kill -9 "$target" 2>/dev/null
-  exit 0
+  if f=$(fields $child) && [ "\${f##* }" = "$cstart" ]; then
+    # Alive: re-parented means its parent is gone.
+    set -- $f; [ "$2" = "$parent" ] && continue
+    if [ -n "$group" ]; then kill -s KILL -- "-$child"; else kill -s KILL -- "$child"; fi 2>/dev/null
+    exit 0
+  fi
+  # The child is gone. Processes it started may still hold its group (a server that died of
+  # a broken pipe once wsbench was gone leaves its workers): watch them until wsbench goes.
+  [ -n "$group" ] || exit 0
+  kill -s 0 -- "-$child" 2>/dev/null || exit 0
+  parent_gone && { kill -s KILL -- "-$child" 2>/dev/null; exit 0; }
 done
 `;
 
@@ -27,7 +42,7 @@ done
  * `group`: kill the child's whole process group (a server started by command leads its own).
  */
 export function watchParent(child = process.pid, parent = process.ppid, group = false): void {
-  const args = [String(parent), String(child), ...(group ? [`-${child}`] : [])];
+  const args = [String(parent), String(child), ...(group ? ['group'] : [])];
   const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'wsbench-watchdog', ...args], { stdio: 'ignore' });
   watchdog.on('error', () => undefined); // no /bin/sh: the IPC disconnect still ends a healthy child
   // It must never be the reason a child stays alive.
