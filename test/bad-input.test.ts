@@ -7,6 +7,7 @@ import { runCli, tempDir } from './support.js';
 
 const NOT_A_SCENARIO = fileURLToPath(new URL('./fixtures/not-a-scenario.js', import.meta.url));
 const EXPORTS_NONE = fileURLToPath(new URL('./fixtures/exports-no-scenario.js', import.meta.url));
+const WITHOUT_TABLE = fileURLToPath(new URL('./fixtures/scenario-without-table.js', import.meta.url));
 
 /** Each bad input: the exact one line on stderr, exit 2, nothing on stdout. */
 const cases: Array<[string, string[], string]> = [
@@ -31,6 +32,7 @@ const cases: Array<[string, string[], string]> = [
   ['missing --out directory', ['run', 'echo', '--out', '/nonexistent/dir/r.json'], 'wsbench: --out: directory /nonexistent/dir does not exist'],
   ['a script that is not a scenario', ['run', NOT_A_SCENARIO], `wsbench: ${NOT_A_SCENARIO} is not a wsbench scenario: it never calls defineScenario() (not run)`],
   ['a module that exports no scenario', ['run', EXPORTS_NONE], `wsbench: ${EXPORTS_NONE} does not export a scenario made with defineScenario()`],
+  ['a scenario without a table', ['run', WITHOUT_TABLE], `wsbench: cannot load scenario ${WITHOUT_TABLE}: scenario no-table: table must list the metrics the terminal table shows (an array of metric names)`],
   ['a TypeScript scenario', ['run', 'test/fixtures/crashing-server.ts'], 'wsbench: test/fixtures/crashing-server.ts is TypeScript: compile it to JavaScript first (tsc), then run the .js file (Node 20 cannot run .ts files)'],
   ['scenario file that does not exist', ['run', './no/such/scenario.js'], 'wsbench: scenario file not found: ./no/such/scenario.js'],
 ];

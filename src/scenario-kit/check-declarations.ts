@@ -20,6 +20,10 @@ export function checkDeclarations(definition: ScenarioDefinition<any, any>): voi
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   if (!NAME.test(definition.name)) return `name "${definition.name}" must be lower-case letters, digits and dashes`;
+  // TypeScript catches these shapes; a scenario written in JavaScript meets them here.
+  if (!isObject(definition.parameters)) return 'parameters must be an object of parameter declarations ({} for none)';
+  if (!isObject(definition.metrics)) return 'metrics must be an object of metric declarations';
+  if (!Array.isArray(definition.table)) return 'table must list the metrics the terminal table shows (an array of metric names)';
   const parameters = definition.parameters as Record<string, ParameterSpec>;
   const metrics = Object.keys(definition.metrics);
   try {
@@ -42,6 +46,8 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   }
   return null;
 }
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function chartReferences(chart: ChartRequest): Array<['metric' | 'parameter', string]> {
   const metric = (names: string[] | undefined): Array<['metric', string]> => (names ?? []).map((n) => ['metric', n]);
