@@ -1,14 +1,17 @@
 /**
  * wsbench's own cost at full load: client CPU microseconds per message of
  * wsbench's echo client (ws stack, 50 connections, one 32-byte message in flight
- * on each, uws server) against a bare `ws` loop doing the same exchange with the
- * same uws echo server code, in alternating rounds of one run. Both clients are
- * measured alike: CPU time from /proc over their window, messages they received.
+ * on each) against a bare `ws` loop doing the same exchange, both at once against
+ * one uws echo server running echo's own server half. Sharing the server and the
+ * window is the point: on a shared 2-core machine throughput drifts by 15 % from
+ * one 5 s round to the next, so rounds taken one after the other compare drift,
+ * while two clients measured side by side meet the same drift. Both are measured
+ * alike: CPU time from /proc over the window, messages they received.
  *
  * This file is also its own child processes (`--role server`, `--role client`).
  * Alone: `node dist/bench/echo-cost.js` prints the ratio;
- * `node dist/bench/echo-cost.js --profile DIR` runs one wsbench round with every
- * child under --cpu-prof and prints where the client's time went (profile-summary.ts).
+ * `node dist/bench/echo-cost.js --profile DIR` runs one round with every
+ * child under --cpu-prof and prints where each client's time went (profile-summary.ts).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
@@ -22,7 +25,7 @@ import { summarizeProfile } from './profile-summary.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
-export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 3 };
+export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 5 };
 const CHILD_TIMEOUT_MS = 60_000;
 
 export interface ClientCost {
@@ -32,73 +35,81 @@ export interface ClientCost {
   cpuMs: number;
 }
 
-export interface EchoCost {
-  wsbench: ClientCost[];
-  bare: ClientCost[];
+/** One round: both clients over the same window against the same server. */
+export interface SharedRound {
+  wsbench: ClientCost;
+  bare: ClientCost;
+  /** The server's CPU over wsbench's window, percent of one core; null when it could not be read. */
+  serverCpuPercent: number | null;
 }
 
 /** CPU microseconds per message received. */
 export const usPerMessage = (c: ClientCost): number => (c.cpuMs * 1000) / c.messages;
-/** Messages per second of client CPU: throughput per client core. */
-export const messagesPerCpuSecond = (c: ClientCost): number => c.messages / (c.cpuMs / 1000);
+/** wsbench's CPU per message over the bare loop's, in one round. */
+export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
 
-export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<EchoCost> {
-  const wsbench: ClientCost[] = [];
-  const bare: ClientCost[] = [];
+export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<SharedRound[]> {
+  const done: SharedRound[] = [];
   for (let round = 0; round < rounds; round++) {
-    // Alternate who goes first, so drift on a shared machine hits both sides.
-    const order = round % 2 === 0 ? ['wsbench', 'bare'] : ['bare', 'wsbench'];
-    for (const side of order) {
-      if (side === 'wsbench') wsbench.push(await wsbenchRound());
-      else bare.push(await bareRound());
-    }
-    log(`round ${round + 1}/${rounds}: bare ws ${describe(bare.at(-1)!)}; wsbench ${describe(wsbench.at(-1)!)}`);
+    const r = await sharedRound();
+    done.push(r);
+    log(`round ${round + 1}/${rounds}: bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`);
   }
-  return { wsbench, bare };
+  return done;
 }
 
 export function describe(c: ClientCost): string {
   return `${Math.round(c.messages / (c.windowMs / 1000))} msg/s at ${Math.round((c.cpuMs / c.windowMs) * 100)} % CPU, ${usPerMessage(c).toFixed(2)} µs/msg`;
 }
 
-async function wsbenchRound(): Promise<ClientCost> {
-  const result = await run({
-    scenario: 'echo',
-    servers: ['uws'],
-    clients: ['ws'],
-    params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
-  });
-  const [cell] = result.cells;
-  if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
-  const client = cell.resources.clients[0];
-  if (!client) throw new Error('wsbench echo cell: the client process was not measured');
-  const windowMs = cell.measurements.windowMs;
-  return { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs };
-}
-
-/** The same uws echo server code and a bare ws client, in two child processes as wsbench runs them. */
-async function bareRound(): Promise<ClientCost> {
+/**
+ * The bench's uws echo server and the bare client in two child processes; wsbench
+ * measures the same server as a --target, and the bare loop starts when wsbench's window opens.
+ */
+async function sharedRound(): Promise<SharedRound> {
   const children: ChildProcess[] = [];
   try {
     const server = fork(SELF, ['--role', 'server']);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    const client = fork(SELF, ['--role', 'client', url]);
-    children.push(client);
-    await reply<{ open: true }>(client);
-    // The window opens once every connection is open, as in wsbench; /proc is read from outside, as wsbench does.
-    const sampler = new ProcSampler(client.pid!);
-    sampler.start();
-    client.send('go');
-    const done = await reply<{ messages: number; windowMs: number }>(client);
-    const stats = sampler.stop();
+    const bareClient = fork(SELF, ['--role', 'client', url]);
+    children.push(bareClient);
+    await reply<{ open: true }>(bareClient);
+    // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
+    const bare: { done?: Promise<{ messages: number; windowMs: number }>; sampler?: ProcSampler } = {};
+    const result = await run({
+      scenario: 'echo',
+      targets: [{ name: 'bench-uws', url, pid: server.pid! }],
+      clients: ['ws'],
+      params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
+      onEvent(event) {
+        if (event.type !== 'window-open') return;
+        // /proc is read from outside, as wsbench reads its own client.
+        const sampler = new ProcSampler(bareClient.pid!);
+        sampler.start();
+        Object.assign(bare, { done: reply(bareClient), sampler });
+        bareClient.send('go');
+      },
+    });
+    const [cell] = result.cells;
+    if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
+    const client = cell.resources.clients[0];
+    if (!client) throw new Error('wsbench echo cell: the client process was not measured');
+    if (!bare.done || !bare.sampler) throw new Error('wsbench echo cell: its window never opened');
+    const bareDone = await bare.done;
+    const stats = bare.sampler.stop();
+    if (!stats) throw new Error('bare client: /proc could not be read');
     // Let it exit by itself (a profiled child writes its profile then), within a bound.
     await new Promise((exited) => {
-      client.once('exit', exited);
+      bareClient.once('exit', exited);
       setTimeout(exited, 3000).unref();
     });
-    if (!stats) throw new Error('bare client: /proc could not be read');
-    return { messages: done.messages, windowMs: done.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * done.windowMs };
+    const windowMs = cell.measurements.windowMs;
+    return {
+      wsbench: { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs },
+      bare: { messages: bareDone.messages, windowMs: bareDone.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * bareDone.windowMs },
+      serverCpuPercent: cell.resources.server?.cpuPercent.mean ?? null,
+    };
   } finally {
     for (const child of children) child.kill();
   }
@@ -173,14 +184,13 @@ async function profileRound(dir: string): Promise<void> {
     return;
   }
   const before = new Set(readdirSync(target));
-  const wsbench = await wsbenchRound();
-  const bare = await bareRound();
+  const round = await sharedRound();
   // Children write their profile as they exit.
   await new Promise((done) => setTimeout(done, 1000));
   const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));
-  process.stdout.write(`wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(wsbench)}\n`);
+  process.stdout.write(`wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(round.wsbench)}\n`);
   process.stdout.write(summarizeProfile(profiles, 'client-process.js', 'wsbench client') + '\n\n');
-  process.stdout.write(`bare ws loop: ${describe(bare)}\n`);
+  process.stdout.write(`bare ws loop, the same window and server: ${describe(round.bare)}\n`);
   process.stdout.write(summarizeProfile(profiles, 'bareLoop', 'bare client') + '\n');
 }
 
@@ -190,15 +200,16 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export function renderEchoCost(cost: EchoCost): string {
-  const bareUs = median(cost.bare.map(usPerMessage));
-  const wsbenchUs = median(cost.wsbench.map(usPerMessage));
-  const rate = (list: ClientCost[]): number => median(list.map((c) => c.messages / (c.windowMs / 1000)));
+export function renderEchoCost(rounds: SharedRound[]): string {
+  const bareUs = median(rounds.map((r) => usPerMessage(r.bare)));
+  const wsbenchUs = median(rounds.map((r) => usPerMessage(r.wsbench)));
+  const rate = (side: 'bare' | 'wsbench'): number => median(rounds.map((r) => r[side].messages / (r[side].windowMs / 1000)));
+  const ratios = rounds.map(roundRatio);
   return [
-    `echo at full load, ${ECHO_COST.connections} connections x 1 in flight, ${ECHO_COST.payloadBytes} B, uws server, ${cost.bare.length} alternating rounds of ${ECHO_COST.durationMs / 1000} s (medians):`,
-    `  bare ws loop (send, count, send)       ${bareUs.toFixed(2)} µs client CPU per message, ${Math.round(rate(cost.bare))} msg/s, ${Math.round(1e6 / bareUs)} msg per client CPU-second`,
-    `  wsbench echo, ws client                ${wsbenchUs.toFixed(2)} µs client CPU per message, ${Math.round(rate(cost.wsbench))} msg/s, ${Math.round(1e6 / wsbenchUs)} msg per client CPU-second`,
-    `  ratio ${(wsbenchUs / bareUs).toFixed(2)} (wsbench CPU per message / bare; 1.05 = within 5 %)`,
+    `echo at full load, ${ECHO_COST.connections} connections x 1 in flight, ${ECHO_COST.payloadBytes} B, both clients at once on one uws server, ${rounds.length} rounds of ${ECHO_COST.durationMs / 1000} s (medians):`,
+    `  bare ws loop (send, count, send)       ${bareUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('bare'))} msg/s, ${Math.round(1e6 / bareUs)} msg per client CPU-second`,
+    `  wsbench echo, ws client                ${wsbenchUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('wsbench'))} msg/s, ${Math.round(1e6 / wsbenchUs)} msg per client CPU-second`,
+    `  ratio ${median(ratios).toFixed(2)} (median of the rounds' wsbench CPU per message / bare, each round ${ratios.map((r) => r.toFixed(2)).join(' ')}; 1.05 = within 5 %)`,
   ].join('\n');
 }
 

@@ -1,9 +1,9 @@
 /**
  * `npm run bench`: what wsbench's own machinery costs (echo round trip against
  * bare TCP; client CPU per message at full load, echo and firehose, against bare
- * ws loops doing the same exchange). Each comparison runs
- * wsbench and a bare baseline on the same machine in the same run, rounds
- * alternating so drift hits both, and reports the ratio of the medians.
+ * ws loops doing the same exchange). Each comparison runs wsbench and a bare
+ * baseline on the same machine in the same run, so drift hits both: rounds
+ * alternate, or (echo at full load) both clients share one server and one window.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
