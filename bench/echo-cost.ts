@@ -87,7 +87,9 @@ async function sharedRound(): Promise<SharedRound> {
         // /proc is read from outside, as wsbench reads its own client.
         const sampler = new ProcSampler(bareClient.pid!);
         sampler.start();
-        Object.assign(bare, { done: reply(bareClient), sampler });
+        const done = reply<{ messages: number; windowMs: number }>(bareClient);
+        done.catch(() => undefined); // awaited below unless wsbench's cell failed first
+        Object.assign(bare, { done, sampler });
         bareClient.send('go');
       },
     });
