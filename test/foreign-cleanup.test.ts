@@ -4,14 +4,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/index.js';
 import { runCli, tempDir } from './support.js';
-import { eventually, fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
+import { eventually, fixtureCommand, newTag, parentOf, taggedProcesses } from './foreign-processes.js';
 
 /** Runs echo against the fixture in `mode` for `duration`, returning the CLI's outcome and the tag its processes carry. */
-function startRun(mode: string, duration: string, onSpawn?: (pid: number) => void): { tag: string; out: string; finished: ReturnType<typeof runCli> } {
+function startRun(mode: string, duration: string, onSpawn?: (pid: number) => void, underSubreaper = false): { tag: string; out: string; finished: ReturnType<typeof runCli> } {
   const tag = newTag();
   const out = join(tempDir(), 'r.json');
   const finished = runCli(['run', 'echo', '--server-cmd', `srv=${fixtureCommand(mode, tag)}`, '--clients', 'ws', '--duration', duration, '--out', out], {
     ownProcessGroup: true,
+    underSubreaper,
     ...(onSpawn ? { onSpawn } : {}),
   });
   return { tag, out, finished };
@@ -46,14 +47,19 @@ test('a server that ignores SIGTERM is SIGKILLed after the grace period', async 
   assert.ok(await eventually(() => taggedProcesses(tag).length === 0, 2000), `left: ${taggedProcesses(tag).join(', ')}`);
 });
 
-/** SIGKILLs wsbench once the fixture in `mode` runs with its worker; every process it started must go. */
+/**
+ * SIGKILLs wsbench once the fixture in `mode` runs with its worker; every process it started must go.
+ * Below a subreaper that reaps at once, as many CI inits do: here PID 1 leaves orphans as zombies,
+ * and a zombie server would hide a watchdog that gives up once the server is gone.
+ */
 async function killWsbenchMidCell(mode: string): Promise<void> {
-  let cliPid = 0;
-  const { tag, finished } = startRun(mode, '30s', (pid) => (cliPid = pid));
-  // wsbench's own command line holds the tag too: wait for two processes besides it.
-  const started = await eventually(() => taggedProcesses(tag).filter((pid) => pid !== cliPid).length >= 2, 15_000);
-  assert.ok(started, 'server and worker started');
-  process.kill(cliPid, 'SIGKILL');
+  let reaperPid = 0;
+  const { tag, finished } = startRun(mode, '30s', (pid) => (reaperPid = pid), true);
+  const wsbench = (): number | undefined => taggedProcesses(tag).find((pid) => parentOf(pid) === reaperPid);
+  // The subreaper's and wsbench's command lines hold the tag too: wait for two processes besides them.
+  const serverAndWorker = (): number[] => taggedProcesses(tag).filter((pid) => pid !== reaperPid && pid !== wsbench());
+  assert.ok(await eventually(() => wsbench() !== undefined && serverAndWorker().length >= 2, 15_000), 'server and worker started');
+  process.kill(wsbench()!, 'SIGKILL');
   await finished;
   assert.ok(await eventually(() => taggedProcesses(tag).length === 0, 5000), `left: ${taggedProcesses(tag).join(', ')}`);
 }

@@ -31,6 +31,16 @@ export function taggedProcesses(tag: string): number[] {
   return found;
 }
 
+/** Parent pid of a process, from /proc (0 when it is gone). */
+export function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
 /** RSS of a process in bytes, from /proc (0 when it is gone). */
 export function rssOf(pid: number): number {
   try {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/wsbench.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUBREAPER = join(REPO_ROOT, 'test', 'fixtures', 'subreaper.py');
 
 export interface CliOutcome {
   code: number | null;
@@ -19,10 +20,12 @@ export interface CliOutcome {
 /** Runs `wsbench ...args` to completion (or until `timeoutMs`, then SIGKILL). */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean; underSubreaper?: boolean } = {},
 ): Promise<CliOutcome> {
+  // underSubreaper: wsbench runs below test/fixtures/subreaper.py, whose pid onSpawn and the outcome then carry.
+  const [command, argv] = options.underSubreaper ? ['python3', [SUBREAPER, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, argv, {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
