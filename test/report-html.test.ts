@@ -127,3 +127,19 @@ test('--png writes a PNG per chart, with text drawn (not blank)', async () => {
   assert.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
   assert.ok(png.length > 5000, `a chart with text and marks is more than a blank page (${png.length} bytes)`);
 });
+
+test('the environment block lists the servers a run measured by --target and --server-cmd', () => {
+  const mixed = mixedResult();
+  mixed.environment.foreignServers = [
+    { name: 'py', kind: 'command', protocol: 'websocket', url: 'ws://{host}:{port}/', command: 'python3 server.py --port {port}' },
+    { name: 'mine', kind: 'target', protocol: 'websocket', url: 'ws://127.0.0.1:8765/', pid: 4242 },
+    { name: 'blind', kind: 'target', protocol: 'websocket', url: 'ws://127.0.0.1:8766/' },
+  ];
+  const html = renderHtml(mixed, []);
+  const row = /<dt>Your servers<\/dt><dd>([^<]*)<\/dd>/.exec(html)?.[1];
+  assert.equal(
+    row && unescape(row),
+    'py (websocket): started by `python3 server.py --port {port}` at ws://{host}:{port}/; mine (websocket): running at ws://127.0.0.1:8765/, pid 4242; blind (websocket): running at ws://127.0.0.1:8766/, CPU and RSS not measured (no --target-pid)',
+  );
+  assert.doesNotMatch(renderHtml(mixedResult(), []), /Your servers/, 'a run of built-in stacks only has no such row');
+});

@@ -83,8 +83,16 @@ function environmentBlock(env: Environment, clientProcesses: number): string {
     ['Client processes per cell', String(clientProcesses)],
     ['Clock', env.clock],
     ['Stacks', env.stacks.map(stackText).join('; ')],
+    ...(env.foreignServers?.length ? [['Your servers', env.foreignServers.map(foreignText).join('; ')] as [string, string]] : []),
   ];
   return `<h2>Environment</h2>\n<dl class="env">\n${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}\n</dl>`;
+}
+
+/** A --target or --server-cmd server: how it was reached, and whether its CPU and RSS were sampled. */
+function foreignText(server: NonNullable<Environment['foreignServers']>[number]): string {
+  const how = server.kind === 'command' ? `started by \`${server.command ?? ''}\` at ${server.url}` : `running at ${server.url}`;
+  const sampled = server.kind === 'command' || server.pid !== undefined ? '' : ', CPU and RSS not measured (no --target-pid)';
+  return `${server.name} (${server.protocol}): ${how}${server.pid !== undefined ? `, pid ${server.pid}` : ''}${sampled}`;
 }
 
 function stackText(stack: Environment['stacks'][number]): string {
