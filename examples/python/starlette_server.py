@@ -43,39 +43,19 @@ async def echo(ws: WebSocket, params: wp.Params) -> None:
 # ------------------------------------------------------------------ fanout
 
 
-class Stream:
-    """floor(duration / interval) price ticks to every fanout connection, started by {"start":true}."""
-
-    def __init__(self) -> None:
-        self.connections: set[WebSocket] = set()
-        self.task: asyncio.Task | None = None
-
-    def start(self, params: wp.Params) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self.run(params))
-
-    async def run(self, params: wp.Params) -> None:
-        async for message in wp.fanout_ticks(params):
-            targets = list(self.connections)
-            wp.count("fanout", "messagesSent", len(targets))
-            # One send per connection, all at once: ASGI has no broadcast.
-            await asyncio.gather(*(ws.send_text(message) for ws in targets), return_exceptions=True)
-            wp.count("fanout", "ticksSent")
+def send_all(targets: list[WebSocket], message: str):
+    # One send per connection, all at once: ASGI has no broadcast.
+    return asyncio.gather(*(ws.send_text(message) for ws in targets), return_exceptions=True)
 
 
-STREAM = Stream()
+STREAM = wp.FanoutStream(send_all)
 
 
 async def fanout(ws: WebSocket, params: wp.Params) -> None:
     STREAM.connections.add(ws)
     try:
         while True:
-            text = await ws.receive_text()
-            try:
-                if json.loads(text).get("start") is True:
-                    STREAM.start(params)
-            except (ValueError, AttributeError):
-                pass
+            STREAM.on_text(await ws.receive_text(), params)
     finally:
         STREAM.connections.discard(ws)
 

@@ -57,27 +57,8 @@ class Ticker:
             await asyncio.sleep(max(0.0, (start + k * interval_us - wp.now_us()) / 1e6))
 
 
-class Stream:
-    """floor(duration / interval) price ticks to every fanout connection, started by {"start":true}."""
-
-    def __init__(self) -> None:
-        self.connections: set[tornado.websocket.WebSocketHandler] = set()
-        self.task: asyncio.Task | None = None
-
-    def start(self, params: wp.Params) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self.run(params))
-
-    async def run(self, params: wp.Params) -> None:
-        async for message in wp.fanout_ticks(params):
-            wp.count("fanout", "messagesSent", len(self.connections))
-            for handler in list(self.connections):
-                send(handler, message)
-            wp.count("fanout", "ticksSent")
-
-
 TICKER = Ticker()
-STREAM = Stream()
+STREAM = wp.FanoutStream(lambda handlers, message: [send(h, message) for h in handlers])
 NODELAY = False
 
 
@@ -107,15 +88,15 @@ class BenchSocket(tornado.websocket.WebSocketHandler):
         if self.scenario == "echo":
             send(self, message, binary=isinstance(message, bytes))
             return
+        if self.scenario == "fanout":
+            STREAM.on_text(message, self.params)
+            return
         try:
             data = json.loads(message)
         except ValueError:
             wp.count(self.scenario, "ordersMalformed")
             return
-        if self.scenario == "fanout":
-            if data.get("start") is True:
-                STREAM.start(self.params)
-        elif "sub" in data:
+        if "sub" in data:
             TICKER.subscribe(self, self.params)
         else:
             wp.count("ticker-orders", "ordersReceived")

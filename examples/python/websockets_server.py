@@ -169,36 +169,14 @@ async def chat(ws: ServerConnection, params: wp.Params) -> None:
 # ------------------------------------------------------------------ fanout
 
 
-class Stream:
-    """floor(duration / interval) price ticks to every fanout connection, started by {"start":true}."""
-
-    def __init__(self) -> None:
-        self.connections: set[ServerConnection] = set()
-        self.task: asyncio.Task | None = None
-
-    def start(self, params: wp.Params) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self.run(params))
-
-    async def run(self, params: wp.Params) -> None:
-        async for message in wp.fanout_ticks(params):
-            wp.count("fanout", "messagesSent", len(self.connections))
-            broadcast(self.connections, message)
-            wp.count("fanout", "ticksSent")
-
-
-STREAM = Stream()
+STREAM = wp.FanoutStream(broadcast)
 
 
 async def fanout(ws: ServerConnection, params: wp.Params) -> None:
     STREAM.connections.add(ws)
     try:
         async for message in ws:
-            try:
-                if json.loads(message).get("start") is True:
-                    STREAM.start(params)
-            except (ValueError, AttributeError):
-                pass
+            STREAM.on_text(message, params)
     finally:
         STREAM.connections.discard(ws)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import math
 import time
@@ -148,6 +149,35 @@ async def fanout_ticks(params: "Params"):
         if delay > 0:
             await asyncio.sleep(delay / 1e6)
         yield price_tick(seq, next_price(), due)
+
+
+class FanoutStream:
+    """floor(duration / interval) price ticks to every fanout connection, started by
+    {"start":true} on any of them. `send_all(connections, message)` is the server's own
+    way of sending one tick to all of them; it may return an awaitable."""
+
+    def __init__(self, send_all) -> None:
+        self.connections: set = set()
+        self.task: asyncio.Future | None = None
+        self.send_all = send_all
+
+    def on_text(self, text: str | bytes, params: "Params") -> None:
+        """A fanout client's message: {"start":true} starts the stream once; anything else is ignored."""
+        try:
+            started = json.loads(text).get("start") is True
+        except (ValueError, AttributeError):
+            return
+        if started and (self.task is None or self.task.done()):
+            self.task = asyncio.ensure_future(self.run(params))
+
+    async def run(self, params: "Params") -> None:
+        async for message in fanout_ticks(params):
+            targets = list(self.connections)
+            count("fanout", "messagesSent", len(targets))
+            sent = self.send_all(targets, message)
+            if inspect.isawaitable(sent):
+                await sent
+            count("fanout", "ticksSent")
 
 
 # ------------------------------------------------------------------ firehose feed
