@@ -14,7 +14,6 @@
  * server in any language learns it that way (docs/protocols/fanout.md).
  */
 import {
-  CONNECT_FAILURES,
   defineScenario,
   latencyMetrics,
   messageText,
@@ -22,31 +21,24 @@ import {
   sourceAddressCount,
   sourceAddressFor,
   total,
-  type ConnectFailure,
 } from '../src/scenario-kit/index.js';
 import type { ClientConnection } from '../src/adapter-types.js';
-import type { Counter, MetricDefinition, MetricInput } from '../src/scenario-types.js';
+import type { MetricInput } from '../src/scenario-types.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { ProtocolGuard } from './lib/protocol-guard.js';
+import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
 const MIN_CONNECTIONS_FOR_RSS = 100;
 /** After the last tick was due, stragglers get this long before they count as missing. */
 const DRAIN_MS = 5000;
 
-type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
-/** Counter and metric name of one failure reason, e.g. connectFailedEMFILE, connectFailedOther. */
-const failureKey = (reason: ConnectFailure): FailureKey => (reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`);
 const ticksOf = (p: { duration: number; interval: number }): number => Math.floor(p.duration / p.interval);
 /** Starts the stream; a start while one is running changes nothing. */
 const START = JSON.stringify({ start: true });
 
-/** Connect failures by reason: a breakdown of connectFailed, which carries the errors role. */
-const failureMetrics = Object.fromEntries(
-  CONNECT_FAILURES.map((r) => [failureKey(r), total(failureKey(r), `fail ${r}`, { better: 'lower' })]),
-) as Record<FailureKey, MetricDefinition>;
 
 const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
 const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], description: "one-way: the tick's due time on the server to its arrival" });
@@ -146,9 +138,6 @@ export default defineScenario({
     const badMessages = ctx.counter('badMessages');
     const guard = new ProtocolGuard(ctx, 'fanout');
     const connected = ctx.counter('connected');
-    const failed = ctx.counter('connectFailed');
-    const failedBy = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<ConnectFailure, Counter>;
-    const notedReasons = new Set<ConnectFailure>();
     let complete = 0;
     let wake: () => void = () => undefined;
 
@@ -199,14 +188,7 @@ export default defineScenario({
         return { connection, tally };
       },
       discard: (late) => void late.connection.close(),
-      onFailure(_index, reason, message) {
-        failed.add();
-        failedBy[reason].add();
-        if (!notedReasons.has(reason)) {
-          notedReasons.add(reason);
-          ctx.note(`connect failed (${reason}): ${message}`);
-        }
-      },
+      onFailure: connectFailureCounter(ctx),
     });
     for (const { tally } of kept) {
       tally.kept = true;
@@ -235,8 +217,7 @@ export default defineScenario({
 
   metrics: {
     connected: total('connected', 'conn'),
-    connectFailed: total('connectFailed', 'fail', { role: 'errors' }),
-    ...failureMetrics,
+    ...CONNECT_FAILURE_METRICS,
     dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
     errors: {
       header: 'errors', unit: 'count', better: 'lower', role: 'errors', description: "the seed's error count",

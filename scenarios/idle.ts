@@ -11,19 +11,18 @@
  * shows as latency instead of hiding it.
  */
 import {
-  CONNECT_FAILURES,
   defineScenario,
   latencyMetrics,
   openPaced,
   sourceAddressCount,
   sourceAddressFor,
   total,
-  type ConnectFailure,
 } from '../src/scenario-kit/index.js';
 import type { ClientConnection } from '../src/adapter-types.js';
-import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
+import type { MetricInput } from '../src/scenario-types.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
+import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
 /** Spacing of the ping scheduler's timer. */
 const SCHEDULER_TICK_MS = 10;
@@ -76,9 +75,6 @@ export default defineScenario({
     const sent = ctx.counter('pingsSent');
     const received = ctx.counter('pongsReceived');
     const badReplies = ctx.counter('badReplies');
-    const failed = ctx.counter('connectFailed');
-    const failedBy = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(`connectFailed${r === 'other' ? 'Other' : r}`)]));
-    const noted = new Set<ConnectFailure>();
     let outstanding = 0;
     let wake: () => void = () => undefined;
 
@@ -114,14 +110,7 @@ export default defineScenario({
         return entry;
       },
       discard: (late) => void late.connection.close(),
-      onFailure(_index, reason, message) {
-        failed.add();
-        failedBy[reason]!.add();
-        if (!noted.has(reason)) {
-          noted.add(reason);
-          ctx.note(`connect failed (${reason}): ${message}`);
-        }
-      },
+      onFailure: connectFailureCounter(ctx),
     });
     ctx.counter('connected').add(held.length);
 
@@ -154,11 +143,7 @@ export default defineScenario({
 
   metrics: {
     connected: total('connected', 'conn'),
-    connectFailed: total('connectFailed', 'fail', { role: 'errors' }),
-    ...(Object.fromEntries(CONNECT_FAILURES.map((r) => {
-      const key = `connectFailed${r === 'other' ? 'Other' : r}`;
-      return [key, total(key, `fail ${r}`, { better: 'lower' })];
-    })) as Record<string, MetricDefinition>),
+    ...CONNECT_FAILURE_METRICS,
     dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
     unanswered: total('unanswered', 'unanswered', { role: 'errors', description: 'pings without a pong when the drain ended' }),
     badReplies: total('badReplies', 'bad replies', { role: 'errors', description: 'pongs that were not the ping sent, or came unasked' }),
