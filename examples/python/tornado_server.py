@@ -27,38 +27,14 @@ import wsbench_protocol as wp
 SCENARIOS = ("echo", "ticker-orders", "fanout")
 
 
-class Ticker:
-    """Price ticks on a schedule to every subscribed connection, from the first subscription until none is left."""
-
-    def __init__(self) -> None:
-        self.subscribers: set[tornado.websocket.WebSocketHandler] = set()
-        self.prices: list[float] = []
-        self.task: asyncio.Task | None = None
-
-    def subscribe(self, handler: "BenchSocket", params: wp.Params) -> None:
-        self.subscribers.add(handler)
-        if self.task is None or self.task.done():
-            self.prices = [100.0] * params.integer("symbols", 1)
-            self.task = asyncio.ensure_future(self.run(params.number("tickInterval", 10) * 1000))
-
-    async def run(self, interval_us: float) -> None:
-        start = wp.now_us()
-        k = 0
-        rng = wp.mulberry32(0x71C)
-        while self.subscribers:
-            while start + k * interval_us <= wp.now_us() and self.subscribers:
-                self.prices = [max(1.0, p * (1 + (rng() - 0.5) / 500)) for p in self.prices]
-                tick = wp.compact({"k": k, "t": start + k * interval_us, "p": [round(p, 2) for p in self.prices]})
-                # Tornado has no broadcast: a loop over the connections is its idiom.
-                for handler in list(self.subscribers):
-                    send(handler, tick)
-                wp.count("ticker-orders", "ticksBroadcast")
-                k += 1
-            await asyncio.sleep(max(0.0, (start + k * interval_us - wp.now_us()) / 1e6))
+def send_all(handlers: list[tornado.websocket.WebSocketHandler], message: str) -> None:
+    # Tornado has no broadcast: a loop over the connections is its idiom.
+    for handler in handlers:
+        send(handler, message)
 
 
-TICKER = Ticker()
-STREAM = wp.FanoutStream(lambda handlers, message: [send(h, message) for h in handlers])
+TICKER = wp.TickerStream(send_all)
+STREAM = wp.FanoutStream(send_all)
 NODELAY = False
 
 
@@ -101,7 +77,7 @@ class BenchSocket(tornado.websocket.WebSocketHandler):
         else:
             wp.count("ticker-orders", "ordersReceived")
             symbol = data.get("y", 0)
-            price = TICKER.prices[symbol] if 0 <= symbol < len(TICKER.prices) else 0
+            price = TICKER.price_of(symbol)
             send(self, wp.compact({"a": data["o"], "t": data["t"], "i": data["i"], "px": round(price, 2)}))
 
     def on_close(self) -> None:

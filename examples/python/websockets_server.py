@@ -34,37 +34,7 @@ async def echo(ws: ServerConnection, params: wp.Params) -> None:
 # ------------------------------------------------------------------ ticker-orders
 
 
-class Ticker:
-    """Price ticks on a schedule to every subscribed connection, from the first subscription until none is left."""
-
-    def __init__(self) -> None:
-        self.subscribers: set[ServerConnection] = set()
-        self.prices: list[float] = []
-        self.task: asyncio.Task | None = None
-
-    def subscribe(self, ws: ServerConnection, params: wp.Params) -> None:
-        self.subscribers.add(ws)
-        if self.task is None or self.task.done():
-            interval_us = params.number("tickInterval", 10) * 1000
-            self.prices = [100.0] * params.integer("symbols", 1)
-            self.task = asyncio.create_task(self.run(interval_us))
-
-    async def run(self, interval_us: float) -> None:
-        start = wp.now_us()
-        k = 0
-        rng = wp.mulberry32(0x71C)
-        while self.subscribers:
-            # A late wake-up sends every tick that fell due, each stamped with its own intended time.
-            while start + k * interval_us <= wp.now_us() and self.subscribers:
-                self.prices = [max(1.0, p * (1 + (rng() - 0.5) / 500)) for p in self.prices]
-                tick = wp.compact({"k": k, "t": start + k * interval_us, "p": [round(p, 2) for p in self.prices]})
-                broadcast(self.subscribers, tick)
-                wp.count("ticker-orders", "ticksBroadcast")
-                k += 1
-            await asyncio.sleep(max(0.0, (start + k * interval_us - wp.now_us()) / 1e6))
-
-
-TICKER = Ticker()
+TICKER = wp.TickerStream(broadcast)
 
 
 async def ticker_orders(ws: ServerConnection, params: wp.Params) -> None:
@@ -80,7 +50,7 @@ async def ticker_orders(ws: ServerConnection, params: wp.Params) -> None:
                 continue
             wp.count("ticker-orders", "ordersReceived")
             symbol = order.get("y", 0)
-            price = TICKER.prices[symbol] if 0 <= symbol < len(TICKER.prices) else 0
+            price = TICKER.price_of(symbol)
             await ws.send(wp.compact({"a": order["o"], "t": order["t"], "i": order["i"], "px": round(price, 2)}))
     finally:
         TICKER.subscribers.discard(ws)

@@ -7,7 +7,9 @@ stack's idiom.
 - the cell's parameters, from the connection URL's query string;
 - the optional stats route's body (GET /wsbench/stats?scenario=NAME);
 - the fanout price tick and the firehose order-book feed, byte for byte the
-  ones wsbench's own servers send (same seeded generator).
+  ones wsbench's own servers send (same seeded generator);
+- the ticker-orders and fanout streams (TickerStream, FanoutStream): each server
+  passes only its own way of sending one message to many connections.
 """
 
 from __future__ import annotations
@@ -149,6 +151,42 @@ async def fanout_ticks(params: "Params"):
         if delay > 0:
             await asyncio.sleep(delay / 1e6)
         yield price_tick(seq, next_price(), due)
+
+
+class TickerStream:
+    """ticker-orders' price ticks on a schedule to every subscribed connection, from the
+    first subscription until none is left; a late wake-up sends every tick that fell due,
+    each stamped with its own intended time. `send_all(connections, tick)` is the
+    server's own way of sending one tick to all of them."""
+
+    def __init__(self, send_all) -> None:
+        self.subscribers: set = set()
+        self.prices: list[float] = []
+        self.task: asyncio.Future | None = None
+        self.send_all = send_all
+
+    def subscribe(self, connection, params: "Params") -> None:
+        self.subscribers.add(connection)
+        if self.task is None or self.task.done():
+            self.prices = [100.0] * params.integer("symbols", 1)
+            self.task = asyncio.ensure_future(self.run(params.number("tickInterval", 10) * 1000))
+
+    def price_of(self, symbol) -> float:
+        """The current price of an order's symbol (0 for one out of range)."""
+        return self.prices[symbol] if isinstance(symbol, int) and 0 <= symbol < len(self.prices) else 0
+
+    async def run(self, interval_us: float) -> None:
+        start = now_us()
+        k = 0
+        rng = mulberry32(0x71C)
+        while self.subscribers:
+            while start + k * interval_us <= now_us() and self.subscribers:
+                self.prices = [max(1.0, p * (1 + (rng() - 0.5) / 500)) for p in self.prices]
+                tick = compact({"k": k, "t": start + k * interval_us, "p": [round(p, 2) for p in self.prices]})
+                self.send_all(list(self.subscribers), tick)
+                count("ticker-orders", "ticksBroadcast")
+                k += 1
+            await asyncio.sleep(max(0.0, (start + k * interval_us - now_us()) / 1e6))
 
 
 class FanoutStream:
