@@ -12,7 +12,7 @@ import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCou
 import type { LoadedScenario } from './scenario-loader.js';
 import { TimeSeriesCollector, cellProgressIntervalMs } from './time-series.js';
 import { WindowResources } from './window-resources.js';
-import { saturationOf } from './saturation.js';
+import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
@@ -127,9 +127,9 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     resources.stopClients();
     const serverCost = resources.stopServer();
     const serverReport = await server.report().catch((error: unknown) => {
-      const saturation = saturationOf(serverCost, reasonOf(error));
-      if (saturation) state.saturation = saturation;
-      else state.failure ??= reasonOf(error);
+      const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build());
+      if (silence && 'saturated' in silence) state.saturation = silence.saturated;
+      else state.failure ??= silence?.hung ?? reasonOf(error);
       return null;
     });
     state.serverReport = serverReport?.report ?? null;

@@ -3,16 +3,48 @@
  * its report in time after the window, and the orchestrator saw it using a whole
  * core, the cell keeps every number the clients measured and says "server
  * saturated" with that evidence, instead of failing with "no report".
+ *
+ * A server stuck in a loop looks the same from its CPU alone, but it stops
+ * answering: when no client counter moved through the end of the window, the
+ * server is hung, and that is a fault (the cell fails, with the same evidence).
+ * Clients that count their own sends on a timer (idle's pings) keep a counter
+ * moving; a hung server then reads as saturated, its unanswered pings in view.
  */
+import type { TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
 
 /** Mean CPU, % of one core, from which a server that went quiet counts as saturated (one event loop = one core). */
 export const SATURATED_CPU_PERCENT = 90;
+/** A server is hung when the clients saw nothing for this long at the window's end (or half a shorter window). */
+export const HUNG_QUIET_MS = 1000;
 
-/** The saturation finding, or null when the server's silence has another explanation (then it is a fault). */
-export function saturationOf(server: ProcStats | null, reason: string): string | null {
+export type ServerSilence = { saturated: string } | { hung: string } | null;
+
+/** Why a busy server did not report: saturated (a result), hung (a fault), or null when it was not busy (another fault). */
+export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined): ServerSilence {
   if (!server || !/no report within/.test(reason)) return null;
   const { mean, max } = server.cpuPercent;
   if (mean < SATURATED_CPU_PERCENT) return null;
-  return `server saturated: CPU ${mean.toFixed(0)}% of a core through the window (peak ${max.toFixed(0)}%), and it was still busy when asked for its report (${reason.replace(/^server: /, '')}); server-side counters are missing, the clients' numbers are complete`;
+  const cpu = `CPU ${mean.toFixed(0)}% of a core through the window (peak ${max.toFixed(0)}%)`;
+  const silence = reason.replace(/^server: /, '');
+  const quiet = quietTail(series);
+  if (quiet && quiet.quietMs >= Math.min(HUNG_QUIET_MS, quiet.windowMs / 2)) {
+    return { hung: `server hung: ${cpu}, and no client counter moved in the last ${(quiet.quietMs / 1000).toFixed(1)} s of the window (${silence})` };
+  }
+  return { saturated: `server saturated: ${cpu}, and it was still busy when asked for its report (${silence}); server-side counters are missing, the clients' numbers are complete` };
+}
+
+/** How long before the window's end the clients' counters last moved, and the window's length; null without two points. */
+function quietTail(series: TimeSeries | undefined): { quietMs: number; windowMs: number } | null {
+  const points = series?.points ?? [];
+  if (points.length < 2) return null;
+  const last = points.length - 1;
+  // Counters that first appear in the last point are tallies taken after the window (unanswered at the end): not movement.
+  const names = Object.keys(points[last - 1]!.counters);
+  const total = (i: number): number => names.reduce((sum, name) => sum + (points[i]!.counters[name] ?? 0), 0);
+  let first = last;
+  while (first > 0 && total(first - 1) === total(last)) first -= 1;
+  // Counters last moved in the interval that ends at points[first]; if they never moved, the window was quiet throughout.
+  const movedAtMs = first === 0 && total(0) === 0 ? 0 : points[first]!.tMs;
+  return { quietMs: points[last]!.tMs - movedAtMs, windowMs: points[last]!.tMs };
 }
