@@ -25,6 +25,9 @@ export async function serveScenario(scenario: AnyScenario, params: ParamValues):
     counter: (name) => metrics.counter(name),
     broadcast: () => undefined,
     connections: () => open,
+    processIndex: 0,
+    processCount: 1,
+    tellSiblings: () => undefined,
   };
   const logic = scenario.server(ctx);
   const running = await uwsServer.start({

@@ -34,6 +34,8 @@ export default defineScenario({
     quick: { duration: '2s' },
   },
   windowMs: (p) => (p.messages > 0 ? undefined : p.duration),
+  // Every reply depends on its own connection only.
+  multiProcessServer: true,
   // Connections open a hundred at a time, about 2,500 a second here: 15 s plus 1 s per 1000.
   readyTimeoutMs: (p) => 15_000 + p.connections,
 

@@ -82,6 +82,8 @@ export default defineScenario({
     return connectPhaseProblem(p);
   },
   windowMs: () => undefined, // clients end the cell once every tick has arrived or is overdue
+  // Each server process streams to its own connections, started together through tellSiblings.
+  multiProcessServer: true,
   readyTimeoutMs: (p) => connectPhaseReadyMs(p),
 
   server(ctx) {
@@ -96,6 +98,8 @@ export default defineScenario({
     let sent = 0;
     let streaming = false;
     let timer: NodeJS.Timeout | undefined;
+    // One server process counts the ticks; with several, each sends every tick to its own connections.
+    const countsTicks = ctx.processIndex === 0;
     const tick = (): void => {
       const nowUs = ctx.nowUs();
       // Catch up on every tick that is due: a stalled server still owes them, stamped when they were due.
@@ -104,20 +108,30 @@ export default defineScenario({
         lateness.recordUs(nowUs - intendedUs);
         messagesSent.add(ctx.connections().size);
         ctx.broadcast(encodePriceTick({ seq: sent, price: nextPrice(), timestamp: intendedUs }));
-        ticksSent.add();
+        if (countsTicks) ticksSent.add();
         sent += 1;
       }
       if (sent < ticks) timer = setTimeout(tick, Math.max(0, (startUs + sent * intervalUs - ctx.nowUs()) / 1000));
       else streaming = false;
     };
+    const begin = (atUs: number): void => {
+      streaming = true;
+      startUs = atUs;
+      sent = 0;
+      tick();
+    };
     return {
       onConnection: serverRssBaseline(ctx),
       onMessage(_connection, data) {
         if (streaming || messageText(data) !== START) return;
-        streaming = true;
-        startUs = ctx.nowUs();
-        sent = 0;
-        tick();
+        const atUs = ctx.nowUs();
+        // The start reached one process; the others stream on the same schedule (one host, one monotonic clock).
+        ctx.tellSiblings({ startUs: atUs });
+        begin(atUs);
+      },
+      onSiblingMessage(data) {
+        const at = (data as { startUs?: unknown }).startUs;
+        if (!streaming && typeof at === 'number') begin(at);
       },
       onMeasureEnd() {
         clearTimeout(timer);

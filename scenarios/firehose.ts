@@ -68,6 +68,8 @@ export default defineScenario({
     ci: { duration: '2s', rate: 0, fragmentSize: '1KiB' },
   },
   windowMs: (p) => p.duration,
+  // Each connection's stream is its own.
+  multiProcessServer: true,
 
   server(ctx) {
     const fragmentBytes = ctx.params.fragmentSize;

@@ -50,6 +50,8 @@ export default defineScenario({
   },
   validate: (p) => connectPhaseProblem(p),
   windowMs: (p) => p.duration,
+  // A ping's answer depends on its own connection only.
+  multiProcessServer: true,
   readyTimeoutMs: (p) => connectPhaseReadyMs(p),
 
   server(ctx) {

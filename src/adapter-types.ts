@@ -66,6 +66,14 @@ export interface ServerStartOptions {
   handlers: ServerHandlers;
   /** Offer permessage-deflate (the cell's `deflate` parameter); off when absent. */
   deflate?: boolean;
+  /**
+   * Listen on this port beside the cell's other server processes (SO_REUSEPORT; the kernel
+   * spreads the connections over them). Absent: a free port of its own, shared too when
+   * `sharePort` is set, so the next processes can join it.
+   */
+  port?: number;
+  /** Let other processes listen on the same port (`serverProcesses` above 1). Only asked of stacks whose `sharedPort` capability is true. */
+  sharePort?: boolean;
 }
 
 /** A server that is listening. */
@@ -89,6 +97,8 @@ export interface ServerCapabilities {
   httpRoutes: boolean;
   /** Can negotiate permessage-deflate. */
   deflate: boolean;
+  /** Can run as several processes listening on one port (SO_REUSEPORT), for the `serverProcesses` parameter. */
+  sharedPort: boolean;
 }
 
 /** One server stack. */

@@ -15,6 +15,9 @@ import type {
 } from './declaration-types.js';
 import type { CellMeasurements, CellResources } from './result-types.js';
 
+/** What crosses between processes as JSON (IPC uses JSON serialization, for Bun and Deno children too). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 // ---------------------------------------------------------------- recording
 
 /** Monotonic clock readings, shared by every process of one host. */
@@ -67,6 +70,8 @@ export interface ServerLogic {
   onMeasureStart?(): void;
   /** Called when the window closes; stop timers here. */
   onMeasureEnd?(): void;
+  /** What another process of the same server sent with ctx.tellSiblings (multiProcessServer scenarios). */
+  onSiblingMessage?(data: JsonValue): void;
 }
 
 /** The server half's view of its process. */
@@ -74,8 +79,16 @@ export interface ServerScenarioContext<P extends ParamValues = ParamValues> exte
   params: P;
   /** Valid once the server listens (before any connection arrives). */
   broadcast(data: MessageData): void;
-  /** Open connections right now. */
+  /** Open connections right now (this process's, when the server runs as several). */
   connections(): ReadonlySet<ServerConnection>;
+  /** 0-based index of this server process and how many serve the cell (the `serverProcesses` parameter). */
+  processIndex: number;
+  processCount: number;
+  /**
+   * Hands `data` to onSiblingMessage in every other process of this server (through wsbench,
+   * in order, not to the sender); does nothing when the server is one process.
+   */
+  tellSiblings(data: JsonValue): void;
 }
 
 // ---------------------------------------------------------------- client half
@@ -172,6 +185,14 @@ export interface ScenarioDefinition<
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
   requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; wsbenchServer?: string };
+  /**
+   * The server half still works as several processes sharing one port (the common
+   * `serverProcesses` parameter): each process serves only the connections the kernel
+   * hands it, and what the processes must agree on travels by ctx.tellSiblings. Without
+   * it, serverProcesses above 1 skips the cell: a chat room split over processes is
+   * no longer one room.
+   */
+  multiProcessServer?: boolean;
   parameters: D;
   /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
   presets?: Record<string, ParamInputs<NoInfer<D>>>;

@@ -30,7 +30,7 @@ test('a ladder step above the open-file limit is refused before anything starts,
   const limit = openFileLimit();
   if (limit === null || limit > 99_000) return t.skip(`open-file limit ${limit} is above what --connections accepts`);
   const problem =
-    `${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n)`;
+    `${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n); --server-processes N spreads them over N processes`;
   const ladder = { connections: [10, limit] };
   await assert.rejects(run({ scenario: 'fanout', params: ladder }), { name: 'ParameterError', parameter: 'connections', problem });
   const outcome = await runCli(['run', 'fanout', '--connections', `10,${limit}`, '--out', '/dev/null']);

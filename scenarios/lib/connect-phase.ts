@@ -32,14 +32,22 @@ export interface ConnectPhase {
   connectRate: number;
   connectTimeout: number;
   sourceAddresses: number;
+  /** wsbench's common parameter: processes the server's connections are spread over (1 when absent). */
+  serverProcesses?: number;
 }
+
+/** SO_REUSEPORT spreads connections by a hash, not evenly: room for one process to get this much more than its share. */
+const SPREAD_MARGIN = 1.05;
 
 /** The open-file limit, the connect budget and the local ports of each source address. */
 export function connectPhaseProblem(p: ConnectPhase): ParameterProblem | null {
   const limit = openFileLimit();
-  if (limit !== null && p.connections + FD_RESERVE > limit) {
-    const message = `${p.connections} needs about ${p.connections + FD_RESERVE} open files in the server process (one per connection), `
-      + `above the open-file limit of ${limit} (ulimit -n)`;
+  const processes = p.serverProcesses ?? 1;
+  const perProcess = processes === 1 ? p.connections : Math.ceil((p.connections / processes) * SPREAD_MARGIN);
+  if (limit !== null && perProcess + FD_RESERVE > limit) {
+    const where = processes === 1 ? 'in the server process' : `in each of the ${processes} server processes`;
+    const message = `${p.connections} needs about ${perProcess + FD_RESERVE} open files ${where} (one per connection), `
+      + `above the open-file limit of ${limit} (ulimit -n)${processes === 1 ? '; --server-processes N spreads them over N processes' : ''}`;
     return { parameter: 'connections', message };
   }
   const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;

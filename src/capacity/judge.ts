@@ -4,6 +4,7 @@
  * stated here once and written into the capacity JSON.
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
+import { serverProcessCount } from '../core/params.js';
 import { checkSlo, type Slo, type SloKind } from './slo.js';
 import type { StepJudgement } from './search.js';
 
@@ -76,6 +77,8 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
   const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
   const serverCpuPercent = server?.cpuPercent.mean ?? null;
+  // Several server processes add up their CPU: each is saturated near a core of its own.
+  const serverCpuPerProcess = serverCpuPercent === null ? null : serverCpuPercent / serverProcessCount(cell.params);
   const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
   const causes: BreakCause[] = [...new Set(outcomes.filter((o) => !o.held).map((o) => o.clause.kind))];
   const breaches = outcomes.flatMap((o) => (o.why === null ? [] : [o.why]));
@@ -88,8 +91,8 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
     clientSaturated: clientCpuPercent.some((cpu) => cpu > CLIENT_SATURATED_CPU_PERCENT),
-    serverSaturated: serverCpuPercent !== null && serverCpuPercent >= SERVER_SATURATED_CPU_PERCENT,
-    serverStarved: isStarved(serverCpuPercent, serverEventLoop, SERVER_SATURATED_CPU_PERCENT),
+    serverSaturated: serverCpuPerProcess !== null && serverCpuPerProcess >= SERVER_SATURATED_CPU_PERCENT,
+    serverStarved: isStarved(serverCpuPerProcess, serverEventLoop, SERVER_SATURATED_CPU_PERCENT),
     clientEventLoop,
     clientStarved: clientCpuPercent.some((cpu, i) => isStarved(cpu, clientEventLoop[i] ?? null, CLIENT_SATURATED_CPU_PERCENT)),
     reason,

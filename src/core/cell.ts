@@ -14,6 +14,7 @@ import { TimeSeriesCollector, cellProgressIntervalMs } from './time-series.js';
 import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
+import { serverProcessCount } from './params.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
@@ -103,7 +104,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
     throwIfAborted(options.signal);
 
-    resources = new WindowResources(ready.pid, clients.map((c) => c.process.pid ?? -1), ready.tree);
+    const serverPids = ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])];
+    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree);
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
     await server.windowOpen();
@@ -127,7 +129,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     resources.stopClients();
     const serverCost = resources.stopServer();
     const serverReport = await server.report().catch((error: unknown) => {
-      const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build());
+      const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build(), serverProcessCount(plan.params));
       if (silence && 'saturated' in silence) state.saturation = silence.saturated;
       else state.failure ??= silence?.hung ?? reasonOf(error);
       return null;
@@ -169,8 +171,9 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 function serverOf(plan: CellPlan, options: CellOptions): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
   if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params });
-  const child = new ManagedChild('server', SERVER_ENTRY, stackRuntime('server', plan.server));
-  return new ChildServer(child, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
+  const count = serverProcessCount(plan.params);
+  const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
+  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
 }
 
 function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {

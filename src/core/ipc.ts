@@ -5,6 +5,7 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { EncodedHistogram, ProcessReport } from '../result-types.js';
+import type { JsonValue } from '../scenario-types.js';
 import { watchParent } from './parent-watchdog.js';
 
 /** Which scenario a child runs: the module it imports and the scenario's name in it. */
@@ -19,6 +20,11 @@ export interface ServerStartMessage {
   scenario: ScenarioAddress;
   params: ParamValues;
   host: string;
+  /** This process's place among the cell's server processes (the serverProcesses parameter). */
+  processIndex: number;
+  processCount: number;
+  /** Join the first process on its port (every process but the first of several). */
+  port?: number;
 }
 
 export interface ClientStartMessage {
@@ -37,7 +43,13 @@ export interface ClientStartMessage {
 /** Opens (go) or closes (stop) the measurement window. */
 export type ControlMessage = { type: 'go' } | { type: 'stop' };
 
-export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage;
+/** ctx.tellSiblings() data, from one server process to the orchestrator and on to the others. */
+export interface SiblingMessage {
+  type: 'sibling';
+  data: JsonValue;
+}
+
+export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage | SiblingMessage;
 
 /**
  * Sent by a client once per interval while the window is open, and once more
@@ -60,6 +72,7 @@ export type FromChild =
   | ProgressMessage
   /** A client's window closed (its work is done, or it was told to stop); what follows is cleanup. */
   | { type: 'window-closed' }
+  | SiblingMessage
   | { type: 'report'; report: ProcessReport; stackDrops?: number }
   | { type: 'failed'; reason: string; report?: ProcessReport };
 

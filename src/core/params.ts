@@ -30,7 +30,20 @@ export const COMMON_PARAMETERS = {
     default: 'off',
     sweepable: true,
   },
+  serverProcesses: {
+    kind: 'integer',
+    description: "processes of a built-in server stack, sharing one port (SO_REUSEPORT); above 1 only for scenarios whose server half allows it and stacks that can share a port",
+    default: 1,
+    min: 1,
+    max: 64,
+    sweepable: true,
+  },
 } as const satisfies ParameterDeclarations;
+
+/** How many processes serve a cell (1 unless the serverProcesses parameter says more). */
+export function serverProcessCount(params: ParamValues): number {
+  return typeof params.serverProcesses === 'number' ? params.serverProcesses : 1;
+}
 
 /** A scenario's own parameters followed by the common ones; a scenario may not redeclare a common one. */
 export function allParameters(scenario: AnyScenario): Record<string, ParameterSpec> {

@@ -87,7 +87,20 @@ export interface ProcStats {
   samples: number;
 }
 
-/** Samples one process (or tree) from outside while the window is open. */
+/** The sum over several processes (a server of several processes), each alone or with its tree; null when any is gone. */
+function readAll(pids: readonly number[], tree: boolean): ProcReading | null {
+  let cpuTicks = 0;
+  let rssBytes = 0;
+  for (const pid of pids) {
+    const reading = readTree(pid, tree);
+    if (!reading) return null;
+    cpuTicks += reading.cpuTicks;
+    rssBytes += reading.rssBytes;
+  }
+  return { cpuTicks, rssBytes };
+}
+
+/** Samples one process (or tree, or several processes taken as one) from outside while the window is open. */
 export class ProcSampler {
   private timer: NodeJS.Timeout | null = null;
   private first: { atMs: number; cpuTicks: number } | null = null;
@@ -95,10 +108,14 @@ export class ProcSampler {
   private readonly cpu: number[] = [];
   private readonly rss: number[] = [];
 
-  constructor(private readonly pid: number, private readonly tree = false) {}
+  private readonly pids: readonly number[];
+
+  constructor(pid: number | readonly number[], private readonly tree = false) {
+    this.pids = typeof pid === 'number' ? [pid] : pid;
+  }
 
   start(): void {
-    const reading = readTree(this.pid, this.tree);
+    const reading = readAll(this.pids, this.tree);
     if (reading) this.first = this.last = { atMs: performance.now(), cpuTicks: reading.cpuTicks };
     this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
@@ -123,7 +140,7 @@ export class ProcSampler {
   }
 
   private sample(): void {
-    const reading = readTree(this.pid, this.tree);
+    const reading = readAll(this.pids, this.tree);
     if (!reading || !this.last) return;
     const atMs = performance.now();
     const elapsedMs = atMs - this.last.atMs;

@@ -3,7 +3,7 @@
  * sure none of them outlives wsbench.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import type { FromChild, ProgressMessage, ToChild } from './ipc.js';
+import type { FromChild, ProgressMessage, SiblingMessage, ToChild } from './ipc.js';
 import type { ProcessReport, Runtime } from '../result-types.js';
 import { childLaunch } from '../runtimes/launch.js';
 
@@ -38,6 +38,8 @@ export class ManagedChild {
   onProgress: ((message: ProgressMessage) => void) | null = null;
   /** Called when a client says its measurement window closed. */
   onWindowClosed: (() => void) | null = null;
+  /** Called when a server process tells its siblings something (ctx.tellSiblings). */
+  onSibling: ((message: SiblingMessage) => void) | null = null;
 
   constructor(readonly role: string, entry: string, runtime: Runtime = 'node') {
     const launch = childLaunch(runtime);
@@ -61,6 +63,10 @@ export class ManagedChild {
       }
       if (message.type === 'window-closed') {
         this.onWindowClosed?.();
+        return;
+      }
+      if (message.type === 'sibling') {
+        this.onSibling?.(message);
         return;
       }
       this.inbox.push(message);

@@ -12,7 +12,7 @@ import { SCHEMA_VERSION, type BenchResult, type CellResult, type ScenarioInfo, t
 import { runCell, type CellPlan, type CellRun } from './cell.js';
 import { cellResult } from './cell-result.js';
 import { describeEnvironment, probeStacks } from './environment.js';
-import { COMMON_PARAMETERS, resolveParameterSets } from './params.js';
+import { COMMON_PARAMETERS, resolveParameterSets, serverProcessCount } from './params.js';
 import { raiseOpenFileLimit } from './file-limit.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from './scenario-loader.js';
 import { scenarioInfo } from './scenario-info.js';
@@ -218,6 +218,20 @@ function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: StackInfo[]): st
   if (cell.params.deflate === 'on') {
     const unable = [server, client].find((s) => s.capabilities?.deflate !== true);
     if (unable) return `deflate=on: the ${unable.name} ${unable.role} cannot negotiate permessage-deflate`;
+  }
+  return whyNotProcesses(cell, scenario, server);
+}
+
+/** serverProcesses above 1 needs a built-in stack that can share its port and a scenario whose server half allows it. */
+function whyNotProcesses(cell: CellPlan, scenario: AnyScenario, server: StackInfo): string | null {
+  const count = serverProcessCount(cell.params);
+  if (count === 1) return null;
+  const asked = `serverProcesses=${count}`;
+  if (cell.foreign) return `${asked}: a --target or --server-cmd server runs as it was started`;
+  if (!scenario.multiProcessServer) return `${asked}: ${scenario.name} keeps its server state in one process`;
+  if (server.capabilities?.sharedPort !== true) {
+    const why = server.runtime === 'node' ? " (Node 20's net has no SO_REUSEPORT)" : '';
+    return `${asked}: the ${server.name} server cannot share one port between processes${why}`;
   }
   return null;
 }

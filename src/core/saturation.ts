@@ -20,13 +20,17 @@ export const HUNG_QUIET_MS = 1000;
 
 export type ServerSilence = { saturated: string } | { hung: string } | null;
 
-/** Why a busy server did not report: saturated (a result), hung (a fault), or null when it was not busy (another fault). */
-export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined): ServerSilence {
+/**
+ * Why a busy server did not report: saturated (a result), hung (a fault), or null when it was not busy (another fault).
+ * `processes`: a server of several processes is busy when they used that many cores, near enough.
+ */
+export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined, processes = 1): ServerSilence {
   if (!server || !/no report within/.test(reason)) return null;
   const { mean, max } = server.cpuPercent;
-  if (mean < SATURATED_CPU_PERCENT) return null;
-  const cpu = `CPU ${mean.toFixed(0)}% of a core through the window (peak ${max.toFixed(0)}%)`;
-  const silence = reason.replace(/^server: /, '');
+  if (mean < SATURATED_CPU_PERCENT * processes) return null;
+  const cores = processes === 1 ? 'a core' : `${processes} cores (${processes} processes)`;
+  const cpu = `CPU ${mean.toFixed(0)}% of ${cores} through the window (peak ${max.toFixed(0)}%)`;
+  const silence = reason.replace(/^server( \d+)?: /, '');
   const quiet = quietTail(series);
   if (quiet && quiet.quietMs >= Math.min(HUNG_QUIET_MS, quiet.windowMs / 2)) {
     return { hung: `server hung: ${cpu}, and no client counter moved in the last ${(quiet.quietMs / 1000).toFixed(1)} s of the window (${silence})` };

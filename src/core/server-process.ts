@@ -1,6 +1,7 @@
 /**
  * Entry of the server child: loads one server adapter and the scenario's
- * server half, listens on port 0, says where, and measures its own cost.
+ * server half, listens on port 0 (or joins the cell's first server process on
+ * its port), says where, and measures its own cost.
  */
 import { loadServerAdapter } from '../stacks.js';
 import type { ServerConnection, ServerHandlers } from '../adapter-types.js';
@@ -25,6 +26,8 @@ process.on('message', (message: ToChild) => {
     windowStartUs = monotonicUs();
     sampler.start();
     logic.onMeasureStart?.();
+  } else if (message.type === 'sibling') {
+    logic.onSiblingMessage?.(message.data);
   } else if (message.type === 'stop') {
     logic.onMeasureEnd?.();
     const eventLoopUtilization = sampler.stop();
@@ -60,6 +63,11 @@ async function start(message: ServerStartMessage): Promise<void> {
       counter: (name) => metrics.counter(name),
       broadcast: (data) => broadcast(data),
       connections: () => open,
+      processIndex: message.processIndex,
+      processCount: message.processCount,
+      tellSiblings: (data) => {
+        if (message.processCount > 1) void sendToParent({ type: 'sibling', data });
+      },
     };
     logic = scenario.server(ctx);
     const handlers: ServerHandlers = {
@@ -74,7 +82,13 @@ async function start(message: ServerStartMessage): Promise<void> {
       },
       routes: logic.routes,
     };
-    const running = await adapter.start({ host: message.host, handlers, deflate: message.params.deflate === 'on' });
+    const running = await adapter.start({
+      host: message.host,
+      handlers,
+      deflate: message.params.deflate === 'on',
+      ...(message.processCount > 1 ? { sharePort: true } : {}),
+      ...(message.port !== undefined ? { port: message.port } : {}),
+    });
     broadcast = running.broadcast;
     stackDrops = running.stackDrops;
     await sendToParent({ type: 'ready', url: running.url, httpUrl: running.httpUrl });

@@ -13,9 +13,12 @@ export class WindowResources {
   private serverStats: ProcStats | null = null;
   private readonly clientStats: Array<ProcStats | null | undefined>;
 
-  /** `serverTree`: sample the server's whole process tree (a server started by command may fork workers). */
-  constructor(serverPid: number | null, clientPids: number[], serverTree = false) {
-    this.server = serverPid === null ? null : new ProcSampler(serverPid, serverTree);
+  /**
+   * `serverPids`: the server's processes, taken as one (several when it runs as several processes);
+   * `serverTree`: sample each one's whole process tree (a server started by command may fork workers).
+   */
+  constructor(serverPids: readonly number[], clientPids: number[], serverTree = false) {
+    this.server = serverPids.length === 0 ? null : new ProcSampler(serverPids, serverTree);
     this.clients = clientPids.map((pid) => new ProcSampler(pid));
     this.clientStats = clientPids.map(() => undefined);
   }

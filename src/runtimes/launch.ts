@@ -18,9 +18,10 @@ export interface ChildLaunch {
  * Deno runs the entry with every permission (the scenario code reads files,
  * opens sockets, spawns the watchdog and reads the monotonic clock through FFI),
  * without writing a lock file into the user's directory, and never fetching a
- * module: everything comes from node_modules.
+ * module: everything comes from node_modules. `--unstable-net` only unlocks
+ * Deno.serve's reusePort, which a server of several processes needs to share its port.
  */
-const DENO_ARGS = ['run', '-A', '--no-lock', '--cached-only'];
+const DENO_ARGS = ['run', '-A', '--no-lock', '--cached-only', '--unstable-net'];
 
 /** Throws with the reason when the runtime is missing (its cells are skipped before this is reached). */
 export function childLaunch(runtime: Runtime): ChildLaunch {

@@ -27,7 +27,7 @@ export const bunServer: ServerAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: true },
   settings: {
     perMessageDeflate: 'off unless the cell asks (deflate=on): shared compressor and decompressor, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -40,7 +40,7 @@ export const bunServer: ServerAdapter = {
   },
   probe: () => probeRuntime('bun'),
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port = 0, sharePort = false }): Promise<RunningServer> {
     const bun = bunApi();
     if (!bun) throw new Error('the bun server runs under Bun only');
     let nextId = 0;
@@ -52,7 +52,8 @@ export const bunServer: ServerAdapter = {
     const sockets = new Set<BunServerWebSocket<SocketData>>();
     const server = bun.serve({
       hostname: host,
-      port: 0,
+      port,
+      reusePort: sharePort,
       idleTimeout: HTTP_IDLE_TIMEOUT_SEC,
       fetch(request: Request, self: { upgrade(request: Request, options: { data: SocketData }): boolean }) {
         if (wantsWebSocket(request)) {

@@ -15,7 +15,7 @@ export const denoServer: ServerAdapter = {
   name: 'deno',
   protocol: 'websocket',
   runtime: 'deno',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false, sharedPort: true },
   settings: {
     perMessageDeflate: 'not supported by Deno',
     maxPayload: "Deno's built-in limit (not settable)",
@@ -25,13 +25,13 @@ export const denoServer: ServerAdapter = {
   },
   probe: () => probeRuntime('deno'),
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false }): Promise<RunningServer> {
     const deno = denoApi();
     if (!deno) throw new Error('the deno server runs under Deno only');
     if (deflate) throw new Error('Deno cannot negotiate permessage-deflate');
     let nextId = 0;
     const sockets = new Set<WebSocketLike>();
-    const server = deno.serve({ hostname: host, port: 0, onListen: () => undefined }, (request) => {
+    const server = deno.serve({ hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined }, (request) => {
       if (!wantsWebSocket(request)) return serveFetchRoute(request, handlers.routes);
       const { socket, response } = deno.upgradeWebSocket(request, { idleTimeout: 0 });
       socket.binaryType = 'arraybuffer';

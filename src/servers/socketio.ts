@@ -18,7 +18,8 @@ export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true },
+  // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: false },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,

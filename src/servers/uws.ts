@@ -4,6 +4,7 @@
  * by publish().
  */
 import { STATUS_CODES } from 'node:http';
+import { createServer } from 'node:net';
 import type { HttpResponse as UwsResponse, WebSocket as UwsSocket } from 'uWebSockets.js';
 import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { splitIntoFragments } from './fragments.js';
@@ -13,6 +14,11 @@ const BROADCAST_TOPIC = 'wsbench/all';
 /** 512 MiB: far above anything a scenario queues, so publish() never skips a slow reader. */
 const MAX_BACKPRESSURE_BYTES = 512 * 1024 * 1024;
 const SEND_DROPPED = 2;
+/** uSockets' listen options: 0 (its default) sets SO_REUSEPORT, 1 keeps the port to one process. */
+const LISTEN_SHARED_PORT = 0;
+const LISTEN_EXCLUSIVE_PORT = 1;
+/** The binding takes (host, port, options, cb), though its types list options only without a host. */
+type ListenWithHost = (host: string, port: number, options: number, cb: (listenSocket: unknown) => void) => unknown;
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 const textDecoder = new TextDecoder();
 
@@ -26,7 +32,7 @@ export const uwsServer: ServerAdapter = {
   name: 'uws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: true },
   settings: {
     perMessageDeflate: 'off unless the cell asks (deflate=on): SHARED_COMPRESSOR | SHARED_DECOMPRESSOR, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -41,7 +47,7 @@ export const uwsServer: ServerAdapter = {
     return { available: true, version: load.version ?? 'unknown', build: load.build };
   },
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false }): Promise<RunningServer> {
     const { module: uws, problem } = loadUws();
     if (!uws || problem) throw new Error(problem ?? 'uWebSockets.js unavailable');
     let nextId = 0;
@@ -80,8 +86,13 @@ export const uwsServer: ServerAdapter = {
     });
     app.any('/*', (res, req) => serveRoute(res, req.getMethod().toUpperCase(), req.getUrl(), req.getQuery() ?? '', handlers.routes));
 
+    // uSockets sets SO_REUSEPORT only on a port it is given (never on port 0): the first of
+    // several processes takes a free port first, then listens on it shared.
+    const listenPort = sharePort && joinPort === 0 ? await freePort(host) : joinPort;
     const token = await new Promise<unknown>((resolve, reject) => {
-      app.listen(host, 0, (listenSocket) => (listenSocket ? resolve(listenSocket) : reject(new Error(`uWS could not listen on ${host}`))));
+      const listen = app.listen.bind(app) as unknown as ListenWithHost;
+      listen(host, listenPort, sharePort ? LISTEN_SHARED_PORT : LISTEN_EXCLUSIVE_PORT, (listenSocket) =>
+        listenSocket ? resolve(listenSocket) : reject(new Error(`uWS could not listen on ${host}:${listenPort}`)));
     });
     const port = uws.us_socket_local_port(token as never);
     return {
@@ -158,6 +169,18 @@ function serveRoute(res: UwsResponse, method: string, path: string, query: strin
         .writeStatus(`${result.status ?? 200} ${STATUS_CODES[result.status ?? 200] ?? 'Unknown'}`)
         .writeHeader('content-type', result.contentType ?? 'application/json')
         .end(result.body);
+    });
+  });
+}
+
+/** A port free on `host` right now: the kernel picks one for a throwaway listener. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
     });
   });
 }

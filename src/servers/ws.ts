@@ -13,7 +13,8 @@ export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true },
+  // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: false },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,

@@ -1,8 +1,14 @@
 /**
- * wsbench's own server: a child process running one of its Node adapters and
- * the scenario's server half, driven over IPC (start, go, stop).
+ * wsbench's own server: child processes running one of its adapters and the
+ * scenario's server half, driven over IPC (start, go, stop). Usually one; with
+ * the `serverProcesses` parameter, several listening on one port (SO_REUSEPORT),
+ * the first on a free port and the others joining it. They act as one server:
+ * one URL, their CPU and RSS added up, their reports merged, and what one tells
+ * its siblings (ctx.tellSiblings) relayed to the others.
  */
+import type { ProcessReport, SampledStat } from '../../result-types.js';
 import type { ServerStartMessage } from '../ipc.js';
+import { mergeHistogramSets, sumCounterSets } from '../metrics.js';
 import type { ManagedChild } from '../processes.js';
 import type { CellServer, ServerReport, StartedServer } from './types.js';
 
@@ -14,32 +20,70 @@ const SERVER_START_TIMEOUT_MS = 15_000;
  */
 const SERVER_REPORT_TIMEOUT_MS = 30_000;
 
+export type ServerStart = Omit<ServerStartMessage, 'processIndex' | 'processCount' | 'port'>;
+
 export class ChildServer implements CellServer {
-  constructor(private readonly child: ManagedChild, private readonly start_: ServerStartMessage) {}
+  constructor(private readonly children: ManagedChild[], private readonly start_: ServerStart) {
+    for (const child of children) {
+      child.onSibling = (message) => {
+        for (const other of children) if (other !== child) other.send(message);
+      };
+    }
+  }
 
   async start(signal: AbortSignal): Promise<StartedServer> {
-    this.child.send(this.start_);
-    const ready = await this.child.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', signal);
-    return { url: ready.url!, httpUrl: ready.httpUrl!, pid: this.child.process.pid ?? null, tree: false };
+    const [first, ...rest] = this.children;
+    const ready = await this.startOne(first!, 0, undefined, signal);
+    const port = Number(new URL(ready.httpUrl!).port);
+    const joined = await Promise.all(rest.map((child, i) => this.startOne(child, i + 1, port, signal)));
+    const stray = joined.find((j) => j.url !== ready.url);
+    if (stray) throw new Error(`server processes listen apart: ${ready.url} and ${stray.url}`);
+    const [pid, ...siblingPids] = this.children.map((c) => c.process.pid ?? -1);
+    return { url: ready.url!, httpUrl: ready.httpUrl!, pid: pid!, ...(siblingPids.length ? { siblingPids } : {}), tree: false };
+  }
+
+  private async startOne(child: ManagedChild, processIndex: number, port: number | undefined, signal: AbortSignal) {
+    child.send({ ...this.start_, processIndex, processCount: this.children.length, ...(port === undefined ? {} : { port }) });
+    return child.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', signal);
   }
 
   async windowOpen(): Promise<void> {
-    this.child.send({ type: 'go' });
+    for (const child of this.children) child.send({ type: 'go' });
   }
 
-  /** Rejects with the child's reason when it crashed or went quiet. */
+  /** Rejects with the first process's reason when one crashed or went quiet. */
   async report(): Promise<ServerReport> {
-    this.child.send({ type: 'stop' });
+    for (const child of this.children) child.send({ type: 'stop' });
     const timeoutMs = Number(process.env.WSBENCH_SERVER_REPORT_TIMEOUT_MS) || SERVER_REPORT_TIMEOUT_MS;
-    const message = await this.child.waitFor('report', timeoutMs, 'report');
-    return { report: message.report, stackDrops: message.stackDrops ?? 0, complete: true };
+    const messages = await Promise.all(this.children.map((child) => child.waitFor('report', timeoutMs, 'report')));
+    return {
+      report: mergeServerReports(messages.map((m) => m.report)),
+      stackDrops: messages.reduce((sum, m) => sum + (m.stackDrops ?? 0), 0),
+      complete: true,
+    };
   }
 
-  stop(): Promise<void> {
-    return this.child.stop();
+  async stop(): Promise<void> {
+    await Promise.all(this.children.map((child) => child.stop()));
   }
 
   notes(): string[] {
     return [];
   }
+}
+
+/** One server's report from its processes': histograms merged, counters added, event loops averaged. */
+export function mergeServerReports(reports: ProcessReport[]): ProcessReport {
+  if (reports.length === 1) return reports[0]!;
+  const loops = reports.map((r) => r.eventLoopUtilization);
+  const eventLoopUtilization: SampledStat | null = loops.every((l): l is SampledStat => l !== null)
+    ? { mean: loops.reduce((sum, l) => sum + l.mean, 0) / loops.length, max: Math.max(...loops.map((l) => l.max)) }
+    : null;
+  return {
+    histograms: mergeHistogramSets(reports.map((r) => r.histograms)),
+    counters: sumCounterSets(reports.map((r) => r.counters)),
+    eventLoopUtilization,
+    windowMs: Math.max(...reports.map((r) => r.windowMs)),
+    notes: [...new Set(reports.flatMap((r) => r.notes))],
+  };
 }

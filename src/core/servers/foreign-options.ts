@@ -113,7 +113,7 @@ export function foreignStackInfo(spec: ForeignServerSpec): StackInfo {
     protocol: spec.protocol,
     availability: { available: true, version: spec.kind },
     // The protocol pages ask a WebSocket server for fragmented sends and its routes; deflate is the server's to accept or decline.
-    capabilities: { fragmentControl: websocket, httpRoutes: true, deflate: websocket },
+    capabilities: { fragmentControl: websocket, httpRoutes: true, deflate: websocket, sharedPort: false },
   };
 }
 

@@ -14,6 +14,8 @@ export interface StartedServer {
   httpUrl: string;
   /** Process to sample for CPU and RSS; null when there is none wsbench may measure. */
   pid: number | null;
+  /** Further processes of the same server (serverProcesses above 1), sampled with `pid` as one server. */
+  siblingPids?: number[];
   /** Sample the pid's whole process tree (a command may fork workers). */
   tree: boolean;
 }
