@@ -5,10 +5,14 @@
 import hdr from 'hdr-histogram-js';
 import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../scenario-types.js';
 import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-types.js';
+import { BucketTally } from './bucket-tally.js';
 
 type Histogram = ReturnType<typeof hdr.build>;
 
-/** 1 µs .. 1 hour at 3 significant digits: 0.1% precision across the whole range. Shard results record these. */
+/**
+ * 1 µs .. 1 hour at 3 significant digits: 0.1% precision across the whole range. Shard results record these.
+ * bucket-tally.ts lays its buckets out for these (lowest 1, 3 digits): change them together.
+ */
 export const HISTOGRAM_OPTIONS = {
   lowestDiscernibleValue: 1,
   highestTrackableValue: 3_600_000_000,
@@ -106,8 +110,15 @@ function summarizeSet<T>(set: Record<string, EncodedHistogram>, unit: EncodedHis
  * taken, and the report adds the interval still open. One record per sample
  * instead of two halves the cost on the hot path of a load generator at full load.
  */
+interface HistogramPair {
+  whole: Histogram;
+  interval: Histogram;
+  /** recordUs() counts here; flushed into `interval` before it is read. */
+  tally: BucketTally;
+}
+
 export class MetricsRegistry implements MetricsApi {
-  private readonly histograms = new Map<string, { whole: Histogram; interval: Histogram }>();
+  private readonly histograms = new Map<string, HistogramPair>();
   private readonly counters = new Map<string, { n: number }>();
   private readonly sizes = new Map<string, Histogram>();
 
@@ -125,13 +136,14 @@ export class MetricsRegistry implements MetricsApi {
   histogram(name: string): Recorder {
     let pair = this.histograms.get(name);
     if (!pair) {
-      pair = { whole: newHistogram(), interval: newHistogram() };
+      const interval = newHistogram();
+      pair = { whole: newHistogram(), interval, tally: new BucketTally(interval) };
       this.histograms.set(name, pair);
     }
-    const interval = pair.interval;
+    const { interval, tally } = pair;
     return {
       recordUs(valueUs) {
-        interval.recordValue(valueUs < 1 ? 1 : Math.round(valueUs));
+        tally.record(valueUs < 1 ? 1 : Math.round(valueUs));
       },
       recordUsWithInterval(valueUs, intervalUs) {
         interval.recordValueWithExpectedInterval(toRecordable(valueUs), Math.max(1, Math.round(intervalUs)));
@@ -143,6 +155,7 @@ export class MetricsRegistry implements MetricsApi {
   takeIntervals(): Record<string, EncodedHistogram> {
     const taken: Record<string, EncodedHistogram> = {};
     for (const [name, pair] of this.histograms) {
+      pair.tally.flush();
       if (pair.interval.totalCount === 0) continue;
       taken[name] = encodeHistogram(pair.interval);
       pair.whole.add(pair.interval);
@@ -152,7 +165,8 @@ export class MetricsRegistry implements MetricsApi {
   }
 
   /** Everything a histogram recorded: the intervals taken so far plus the one still open (neither is changed). */
-  private wholeOf(pair: { whole: Histogram; interval: Histogram }): Histogram {
+  private wholeOf(pair: HistogramPair): Histogram {
+    pair.tally.flush();
     if (pair.interval.totalCount === 0) return pair.whole;
     const all = newHistogram();
     all.add(pair.whole);
