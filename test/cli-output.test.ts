@@ -19,7 +19,7 @@ test('--json puts the result document, and nothing else, on stdout; the file hol
   assert.ok(cell && isMeasured(cell));
   assert.match(cell.measurements.histograms.rtt?.hdrBase64 ?? '', /^HISTFAAA/);
   assert.equal(printed.scenarios[0]?.metrics.rttP50Ms?.role, 'primary-latency', 'the declarations travel with the numbers');
-  assert.deepEqual(Object.keys(cell.params).sort(), ['binary', 'connections', 'deflate', 'duration', 'inflight', 'messages', 'payload']);
+  assert.deepEqual(Object.keys(cell.params).sort(), ['binary', 'connections', 'deflate', 'duration', 'inflight', 'messages', 'payload', 'serverProcesses']);
 });
 
 test('the table shows a row per measured cell with the scenario columns and the server cost, n/a pairs below', async () => {
