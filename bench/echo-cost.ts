@@ -25,7 +25,7 @@ import { summarizeProfile } from './profile-summary.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
-export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 5 };
+export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 5, controlRounds: 3 };
 const CHILD_TIMEOUT_MS = 60_000;
 
 export interface ClientCost {
@@ -48,14 +48,53 @@ export const usPerMessage = (c: ClientCost): number => (c.cpuMs * 1000) / c.mess
 /** wsbench's CPU per message over the bare loop's, in one round. */
 export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
 
-export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<SharedRound[]> {
+export interface EchoCost {
+  rounds: SharedRound[];
+  /** Two bare loops measured the same way, second over first, per control round: the comparison's own noise. */
+  control: number[];
+}
+
+export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<EchoCost> {
   const done: SharedRound[] = [];
+  const control: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const r = await sharedRound();
     done.push(r);
     log(`round ${round + 1}/${rounds}: bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`);
   }
-  return done;
+  for (let round = 0; round < ECHO_COST.controlRounds; round++) {
+    const [first, second] = await controlRound();
+    control.push(usPerMessage(second) / usPerMessage(first));
+    log(`control ${round + 1}/${ECHO_COST.controlRounds}: bare ws ${describe(first)}; bare ws ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`);
+  }
+  return { rounds: done, control };
+}
+
+/** Two bare loops at once against one server, measured as sharedRound measures its two clients. */
+async function controlRound(): Promise<[ClientCost, ClientCost]> {
+  const children: ChildProcess[] = [];
+  try {
+    const server = fork(SELF, ['--role', 'server']);
+    children.push(server);
+    const { url } = await reply<{ url: string }>(server);
+    const loops = [0, 1].map(() => fork(SELF, ['--role', 'client', url]));
+    children.push(...loops);
+    await Promise.all(loops.map((loop) => reply<{ open: true }>(loop)));
+    const samplers = loops.map((loop) => new ProcSampler(loop.pid!));
+    const finished = loops.map((loop) => reply<{ messages: number; windowMs: number }>(loop));
+    for (const [i, loop] of loops.entries()) {
+      samplers[i]!.start();
+      loop.send('go');
+    }
+    const costs = (await Promise.all(finished)).map((r, i): ClientCost => {
+      const stats = samplers[i]!.stop();
+      if (!stats) throw new Error('bare client: /proc could not be read');
+      return { messages: r.messages, windowMs: r.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * r.windowMs };
+    });
+    return [costs[0]!, costs[1]!];
+  } finally {
+    for (const child of children) child.kill();
+  }
 }
 
 export function describe(c: ClientCost): string {
@@ -202,7 +241,7 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export function renderEchoCost(rounds: SharedRound[]): string {
+export function renderEchoCost({ rounds, control }: EchoCost): string {
   const bareUs = median(rounds.map((r) => usPerMessage(r.bare)));
   const wsbenchUs = median(rounds.map((r) => usPerMessage(r.wsbench)));
   const rate = (side: 'bare' | 'wsbench'): number => median(rounds.map((r) => r[side].messages / (r[side].windowMs / 1000)));
@@ -212,6 +251,9 @@ export function renderEchoCost(rounds: SharedRound[]): string {
     `  bare ws loop (send, count, send)       ${bareUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('bare'))} msg/s, ${Math.round(1e6 / bareUs)} msg per client CPU-second`,
     `  wsbench echo, ws client                ${wsbenchUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('wsbench'))} msg/s, ${Math.round(1e6 / wsbenchUs)} msg per client CPU-second`,
     `  ratio ${median(ratios).toFixed(2)} (median of the rounds' wsbench CPU per message / bare, each round ${ratios.map((r) => r.toFixed(2)).join(' ')}; 1.05 = within 5 %)`,
+    ...(control.length
+      ? [`  control: two bare loops measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`]
+      : []),
   ].join('\n');
 }
 
