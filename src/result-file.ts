@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
-import { upgradeV1, type V1Result } from './result-upgrade.js';
+import { upgradeV1, withCommonDefaults, type V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 
 /** Fails before any work starts when `path` could not be written later. */
@@ -122,7 +122,7 @@ export function resultFromJson(data: unknown, source: string): BenchResult {
   if (version !== 1 && version !== 2) throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
   const problem = schemaProblem(data, version);
   if (problem) throw new UsageError(`${source} is not a valid wsbench result: ${problem}`);
-  return version === 1 ? upgradeV1(data as unknown as V1Result) : (data as unknown as BenchResult);
+  return version === 1 ? upgradeV1(data as unknown as V1Result) : withCommonDefaults(data as unknown as BenchResult);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

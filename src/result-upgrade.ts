@@ -70,6 +70,15 @@ export function upgradeV1(v1: V1Result): BenchResult {
   };
 }
 
+/**
+ * A version 2 file written before a common parameter existed (serverProcesses came after
+ * deflate) ran with its default: its cells say so, so that `compare` matches them to new ones.
+ */
+export function withCommonDefaults(result: BenchResult): BenchResult {
+  if (result.cells.every((c) => Object.keys(COMMON_DEFAULTS).every((name) => name in c.params))) return result;
+  return { ...result, cells: result.cells.map((c) => ({ ...c, params: { ...COMMON_DEFAULTS, ...c.params } })) };
+}
+
 function cellOf(cell: V1Cell, repeated: boolean): CellResult {
   // Version 1 runs predate the parameters wsbench adds to every scenario; they ran with their defaults.
   const params = { ...COMMON_DEFAULTS, ...cell.params };

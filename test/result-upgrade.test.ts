@@ -70,13 +70,32 @@ test('a version 2 file round-trips unchanged', () => {
     table: ['rttP50Ms'],
     charts: [{ kind: 'resources' }],
   });
+  const params = { deflate: 'off', serverProcesses: 1 };
   const written = result(scenario, [
-    cell('echo', { server: 'ws', client: 'ws', histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } }),
-    cell('echo', { server: 'ws', client: 'socketio', status: 'skipped' }),
+    cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } }),
+    cell('echo', { server: 'ws', client: 'socketio', params, status: 'skipped' }),
   ]);
   const path = join(tempDir(), 'v2.json');
   writeResultFile(path, written);
   assert.deepEqual(readResultFile(path), written);
+});
+
+test('a version 2 file from before serverProcesses reads with its default, so compare matches its cells to new ones', () => {
+  const scenario = scenarioInfo('echo', {
+    metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+    table: ['rttP50Ms'],
+    charts: [{ kind: 'resources' }],
+  });
+  const measured = (params: Record<string, string | number>) =>
+    result(scenario, [cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } })]);
+  const dir = tempDir();
+  writeResultFile(join(dir, 'old.json'), measured({ payload: 32, deflate: 'off' }));
+  writeResultFile(join(dir, 'new.json'), measured({ payload: 32, deflate: 'off', serverProcesses: 1 }));
+  const [old, current] = [readResultFile(join(dir, 'old.json')), readResultFile(join(dir, 'new.json'))];
+  assert.equal(old.cells[0]!.params.serverProcesses, 1);
+  const comparison = compareResults(old, current);
+  assert.deepEqual([comparison.onlyInBase, comparison.onlyInNext], [[], []]);
+  assert.equal(comparison.cells.length, 1);
 });
 
 test('a version 1 cell that failed before measuring, or was skipped, becomes its union member', () => {
