@@ -21,11 +21,19 @@ import WebSocket from 'ws';
 import echo from '../scenarios/echo.js';
 import { run } from '../src/index.js';
 import { ProcSampler } from '../src/core/proc-sampler.js';
+import { monotonicUs } from '../src/core/clock.js';
+import { MetricsRegistry } from '../src/core/metrics.js';
 import { summarizeProfile } from './profile-summary.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
-export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 5, controlRounds: 3 };
+export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 5, controlRounds: 3, measuringRounds: 3 };
+
+/**
+ * `plain`: send, count, send. `measuring`: also what any client that times round trips
+ * and reads text must do per message: one clock read, the text decoded, a histogram record.
+ */
+type BareKind = 'plain' | 'measuring';
 const CHILD_TIMEOUT_MS = 60_000;
 
 export interface ClientCost {
@@ -52,6 +60,8 @@ export interface EchoCost {
   rounds: SharedRound[];
   /** Two bare loops measured the same way, second over first, per control round: the comparison's own noise. */
   control: number[];
+  /** wsbench against a bare loop that also times, decodes and records each reply, per round. */
+  againstMeasuring: number[];
 }
 
 export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<EchoCost> {
@@ -67,7 +77,13 @@ export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) =>
     control.push(usPerMessage(second) / usPerMessage(first));
     log(`control ${round + 1}/${ECHO_COST.controlRounds}: bare ws ${describe(first)}; bare ws ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`);
   }
-  return { rounds: done, control };
+  const againstMeasuring: number[] = [];
+  for (let round = 0; round < ECHO_COST.measuringRounds; round++) {
+    const r = await sharedRound('measuring');
+    againstMeasuring.push(roundRatio(r));
+    log(`measuring ${round + 1}/${ECHO_COST.measuringRounds}: measuring bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; ratio ${roundRatio(r).toFixed(3)}`);
+  }
+  return { rounds: done, control, againstMeasuring };
 }
 
 /** Two bare loops at once against one server, measured as sharedRound measures its two clients. */
@@ -105,13 +121,13 @@ export function describe(c: ClientCost): string {
  * The bench's uws echo server and the bare client in two child processes; wsbench
  * measures the same server as a --target, and the bare loop starts when wsbench's window opens.
  */
-async function sharedRound(): Promise<SharedRound> {
+async function sharedRound(bareKind: BareKind = 'plain'): Promise<SharedRound> {
   const children: ChildProcess[] = [];
   try {
     const server = fork(SELF, ['--role', 'server']);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    const bareClient = fork(SELF, ['--role', 'client', url]);
+    const bareClient = fork(SELF, ['--role', 'client', url, bareKind]);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
     // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
@@ -179,8 +195,11 @@ async function serveEcho(): Promise<void> {
   process.send!({ url });
 }
 
-/** 50 connections, one 32-byte text message in flight on each: send, count the reply, send again. Nothing else. */
-async function bareLoop(url: string): Promise<void> {
+/**
+ * 50 connections, one 32-byte text message in flight on each: send, count the reply, send
+ * again. Nothing else, unless `kind` is measuring (see BareKind).
+ */
+async function bareLoop(url: string, kind: BareKind): Promise<void> {
   const payload = 'x'.repeat(ECHO_COST.payloadBytes);
   const sockets = await Promise.all(
     Array.from({ length: ECHO_COST.connections }, () => new Promise<WebSocket>((ok, fail) => {
@@ -191,11 +210,25 @@ async function bareLoop(url: string): Promise<void> {
   );
   let messages = 0;
   let running = false;
+  const rtt = new MetricsRegistry().histogram('rtt');
   for (const socket of sockets) {
-    socket.on('message', () => {
-      messages += 1;
-      if (running) socket.send(payload);
-    });
+    let sentUs = monotonicUs();
+    if (kind === 'plain') {
+      socket.on('message', () => {
+        messages += 1;
+        if (running) socket.send(payload);
+      });
+    } else {
+      socket.on('message', (data: Buffer, isBinary: boolean) => {
+        const nowUs = monotonicUs();
+        const text = isBinary ? data : data.toString();
+        messages += 1;
+        if (running) socket.send(payload);
+        rtt.recordUs(nowUs - sentUs);
+        sentUs = nowUs;
+        if (text.length !== ECHO_COST.payloadBytes) throw new Error(`a reply of ${text.length}, not ${ECHO_COST.payloadBytes}`);
+      });
+    }
   }
   process.send!({ open: true });
   process.once('message', () => {
@@ -241,7 +274,7 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export function renderEchoCost({ rounds, control }: EchoCost): string {
+export function renderEchoCost({ rounds, control, againstMeasuring }: EchoCost): string {
   const bareUs = median(rounds.map((r) => usPerMessage(r.bare)));
   const wsbenchUs = median(rounds.map((r) => usPerMessage(r.wsbench)));
   const rate = (side: 'bare' | 'wsbench'): number => median(rounds.map((r) => r[side].messages / (r[side].windowMs / 1000)));
@@ -254,13 +287,16 @@ export function renderEchoCost({ rounds, control }: EchoCost): string {
     ...(control.length
       ? [`  control: two bare loops measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`]
       : []),
+    ...(againstMeasuring.length
+      ? [`  against a bare loop that also reads the clock, decodes the text and records each round trip: ratio ${median(againstMeasuring).toFixed(2)} (each round ${againstMeasuring.map((r) => r.toFixed(2)).join(' ')})`]
+      : []),
   ].join('\n');
 }
 
 const role = process.argv[2] === '--role' ? process.argv[3] : null;
 if (role) process.on('disconnect', () => process.exit(0));
 if (role === 'server') await serveEcho();
-else if (role === 'client') await bareLoop(process.argv[4]!);
+else if (role === 'client') await bareLoop(process.argv[4]!, process.argv[5] === 'measuring' ? 'measuring' : 'plain');
 else if (process.argv[1] === SELF) {
   const profileAt = process.argv.indexOf('--profile');
   if (profileAt >= 0) await profileRound(process.argv[profileAt + 1] ?? 'wsbench-profiles');
