@@ -38,7 +38,10 @@ export class ChildServer implements CellServer {
     const joined = await Promise.all(rest.map((child, i) => this.startOne(child, i + 1, port, signal)));
     const stray = joined.find((j) => j.url !== ready.url);
     if (stray) throw new Error(`server processes listen apart: ${ready.url} and ${stray.url}`);
-    const [pid, ...siblingPids] = this.children.map((c) => c.process.pid ?? -1);
+    const pids = this.children.map((c) => c.process.pid);
+    // A process without a pid (its fork failed) cannot be sampled: then none is, rather than part of the server.
+    if (pids.some((p) => p === undefined)) return { url: ready.url!, httpUrl: ready.httpUrl!, pid: null, tree: false };
+    const [pid, ...siblingPids] = pids as number[];
     return { url: ready.url!, httpUrl: ready.httpUrl!, pid: pid!, ...(siblingPids.length ? { siblingPids } : {}), tree: false };
   }
 
