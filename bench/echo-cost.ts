@@ -96,18 +96,8 @@ async function controlRound(): Promise<[ClientCost, ClientCost]> {
     const loops = [0, 1].map(() => fork(SELF, ['--role', 'client', url]));
     children.push(...loops);
     await Promise.all(loops.map((loop) => reply<{ open: true }>(loop)));
-    const samplers = loops.map((loop) => new ProcSampler(loop.pid!));
-    const finished = loops.map((loop) => reply<{ messages: number; windowMs: number }>(loop));
-    for (const [i, loop] of loops.entries()) {
-      samplers[i]!.start();
-      loop.send('go');
-    }
-    const costs = (await Promise.all(finished)).map((r, i): ClientCost => {
-      const stats = samplers[i]!.stop();
-      if (!stats) throw new Error('bare client: /proc could not be read');
-      return { messages: r.messages, windowMs: r.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * r.windowMs };
-    });
-    return [costs[0]!, costs[1]!];
+    const [first, second] = await Promise.all(loops.map(runBareWindow));
+    return [first!, second!];
   } finally {
     for (const child of children) child.kill();
   }
@@ -131,7 +121,7 @@ async function sharedRound(bareKind: BareKind = 'plain'): Promise<SharedRound> {
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
     // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
-    const bare: { done?: Promise<{ messages: number; windowMs: number }>; sampler?: ProcSampler } = {};
+    const bare: { cost?: Promise<ClientCost> } = {};
     const result = await run({
       scenario: 'echo',
       targets: [{ name: 'bench-uws', url, pid: server.pid! }],
@@ -139,23 +129,16 @@ async function sharedRound(bareKind: BareKind = 'plain'): Promise<SharedRound> {
       params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
       onEvent(event) {
         if (event.type !== 'window-open') return;
-        // /proc is read from outside, as wsbench reads its own client.
-        const sampler = new ProcSampler(bareClient.pid!);
-        sampler.start();
-        const done = reply<{ messages: number; windowMs: number }>(bareClient);
-        done.catch(() => undefined); // awaited below unless wsbench's cell failed first
-        Object.assign(bare, { done, sampler });
-        bareClient.send('go');
+        bare.cost = runBareWindow(bareClient);
+        bare.cost.catch(() => undefined); // awaited below unless wsbench's cell failed first
       },
     });
     const [cell] = result.cells;
     if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
     const client = cell.resources.clients[0];
     if (!client) throw new Error('wsbench echo cell: the client process was not measured');
-    if (!bare.done || !bare.sampler) throw new Error('wsbench echo cell: its window never opened');
-    const bareDone = await bare.done;
-    const stats = bare.sampler.stop();
-    if (!stats) throw new Error('bare client: /proc could not be read');
+    if (!bare.cost) throw new Error('wsbench echo cell: its window never opened');
+    const bareCost = await bare.cost;
     // Let it exit by itself (a profiled child writes its profile then), within a bound.
     await new Promise((exited) => {
       bareClient.once('exit', exited);
@@ -164,12 +147,24 @@ async function sharedRound(bareKind: BareKind = 'plain'): Promise<SharedRound> {
     const windowMs = cell.measurements.windowMs;
     return {
       wsbench: { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs },
-      bare: { messages: bareDone.messages, windowMs: bareDone.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * bareDone.windowMs },
+      bare: bareCost,
       serverCpuPercent: cell.resources.server?.cpuPercent.mean ?? null,
     };
   } finally {
     for (const child of children) child.kill();
   }
+}
+
+/** Opens a bare loop's window and measures it: /proc from outside, as wsbench reads its own client. */
+async function runBareWindow(child: ChildProcess): Promise<ClientCost> {
+  const sampler = new ProcSampler(child.pid!);
+  sampler.start();
+  const done = reply<{ messages: number; windowMs: number }>(child);
+  child.send('go');
+  const { messages, windowMs } = await done;
+  const stats = sampler.stop();
+  if (!stats) throw new Error('bare client: /proc could not be read');
+  return { messages, windowMs, cpuMs: (stats.cpuPercent.mean / 100) * windowMs };
 }
 
 function reply<T>(child: ChildProcess): Promise<T> {
@@ -211,8 +206,9 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
   let messages = 0;
   let running = false;
   const rtt = new MetricsRegistry().histogram('rtt');
-  for (const socket of sockets) {
-    let sentUs = monotonicUs();
+  // Per socket, when its message in flight left (measuring only).
+  const sentUs = new Float64Array(sockets.length);
+  for (const [i, socket] of sockets.entries()) {
     if (kind === 'plain') {
       socket.on('message', () => {
         messages += 1;
@@ -224,8 +220,8 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
         const text = isBinary ? data : data.toString();
         messages += 1;
         if (running) socket.send(payload);
-        rtt.recordUs(nowUs - sentUs);
-        sentUs = nowUs;
+        rtt.recordUs(nowUs - sentUs[i]!);
+        sentUs[i] = nowUs;
         if (text.length !== ECHO_COST.payloadBytes) throw new Error(`a reply of ${text.length}, not ${ECHO_COST.payloadBytes}`);
       });
     }
@@ -234,7 +230,10 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
   process.once('message', () => {
     running = true;
     const startedMs = performance.now();
-    for (const socket of sockets) socket.send(payload);
+    for (const [i, socket] of sockets.entries()) {
+      sentUs[i] = monotonicUs();
+      socket.send(payload);
+    }
     setTimeout(() => {
       running = false;
       const windowMs = performance.now() - startedMs;

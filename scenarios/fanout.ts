@@ -39,7 +39,6 @@ const ticksOf = (p: { duration: number; interval: number }): number => Math.floo
 /** Starts the stream; a start while one is running changes nothing. */
 const START = JSON.stringify({ start: true });
 
-
 const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
 const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], description: "one-way: the tick's due time on the server to its arrival" });
 
