@@ -6,7 +6,9 @@
  * window is the point: on a shared 2-core machine throughput drifts by 15 % from
  * one 5 s round to the next, so rounds taken one after the other compare drift,
  * while two clients measured side by side meet the same drift. Both are measured
- * alike: CPU time from /proc over the window, messages they received.
+ * alike: CPU time from /proc over the window, messages they received. Where it can,
+ * the bench gives the server one CPU and both clients the other (cpu-pinning.ts), so
+ * both clients are saturated: that is full load, and there per-message costs add up.
  *
  * This file is also its own child processes (`--role server`, `--role client`).
  * Alone: `node dist/bench/echo-cost.js` prints the ratio;
@@ -23,6 +25,7 @@ import { run } from '../src/index.js';
 import { ProcSampler } from '../src/core/proc-sampler.js';
 import { monotonicUs } from '../src/core/clock.js';
 import { MetricsRegistry } from '../src/core/metrics.js';
+import { pinForFullLoad, pinToCpu } from './cpu-pinning.js';
 import { summarizeProfile } from './profile-summary.js';
 import { serveScenario } from './uws-scenario-server.js';
 
@@ -31,7 +34,7 @@ export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, 
 
 /**
  * `plain`: send, count, send. `measuring`: also what any client that times round trips
- * and reads text must do per message: one clock read, the text decoded, a histogram record.
+ * must do per message: one clock read and a histogram record.
  */
 type BareKind = 'plain' | 'measuring';
 const CHILD_TIMEOUT_MS = 60_000;
@@ -60,26 +63,41 @@ export interface EchoCost {
   rounds: SharedRound[];
   /** Two bare loops measured the same way, second over first, per control round: the comparison's own noise. */
   control: number[];
-  /** wsbench against a bare loop that also times, decodes and records each reply, per round. */
+  /** wsbench against a bare loop that also times and records each reply, per round. */
   againstMeasuring: number[];
+  /** Where the processes ran: pinned to which CPUs, or why not. */
+  placement: string;
 }
 
 export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<EchoCost> {
+  const pinning = pinForFullLoad();
+  const placement = typeof pinning === 'string'
+    ? `not pinned (${pinning}): clients that are not saturated read higher CPU per message`
+    : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}, each saturating its half`;
+  log(placement);
+  try {
+    return { ...(await measure(rounds, typeof pinning === 'string' ? null : pinning.serverCpu, log)), placement };
+  } finally {
+    if (typeof pinning !== 'string') pinning.release();
+  }
+}
+
+async function measure(rounds: number, serverCpu: number | null, log: (line: string) => void): Promise<Omit<EchoCost, 'placement'>> {
   const done: SharedRound[] = [];
   const control: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const r = await sharedRound();
+    const r = await sharedRound('plain', serverCpu);
     done.push(r);
     log(`round ${round + 1}/${rounds}: bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`);
   }
   for (let round = 0; round < ECHO_COST.controlRounds; round++) {
-    const [first, second] = await controlRound();
+    const [first, second] = await controlRound(serverCpu);
     control.push(usPerMessage(second) / usPerMessage(first));
     log(`control ${round + 1}/${ECHO_COST.controlRounds}: bare ws ${describe(first)}; bare ws ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`);
   }
   const againstMeasuring: number[] = [];
   for (let round = 0; round < ECHO_COST.measuringRounds; round++) {
-    const r = await sharedRound('measuring');
+    const r = await sharedRound('measuring', serverCpu);
     againstMeasuring.push(roundRatio(r));
     log(`measuring ${round + 1}/${ECHO_COST.measuringRounds}: measuring bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; ratio ${roundRatio(r).toFixed(3)}`);
   }
@@ -87,10 +105,10 @@ export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) =>
 }
 
 /** Two bare loops at once against one server, measured as sharedRound measures its two clients. */
-async function controlRound(): Promise<[ClientCost, ClientCost]> {
+async function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
   const children: ChildProcess[] = [];
   try {
-    const server = fork(SELF, ['--role', 'server']);
+    const server = forkServer(serverCpu);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
     const loops = [0, 1].map(() => fork(SELF, ['--role', 'client', url]));
@@ -111,10 +129,10 @@ export function describe(c: ClientCost): string {
  * The bench's uws echo server and the bare client in two child processes; wsbench
  * measures the same server as a --target, and the bare loop starts when wsbench's window opens.
  */
-async function sharedRound(bareKind: BareKind = 'plain'): Promise<SharedRound> {
+async function sharedRound(bareKind: BareKind, serverCpu: number | null): Promise<SharedRound> {
   const children: ChildProcess[] = [];
   try {
-    const server = fork(SELF, ['--role', 'server']);
+    const server = forkServer(serverCpu);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
     const bareClient = fork(SELF, ['--role', 'client', url, bareKind]);
@@ -153,6 +171,16 @@ async function sharedRound(bareKind: BareKind = 'plain'): Promise<SharedRound> {
   } finally {
     for (const child of children) child.kill();
   }
+}
+
+/** The bench's echo server, moved to its own CPU when the bench is pinned (before it listens). */
+function forkServer(cpu: number | null): ChildProcess {
+  const server = fork(SELF, ['--role', 'server']);
+  if (cpu !== null && server.pid !== undefined && !pinToCpu(server.pid, cpu)) {
+    server.kill();
+    throw new Error(`taskset could not move the echo server to CPU ${cpu}`);
+  }
+  return server;
 }
 
 /** Opens a bare loop's window and measures it: /proc from outside, as wsbench reads its own client. */
@@ -215,14 +243,13 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
         if (running) socket.send(payload);
       });
     } else {
-      socket.on('message', (data: Buffer, isBinary: boolean) => {
+      socket.on('message', (data: Buffer) => {
         const nowUs = monotonicUs();
-        const text = isBinary ? data : data.toString();
         messages += 1;
         if (running) socket.send(payload);
         rtt.recordUs(nowUs - sentUs[i]!);
         sentUs[i] = nowUs;
-        if (text.length !== ECHO_COST.payloadBytes) throw new Error(`a reply of ${text.length}, not ${ECHO_COST.payloadBytes}`);
+        if (data.byteLength !== ECHO_COST.payloadBytes) throw new Error(`a reply of ${data.byteLength} bytes, not ${ECHO_COST.payloadBytes}`);
       });
     }
   }
@@ -257,7 +284,7 @@ async function profileRound(dir: string): Promise<void> {
     return;
   }
   const before = new Set(readdirSync(target));
-  const round = await sharedRound();
+  const round = await sharedRound('plain', null);
   // Children write their profile as they exit.
   await new Promise((done) => setTimeout(done, 1000));
   const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));
@@ -273,13 +300,13 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export function renderEchoCost({ rounds, control, againstMeasuring }: EchoCost): string {
+export function renderEchoCost({ rounds, control, againstMeasuring, placement }: EchoCost): string {
   const bareUs = median(rounds.map((r) => usPerMessage(r.bare)));
   const wsbenchUs = median(rounds.map((r) => usPerMessage(r.wsbench)));
   const rate = (side: 'bare' | 'wsbench'): number => median(rounds.map((r) => r[side].messages / (r[side].windowMs / 1000)));
   const ratios = rounds.map(roundRatio);
   return [
-    `echo at full load, ${ECHO_COST.connections} connections x 1 in flight, ${ECHO_COST.payloadBytes} B, both clients at once on one uws server, ${rounds.length} rounds of ${ECHO_COST.durationMs / 1000} s (medians):`,
+    `echo at full load, ${ECHO_COST.connections} connections x 1 in flight, ${ECHO_COST.payloadBytes} B, both clients at once on one uws server, ${rounds.length} rounds of ${ECHO_COST.durationMs / 1000} s (medians); ${placement}:`,
     `  bare ws loop (send, count, send)       ${bareUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('bare'))} msg/s, ${Math.round(1e6 / bareUs)} msg per client CPU-second`,
     `  wsbench echo, ws client                ${wsbenchUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('wsbench'))} msg/s, ${Math.round(1e6 / wsbenchUs)} msg per client CPU-second`,
     `  ratio ${median(ratios).toFixed(2)} (median of the rounds' wsbench CPU per message / bare, each round ${ratios.map((r) => r.toFixed(2)).join(' ')}; 1.05 = within 5 %)`,
@@ -287,7 +314,7 @@ export function renderEchoCost({ rounds, control, againstMeasuring }: EchoCost):
       ? [`  control: two bare loops measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`]
       : []),
     ...(againstMeasuring.length
-      ? [`  against a bare loop that also reads the clock, decodes the text and records each round trip: ratio ${median(againstMeasuring).toFixed(2)} (each round ${againstMeasuring.map((r) => r.toFixed(2)).join(' ')})`]
+      ? [`  against a bare loop that also reads the clock and records each round trip: ratio ${median(againstMeasuring).toFixed(2)} (each round ${againstMeasuring.map((r) => r.toFixed(2)).join(' ')})`]
       : []),
   ].join('\n');
 }

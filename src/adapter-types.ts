@@ -144,6 +144,14 @@ export interface ClientConnectOptions {
   onWireData?(chunk: Uint8Array): void;
   /** Offer permessage-deflate; set by the engine from the cell's `deflate` parameter. */
   deflate?: boolean;
+  /**
+   * The scenario reads text messages as bytes (it checks sizes, not contents):
+   * an adapter that receives text as bytes hands them over as they came, a
+   * Uint8Array of UTF-8 already validated, and skips decoding a string nobody
+   * reads. Adapters whose runtime decodes text itself still hand over strings,
+   * so a scenario that sets this takes both.
+   */
+  textAsBytes?: boolean;
 }
 
 /** What a client stack can do beyond plain messages. */

@@ -41,7 +41,20 @@ export function parseJson(text: string): unknown {
 }
 
 function preview(data: MessageData): string {
-  if (typeof data !== 'string') return `${data.byteLength} binary bytes`;
-  const shown = JSON.stringify(data.length > PREVIEW_CHARS ? `${data.slice(0, PREVIEW_CHARS)}...` : data);
-  return `${shown} (${data.length} chars)`;
+  if (typeof data === 'string') return `${quoted(data)} (${data.length} chars)`;
+  // Text handed over as bytes (textAsBytes) reads best as text; other bytes by their count.
+  const text = utf8OrNull(data);
+  return text === null ? `${data.byteLength} binary bytes` : `${quoted(text)} (${data.byteLength} bytes)`;
+}
+
+function quoted(text: string): string {
+  return JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}...` : text);
+}
+
+function utf8OrNull(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
 }

@@ -15,7 +15,7 @@ export const wsClient: ClientAdapter = {
   settings: { ...WS_DEFLATE_SETTINGS, maxPayloadBytes: MAX_PAYLOAD_BYTES, autoPong: true, utf8Validation: true },
   probe: probeWs,
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, textAsBytes }) {
     return new Promise<ClientConnection>((resolve, reject) => {
       const socket = new WebSocket(url, {
         perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
@@ -34,7 +34,9 @@ export const wsClient: ClientAdapter = {
           return reject(new Error('ws client could not tap the wire: no underlying socket'));
         }
         socket.on('error', () => undefined); // the close event that follows carries the news
-        socket.on('message', (data: Buffer, isBinary: boolean) => onMessage(isBinary ? data : data.toString()));
+        // ws hands over (data, isBinary); with text as bytes the scenario's handler takes the Buffer as it is.
+        if (textAsBytes) socket.on('message', onMessage);
+        else socket.on('message', (data: Buffer, isBinary: boolean) => onMessage(isBinary ? data : data.toString()));
         socket.on('close', (code: number) => {
           if (!closing) onUnexpectedClose(`connection closed by peer (code ${code})`);
         });
