@@ -25,6 +25,7 @@ import { run } from '../src/index.js';
 import { ProcSampler } from '../src/core/proc-sampler.js';
 import { monotonicUs } from '../src/core/clock.js';
 import { MetricsRegistry } from '../src/core/metrics.js';
+import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad, pinToCpu } from './cpu-pinning.js';
 import { summarizeProfile } from './profile-summary.js';
 import { serveScenario } from './uws-scenario-server.js';
@@ -111,7 +112,7 @@ async function controlRound(serverCpu: number | null): Promise<[ClientCost, Clie
     const server = forkServer(serverCpu);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    const loops = [0, 1].map(() => fork(SELF, ['--role', 'client', url]));
+    const loops = [0, 1].map(() => forkBareLoop(url, 'plain'));
     children.push(...loops);
     await Promise.all(loops.map((loop) => reply<{ open: true }>(loop)));
     const [first, second] = await Promise.all(loops.map(runBareWindow));
@@ -135,7 +136,7 @@ async function sharedRound(bareKind: BareKind, serverCpu: number | null): Promis
     const server = forkServer(serverCpu);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    const bareClient = fork(SELF, ['--role', 'client', url, bareKind]);
+    const bareClient = forkBareLoop(url, bareKind);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
     // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
@@ -171,6 +172,11 @@ async function sharedRound(bareKind: BareKind, serverCpu: number | null): Promis
   } finally {
     for (const child of children) child.kill();
   }
+}
+
+/** A bare loop in its own process, with the V8 settings wsbench's client processes get: measured alike. */
+function forkBareLoop(url: string, kind: BareKind): ChildProcess {
+  return fork(SELF, ['--role', 'client', url, kind], { execArgv: loadGeneratorExecArgv() });
 }
 
 /** The bench's echo server, moved to its own CPU when the bench is pinned (before it listens). */

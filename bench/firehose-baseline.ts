@@ -28,6 +28,7 @@ import WebSocket from 'ws';
 import firehose from '../scenarios/firehose.js';
 import { run } from '../src/index.js';
 import { ProcSampler } from '../src/core/proc-sampler.js';
+import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -107,7 +108,8 @@ async function bareRound(): Promise<FirehoseRound> {
     const server = fork(SELF, ['--role', 'server']);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    const client = fork(SELF, ['--role', 'client', url]);
+    // The V8 settings of wsbench's client processes: measured alike.
+    const client = fork(SELF, ['--role', 'client', url], { execArgv: loadGeneratorExecArgv() });
     children.push(client);
     await reply<{ open: true }>(client);
     const serverSampler = new ProcSampler(server.pid!);

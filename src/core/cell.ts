@@ -172,7 +172,7 @@ function serverOf(plan: CellPlan, options: CellOptions): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
   if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params });
   const count = serverProcessCount(plan.params);
-  const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
+  const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
   return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
 }
 
@@ -182,7 +182,7 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
   const firstIndex = (options.shard?.index ?? 0) * options.clientProcesses;
   const processCount = (options.shard?.count ?? 1) * options.clientProcesses;
   return Array.from({ length: options.clientProcesses }, (_, index) => {
-    const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', CLIENT_ENTRY, stackRuntime('client', plan.client));
+    const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', 'client', CLIENT_ENTRY, stackRuntime('client', plan.client));
     child.onProgress = (message) => {
       timeSeries.add(index, message);
       latest[index] = message.counters;

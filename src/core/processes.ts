@@ -41,13 +41,14 @@ export class ManagedChild {
   /** Called when a server process tells its siblings something (ctx.tellSiblings). */
   onSibling: ((message: SiblingMessage) => void) | null = null;
 
-  constructor(readonly role: string, entry: string, runtime: Runtime = 'node') {
-    const launch = childLaunch(runtime);
+  /** `role` names the child in failure reasons ("client 2"); `kind` decides how it is launched. */
+  constructor(readonly role: string, kind: 'server' | 'client', entry: string, runtime: Runtime = 'node') {
+    const launch = childLaunch(runtime, kind);
     this.process = fork(entry, [], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
       env: { ...process.env, ...launch.env, WSBENCH_ROLE: role },
-      ...(launch.execPath ? { execPath: launch.execPath, execArgv: launch.execArgv ?? [] } : {}),
+      ...(launch.execPath ? { execPath: launch.execPath, execArgv: launch.execArgv ?? [] } : launch.execArgv ? { execArgv: launch.execArgv } : {}),
     });
     live.add(this.process);
     // Without a listener a failed IPC write would crash wsbench instead of failing the cell.

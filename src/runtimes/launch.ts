@@ -1,15 +1,17 @@
 /**
  * How to start a child process under a runtime: the binary, the arguments that
- * come before the entry module, and the environment it needs. Node children
- * keep fork()'s defaults (this Node, its flags).
+ * come before the entry module, and the environment it needs. Node children run
+ * this Node with its flags; client processes add the load generator's.
  */
 import type { Runtime } from '../result-types.js';
 import { RUNTIME_CHILD_ENV, locateRuntime } from './locate.js';
+import { loadGeneratorExecArgv } from './load-generator-flags.js';
 
 export interface ChildLaunch {
   runtime: Runtime;
   /** Undefined for Node: fork() uses the running Node. */
   execPath?: string;
+  /** Undefined: fork()'s default, this process's own flags. */
   execArgv?: string[];
   env: Readonly<Record<string, string>>;
 }
@@ -23,9 +25,12 @@ export interface ChildLaunch {
  */
 const DENO_ARGS = ['run', '-A', '--no-lock', '--cached-only', '--unstable-net'];
 
-/** Throws with the reason when the runtime is missing (its cells are skipped before this is reached). */
-export function childLaunch(runtime: Runtime): ChildLaunch {
-  if (runtime === 'node') return { runtime, env: {} };
+/**
+ * Throws with the reason when the runtime is missing (its cells are skipped before this is reached).
+ * `role`: a Node client process gets load-generator-flags.ts's V8 settings; a server runs as Node runs it by default.
+ */
+export function childLaunch(runtime: Runtime, role: 'server' | 'client'): ChildLaunch {
+  if (runtime === 'node') return role === 'client' ? { runtime, execArgv: loadGeneratorExecArgv(), env: {} } : { runtime, env: {} };
   const info = locateRuntime(runtime);
   if (!info.available || !info.path) throw new Error(`${runtime} unavailable: ${info.reason ?? 'not found'}`);
   return { runtime, execPath: info.path, execArgv: runtime === 'deno' ? DENO_ARGS : [], env: RUNTIME_CHILD_ENV };
