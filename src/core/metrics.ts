@@ -2,40 +2,16 @@
  * HDR histograms and counters: record in-process with no IPC, encode once at the
  * end, merge exactly in the orchestrator.
  */
-import hdr from 'hdr-histogram-js';
 import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../scenario-types.js';
 import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-types.js';
 import { BucketTally } from './bucket-tally.js';
+import { decodeHistogram, encodeHistogram, newHistogram, type Histogram } from './histogram-codec.js';
 
-type Histogram = ReturnType<typeof hdr.build>;
-
-/**
- * 1 µs .. 1 hour at 3 significant digits: 0.1% precision across the whole range. Shard results record these.
- * bucket-tally.ts lays its buckets out for these (lowest 1, 3 digits): change them together.
- */
-export const HISTOGRAM_OPTIONS = {
-  lowestDiscernibleValue: 1,
-  highestTrackableValue: 3_600_000_000,
-  numberOfSignificantValueDigits: 3 as const,
-  autoResize: true,
-  useWebAssembly: false,
-};
-
-export function newHistogram(): Histogram {
-  return hdr.build(HISTOGRAM_OPTIONS);
-}
+export { decodeHistogram, encodeHistogram, HISTOGRAM_OPTIONS, newHistogram } from './histogram-codec.js';
 
 /** Sub-microsecond values still count as a sample: they land in the 1 µs bucket. */
 function toRecordable(valueUs: number): number {
   return valueUs < 1 ? 1 : Math.round(valueUs);
-}
-
-export function encodeHistogram(histogram: Histogram, unit: EncodedHistogram['unit'] = 'us'): EncodedHistogram {
-  return { unit, hdrBase64: hdr.encodeIntoCompressedBase64(histogram) };
-}
-
-export function decodeHistogram(encoded: EncodedHistogram): Histogram {
-  return hdr.decodeFromCompressedBase64(encoded.hdrBase64, 32, false);
 }
 
 /** Exact merge: bucket counts add up, so percentiles of the merge are those of all samples. */
@@ -104,21 +80,13 @@ function summarizeSet<T>(set: Record<string, EncodedHistogram>, unit: EncodedHis
 }
 
 /**
- * One process's named histograms and counters. A sample is recorded once, into
- * the histogram of the current interval (about a second, for latency over
- * time); each interval is folded into the whole-window histogram when it is
- * taken, and the report adds the interval still open. One record per sample
- * instead of two halves the cost on the hot path of a load generator at full load.
+ * One process's named histograms and counters. A latency sample is counted once,
+ * into its histogram's open interval (about a second, or a tenth of one in short
+ * windows, for latency over time); taking the interval adds it to what the window
+ * has recorded, and the report adds the interval still open.
  */
-interface HistogramPair {
-  whole: Histogram;
-  interval: Histogram;
-  /** recordUs() counts here; flushed into `interval` before it is read. */
-  tally: BucketTally;
-}
-
 export class MetricsRegistry implements MetricsApi {
-  private readonly histograms = new Map<string, HistogramPair>();
+  private readonly histograms = new Map<string, BucketTally>();
   private readonly counters = new Map<string, { n: number }>();
   private readonly sizes = new Map<string, Histogram>();
 
@@ -134,44 +102,35 @@ export class MetricsRegistry implements MetricsApi {
   }
 
   histogram(name: string): Recorder {
-    let pair = this.histograms.get(name);
-    if (!pair) {
-      const interval = newHistogram();
-      pair = { whole: newHistogram(), interval, tally: new BucketTally(interval) };
-      this.histograms.set(name, pair);
+    let tally = this.histograms.get(name);
+    if (!tally) {
+      tally = new BucketTally();
+      this.histograms.set(name, tally);
     }
-    const { interval, tally } = pair;
+    const target = tally;
     return {
       recordUs(valueUs) {
-        tally.record(valueUs < 1 ? 1 : Math.round(valueUs));
+        target.record(valueUs < 1 ? 1 : Math.round(valueUs));
       },
+      // HdrHistogram's correction for coordinated omission: a sample that took k expected
+      // intervals stands for the k - 1 that could not be sent meanwhile, each one interval shorter.
       recordUsWithInterval(valueUs, intervalUs) {
-        interval.recordValueWithExpectedInterval(toRecordable(valueUs), Math.max(1, Math.round(intervalUs)));
+        const value = toRecordable(valueUs);
+        const interval = Math.max(1, Math.round(intervalUs));
+        target.record(value);
+        for (let missed = value - interval; missed >= interval; missed -= interval) target.record(missed);
       },
     };
   }
 
-  /** Encodes what each histogram recorded since the last call, folds it into the whole window, and starts a new interval. */
+  /** Encodes what each histogram recorded since the last call and starts a new interval; histograms with no new sample are left out. */
   takeIntervals(): Record<string, EncodedHistogram> {
     const taken: Record<string, EncodedHistogram> = {};
-    for (const [name, pair] of this.histograms) {
-      pair.tally.flush();
-      if (pair.interval.totalCount === 0) continue;
-      taken[name] = encodeHistogram(pair.interval);
-      pair.whole.add(pair.interval);
-      pair.interval.reset();
+    for (const [name, tally] of this.histograms) {
+      const interval = tally.takeInterval();
+      if (interval) taken[name] = interval;
     }
     return taken;
-  }
-
-  /** Everything a histogram recorded: the intervals taken so far plus the one still open (neither is changed). */
-  private wholeOf(pair: HistogramPair): Histogram {
-    pair.tally.flush();
-    if (pair.interval.totalCount === 0) return pair.whole;
-    const all = newHistogram();
-    all.add(pair.whole);
-    all.add(pair.interval);
-    return all;
   }
 
   counter(name: string): Counter {
@@ -195,7 +154,7 @@ export class MetricsRegistry implements MetricsApi {
 
   encodeAll(): Record<string, EncodedHistogram> {
     return Object.fromEntries([
-      ...[...this.histograms].map(([name, pair]) => [name, encodeHistogram(this.wholeOf(pair))]),
+      ...[...this.histograms].map(([name, tally]) => [name, tally.encodeAll()]),
       ...[...this.sizes].map(([name, histogram]) => [name, encodeHistogram(histogram, 'bytes')]),
     ]);
   }
