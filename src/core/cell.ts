@@ -184,8 +184,10 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
   return Array.from({ length: options.clientProcesses }, (_, index) => {
     const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', 'client', CLIENT_ENTRY, stackRuntime('client', plan.client));
     child.onProgress = (message) => {
-      timeSeries.add(index, message);
-      latest[index] = message.counters;
+      for (const tick of message.ticks) {
+        timeSeries.add(index, tick);
+        latest[index] = tick.counters;
+      }
       options.onTick?.(sumCounterSets(latest.filter(Boolean)));
     };
     child.send({

@@ -1,23 +1,30 @@
 /**
  * Entry of a load-generating child: loads one client adapter and runs the
- * scenario's client half. Everything is recorded locally; the parent hears
- * counters once per progress interval and the encoded histograms once, at the end.
+ * scenario's client half. Everything is recorded locally; the parent hears each
+ * progress interval's counters and latency about once a second, and the encoded
+ * histograms once, at the end.
  */
 import { createHttpClient } from '../clients/http.js';
 import { loadClientAdapter } from '../stacks.js';
 import type { ClientScenarioContext } from '../scenario-types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
-import { exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
+import { exitWithParent, sendToParent, type ClientStartMessage, type ProgressTick, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { EventLoopSampler } from './resources.js';
 import { firstOfShare, shareOf } from './share.js';
 import { importScenario } from './scenario-loader.js';
 import { handshakeLog } from './handshakes.js';
 
-exitWithParent(() => report());
+// A crash still hands over the ticks not sent yet, before its partial report.
+exitWithParent(() => {
+  void sendTicks();
+  return report();
+});
 
 const MAX_NOTES = 20;
+/** Progress ticks wait for one message about this often (see ProgressMessage). */
+const PROGRESS_SEND_MS = 1000;
 const metrics = new MetricsRegistry();
 const sampler = new EventLoopSampler();
 const windowControl = new AbortController();
@@ -29,9 +36,10 @@ let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
 let eventLoop: ProcessReport['eventLoopUtilization'] | undefined;
 let ticker: NodeJS.Timeout | null = null;
-/** Progress interval the orchestrator asked for, and the last tick sent. */
+/** Progress interval the orchestrator asked for, the last tick taken, and those not sent yet. */
 let progressIntervalMs = 1000;
 let tick = 0;
+const unsent: ProgressTick[] = [];
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'start') {
@@ -45,25 +53,35 @@ process.on('message', (message: ToChild) => {
   } else if (message.type === 'stop') closeWindow();
 });
 
-/** Once per interval while the window is open: counters so far and that interval's histograms. */
+/** Once per interval while the window is open: counters so far and that interval's histograms, sent about once a second. */
 function startTicks(): void {
+  const ticksPerMessage = Math.max(1, Math.round(PROGRESS_SEND_MS / progressIntervalMs));
   ticker = setInterval(() => {
-    tick += 1;
-    const tMs = (monotonicUs() - windowStartUs) / 1000;
-    void sendToParent({ type: 'progress', tick, tMs, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
+    takeTick((monotonicUs() - windowStartUs) / 1000);
+    if (unsent.length >= ticksPerMessage) void sendTicks();
   }, progressIntervalMs);
   ticker.unref();
 }
 
+function takeTick(tMs: number): void {
+  tick += 1;
+  unsent.push({ tick, tMs, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
+}
+
+function sendTicks(): Promise<void> {
+  if (unsent.length === 0) return Promise.resolve();
+  return sendToParent({ type: 'progress', ticks: unsent.splice(0) });
+}
+
 /**
- * The last interval, up to the window's end, sent right before the report: the
- * time series then reaches the end of the window and its counters are the report's.
+ * The last interval, up to the window's end, sent with those still waiting right
+ * before the report: the time series then reaches the end of the window and its
+ * counters are the report's.
  */
 function sendLastTick(): Promise<void> {
   if (windowStartUs === 0) return Promise.resolve();
-  tick += 1;
-  const tMs = ((windowEndUs || monotonicUs()) - windowStartUs) / 1000;
-  return sendToParent({ type: 'progress', tick, tMs, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
+  takeTick(((windowEndUs || monotonicUs()) - windowStartUs) / 1000);
+  return sendTicks();
 }
 
 /** Ends this process's window: timing, resource sampling, ticks and the scenario's signal stop together. */

@@ -10,7 +10,7 @@
 import type { ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import type { EncodedHistogram, TimeSeries, TimeSeriesPoint } from '../result-types.js';
-import type { ProgressMessage } from './ipc.js';
+import type { ProgressTick } from './ipc.js';
 import { decodeHistogram, newHistogram, summarizeHistogram } from './metrics.js';
 
 const MAX_POINTS = 900;
@@ -55,7 +55,7 @@ export class TimeSeriesCollector {
   /** `intervalMs`: the progress interval the clients were given. */
   constructor(readonly intervalMs: number) {}
 
-  add(processIndex: number, message: ProgressMessage): void {
+  add(processIndex: number, message: ProgressTick): void {
     let tick = this.ticks.get(message.tick);
     if (!tick) {
       tick = { counters: new Map(), intervals: [], tMs: 0 };
