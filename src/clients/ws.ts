@@ -14,7 +14,7 @@ export const wsClient: ClientAdapter = {
   protocol: 'websocket',
   runtime: 'node',
   capabilities: { wireTap: true, deflate: true },
-  settings: { ...WS_DEFLATE_SETTINGS, maxPayloadBytes: MAX_PAYLOAD_BYTES, autoPong: true, utf8Validation: true, textSentAs: 'bytes framed as text (textBytes below)' },
+  settings: { ...WS_DEFLATE_SETTINGS, maxPayloadBytes: MAX_PAYLOAD_BYTES, autoPong: true, utf8Validation: true, textSentAs: 'bytes with binary: false (the same text frame; one write per frame, a repeated string encoded once)' },
   probe: probeWs,
 
   connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, textAsBytes }) {
