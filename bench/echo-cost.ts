@@ -12,8 +12,9 @@
  *
  * This file is also its own child processes (`--role server`, `--role client`).
  * Alone: `node dist/bench/echo-cost.js` prints the ratio;
- * `node dist/bench/echo-cost.js --profile DIR` runs one round with every
- * child under --cpu-prof and prints where each client's time went (profile-summary.ts).
+ * `node dist/bench/echo-cost.js --profile DIR` runs one round, placed as the measured
+ * ones are, with every child under --cpu-prof and prints where each client's time went
+ * (profile-summary.ts).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
@@ -296,7 +297,15 @@ async function profileRound(dir: string): Promise<void> {
     return;
   }
   const before = new Set(readdirSync(target));
-  const round = await sharedRound('plain', null);
+  // Placed as the measured rounds are, so the profile shows the same full load.
+  const pinning = pinForFullLoad();
+  let round: SharedRound;
+  try {
+    round = await sharedRound('plain', typeof pinning === 'string' ? null : pinning.serverCpu);
+  } finally {
+    if (typeof pinning !== 'string') pinning.release();
+  }
+  process.stdout.write(typeof pinning === 'string' ? `not pinned: ${pinning}\n` : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}\n`);
   // Children write their profile as they exit.
   await new Promise((done) => setTimeout(done, 1000));
   const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));

@@ -24,7 +24,7 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
   ['(idle: waiting for I/O)', (f) => f.functionName === '(idle)'],
   ['(garbage collector)', (f) => f.functionName === '(garbage collector)'],
   ['(program: V8 and native code outside JS)', (f) => f.functionName === '(program)'],
-  ['histogram records (hdr-histogram-js)', (f) => f.url.includes('hdr-histogram-js')],
+  ['histograms (hdr-histogram-js, the bucket tally and its encoding)', (f) => f.url.includes('hdr-histogram-js') || /\/src\/core\/(bucket-tally|histogram-codec)\.js/.test(f.url)],
   ['ws library (frames, masking, events)', (f) => f.url.includes('/node_modules/ws/')],
   ['wsbench metrics (src/core/metrics.js)', (f) => f.url.includes('/src/core/metrics.js')],
   ['wsbench client process, IPC, progress ticks', (f) => /\/src\/core\/(client-process|ipc|time-series|resources|clock)\.js/.test(f.url)],
