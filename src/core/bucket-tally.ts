@@ -7,10 +7,11 @@
  * exact, then 1024 sub-buckets per power of two), so the array is the histogram's
  * counts and is encoded as one directly (histogram-codec.ts).
  *
- * It keeps two arrays: the interval still open (sent with each progress tick,
+ * It keeps two arrays: the interval still open (taken with each progress tick,
  * ten times a second in short windows) and the intervals already taken. Taking an
- * interval costs what its highest bucket spans, not a histogram built, merged and
- * cleared: that cost was 3 % of an echo client's CPU at full load.
+ * interval costs a walk up to its highest bucket and one encoding, not a histogram
+ * filled, encoded, merged and cleared: 0.22 ms against 0.41 ms for a 100 ms
+ * interval of an echo client at full load (3,000 samples, in a microbenchmark).
  */
 import { encodeBucketCounts, encodeHistogram, newHistogram } from './histogram-codec.js';
 import type { EncodedHistogram } from '../result-types.js';
