@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readResultFile } from '../result-file.js';
+import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
 import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
 
@@ -27,6 +28,7 @@ export async function reportFromArgs(args: string[]): Promise<number> {
   const writer = resultFileWriter(path);
   if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
   const result = readResultFile(path);
+  checkStoredHistograms(result, path);
   const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path), png: flags.png === true });
   process.stdout.write(written.map((p) => `${p}\n`).join(''));
   return 0;

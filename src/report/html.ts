@@ -35,6 +35,7 @@ figure { margin: 1.5em 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.92em; }
 .note { color: #8a5a00; }
+p.fixed { font-family: monospace; color: #444; }
 pre.footer { font-size: 0.92em; color: #555; white-space: pre-wrap; }
 `;
 
@@ -104,6 +105,7 @@ function stackText(stack: Environment['stacks'][number]): string {
 }
 
 function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: RenderedChart[]): string {
+  const table = cellTable(scenario, cells);
   const figures = charts.map(({ chart, svg }) => {
     const caption = `${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small>`;
     return `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg, chart.name)}\n<figcaption>${caption}</figcaption>\n</figure>`;
@@ -111,7 +113,8 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: Re
   return [
     `<h2>${escapeHtml(scenario.name)}</h2>`,
     `<p>${escapeHtml(scenario.description)}</p>`,
-    tableHtml(cellTable(scenario, cells)),
+    ...(table.fixed ? [`<p class="fixed">${escapeHtml(table.fixed)}</p>`] : []),
+    tableHtml(table),
     ...(charts.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
   ].join('\n');
 }
