@@ -6,6 +6,7 @@ import { readResultFile } from '../result-file.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
 import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
+import { chartProblems } from '../report/charts/index.js';
 
 interface ReportFlags {
   out?: string;
@@ -31,5 +32,7 @@ export async function reportFromArgs(args: string[]): Promise<number> {
   checkStoredHistograms(result, path);
   const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path), png: flags.png === true });
   process.stdout.write(written.map((p) => `${p}\n`).join(''));
+  // Also in report.html, beside the charts that were drawn.
+  for (const line of chartProblems(result)) process.stderr.write(`warning: ${path}: ${line}\n`);
   return 0;
 }

@@ -18,7 +18,7 @@ import { lstatSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'nod
 import { basename, dirname, extname, join, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { BenchResult } from '../result-types.js';
-import { buildCharts } from './charts/index.js';
+import { buildChartsAndProblems } from './charts/index.js';
 import { renderHtml, type RenderedScenario } from './html.js';
 import { MANIFEST, manifestOf, removeStale } from './artifacts-manifest.js';
 
@@ -41,10 +41,10 @@ export async function renderCharts(result: BenchResult): Promise<RenderedScenari
   // vega and vega-lite take a few hundred ms to load: only commands that draw pay for them.
   const { renderSvg } = await import('./render-svg.js');
   const rendered: RenderedScenario[] = [];
-  for (const { scenario, charts } of buildCharts(result)) {
+  for (const { scenario, charts, notDrawn } of buildChartsAndProblems(result)) {
     const done = [];
     for (const chart of charts) done.push({ chart, svg: await renderSvg(chart.spec) });
-    rendered.push({ scenario, charts: done });
+    rendered.push({ scenario, charts: done, notDrawn });
   }
   return rendered;
 }

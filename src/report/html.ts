@@ -16,6 +16,8 @@ export interface RenderedChart {
 export interface RenderedScenario {
   scenario: string;
   charts: RenderedChart[];
+  /** Chart requests, or parts of them, not drawn and why, by their key path in the result file. */
+  notDrawn?: string[];
 }
 
 const STYLE = `
@@ -45,7 +47,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
     scenarioSection(
       scenario,
       result.cells.filter((c) => c.scenario === scenario.name),
-      rendered.find((r) => r.scenario === scenario.name)?.charts ?? [],
+      rendered.find((r) => r.scenario === scenario.name) ?? { scenario: scenario.name, charts: [] },
     ),
   );
   return [
@@ -104,7 +106,7 @@ function stackText(stack: Environment['stacks'][number]): string {
   return `${stack.role} ${stack.name} ${version}${build}${missing}`;
 }
 
-function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: RenderedChart[]): string {
+function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, notDrawn = [] }: RenderedScenario): string {
   const table = cellTable(scenario, cells);
   const figures = charts.map(({ chart, svg }) => {
     const caption = `${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small>`;
@@ -115,7 +117,8 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: Re
     `<p>${escapeHtml(scenario.description)}</p>`,
     ...(table.fixed ? [`<p class="fixed">${escapeHtml(table.fixed)}</p>`] : []),
     tableHtml(table),
-    ...(charts.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
+    ...(charts.length === 0 && notDrawn.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
+    ...notDrawn.map((line) => `<p class="note">${escapeHtml(line)}</p>`),
   ].join('\n');
 }
 
