@@ -4,7 +4,8 @@
  * machine: runs N pairs of the same `wsbench run`, back to back, compares each
  * pair once, and counts for each P the pairs the gate would let through (the
  * rule of src/report/compare-gate.ts: a change beyond the noise and beyond P
- * percent, or any regressed status or error count, fails).
+ * percent, or any regressed status or error count, or a cell missing from the
+ * second run, fails).
  *
  *   node scripts/compare-gate-noise.mjs [--pairs 10] [--repeat 1] [--duration 2s] [--bin bin/wsbench.js]
  *
@@ -40,8 +41,10 @@ function runOnce(name) {
   return out;
 }
 
-/** The gate's rule, for any threshold, from one comparison's deltas. */
+/** The gate's rule (countedByGate), for any threshold, from one comparison's deltas. */
 const beyond = (d, pct) => d.verdict === 'regressed' && (d.changePct === null || d.role === 'status' || d.role === 'errors' || Math.abs(d.changePct) > pct);
+/** A cell the base ran and the new file lacks fails the gate at any threshold. */
+const missing = (comparison) => (comparison.missingInNext ?? []).filter((c) => c.status !== 'skipped').length;
 
 const passes = Object.fromEntries(thresholds.map((p) => [p, 0]));
 for (let i = 1; i <= pairs; i++) {
@@ -50,7 +53,7 @@ for (let i = 1; i <= pairs; i++) {
   const outcome = wsbench('compare', base, next, '--json');
   const comparison = JSON.parse(outcome.stdout);
   const deltas = comparison.cells.flatMap((c) => c.deltas.map((d) => ({ ...d, cell: c.label })));
-  for (const p of thresholds) if (!deltas.some((d) => beyond(d, p))) passes[p] += 1;
+  for (const p of thresholds) if (missing(comparison) === 0 && !deltas.some((d) => beyond(d, p))) passes[p] += 1;
   const regressed = deltas.filter((d) => d.verdict === 'regressed');
   const worst = regressed.sort((a, b) => Math.abs(b.changePct ?? Infinity) - Math.abs(a.changePct ?? Infinity))[0];
   const warnings = comparison.warnings?.length ?? 0;

@@ -145,7 +145,7 @@ test('grid: percentile curves and mean bars per rows x columns combination, labe
   const charts = chartsOf(r);
   const curves = await rendered(charts, 'plop-grid', r);
   assert.equal(countMarks(curves, 'line mark'), 4);
-  for (const label of ['hold = 0 ms', 'hold = 10 ms', 'lane = wide', 'lane = narrow']) assert.ok(curves.includes(label), `grid shows ${label}`);
+  for (const label of ['hold=0ms', 'hold=10ms', 'lane=wide', 'lane=narrow']) assert.ok(curves.includes(label), `grid shows ${label}`);
   const means = await rendered(charts, 'plop-grid-2', r);
   assert.equal(countMarks(means, 'bar'), 4);
   assert.equal(countMarks(means, 'tick'), 4);
@@ -191,7 +191,7 @@ test('by-parameter, words: grouped bars for metrics, box plots and means for his
   assert.equal(countMarks(box, 'bar'), cells.length * 2);
   assert.equal(countMarks(box, 'tick'), cells.length * 2);
   assert.equal(countMarks(box, 'rule mark'), cells.length * 2);
-  for (const label of ['style = calm', 'style = wild', '>near<', '>far<']) assert.ok(box.includes(label), `box plot shows ${label}`);
+  for (const label of ['style=calm', 'style=wild', '>near<', '>far<']) assert.ok(box.includes(label), `box plot shows ${label}`);
   assert.equal(countMarks(await rendered(charts, 'frob-by-parameter-3', r), 'bar'), cells.length * 2);
 });
 

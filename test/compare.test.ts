@@ -13,7 +13,8 @@ import { cellResult } from '../src/core/cell-result.js';
 import { scenarioInfo as infoOf } from '../src/core/scenario-info.js';
 import type { CellRun } from '../src/core/cell.js';
 import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
-import { compareResults, renderComparison, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare.js';
+import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare.js';
+import { renderComparison } from '../src/report/compare-text.js';
 import { gate, regressionsBeyond } from '../src/report/compare-gate.js';
 import { percentileNoiseMs } from '../src/report/compare-noise.js';
 import { formatNumber, renderTable } from '../src/report/table.js';
@@ -82,7 +83,12 @@ test('a 2x p99 regression is flagged, the unchanged p50 is not; only declared co
   assert.equal(verdict.exitCode, 1);
   assert.equal(verdict.thresholdPct, 50);
   assert.deepEqual(verdict.regressions.map((r) => [r.cell, r.metric, r.key, r.base, r.next]), [['echo ws x ws', 'p99 ms', 'rttP99Ms', p99.base, p99.next]]);
-  assert.deepEqual(gate(comparison, 150), { thresholdPct: 150, regressions: [], exitCode: 0 });
+  assert.deepEqual(gate(comparison, 150), {
+    thresholdPct: 150,
+    regressions: [],
+    exitCode: 0,
+    summary: 'gate passed at --fail-on-regression 150%: 1 cell compared, none regressed beyond the noise by more than 150%, none failed, skipped or missing',
+  });
 });
 
 test('two samples of the same distribution differ only within the noise', () => {

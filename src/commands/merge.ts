@@ -3,12 +3,14 @@
  * of a run. An input may be a result file or a log holding results one JSON
  * line each (`kubectl logs` of the shard pods).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
 import { renderTable } from '../report/table.js';
+import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { mergeShards, type ShardInput } from '../shard/merge.js';
+import { configurationDifference } from '../shard/merge-warnings.js';
 
 export async function mergeFromArgs(args: string[]): Promise<number> {
   const command = new Command('wsbench merge')
@@ -20,7 +22,10 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
   command.parse(args, { from: 'user' });
   const flags = command.opts<{ out: string; json?: boolean }>();
   checkWritable(flags.out);
-  const merged = await mergeShards(command.args.flatMap(readShards));
+  refuseOverwritingAnInput(flags.out, command.args);
+  const inputs = command.args.flatMap(readShards);
+  checkSameConfiguration(inputs);
+  const merged = await mergeShards(inputs);
   writeResultFile(flags.out, merged);
   process.stdout.write(flags.json ? JSON.stringify(merged, null, 2) + '\n' : renderTable(merged) + '\n');
   for (const warning of merged.merge?.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
@@ -37,16 +42,59 @@ function readShards(path: string): ShardInput[] {
     throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const whole = parseOrNull(text);
-  if (whole !== null) return [{ source: path, result: resultFromJson(whole, path) }];
+  if (whole !== null) return [shardInput(whole, path)];
   const found = text.split('\n').flatMap((line, i) => {
     const trimmed = line.trim();
     if (!trimmed.startsWith('{') || !trimmed.includes('"wsbench"')) return [];
     const data = parseOrNull(trimmed);
     const source = `${path}:${i + 1}`;
-    return data === null ? [] : [{ source, result: resultFromJson(data, source) }];
+    return data === null ? [] : [shardInput(data, source)];
   });
   if (found.length === 0) throw new UsageError(`${path} holds no wsbench result (neither a result file nor a log with result lines)`);
   return found;
+}
+
+function shardInput(data: unknown, source: string): ShardInput {
+  const result = resultFromJson(data, source);
+  checkStoredHistograms(result, source);
+  return { source, result };
+}
+
+/** The merged file must not replace a shard it is made from: same file by any path, symlink or hard link. */
+function refuseOverwritingAnInput(out: string, inputs: string[]): void {
+  const target = identity(out);
+  if (target === null) return;
+  const input = inputs.find((path) => identity(path) === target);
+  if (input !== undefined) throw new UsageError(`--out: ${out} is the input ${input}; write the merged result to another file`);
+}
+
+/** Device and inode of the file a path leads to (through symlinks); null when there is none. */
+function identity(path: string): string | null {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Shards of one run whose configurations differ are refused naming what differs,
+ * which a pair of hashes does not say. Left to mergeShards: shards of other runs.
+ */
+function checkSameConfiguration(inputs: ShardInput[]): void {
+  const [first, ...rest] = inputs;
+  if (!first?.result.shard) return;
+  for (const other of rest) {
+    const shard = other.result.shard;
+    if (!shard || shard.runId !== first.result.shard.runId || shard.configHash === first.result.shard.configHash) continue;
+    const differences = configurationDifference(first.result, other.result);
+    const said = differences.length
+      ? `: ${differences.join('; ')}`
+      : ` (configuration hash ${shard.configHash} vs ${first.result.shard.configHash}), but the files agree on what they record of it` +
+        ' (scenario declarations, cells and parameters, servers, clients, targets, client processes, rounds, shard count)';
+    throw new UsageError(`merge: ${other.source} was run with another configuration than ${first.source}${said}`);
+  }
 }
 
 function parseOrNull(text: string): unknown {

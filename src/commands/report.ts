@@ -3,8 +3,10 @@ import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readResultFile } from '../result-file.js';
+import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
 import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
+import { chartProblems } from '../report/charts/index.js';
 
 interface ReportFlags {
   out?: string;
@@ -27,7 +29,10 @@ export async function reportFromArgs(args: string[]): Promise<number> {
   const writer = resultFileWriter(path);
   if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
   const result = readResultFile(path);
+  checkStoredHistograms(result, path);
   const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path), png: flags.png === true });
   process.stdout.write(written.map((p) => `${p}\n`).join(''));
+  // Also in report.html, beside the charts that were drawn.
+  for (const line of chartProblems(result)) process.stderr.write(`warning: ${path}: ${line}\n`);
   return 0;
 }

@@ -6,17 +6,21 @@
  * `run` after the JSON is written and by `report`.
  *
  * A folder keeps a list of the files wsbench wrote there (.wsbench-files.json).
- * Writing again removes the ones of the previous write that this one did not
- * rewrite (a chart the new result does not have), if they are unchanged since:
- * nothing else in the folder is ever touched.
+ * Writing again removes the charts of the previous write that this one did not
+ * rewrite (a chart the new result does not have), if they are provably the ones
+ * it wrote (see artifacts-manifest.ts): nothing else in the folder is ever
+ * touched. Nothing is written through a symlink inside the folder: a linked
+ * charts/ is refused, and each file is written to a new temp file and renamed
+ * over its name, which replaces a link instead of following it.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, sep } from 'node:path';
+import { UsageError } from '../errors.js';
 import type { BenchResult } from '../result-types.js';
-import { buildCharts } from './charts/index.js';
+import { buildChartsAndProblems } from './charts/index.js';
 import { renderHtml, type RenderedScenario } from './html.js';
-
-const MANIFEST = '.wsbench-files.json';
+import { MANIFEST, manifestOf, removeStale } from './artifacts-manifest.js';
 
 export interface ArtifactOptions {
   /** Directory for report.html and charts/; defaults to `<result name>.report/` beside the result file. */
@@ -37,10 +41,10 @@ export async function renderCharts(result: BenchResult): Promise<RenderedScenari
   // vega and vega-lite take a few hundred ms to load: only commands that draw pay for them.
   const { renderSvg } = await import('./render-svg.js');
   const rendered: RenderedScenario[] = [];
-  for (const { scenario, charts } of buildCharts(result)) {
+  for (const { scenario, charts, notDrawn } of buildChartsAndProblems(result)) {
     const done = [];
     for (const chart of charts) done.push({ chart, svg: await renderSvg(chart.spec) });
-    rendered.push({ scenario, charts: done });
+    rendered.push({ scenario, charts: done, notDrawn });
   }
   return rendered;
 }
@@ -49,7 +53,8 @@ export async function renderCharts(result: BenchResult): Promise<RenderedScenari
 export async function writeArtifacts(result: BenchResult, resultPath: string, options: ArtifactOptions = {}): Promise<string[]> {
   const outDir = options.outDir ?? artifactsDirOf(resultPath);
   const chartDir = join(outDir, 'charts');
-  mkdirSync(chartDir, { recursive: true });
+  mkdirSync(outDir, { recursive: true });
+  makeRealFolder(chartDir);
   const rendered = await renderCharts(result);
   const written: string[] = [];
   for (const { chart, svg } of rendered.flatMap((r) => r.charts)) {
@@ -63,45 +68,54 @@ export async function writeArtifacts(result: BenchResult, resultPath: string, op
   return written;
 }
 
-/** Size and modification time of each file wsbench wrote, by path relative to the folder. */
-type Manifest = Record<string, { size: number; mtimeMs: number }>;
-
-/** Records what this write made, and removes the previous write's files it did not remake, if nobody changed them. */
+/** Records what this write made, and removes the previous write's charts it did not remake, if provably its own. */
 function replaceManifest(outDir: string, written: string[]): void {
-  const path = join(outDir, MANIFEST);
-  const previous = readManifest(path);
-  const current: Manifest = {};
-  for (const file of written) {
-    const stat = statSync(file);
-    current[relative(outDir, file)] = { size: stat.size, mtimeMs: stat.mtimeMs };
-  }
-  for (const [file, was] of Object.entries(previous)) {
-    if (current[file] || file.includes('..')) continue;
-    try {
-      const stat = statSync(join(outDir, file));
-      if (stat.isFile() && stat.size === was.size && stat.mtimeMs === was.mtimeMs) unlinkSync(join(outDir, file));
-    } catch {
-      // Already gone.
-    }
-  }
-  writeAtomically(path, JSON.stringify(current, null, 2) + '\n');
+  removeStale(outDir, written);
+  writeAtomically(join(outDir, MANIFEST), manifestOf(outDir, written));
 }
 
-function readManifest(path: string): Manifest {
+/** `path` as a folder of its own: made when absent, refused when it is a symlink (to anywhere) or a file. */
+function makeRealFolder(path: string): void {
+  let stat;
   try {
-    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Manifest) : {};
+    stat = lstatSync(path);
   } catch {
-    return {};
+    mkdirSync(path);
+    return;
   }
+  if (stat.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link: wsbench writes a report folder only through real folders`);
+  if (!stat.isDirectory()) throw new UsageError(`${path} is a file, where the report's charts folder goes`);
 }
 
-/** Temp file + rename, like the result JSON: an open browser never sees half a report. */
+/**
+ * A temp file of a name nobody can have prepared (created exclusively: an
+ * existing file or symlink there fails the write instead of being followed),
+ * then renamed over `path`: an open browser never sees half a report.
+ */
 function writeAtomically(path: string, content: string | Buffer): string {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(temporary, content, { flag: 'wx' });
+  } catch (error) {
+    // EEXIST: the name was taken, by nobody we know: not ours to remove. Else it is our half-written file.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') removeQuietly(temporary);
+    throw error;
+  }
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    removeQuietly(temporary);
+    throw error;
+  }
   return path;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Never created, or already gone.
+  }
 }
 
 /** Two lines for stderr after a run: where the report and the charts are. */

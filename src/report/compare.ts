@@ -9,7 +9,7 @@ import { sampleStandardDeviation } from 'simple-statistics';
 import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
 import type { MetricInfo, MetricRole } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
-import { formatNumber, formatParam } from './table.js';
+import { cellNamer } from './parameter-labels.js';
 
 /**
  * Memory comes with no distribution in the file, so its noise is a fixed share
@@ -45,7 +45,7 @@ export interface MetricDelta {
 }
 
 export interface CellComparison {
-  /** "scenario server x client" plus the parameters that vary between the files' cells. */
+  /** "scenario server x client" plus the parameters that vary between the files' cells, as the table prints them. */
   label: string;
   scenario: string;
   server: string;
@@ -53,14 +53,33 @@ export interface CellComparison {
   params: CellResult['params'];
   baseStatus: CellStatus;
   nextStatus: CellStatus;
+  /** Why the new cell did not end ok (its recorded reason); null when it did. */
+  nextReason: string | null;
   deltas: MetricDelta[];
 }
 
+/** A cell only one of the two files has. */
+export interface UnmatchedCell {
+  label: string;
+  scenario: string;
+  server: string;
+  client: string;
+  params: CellResult['params'];
+  /** Its status in the file that has it. */
+  status: CellStatus;
+  reason: string | null;
+}
+
 export interface Comparison {
+  /** Cells both files have. */
   cells: CellComparison[];
-  /** Labels of cells only one of the files has. */
+  /** Labels of cells only one of the files has, with their status when not ok. */
   onlyInBase: string[];
   onlyInNext: string[];
+  /** Cells only the base has: each fails a gate, unless it was skipped in the base too. */
+  missingInNext: UnmatchedCell[];
+  /** Cells only the new file has: listed, never gated (there is nothing to compare them with). */
+  newInNext: UnmatchedCell[];
   /** Set when the two files come from different machines or Node versions. */
   environmentNote: string | null;
   /** Reasons to trust the verdicts less, e.g. a side measured in one round of short windows. */
@@ -78,7 +97,7 @@ export function compareResults(base: BenchResult, next: BenchResult): Comparison
   const baseKeys = new Set(base.cells.map(cellKey));
   const scenarioOf = (name: string): ScenarioInfo | undefined =>
     base.scenarios.find((s) => s.name === name) ?? next.scenarios.find((s) => s.name === name);
-  const label = labeller([...base.cells, ...next.cells], scenarioOf);
+  const label = cellNamer([...base.cells, ...next.cells], (name) => scenarioOf(name)?.parameters);
   const cells: CellComparison[] = [];
   for (const b of base.cells) {
     const n = nextByKey.get(cellKey(b));
@@ -91,16 +110,29 @@ export function compareResults(base: BenchResult, next: BenchResult): Comparison
       params: b.params,
       baseStatus: b.status,
       nextStatus: n.status,
+      nextReason: reasonOf(n),
       deltas: compareCell(b, n, scenarioOf(b.scenario)),
     });
   }
+  const unmatched = (c: CellResult): UnmatchedCell => ({
+    label: label(c), scenario: c.scenario, server: c.server, client: c.client, params: c.params, status: c.status, reason: reasonOf(c),
+  });
+  const missing = base.cells.filter((c) => !nextByKey.has(cellKey(c)));
+  const added = next.cells.filter((c) => !baseKeys.has(cellKey(c)));
   return {
     cells,
-    onlyInBase: base.cells.filter((c) => !nextByKey.has(cellKey(c))).map((c) => label(c) + statusSuffix(c)),
-    onlyInNext: next.cells.filter((c) => !baseKeys.has(cellKey(c))).map((c) => label(c) + statusSuffix(c)),
+    onlyInBase: missing.map((c) => label(c) + statusSuffix(c)),
+    onlyInNext: added.map((c) => label(c) + statusSuffix(c)),
+    missingInNext: missing.map(unmatched),
+    newInNext: added.map(unmatched),
     environmentNote: environmentNote(base, next),
     warnings: [shortWindowWarning('base', base), shortWindowWarning('new', next)].filter((w): w is string => w !== null),
   };
+}
+
+/** A cell's recorded reason when it did not end ok; null for an ok cell. */
+function reasonOf(cell: CellResult): string | null {
+  return cell.status !== 'ok' && 'reason' in cell && typeof cell.reason === 'string' ? cell.reason : null;
 }
 
 function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | undefined): MetricDelta[] {
@@ -119,15 +151,24 @@ function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | unde
 }
 
 /**
- * A cell that fails now regresses, whatever it was before: a failing cell
- * must never pass a gate. Otherwise a cell skipped on either side (a stack
- * not installed) says nothing about the code.
+ * What a change of status says. A cell that does not end ok now regresses,
+ * whatever it was before: a failing cell must never pass a gate. So does a
+ * cell that ran in the base and is skipped now (a runtime missing on the CI
+ * machine): the gate cannot compare it, so it fails on it rather than
+ * passing it unseen. A cell skipped in the base says nothing about the code:
+ * skipped -> skipped is n/a, skipped -> ok is a new measurement.
  */
 function statusDelta(base: CellStatus, next: CellStatus): MetricDelta | null {
   if (base === 'ok' && next === 'ok') return null;
   let verdict: Verdict = 'n/a';
-  if (next === 'failed') verdict = 'regressed';
-  else if (base === 'failed' && next === 'ok') verdict = 'improved';
+  if (next !== 'ok' && next !== 'skipped') verdict = 'regressed';
+  else if (next === 'skipped' && base !== 'skipped') verdict = 'regressed';
+  else if (next === 'ok' && base !== 'skipped') verdict = 'improved';
+  return statusChange(verdict);
+}
+
+/** The `status` row of a comparison, with its verdict. */
+export function statusChange(verdict: Verdict): MetricDelta {
   return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, better: 'higher', verdict };
 }
 
@@ -212,20 +253,6 @@ function valueOf(cell: MeasuredCell, key: string): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-/** Labels name only the parameters that differ somewhere among `cells`: the rest says nothing. */
-function labeller(cells: CellResult[], scenarioOf: (name: string) => ScenarioInfo | undefined): (cell: CellResult) => string {
-  const keys = [...new Set(cells.flatMap((c) => Object.keys(c.params)))];
-  const varying = keys.filter((k) => new Set(cells.map((c) => String(c.params[k]))).size > 1);
-  return (cell) => {
-    const parameters = scenarioOf(cell.scenario)?.parameters ?? {};
-    const params = varying
-      .filter((k) => k in cell.params)
-      .map((k) => `${k}=${formatParam(parameters[k], cell.params[k])}`)
-      .join(' ');
-    return `${cell.scenario} ${cell.server} x ${cell.client}${params ? ` ${params}` : ''}`;
-  };
-}
-
 function statusSuffix(cell: CellResult): string {
   return cell.status === 'ok' ? '' : ` (${cell.status})`;
 }
@@ -244,47 +271,4 @@ function shortWindowWarning(side: string, result: BenchResult): string | null {
     `${side} measured each cell once, in windows of ${seconds.toFixed(1)} s or less: identical runs that short` +
     ' can differ beyond the noise shown; run with --repeat 3 (or longer windows) for a gate'
   );
-}
-
-/** The delta table: one block per cell, one line per metric. */
-export function renderComparison(comparison: Comparison, names: { base: string; next: string }): string {
-  const header = ['cell', 'metric', 'base', 'new', 'change', 'noise ±', 'verdict'];
-  const rows: string[][] = [];
-  for (const cell of comparison.cells) {
-    const label = cell.label;
-    if (cell.deltas.length === 0) {
-      rows.push([label, 'status', cell.baseStatus, cell.nextStatus, '', '', 'n/a']);
-      continue;
-    }
-    cell.deltas.forEach((d, i) => {
-      const values = d.role === 'status' ? [cell.baseStatus, cell.nextStatus] : [formatNumber(d.base), formatNumber(d.next)];
-      const noise = d.noise === null ? '' : formatNumber(d.noise);
-      rows.push([i === 0 ? label : '', d.metric, ...values, formatChange(d.changePct), noise, d.verdict === 'regressed' ? 'REGRESSED' : d.verdict]);
-    });
-  }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (row: string[]): string => row.map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
-  const pct = `${RATE_NOISE_FRACTION * 100}%`;
-  return [
-    `base: ${names.base}`,
-    `new:  ${names.next}`,
-    ...(comparison.environmentNote ? [`note: ${comparison.environmentNote}`] : []),
-    ...comparison.warnings.map((w) => `warning: ${w}`),
-    '',
-    line(header),
-    ...rows.map(line),
-    '',
-    'noise: latencies, half the spread of the source histogram half a nine either side of the percentile read' +
-      ' (mean and std as p50, max as p99.9, min as p1; larger of the two cells);' +
-      ` rates, the larger of ${pct} of base and the standard deviation of the per-interval rates of the source counter;` +
-      ' errors, none (any increase regresses); with --repeat (3+ rounds), never less than the spread between rounds;' +
-      ` RSS, ${pct} of base; CPU, the larger of ${pct} and the window's max-over-mean.`,
-    ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${comparison.onlyInBase.join('; ')}`] : []),
-    ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${comparison.onlyInNext.join('; ')}`] : []),
-  ].join('\n');
-}
-
-function formatChange(pct: number | null): string {
-  if (pct === null) return '';
-  return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`;
 }

@@ -16,6 +16,8 @@ export interface RenderedChart {
 export interface RenderedScenario {
   scenario: string;
   charts: RenderedChart[];
+  /** Chart requests, or parts of them, not drawn and why, by their key path in the result file. */
+  notDrawn?: string[];
 }
 
 const STYLE = `
@@ -35,6 +37,7 @@ figure { margin: 1.5em 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.92em; }
 .note { color: #8a5a00; }
+p.fixed { font-family: monospace; color: #444; }
 pre.footer { font-size: 0.92em; color: #555; white-space: pre-wrap; }
 `;
 
@@ -44,7 +47,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
     scenarioSection(
       scenario,
       result.cells.filter((c) => c.scenario === scenario.name),
-      rendered.find((r) => r.scenario === scenario.name)?.charts ?? [],
+      rendered.find((r) => r.scenario === scenario.name) ?? { scenario: scenario.name, charts: [] },
     ),
   );
   return [
@@ -103,7 +106,8 @@ function stackText(stack: Environment['stacks'][number]): string {
   return `${stack.role} ${stack.name} ${version}${build}${missing}`;
 }
 
-function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: RenderedChart[]): string {
+function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, notDrawn = [] }: RenderedScenario): string {
+  const table = cellTable(scenario, cells);
   const figures = charts.map(({ chart, svg }) => {
     const caption = `${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small>`;
     return `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg, chart.name)}\n<figcaption>${caption}</figcaption>\n</figure>`;
@@ -111,8 +115,10 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], charts: Re
   return [
     `<h2>${escapeHtml(scenario.name)}</h2>`,
     `<p>${escapeHtml(scenario.description)}</p>`,
-    tableHtml(cellTable(scenario, cells)),
-    ...(charts.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
+    ...(table.fixed ? [`<p class="fixed">${escapeHtml(table.fixed)}</p>`] : []),
+    tableHtml(table),
+    ...(charts.length === 0 && notDrawn.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
+    ...notDrawn.map((line) => `<p class="note">${escapeHtml(line)}</p>`),
   ].join('\n');
 }
 

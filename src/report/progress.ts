@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import type { MetricInfo, ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import type { RunEvent } from '../core/events.js';
-import { formatParam } from './table.js';
+import { parameterText } from './parameter-labels.js';
 
 export type ProgressMode = 'tty' | 'lines' | 'off';
 
@@ -151,6 +151,6 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
 function paramsText(scenario: ScenarioInfo | null, params: ParamValues): string {
   return Object.entries(params)
     .filter(([name, value]) => scenario?.parameters[name]?.default !== value)
-    .map(([name, value]) => `${name}=${formatParam(scenario?.parameters[name], value)}`)
+    .map(([name, value]) => parameterText(name, scenario?.parameters[name], value))
     .join(' ');
 }

@@ -1,23 +1,27 @@
 /**
  * The terminal view: one row per cell with the metrics its scenario put in
- * `table` (headers and units from the declarations) and the server's cost;
- * failed cells, missing values and skipped pairs folded into a footer.
- * `cellTable` builds the rows once, so the HTML shows exactly these strings.
- * A pure function of the result JSON; the CLI prints it.
+ * `table` (headers and units from the declarations) and the server's cost,
+ * under a line naming the parameters every cell shares; failed cells,
+ * missing values, skipped pairs and what each status means folded into a
+ * footer. `cellTable` builds the rows once, so the HTML shows exactly these
+ * strings. A pure function of the result JSON; the CLI prints it.
  */
-import type { MetricUnit, ParameterInfo } from '../declaration-types.js';
+import type { MetricUnit } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { NO_SAMPLES } from '../core/metric-values.js';
-import { formatValue } from '../core/params.js';
+import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from './parameter-labels.js';
+import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
+  /** `every cell: payload=32B duration=5s ...`: the parameters no column shows; '' when every one varies. */
+  fixed: string;
   /** Swept parameters, server, client, status, the declared metrics' headers, srv CPU%, srv RSS MB. */
   header: string[];
   /** The leading columns that hold text (left-aligned); the rest hold numbers. */
   textColumns: number;
   rows: CellTableRow[];
-  /** Lines under the table: failed cells, values that are n/a and why, skipped pairs. */
+  /** Lines under the table: failed cells, values that are n/a or `-` and why, skipped pairs, what each status means. */
   footer: string[];
 }
 
@@ -29,6 +33,8 @@ export interface CellTableRow {
 
 /** Shown in place of a number whose histogram held no sample in the window. */
 export const NO_SAMPLES_TEXT = 'no samples';
+/** Shown for the server's CPU and RSS when the result holds no sample of the server process; a footnote says why. */
+export const NOT_SAMPLED_TEXT = '-';
 
 export function renderTable(result: BenchResult): string {
   const repeat = result.repeat ?? 1;
@@ -39,20 +45,20 @@ export function renderTable(result: BenchResult): string {
       : '';
   const sections = result.scenarios.map((scenario) => {
     const table = cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name));
-    return `${scenario.name}: ${scenario.description}\n${renderCellTable(table)}`;
+    return [`${scenario.name}: ${scenario.description}`, ...(table.fixed ? [table.fixed] : []), renderCellTable(table)].join('\n');
   });
   return sections.join('\n\n') + pooled;
 }
 
 export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTable {
   const shown = cells.filter((c) => c.status !== 'skipped');
-  const swept = sweptParams(cells);
+  const swept = variedParameters(cells);
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
-  const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), 'srv CPU%', 'srv RSS MB'];
+  const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
   const rows = shown.map((cell): CellTableRow => {
     // A saturated server is a finding about the server: the row says so, the footer gives the evidence.
     const status = isMeasured(cell) && cell.saturation ? `${cell.status}, saturated` : cell.status;
-    const front = [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
+    const front = [...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
@@ -60,23 +66,16 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
       if (typeof value === 'number') return formatMetric(value, info?.unit ?? 'count');
       return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : 'n/a';
     });
-    const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : ['-', '-'];
+    const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
     return { cell, values: [...front, ...numbers, ...cost] };
   });
-  const pair = (cell: CellResult): string =>
-    [...swept.map((p) => formatParam(scenario.parameters[p], cell.params[p])), `${cell.server} x ${cell.client}`].join(' ');
-  const failed = shown.filter((c) => isMeasured(c) && c.status === 'failed').map((c) => `  ${pair(c)}: ${c.status === 'failed' ? c.reason : ''}`);
-  const saturated = shown.flatMap((c) => (isMeasured(c) && c.saturation ? [`  ${pair(c)}: ${c.saturation}`] : []));
+  const fixed = fixedParametersText(cells, scenario.parameters);
   return {
+    fixed: fixed ? `every cell: ${fixed}` : '',
     header,
     textColumns: swept.length + 3,
     rows,
-    footer: [
-      ...(failed.length ? ['', 'failed cells (their numbers cover what was measured):', ...failed] : []),
-      ...(saturated.length ? ['', 'saturated servers:', ...saturated] : []),
-      ...missingFooter(scenario, shown, pair),
-      ...skippedFooter(cells),
-    ],
+    footer: tableFootnotes(scenario, cells, rows.map((r) => r.values[swept.length + 2]!), (cell) => cellLabel(cell, swept, scenario.parameters)),
   };
 }
 
@@ -89,56 +88,6 @@ function renderCellTable(table: CellTable): string {
       ? row.map((v, i) => (i < table.textColumns ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ')
       : [...row.slice(0, -1).map((v, i) => v.padEnd(widths[i]!)), row.at(-1)].join('  ');
   return [...(rows.length ? [line(header), ...rows.map((r) => line(r.values))] : []), ...table.footer].join('\n').trimEnd();
-}
-
-/**
- * Table values that are n/a, one line per reason and set of columns:
- * `n/a  srv p50 ms of ws x ws, uws x ws: the server did not report it`.
- * "no samples" is said in the cell itself and needs no line.
- */
-function missingFooter(scenario: ScenarioInfo, cells: CellResult[], pair: (cell: CellResult) => string): string[] {
-  const pairsByGroup = new Map<string, { headers: string; reason: string; pairs: string[] }>();
-  for (const cell of cells) {
-    if (!isMeasured(cell)) continue;
-    const headersByReason = new Map<string, string[]>();
-    for (const key of scenario.table) {
-      if (typeof cell.metrics[key] === 'number') continue;
-      const reason = cell.missing[key];
-      if (reason === undefined || reason === NO_SAMPLES) continue;
-      headersByReason.set(reason, [...(headersByReason.get(reason) ?? []), scenario.metrics[key]?.header ?? key]);
-    }
-    for (const [reason, headers] of headersByReason) {
-      const group = `${headers.join(', ')}\n${reason}`;
-      const entry = pairsByGroup.get(group) ?? { headers: headers.join(', '), reason, pairs: [] };
-      entry.pairs.push(pair(cell));
-      pairsByGroup.set(group, entry);
-    }
-  }
-  if (pairsByGroup.size === 0) return [];
-  return ['', ...[...pairsByGroup.values()].map((g) => `n/a  ${g.headers} of ${g.pairs.join(', ')}: ${g.reason}`)];
-}
-
-/** Skipped pairs, one line per reason: `n/a  ws x socketio, uws x socketio: <reason>`. */
-function skippedFooter(cells: CellResult[]): string[] {
-  const pairsByReason = new Map<string, Set<string>>();
-  for (const cell of cells) {
-    if (cell.status !== 'skipped') continue;
-    pairsByReason.set(cell.reason, (pairsByReason.get(cell.reason) ?? new Set()).add(`${cell.server} x ${cell.client}`));
-  }
-  if (pairsByReason.size === 0) return [];
-  return ['', ...[...pairsByReason].map(([reason, pairs]) => `n/a  ${[...pairs].join(', ')}: ${reason}`)];
-}
-
-/** Parameters that differ between cells deserve a column; the rest is noise. */
-export function sweptParams(cells: CellResult[]): string[] {
-  const first = cells[0]?.params ?? {};
-  return Object.keys(first).filter((key) => cells.some((c) => c.params[key] !== first[key]));
-}
-
-/** A parameter value with its unit when the declaration gives one: 10ms, 32B, 5s. */
-export function formatParam(info: ParameterInfo | undefined, value: number | boolean | string | undefined): string {
-  if (value === undefined) return '';
-  return info ? formatValue(info.kind, value) : String(value);
 }
 
 /**

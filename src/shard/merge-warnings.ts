@@ -5,6 +5,7 @@
  */
 import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
 import { cellKey } from '../report/compare.js';
+import { cellNamer, parametersText } from '../report/parameter-labels.js';
 import type { ShardInfo } from './shard-types.js';
 
 /** A load generator above this share of one core may be what limits the numbers. */
@@ -19,12 +20,14 @@ export const ONE_WAY_BOUND_MS = 1;
 
 export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchResult }>, info: ScenarioInfo, missing: number[]): string[] {
   const warnings: string[] = [];
+  // Named as the table names them: `echo uws x ws payload=32B`, what varies judged over every shard's cells.
+  const name = cellNamer(shards.flatMap((s) => s.result.cells), (scenario) => (scenario === info.name ? info.parameters : undefined));
   if (missing.length) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${shards[0]!.shard.count} missing: the merge covers only the others`);
   for (const { shard, result } of shards) {
     for (const cell of result.cells.filter(isMeasured)) {
       const busiest = Math.max(...cell.resources.clients.map((r) => r.cpuPercent.mean), 0);
       if (busiest > LOAD_GENERATOR_CPU_LIMIT_PERCENT) {
-        warnings.push(`shard ${shard.index}, ${cellKey(cell)}: a load generator ran at ${busiest.toFixed(0)}% CPU (above ${LOAD_GENERATOR_CPU_LIMIT_PERCENT}%): the figures may be its limit, not the server's`);
+        warnings.push(`shard ${shard.index}, ${name(cell)}: a load generator ran at ${busiest.toFixed(0)}% CPU (above ${LOAD_GENERATOR_CPU_LIMIT_PERCENT}%): the figures may be its limit, not the server's`);
       }
     }
     // One-way delays are stamped with CLOCK_MONOTONIC (ctx.nowUs): its offset is the one that counts, where the shard measured it.
@@ -34,8 +37,8 @@ export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchRes
     }
   }
   const rates = Object.entries(info.metrics).filter(([, m]) => m.role === 'primary-rate').map(([key]) => key);
-  const keys = [...new Set(shards.flatMap((s) => s.result.cells.map(cellKey)))];
-  for (const key of keys) {
+  const cellsByKey = new Map(shards.flatMap((s) => s.result.cells.map((c) => [cellKey(c), c] as const)));
+  for (const [key, named] of cellsByKey) {
     for (const rate of rates) {
       const values = shards.flatMap((s) => {
         const cell = s.result.cells.find((c) => cellKey(c) === key);
@@ -47,9 +50,45 @@ export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchRes
       const spread = Math.max(...values.map((v) => v.value)) - Math.min(...values.map((v) => v.value));
       if (mean > 0 && spread / mean > IMBALANCE_FRACTION) {
         const list = values.map((v) => `shard ${v.index} ${v.value.toPrecision(4)}`).join(', ');
-        warnings.push(`${key}: ${info.metrics[rate]!.header} differs between shards by ${((spread / mean) * 100).toFixed(0)}% of the mean (${list})`);
+        warnings.push(`${name(named)}: ${info.metrics[rate]!.header} differs between shards by ${((spread / mean) * 100).toFixed(0)}% of the mean (${list})`);
       }
     }
   }
   return warnings;
+}
+
+/**
+ * What two shard results record differently of the configuration their hash
+ * covers (scenario, parameter sets, stacks, targets, processes, rounds, shard
+ * count), `other` against `first`: `client processes 2 vs 1`. Empty when the
+ * files record no difference.
+ */
+export function configurationDifference(first: BenchResult, other: BenchResult): string[] {
+  const differences: string[] = [];
+  const compare = (what: string, of: (r: BenchResult) => unknown): void => {
+    const [a, b] = [of(other), of(first)].map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    if (a !== b) differences.push(`${what} ${a} vs ${b}`);
+  };
+  const onlyIn = (what: string, of: (r: BenchResult) => string[]): void => {
+    const [mine, theirs] = [new Set(of(other)), new Set(of(first))];
+    const extra = [...mine].filter((v) => !theirs.has(v));
+    const lacking = [...theirs].filter((v) => !mine.has(v));
+    if (extra.length || lacking.length) {
+      differences.push(`${what}: ${[...(extra.length ? [`${extra.join(', ')} only here`] : []), ...(lacking.length ? [`${lacking.join(', ')} only there`] : [])].join(', ')}`);
+    }
+  };
+  compare('scenario', (r) => r.scenarios.map((s) => s.name).join(', '));
+  if (!differences.length) {
+    for (const key of ['parameters', 'metrics', 'table', 'charts'] as const) compare(`scenario ${key}`, (r) => r.scenarios.map((s) => s[key]));
+  }
+  const scenario = first.scenarios[0];
+  const keys = [...new Set([...first.cells, ...other.cells].flatMap((c) => Object.keys(c.params)))];
+  onlyIn('parameter sets', (r) => r.cells.map((c) => parametersText(c.params, keys, scenario?.parameters ?? {}) || '(none)'));
+  onlyIn('servers', (r) => r.cells.map((c) => c.server));
+  onlyIn('clients', (r) => r.cells.map((c) => c.client));
+  onlyIn('targets', (r) => (r.environment.foreignServers ?? []).map((f) => `${f.name} ${f.kind === 'target' ? f.url : f.kind}`));
+  compare('client processes', (r) => r.clientProcesses);
+  compare('rounds', (r) => r.repeat);
+  compare('shard count', (r) => r.shard?.count);
+  return differences;
 }

@@ -13,6 +13,7 @@ import {
   metricTitle,
   metricValue,
   parameterTitle,
+  parameterValueText,
   parameterValues,
   round4,
   titleOf,
@@ -55,7 +56,7 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       const value = metricValue(cell, metric.key);
       const at = cell.params[parameter]!;
       if (value === null) return [];
-      return [{ pair: cellLabel(cell, others), metric: metric.key, header: names.get(metric.key)!, at: numeric ? (at as number) : String(at), value: round4(value) }];
+      return [{ pair: cellLabel(view, cell, others), metric: metric.key, header: names.get(metric.key)!, at: numeric ? (at as number) : parameterValueText(view, parameter, at), value: round4(value) }];
     }),
   );
   if (rows.length === 0) return null;
@@ -81,7 +82,8 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       data: { values: rows },
       columns: 2,
       concat: drawn.map((metric) => {
-        const x = { field: 'at', type: 'nominal' as const, title: parameterTitle(view, parameter), sort: values.map(String), axis: { labelAngle: 0 } };
+        // Words on this axis print as the table prints them ("1kB"): the unit is in each label, not the title.
+        const x = { field: 'at', type: 'nominal' as const, title: parameter, sort: values.map((v) => parameterValueText(view, parameter, v)), axis: { labelAngle: 0 } };
         return {
           width: { step: 24 * pairs.length + 16 },
           height: 200,

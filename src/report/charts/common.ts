@@ -6,8 +6,9 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { Config } from 'vega-lite';
-import type { MetricInfo } from '../../declaration-types.js';
+import type { MetricInfo, ParamValues } from '../../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
+import { cellLabel as labelOf, fixedParametersText, formatParameterValue, parametersText, parameterText, variedParameters } from '../parameter-labels.js';
 
 /** One chart: written as `charts/<name>.vl.json` and `charts/<name>.svg`. */
 export interface ChartSpec {
@@ -26,9 +27,9 @@ export interface ScenarioView {
   scenario: ScenarioInfo;
   /** Cells of this scenario that measured something (ok or failed part-way). */
   cells: MeasuredCell[];
-  /** Parameters whose value differs between those cells, in first-seen order. */
+  /** Parameters whose value differs between the scenario's cells, in first-seen order (as the table has them). */
   sweptParams: string[];
-  /** Title subtitle lines: the machine, then the run. */
+  /** Title subtitle lines: the machine, the run, and the parameters every cell shares. */
   subtitle: string[];
 }
 
@@ -51,8 +52,11 @@ export const CHART_CONFIG: Config = {
 };
 
 export function scenarioView(result: BenchResult, scenario: ScenarioInfo): ScenarioView {
-  const cells = result.cells.filter((c): c is MeasuredCell => c.scenario === scenario.name && isMeasured(c));
-  return { scenario, cells, sweptParams: sweptParams(cells), subtitle: machineSubtitle(result) };
+  const all = result.cells.filter((c) => c.scenario === scenario.name);
+  const cells = all.filter((c): c is MeasuredCell => isMeasured(c));
+  // Judged over every cell of the scenario, as the table judges it, so a chart names a cell as its row does.
+  const fixed = fixedParametersText(all, scenario.parameters);
+  return { scenario, cells, sweptParams: variedParameters(all), subtitle: [...machineSubtitle(result), ...(fixed ? [`every cell: ${fixed}`] : [])] };
 }
 
 export function machineSubtitle(result: BenchResult): string[] {
@@ -64,25 +68,14 @@ export function machineSubtitle(result: BenchResult): string[] {
   ];
 }
 
-/** Same rule as the terminal table: a parameter deserves a label only when it varies. */
-function sweptParams(cells: CellResult[]): string[] {
-  const keys = [...new Set(cells.flatMap((c) => Object.keys(c.params)))];
-  return keys.filter((key) => cells.some((c) => c.params[key] !== cells[0]!.params[key]));
+/** A cell as legends and axes name it: the pair and the varied parameters, `ws x ws payload=1kB`. */
+export function cellLabel(view: ScenarioView, cell: CellResult, varied: readonly string[] = view.sweptParams): string {
+  return labelOf(cell, varied, view.scenario.parameters);
 }
 
-export function pairLabel(cell: CellResult): string {
-  return `${cell.server} x ${cell.client}`;
-}
-
-/** The swept parameters of a cell, e.g. "a=100, b=32"; '' when nothing is swept. */
-export function variantLabel(cell: CellResult, swept: string[]): string {
-  return swept.map((key) => `${key}=${String(cell.params[key])}`).join(', ');
-}
-
-/** Pair plus variant: unique per cell within a scenario. */
-export function cellLabel(cell: CellResult, swept: string[]): string {
-  const variant = variantLabel(cell, swept);
-  return variant ? `${pairLabel(cell)} (${variant})` : pairLabel(cell);
+/** The varied parameters of a cell, `payload=1kB delay=10ms`; '' when nothing varies. */
+export function variantLabel(view: ScenarioView, cell: CellResult): string {
+  return parametersText(cell.params, view.sweptParams, view.scenario.parameters);
 }
 
 /** `<scenario>-<chart>`, safe as a file name on every OS. */
@@ -123,16 +116,22 @@ export function declaredMetrics(view: ScenarioView, keys: readonly string[] | un
   });
 }
 
-/** The header without a trailing unit the title adds anyway ("p50 ms" -> "p50"); the key when nothing is left. */
+/**
+ * The header without a trailing unit the title adds anyway ("p50 ms" -> "p50");
+ * a header that is nothing but its unit ("msg/s") stays whole: titles say
+ * what the table's header says, never the metric's key.
+ */
 export function metricLabel(metric: DeclaredMetric): string {
   const header = metric.header.trim();
-  const bare = header.endsWith(` ${metric.unit}`) ? header.slice(0, -metric.unit.length - 1).trim() : header === metric.unit ? '' : header;
-  return bare === '' ? metric.key : bare;
+  const bare = header.endsWith(` ${metric.unit}`) ? header.slice(0, -metric.unit.length - 1).trim() : header;
+  return bare === '' ? header : bare;
 }
 
-/** An axis or legend title: "p99 (ms, log scale)". */
+/** An axis or legend title: "p99 (ms, log scale)"; "msg/s (log scale)" when the header is the unit. */
 export function metricTitle(metric: DeclaredMetric, scale?: string): string {
-  return `${metricLabel(metric)} (${metric.unit}${scale ? `, ${scale}` : ''})`;
+  const label = metricLabel(metric);
+  if (label === metric.unit) return scale ? `${label} (${scale})` : label;
+  return `${label} (${metric.unit}${scale ? `, ${scale}` : ''})`;
 }
 
 /** A metric's value in a cell, when it is a finite number. */
@@ -157,10 +156,14 @@ export function parameterTitle(view: ScenarioView, parameter: string, scale?: st
   return notes.length > 0 ? `${parameter} (${notes.join(', ')})` : parameter;
 }
 
-/** One parameter value as a facet header: "delay = 10 ms". */
-export function parameterValueLabel(view: ScenarioView, parameter: string, value: unknown): string {
-  const unit = parameterUnit(view, parameter);
-  return `${parameter} = ${String(value)}${unit === 'ms' || unit === 'bytes' ? ` ${unit}` : ''}`;
+/** One parameter value as the table prints it: "10ms", "1kB", "off". */
+export function parameterValueText(view: ScenarioView, parameter: string, value: ParamValues[string] | undefined): string {
+  return formatParameterValue(view.scenario.parameters[parameter], value);
+}
+
+/** One parameter value as a facet header, as the table prints it: "delay=10ms". */
+export function parameterValueLabel(view: ScenarioView, parameter: string, value: ParamValues[string] | undefined): string {
+  return parameterText(parameter, view.scenario.parameters[parameter], value);
 }
 
 /** Distinct values of a parameter over cells, numbers in numeric order, others as first seen. */

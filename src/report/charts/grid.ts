@@ -38,7 +38,7 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
   const place = (s: (typeof series)[number]) => ({
     row: parameterValueLabel(view, rows, s.cell.params[rows]),
     column: parameterValueLabel(view, columns, s.cell.params[columns]),
-    pair: cellLabel(s.cell, others),
+    pair: cellLabel(view, s.cell, others),
   });
   const facet = {
     row: { field: 'row', type: 'nominal', title: null, sort: parameterValues(cells, rows).map((v) => parameterValueLabel(view, rows, v)) },

@@ -23,7 +23,7 @@ export function heatmapChart(view: ScenarioView, request: { metrics: string[]; t
     metrics.flatMap((metric) => {
       const value = metricValue(cell, metric.key);
       if (value === null) return [];
-      return [{ server: cell.server, client: cell.client, variant: variantLabel(cell, view.sweptParams) || 'all', metric: metric.key, value: round4(value) }];
+      return [{ server: cell.server, client: cell.client, variant: variantLabel(view, cell) || 'all', metric: metric.key, value: round4(value) }];
     }),
   );
   if (values.length === 0) return [];

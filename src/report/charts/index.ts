@@ -1,12 +1,15 @@
 /**
  * Which charts a result gets: exactly those its scenarios asked for, in their
  * order, each drawn by the builder of its kind from the declarations in the
- * JSON. A request whose data the result lacks (or a kind this version does not
- * know) draws nothing, so a chart never shows empty axes.
+ * JSON. A request whose data the result lacks draws nothing, so a chart never
+ * shows empty axes; a request that is wrong (its shape, a name it gives, a kind
+ * this version does not know: see request-check.ts) draws what it can, and
+ * what it does not draw is said, by its key path in the file.
  */
 import type { ChartKind, ChartRequest } from '../../declaration-types.js';
 import type { BenchResult } from '../../result-types.js';
 import { chartName, scenarioView, type ChartSpec, type DrawnChart, type ScenarioView } from './common.js';
+import { checkRequest } from './request-check.js';
 import { byParameterCharts } from './by-parameter.js';
 import { gridCharts } from './grid.js';
 import { heatmapChart } from './heatmap.js';
@@ -27,14 +30,26 @@ export const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
   resources: resourcesChart,
 };
 
-/** The charts one request draws; none for a kind this version does not know. */
+/** The charts one checked request draws. */
 export function drawRequest(view: ScenarioView, request: ChartRequest): DrawnChart[] {
-  const builder = (CHART_BUILDERS as Record<string, Builder<ChartKind> | undefined>)[request.kind];
-  return builder ? builder(view, request) : [];
+  const builder = CHART_BUILDERS[request.kind] as Builder<ChartKind>;
+  return builder(view, request);
+}
+
+/** One scenario's charts, and a line for each request (or part of one) not drawn: `scenarios[0].charts[2] (sizes): not drawn: ...`. */
+export interface ScenarioCharts {
+  scenario: string;
+  charts: ChartSpec[];
+  notDrawn: string[];
 }
 
 /** Charts per scenario, in the order the scenarios and their requests come; names unique in the result. */
 export function buildCharts(result: BenchResult): Array<{ scenario: string; charts: ChartSpec[] }> {
+  return buildChartsAndProblems(result).map(({ scenario, charts }) => ({ scenario, charts }));
+}
+
+/** As buildCharts, with what was not drawn and why. */
+export function buildChartsAndProblems(result: BenchResult): ScenarioCharts[] {
   const taken = new Set<string>();
   const uniqueName = (scenario: string, kind: string): string => {
     const base = chartName(scenario, kind);
@@ -43,13 +58,30 @@ export function buildCharts(result: BenchResult): Array<{ scenario: string; char
     taken.add(name);
     return name;
   };
-  return result.scenarios.map((scenario) => {
+  return result.scenarios.map((scenario, s) => {
     const view = scenarioView(result, scenario);
-    const charts = scenario.charts.flatMap((request) =>
-      drawRequest(view, request).map((drawn) => ({ name: uniqueName(scenario.name, request.kind), ...drawn })),
-    );
-    return { scenario: scenario.name, charts };
+    const notDrawn: string[] = [];
+    const charts = scenario.charts.flatMap((request, r) => {
+      const { drawable, problems } = checkRequest(view, request);
+      notDrawn.push(...problemLines(s, r, request, problems));
+      return drawable ? drawRequest(view, drawable).map((drawn) => ({ name: uniqueName(scenario.name, drawable.kind), ...drawn })) : [];
+    });
+    return { scenario: scenario.name, charts, notDrawn };
   });
+}
+
+/** What buildChartsAndProblems would say is not drawn, without drawing anything. */
+export function chartProblems(result: BenchResult): string[] {
+  return result.scenarios.flatMap((scenario, s) => {
+    const view = scenarioView(result, scenario);
+    return scenario.charts.flatMap((request, r) => problemLines(s, r, request, checkRequest(view, request).problems));
+  });
+}
+
+/** Each problem of request `r` of scenario `s`, by its key path in the file. */
+function problemLines(s: number, r: number, request: unknown, problems: string[]): string[] {
+  const kind = (request as { kind?: unknown } | null)?.kind;
+  return problems.map((p) => `scenarios[${s}].charts[${r}] (${typeof kind === 'string' ? kind : 'no kind'}): ${p}`);
 }
 
 export type { ChartSpec } from './common.js';

@@ -63,7 +63,7 @@ function latencyOverTime(view: ScenarioView, cells: SeriesCell[], histogram: str
     series.points.flatMap((point) => {
       const latency = point.latency[histogram];
       if (!latency || latency.count === 0) return [];
-      const base = { cell: cellLabel(cell, view.sweptParams), tS: point.tMs / 1000 };
+      const base = { cell: cellLabel(view, cell), tS: point.tMs / 1000 };
       return [
         { ...base, statistic: 'p50', valueMs: Math.max(FLOOR_MS, latency.p50Ms) },
         { ...base, statistic: 'p99', valueMs: Math.max(FLOOR_MS, latency.p99Ms) },
@@ -104,7 +104,7 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
         const intervalMs = point.tMs - (previous?.tMs ?? 0) || series.intervalMs;
         const before = previous?.counters[metric.source.counter] ?? 0;
         const value = ((now - before) * 1000 * (metric.source.scale ?? 1)) / intervalMs;
-        return [{ cell: cellLabel(cell, view.sweptParams), tS: point.tMs / 1000, metric: metric.key, value: round4(value) }];
+        return [{ cell: cellLabel(view, cell), tS: point.tMs / 1000, metric: metric.key, value: round4(value) }];
       }),
     ),
   );

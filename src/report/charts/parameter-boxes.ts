@@ -19,7 +19,7 @@ export function parameterBoxCharts(view: ScenarioView, request: BoxRequest, cell
   const others = view.sweptParams.filter((p) => p !== parameter);
   const rows = histogramSeries(cells, request.histograms ?? []).map((s) => ({
     panel: parameterValueLabel(view, parameter, s.cell.params[parameter]),
-    pair: cellLabel(s.cell, others),
+    pair: cellLabel(view, s.cell, others),
     histogram: s.label,
     unit: s.unit,
     ...boxStats(s),

@@ -10,7 +10,7 @@ export function percentilesChart(view: ScenarioView, request: { histograms: Hist
   const series = histogramSeries(view.cells, request.histograms);
   if (series.length === 0) return [];
   const values = series.flatMap((s) =>
-    percentileCurve(s).map((p) => ({ ...p, cell: cellLabel(s.cell, view.sweptParams), histogram: s.label })),
+    percentileCurve(s).map((p) => ({ ...p, cell: cellLabel(view, s.cell), histogram: s.label })),
   );
   const panels = request.histograms.map(refLabel).filter((label) => series.some((s) => s.label === label));
   const cells = firstSeen(values, (v) => v.cell);

@@ -11,7 +11,7 @@ export function resourcesChart(view: ScenarioView, request: { title?: string }):
     const server = cell.resources.server;
     if (!server) return [];
     return [{
-      cell: cellLabel(cell, view.sweptParams),
+      cell: cellLabel(view, cell),
       cpuMean: round4(server.cpuPercent.mean),
       cpuMax: round4(server.cpuPercent.max),
       rssMaxMiB: round4(server.rssBytes.max / MIB),

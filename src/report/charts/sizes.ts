@@ -9,7 +9,7 @@ import { histogramSeries, percentileCurve, percentileX } from './histograms.js';
 export function sizesChart(view: ScenarioView, request: { histogram: string; title?: string }): DrawnChart[] {
   const series = histogramSeries(view.cells, [request.histogram]).filter((s) => s.unit === 'bytes');
   if (series.length === 0) return [];
-  const values = series.flatMap((s) => percentileCurve(s).map((p) => ({ ...p, cell: cellLabel(s.cell, view.sweptParams) })));
+  const values = series.flatMap((s) => percentileCurve(s).map((p) => ({ ...p, cell: cellLabel(view, s.cell) })));
   const cells = firstSeen(values, (v) => v.cell);
   return [{
     caption: `Distribution of ${request.histogram} by percentile, one line per cell (from the size histogram; its values are bytes).`,

@@ -1,0 +1,123 @@
+/**
+ * The lines under a scenario's table, so that it explains itself: cells that
+ * did not end ok and why, saturated servers, values shown as n/a or `-` and
+ * the reason the result records for each, skipped pairs, and what every
+ * status that appears means.
+ */
+import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
+import { NO_SAMPLES } from '../core/metric-values.js';
+import { pairLabel } from './parameter-labels.js';
+
+/** The server-cost columns every table ends with. */
+export const SERVER_COST_HEADERS = ['srv CPU%', 'srv RSS MB'] as const;
+
+/** What each status means, for the legend under a table that shows it. */
+const STATUS_MEANINGS: Record<string, string> = {
+  ok: 'every process reported to the end of the window; the numbers are complete',
+  failed: 'the cell stopped before its window ended, or never started; its numbers cover only what was measured, and its reason is on its row or listed above',
+  skipped: 'the pair could not run here and measured nothing; why is on its n/a line',
+};
+/** Said of a status this version has no words for (a newer wsbench wrote the file). */
+const OTHER_STATUS_MEANING = 'not ok; the reason of each such cell is listed above';
+const SATURATED_MEANING = 'the server used a whole core and fell behind: the clients\' numbers are complete, its own are n/a (evidence above)';
+/** How a cell with no server samples records why: the engine's note starts with this. */
+const NOT_SAMPLED_NOTE = /^server resources not measured\b/;
+const NO_REASON = 'the result holds no sample of the server process and records no reason';
+
+/** The footer of one scenario's table; `label` names a cell as its row would (pair and varied parameters). */
+export function tableFootnotes(scenario: ScenarioInfo, cells: CellResult[], statuses: string[], label: (cell: CellResult) => string): string[] {
+  const shown = cells.filter((c) => c.status !== 'skipped');
+  return [
+    ...notOkSections(shown, label),
+    ...saturatedSection(shown, label),
+    ...missingLines(scenario, shown, label),
+    ...notSampledLines(shown, label),
+    ...skippedLines(cells),
+    ...statusLegend(cells, statuses),
+  ];
+}
+
+/** Measured cells that did not end ok, one section per status: `failed cells (...)`, then a line per cell. */
+function notOkSections(cells: CellResult[], label: (cell: CellResult) => string): string[] {
+  const byStatus = new Map<string, string[]>();
+  for (const cell of cells) {
+    if (!isMeasured(cell) || cell.status === 'ok') continue;
+    byStatus.set(cell.status, [...(byStatus.get(cell.status) ?? []), `  ${label(cell)}: ${reasonOf(cell)}`]);
+  }
+  return [...byStatus].flatMap(([status, lines]) => ['', `${status} cells (their numbers cover what was measured):`, ...lines]);
+}
+
+function saturatedSection(cells: CellResult[], label: (cell: CellResult) => string): string[] {
+  const lines = cells.flatMap((c) => (isMeasured(c) && c.saturation ? [`  ${label(c)}: ${c.saturation}`] : []));
+  return lines.length ? ['', 'saturated servers:', ...lines] : [];
+}
+
+/**
+ * Table values that are n/a, one line per reason and set of columns:
+ * `n/a  srv p50 ms of ws x ws, uws x ws: the server did not report it`.
+ * "no samples" is said in the cell itself and needs no line.
+ */
+function missingLines(scenario: ScenarioInfo, cells: CellResult[], label: (cell: CellResult) => string): string[] {
+  const groups = new Map<string, { headers: string; reason: string; pairs: string[] }>();
+  for (const cell of cells) {
+    if (!isMeasured(cell)) continue;
+    const headersByReason = new Map<string, string[]>();
+    for (const key of scenario.table) {
+      if (typeof cell.metrics[key] === 'number') continue;
+      const reason = cell.missing[key];
+      if (reason === undefined || reason === NO_SAMPLES) continue;
+      headersByReason.set(reason, [...(headersByReason.get(reason) ?? []), scenario.metrics[key]?.header ?? key]);
+    }
+    for (const [reason, headers] of headersByReason) addToGroup(groups, headers.join(', '), reason, label(cell));
+  }
+  return groupLines(groups, 'n/a ');
+}
+
+/** `-` for the server's cost, with the reason the cell's notes give, or that none is recorded. */
+function notSampledLines(cells: CellResult[], label: (cell: CellResult) => string): string[] {
+  const groups = new Map<string, { headers: string; reason: string; pairs: string[] }>();
+  for (const cell of cells) {
+    if (!isMeasured(cell) || cell.resources.server !== null) continue;
+    addToGroup(groups, SERVER_COST_HEADERS.join(', '), cell.notes.find((n) => NOT_SAMPLED_NOTE.test(n)) ?? NO_REASON, label(cell));
+  }
+  return groupLines(groups, '-   ');
+}
+
+function addToGroup(groups: Map<string, { headers: string; reason: string; pairs: string[] }>, headers: string, reason: string, pair: string): void {
+  const key = `${headers}\n${reason}`;
+  const entry = groups.get(key) ?? { headers, reason, pairs: [] };
+  entry.pairs.push(pair);
+  groups.set(key, entry);
+}
+
+function groupLines(groups: Map<string, { headers: string; reason: string; pairs: string[] }>, mark: string): string[] {
+  if (groups.size === 0) return [];
+  return ['', ...[...groups.values()].map((g) => `${mark} ${g.headers} of ${g.pairs.join(', ')}: ${g.reason}`)];
+}
+
+/** Skipped pairs, one line per reason: `n/a  ws x socketio, uws x socketio: <reason>`. */
+function skippedLines(cells: CellResult[]): string[] {
+  const pairsByReason = new Map<string, Set<string>>();
+  for (const cell of cells) {
+    if (cell.status !== 'skipped') continue;
+    pairsByReason.set(cell.reason, (pairsByReason.get(cell.reason) ?? new Set()).add(pairLabel(cell)));
+  }
+  if (pairsByReason.size === 0) return [];
+  return ['', ...[...pairsByReason].map(([reason, pairs]) => `n/a  ${[...pairs].join(', ')}: ${reason}`)];
+}
+
+/** `status ok: ...`, one line per status the table shows (rows, and skipped pairs on their n/a lines). */
+function statusLegend(cells: CellResult[], shownStatuses: string[]): string[] {
+  const statuses = [...new Set([...cells.map((c) => c.status as string)])];
+  const saturated = shownStatuses.some((s) => s.endsWith(', saturated'));
+  if (statuses.length === 0) return [];
+  return [
+    '',
+    ...statuses.map((status) => `status ${status}: ${STATUS_MEANINGS[status] ?? OTHER_STATUS_MEANING}`),
+    ...(saturated ? [`status ..., saturated: ${SATURATED_MEANING}`] : []),
+  ];
+}
+
+function reasonOf(cell: MeasuredCell): string {
+  return 'reason' in cell && typeof cell.reason === 'string' ? cell.reason : 'no reason recorded';
+}

@@ -1,0 +1,80 @@
+/**
+ * What `merge` says names cells as the table does (`sharded target x ws
+ * payload=32B`, never a JSON cell key), and shards of different
+ * configurations are refused with the settings that differ, not two hashes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MetricInfo } from '../src/declaration-types.js';
+import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
+import type { ShardInfo } from '../src/shard/shard-types.js';
+import { mergeShards } from '../src/shard/merge.js';
+import { runCli, tempDir } from './support.js';
+import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+
+const METRICS: Record<string, MetricInfo> = {
+  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+};
+const INFO = scenarioInfo('sharded', {
+  parameters: { payload: { kind: 'size', description: 'made up', default: 32, sweepable: true } },
+  metrics: METRICS,
+  table: ['messagesPerSec'],
+  charts: [],
+});
+
+function shard(index: number, rate: number, clientCpu: number, configHash = 'abc', clientProcesses = 1): BenchResult {
+  const info: ShardInfo = {
+    runId: 'run-1',
+    index,
+    count: 2,
+    configHash,
+    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
+    start: { mode: 'start-at', atEpochMs: 1_700_000_000_000 },
+    clockOffsetMs: 0,
+    clockRttMs: 0.1,
+  };
+  const cells: CellResult[] = [32, 1024].map((payload) => {
+    const c = cell('sharded', { server: 'target', client: 'ws', params: { payload }, histograms: { delay: exponentialHistogram(100, 300, index) }, counters: { received: rate * 2 }, metrics: { messagesPerSec: rate } });
+    if (isMeasured(c)) c.resources.clients = [resources(clientCpu, clientCpu + 5, 80)];
+    return c;
+  });
+  return { ...result(INFO, cells), clientProcesses, shard: info };
+}
+
+test('merge warnings name cells as the table does', async () => {
+  const merged = await mergeShards([shard(0, 1000, 95), shard(1, 2000, 10)].map((r, i) => ({ source: `s${i}.json`, result: r })));
+  const warnings = merged.merge!.warnings;
+  assert.ok(warnings.includes("shard 0, sharded target x ws payload=32B: a load generator ran at 95% CPU (above 80%): the figures may be its limit, not the server's"), warnings.join('\n'));
+  assert.ok(warnings.some((w) => w.startsWith('sharded target x ws payload=1KiB: msg/s differs between shards by 67% of the mean')), warnings.join('\n'));
+  for (const w of warnings) assert.doesNotMatch(w, /\["|\{"/, `no JSON cell key in: ${w}`);
+});
+
+test('shards of different configurations are refused naming the settings that differ', async () => {
+  const dir = tempDir();
+  const paths = [shard(0, 1000, 10, 'abc', 1), shard(1, 1000, 10, 'def', 2)].map((r, i) => {
+    const path = join(dir, `s${i}.json`);
+    writeFileSync(path, JSON.stringify(r));
+    return path;
+  });
+  const outcome = await runCli(['merge', ...paths, '--out', join(dir, 'merged.json')]);
+  assert.equal(outcome.code, 2, outcome.stderr);
+  assert.equal(outcome.stderr, `wsbench: merge: ${paths[1]} was run with another configuration than ${paths[0]}: client processes 2 vs 1\n`);
+});
+
+test('when the files show no difference, the refusal says so and what was compared', async () => {
+  const dir = tempDir();
+  const paths = [shard(0, 1000, 10, 'abc'), shard(1, 1000, 10, 'def')].map((r, i) => {
+    const path = join(dir, `s${i}.json`);
+    writeFileSync(path, JSON.stringify(r));
+    return path;
+  });
+  const outcome = await runCli(['merge', ...paths, '--out', join(dir, 'merged.json')]);
+  assert.equal(outcome.code, 2, outcome.stderr);
+  assert.equal(
+    outcome.stderr,
+    `wsbench: merge: ${paths[1]} was run with another configuration than ${paths[0]} (configuration hash def vs abc), ` +
+      'but the files agree on what they record of it (scenario declarations, cells and parameters, servers, clients, targets, client processes, rounds, shard count)\n',
+  );
+});
