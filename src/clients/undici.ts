@@ -10,7 +10,7 @@ import { probeByImport } from '../package-version.js';
 import type { ClientAdapter, ClientTls, TlsSession } from '../adapter-types.js';
 import type { WebSocketLike } from '../runtimes/globals.js';
 import { whatwgConnection } from './built-in-websocket.js';
-import { isTlsUrl, NO_TLS, nodeTlsOptions, tlsSessionOf } from './tls-trust.js';
+import { isTlsUrl, NO_TLS, nodeTlsContext, tlsSessionOf } from './tls-trust.js';
 
 /**
  * One dispatcher per source address, so many connections can spread over 127.x.
@@ -41,7 +41,7 @@ function connectionAgent(
   tls: ClientTls | undefined,
   { onSocket, onError }: { onSocket: (socket: Socket) => void; onError: (error: Error) => void },
 ): Agent {
-  const connect = buildConnector({ ...nodeTlsOptions(tls), maxCachedSessions: 0 });
+  const connect = buildConnector({ ...nodeTlsContext(tls), maxCachedSessions: 0 });
   return new Agent({
     ...(localAddress ? { localAddress } : {}),
     connect(options, callback) {

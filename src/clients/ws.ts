@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { probeWs } from '../servers/ws-build.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from '../servers/deflate-settings.js';
 import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
-import { nodeTlsOptions, tlsSessionOf } from './tls-trust.js';
+import { nodeTlsContext, tlsSessionOf } from './tls-trust.js';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 /** ws frames bytes sent with this option as text: the same text frame on the wire. */
@@ -33,7 +33,7 @@ export const wsClient: ClientAdapter = {
         autoPong: true,
         skipUTF8Validation: false,
         ...(localAddress ? { localAddress } : {}),
-        ...nodeTlsOptions(tls),
+        ...nodeTlsContext(tls),
       });
       let closing = false;
       const fail = (error: Error): void => reject(new Error(`ws client could not connect: ${error.message}`));
