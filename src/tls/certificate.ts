@@ -6,7 +6,6 @@
  */
 import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import * as x509 from '@peculiar/x509';
 
 /** ECDSA P-256 is what most TLS servers present today; RSA 2048 shows what the older, costlier handshake does. */
 export type CertificateKeyType = 'ecdsa-p256' | 'rsa-2048';
@@ -47,10 +46,23 @@ const ALGORITHMS = {
   'rsa-2048': { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
 } as const;
 
-// Node's own WebCrypto, not whatever the library would find on globalThis first.
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+/**
+ * The library, loaded on first use: its import takes about half a second here
+ * (tsyringe, reflect-metadata, the ASN.1 schemas), which a run without TLS and
+ * every `import 'wsbench'` should not pay.
+ */
+let library: Promise<typeof import('@peculiar/x509')> | null = null;
+function x509Library(): Promise<typeof import('@peculiar/x509')> {
+  library ??= import('@peculiar/x509').then((x509) => {
+    // Node's own WebCrypto, not whatever the library would find on globalThis first.
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+    return x509;
+  });
+  return library;
+}
 
 export async function makeCertificate(options: CertificateOptions = {}): Promise<TlsCertificate> {
+  const x509 = await x509Library();
   const keyType = options.keyType ?? 'ecdsa-p256';
   const hosts = [...new Set([...LOOPBACK_HOSTS, ...(options.extraHosts ?? [])])];
   const nowMs = Date.now();
