@@ -34,8 +34,8 @@ export const denoServer: ServerAdapter = {
     if (deflate) throw new Error('Deno cannot negotiate permessage-deflate');
     let nextId = 0;
     const sockets = new Set<WebSocketLike>();
-    const listen = { hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined, ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}) };
-    const server = deno.serve(listen, (request) => {
+    const listenOptions = { hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined, ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}) };
+    const server = deno.serve(listenOptions, (request) => {
       if (!wantsWebSocket(request)) return serveFetchRoute(request, handlers.routes);
       const { socket, response } = deno.upgradeWebSocket(request, { idleTimeout: 0 });
       socket.binaryType = 'arraybuffer';

@@ -1,6 +1,7 @@
 /**
- * socket.io on node:http (node:https with TLS), WebSocket transport only (no long-polling upgrade
- * dance), compression off unless the cell asks. Messages travel as the `m` event.
+ * socket.io on node:http (node:https with TLS), WebSocket transport only (no
+ * long-polling upgrade dance), compression off unless the cell asks. Messages
+ * travel as the `m` event.
  */
 import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
