@@ -47,7 +47,7 @@ export interface DenoApi {
   version: { deno: string };
   serve(options: Record<string, unknown>, handler: (request: Request) => Response | Promise<Response>): DenoHttpServer;
   upgradeWebSocket(request: Request, options: { idleTimeout: number }): { socket: WebSocketLike; response: Response };
-  /** An HTTP client with extra trusted roots; Deno's WebSocket takes it as its `client` option (Deno 2.5 and later). */
+  /** An HTTP client with extra trusted roots; Deno's WebSocket takes it as its `client` option (added in late 2025; the pinned 2.9 has it). */
   createHttpClient(options: { caCerts: string[] }): unknown;
 }
 
