@@ -10,6 +10,31 @@ export type { Runtime, StackSettings };
 /** A message as scenarios see it: text arrives as a string, binary as bytes. */
 export type MessageData = string | Uint8Array;
 
+// ---------------------------------------------------------------- TLS
+
+/** A server's certificate and private key, PEM text (src/tls/certificate.ts makes a throwaway pair per run). */
+export interface ServerTls {
+  certPem: string;
+  keyPem: string;
+}
+
+/**
+ * How a client checks the server's certificate: against exactly this CA (the run's
+ * self-signed certificate, or a user's `--ca`), or not at all (`--insecure`, for
+ * stacks whose `tlsInsecure` capability is true).
+ */
+export type ClientTls = { caPem: string; insecure?: never } | { insecure: true; caPem?: never };
+
+/** What a client's TLS handshake settled on, or why the stack cannot tell. */
+export type TlsSession =
+  | {
+      /** As OpenSSL names it: `TLSv1.3`, `TLSv1.2`. */
+      protocol: string;
+      /** The IANA/OpenSSL standard name, e.g. `TLS_AES_256_GCM_SHA384`. */
+      cipher: string;
+    }
+  | { protocol: null; cipher: null; reason: string };
+
 // ---------------------------------------------------------------- server side
 
 /** One accepted connection on the server, whatever the stack. */
@@ -74,13 +99,15 @@ export interface ServerStartOptions {
   port?: number;
   /** Let other processes listen on the same port (`serverProcesses` above 1). Only asked of stacks whose `sharedPort` capability is true. */
   sharePort?: boolean;
+  /** Serve wss:// (https:// for socket.io and the HTTP routes) with this certificate; plain when absent. */
+  tls?: ServerTls;
 }
 
 /** A server that is listening. */
 export interface RunningServer {
-  /** ws://host:port/ for WebSocket stacks, http://host:port for socket.io. */
+  /** ws://host:port/ for WebSocket stacks, http://host:port for socket.io; wss:// and https:// with TLS. */
   url: string;
-  /** http://host:port, for the scenario's REST routes. */
+  /** http://host:port (https:// with TLS), for the scenario's REST routes. */
   httpUrl: string;
   /** Sends one message to every open connection, the stack's idiomatic way. */
   broadcast(data: MessageData): void;
@@ -99,6 +126,8 @@ export interface ServerCapabilities {
   deflate: boolean;
   /** Can run as several processes listening on one port (SO_REUSEPORT), for the `serverProcesses` parameter. */
   sharedPort: boolean;
+  /** Serves TLS when its start options carry a certificate. */
+  tls: boolean;
 }
 
 /** One server stack. */
@@ -127,6 +156,8 @@ export interface ClientConnection {
   close(): Promise<void>;
   /** The Sec-WebSocket-Extensions the handshake settled on ('' for none). */
   extensions(): string;
+  /** The TLS version and cipher this connection negotiated; null ones with the reason (plain ws://, or a stack that does not say). */
+  tlsSession(): TlsSession;
 }
 
 export interface ClientConnectOptions {
@@ -152,6 +183,8 @@ export interface ClientConnectOptions {
    * so a scenario that sets this takes both.
    */
   textAsBytes?: boolean;
+  /** For a wss:// (or https:// socket.io) URL: what to trust. Absent: the stack's default trust store. */
+  tls?: ClientTls;
 }
 
 /** What a client stack can do beyond plain messages. */
@@ -160,6 +193,12 @@ export interface ClientCapabilities {
   wireTap: boolean;
   /** Can negotiate permessage-deflate. */
   deflate: boolean;
+  /** Trusts exactly the CA given in its connect options (ClientTls.caPem). */
+  tls: boolean;
+  /** Can skip certificate verification (ClientTls.insecure). */
+  tlsInsecure: boolean;
+  /** Its connections report the negotiated TLS version and cipher (tlsSession() is not null). */
+  tlsSession: boolean;
 }
 
 /** One client stack. */

@@ -69,7 +69,14 @@ export type {
   ClientAdapter,
   ServerCapabilities,
   ClientCapabilities,
+  ServerTls,
+  ClientTls,
+  TlsSession,
 } from './adapter-types.js';
+export { makeCertificate, LOOPBACK_HOSTS } from './tls/certificate.js';
+export type { TlsCertificate, CertificateOptions, CertificateKeyType } from './tls/certificate.js';
+export { writePemFiles } from './tls/pem-files.js';
+export type { PemFiles } from './tls/pem-files.js';
 export type {
   Clock,
   Recorder,

@@ -7,6 +7,8 @@ every connection (the path works too: ws://host:port/fanout).
     python examples/python/starlette_server.py --port 8765
     wsbench run push-vs-poll --server-cmd 'starlette=.venv/bin/python examples/python/starlette_server.py --port {port}'
 
+`--cert FILE --key FILE` serves wss:// and the REST routes over https://.
+
 Counters for wsbench's server-side metrics: GET /wsbench/stats.
 """
 
@@ -196,5 +198,7 @@ if __name__ == "__main__":
     config = uvicorn.Config(
         app, host=args.host, port=args.port, log_level="warning", lifespan="off",
         ws="websockets-sansio", ws_per_message_deflate=False, ws_ping_interval=None, ws_max_size=64 * 1024 * 1024,
+        # The same TLS context as the other reference servers, rather than the one uvicorn builds from its own defaults.
+        **({"ssl_context_factory": lambda _config, _default: wp.tls_context(args)} if args.cert else {}),
     )
     AnnouncingServer(config).run()

@@ -6,6 +6,8 @@ pages in docs/protocols/ describe. wsbench picks the scenario with
     python examples/python/tornado_server.py --port 8765
     wsbench run ticker-orders --server-cmd 'tornado=.venv/bin/python examples/python/tornado_server.py --port {port}'
 
+`--cert FILE --key FILE` serves wss:// (and the stats route over https://).
+
 Counters for wsbench's server-side metrics: GET /wsbench/stats.
 
 Like the seed's server, it leaves Tornado's default of Nagle's algorithm on:
@@ -99,7 +101,7 @@ async def main() -> None:
         [(wp.STATS_PATH, Stats), (r"/.*", BenchSocket)],
         websocket_max_message_size=64 * 1024 * 1024,
     )
-    server = app.listen(args.port, args.host)
+    server = app.listen(args.port, args.host, ssl_options=wp.tls_context(args))
     port = next(iter(server._sockets.values())).getsockname()[1]
     wp.announce(args.host, port)
     stop = asyncio.get_running_loop().create_future()

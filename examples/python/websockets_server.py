@@ -7,6 +7,8 @@ connection (the path works too: ws://host:port/fanout).
     python examples/python/websockets_server.py --port 8765
     wsbench run echo --server-cmd 'py=.venv/bin/python examples/python/websockets_server.py --port {port}'
 
+`--cert FILE --key FILE` serves wss:// (and the stats route over https://).
+
 `--max-queue N|none` is the library's receive queue per connection (seed 004's
 knob). Counters for wsbench's server-side metrics: GET /wsbench/stats.
 """
@@ -245,7 +247,7 @@ async def main() -> None:
     # Compression off and no keepalive pings, as wsbench's own servers; frames up to 64 MiB (echo's largest payload).
     async with serve(
         handler, args.host, args.port, compression=None, ping_interval=None, max_size=64 * 1024 * 1024,
-        max_queue=max_queue, close_timeout=1, process_request=refuse,
+        max_queue=max_queue, close_timeout=1, process_request=refuse, ssl=wp.tls_context(args),
     ) as server:
         wp.announce(args.host, server.sockets[0].getsockname()[1])
         stop = asyncio.get_running_loop().create_future()

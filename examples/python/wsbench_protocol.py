@@ -4,6 +4,7 @@ What every reference server shares: the wire protocols' common parts
 stack's idiom.
 
 - the clock: CLOCK_MONOTONIC in microseconds, the one wsbench reads too;
+- the command line, TLS included (`--cert FILE --key FILE`: wss:// and https://);
 - the cell's parameters, from the connection URL's query string;
 - the optional stats route's body (GET /wsbench/stats?scenario=NAME);
 - the fanout price tick and the firehose order-book feed, byte for byte the
@@ -19,6 +20,7 @@ import asyncio
 import inspect
 import json
 import math
+import ssl
 import time
 from collections import defaultdict
 from datetime import datetime, timedelta, timezone
@@ -85,7 +87,21 @@ def server_arguments(description: str) -> argparse.Namespace:
         action="store_true",
         help="tornado only: set TCP_NODELAY on WebSocket connections (Tornado leaves Nagle's algorithm on by default)",
     )
-    return parser.parse_args()
+    parser.add_argument("--cert", help="PEM certificate: serve TLS (wss://, https://); needs --key")
+    parser.add_argument("--key", help="PEM private key of --cert")
+    args = parser.parse_args()
+    if (args.cert is None) != (args.key is None):
+        parser.error("--cert and --key go together")
+    return args
+
+
+def tls_context(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The server's TLS context when --cert and --key were given (Python's defaults: TLS 1.2 and 1.3), else None."""
+    if args.cert is None:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(args.cert, args.key)
+    return context
 
 
 def announce(host: str, port: int) -> None:

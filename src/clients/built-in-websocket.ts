@@ -3,10 +3,12 @@
  * clients open it: binaryType arraybuffer, connect() resolves on `open`.
  * Neither runtime lets a script reach the TCP socket (no wire tap) or choose the
  * source address: connections come from the address the kernel picks, which is
- * enough up to the local port range.
+ * enough up to the local port range. Nor can a script read the TLS session either
+ * runtime negotiated.
  */
-import type { ClientConnection, ClientConnectOptions } from '../adapter-types.js';
+import type { ClientConnection, ClientConnectOptions, TlsSession } from '../adapter-types.js';
 import type { WebSocketConstructor, WebSocketLike } from '../runtimes/globals.js';
+import { undisclosedSession } from './tls-trust.js';
 
 const CLOSED = 3;
 /** A peer that never answers the close handshake must not hold the client up. */
@@ -21,26 +23,31 @@ export function connectBuiltIn(
 ): Promise<ClientConnection> {
   if (options.onWireData) return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
   const socket = socketOptions === undefined ? new WebSocket(url) : new WebSocket(url, socketOptions);
-  return whatwgConnection(label, socket, options);
+  const session = undisclosedSession(url, `${label}'s WebSocket does not expose its TLS session`);
+  return whatwgConnection(label, socket, options, { tlsSession: () => session });
 }
 
 /**
  * Any WHATWG WebSocket (Bun's, Deno's, undici's) behind the ClientConnection
  * contract: resolves on `open`, rejects with the reason when it never opens.
- * `onClosed` runs at every close (undici frees its agent there).
+ * `tlsSession` answers for the connection (only the adapter knows how);
+ * `underlyingFailure` is what the adapter saw fail beneath the WebSocket, which
+ * says more than its error event (undici's carries no cause: a TLS refusal
+ * arrives as an empty message); `onClosed` runs at every close (undici frees
+ * its agent there).
  */
 export function whatwgConnection(
   label: string,
   socket: WebSocketLike,
   { onMessage, onUnexpectedClose }: Pick<ClientConnectOptions, 'onMessage' | 'onUnexpectedClose'>,
-  onClosed: () => void = () => undefined,
+  { tlsSession, underlyingFailure = () => undefined, onClosed = () => undefined }: { tlsSession: () => TlsSession; underlyingFailure?: () => string | undefined; onClosed?: () => void },
 ): Promise<ClientConnection> {
   return new Promise<ClientConnection>((resolve, reject) => {
     socket.binaryType = 'arraybuffer';
     let opened = false;
     let closing = false;
     socket.addEventListener('error', (event) => {
-      if (!opened) reject(new Error(`${label} client could not connect: ${event.message ?? 'error'}`));
+      if (!opened) reject(new Error(`${label} client could not connect: ${underlyingFailure() ?? (event.message || 'error')}`));
     });
     socket.addEventListener('message', (event) => {
       const data = event.data as string | ArrayBuffer;
@@ -48,7 +55,7 @@ export function whatwgConnection(
     });
     socket.addEventListener('close', (event) => {
       onClosed();
-      if (!opened) return reject(new Error(`${label} client could not connect: closed with code ${event.code}`));
+      if (!opened) return reject(new Error(`${label} client could not connect: ${underlyingFailure() ?? `closed with code ${event.code}`}`));
       if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
     });
     socket.addEventListener('open', () => {
@@ -57,6 +64,7 @@ export function whatwgConnection(
         send: (data) => socket.send(data),
         bufferedAmountBytes: () => socket.bufferedAmount,
         extensions: () => socket.extensions,
+        tlsSession,
         close: () =>
           new Promise<void>((done) => {
             closing = true;

@@ -1,5 +1,5 @@
 /** Bun's built-in WebSocket client; runs in a Bun child (in Node only probe() is called). */
-import type { ClientAdapter } from '../adapter-types.js';
+import type { ClientAdapter, ClientTls } from '../adapter-types.js';
 import { builtInWebSocket } from '../runtimes/globals.js';
 import { probeRuntime } from '../runtimes/probe.js';
 import { connectBuiltIn } from './built-in-websocket.js';
@@ -8,12 +8,20 @@ export const bunClient: ClientAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { wireTap: false, deflate: true },
+  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: false },
   settings: {
     // Bun offers permessage-deflate unless told not to: the offer follows the cell.
     perMessageDeflate: 'off unless the cell asks (deflate=on)',
     binaryType: 'arraybuffer',
+    tls: "when on: the WebSocket's tls option trusting the given CA, Bun's default versions and ciphers on BoringSSL",
   },
   probe: () => probeRuntime('bun'),
-  connect: (url, options) => connectBuiltIn('bun', builtInWebSocket('bun'), url, { perMessageDeflate: options.deflate === true }, options),
+  connect: (url, options) =>
+    connectBuiltIn('bun', builtInWebSocket('bun'), url, { perMessageDeflate: options.deflate === true, ...bunTlsOption(options.tls) }, options),
 };
+
+/** Bun's WebSocket takes Node-style TLS options under `tls` (a Bun extension of the constructor). */
+function bunTlsOption(tls: ClientTls | undefined): { tls?: { ca: string } | { rejectUnauthorized: false } } {
+  if (!tls) return {};
+  return { tls: tls.insecure ? { rejectUnauthorized: false } : { ca: tls.caPem } };
+}

@@ -1,6 +1,6 @@
 /** Deno's built-in WebSocket client (no permessage-deflate); runs in a Deno child (in Node only probe() is called). */
-import type { ClientAdapter } from '../adapter-types.js';
-import { builtInWebSocket } from '../runtimes/globals.js';
+import type { ClientAdapter, ClientTls } from '../adapter-types.js';
+import { builtInWebSocket, denoApi } from '../runtimes/globals.js';
 import { probeRuntime } from '../runtimes/probe.js';
 import { connectBuiltIn } from './built-in-websocket.js';
 
@@ -8,11 +8,32 @@ export const denoClient: ClientAdapter = {
   name: 'deno',
   protocol: 'websocket',
   runtime: 'deno',
-  capabilities: { wireTap: false, deflate: false },
-  settings: { perMessageDeflate: 'not supported by Deno', binaryType: 'arraybuffer' },
+  // Deno skips certificate checks only for a whole process started with --unsafely-ignore-certificate-errors.
+  capabilities: { wireTap: false, deflate: false, tls: true, tlsInsecure: false, tlsSession: false },
+  settings: {
+    perMessageDeflate: 'not supported by Deno',
+    binaryType: 'arraybuffer',
+    tls: "when on: a Deno.HttpClient whose caCerts add the given CA to Deno's built-in roots, rustls' default versions and ciphers",
+  },
   probe: () => probeRuntime('deno'),
-  connect(url, options) {
-    if (options.deflate) return Promise.reject(new Error('Deno cannot negotiate permessage-deflate'));
-    return connectBuiltIn('deno', builtInWebSocket('deno'), url, undefined, options);
+  async connect(url, options) {
+    if (options.deflate) throw new Error('Deno cannot negotiate permessage-deflate');
+    if (options.tls?.insecure) throw new Error("Deno's WebSocket cannot skip certificate verification");
+    return connectBuiltIn('deno', builtInWebSocket('deno'), url, denoSocketOptions(options.tls), options);
   },
 };
+
+/** One HTTP client per CA for the life of the process: Deno's WebSocket opens its connection through it. */
+const httpClients = new Map<string, unknown>();
+
+function denoSocketOptions(tls: ClientTls | undefined): { client: unknown } | undefined {
+  if (!tls?.caPem) return undefined;
+  const deno = denoApi();
+  if (!deno) throw new Error('the deno client runs under Deno only');
+  let client = httpClients.get(tls.caPem);
+  if (!client) {
+    client = deno.createHttpClient({ caCerts: [tls.caPem] });
+    httpClients.set(tls.caPem, client);
+  }
+  return { client };
+}

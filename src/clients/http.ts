@@ -1,17 +1,20 @@
 /**
  * The HTTP side of a client process: undici over keep-alive, counting the bytes
  * its sockets carry (headers and all: for small polls the headers are most of
- * the cost, so body sizes alone would flatter REST).
+ * the cost, so body sizes alone would flatter REST). Over https:// it trusts
+ * what the WebSocket clients trust.
  */
 import type { Socket } from 'node:net';
 import type { Pool } from 'undici';
 import type { HttpClient } from '../scenario-types.js';
+import type { ClientTls } from '../adapter-types.js';
 import { loadUndici } from '../runtimes/undici.js';
+import { nodeTlsOptions } from './tls-trust.js';
 
 const { Pool: UndiciPool, buildConnector } = await loadUndici();
 
-export function createHttpClient(httpUrl: string, connections = 1): HttpClient & { close(): Promise<void> } {
-  const connectTcp = buildConnector({});
+export function createHttpClient(httpUrl: string, connections = 1, tls?: ClientTls): HttpClient & { close(): Promise<void> } {
+  const connectTcp = buildConnector(nodeTlsOptions(tls));
   const live = new Set<Socket>();
   const closed = { sentBytes: 0, receivedBytes: 0 };
   let pool: Pool | null = null;

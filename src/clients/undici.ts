@@ -7,9 +7,10 @@
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, WebSocket } from 'undici';
 import { probeByImport } from '../package-version.js';
-import type { ClientAdapter } from '../adapter-types.js';
+import type { ClientAdapter, ClientTls, TlsSession } from '../adapter-types.js';
 import type { WebSocketLike } from '../runtimes/globals.js';
 import { whatwgConnection } from './built-in-websocket.js';
+import { isTlsUrl, NO_TLS, nodeTlsContext, tlsSessionOf } from './tls-trust.js';
 
 /**
  * One dispatcher per source address, so many connections can spread over 127.x.
@@ -27,8 +28,36 @@ function agentFor(localAddress: string): Agent {
 }
 
 /**
- * A dispatcher of its own for one tapped connection: its connector hands every
- * chunk the socket receives after the HTTP upgrade to `onWireData`.
+ * A dispatcher of its own for one connection, whose connector sees its socket:
+ * for TLS (its trust, the session read off the socket, and the reason a
+ * handshake failed: a shared agent could not tell whose socket is whose) and
+ * for a wire tap.
+ *
+ * Its TLS session cache is off, so every connection pays a full handshake, as
+ * with the ws client, which keeps none.
+ */
+function connectionAgent(
+  localAddress: string | undefined,
+  tls: ClientTls | undefined,
+  { onSocket, onError }: { onSocket: (socket: Socket) => void; onError: (error: Error) => void },
+): Agent {
+  const connect = buildConnector({ ...nodeTlsContext(tls), maxCachedSessions: 0 });
+  return new Agent({
+    ...(localAddress ? { localAddress } : {}),
+    connect(options, callback) {
+      connect(options, (...args) => {
+        const [error, socket] = args;
+        if (error) onError(error);
+        if (socket) onSocket(socket as Socket);
+        callback(...args);
+      });
+    },
+  });
+}
+
+/**
+ * Hands every chunk a tapped connection's socket receives after the HTTP
+ * upgrade to `onWireData` (over TLS, the frames as they come out of decryption).
  *
  * The tap must not listen during the handshake: a 'data' listener there would
  * switch the socket to flowing mode once undici's HTTP parser lets go of it,
@@ -39,20 +68,6 @@ function agentFor(localAddress: string): Agent {
  * from then on both see the same chunks, the unshifted bytes that arrived with
  * the 101 response included, and none of the HTTP handshake.
  */
-function tappingAgent(localAddress: string | undefined, onWireData: (chunk: Uint8Array) => void): Agent {
-  const connect = buildConnector({});
-  return new Agent({
-    ...(localAddress ? { localAddress } : {}),
-    connect(options, callback) {
-      connect(options, (...args) => {
-        const socket = args[1];
-        if (socket) tapOnceUpgraded(socket, onWireData);
-        callback(...args);
-      });
-    },
-  });
-}
-
 function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void): void {
   const join = (event: string | symbol): void => {
     if (event !== 'data') return;
@@ -66,19 +81,34 @@ export const undiciClient: ClientAdapter = {
   name: 'undici',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true },
+  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true },
   settings: {
     perMessageDeflate: 'always offered (undici has no option); servers accept it only when the cell asks',
     binaryType: 'arraybuffer',
+    tls: "when on: a dispatcher per connection whose connector trusts only the given CA, Node's default versions and ciphers, no session reuse",
   },
   probe: () => probeByImport('undici', () => import('undici')),
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData }) {
-    const ownAgent = onWireData ? tappingAgent(localAddress, onWireData) : null;
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, tls }) {
+    let session: TlsSession = NO_TLS;
+    let failure: string | undefined;
+    const ownAgent = onWireData || tls || isTlsUrl(url)
+      ? connectionAgent(localAddress, tls, {
+          onSocket(socket) {
+            session = tlsSessionOf(socket);
+            if (onWireData) tapOnceUpgraded(socket, onWireData);
+          },
+          onError: (error) => (failure = error.message),
+        })
+      : null;
     const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
     const socket = new WebSocket(url, dispatcher ? { dispatcher } : undefined);
     // The upgraded socket left the agent's pool at the handshake; closing frees the rest.
     const freeAgent = (): void => void ownAgent?.close().catch(() => undefined);
-    return whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, freeAgent);
+    return whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, {
+      tlsSession: () => session,
+      underlyingFailure: () => failure,
+      onClosed: freeAgent,
+    });
   },
 };

@@ -1,9 +1,10 @@
-/** The `ws` client: compression off unless the cell asks, limits pinned. */
+/** The `ws` client: compression off unless the cell asks, limits pinned; TLS through Node's tls.connect. */
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { probeWs } from '../servers/ws-build.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from '../servers/deflate-settings.js';
 import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
+import { nodeTlsContext, tlsSessionOf } from './tls-trust.js';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 /** ws frames bytes sent with this option as text: the same text frame on the wire. */
@@ -13,11 +14,18 @@ export const wsClient: ClientAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true },
-  settings: { ...WS_DEFLATE_SETTINGS, maxPayloadBytes: MAX_PAYLOAD_BYTES, autoPong: true, utf8Validation: true, textSentAs: 'bytes with binary: false (the same text frame; one write per frame, a repeated string encoded once)' },
+  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true },
+  settings: {
+    ...WS_DEFLATE_SETTINGS,
+    maxPayloadBytes: MAX_PAYLOAD_BYTES,
+    autoPong: true,
+    utf8Validation: true,
+    textSentAs: 'bytes with binary: false (the same text frame; one write per frame, a repeated string encoded once)',
+    tls: "when on: Node's tls.connect trusting only the given CA, Node's default versions and ciphers, a full handshake per connection (no session reuse)",
+  },
   probe: probeWs,
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, textAsBytes }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, textAsBytes, tls }) {
     return new Promise<ClientConnection>((resolve, reject) => {
       const socket = new WebSocket(url, {
         perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
@@ -25,6 +33,7 @@ export const wsClient: ClientAdapter = {
         autoPong: true,
         skipUTF8Validation: false,
         ...(localAddress ? { localAddress } : {}),
+        ...nodeTlsContext(tls),
       });
       let closing = false;
       const fail = (error: Error): void => reject(new Error(`ws client could not connect: ${error.message}`));
@@ -35,6 +44,7 @@ export const wsClient: ClientAdapter = {
           socket.terminate();
           return reject(new Error('ws client could not tap the wire: no underlying socket'));
         }
+        const session = tlsSessionOf(rawSocket(socket));
         socket.on('error', () => undefined); // the close event that follows carries the news
         // ws hands over (data, isBinary); with text as bytes the scenario's handler takes the Buffer as it is.
         if (textAsBytes) socket.on('message', onMessage);
@@ -46,6 +56,7 @@ export const wsClient: ClientAdapter = {
           send: (data) => (typeof data === 'string' ? socket.send(textBytes(data), AS_TEXT) : socket.send(data)),
           bufferedAmountBytes: () => socket.bufferedAmount,
           extensions: () => socket.extensions,
+          tlsSession: () => session,
           close: () =>
             new Promise<void>((done) => {
               closing = true;
@@ -80,14 +91,20 @@ function textBytes(text: string): Buffer {
 }
 
 /**
- * Hands every chunk the TCP socket receives after the upgrade to `onWireData`.
+ * Hands every chunk the TCP socket receives after the upgrade to `onWireData`
+ * (over TLS, the frames as they come out of decryption).
  * ws emits 'open' synchronously inside setSocket(), after unshifting the bytes
  * that came in with the 101 response and before the socket flows again, so a
  * listener added here sees every frame and none of the HTTP handshake.
  */
 function tapWire(socket: WebSocket, onWireData: (chunk: Uint8Array) => void): boolean {
-  const raw = (socket as unknown as { _socket?: Socket })._socket;
+  const raw = rawSocket(socket);
   if (!raw) return false;
   raw.on('data', onWireData);
   return true;
+}
+
+/** ws keeps the connection's net.Socket (a tls.TLSSocket for wss://) in a field it does not document. */
+function rawSocket(socket: WebSocket): Socket | undefined {
+  return (socket as unknown as { _socket?: Socket })._socket;
 }

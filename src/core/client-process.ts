@@ -99,7 +99,7 @@ function note(text: string): void {
 }
 
 async function run(message: ClientStartMessage): Promise<void> {
-  const http = createHttpClient(message.httpUrl);
+  const http = createHttpClient(message.httpUrl, 1, message.tls);
   const extraHttp: Array<ReturnType<typeof createHttpClient>> = [];
   const lost = metrics.counter('connectionsLost');
   const deflateAsked = message.params.deflate === 'on';
@@ -124,6 +124,7 @@ async function run(message: ClientStartMessage): Promise<void> {
           // 127.x source addresses spread load over loopback ports; toward another host they cannot route.
           ...(options.localAddress && !loopbackServer ? { localAddress: undefined } : {}),
           deflate: deflateAsked,
+          ...(message.tls ? { tls: message.tls } : {}),
           onUnexpectedClose(reason) {
             lost.add();
             note(reason);
@@ -136,7 +137,7 @@ async function run(message: ClientStartMessage): Promise<void> {
       httpUrl: message.httpUrl,
       http,
       newHttpClient() {
-        const client = createHttpClient(message.httpUrl);
+        const client = createHttpClient(message.httpUrl, 1, message.tls);
         extraHttp.push(client);
         return client;
       },

@@ -5,6 +5,7 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { EncodedHistogram, ProcessReport } from '../result-types.js';
+import type { ClientTls, ServerTls } from '../adapter-types.js';
 import type { JsonValue } from '../scenario-types.js';
 import { watchParent } from './parent-watchdog.js';
 
@@ -25,6 +26,8 @@ export interface ServerStartMessage {
   processCount: number;
   /** Join the first process on its port (every process but the first of several). */
   port?: number;
+  /** Serve TLS with this certificate and key. */
+  tls?: ServerTls;
 }
 
 export interface ClientStartMessage {
@@ -38,6 +41,8 @@ export interface ClientStartMessage {
   processCount: number;
   /** How often to send progress while the window is open (sized to the window: see progressIntervalMs). */
   progressIntervalMs: number;
+  /** What the WebSocket and HTTP clients trust, for a wss:// and https:// server. */
+  tls?: ClientTls;
 }
 
 /** Opens (go) or closes (stop) the measurement window. */

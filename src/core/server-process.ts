@@ -88,6 +88,7 @@ async function start(message: ServerStartMessage): Promise<void> {
       deflate: message.params.deflate === 'on',
       ...(message.processCount > 1 ? { sharePort: true } : {}),
       ...(message.port !== undefined ? { port: message.port } : {}),
+      ...(message.tls ? { tls: message.tls } : {}),
     });
     broadcast = running.broadcast;
     stackDrops = running.stackDrops;

@@ -47,6 +47,8 @@ export interface DenoApi {
   version: { deno: string };
   serve(options: Record<string, unknown>, handler: (request: Request) => Response | Promise<Response>): DenoHttpServer;
   upgradeWebSocket(request: Request, options: { idleTimeout: number }): { socket: WebSocketLike; response: Response };
+  /** An HTTP client with extra trusted roots; Deno's WebSocket takes it as its `client` option (added in late 2025; the pinned 2.9 has it). */
+  createHttpClient(options: { caCerts: string[] }): unknown;
 }
 
 const runtimeGlobals = globalThis as unknown as { Bun?: BunApi; Deno?: DenoApi; WebSocket?: WebSocketConstructor };

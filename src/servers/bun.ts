@@ -2,12 +2,14 @@
  * Bun.serve: Bun's own WebSocket server (uWS inside) with the scenario's HTTP
  * routes on the same port. Runs in a Bun child; in Node only probe() is called.
  * Compression off unless the cell asks, limits pinned like uWS's, broadcast by
- * publish(). Bun cannot send one message as several frames.
+ * publish(). Bun cannot send one message as several frames. TLS is Bun's own
+ * (BoringSSL), given the PEM text.
  */
 import type { MessageData, RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { bunApi, type BunServerWebSocket } from '../runtimes/globals.js';
 import { probeRuntime } from '../runtimes/probe.js';
 import { serveFetchRoute, wantsWebSocket } from './fetch-routes.js';
+import { serverUrls } from './server-urls.js';
 
 const BROADCAST_TOPIC = 'wsbench/all';
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
@@ -27,7 +29,7 @@ export const bunServer: ServerAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: true, tls: true },
   settings: {
     perMessageDeflate: 'off unless the cell asks (deflate=on): shared compressor and decompressor, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -37,10 +39,11 @@ export const bunServer: ServerAdapter = {
     sendPings: false,
     publishToSelf: false,
     httpIdleTimeoutSec: HTTP_IDLE_TIMEOUT_SEC,
+    tls: "when on: Bun.serve's tls option, Bun's default versions and ciphers on BoringSSL",
   },
   probe: () => probeRuntime('bun'),
 
-  async start({ host, handlers, deflate = false, port = 0, sharePort = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port = 0, sharePort = false, tls }): Promise<RunningServer> {
     const bun = bunApi();
     if (!bun) throw new Error('the bun server runs under Bun only');
     let nextId = 0;
@@ -55,6 +58,7 @@ export const bunServer: ServerAdapter = {
       port,
       reusePort: sharePort,
       idleTimeout: HTTP_IDLE_TIMEOUT_SEC,
+      ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
       fetch(request: Request, self: { upgrade(request: Request, options: { data: SocketData }): boolean }) {
         if (wantsWebSocket(request)) {
           if (self.upgrade(request, { data: {} })) return undefined;
@@ -88,8 +92,7 @@ export const bunServer: ServerAdapter = {
       },
     });
     return {
-      url: `ws://${host}:${server.port}/`,
-      httpUrl: `http://${host}:${server.port}`,
+      ...serverUrls(host, server.port, { tls: tls !== undefined }),
       broadcast(data) {
         server.publish(BROADCAST_TOPIC, data, deflate);
       },

@@ -2,12 +2,14 @@
  * Deno.serve with Deno.upgradeWebSocket, and the scenario's HTTP routes on the
  * same port. Runs in a Deno child; in Node only probe() is called. Deno's
  * WebSocket has no permessage-deflate, no frame control and no queue limit
- * (it never drops); its ping-based idle timeout is turned off.
+ * (it never drops); its ping-based idle timeout is turned off. TLS is Deno's
+ * own (rustls), given the PEM text.
  */
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { denoApi, type WebSocketLike } from '../runtimes/globals.js';
 import { probeRuntime } from '../runtimes/probe.js';
 import { serveFetchRoute, wantsWebSocket } from './fetch-routes.js';
+import { serverUrls } from './server-urls.js';
 
 const OPEN = 1;
 
@@ -15,23 +17,25 @@ export const denoServer: ServerAdapter = {
   name: 'deno',
   protocol: 'websocket',
   runtime: 'deno',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false, sharedPort: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false, sharedPort: true, tls: true },
   settings: {
     perMessageDeflate: 'not supported by Deno',
     maxPayload: "Deno's built-in limit (not settable)",
     backpressureLimit: 'none: Deno queues without limit and never drops',
     idleTimeoutSec: 0,
     binaryType: 'arraybuffer',
+    tls: "when on: Deno.serve's cert and key, rustls' default versions and ciphers",
   },
   probe: () => probeRuntime('deno'),
 
-  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false, tls }): Promise<RunningServer> {
     const deno = denoApi();
     if (!deno) throw new Error('the deno server runs under Deno only');
     if (deflate) throw new Error('Deno cannot negotiate permessage-deflate');
     let nextId = 0;
     const sockets = new Set<WebSocketLike>();
-    const server = deno.serve({ hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined }, (request) => {
+    const listenOptions = { hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined, ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}) };
+    const server = deno.serve(listenOptions, (request) => {
       if (!wantsWebSocket(request)) return serveFetchRoute(request, handlers.routes);
       const { socket, response } = deno.upgradeWebSocket(request, { idleTimeout: 0 });
       socket.binaryType = 'arraybuffer';
@@ -52,8 +56,7 @@ export const denoServer: ServerAdapter = {
     });
     const port = server.addr.port;
     return {
-      url: `ws://${host}:${port}/`,
-      httpUrl: `http://${host}:${port}`,
+      ...serverUrls(host, port, { tls: tls !== undefined }),
       broadcast(data) {
         for (const socket of sockets) if (socket.readyState === OPEN) socket.send(data);
       },

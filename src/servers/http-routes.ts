@@ -1,9 +1,16 @@
 /**
- * Serves a scenario's REST routes from a node:http server (the ws and socket.io
- * stacks share one; uWS has its own router).
+ * Serves a scenario's REST routes from a node:http server, or node:https with
+ * TLS (the ws and socket.io stacks share one; uWS has its own router).
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { HttpHandler } from '../adapter-types.js';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { HttpHandler, ServerTls } from '../adapter-types.js';
+
+/** The HTTP server a ws or socket.io server rides on: node:https with Node's default TLS versions and ciphers when `tls` is given. */
+export function createNodeServer(routes: Record<string, HttpHandler> | undefined, tls: ServerTls | undefined): Server {
+  const handler = nodeHttpHandler(routes);
+  return tls ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler) : createHttpServer(handler);
+}
 
 export function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined) {
   return (request: IncomingMessage, response: ServerResponse): void => {

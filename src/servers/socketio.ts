@@ -1,12 +1,13 @@
 /**
- * socket.io on node:http, WebSocket transport only (no long-polling upgrade
- * dance), compression off unless the cell asks. Messages travel as the `m` event.
+ * socket.io on node:http (node:https with TLS), WebSocket transport only (no
+ * long-polling upgrade dance), compression off unless the cell asks. Messages
+ * travel as the `m` event.
  */
-import { createServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
-import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
+import { createNodeServer, listenOnFreePort } from './http-routes.js';
+import { serverUrls } from './server-urls.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
 export const MESSAGE_EVENT = 'm';
@@ -19,7 +20,7 @@ export const socketioServer: ServerAdapter = {
   protocol: 'socket.io',
   runtime: 'node',
   // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: false },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: false, tls: true },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -28,11 +29,12 @@ export const socketioServer: ServerAdapter = {
     pingIntervalMs: PING_INTERVAL_MS,
     pingTimeoutMs: PING_TIMEOUT_MS,
     connectionStateRecovery: false,
+    tls: "when on: node:https, Node's default TLS versions, ciphers and session tickets",
   },
   probe: () => probeByImport('socket.io', () => import('socket.io')),
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
-    const http = createServer(nodeHttpHandler(handlers.routes));
+  async start({ host, handlers, deflate = false, tls }): Promise<RunningServer> {
+    const http = createNodeServer(handlers.routes, tls);
     const io = new Server(http, {
       transports: ['websocket'],
       perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
@@ -53,8 +55,7 @@ export const socketioServer: ServerAdapter = {
 
     const port = await listenOnFreePort(http, host);
     return {
-      url: `http://${host}:${port}`,
-      httpUrl: `http://${host}:${port}`,
+      ...serverUrls(host, port, { tls: tls !== undefined, socketio: true }),
       broadcast: (data) => void io.emit(MESSAGE_EVENT, data),
       stackDrops: () => 0, // socket.io buffers per socket without limit
       async close() {

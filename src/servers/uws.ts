@@ -1,14 +1,16 @@
 /**
  * uWebSockets.js: compression off unless the cell asks, backpressure limit raised
  * so the stack never drops silently (drops it does make are counted), broadcast
- * by publish().
+ * by publish(). TLS through its own SSLApp (uSockets on its bundled BoringSSL).
  */
 import { STATUS_CODES } from 'node:http';
 import { createServer } from 'node:net';
 import type { HttpResponse as UwsResponse, WebSocket as UwsSocket } from 'uWebSockets.js';
-import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
+import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection, ServerTls } from '../adapter-types.js';
+import { writePemFiles } from '../tls/pem-files.js';
 import { splitIntoFragments } from './fragments.js';
-import { loadUws } from './uws-build.js';
+import { serverUrls } from './server-urls.js';
+import { isNativeFunction, loadUws } from './uws-build.js';
 
 const BROADCAST_TOPIC = 'wsbench/all';
 /** 512 MiB: far above anything a scenario queues, so publish() never skips a slow reader. */
@@ -32,7 +34,7 @@ export const uwsServer: ServerAdapter = {
   name: 'uws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: true },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: true, tls: true },
   settings: {
     perMessageDeflate: 'off unless the cell asks (deflate=on): SHARED_COMPRESSOR | SHARED_DECOMPRESSOR, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -40,6 +42,7 @@ export const uwsServer: ServerAdapter = {
     closeOnBackpressureLimit: false,
     idleTimeoutSec: 0,
     sendPingsAutomatically: false,
+    tls: "when on: SSLApp, uSockets' defaults on its bundled BoringSSL (TLS 1.2-1.3)",
   },
   async probe() {
     const load = loadUws();
@@ -47,7 +50,7 @@ export const uwsServer: ServerAdapter = {
     return { available: true, version: load.version ?? 'unknown', build: load.build };
   },
 
-  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false, tls }): Promise<RunningServer> {
     const { module: uws, problem } = loadUws();
     if (!uws || problem) throw new Error(problem ?? 'uWebSockets.js unavailable');
     let nextId = 0;
@@ -58,7 +61,7 @@ export const uwsServer: ServerAdapter = {
       return status !== SEND_DROPPED;
     };
 
-    const app = uws.App().ws<UserData>('/*', {
+    const app = (tls ? sslApp(uws, tls) : uws.App()).ws<UserData>('/*', {
       // uWS compresses only the sends that ask (the last argument of send and publish).
       compression: deflate ? uws.SHARED_COMPRESSOR | uws.SHARED_DECOMPRESSOR : uws.DISABLED,
       maxPayloadLength: MAX_PAYLOAD_BYTES,
@@ -96,8 +99,7 @@ export const uwsServer: ServerAdapter = {
     });
     const port = uws.us_socket_local_port(token as never);
     return {
-      url: `ws://${host}:${port}/`,
-      httpUrl: `http://${host}:${port}`,
+      ...serverUrls(host, port, { tls: tls !== undefined }),
       broadcast(data) {
         app.publish(BROADCAST_TOPIC, data, typeof data !== 'string', deflate);
       },
@@ -109,6 +111,21 @@ export const uwsServer: ServerAdapter = {
     };
   },
 };
+
+/**
+ * uWS's TLS app. It reads its key and certificate from files only, once, while it
+ * builds the app: they live in a private folder for those few milliseconds.
+ */
+function sslApp(uws: typeof import('uWebSockets.js'), tls: ServerTls): ReturnType<typeof uws.SSLApp> {
+  // The package's JavaScript fallback (refused by loadUws) has no SSLApp; a native build compiled without SSL would not serve TLS.
+  if (!isNativeFunction(uws.SSLApp)) throw new Error('this uWebSockets.js build has no native SSLApp');
+  const files = writePemFiles(tls);
+  try {
+    return uws.SSLApp({ cert_file_name: files.certPath, key_file_name: files.keyPath });
+  } finally {
+    files.remove();
+  }
+}
 
 /**
  * A uWS socket behind the ServerConnection contract. uWS throws "Invalid access of

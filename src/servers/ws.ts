@@ -1,9 +1,9 @@
-/** The `ws` server on node:http: compression off unless the cell asks, limits pinned. */
-import { createServer } from 'node:http';
+/** The `ws` server on node:http (node:https with TLS): compression off unless the cell asks, limits pinned. */
 import { WebSocketServer, type WebSocket } from 'ws';
 import { probeWs } from './ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
-import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
+import { createNodeServer, listenOnFreePort } from './http-routes.js';
+import { serverUrls } from './server-urls.js';
 import { splitIntoFragments } from './fragments.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
@@ -14,7 +14,7 @@ export const wsServer: ServerAdapter = {
   protocol: 'websocket',
   runtime: 'node',
   // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: false },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: false, tls: true },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -22,11 +22,12 @@ export const wsServer: ServerAdapter = {
     idleTimeout: 'none',
     autoPong: true,
     utf8Validation: true,
+    tls: "when on: node:https, Node's default TLS versions, ciphers and session tickets",
   },
   probe: probeWs,
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
-    const http = createServer(nodeHttpHandler(handlers.routes));
+  async start({ host, handlers, deflate = false, tls }): Promise<RunningServer> {
+    const http = createNodeServer(handlers.routes, tls);
     const wss = new WebSocketServer({
       server: http,
       perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
@@ -48,8 +49,7 @@ export const wsServer: ServerAdapter = {
 
     const port = await listenOnFreePort(http, host);
     return {
-      url: `ws://${host}:${port}/`,
-      httpUrl: `http://${host}:${port}`,
+      ...serverUrls(host, port, { tls: tls !== undefined }),
       broadcast(data) {
         for (const client of wss.clients) if (client.readyState === 1) client.send(data);
       },
