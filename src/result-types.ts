@@ -22,7 +22,7 @@ export interface RuntimeInfo {
   version: string | null;
   /** The binary; null when none was found. */
   path: string | null;
-  /** Where it came from: an environment variable (`WSBENCH_BUN=...`), the pinned npm package, or the running Node. */
+  /** Where it came from: an environment variable (`WSBENCH_BUN=...`), the pinned npm package, PATH (`bun on PATH`), or the running Node. */
   source: string;
   /** Why it is unavailable. */
   reason?: string;

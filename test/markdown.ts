@@ -1,8 +1,11 @@
 /**
  * Just enough Markdown for the docs tests: fenced blocks, headings with the
- * anchors GitHub gives them, and the links of a page. Text inside fences and
- * code spans is never a heading or a link, as GitHub renders it.
+ * anchors GitHub gives them, the links of a page and whether each resolves.
+ * Text inside fences and code spans is never a heading or a link, as GitHub
+ * renders it.
  */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 export interface FencedBlock {
   /** The info string after the opening fence (`sh`, `ts`, or empty). */
@@ -117,4 +120,34 @@ export function links(markdown: string): MarkdownLink[] {
     found.push({ target: match[1]!, line: lineAt(match.index!) });
   }
   return found;
+}
+
+/**
+ * Why `target`, linked from `page`, does not resolve inside the tree at `root`
+ * (a checkout, or an installed package); null when it does.
+ */
+export function linkProblem(root: string, page: string, target: string): string | null {
+  const top = root.replace(/\/$/, '');
+  const shown = (file: string): string => relative(top, file);
+  const hashAt = target.indexOf('#');
+  const path = decodeURIComponent(hashAt === -1 ? target : target.slice(0, hashAt));
+  const anchor = hashAt === -1 ? null : decodeURIComponent(target.slice(hashAt + 1));
+  // On GitHub a leading / is the repository's root.
+  const file = path === '' ? page : path.startsWith('/') ? join(top, path) : resolve(dirname(page), path);
+  if (file !== top && !file.startsWith(`${top}/`)) return `${shown(file)} is outside ${top}`;
+  if (!existsSync(file)) return `${shown(file)} does not exist`;
+  if (anchor === null) return null;
+  if (statSync(file).isDirectory() || !file.endsWith('.md')) return `#${anchor} points into ${shown(file)}, which has no headings`;
+  if (!anchors(readFileSync(file, 'utf8')).has(anchor)) return `${shown(file)} has no heading #${anchor}`;
+  return null;
+}
+
+/** README.md and every page under docs/ of the tree at `root`, as absolute paths. */
+export function documentationPages(root: string): string[] {
+  const docs = join(root, 'docs');
+  const pages = readdirSync(docs, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(docs, name))
+    .sort();
+  return [join(root, 'README.md'), ...pages];
 }

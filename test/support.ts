@@ -17,13 +17,18 @@ export interface CliOutcome {
   pid: number;
 }
 
-/** Runs `wsbench ...args` to completion (or until `timeoutMs`, then SIGKILL). */
+/**
+ * Runs `wsbench ...args` to completion (or until `timeoutMs`, then SIGKILL).
+ * `command` runs another wsbench than this checkout's bin (`['npx', 'wsbench']`
+ * in an installed project).
+ */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean; underSubreaper?: boolean } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean; underSubreaper?: boolean; command?: string[] } = {},
 ): Promise<CliOutcome> {
+  const [file, ...pre] = options.command ?? [process.execPath, BIN];
   // underSubreaper: wsbench runs below test/fixtures/subreaper.py, whose pid onSpawn and the outcome then carry.
-  const [command, argv] = options.underSubreaper ? ['python3', [SUBREAPER, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const [command, argv] = options.underSubreaper ? ['python3', [SUBREAPER, file!, ...pre, ...args]] : [file!, [...pre, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
       cwd: options.cwd ?? REPO_ROOT,

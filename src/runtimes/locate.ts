@@ -2,12 +2,15 @@
  * Finds the Bun and Deno binaries a stack's child runs under: the build named
  * by an environment variable (WSBENCH_BUN, WSBENCH_DENO) first, else the one in
  * the pinned npm package (an optional dependency, so `npm ci` brings it and
- * downloads nothing else). Each is asked for its version once per process.
+ * downloads nothing else), else the first `bun` or `deno` on PATH, so that an
+ * install without optional dependencies still runs them where the system has
+ * them. Each is asked for its version once per process; the result records
+ * which binary ran and where it came from.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { Runtime, RuntimeInfo } from '../result-types.js';
 
 const require = createRequire(import.meta.url);
@@ -81,12 +84,30 @@ function locate(name: ForeignRuntime, source: Source): RuntimeInfo {
   try {
     packageJson = require.resolve(`${source.packageName}/package.json`);
   } catch {
+    const onPath = findOnPath(name);
+    if (onPath) return probeBinary(name, onPath, `${name} on PATH`, source);
     const why = process.platform === 'linux' && process.arch === 'x64'
-      ? `${source.packageName} is not installed (an optional dependency: npm ci installs it unless optional dependencies are omitted)`
+      ? `${source.packageName} is not installed (an optional dependency: npm installs it unless optional dependencies are omitted)`
       : `${source.packageName} is pinned for linux x64 only`;
-    return unavailable(name, null, source.packageName, `${why}; or set ${source.envVar} to a ${name} binary`);
+    return unavailable(name, null, source.packageName, `${why} and no ${name} is on PATH; or set ${source.envVar} to a ${name} binary`);
   }
   return probeBinary(name, join(dirname(packageJson), source.binaryInPackage), `${source.packageName} (npm)`, source);
+}
+
+/** The first executable file called `command` in a PATH directory, as a shell would find it; null when none. */
+function findOnPath(command: string): string | null {
+  // Relative PATH entries would resolve against wherever wsbench happens to run: skipped.
+  for (const directory of (process.env.PATH ?? '').split(delimiter).filter(isAbsolute)) {
+    const candidate = join(directory, command);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not there, or not executable: the next directory
+    }
+  }
+  return null;
 }
 
 function probeBinary(name: ForeignRuntime, path: string, from: string, source: Source): RuntimeInfo {

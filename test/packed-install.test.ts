@@ -1,0 +1,118 @@
+/**
+ * The tarball `npm pack` makes, installed into an empty project with nothing
+ * of the repository around it, is complete: it carries its licence and every
+ * file its help texts, messages and docs point to, and `npx wsbench` runs
+ * every stack from it, Bun and Deno from their installed packages.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { documentationPages, linkProblem, links } from './markdown.js';
+import { packAndInstall, type PackedInstall } from './packed-install.js';
+import { isMeasured, type BenchResult, type RuntimeInfo, type StackInfo } from '../src/index.js';
+
+/** What `wsbench list --json` prints, as far as these tests read it. */
+interface Listing {
+  runtimes: RuntimeInfo[];
+  stacks: StackInfo[];
+}
+
+let installed: PackedInstall;
+before(async () => {
+  installed = await packAndInstall();
+});
+after(() => installed?.remove());
+
+/** A path into the package named in text: `docs/protocols/echo.md`, `examples/python/` (a sentence's full stop dropped). */
+const PACKAGE_PATH = /(?<![\w./-])(?:docs|examples)\/[\w./-]*/g;
+const pathsIn = (text: string): string[] => [...text.matchAll(PACKAGE_PATH)].map((match) => match[0].replace(/\.+$/, ''));
+
+/** The command names a top-level help lists, in commander's layout (one per line under "Commands:") or as a sentence ("Commands: run, list."). */
+function commandsIn(help: string): string[] {
+  const block = /^Commands:\n((?: {2,}\S.*\n?)+)/m.exec(help);
+  if (block) return block[1]!.split('\n').map((line) => line.trim().split(/\s/)[0]!).filter((name) => name !== '' && name !== 'help');
+  const sentence = /Commands: ([\w, -]+)\./.exec(help);
+  return sentence ? sentence[1]!.split(',').map((name) => name.trim()) : [];
+}
+
+function filesUnder(directory: string, suffix: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix)).map((name) => join(directory, name));
+}
+
+test('the tarball holds LICENSE (MIT), the README, docs/ and examples/, and a source map only with the sources it maps', (t) => {
+  t.diagnostic(`npm pack ${installed.packSeconds.toFixed(1)} s, npm ci from the tarball (offline) ${installed.installSeconds.toFixed(1)} s`);
+  const files = installed.packedFiles;
+  for (const file of ['LICENSE', 'README.md', 'bin/wsbench.js', 'dist/src/cli.js', 'docs/README.md', 'docs/protocols/README.md', 'examples/python/requirements.txt']) {
+    assert.ok(files.includes(file), `${file} is in the tarball`);
+  }
+  const manifest = JSON.parse(readFileSync(join(installed.packageDir, 'package.json'), 'utf8')) as { license: string };
+  assert.equal(manifest.license, 'MIT');
+  assert.match(readFileSync(join(installed.packageDir, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} \S/);
+
+  const unmapped: string[] = [];
+  for (const map of files.filter((file) => file.endsWith('.map'))) {
+    const { sources, sourceRoot } = JSON.parse(readFileSync(join(installed.packageDir, map), 'utf8')) as { sources: string[]; sourceRoot?: string };
+    for (const source of sources) {
+      const path = relative(installed.packageDir, resolve(installed.packageDir, dirname(map), sourceRoot ?? '', source));
+      if (!files.includes(path)) unmapped.push(`${map} -> ${path}`);
+    }
+  }
+  assert.deepEqual(unmapped, [], 'source maps whose sources are not in the tarball');
+  assert.deepEqual(files.filter((file) => /(^|\/)(__pycache__|\.venv|node_modules)\//.test(file)), []);
+});
+
+test('`npx wsbench list` in the project: every stack available, uWS native, Bun and Deno from the packages installed with it', async () => {
+  const listed = await installed.npx(['list']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /^ {2}echo: /m);
+
+  const json = await installed.wsbench(['list', '--json']);
+  assert.equal(json.code, 0, json.stderr);
+  const list = JSON.parse(json.stdout) as Listing;
+  assert.deepEqual(list.stacks.filter((s) => !s.availability.available).map((s) => `${s.role} ${s.name}`), []);
+  const uws = list.stacks.find((s) => s.name === 'uws')!;
+  assert.ok(uws.availability.available && uws.availability.build?.native, 'the native uWebSockets.js binary loads from the installed package');
+  for (const runtime of list.runtimes.filter((r) => r.name !== 'node')) {
+    assert.ok(runtime.path?.startsWith(`${installed.projectDir}/node_modules/`), `${runtime.name} runs from the project's node_modules: ${runtime.path}`);
+    assert.match(runtime.source, /\(npm\)$/);
+  }
+});
+
+test('a 1-second echo from the installed package: uws and bun servers x a deno client, every cell ok, its report written', async () => {
+  const out = join(installed.projectDir, 'echo.json');
+  const outcome = await installed.wsbench(['run', 'echo', '--servers', 'uws,bun', '--clients', 'deno', '--duration', '1s', '--out', out]);
+  assert.equal(outcome.code, 0, outcome.stderr);
+  const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
+  assert.deepEqual(result.cells.map((c) => `${c.server}/${c.client} ${c.status === 'ok' ? 'ok' : c.reason}`), ['uws/deno ok', 'bun/deno ok']);
+  for (const cell of result.cells) assert.ok(isMeasured(cell) && (cell.metrics.received ?? 0) > 0, `${cell.server}/${cell.client} measured messages`);
+  assert.ok(existsSync(join(installed.projectDir, 'echo.report', 'report.html')), 'charts and report rendered by the installed vega');
+});
+
+test('every docs/ or examples/ path that the help texts and the installed code name exists in the installed package', async () => {
+  const top = await installed.wsbench(['--help']);
+  assert.equal(top.code, 0, top.stderr);
+  const commands = commandsIn(top.stdout);
+  assert.ok(commands.includes('run') && commands.includes('list'), `the commands read from --help: ${commands.join(', ')}`);
+  const invocations = [...commands.map((command) => [command, '--help']), ['run', 'echo', '--help'], ['capacity', 'echo', '--help']];
+  const outcomes = await Promise.all(invocations.map((args) => installed.wsbench(args)));
+  outcomes.forEach((help, i) => assert.equal(help.code, 0, `wsbench ${invocations[i]!.join(' ')}: ${help.stderr}`));
+  const helps = [top.stdout, ...outcomes.map((help) => help.stdout)];
+  const named = new Set(helps.flatMap(pathsIn));
+  assert.ok(named.has('docs/protocols/'), `--target's help points to docs/protocols/ (found: ${[...named].join(', ')})`);
+  // Notes and errors are built at run time from strings in the code; comments there point readers the same way.
+  for (const file of filesUnder(join(installed.packageDir, 'dist'), '.js')) pathsIn(readFileSync(file, 'utf8')).forEach((path) => named.add(path));
+  assert.deepEqual([...named].filter((path) => !existsSync(join(installed.packageDir, path))), []);
+});
+
+test('every relative link of the installed README.md and docs/ resolves inside the installed package', () => {
+  const problems: string[] = [];
+  for (const page of documentationPages(installed.packageDir)) {
+    for (const link of links(readFileSync(page, 'utf8'))) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(link.target)) continue;
+      const problem = linkProblem(installed.packageDir, page, link.target);
+      if (problem) problems.push(`${relative(installed.packageDir, page)}:${link.line}: (${link.target}) ${problem}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});

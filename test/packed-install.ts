@@ -1,0 +1,141 @@
+/**
+ * The package as a stranger gets it: this checkout packed with `npm pack` and
+ * the tarball installed into an empty temp project, outside the repository, so
+ * nothing can resolve from the checkout's node_modules.
+ *
+ * The install is offline. npm cannot resolve the tarball's dependencies from
+ * its cache alone (it would ask the registry for their version lists, which
+ * `npm ci` never fetched), so the temp project gets a package-lock.json made
+ * from this checkout's: the same versions and integrity hashes, whose tarballs
+ * `npm ci` in the checkout left in npm's cache. It is also the tree the rest of
+ * the suite ran against. dist/ must be built (npm test builds it first).
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT, runCli, type CliOutcome } from './support.js';
+
+const execFileAsync = promisify(execFile);
+/** A full install writes ~380 MB; a busy 2-core machine took 30 s. */
+const NPM_DEADLINE_MS = 240_000;
+const PROJECT_NAME = 'wsbench-packed-install';
+
+export interface PackedInstall {
+  /** The temp project the tarball was installed into. */
+  projectDir: string;
+  /** The installed package: node_modules/wsbench of the project. */
+  packageDir: string;
+  /** Every file in the tarball, relative to the package root (`dist/src/cli.js`). */
+  packedFiles: string[];
+  /** Seconds taken by `npm pack` and by `npm ci`. */
+  packSeconds: number;
+  installSeconds: number;
+  /** Runs `npx wsbench ...args` in the project, offline. */
+  npx(args: string[], options?: WsbenchOptions): Promise<CliOutcome>;
+  /** Runs the project's node_modules/.bin/wsbench with this Node (what npx runs, without npm's start-up). */
+  wsbench(args: string[], options?: WsbenchOptions): Promise<CliOutcome>;
+  /** Deletes the project and the tarball. */
+  remove(): void;
+}
+
+export interface WsbenchOptions {
+  /** Variables set (or, undefined, removed) in its environment. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+interface LockEntry {
+  dev?: boolean;
+  [field: string]: unknown;
+}
+
+interface PackageLock {
+  packages: Record<string, LockEntry>;
+}
+
+/**
+ * The environment npm runs in here: none of the variables of the `npm test`
+ * that runs this (they would point npm at the checkout) but where the cache is,
+ * and offline, so a missing tarball fails the install instead of reaching out.
+ * Removed variables are undefined, which a child's environment leaves out.
+ */
+function npmEnv(): NodeJS.ProcessEnv {
+  const removed = Object.keys(process.env).filter((key) => /^npm_/i.test(key) && !/^npm_config_(cache|userconfig)$/i.test(key));
+  return {
+    ...process.env,
+    ...Object.fromEntries(removed.map((key) => [key, undefined])),
+    npm_config_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+}
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync('npm', args, { cwd, env: npmEnv(), timeout: NPM_DEADLINE_MS, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const failed = error as Error & { stderr?: string };
+    throw new Error(`npm ${args.join(' ')} failed in ${cwd}: ${failed.message}\n${failed.stderr ?? ''}`);
+  }
+}
+
+/** The project's package-lock.json: wsbench from the tarball, its dependencies as this checkout locked them. */
+function projectLock(tarballName: string, integrity: string): object {
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as PackageLock;
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const spec = `file:${tarballName}`;
+  const packages: Record<string, unknown> = {
+    '': { name: PROJECT_NAME, version: '1.0.0', dependencies: { wsbench: spec } },
+    'node_modules/wsbench': {
+      version: manifest.version,
+      resolved: spec,
+      integrity,
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      optionalDependencies: manifest.optionalDependencies,
+      bin: manifest.bin,
+      engines: manifest.engines,
+    },
+  };
+  // The checkout's dev-only packages are not wsbench's dependencies once installed.
+  for (const [path, entry] of Object.entries(lock.packages)) if (path.startsWith('node_modules/') && !entry.dev) packages[path] = entry;
+  return { name: PROJECT_NAME, version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+}
+
+/** Packs this checkout and installs the tarball into a new temp project (without optional dependencies when asked). */
+export async function packAndInstall(options: { omitOptional?: boolean } = {}): Promise<PackedInstall> {
+  const projectDir = mkdtempSync(join(tmpdir(), 'wsbench-packed-'));
+  try {
+    let started = Date.now();
+    // --ignore-scripts: prepare would rebuild dist/, which the test run already built.
+    const [packed] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', projectDir], REPO_ROOT)) as [{ filename: string; files: { path: string }[] }];
+    const packSeconds = (Date.now() - started) / 1000;
+    const integrity = `sha512-${createHash('sha512').update(readFileSync(join(projectDir, packed.filename))).digest('base64')}`;
+    writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: PROJECT_NAME, version: '1.0.0', private: true, dependencies: { wsbench: `file:${packed.filename}` } }, null, 2)}\n`);
+    writeFileSync(join(projectDir, 'package-lock.json'), `${JSON.stringify(projectLock(packed.filename, integrity), null, 2)}\n`);
+    started = Date.now();
+    await npm(['ci', ...(options.omitOptional ? ['--omit=optional'] : [])], projectDir);
+    const installSeconds = (Date.now() - started) / 1000;
+
+    const run = (command: string[]) => (args: string[], runOptions: WsbenchOptions = {}) =>
+      runCli(args, { cwd: projectDir, command, env: { ...npmEnv(), ...runOptions.env }, ...(runOptions.timeoutMs ? { timeoutMs: runOptions.timeoutMs } : {}) });
+    return {
+      projectDir,
+      packageDir: join(projectDir, 'node_modules', 'wsbench'),
+      packedFiles: packed.files.map((file) => file.path).sort(),
+      packSeconds,
+      installSeconds,
+      npx: run(['npx', 'wsbench']),
+      wsbench: run([process.execPath, join(projectDir, 'node_modules', '.bin', 'wsbench')]),
+      remove: () => rmSync(projectDir, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    rmSync(projectDir, { recursive: true, force: true });
+    throw error;
+  }
+}
