@@ -1,6 +1,6 @@
 /** wsbench's library API. Every export is listed by name. */
-export { run, planRun } from './core/runner.js';
-export type { RunOptions, RunPlan, ParamsFor } from './core/runner.js';
+export { run, planRun, execute } from './run.js';
+export type { RunOptions, RunPlan, ParamsFor } from './run.js';
 export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
 export type { RunEvent, RunEventType } from './core/events.js';
 export type { ScenarioRef } from './core/scenario-loader.js';
@@ -48,7 +48,7 @@ export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
 export { writeResultFile, readResultFile, resultFromJson } from './result-file.js';
 export { UsageError, ParameterError } from './errors.js';
-export { parseDurationMs, parseSizeBytes } from './core/units.js';
+export { parseDurationMs, parseSizeBytes } from './parsing/units.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';
 export { serverStacks, clientStacks } from './stacks.js';
 export { SCHEMA_VERSION, isMeasured } from './result-types.js';
@@ -177,6 +177,6 @@ export { mergeShards } from './shard/merge.js';
 export type { ShardInput } from './shard/merge.js';
 export { configHash, DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS } from './shard/shard-options.js';
 export type { ShardOptions, ShardStart } from './shard/shard-options.js';
-export type { ShardInfo, ShardSummary, MergeInfo, HistogramSettings } from './shard/shard-types.js';
+export type { ShardInfo, ShardSummary, MergeInfo, HistogramSettings } from './shard-types.js';
 export { BarrierServer } from './shard/barrier-server.js';
 export type { CheckIn, Release } from './shard/barrier-protocol.js';

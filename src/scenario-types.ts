@@ -235,3 +235,8 @@ export interface Scenario<
 /** Any scenario, whatever its parameters and metrics. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyScenario = Scenario<any, any>;
+
+/** True for objects made by defineScenario(). */
+export function isScenario(value: unknown): value is Scenario {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO_BRAND] === true;
+}

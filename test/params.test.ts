@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDurationMs, parseSizeBytes } from '../src/core/units.js';
+import { parseDurationMs, parseSizeBytes } from '../src/parsing/units.js';
 import { resolveParameterSets } from '../src/core/params.js';
 import { loadScenario } from '../src/core/scenario-loader.js';
 import { scenarioInfo } from '../src/core/scenario-info.js';

@@ -7,7 +7,8 @@
 import os from 'node:os';
 import { ParameterError } from '../errors.js';
 import { toolVersion } from '../package-version.js';
-import { planRun, run } from '../core/runner.js';
+import { planMatrix } from '../core/plan.js';
+import { executeMatrix } from '../core/execute.js';
 import { describeEnvironment, probeStacks } from '../core/environment.js';
 import type { RunEvent } from '../core/events.js';
 import type { ScenarioRef } from '../core/scenario-loader.js';
@@ -89,7 +90,7 @@ export async function planCapacity(options: CapacityOptions): Promise<CapacityPl
   const vary = options.vary ?? DEFAULT_VARY;
   const inputs = { ...(options.params ?? {}) };
   if (vary in inputs) throw new ParameterError(vary, 'the capacity search varies it: set its range with start and max instead');
-  const probe = await planRun({ scenario: options.scenario, ...(options.preset !== undefined ? { preset: options.preset } : {}) });
+  const probe = await planMatrix({ scenario: options.scenario, ...(options.preset !== undefined ? { preset: options.preset } : {}) });
   const info = probe.info;
   const spec = info.parameters[vary];
   if (!spec) throw new ParameterError('vary', `"${vary}" is not a parameter of ${info.name} (its parameters: ${Object.keys(info.parameters).join(', ')})`);
@@ -107,7 +108,7 @@ export async function planCapacity(options: CapacityOptions): Promise<CapacityPl
   wholeInRange('clientProcesses', clientProcesses, 1, maxClientProcesses);
   const slo = parseSlo(options.slo, info);
   // The first step's plan checks stacks, host and every parameter, and the scenario's own limits at `start`.
-  const plan = await planRun({ ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } });
+  const plan = await planMatrix({ ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } });
   if (plan.paramSets.length !== 1) {
     const [first, ...others] = plan.paramSets as [ParamValues, ...ParamValues[]];
     const swept = Object.keys(first).find((name) => others.some((set) => set[name] !== first[name]))!;
@@ -206,14 +207,15 @@ async function measureStep(
   signal: AbortSignal,
 ): Promise<Measured> {
   const runOptions = { ...runBase(options, processes), servers: [server], clients: [client], params: { ...(options.params ?? {}), [plan.settings.vary]: count } };
+  let stepPlan;
   try {
-    await planRun(runOptions);
+    stepPlan = await planMatrix(runOptions);
   } catch (error) {
     // The scenario refuses this count here (open-file limit, port range...): the server cannot be shown to hold it.
     if (error instanceof ParameterError) return { step: refusedStep(count, processes, error.message), cell: null, environment: null };
     throw error;
   }
-  const result = await run({ ...runOptions, signal, ...(options.onRunEvent ? { onEvent: options.onRunEvent } : {}) });
+  const result = await executeMatrix(stepPlan, { signal, ...(options.onRunEvent ? { onEvent: options.onRunEvent } : {}) });
   const cell = result.cells[0]!;
   if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
   return { step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes), cell, environment: result.environment };

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { parseDurationMs } from '../core/units.js';
+import { parseDurationMs } from '../parsing/units.js';
 import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
 
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };

@@ -1,7 +1,7 @@
 /** `wsbench run [scenario]`: scenario flags, run(), table or JSON, result file. */
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { planRun, run, type RunOptions } from '../core/runner.js';
+import { planRun, run, type RunOptions } from '../run.js';
 import { killAllChildren } from '../core/processes.js';
 import { loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';

@@ -18,7 +18,7 @@ import { serverProcessCount } from './params.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
-import type { CellGate } from '../shard/shard-session.js';
+import type { CellGate } from './coordination.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));

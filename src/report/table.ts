@@ -8,7 +8,7 @@
 import type { MetricUnit, ParameterInfo } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { NO_SAMPLES } from '../core/metric-values.js';
-import { formatValue } from '../core/params.js';
+import { formatValue } from '../parsing/parameter-values.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {

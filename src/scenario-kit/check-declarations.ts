@@ -6,7 +6,7 @@
  */
 import type { ChartRequest, ParameterSpec } from '../declaration-types.js';
 import { ParameterError } from '../errors.js';
-import { readValue } from '../core/params.js';
+import { readValue } from '../parsing/parameter-values.js';
 import type { ScenarioDefinition } from '../scenario-types.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;

@@ -16,11 +16,6 @@ export function defineScenario<
   return Object.freeze({ ...definition, [SCENARIO_BRAND]: true as const, moduleUrl: callerModuleUrl() });
 }
 
-/** True for objects made by defineScenario(). */
-export function isScenario(value: unknown): value is Scenario {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO_BRAND] === true;
-}
-
 const THIS_MODULE = import.meta.url;
 
 /**

@@ -3,7 +3,8 @@
  * child processes that run scenario code load this, not the whole library.
  * Every export is listed by name; `wsbench` re-exports them all.
  */
-export { defineScenario, isScenario } from './define.js';
+export { defineScenario } from './define.js';
+export { isScenario } from '../scenario-types.js';
 export { latencyMetrics, total, rate, ALL_STATS } from './metric-helpers.js';
 export type { LatencyMetricOptions, CounterMetricOptions } from './metric-helpers.js';
 export { messageText } from './message-text.js';
@@ -11,6 +12,6 @@ export { openPaced, classifyConnectError, CONNECT_FAILURES } from './paced-conne
 export type { ConnectFailure, PacedOpenOptions } from './paced-connections.js';
 export { sourceAddressCount, sourceAddressFor, localPortCount } from './source-addresses.js';
 export { sleep, aborted, waitUntil } from './waiting.js';
-export { FrameParser, OPCODE } from './frame-parser.js';
-export type { FrameParserEvents } from './frame-parser.js';
-export { openFileLimit } from '../core/environment.js';
+export { FrameParser, OPCODE } from '../parsing/frame-parser.js';
+export type { FrameParserEvents } from '../parsing/frame-parser.js';
+export { openFileLimit } from '../open-file-limit.js';

@@ -4,8 +4,8 @@
  * the server's), and clocks too far apart for delays timed across hosts.
  */
 import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
-import { cellKey } from '../report/compare.js';
-import type { ShardInfo } from './shard-types.js';
+import { cellKey } from '../cell-key.js';
+import type { ShardInfo } from '../shard-types.js';
 
 /** A load generator above this share of one core may be what limits the numbers. */
 export const LOAD_GENERATOR_CPU_LIMIT_PERCENT = 80;
