@@ -8,7 +8,8 @@ import type { ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
 import { stackRuntime } from '../stacks.js';
-import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
+import { sumCounterSets } from './metrics.js';
+import { assembleMeasurements, sideBySide } from './measurements.js';
 import type { LoadedScenario } from './scenario-loader.js';
 import { TimeSeriesCollector, cellProgressIntervalMs } from './time-series.js';
 import { WindowResources } from './window-resources.js';
@@ -149,9 +150,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const elapsedMs = Date.now() - started;
   const reports = [...clientReports.values()];
   if (reports.length === 0 || !resources) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
-  const measurements = mergeReports(reports, state.serverReport);
-  const series = timeSeries.build();
-  if (series) measurements.timeSeries = series;
+  const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   return {
     failure: state.failure,
@@ -230,21 +229,6 @@ function waitForWindow(plan: CellPlan, signal: AbortSignal, reports: Promise<unk
       resolve();
     }
   });
-}
-
-function mergeReports(clients: ProcessReport[], server: ProcessReport | null): CellMeasurements {
-  const histograms = mergeHistogramSets(clients.map((r) => r.histograms));
-  const serverHistograms = server?.histograms ?? {};
-  return {
-    histograms,
-    latency: summarizeLatencies(histograms),
-    sizes: summarizeSizeHistograms(histograms),
-    counters: sumCounterSets(clients.map((r) => r.counters)),
-    serverHistograms,
-    serverLatency: summarizeLatencies(serverHistograms),
-    serverCounters: server?.counters ?? {},
-    windowMs: Math.max(0, ...clients.map((r) => r.windowMs)),
-  };
 }
 
 function throwIfAborted(signal: AbortSignal): void {
