@@ -51,7 +51,6 @@ export default defineScenario({
     rate: {
       kind: 'number', description: 'messages per second sent by all members together', default: 30, min: 0.1, max: 1_000_000, sweepable: true,
     },
-    duration: { kind: 'duration', description: 'measurement window', default: '10s', min: '100ms' },
     payload: { kind: 'size', description: 'text bytes per message (besides sender, sequence, timestamp)', default: 32, min: 0, max: '1MiB' },
     moderatorDelay: {
       kind: 'duration', description: 'server holds each message this long before broadcasting', default: 0, min: 0, max: '10s', sweepable: true,
@@ -98,7 +97,6 @@ export default defineScenario({
     }
     return null;
   },
-  windowMs: (p) => p.duration,
   // Members connect all at once, about 2,500 a second here: 15 s plus 1 s per 1000 members.
   readyTimeoutMs: (p) => 15_000 + p.members,
 

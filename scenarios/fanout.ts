@@ -64,9 +64,9 @@ export default defineScenario({
       default: 10, min: 1, max: 100_000, sweepable: true,
     },
     interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
-    duration: { kind: 'duration', description: 'streaming time of each step (ticks sent = duration / interval)', default: '10s', min: '1ms', max: '24h' },
     ...CONNECT_PHASE_PARAMETERS,
   },
+  duration: { description: 'streaming time of each step (ticks sent = duration / interval)', min: '1ms', max: '24h' },
   presets: {
     // The seed streamed 3.15 (Tornado) to 11.91 (Starlette) msgs/s per client; a 100 ms
     // tick (10/s) sits at its busy end. 10 s per step: 3 steps x 5 pairs in about 4 minutes.

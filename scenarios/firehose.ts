@@ -50,9 +50,6 @@ export default defineScenario({
     + 'seed-style RX telemetry (seed 003).',
   requires: { fragmentControl: true, wireTap: true },
   parameters: {
-    duration: {
-      kind: 'duration', description: 'how long to stream (Ctrl+C ends it early and keeps the results)', default: '10s', min: '100ms', max: '168h',
-    },
     rate: {
       kind: 'integer', description: 'update messages per second (0 = as fast as backpressure allows)', default: 0, min: 0, max: 10_000_000, sweepable: true,
     },
@@ -61,13 +58,13 @@ export default defineScenario({
       default: '8KiB', min: 16, max: '64MiB', sweepable: true,
     },
   },
+  duration: { description: 'how long to stream (Ctrl+C ends it early and keeps the results)', max: '168h' },
   presets: {
     // The seed: ~10 h of Kraken book traffic, 17.7 M messages (~490/s, 100-110 KB/s), 8 KB receive buffer.
     seed: { duration: '10h', rate: 490, fragmentSize: '8KiB' },
     // Small fragments so snapshots and batched updates must arrive in several frames.
     ci: { duration: '2s', rate: 0, fragmentSize: '1KiB' },
   },
-  windowMs: (p) => p.duration,
   // Each connection's stream is its own.
   multiProcessServer: true,
 

@@ -7,12 +7,14 @@ import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, 
 import type {
   ChartRequest,
   CustomSource,
+  DurationOverride,
   MetricInfo,
   ParamInputs,
   ParameterDeclarations,
   ParamsOf,
   ParamValues,
 } from './declaration-types.js';
+import type { COMMON_PARAMETERS } from './common-parameters.js';
 import type { CellMeasurements, CellResources } from './result-types.js';
 
 /** What crosses between processes as JSON (IPC uses JSON serialization, for Bun and Deno children too). */
@@ -166,6 +168,15 @@ export interface ParameterProblem {
 
 // ---------------------------------------------------------------- the scenario
 
+/** A scenario's parameter values as its code receives them: its own, and the common ones (duration, deflate, serverProcesses). */
+export type ScenarioParams<D extends ParameterDeclarations> = ParamsOf<WithCommon<D>>;
+
+/** Preset values: any of the scenario's own parameters and the common ones. */
+export type ScenarioInputs<D extends ParameterDeclarations> = ParamInputs<WithCommon<D>>;
+
+/** A scenario's declarations and the common ones it does not declare itself (it may declare its own `duration`). */
+type WithCommon<D extends ParameterDeclarations> = D & Omit<typeof COMMON_PARAMETERS, keyof D>;
+
 /**
  * What defineScenario() takes. `D` is inferred from `parameters` alone and `M` from
  * `metrics` alone (NoInfer elsewhere), so a scenario built by spreading another
@@ -173,7 +184,7 @@ export interface ParameterProblem {
  */
 export interface ScenarioDefinition<
   D extends ParameterDeclarations = ParameterDeclarations,
-  M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
+  M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
 > {
   name: string;
   description: string;
@@ -194,23 +205,31 @@ export interface ScenarioDefinition<
    */
   multiProcessServer?: boolean;
   parameters: D;
+  /**
+   * The common `duration` parameter (the window's length), worded and bounded for this scenario
+   * where it differs from wsbench's: "measurement window", default 10s, at least 100ms.
+   */
+  duration?: DurationOverride;
   /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
-  presets?: Record<string, ParamInputs<NoInfer<D>>>;
+  presets?: Record<string, ScenarioInputs<NoInfer<D>>>;
   /**
    * Checks a parameter set beyond each parameter's own range (e.g. against the
    * open-file limit); returns the problem, or null. Runs before anything starts.
    */
-  validate?(params: NoInfer<ParamsOf<D>>): ParameterProblem | null;
-  /** How long the orchestrator keeps the window open; undefined = until clients finish. */
-  windowMs?(params: NoInfer<ParamsOf<D>>): number | undefined;
+  validate?(params: NoInfer<ScenarioParams<D>>): ParameterProblem | null;
+  /**
+   * How long the orchestrator keeps the window open, when that is not the `duration` parameter;
+   * undefined = until the clients finish (they call ctx.done()).
+   */
+  windowMs?(params: NoInfer<ScenarioParams<D>>): number | undefined;
   /**
    * How long every client process may take to connect and call ready(), in ms.
    * Default 15 s; at most 10 minutes. Declare it when the connect phase grows with
    * the parameters (e.g. connections at a connect rate).
    */
-  readyTimeoutMs?(params: NoInfer<ParamsOf<D>>): number;
-  server(ctx: ServerScenarioContext<NoInfer<ParamsOf<D>>>): ServerLogic;
-  client(ctx: ClientScenarioContext<NoInfer<ParamsOf<D>>>): Promise<void>;
+  readyTimeoutMs?(params: NoInfer<ScenarioParams<D>>): number;
+  server(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
+  client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
   /** Every metric of a cell, computed from the merged measurements by wsbench. */
   metrics: M;
   /** Metrics the terminal table and the HTML show, in order. */
@@ -225,7 +244,7 @@ export const SCENARIO_BRAND: unique symbol = Symbol.for('wsbench.scenario');
 /** A scenario, as defineScenario() returns it. */
 export interface Scenario<
   D extends ParameterDeclarations = ParameterDeclarations,
-  M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
+  M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
 > extends ScenarioDefinition<D, M> {
   readonly [SCENARIO_BRAND]: true;
   /** file:// URL of the module that defined it: child processes import the scenario from there. */

@@ -13,6 +13,7 @@ import { describeEnvironment } from './environment.js';
 import type { RunEvent } from './events.js';
 import type { MatrixPlan } from './plan.js';
 import { foreignServerInfo } from './servers/foreign-options.js';
+import { cellWindow } from './window.js';
 
 export interface ExecuteOptions {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
@@ -39,7 +40,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
       if (cell.skip !== null || signal.aborted) continue;
       const index = round * cells.length + i;
       const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
-      emit({ type: 'cell-start', index, total, round, ...identity, windowMs: plan.loaded.scenario.windowMs?.(cell.params) });
+      emit({ type: 'cell-start', index, total, round, ...identity, windowMs: cellWindow(plan.loaded.scenario, cell.params).fixedMs });
       const outcome = await runCell(cell, {
         host: plan.host,
         clientProcesses: plan.clientProcesses,

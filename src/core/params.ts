@@ -4,47 +4,22 @@
  * their declarations and expanded into one parameter set per cell. Errors name
  * the parameter; the command line turns that name into its flag.
  */
-import { ParameterError, UsageError } from '../errors.js';
-import type { ParameterDeclarations, ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
+import { ParameterError } from '../errors.js';
+import { withCommonParameters } from '../common-parameters.js';
+import type { ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import { boundOf, readValue, show } from '../parsing/parameter-values.js';
 
 type Value = number | boolean | string;
-
-/**
- * Parameters wsbench adds to every scenario: they act on the stacks, not on the
- * scenario's code (which may still read them from its params).
- */
-export const COMMON_PARAMETERS = {
-  deflate: {
-    kind: 'choice',
-    description: 'permessage-deflate at both ends (on: pairs that cannot negotiate it are skipped; counters record what each handshake negotiated)',
-    choices: ['off', 'on'],
-    default: 'off',
-    sweepable: true,
-  },
-  serverProcesses: {
-    kind: 'integer',
-    description: "processes of a built-in server stack, sharing one port (SO_REUSEPORT); above 1 only for scenarios whose server half allows it and stacks that can share a port",
-    default: 1,
-    min: 1,
-    max: 64,
-    sweepable: true,
-  },
-} as const satisfies ParameterDeclarations;
 
 /** How many processes serve a cell (1 unless the serverProcesses parameter says more). */
 export function serverProcessCount(params: ParamValues): number {
   return typeof params.serverProcesses === 'number' ? params.serverProcesses : 1;
 }
 
-/** A scenario's own parameters followed by the common ones; a scenario may not redeclare a common one. */
+/** A scenario's own parameters followed by the common ones (see common-parameters.ts). */
 export function allParameters(scenario: AnyScenario): Record<string, ParameterSpec> {
-  const own = scenario.parameters as Record<string, ParameterSpec>;
-  for (const name of Object.keys(COMMON_PARAMETERS)) {
-    if (name in own) throw new UsageError(`scenario ${scenario.name} declares a parameter "${name}", which wsbench adds to every scenario: rename it`);
-  }
-  return { ...own, ...(COMMON_PARAMETERS as unknown as Record<string, ParameterSpec>) };
+  return withCommonParameters(scenario.name, scenario.parameters as Record<string, ParameterSpec>, scenario.duration);
 }
 
 /** A declaration in the result JSON's terms: defaults and bounds in ms and bytes. */

@@ -7,12 +7,12 @@
  */
 import { ParameterError, UsageError } from '../errors.js';
 import { clientStacks, serverStacks } from '../stacks.js';
-import type { ParamInputs, ParamValues } from '../declaration-types.js';
-import type { Scenario } from '../scenario-types.js';
+import type { ParamValues } from '../declaration-types.js';
+import type { Scenario, ScenarioInputs } from '../scenario-types.js';
 import type { ScenarioInfo, StackInfo } from '../result-types.js';
 import type { CellPlan } from './cell.js';
 import { probeStacks } from './environment.js';
-import { COMMON_PARAMETERS, resolveParameterSets } from './params.js';
+import { resolveParameterSets } from './params.js';
 import { raiseOpenFileLimit } from './file-limit.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from './scenario-loader.js';
 import { scenarioInfo } from './scenario-info.js';
@@ -21,9 +21,7 @@ import type { ForeignServerSpec } from './servers/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from './servers/foreign-options.js';
 
 /** Parameters as code passes them, typed from the scenario when run() gets the scenario itself. */
-export type ParamsFor<S> = S extends Scenario<infer D, infer _M>
-  ? ParamInputs<D> & ParamInputs<typeof COMMON_PARAMETERS>
-  : Readonly<Record<string, unknown>>;
+export type ParamsFor<S> = S extends Scenario<infer D, infer _M> ? ScenarioInputs<D> : Readonly<Record<string, unknown>>;
 
 /** What a run measures: which scenario, against which servers and clients, with which parameters. */
 export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
