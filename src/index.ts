@@ -154,7 +154,7 @@ export type {
   ScenarioInfo,
   BenchResult,
 } from './result-types.js';
-export { capacity, planCapacity } from './capacity/run-capacity.js';
+export { capacity, planCapacity, executeCapacity } from './capacity/run-capacity.js';
 export type { CapacityOptions, CapacityEvent, CapacityPlan, CapacityOutcome } from './capacity/run-capacity.js';
 export { parseSlo, checkSlo } from './capacity/slo.js';
 export type { Slo, SloClause, SloKind, SloOperator, ClauseOutcome } from './capacity/slo.js';

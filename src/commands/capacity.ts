@@ -14,7 +14,7 @@ import { scenarioInfo } from '../core/scenario-info.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { checkWritable, writeResultFile } from '../result-file.js';
 import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
-import { capacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
+import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
 import { renderCapacityTable } from '../capacity/table.js';
 import { capacityCharts } from '../capacity/charts.js';
 import { addParameterOptions, inputFromText } from './parameter-flags.js';
@@ -73,9 +73,9 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     }
     throw new UsageError("capacity: name a scenario first, e.g. wsbench capacity fanout --slo 'p99<500ms,errors=0'");
   }
-  const { scenario } = await loadScenario(scenarioArg);
-  const info = scenarioInfo(scenario);
-  const command = capacityCommand(info, Object.keys(scenario.presets ?? {}));
+  const loaded = await loadScenario(scenarioArg);
+  const info = scenarioInfo(loaded.scenario);
+  const command = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(args.slice(1), { from: 'user' });
   const flags = command.opts<CapacityFlags>();
   if (flags.slo === undefined) throw new ParameterError('slo', "required: what must hold, e.g. --slo 'p99<500ms,errors=0'");
@@ -105,7 +105,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   const stepsPath = flags.out.replace(/(\.json)?$/, '-steps.json');
   checkWritable(flags.out);
   checkWritable(stepsPath);
-  await planCapacity(options); // every bad input is refused before a process starts
+  const plan = await planCapacity(options, loaded); // every bad input is refused before a process starts
 
   const onSignal = (): void => {
     if (controller.signal.aborted) return killAllChildren();
@@ -115,7 +115,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const outcome = await capacity(options);
+  const outcome = await executeCapacity(plan, options);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
 

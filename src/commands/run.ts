@@ -1,9 +1,9 @@
 /** `wsbench run [scenario]`: scenario flags, run(), table or JSON, result file. */
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { planRun, run, type RunOptions } from '../run.js';
+import { execute, planRun, type RunOptions } from '../run.js';
 import { killAllChildren } from '../core/processes.js';
-import { loadScenario } from '../core/scenario-loader.js';
+import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { checkWritable } from '../result-file.js';
@@ -60,7 +60,7 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
   return { command, foreign };
 }
 
-async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFlags, foreign: ReturnType<typeof addForeignServerOptions>): Promise<number> {
+async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: RunFlags, foreign: ReturnType<typeof addForeignServerOptions>): Promise<number> {
   const params: Record<string, unknown> = {};
   for (const [name, parameter] of Object.entries(info.parameters)) {
     const value = flags[name];
@@ -70,7 +70,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
   const controller = new AbortController();
   const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
-    scenario: scenarioArg,
+    scenario: loaded.scenario,
     params,
     signal: controller.signal,
     clientProcesses: readCount('--client-procs', flags.clientProcs ?? '1'),
@@ -84,7 +84,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     onEvent: progress.onEvent,
   };
   checkWritable(flags.out);
-  await planRun(options); // every bad input is refused before a process starts
+  const plan = await planRun(options, loaded); // every bad input is refused before a process starts
 
   let interruptedAt = 0;
   const onSignal = (): void => {
@@ -104,7 +104,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
   // Under npx, a SIGTERM to npm reaches only npm's shell: its going away is the interrupt (never a second, forcing one).
   const stopWatchingParent = watchPackageManagerParent(() => controller.signal.aborted || onSignal());
   try {
-    const result = await run(options);
+    const result = await execute(plan, options);
     progress.done();
     const output = { out: flags.out, json: flags.json === true || flags.jsonLine === true, jsonLine: flags.jsonLine === true, png: flags.png === true };
     // Signals stay handled until the JSON is on disk: a late interrupt must not cut the write short.
@@ -135,9 +135,9 @@ function readCount(flag: string, text: string): number {
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
   const scenarioArg = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : 'echo';
-  const { scenario } = await loadScenario(scenarioArg);
-  const info = scenarioInfo(scenario);
-  const { command, foreign } = runCommand(info, Object.keys(scenario.presets ?? {}));
+  const loaded = await loadScenario(scenarioArg);
+  const info = scenarioInfo(loaded.scenario);
+  const { command, foreign } = runCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(args[0] === scenarioArg ? args.slice(1) : args, { from: 'user' });
-  return executeRun(scenarioArg, info, command.opts<RunFlags>(), foreign);
+  return executeRun(loaded, info, command.opts<RunFlags>(), foreign);
 }
