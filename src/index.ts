@@ -160,12 +160,13 @@ export { parseSlo, checkSlo } from './capacity/slo.js';
 export type { Slo, SloClause, SloKind, SloOperator, ClauseOutcome } from './capacity/slo.js';
 export { searchCapacity, tolerance } from './capacity/search.js';
 export type { StepJudgement, SearchSettings, SearchStep, SearchEnd, SearchOutcome, StepFunction } from './capacity/search.js';
+export { judgeCell, STARVED_LOOP_SHARE } from './capacity/judge.js';
 export {
-  judgeCell,
-  CLIENT_SATURATED_CPU_PERCENT,
-  SERVER_SATURATED_CPU_PERCENT,
-  STARVED_LOOP_SHARE,
-} from './capacity/judge.js';
+  SATURATED_CPU_PERCENT,
+  // The names of the time when the client and server thresholds were two constants.
+  SATURATED_CPU_PERCENT as CLIENT_SATURATED_CPU_PERCENT,
+  SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
+} from './core/saturation.js';
 export type { CapacityStep, StepMeasurement, BreakCause } from './capacity/judge.js';
 export { renderCapacityTable } from './capacity/table.js';
 export { capacityCharts } from './capacity/charts.js';

@@ -10,14 +10,13 @@ import { toolVersion } from '../package-version.js';
 import { planMatrix, replan, type MatrixPlan } from '../core/plan.js';
 import { executeMatrix } from '../core/execute.js';
 import { describeEnvironment } from '../core/environment.js';
+import { SATURATED_CPU_PERCENT } from '../core/saturation.js';
 import type { RunEvent } from '../core/events.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { ParamValues } from '../declaration-types.js';
 import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, type ScenarioInfo, type StackInfo } from '../result-types.js';
 import {
-  CLIENT_SATURATED_CPU_PERCENT,
-  SERVER_SATURATED_CPU_PERCENT,
   STARVED_LOOP_SHARE,
   describeBreak,
   judgeCell,
@@ -126,7 +125,7 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   const params: ParamValues = Object.fromEntries(Object.entries(plan.paramSets[0]!).filter(([name]) => name !== vary));
   const settings: CapacitySettings = {
     vary, start, max, resolution, clientProcesses, maxClientProcesses, params,
-    thresholds: { clientCpuPercent: CLIENT_SATURATED_CPU_PERCENT, serverCpuPercent: SERVER_SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
+    thresholds: { clientCpuPercent: SATURATED_CPU_PERCENT, serverCpuPercent: SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
   };
   const pairs = pickClients(plan.servers, options.clients, plan.stacks);
   return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs, inputs, firstStep: plan };
@@ -262,7 +261,7 @@ function serverResult(server: string, client: string, outcome: SearchOutcome<Ste
     broke: broken ? describeBreak(broken) : null,
     cannotTell: undecided
       ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} `
-        + `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; above ${CLIENT_SATURATED_CPU_PERCENT} % counts as saturated), `
+        + `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; from ${SATURATED_CPU_PERCENT} % on counts as saturated), `
         + 'and no more are allowed'
       : null,
     clientProcesses: outcome.clientProcesses,

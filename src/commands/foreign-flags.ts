@@ -9,6 +9,9 @@ import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../parsing/units.js';
 import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
 
+/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
+export const FOREIGN_FLAG_NAMES = ['target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout'];
+
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
 
 /** Adds the four flags; the returned list fills as commander parses, in command-line order. */

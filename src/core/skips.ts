@@ -51,7 +51,7 @@ function whyNotProcesses(cell: CellPlan, scenario: AnyScenario, server: StackInf
   if (cell.foreign) return `${asked}: a --target or --server-cmd server runs as it was started`;
   if (!scenario.multiProcessServer) return `${asked}: ${scenario.name} keeps its server state in one process`;
   if (server.capabilities?.sharedPort !== true) {
-    const why = server.runtime === 'node' ? " (Node 20's net has no SO_REUSEPORT)" : '';
+    const why = server.runtime === 'node' ? ` (the net module of Node ${process.versions.node} cannot listen with SO_REUSEPORT; Node 22.12 and later can)` : '';
     return `${asked}: the ${server.name} server cannot share one port between processes${why}`;
   }
   return null;

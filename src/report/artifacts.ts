@@ -10,11 +10,12 @@
  * rewrite (a chart the new result does not have), if they are unchanged since:
  * nothing else in the folder is ever touched.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { BenchResult } from '../result-types.js';
 import { buildCharts } from './charts/index.js';
 import { renderHtml, type RenderedScenario } from './html.js';
+import { writeAtomically } from '../write-atomically.js';
 
 const MANIFEST = '.wsbench-files.json';
 
@@ -94,14 +95,6 @@ function readManifest(path: string): Manifest {
   } catch {
     return {};
   }
-}
-
-/** Temp file + rename, like the result JSON: an open browser never sees half a report. */
-function writeAtomically(path: string, content: string | Buffer): string {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
-  return path;
 }
 
 /** Two lines for stderr after a run: where the report and the charts are. */

@@ -7,6 +7,7 @@ import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
+import { NODE_SHARES_PORTS } from '../runtimes/reuse-port.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
 export const MESSAGE_EVENT = 'm';
@@ -18,8 +19,7 @@ export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: false },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -31,7 +31,7 @@ export const socketioServer: ServerAdapter = {
   },
   probe: () => probeByImport('socket.io', () => import('socket.io')),
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, ...share }): Promise<RunningServer> {
     const http = createServer(nodeHttpHandler(handlers.routes));
     const io = new Server(http, {
       transports: ['websocket'],
@@ -51,7 +51,7 @@ export const socketioServer: ServerAdapter = {
       handlers.onConnection(connection);
     });
 
-    const port = await listenOnFreePort(http, host);
+    const port = await listenOnFreePort(http, host, share);
     return {
       url: `http://${host}:${port}`,
       httpUrl: `http://${host}:${port}`,

@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { probeWs } from './ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { listenOnFreePort, nodeHttpHandler } from './http-routes.js';
+import { NODE_SHARES_PORTS } from '../runtimes/reuse-port.js';
 import { splitIntoFragments } from './fragments.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
@@ -13,8 +14,7 @@ export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: false },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -25,7 +25,7 @@ export const wsServer: ServerAdapter = {
   },
   probe: probeWs,
 
-  async start({ host, handlers, deflate = false }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, ...share }): Promise<RunningServer> {
     const http = createServer(nodeHttpHandler(handlers.routes));
     const wss = new WebSocketServer({
       server: http,
@@ -46,7 +46,7 @@ export const wsServer: ServerAdapter = {
       handlers.onConnection(connection);
     });
 
-    const port = await listenOnFreePort(http, host);
+    const port = await listenOnFreePort(http, host, share);
     return {
       url: `ws://${host}:${port}/`,
       httpUrl: `http://${host}:${port}`,
