@@ -11,11 +11,20 @@
  * expected message ends up received, dropped or (connection lost) unaccounted.
  * Wire protocol for servers in other languages: docs/protocols/chat.md.
  */
-import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import type { CellMeasurements } from '../src/result-types.js';
+import {
+  aborted,
+  defineScenario,
+  latencyMetrics,
+  messageText,
+  rate,
+  total,
+  waitUntil,
+  ProtocolGuard,
+  parseJson,
+  type ClientConnection,
+  type CellMeasurements,
+} from 'wsbench/scenario';
 import { ChatRoom } from './lib/chat-room.js';
-import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** A chat message: sender, its sequence number, intended send time (µs, monotonic), text. */
 interface ChatMessage {

@@ -6,11 +6,10 @@
  *
  * Wire protocol for servers in other languages: docs/protocols/echo.md.
  *
- * Copy this file to write your own scenario: `wsbench run ./my-scenario.js`.
+ * Copy this file to write your own scenario: it imports only `wsbench/scenario`;
+ * compile it and run `wsbench run ./my-scenario.js`.
  */
-import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import { ProtocolGuard } from './lib/protocol-guard.js';
+import { defineScenario, latencyMetrics, rate, total, ProtocolGuard, type ClientConnection } from 'wsbench/scenario';
 
 /** Connections opened at once per client process; more at a time only measures the kernel's SYN queue. */
 const CONNECT_BATCH = 100;

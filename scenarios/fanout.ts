@@ -21,13 +21,13 @@ import {
   sourceAddressCount,
   sourceAddressFor,
   total,
-} from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import type { MetricInput } from '../src/scenario-types.js';
+  ProtocolGuard,
+  type ClientConnection,
+  type MetricInput,
+} from 'wsbench/scenario';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
-import { ProtocolGuard } from './lib/protocol-guard.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */

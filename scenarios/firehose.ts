@@ -12,13 +12,20 @@
  * every message the server sent is accounted for (counted apart from the rates).
  * Wire protocol for servers in other languages: docs/protocols/firehose.md.
  */
-import { defineScenario, messageText, rate, total } from '../src/scenario-kit/index.js';
-import type { ClientConnection, ClientConnectOptions } from '../src/adapter-types.js';
-import type { MetricDefinition } from '../src/scenario-types.js';
+import {
+  defineScenario,
+  messageText,
+  rate,
+  total,
+  ProtocolGuard,
+  parseJson,
+  type ClientConnection,
+  type ScenarioConnectOptions,
+  type MetricDefinition,
+} from 'wsbench/scenario';
 import { buildOrderBookFeed, INSTRUMENTS } from './lib/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './lib/feed-sender.js';
 import { WIRE_METRICS, WireTelemetry } from './lib/wire-telemetry.js';
-import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** After the window, the backlog (at most ~1 MiB queued in the server) gets this long to arrive. */
 const DRAIN_MS = 10_000;
@@ -125,7 +132,7 @@ export default defineScenario({
     const guard = new ProtocolGuard(ctx, 'firehose');
     let replied = false;
 
-    const options: Omit<ClientConnectOptions, 'localAddress'> = {
+    const options: Omit<ScenarioConnectOptions, 'localAddress'> = {
       onMessage(data) {
         const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
         // Only the first message is read: the reply to subscribe must come before the feed.

@@ -17,9 +17,9 @@ import {
   sourceAddressCount,
   sourceAddressFor,
   total,
-} from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import type { MetricInput } from '../src/scenario-types.js';
+  type ClientConnection,
+  type MetricInput,
+} from 'wsbench/scenario';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';

@@ -19,11 +19,9 @@
  *
  * Wire protocol for servers in other languages: docs/protocols/push-vs-poll.md.
  */
-import { defineScenario, latencyMetrics, sleep, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
+import { defineScenario, latencyMetrics, sleep, total, waitUntil, ProtocolGuard, type MetricDefinition, type MetricInput } from 'wsbench/scenario';
 import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
-import { ProtocolGuard } from './lib/protocol-guard.js';
 
 const ONE_CLOCK =
   'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; '

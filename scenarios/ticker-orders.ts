@@ -14,9 +14,18 @@
  * by every client once the window is open), the way a server in any language
  * learns it: docs/protocols/ticker-orders.md.
  */
-import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
+import {
+  aborted,
+  defineScenario,
+  latencyMetrics,
+  messageText,
+  rate,
+  total,
+  waitUntil,
+  ProtocolGuard,
+  parseJson,
+  type ClientConnection,
+} from 'wsbench/scenario';
 
 /** A tick: sequence number, intended broadcast time (µs, server clock), one price per symbol. */
 interface Tick {

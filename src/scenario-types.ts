@@ -95,6 +95,17 @@ export interface ServerScenarioContext<P extends ParamValues = ParamValues> exte
 
 // ---------------------------------------------------------------- client half
 
+/**
+ * What a scenario passes to ctx.connect(). `onUnexpectedClose` is optional: wsbench counts every
+ * close the client did not ask for in the counter `connectionsLost` (and notes its reason in the
+ * cell) whether or not the scenario handles it; declare `total('connectionsLost', 'lost',
+ * { role: 'errors' })` to show and compare it. `deflate` is the engine's (the cell's parameter).
+ */
+export type ScenarioConnectOptions = Omit<ClientConnectOptions, 'onUnexpectedClose' | 'deflate'> & {
+  /** Called once if the connection closes without the client asking (server gone, error), after wsbench counted it. */
+  onUnexpectedClose?(reason: string): void;
+};
+
 /** An HTTP client bound to the server's httpUrl, with keep-alive. */
 export interface HttpClient {
   request(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: string }>;
@@ -113,7 +124,7 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   /** Index, over all processes, of this process's first item when `total` is spread as share() spreads it. */
   firstOfShare(total: number): number;
   /** Opens one connection to the server with this cell's client stack. */
-  connect(options: ClientConnectOptions): Promise<ClientConnection>;
+  connect(options: ScenarioConnectOptions): Promise<ClientConnection>;
   /** The server's plain HTTP address (http://127.0.0.1:port), for the scenario's REST routes. */
   httpUrl: string;
   /** A shared HTTP client (one keep-alive connection) to httpUrl. */
