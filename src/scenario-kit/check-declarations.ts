@@ -26,6 +26,9 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   if (!isObject(definition.metrics)) return 'metrics must be an object of metric declarations';
   if (!Array.isArray(definition.table)) return 'table must list the metrics the terminal table shows (an array of metric names)';
   const metrics = Object.keys(definition.metrics);
+  if (isObject(definition.parameters) && 'duration' in definition.parameters && definition.duration !== undefined) {
+    return 'declares a duration parameter and also words the common one (duration: { ... }): keep one of them';
+  }
   // Throws on a redeclared common parameter, naming it.
   const parameters = withCommonParameters(definition.name, definition.parameters as Record<string, ParameterSpec>, definition.duration);
   try {
