@@ -87,13 +87,17 @@ export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario
   // Before any check of a parameter set against the limit, and before any child inherits it.
   raiseOpenFileLimit();
   const scenarioModule = loaded ?? (await loadScenario(options.scenario));
-  return expand(checked, scenarioModule, await probeStacks(), rest);
+  // Every parameter is checked before the probe, which may run a runtime's binary.
+  const paramSets = resolveParameterSets(scenarioModule.scenario, (rest.params ?? {}) as Record<string, unknown>, rest.preset);
+  return expand(checked, scenarioModule, paramSets, await probeStacks(), rest);
 }
 
 /** The plan with some options changed: no scenario load and no stack probe; errors name the option. */
 export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
   const options = { ...plan.options, ...change };
-  return expand(checkOptions(options), plan.loaded, plan.stacks, options);
+  const checked = checkOptions(options);
+  const paramSets = resolveParameterSets(plan.loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
+  return expand(checked, plan.loaded, paramSets, plan.stacks, options);
 }
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */
@@ -119,8 +123,7 @@ function checkOptions(options: Omit<MatrixOptions, 'scenario'>): CheckedOptions 
   return { servers, clients, clientProcesses, repeat, host, foreign };
 }
 
-function expand(checked: CheckedOptions, loaded: LoadedScenario, stacks: StackInfo[], options: Omit<MatrixOptions, 'scenario'>): MatrixPlan {
-  const paramSets = resolveParameterSets(loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
+function expand(checked: CheckedOptions, loaded: LoadedScenario, paramSets: ParamValues[], stacks: StackInfo[], options: Omit<MatrixOptions, 'scenario'>): MatrixPlan {
   const cells = paramSets.flatMap((params) =>
     checked.servers.flatMap((server) => {
       const foreign = checked.foreign.find((f) => f.name === server);
