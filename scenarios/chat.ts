@@ -11,11 +11,20 @@
  * expected message ends up received, dropped or (connection lost) unaccounted.
  * Wire protocol for servers in other languages: docs/protocols/chat.md.
  */
-import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import type { CellMeasurements } from '../src/result-types.js';
+import {
+  aborted,
+  defineScenario,
+  latencyMetrics,
+  messageText,
+  rate,
+  total,
+  waitUntil,
+  ProtocolGuard,
+  parseJson,
+  type ClientConnection,
+  type CellMeasurements,
+} from 'wsbench/scenario';
 import { ChatRoom } from './lib/chat-room.js';
-import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** A chat message: sender, its sequence number, intended send time (µs, monotonic), text. */
 interface ChatMessage {
@@ -51,7 +60,6 @@ export default defineScenario({
     rate: {
       kind: 'number', description: 'messages per second sent by all members together', default: 30, min: 0.1, max: 1_000_000, sweepable: true,
     },
-    duration: { kind: 'duration', description: 'measurement window', default: '10s', min: '100ms' },
     payload: { kind: 'size', description: 'text bytes per message (besides sender, sequence, timestamp)', default: 32, min: 0, max: '1MiB' },
     moderatorDelay: {
       kind: 'duration', description: 'server holds each message this long before broadcasting', default: 0, min: 0, max: '10s', sweepable: true,
@@ -98,7 +106,6 @@ export default defineScenario({
     }
     return null;
   },
-  windowMs: (p) => p.duration,
   // Members connect all at once, about 2,500 a second here: 15 s plus 1 s per 1000 members.
   readyTimeoutMs: (p) => 15_000 + p.members,
 

@@ -6,11 +6,10 @@
  *
  * Wire protocol for servers in other languages: docs/protocols/echo.md.
  *
- * Copy this file to write your own scenario: `wsbench run ./my-scenario.js`.
+ * Copy this file to write your own scenario: it imports only `wsbench/scenario`;
+ * compile it and run `wsbench run ./my-scenario.js`.
  */
-import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import { ProtocolGuard } from './lib/protocol-guard.js';
+import { defineScenario, latencyMetrics, rate, total, ProtocolGuard, type ClientConnection } from 'wsbench/scenario';
 
 /** Connections opened at once per client process; more at a time only measures the kernel's SYN queue. */
 const CONNECT_BATCH = 100;
@@ -25,9 +24,9 @@ export default defineScenario({
     payload: { kind: 'size', description: 'message size', default: 32, min: 1, max: '64MiB', sweepable: true },
     binary: { kind: 'boolean', description: 'send binary frames instead of text', default: false },
     inflight: { kind: 'integer', description: 'messages in flight per connection', default: 1, min: 1, max: 10_000, sweepable: true },
-    duration: { kind: 'duration', description: 'measurement window (ignored when messages is set)', default: '5s', min: '100ms' },
     messages: { kind: 'integer', description: 'messages per connection, then stop (0 = run for the duration)', default: 0, min: 0 },
   },
+  duration: { description: 'measurement window (ignored when messages is set)', default: '5s' },
   presets: {
     ci: { duration: '1s' },
     // Bare `wsbench`: 17 measured pairs of 5 x 5 stacks stay under a minute on 2 cores.

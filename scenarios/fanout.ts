@@ -21,13 +21,13 @@ import {
   sourceAddressCount,
   sourceAddressFor,
   total,
-} from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import type { MetricInput } from '../src/scenario-types.js';
+  ProtocolGuard,
+  type ClientConnection,
+  type MetricInput,
+} from 'wsbench/scenario';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
-import { ProtocolGuard } from './lib/protocol-guard.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
@@ -64,9 +64,9 @@ export default defineScenario({
       default: 10, min: 1, max: 100_000, sweepable: true,
     },
     interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
-    duration: { kind: 'duration', description: 'streaming time of each step (ticks sent = duration / interval)', default: '10s', min: '1ms', max: '24h' },
     ...CONNECT_PHASE_PARAMETERS,
   },
+  duration: { description: 'streaming time of each step (ticks sent = duration / interval)', min: '1ms', max: '24h' },
   presets: {
     // The seed streamed 3.15 (Tornado) to 11.91 (Starlette) msgs/s per client; a 100 ms
     // tick (10/s) sits at its busy end. 10 s per step: 3 steps x 5 pairs in about 4 minutes.

@@ -12,13 +12,20 @@
  * every message the server sent is accounted for (counted apart from the rates).
  * Wire protocol for servers in other languages: docs/protocols/firehose.md.
  */
-import { defineScenario, messageText, rate, total } from '../src/scenario-kit/index.js';
-import type { ClientConnection, ClientConnectOptions } from '../src/adapter-types.js';
-import type { MetricDefinition } from '../src/scenario-types.js';
+import {
+  defineScenario,
+  messageText,
+  rate,
+  total,
+  ProtocolGuard,
+  parseJson,
+  type ClientConnection,
+  type ScenarioConnectOptions,
+  type MetricDefinition,
+} from 'wsbench/scenario';
 import { buildOrderBookFeed, INSTRUMENTS } from './lib/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './lib/feed-sender.js';
 import { WIRE_METRICS, WireTelemetry } from './lib/wire-telemetry.js';
-import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
 
 /** After the window, the backlog (at most ~1 MiB queued in the server) gets this long to arrive. */
 const DRAIN_MS = 10_000;
@@ -50,9 +57,6 @@ export default defineScenario({
     + 'seed-style RX telemetry (seed 003).',
   requires: { fragmentControl: true, wireTap: true },
   parameters: {
-    duration: {
-      kind: 'duration', description: 'how long to stream (Ctrl+C ends it early and keeps the results)', default: '10s', min: '100ms', max: '168h',
-    },
     rate: {
       kind: 'integer', description: 'update messages per second (0 = as fast as backpressure allows)', default: 0, min: 0, max: 10_000_000, sweepable: true,
     },
@@ -61,13 +65,13 @@ export default defineScenario({
       default: '8KiB', min: 16, max: '64MiB', sweepable: true,
     },
   },
+  duration: { description: 'how long to stream (Ctrl+C ends it early and keeps the results)', max: '168h' },
   presets: {
     // The seed: ~10 h of Kraken book traffic, 17.7 M messages (~490/s, 100-110 KB/s), 8 KB receive buffer.
     seed: { duration: '10h', rate: 490, fragmentSize: '8KiB' },
     // Small fragments so snapshots and batched updates must arrive in several frames.
     ci: { duration: '2s', rate: 0, fragmentSize: '1KiB' },
   },
-  windowMs: (p) => p.duration,
   // Each connection's stream is its own.
   multiProcessServer: true,
 
@@ -128,7 +132,7 @@ export default defineScenario({
     const guard = new ProtocolGuard(ctx, 'firehose');
     let replied = false;
 
-    const options: Omit<ClientConnectOptions, 'localAddress'> = {
+    const options: Omit<ScenarioConnectOptions, 'localAddress'> = {
       onMessage(data) {
         const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
         // Only the first message is read: the reply to subscribe must come before the feed.

@@ -17,9 +17,9 @@ import {
   sourceAddressCount,
   sourceAddressFor,
   total,
-} from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import type { MetricInput } from '../src/scenario-types.js';
+  type ClientConnection,
+  type MetricInput,
+} from 'wsbench/scenario';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
@@ -41,15 +41,14 @@ export default defineScenario({
       kind: 'integer', description: 'open connections over all client processes', default: 100, min: 1, max: 100_000, sweepable: true,
     },
     interval: { kind: 'duration', description: 'time between two pings on one connection', default: '1s', min: '10ms', max: '1h', sweepable: true },
-    duration: { kind: 'duration', description: 'measurement window, every connection open', default: '10s', min: '1s', max: '24h' },
     ...CONNECT_PHASE_PARAMETERS,
   },
+  duration: { description: 'measurement window, every connection open', min: '1s', max: '24h' },
   presets: {
     ci: { connections: 20, interval: '200ms', duration: '1s' },
     ladder: { connections: [1000, 5000, 10_000], interval: '1s', duration: '10s' },
   },
   validate: (p) => connectPhaseProblem(p),
-  windowMs: (p) => p.duration,
   // A ping's answer depends on its own connection only.
   multiProcessServer: true,
   readyTimeoutMs: (p) => connectPhaseReadyMs(p),

@@ -19,11 +19,9 @@
  *
  * Wire protocol for servers in other languages: docs/protocols/push-vs-poll.md.
  */
-import { defineScenario, latencyMetrics, sleep, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { MetricDefinition, MetricInput } from '../src/scenario-types.js';
+import { defineScenario, latencyMetrics, sleep, total, waitUntil, ProtocolGuard, type MetricDefinition, type MetricInput } from 'wsbench/scenario';
 import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
-import { ProtocolGuard } from './lib/protocol-guard.js';
 
 const ONE_CLOCK =
   'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; '
@@ -85,9 +83,9 @@ export default defineScenario({
     },
     iterations: { kind: 'integer', description: 'continuous: batches placed', default: 50, min: 1, max: 1_000_000 },
     orders: { kind: 'integer', description: 'continuous: orders placed at once per batch (K)', default: 3, min: 1, max: 10_000, sweepable: true },
-    duration: { kind: 'duration', description: 'sustained: length of each phase (websocket, then rest)', default: '5s', min: '100ms' },
     samples: { kind: 'integer', description: 'sustained: orders placed evenly over each phase', default: 25, min: 1, max: 1_000_000 },
   },
+  duration: { description: 'sustained: length of each phase (websocket, then rest)', default: '5s' },
   presets: {
     // Seed 000: 50 iterations of 3 orders, 50 ms polling; test 2 with 25 samples (its duration is not stated: 5 s per phase).
     seed: { test: ['continuous', 'sustained'], pollInterval: '50ms', iterations: 50, orders: 3, duration: '5s', samples: 25 },

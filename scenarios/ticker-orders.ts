@@ -14,9 +14,18 @@
  * by every client once the window is open), the way a server in any language
  * learns it: docs/protocols/ticker-orders.md.
  */
-import { aborted, defineScenario, latencyMetrics, messageText, rate, total, waitUntil } from '../src/scenario-kit/index.js';
-import type { ClientConnection } from '../src/adapter-types.js';
-import { ProtocolGuard, parseJson } from './lib/protocol-guard.js';
+import {
+  aborted,
+  defineScenario,
+  latencyMetrics,
+  messageText,
+  rate,
+  total,
+  waitUntil,
+  ProtocolGuard,
+  parseJson,
+  type ClientConnection,
+} from 'wsbench/scenario';
 
 /** A tick: sequence number, intended broadcast time (µs, server clock), one price per symbol. */
 interface Tick {
@@ -69,14 +78,12 @@ export default defineScenario({
       kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true,
     },
     symbols: { kind: 'integer', description: 'stock symbols priced on every tick', default: 1, min: 1, max: 1000, sweepable: true },
-    duration: { kind: 'duration', description: 'measurement window', default: '10s', min: '100ms' },
   },
   presets: {
     // The seed ran one client against a 10 ms ticker "for a while"; 30 s gives ~3,000 orders.
     seed: { tickInterval: '10ms', connections: 1, symbols: 1, duration: '30s' },
     ci: { duration: '1s' },
   },
-  windowMs: (p) => p.duration,
   // Connections open a hundred at a time, about 2,500 a second here: 15 s plus 1 s per 1000.
   readyTimeoutMs: (p) => 15_000 + p.connections,
 

@@ -40,6 +40,9 @@ export interface DurationParameter extends ParameterBase {
   max?: number | DurationText;
 }
 
+/** How a scenario words and bounds the `duration` parameter wsbench gives every scenario, where it differs. */
+export type DurationOverride = Partial<Pick<DurationParameter, 'description' | 'default' | 'min' | 'max'>>;
+
 /** Held in bytes; code may also write '4kb'. */
 export interface SizeParameter extends ParameterBase {
   kind: 'size';

@@ -1,6 +1,6 @@
 /** wsbench's library API. Every export is listed by name. */
-export { run, planRun } from './core/runner.js';
-export type { RunOptions, RunPlan, ParamsFor } from './core/runner.js';
+export { run, planRun, execute } from './run.js';
+export type { RunOptions, RunPlan, ParamsFor } from './run.js';
 export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
 export type { RunEvent, RunEventType } from './core/events.js';
 export type { ScenarioRef } from './core/scenario-loader.js';
@@ -12,6 +12,8 @@ export {
   rate,
   ALL_STATS,
   messageText,
+  ProtocolGuard,
+  parseJson,
   openPaced,
   classifyConnectError,
   CONNECT_FAILURES,
@@ -50,7 +52,7 @@ export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
 export { writeResultFile, readResultFile, resultFromJson } from './result-file.js';
 export { UsageError, ParameterError } from './errors.js';
-export { parseDurationMs, parseSizeBytes } from './core/units.js';
+export { parseDurationMs, parseSizeBytes } from './parsing/units.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';
 export { serverStacks, clientStacks } from './stacks.js';
 export { SCHEMA_VERSION, isMeasured } from './result-types.js';
@@ -86,11 +88,14 @@ export type {
   ServerLogic,
   ServerScenarioContext,
   HttpClient,
+  ScenarioConnectOptions,
   ClientScenarioContext,
   MetricInput,
   ComputedSource,
   MetricDefinition,
   ParameterProblem,
+  ScenarioParams,
+  ScenarioInputs,
   ScenarioDefinition,
   Scenario,
   AnyScenario,
@@ -101,6 +106,7 @@ export type {
   IntegerParameter,
   NumberParameter,
   DurationParameter,
+  DurationOverride,
   SizeParameter,
   BooleanParameter,
   ChoiceParameter,
@@ -163,18 +169,19 @@ export type {
   ScenarioInfo,
   BenchResult,
 } from './result-types.js';
-export { capacity, planCapacity } from './capacity/run-capacity.js';
+export { capacity, planCapacity, executeCapacity } from './capacity/run-capacity.js';
 export type { CapacityOptions, CapacityEvent, CapacityPlan, CapacityOutcome } from './capacity/run-capacity.js';
 export { parseSlo, checkSlo } from './capacity/slo.js';
 export type { Slo, SloClause, SloKind, SloOperator, ClauseOutcome } from './capacity/slo.js';
 export { searchCapacity, tolerance } from './capacity/search.js';
 export type { StepJudgement, SearchSettings, SearchStep, SearchEnd, SearchOutcome, StepFunction } from './capacity/search.js';
+export { judgeCell, STARVED_LOOP_SHARE } from './capacity/judge.js';
 export {
-  judgeCell,
-  CLIENT_SATURATED_CPU_PERCENT,
-  SERVER_SATURATED_CPU_PERCENT,
-  STARVED_LOOP_SHARE,
-} from './capacity/judge.js';
+  SATURATED_CPU_PERCENT,
+  // The names of the time when the client and server thresholds were two constants.
+  SATURATED_CPU_PERCENT as CLIENT_SATURATED_CPU_PERCENT,
+  SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
+} from './core/saturation.js';
 export type { CapacityStep, StepMeasurement, BreakCause } from './capacity/judge.js';
 export { renderCapacityTable } from './capacity/table.js';
 export { capacityCharts } from './capacity/charts.js';
@@ -186,6 +193,6 @@ export { mergeShards } from './shard/merge.js';
 export type { ShardInput } from './shard/merge.js';
 export { configHash, DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS } from './shard/shard-options.js';
 export type { ShardOptions, ShardStart } from './shard/shard-options.js';
-export type { ShardInfo, ShardSummary, MergeInfo, HistogramSettings } from './shard/shard-types.js';
+export type { ShardInfo, ShardSummary, MergeInfo, HistogramSettings } from './shard-types.js';
 export { BarrierServer } from './shard/barrier-server.js';
 export type { CheckIn, Release } from './shard/barrier-protocol.js';

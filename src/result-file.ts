@@ -3,13 +3,14 @@
  * and reads it back, any version, checked against the published JSON Schema,
  * with one-line errors for bad files.
  */
-import { accessSync, constants, existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
 import { upgradeV1, withCommonDefaults, type V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
+import { writeAtomically } from './write-atomically.js';
 
 /** Fails before any work starts when `path` could not be written later. */
 export function checkWritable(path: string): void {
@@ -31,21 +32,6 @@ export function checkWritable(path: string): void {
 /** Temp file + rename: a reader never sees half a file, even after Ctrl+C. */
 export function writeResultFile(path: string, result: BenchResult): void {
   writeAtomically(path, JSON.stringify(result, null, 2) + '\n');
-}
-
-function writeAtomically(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (error) {
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // Never created, or its folder is gone.
-    }
-    throw error;
-  }
 }
 
 /** Where a result went: `path` is null when no place would take it; `problem` says why `requested` did not. */

@@ -4,7 +4,7 @@
  * (src/result-upgrade.ts turns older files into this shape).
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
-import type { MergeInfo, ShardInfo } from './shard/shard-types.js';
+import type { MergeInfo, ShardInfo } from './shard-types.js';
 
 export const SCHEMA_VERSION = 2;
 

@@ -10,7 +10,7 @@
  * place in wsbench allowed to read meaning from a metric's name, and only for
  * version 1 files: every reporter reads the declarations.
  */
-import { COMMON_PARAMETERS } from './core/params.js';
+import { STACK_PARAMETERS } from './common-parameters.js';
 import type { ChartRequest, HistogramStat, MetricInfo, MetricSource, ParameterInfo, ParamValues } from './declaration-types.js';
 import type {
   BenchResult,
@@ -23,7 +23,7 @@ import type {
   SizeSummary,
 } from './result-types.js';
 
-const COMMON_DEFAULTS: ParamValues = Object.fromEntries(Object.entries(COMMON_PARAMETERS).map(([name, spec]) => [name, spec.default]));
+const COMMON_DEFAULTS: ParamValues = Object.fromEntries(Object.entries(STACK_PARAMETERS).map(([name, spec]) => [name, spec.default]));
 
 /** A version 1 scenario: a name and the table's columns. */
 export interface V1ScenarioInfo {

@@ -7,12 +7,14 @@ import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, 
 import type {
   ChartRequest,
   CustomSource,
+  DurationOverride,
   MetricInfo,
   ParamInputs,
   ParameterDeclarations,
   ParamsOf,
   ParamValues,
 } from './declaration-types.js';
+import type { COMMON_PARAMETERS } from './common-parameters.js';
 import type { CellMeasurements, CellResources } from './result-types.js';
 
 /** What crosses between processes as JSON (IPC uses JSON serialization, for Bun and Deno children too). */
@@ -93,6 +95,17 @@ export interface ServerScenarioContext<P extends ParamValues = ParamValues> exte
 
 // ---------------------------------------------------------------- client half
 
+/**
+ * What a scenario passes to ctx.connect(). `onUnexpectedClose` is optional: wsbench counts every
+ * close the client did not ask for in the counter `connectionsLost` (and notes its reason in the
+ * cell) whether or not the scenario handles it; declare `total('connectionsLost', 'lost',
+ * { role: 'errors' })` to show and compare it. `deflate` is the engine's (the cell's parameter).
+ */
+export type ScenarioConnectOptions = Omit<ClientConnectOptions, 'onUnexpectedClose' | 'deflate'> & {
+  /** Called once if the connection closes without the client asking (server gone, error), after wsbench counted it. */
+  onUnexpectedClose?(reason: string): void;
+};
+
 /** An HTTP client bound to the server's httpUrl, with keep-alive. */
 export interface HttpClient {
   request(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: string }>;
@@ -111,7 +124,7 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   /** Index, over all processes, of this process's first item when `total` is spread as share() spreads it. */
   firstOfShare(total: number): number;
   /** Opens one connection to the server with this cell's client stack. */
-  connect(options: ClientConnectOptions): Promise<ClientConnection>;
+  connect(options: ScenarioConnectOptions): Promise<ClientConnection>;
   /** The server's plain HTTP address (http://127.0.0.1:port), for the scenario's REST routes. */
   httpUrl: string;
   /** A shared HTTP client (one keep-alive connection) to httpUrl. */
@@ -166,6 +179,15 @@ export interface ParameterProblem {
 
 // ---------------------------------------------------------------- the scenario
 
+/** A scenario's parameter values as its code receives them: its own, and the common ones (duration, deflate, serverProcesses). */
+export type ScenarioParams<D extends ParameterDeclarations> = ParamsOf<WithCommon<D>>;
+
+/** Preset values: any of the scenario's own parameters and the common ones. */
+export type ScenarioInputs<D extends ParameterDeclarations> = ParamInputs<WithCommon<D>>;
+
+/** A scenario's declarations and the common ones it does not declare itself (it may declare its own `duration`). */
+type WithCommon<D extends ParameterDeclarations> = D & Omit<typeof COMMON_PARAMETERS, keyof D>;
+
 /**
  * What defineScenario() takes. `D` is inferred from `parameters` alone and `M` from
  * `metrics` alone (NoInfer elsewhere), so a scenario built by spreading another
@@ -173,7 +195,7 @@ export interface ParameterProblem {
  */
 export interface ScenarioDefinition<
   D extends ParameterDeclarations = ParameterDeclarations,
-  M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
+  M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
 > {
   name: string;
   description: string;
@@ -194,23 +216,31 @@ export interface ScenarioDefinition<
    */
   multiProcessServer?: boolean;
   parameters: D;
+  /**
+   * The common `duration` parameter (the window's length), worded and bounded for this scenario
+   * where it differs from wsbench's: "measurement window", default 10s, at least 100ms.
+   */
+  duration?: DurationOverride;
   /** Named parameter sets, e.g. `seed` (reproduces the published experiment) and `ci`. */
-  presets?: Record<string, ParamInputs<NoInfer<D>>>;
+  presets?: Record<string, ScenarioInputs<NoInfer<D>>>;
   /**
    * Checks a parameter set beyond each parameter's own range (e.g. against the
    * open-file limit); returns the problem, or null. Runs before anything starts.
    */
-  validate?(params: NoInfer<ParamsOf<D>>): ParameterProblem | null;
-  /** How long the orchestrator keeps the window open; undefined = until clients finish. */
-  windowMs?(params: NoInfer<ParamsOf<D>>): number | undefined;
+  validate?(params: NoInfer<ScenarioParams<D>>): ParameterProblem | null;
+  /**
+   * How long the orchestrator keeps the window open, when that is not the `duration` parameter;
+   * undefined = until the clients finish (they call ctx.done()).
+   */
+  windowMs?(params: NoInfer<ScenarioParams<D>>): number | undefined;
   /**
    * How long every client process may take to connect and call ready(), in ms.
    * Default 15 s; at most 10 minutes. Declare it when the connect phase grows with
    * the parameters (e.g. connections at a connect rate).
    */
-  readyTimeoutMs?(params: NoInfer<ParamsOf<D>>): number;
-  server(ctx: ServerScenarioContext<NoInfer<ParamsOf<D>>>): ServerLogic;
-  client(ctx: ClientScenarioContext<NoInfer<ParamsOf<D>>>): Promise<void>;
+  readyTimeoutMs?(params: NoInfer<ScenarioParams<D>>): number;
+  server(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
+  client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
   /** Every metric of a cell, computed from the merged measurements by wsbench. */
   metrics: M;
   /** Metrics the terminal table and the HTML show, in order. */
@@ -225,7 +255,7 @@ export const SCENARIO_BRAND: unique symbol = Symbol.for('wsbench.scenario');
 /** A scenario, as defineScenario() returns it. */
 export interface Scenario<
   D extends ParameterDeclarations = ParameterDeclarations,
-  M extends Record<string, MetricDefinition<ParamsOf<D>>> = Record<string, MetricDefinition<ParamsOf<D>>>,
+  M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
 > extends ScenarioDefinition<D, M> {
   readonly [SCENARIO_BRAND]: true;
   /** file:// URL of the module that defined it: child processes import the scenario from there. */
@@ -235,3 +265,8 @@ export interface Scenario<
 /** Any scenario, whatever its parameters and metrics. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyScenario = Scenario<any, any>;
+
+/** True for objects made by defineScenario(). */
+export function isScenario(value: unknown): value is Scenario {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO_BRAND] === true;
+}

@@ -14,7 +14,7 @@ import { compareResults } from '../src/report/compare.js';
 import { renderComparison } from '../src/report/compare-text.js';
 import { gate } from '../src/report/compare-gate.js';
 import { shardWarnings } from '../src/shard/merge-warnings.js';
-import type { ShardInfo } from '../src/shard/shard-types.js';
+import type { ShardInfo } from '../src/shard-types.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const PARAMETERS: Record<string, ParameterInfo> = {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/result-types.js';
-import type { ShardInfo } from '../src/shard/shard-types.js';
+import type { ShardInfo } from '../src/shard-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

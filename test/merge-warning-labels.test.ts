@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
-import type { ShardInfo } from '../src/shard/shard-types.js';
+import type { ShardInfo } from '../src/shard-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';

@@ -10,7 +10,7 @@ import { histogramStat } from '../src/core/metric-values.js';
 import { isMeasured, type BenchResult } from '../src/result-types.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
-import type { ShardInfo } from '../src/shard/shard-types.js';
+import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDurationMs, parseSizeBytes } from '../src/core/units.js';
+import { parseDurationMs, parseSizeBytes } from '../src/parsing/units.js';
 import { resolveParameterSets } from '../src/core/params.js';
 import { loadScenario } from '../src/core/scenario-loader.js';
 import { scenarioInfo } from '../src/core/scenario-info.js';
@@ -44,7 +44,7 @@ test('library errors name the parameter, not a flag', () => {
   refuse({ duration: '10ms' }, 'duration: "10ms" is below the minimum 100ms');
   refuse({ payload: [] }, 'payload: an empty list sweeps nothing');
   refuse({ duration: '1000h' }, 'duration: "1000h" is above the maximum 168h');
-  refuse({ bogus: 1 }, 'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, duration, messages, deflate, serverProcesses)');
+  refuse({ bogus: 1 }, 'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, duration, deflate, serverProcesses)');
   refuse({}, 'preset: "nope" is not a preset of echo (ci, quick)', 'nope');
 });
 
@@ -61,6 +61,6 @@ test('the command line reads text into typed values: a bare duration is refused 
 test('the JSON declares every parameter with its default in ms and bytes', async () => {
   const { scenario } = await loadScenario('echo');
   const info = scenarioInfo(scenario);
-  assert.deepEqual(info.parameters.duration, { kind: 'duration', description: echo.parameters.duration.description, default: 5000, min: 100 });
+  assert.deepEqual(info.parameters.duration, { kind: 'duration', description: echo.duration!.description!, default: 5000, min: 100 });
   assert.equal(info.parameters.payload!.max, 64 * 1024 * 1024);
 });

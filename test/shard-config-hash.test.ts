@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planRun, type RunOptions } from '../src/core/runner.js';
+import { planRun, type RunOptions } from '../src/run.js';
 import { configHash } from '../src/shard/shard-options.js';
 
 const base: RunOptions = {

@@ -9,8 +9,7 @@
  * way `for (const c of room) await c.send(m)` does. Work per post is a few
  * array operations: no parsing beyond a prefix test, no IPC.
  */
-import type { ServerConnection } from '../../src/adapter-types.js';
-import type { Clock, Counter, Recorder } from '../../src/scenario-types.js';
+import type { ServerConnection, Clock, Counter, Recorder } from 'wsbench/scenario';
 
 export interface RoomOptions {
   /** How long the moderator holds each post; 0 = no moderator. */

@@ -4,8 +4,7 @@
  * one counter and metric per reason as its breakdown, and one note per reason
  * with the first message seen.
  */
-import { CONNECT_FAILURES, total, type ConnectFailure } from '../../src/scenario-kit/index.js';
-import type { ClientScenarioContext, Counter, MetricDefinition } from '../../src/scenario-types.js';
+import { CONNECT_FAILURES, total, type ConnectFailure, type ClientScenarioContext, type Counter, type MetricDefinition } from 'wsbench/scenario';
 
 type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
 

@@ -3,8 +3,7 @@
  * (fanout, idle): what a parameter set needs from the machine, checked before
  * anything starts, and how long its clients may take to be ready.
  */
-import { localPortCount, openFileLimit, sourceAddressCount } from '../../src/scenario-kit/index.js';
-import type { ParameterProblem } from '../../src/scenario-types.js';
+import { localPortCount, openFileLimit, sourceAddressCount, type ParameterProblem } from 'wsbench/scenario';
 
 /** The parameters of a paced connect phase, declared once for every scenario that has one. */
 export const CONNECT_PHASE_PARAMETERS = {

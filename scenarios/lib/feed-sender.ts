@@ -3,8 +3,7 @@
  * updates in a loop, at a set rate or as fast as backpressure allows. Messages
  * longer than the fragment size leave as several WebSocket frames.
  */
-import type { ServerConnection } from '../../src/adapter-types.js';
-import type { Counter } from '../../src/scenario-types.js';
+import type { ServerConnection, Counter } from 'wsbench/scenario';
 import type { FeedMessage, OrderBookFeed } from './order-book-feed.js';
 
 /** A feed message with the frames it will take at this run's fragment size. */

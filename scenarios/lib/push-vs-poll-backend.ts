@@ -6,9 +6,7 @@
  * start and end of a measured phase so the server can charge its own CPU time
  * to the approach that phase exercised.
  */
-import type { ServerConnection } from '../../src/adapter-types.js';
-import type { ServerLogic, ServerScenarioContext } from '../../src/scenario-types.js';
-import { messageText } from '../../src/scenario-kit/index.js';
+import { messageText, type ServerConnection, type ServerLogic, type ServerScenarioContext } from 'wsbench/scenario';
 
 /** What subscribers receive and polls return, one per order. */
 export interface OrderUpdate {

@@ -3,11 +3,18 @@
  * that watch the same order updates. Each records, per batch, the time from the
  * batch's creation on the server until it has seen every update of the batch.
  */
-import type { ClientConnection, MessageData } from '../../src/adapter-types.js';
-import type { ClientScenarioContext, Counter, Recorder } from '../../src/scenario-types.js';
-import { messageText, sleep } from '../../src/scenario-kit/index.js';
+import {
+  messageText,
+  sleep,
+  parseJson,
+  type ClientConnection,
+  type MessageData,
+  type ClientScenarioContext,
+  type Counter,
+  type Recorder,
+  type ProtocolGuard,
+} from 'wsbench/scenario';
 import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
-import { parseJson, type ProtocolGuard } from './protocol-guard.js';
 
 /** Counts the updates of each batch one observer has seen; records the batch when complete. */
 export class BatchTracker {

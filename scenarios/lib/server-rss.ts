@@ -4,7 +4,7 @@
  * nothing held yet), and the metric is the server's peak RSS in the window
  * (read from /proc by wsbench) minus that baseline, per connected client.
  */
-import type { MetricsApi, MetricInput } from '../../src/scenario-types.js';
+import type { MetricsApi, MetricInput } from 'wsbench/scenario';
 
 /** Server counter holding the baseline, in bytes. */
 export const SERVER_RSS_BASELINE = 'serverRssBaselineBytes';

@@ -5,10 +5,16 @@
  * Plain numbers while running; flushed into counters once at the end, and
  * read back as metrics by WIRE_METRICS.
  */
-import type { MetricRole, MetricUnit } from '../../src/declaration-types.js';
-import type { CellMeasurements } from '../../src/result-types.js';
-import type { Clock, MetricDefinition, MetricsApi, Recorder } from '../../src/scenario-types.js';
-import { FrameParser } from '../../src/scenario-kit/index.js';
+import {
+  FrameParser,
+  type MetricRole,
+  type MetricUnit,
+  type CellMeasurements,
+  type Clock,
+  type MetricDefinition,
+  type MetricsApi,
+  type Recorder,
+} from 'wsbench/scenario';
 
 export class WireTelemetry {
   readonly parser: FrameParser;

@@ -1,21 +1,15 @@
 /**
  * Turns one measured cell into a capacity step: did the SLO hold, what broke,
- * and was the server or the load generator out of CPU. The thresholds are
- * stated here once and written into the capacity JSON.
+ * and was the server or the load generator out of CPU (core/saturation.ts
+ * holds that threshold) or starved of it (here). Both are written into the
+ * capacity JSON.
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
+import { isCpuSaturated } from '../core/saturation.js';
 import { checkSlo, type Slo, type SloKind } from './slo.js';
 import type { StepJudgement } from './search.js';
 
-/**
- * A client process whose CPU mean is above this share of one core is taken as
- * saturated: a Node load generator is single-threaded, and past this it queues
- * its own work, so the latency it reports is partly its own.
- */
-export const CLIENT_SATURATED_CPU_PERCENT = 85;
-/** A server is taken as CPU-saturated when its CPU mean reaches this share of one core (a single-threaded server can use no more). */
-export const SERVER_SATURATED_CPU_PERCENT = 90;
 /**
  * A process whose event loop was busy (not waiting for I/O) at least this share
  * of the window while it was on CPU much less was starved: it had work and waited
@@ -78,7 +72,7 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
   const serverCpuPercent = server?.cpuPercent.mean ?? null;
   // Several server processes add up their CPU: each is saturated near a core of its own.
-  const serverCpuPerProcess = serverCpuPercent === null ? null : serverCpuPercent / serverProcessCount(cell.params);
+  const serverProcesses = serverProcessCount(cell.params);
   const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
   const causes: BreakCause[] = [...new Set(outcomes.filter((o) => !o.held).map((o) => o.clause.kind))];
   const breaches = outcomes.flatMap((o) => (o.why === null ? [] : [o.why]));
@@ -90,11 +84,11 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   return {
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
-    clientSaturated: clientCpuPercent.some((cpu) => cpu > CLIENT_SATURATED_CPU_PERCENT),
-    serverSaturated: serverCpuPerProcess !== null && serverCpuPerProcess >= SERVER_SATURATED_CPU_PERCENT,
-    serverStarved: isStarved(serverCpuPerProcess, serverEventLoop, SERVER_SATURATED_CPU_PERCENT),
+    clientSaturated: clientCpuPercent.some((cpu) => isCpuSaturated(cpu)),
+    serverSaturated: serverCpuPercent !== null && isCpuSaturated(serverCpuPercent, serverProcesses),
+    serverStarved: isStarved(serverCpuPercent, serverEventLoop, serverProcesses),
     clientEventLoop,
-    clientStarved: clientCpuPercent.some((cpu, i) => isStarved(cpu, clientEventLoop[i] ?? null, CLIENT_SATURATED_CPU_PERCENT)),
+    clientStarved: clientCpuPercent.some((cpu, i) => isStarved(cpu, clientEventLoop[i] ?? null)),
     reason,
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
     errors: errorsOf(scenario, cell.metrics),
@@ -112,9 +106,9 @@ export function refusedStep(count: number, clientProcesses: number, reason: stri
   return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
 }
 
-/** Busy event loop, yet below `saturatedCpu` on CPU: waiting for a core, not using one. */
-export function isStarved(cpuPercent: number | null, eventLoop: number | null, saturatedCpu: number): boolean {
-  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && cpuPercent < saturatedCpu;
+/** Busy event loop, yet short of saturated CPU (over `processes` processes): waiting for a core, not using one. */
+export function isStarved(cpuPercent: number | null, eventLoop: number | null, processes = 1): boolean {
+  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && !isCpuSaturated(cpuPercent, processes);
 }
 
 /** The sum of every errors-role metric the cell has; null when it has none of them. */

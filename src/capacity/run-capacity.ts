@@ -7,15 +7,16 @@
 import os from 'node:os';
 import { ParameterError } from '../errors.js';
 import { toolVersion } from '../package-version.js';
-import { planRun, run } from '../core/runner.js';
-import { describeEnvironment, probeStacks } from '../core/environment.js';
+import { planMatrix, replan, type MatrixPlan } from '../core/plan.js';
+import { executeMatrix } from '../core/execute.js';
+import { describeEnvironment } from '../core/environment.js';
+import { SATURATED_CPU_PERCENT } from '../core/saturation.js';
 import type { RunEvent } from '../core/events.js';
-import type { ScenarioRef } from '../core/scenario-loader.js';
+import { loadScenario, type LoadedScenario, type ScenarioRef } from '../core/scenario-loader.js';
+import { scenarioInfo } from '../core/scenario-info.js';
 import type { ParamValues } from '../declaration-types.js';
 import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, type ScenarioInfo, type StackInfo } from '../result-types.js';
 import {
-  CLIENT_SATURATED_CPU_PERCENT,
-  SERVER_SATURATED_CPU_PERCENT,
   STARVED_LOOP_SHARE,
   describeBreak,
   judgeCell,
@@ -76,6 +77,10 @@ export interface CapacityPlan {
   settings: CapacitySettings;
   /** Server -> the client stack that loads it, or why none can. */
   pairs: Array<{ server: string; client: string | null; reason: string | null }>;
+  /** The parameters as given (the varied one aside): each step adds its count. */
+  inputs: Readonly<Record<string, unknown>>;
+  /** The plan of the first step: every step is planned again from it. */
+  firstStep: MatrixPlan;
 }
 
 export interface CapacityOutcome {
@@ -84,13 +89,16 @@ export interface CapacityOutcome {
   steps: BenchResult;
 }
 
-/** Checks every option without starting a process; errors name the option. */
-export async function planCapacity(options: CapacityOptions): Promise<CapacityPlan> {
+/**
+ * Checks every option without starting a process; errors name the option.
+ * `loaded`: the scenario, when the caller has loaded it already (the CLI, for its flags).
+ */
+export async function planCapacity(options: CapacityOptions, loaded?: LoadedScenario): Promise<CapacityPlan> {
   const vary = options.vary ?? DEFAULT_VARY;
   const inputs = { ...(options.params ?? {}) };
   if (vary in inputs) throw new ParameterError(vary, 'the capacity search varies it: set its range with start and max instead');
-  const probe = await planRun({ scenario: options.scenario, ...(options.preset !== undefined ? { preset: options.preset } : {}) });
-  const info = probe.info;
+  const scenario = loaded ?? (await loadScenario(options.scenario));
+  const info = scenarioInfo(scenario.scenario);
   const spec = info.parameters[vary];
   if (!spec) throw new ParameterError('vary', `"${vary}" is not a parameter of ${info.name} (its parameters: ${Object.keys(info.parameters).join(', ')})`);
   if (spec.kind !== 'integer') throw new ParameterError('vary', `${vary} is a ${spec.kind} parameter; the search varies a whole-number one (a count of connections)`);
@@ -106,8 +114,9 @@ export async function planCapacity(options: CapacityOptions): Promise<CapacityPl
   wholeInRange('maxClientProcesses', maxClientProcesses, 1, 64);
   wholeInRange('clientProcesses', clientProcesses, 1, maxClientProcesses);
   const slo = parseSlo(options.slo, info);
-  // The first step's plan checks stacks, host and every parameter, and the scenario's own limits at `start`.
-  const plan = await planRun({ ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } });
+  // The first step's plan checks stacks, host and every parameter, and the scenario's own limits at `start`;
+  // every step plans again from it, changing only the pair, the count and the client processes.
+  const plan = await planMatrix({ ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } }, scenario);
   if (plan.paramSets.length !== 1) {
     const [first, ...others] = plan.paramSets as [ParamValues, ...ParamValues[]];
     const swept = Object.keys(first).find((name) => others.some((set) => set[name] !== first[name]))!;
@@ -116,15 +125,19 @@ export async function planCapacity(options: CapacityOptions): Promise<CapacityPl
   const params: ParamValues = Object.fromEntries(Object.entries(plan.paramSets[0]!).filter(([name]) => name !== vary));
   const settings: CapacitySettings = {
     vary, start, max, resolution, clientProcesses, maxClientProcesses, params,
-    thresholds: { clientCpuPercent: CLIENT_SATURATED_CPU_PERCENT, serverCpuPercent: SERVER_SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
+    thresholds: { clientCpuPercent: SATURATED_CPU_PERCENT, serverCpuPercent: SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
   };
-  const pairs = pickClients(plan.servers, options.clients, await probeStacks());
-  return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs };
+  const pairs = pickClients(plan.servers, options.clients, plan.stacks);
+  return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs, inputs, firstStep: plan };
 }
 
 export async function capacity(options: CapacityOptions): Promise<CapacityOutcome> {
+  return executeCapacity(await planCapacity(options), options);
+}
+
+/** Searches every server of a plan; `options` gives the signal and listeners (the rest is the plan's). */
+export async function executeCapacity(plan: CapacityPlan, options: Pick<CapacityOptions, 'signal' | 'onEvent' | 'onRunEvent'> = {}): Promise<CapacityOutcome> {
   const startedAt = new Date();
-  const plan = await planCapacity(options);
   const signal = options.signal ?? new AbortController().signal;
   const emit = options.onEvent ?? (() => undefined);
   const kept = new Map<string, CellResult>();
@@ -141,7 +154,7 @@ export async function capacity(options: CapacityOptions): Promise<CapacityOutcom
     emit({ type: 'server-start', server: pair.server, client });
     const step = async (count: number, processes: number): Promise<StepMeasurement> => {
       emit({ type: 'step-start', server: pair.server, client, count, clientProcesses: processes });
-      const measured = await measureStep(options, plan, pair.server, client, count, processes, signal);
+      const measured = await measureStep(plan, pair.server, client, count, processes, signal, options.onRunEvent);
       if ('skipped' in measured) throw new PairSkipped(measured.skipped);
       if (measured.cell) kept.set(`${pair.server}\n${count}`, measured.cell);
       environment ??= measured.environment;
@@ -160,7 +173,7 @@ export async function capacity(options: CapacityOptions): Promise<CapacityOutcom
   }
 
   const elapsedMs = Date.now() - startedAt.getTime();
-  const env = environment ?? describeEnvironment(await probeStacks());
+  const env = environment ?? describeEnvironment(plan.firstStep.stacks);
   const capacityResult: CapacityResult = {
     format: CAPACITY_FORMAT,
     version: CAPACITY_VERSION,
@@ -197,23 +210,23 @@ type Measured = { step: StepMeasurement; cell: CellResult | null; environment: E
 
 /** One step: a refused count, or the judged cell; `skipped` with the reason when the pair cannot run at all. */
 async function measureStep(
-  options: CapacityOptions,
   plan: CapacityPlan,
   server: string,
   client: string,
   count: number,
   processes: number,
   signal: AbortSignal,
+  onRunEvent: CapacityOptions['onRunEvent'],
 ): Promise<Measured> {
-  const runOptions = { ...runBase(options, processes), servers: [server], clients: [client], params: { ...(options.params ?? {}), [plan.settings.vary]: count } };
+  let stepPlan: MatrixPlan;
   try {
-    await planRun(runOptions);
+    stepPlan = replan(plan.firstStep, { servers: [server], clients: [client], params: { ...plan.inputs, [plan.settings.vary]: count }, clientProcesses: processes });
   } catch (error) {
     // The scenario refuses this count here (open-file limit, port range...): the server cannot be shown to hold it.
     if (error instanceof ParameterError) return { step: refusedStep(count, processes, error.message), cell: null, environment: null };
     throw error;
   }
-  const result = await run({ ...runOptions, signal, ...(options.onRunEvent ? { onEvent: options.onRunEvent } : {}) });
+  const result = await executeMatrix(stepPlan, { signal, ...(onRunEvent ? { onEvent: onRunEvent } : {}) });
   const cell = result.cells[0]!;
   if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
   return { step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes), cell, environment: result.environment };
@@ -248,7 +261,7 @@ function serverResult(server: string, client: string, outcome: SearchOutcome<Ste
     broke: broken ? describeBreak(broken) : null,
     cannotTell: undecided
       ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} `
-        + `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; above ${CLIENT_SATURATED_CPU_PERCENT} % counts as saturated), `
+        + `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; from ${SATURATED_CPU_PERCENT} % on counts as saturated), `
         + 'and no more are allowed'
       : null,
     clientProcesses: outcome.clientProcesses,

@@ -10,7 +10,7 @@
 import { ParameterError } from '../errors.js';
 import type { HistogramSource, HistogramStat, MetricInfo, MetricUnit } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
-import { parseDurationMs } from '../core/units.js';
+import { parseDurationMs } from '../parsing/units.js';
 
 export type SloOperator = '<' | '<=' | '=' | '>=' | '>';
 

@@ -4,63 +4,54 @@
  * steps' cells as an ordinary result file beside it (<out>-steps.json, for
  * `report` and `compare`), the steps' report and charts, and the capacity charts.
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { ParameterError, UsageError } from '../errors.js';
-import { killAllChildren } from '../core/processes.js';
 import { loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { checkWritable, writeResultFile } from '../result-file.js';
+import { writeAtomically } from '../write-atomically.js';
 import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
-import { capacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
+import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
 import { renderCapacityTable } from '../capacity/table.js';
 import { capacityCharts } from '../capacity/charts.js';
-import { addParameterOptions, inputFromText } from './parameter-flags.js';
+import { addParameterOptions } from './parameter-flags.js';
+import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';
+import { answerInterrupts } from './interrupts.js';
 
 const DEFAULT_OUT = 'wsbench-capacity.json';
-const CORE_FLAGS = ['slo', 'servers', 'clients', 'vary', 'start', 'max', 'resolution', 'clientProcs', 'maxClientProcesses', 'out', 'json', 'preset', 'host', 'png', 'help'];
-const INTERRUPT_GRACE_MS = 5000;
+/** Flags of `capacity` itself; a scenario parameter may not reuse these names. */
+const CAPACITY_FLAGS = [...COMMON_FLAG_NAMES, 'slo', 'vary', 'start', 'max', 'resolution', 'maxClientProcesses'];
 
-interface CapacityFlags {
+interface CapacityFlags extends CommonFlags {
   slo?: string;
-  servers?: string;
-  clients?: string;
   vary?: string;
   start?: string;
   max?: string;
   resolution?: string;
-  clientProcs?: string;
   maxClientProcesses?: string;
-  out: string;
-  json?: boolean;
-  preset?: string;
-  host?: string;
-  png?: boolean;
-  [param: string]: unknown;
 }
 
 function capacityCommand(info: ScenarioInfo, presets: string[]): Command {
   const command = new Command(`wsbench capacity ${info.name}`)
     .description(`The most ${info.name} clients each server stack holds within an SLO: ramp x2, then bisect; one cell per step.`)
     .option('--slo <clauses>', "what must hold, e.g. 'p99<500ms,errors=0' (p50/p90/p99/p999/mean/max of the primary latency, errors = every errors-role metric, or a metric key)")
-    .option('--servers <list>', 'server stacks, comma separated (default: all)')
-    .option('--clients <list>', 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
+  addStackOptions(command, {
+    servers: 'server stacks, comma separated (default: all)',
+    clients: 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)',
+  });
+  command
     .option('--vary <parameter>', 'the whole-number parameter to search', 'connections')
     .option('--start <n>', 'first count of the ramp (default 100)')
     .option('--max <n>', 'highest count tried (default 50000)')
     .option('--resolution <share>', 'stop bisecting when the bracket is within this share of the capacity, e.g. 10% or 0.05', '10%')
     .option('--client-procs <n>', 'client processes of the first step', '1')
-    .option('--max-client-processes <n>', 'most client processes a step may use when the load generator saturates (default: the cores)')
-    .option('--out <file>', 'capacity JSON; the steps go to <file>-steps.json beside it', DEFAULT_OUT)
-    .option('--json', 'print the capacity JSON on stdout instead of the table')
-    .option('--preset <name>', `parameter preset (${presets.join(', ') || 'none'})`)
-    .option('--host <address>', 'loopback address the server binds', '127.0.0.1')
-    .option('--png', 'also write charts/*.png beside the SVGs')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
-  addParameterOptions(command, info.parameters, CORE_FLAGS);
+    .option('--max-client-processes <n>', 'most client processes a step may use when the load generator saturates (default: the cores)');
+  addOutputOptions(command, { out: 'capacity JSON; the steps go to <file>-steps.json beside it', defaultOut: DEFAULT_OUT, json: 'print the capacity JSON on stdout instead of the table', presets });
+  addParameterOptions(command, info.parameters, CAPACITY_FLAGS);
   return command;
 }
 
@@ -73,54 +64,41 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     }
     throw new UsageError("capacity: name a scenario first, e.g. wsbench capacity fanout --slo 'p99<500ms,errors=0'");
   }
-  const { scenario } = await loadScenario(scenarioArg);
-  const info = scenarioInfo(scenario);
-  const command = capacityCommand(info, Object.keys(scenario.presets ?? {}));
+  const loaded = await loadScenario(scenarioArg);
+  const info = scenarioInfo(loaded.scenario);
+  const command = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(args.slice(1), { from: 'user' });
   const flags = command.opts<CapacityFlags>();
   if (flags.slo === undefined) throw new ParameterError('slo', "required: what must hold, e.g. --slo 'p99<500ms,errors=0'");
-  const params: Record<string, unknown> = {};
-  for (const [name, parameter] of Object.entries(info.parameters)) {
-    const value = flags[name];
-    if (value !== undefined) params[name] = inputFromText(name, parameter, value === true ? true : String(value));
-  }
   const controller = new AbortController();
   const options: CapacityOptions = {
-    scenario: scenarioArg,
+    scenario: loaded.scenario,
     slo: flags.slo,
-    params,
+    params: paramsFromFlags(info, flags),
     signal: controller.signal,
-    clientProcesses: count('--client-procs', flags.clientProcs ?? '1'),
-    resolution: share(flags.resolution ?? '10%'),
+    ...commonOptionsFromFlags(flags),
+    resolution: readShare('--resolution', flags.resolution ?? '10%'),
     ...(flags.vary !== undefined ? { vary: flags.vary } : {}),
-    ...(flags.start !== undefined ? { start: count('--start', flags.start) } : {}),
-    ...(flags.max !== undefined ? { max: count('--max', flags.max) } : {}),
-    ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: count('--max-client-processes', flags.maxClientProcesses) } : {}),
-    ...(flags.servers !== undefined ? { servers: list(flags.servers) } : {}),
-    ...(flags.clients !== undefined ? { clients: list(flags.clients) } : {}),
-    ...(flags.preset !== undefined ? { preset: flags.preset } : {}),
-    ...(flags.host !== undefined ? { host: flags.host } : {}),
+    ...(flags.start !== undefined ? { start: readCount('--start', flags.start) } : {}),
+    ...(flags.max !== undefined ? { max: readCount('--max', flags.max) } : {}),
+    ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readCount('--max-client-processes', flags.maxClientProcesses) } : {}),
     onEvent: flags.json ? undefined : progress(flags.vary ?? 'connections'),
   };
   const stepsPath = flags.out.replace(/(\.json)?$/, '-steps.json');
   checkWritable(flags.out);
   checkWritable(stepsPath);
-  await planCapacity(options); // every bad input is refused before a process starts
+  const plan = await planCapacity(options, loaded); // every bad input is refused before a process starts
 
-  const onSignal = (): void => {
-    if (controller.signal.aborted) return killAllChildren();
-    process.stderr.write('\ninterrupted: finishing the current step and writing what was measured (Ctrl+C again to force)\n');
-    controller.abort();
-    setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const outcome = await capacity(options);
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-
-  writeAtomically(flags.out, JSON.stringify(outcome.capacity, null, 2) + '\n');
-  writeResultFile(stepsPath, outcome.steps);
+  const stopAnswering = answerInterrupts(controller, 'step');
+  let outcome;
+  try {
+    outcome = await executeCapacity(plan, options);
+    // Interrupts stay answered until both files are on disk: a late one must not cut the writes short.
+    writeAtomically(flags.out, JSON.stringify(outcome.capacity, null, 2) + '\n');
+    writeResultFile(stepsPath, outcome.steps);
+  } finally {
+    stopAnswering();
+  }
   process.stdout.write(flags.json ? JSON.stringify(outcome.capacity, null, 2) + '\n' : renderCapacityTable(outcome.capacity) + '\n');
   if (!flags.json) process.stderr.write(`capacity: ${flags.out}\nsteps: ${stepsPath} (wsbench report / compare read it)\n`);
   try {
@@ -161,28 +139,4 @@ function progress(vary: string): (event: CapacityEvent) => void {
     const verdict = s.clientSaturated && s.verdict !== 'refused' ? 'load generator saturated' : s.verdict === 'within' ? 'within' : `${s.verdict}: ${s.breaches.join('; ')}`;
     process.stderr.write(`  ${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`);
   };
-}
-
-function writeAtomically(path: string, content: string | Buffer): string {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
-  return path;
-}
-
-function list(text: string): string[] {
-  return text.split(',').map((s) => s.trim());
-}
-
-function count(flag: string, text: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${flag}: "${text}" is not a whole number`);
-  return Number(text);
-}
-
-/** "10%" or "0.1" as 0.1. */
-function share(text: string): number {
-  const percent = text.trim().endsWith('%');
-  const value = Number(text.trim().replace(/%$/, ''));
-  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--resolution: "${text}" is not a share such as 10% or 0.1`);
-  return percent ? value / 100 : value;
 }

@@ -6,8 +6,11 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { parseDurationMs } from '../core/units.js';
+import { parseDurationMs } from '../parsing/units.js';
 import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
+
+/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
+export const FOREIGN_FLAG_NAMES = ['target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout'];
 
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
 

@@ -5,7 +5,7 @@ import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { RuntimeInfo, ScenarioInfo, StackInfo } from '../result-types.js';
 import { locateRuntimes } from '../runtimes/locate.js';
-import { formatValue } from '../core/params.js';
+import { formatValue } from '../parsing/parameter-values.js';
 import { toKebab } from './parameter-flags.js';
 
 export async function listFromArgs(args: string[]): Promise<number> {

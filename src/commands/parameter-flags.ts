@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import { ParameterError } from '../errors.js';
 import type { ParameterInfo } from '../declaration-types.js';
-import { formatValue } from '../core/params.js';
+import { formatValue } from '../parsing/parameter-values.js';
 
 /** Flags of `run` itself, by the RunOptions name a library error uses. */
 const RUN_OPTION_FLAGS: Record<string, string> = {

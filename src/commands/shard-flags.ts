@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { parseDurationMs } from '../core/units.js';
+import { parseDurationMs } from '../parsing/units.js';
 import { DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS, type ShardOptions } from '../shard/shard-options.js';
 
 /** Furthest ahead a start time may lie. */

@@ -4,13 +4,15 @@
  * for all of them at once, then reports merged into one CellResult.
  */
 import { fileURLToPath } from 'node:url';
-import type { ParameterSpec, ParamValues } from '../declaration-types.js';
+import type { ParamValues } from '../declaration-types.js';
 import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
 import { stackRuntime } from '../stacks.js';
-import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
+import { sumCounterSets } from './metrics.js';
+import { assembleMeasurements, sideBySide } from './measurements.js';
 import type { LoadedScenario } from './scenario-loader.js';
-import { TimeSeriesCollector, cellProgressIntervalMs } from './time-series.js';
+import { TimeSeriesCollector, progressIntervalMs } from './time-series.js';
+import { cellWindow } from './window.js';
 import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
@@ -18,13 +20,11 @@ import { serverProcessCount } from './params.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
-import type { CellGate } from '../shard/shard-session.js';
+import type { CellGate } from './coordination.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
 const CLIENT_WRAP_UP_TIMEOUT_MS = 15_000;
-/** Scenarios that end by themselves get this ceiling beyond their own durations. */
-const OPEN_ENDED_WINDOW_MS = 30 * 60_000;
 
 export interface CellPlan {
   loaded: LoadedScenario;
@@ -91,7 +91,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   /** Epoch ms of the go, so shards can find the window they all measured in. */
   let openedAtEpochMs: number | null = null;
   const gateNotes: string[] = [];
-  const timeSeries = new TimeSeriesCollector(cellProgressIntervalMs(plan.loaded.scenario, plan.params));
+  const window = cellWindow(plan.loaded.scenario, plan.params);
+  const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
     server = serverOf(plan, options);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
@@ -114,8 +115,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
     options.onWindowOpen?.();
-    const reports = clients.map((c) => c.waitFor('report', windowLimitMs(plan) + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
-    await waitForWindow(plan, options.signal, reports);
+    const reports = clients.map((c) => c.waitFor('report', window.limitMs + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
+    await waitForWindow(window.limitMs, options.signal, reports);
     for (const client of clients) client.send({ type: 'stop' });
 
     for (const [index, outcome] of (await Promise.allSettled(reports)).entries()) {
@@ -149,9 +150,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const elapsedMs = Date.now() - started;
   const reports = [...clientReports.values()];
   if (reports.length === 0 || !resources) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
-  const measurements = mergeReports(reports, state.serverReport);
-  const series = timeSeries.build();
-  if (series) measurements.timeSeries = series;
+  const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   return {
     failure: state.failure,
@@ -205,23 +204,10 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
   });
 }
 
-/**
- * How long the orchestrator keeps the window open: the scenario's window, or for
- * scenarios that end by themselves a ceiling that grows with their durations, so
- * a long run is never cut short while a hung client still cannot hold a cell forever.
- */
-function windowLimitMs(plan: CellPlan): number {
-  const declared = plan.loaded.scenario.windowMs?.(plan.params);
-  if (declared !== undefined) return declared;
-  const kinds = plan.loaded.scenario.parameters as Record<string, ParameterSpec>;
-  const durations = Object.entries(plan.params).filter(([name, value]) => kinds[name]?.kind === 'duration' && typeof value === 'number');
-  return OPEN_ENDED_WINDOW_MS + durations.reduce((sum, [, value]) => sum + (value as number), 0);
-}
-
 /** The window closes at its length, when every client has finished, or on interrupt. */
-function waitForWindow(plan: CellPlan, signal: AbortSignal, reports: Promise<unknown>[]): Promise<void> {
+function waitForWindow(limitMs: number, signal: AbortSignal, reports: Promise<unknown>[]): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, windowLimitMs(plan));
+    const timer = setTimeout(done, limitMs);
     signal.addEventListener('abort', done, { once: true });
     void Promise.allSettled(reports).then(done);
     function done(): void {
@@ -230,21 +216,6 @@ function waitForWindow(plan: CellPlan, signal: AbortSignal, reports: Promise<unk
       resolve();
     }
   });
-}
-
-function mergeReports(clients: ProcessReport[], server: ProcessReport | null): CellMeasurements {
-  const histograms = mergeHistogramSets(clients.map((r) => r.histograms));
-  const serverHistograms = server?.histograms ?? {};
-  return {
-    histograms,
-    latency: summarizeLatencies(histograms),
-    sizes: summarizeSizeHistograms(histograms),
-    counters: sumCounterSets(clients.map((r) => r.counters)),
-    serverHistograms,
-    serverLatency: summarizeLatencies(serverHistograms),
-    serverCounters: server?.counters ?? {},
-    windowMs: Math.max(0, ...clients.map((r) => r.windowMs)),
-  };
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -128,7 +128,7 @@ async function run(message: ClientStartMessage): Promise<void> {
           onUnexpectedClose(reason) {
             lost.add();
             note(reason);
-            options.onUnexpectedClose(reason);
+            options.onUnexpectedClose?.(reason);
           },
         });
         handshakes.record(connection.extensions());

@@ -5,6 +5,7 @@ import type { Environment, StackInfo } from '../result-types.js';
 import { clientStacks, loadClientAdapter, loadServerAdapter, serverStacks } from '../stacks.js';
 import { locateRuntimes } from '../runtimes/locate.js';
 import { CLOCK_NOTE } from './clock.js';
+import { openFileLimit } from '../open-file-limit.js';
 
 /** Probes every registered stack; a stack that throws while loading is reported unavailable. */
 export async function probeStacks(): Promise<StackInfo[]> {
@@ -62,17 +63,6 @@ function osPrettyName(): string | null {
   try {
     const match = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'));
     return match?.[1] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Soft RLIMIT_NOFILE from /proc (Linux); null elsewhere. */
-export function openFileLimit(): number | null {
-  try {
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
-    if (!match) return null;
-    return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
   } catch {
     return null;
   }

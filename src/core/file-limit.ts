@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { openFileLimit } from './environment.js';
+import { openFileLimit } from '../open-file-limit.js';
 
 /** Enough for 50,000 connections per process with room to spare. */
 const WANTED_OPEN_FILES = 262_144;

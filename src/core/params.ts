@@ -4,54 +4,22 @@
  * their declarations and expanded into one parameter set per cell. Errors name
  * the parameter; the command line turns that name into its flag.
  */
-import { ParameterError, UsageError } from '../errors.js';
-import type { ParameterDeclarations, ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
+import { ParameterError } from '../errors.js';
+import { withCommonParameters } from '../common-parameters.js';
+import type { ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { AnyScenario } from '../scenario-types.js';
-import { formatDuration, formatSize, parseDurationMs, parseSizeBytes } from './units.js';
+import { boundOf, readValue, show } from '../parsing/parameter-values.js';
 
 type Value = number | boolean | string;
-
-/**
- * The longest duration any parameter takes: 7 days. Node's timers hold at most
- * 2^31-1 ms (24.8 days) and silently fire after 1 ms beyond that, so no window,
- * plus its drain and wrap-up, may come near it.
- */
-export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-
-/**
- * Parameters wsbench adds to every scenario: they act on the stacks, not on the
- * scenario's code (which may still read them from its params).
- */
-export const COMMON_PARAMETERS = {
-  deflate: {
-    kind: 'choice',
-    description: 'permessage-deflate at both ends (on: pairs that cannot negotiate it are skipped; counters record what each handshake negotiated)',
-    choices: ['off', 'on'],
-    default: 'off',
-    sweepable: true,
-  },
-  serverProcesses: {
-    kind: 'integer',
-    description: "processes of a built-in server stack, sharing one port (SO_REUSEPORT); above 1 only for scenarios whose server half allows it and stacks that can share a port",
-    default: 1,
-    min: 1,
-    max: 64,
-    sweepable: true,
-  },
-} as const satisfies ParameterDeclarations;
 
 /** How many processes serve a cell (1 unless the serverProcesses parameter says more). */
 export function serverProcessCount(params: ParamValues): number {
   return typeof params.serverProcesses === 'number' ? params.serverProcesses : 1;
 }
 
-/** A scenario's own parameters followed by the common ones; a scenario may not redeclare a common one. */
+/** A scenario's own parameters followed by the common ones (see common-parameters.ts). */
 export function allParameters(scenario: AnyScenario): Record<string, ParameterSpec> {
-  const own = scenario.parameters as Record<string, ParameterSpec>;
-  for (const name of Object.keys(COMMON_PARAMETERS)) {
-    if (name in own) throw new UsageError(`scenario ${scenario.name} declares a parameter "${name}", which wsbench adds to every scenario: rename it`);
-  }
-  return { ...own, ...(COMMON_PARAMETERS as unknown as Record<string, ParameterSpec>) };
+  return withCommonParameters(scenario.name, scenario.parameters as Record<string, ParameterSpec>, scenario.duration);
 }
 
 /** A declaration in the result JSON's terms: defaults and bounds in ms and bytes. */
@@ -62,68 +30,6 @@ export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo 
   if (spec.kind === 'choice') info.choices = spec.choices;
   if (spec.sweepable) info.sweepable = true;
   return info;
-}
-
-/** A value for people, with its unit: "5s", "32B", "true". */
-export function formatValue(kind: ParameterInfo['kind'], value: Value): string {
-  if (typeof value === 'number' && kind === 'duration') return formatDuration(value);
-  if (typeof value === 'number' && kind === 'size') return formatSize(value);
-  return String(value);
-}
-
-/** Checks one value given by code and returns it in the parameter's unit (ms, bytes). */
-export function readValue(name: string, spec: ParameterSpec, input: unknown, checkRange = true): Value {
-  const value = convert(spec, input);
-  if (value === null) throw new ParameterError(name, `${show(input)} is not ${EXPECTED[spec.kind]}`);
-  if (spec.kind === 'choice' && !spec.choices.includes(value as string)) {
-    throw new ParameterError(name, `${show(input)} is not one of ${spec.choices.join(', ')}`);
-  }
-  if (checkRange && typeof value === 'number' && 'min' in spec) {
-    const min = spec.min === undefined ? undefined : boundOf(name, spec, spec.min);
-    const declaredMax = spec.max === undefined ? undefined : boundOf(name, spec, spec.max);
-    const max = spec.kind === 'duration' ? Math.min(declaredMax ?? MAX_DURATION_MS, MAX_DURATION_MS) : declaredMax;
-    if (min !== undefined && value < min) throw new ParameterError(name, `${show(input)} is below the minimum ${formatValue(spec.kind, min)}`);
-    if (max !== undefined && value > max) throw new ParameterError(name, `${show(input)} is above the maximum ${formatValue(spec.kind, max)}`);
-  }
-  return value;
-}
-
-const EXPECTED: Record<ParameterSpec['kind'], string> = {
-  integer: 'a whole number',
-  number: 'a number',
-  duration: 'a duration such as 500ms, 5s, 1m',
-  size: 'a size such as 32, 4kb, 64KiB',
-  boolean: 'true or false',
-  choice: 'one of the choices',
-  string: 'text',
-};
-
-function convert(spec: ParameterSpec, input: unknown): Value | null {
-  switch (spec.kind) {
-    case 'integer':
-      return typeof input === 'number' && Number.isSafeInteger(input) ? input : null;
-    case 'number':
-      return typeof input === 'number' && Number.isFinite(input) ? input : null;
-    case 'duration':
-      if (typeof input === 'number') return Number.isFinite(input) && input >= 0 ? input : null;
-      return typeof input === 'string' ? parseDurationMs(input) : null;
-    case 'size':
-      if (typeof input === 'number') return Number.isSafeInteger(input) && input >= 0 ? input : null;
-      return typeof input === 'string' ? parseSizeBytes(input) : null;
-    case 'boolean':
-      return typeof input === 'boolean' ? input : null;
-    case 'choice':
-    case 'string':
-      return typeof input === 'string' ? input : null;
-  }
-}
-
-function boundOf(name: string, spec: ParameterSpec, bound: unknown): number {
-  return readValue(name, spec, bound, false) as number;
-}
-
-function show(input: unknown): string {
-  return typeof input === 'string' ? `"${input}"` : String(input);
 }
 
 /**

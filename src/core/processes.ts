@@ -162,7 +162,3 @@ function lastLine(text: string): string {
 export function killAllChildren(): void {
   for (const child of live) child.kill('SIGKILL');
 }
-
-export function liveChildCount(): number {
-  return live.size;
-}

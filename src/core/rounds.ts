@@ -7,7 +7,7 @@
  */
 import type { CellMeasurements, CellResources, ProcessResources, SampledStat } from '../result-types.js';
 import type { CellRun } from './cell.js';
-import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from './metrics.js';
+import { assembleMeasurements, oneAfterAnother, serverPartOf } from './measurements.js';
 
 type Measured = NonNullable<CellRun['measured']>;
 
@@ -27,20 +27,7 @@ export function poolMeasured(parts: Measured[]): Measured {
 
 /** Histograms merged over rounds, counters and windows added; the first round's time series. */
 function poolMeasurements(parts: CellMeasurements[]): CellMeasurements {
-  const histograms = mergeHistogramSets(parts.map((p) => p.histograms));
-  const serverHistograms = mergeHistogramSets(parts.map((p) => p.serverHistograms));
-  const series = parts.find((p) => p.timeSeries)?.timeSeries;
-  return {
-    histograms,
-    latency: summarizeLatencies(histograms),
-    sizes: summarizeSizeHistograms(histograms),
-    counters: sumCounterSets(parts.map((p) => p.counters)),
-    serverHistograms,
-    serverLatency: summarizeLatencies(serverHistograms),
-    serverCounters: sumCounterSets(parts.map((p) => p.serverCounters)),
-    windowMs: parts.reduce((sum, p) => sum + p.windowMs, 0),
-    ...(series ? { timeSeries: series } : {}),
-  };
+  return assembleMeasurements(parts, parts.map(serverPartOf), oneAfterAnother, parts.find((p) => p.timeSeries)?.timeSeries);
 }
 
 /** Per process (server, client 1, client 2 ...): means weighted by samples, the highest max. */

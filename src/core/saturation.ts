@@ -13,10 +13,20 @@
 import type { TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
 
-/** Mean CPU, % of one core, from which a server that went quiet counts as saturated (one event loop = one core). */
-export const SATURATED_CPU_PERCENT = 90;
+/**
+ * Mean CPU over the window, % of one core, from which a process counts as saturated: one event
+ * loop uses one core at most, and past this it queues its own work, so what it measures is partly
+ * its own delay. The one threshold for a server that went quiet, a capacity step's server and load
+ * generator, and a shard's load generator.
+ */
+export const SATURATED_CPU_PERCENT = 85;
 /** A server is hung when the clients saw nothing for this long at the window's end (or half a shorter window). */
 export const HUNG_QUIET_MS = 1000;
+
+/** `processes` event loops whose CPU, added up, leaves none of their cores to spare. */
+export function isCpuSaturated(cpuPercent: number, processes = 1): boolean {
+  return cpuPercent >= SATURATED_CPU_PERCENT * processes;
+}
 
 export type ServerSilence = { saturated: string } | { hung: string } | null;
 
@@ -27,7 +37,7 @@ export type ServerSilence = { saturated: string } | { hung: string } | null;
 export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined, processes = 1): ServerSilence {
   if (!server || !/no report within/.test(reason)) return null;
   const { mean, max } = server.cpuPercent;
-  if (mean < SATURATED_CPU_PERCENT * processes) return null;
+  if (!isCpuSaturated(mean, processes)) return null;
   const cores = processes === 1 ? 'a core' : `${processes} cores (${processes} processes)`;
   const cpu = `CPU ${mean.toFixed(0)}% of ${cores} through the window (peak ${max.toFixed(0)}%)`;
   const silence = reason.replace(/^server( \d+)?: /, '');

@@ -7,8 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
-import type { AnyScenario } from '../scenario-types.js';
-import { isScenario } from '../scenario-kit/define.js';
+import { isScenario, type AnyScenario } from '../scenario-types.js';
 
 /** Built-in scenarios live in scenarios/, compiled next to dist/src. */
 const BUILT_IN_DIR = new URL('../../scenarios/', import.meta.url);

@@ -7,8 +7,6 @@
  * Long runs are folded into at most MAX_POINTS points so a 10-hour run stays a
  * readable file.
  */
-import type { ParameterSpec, ParamValues } from '../declaration-types.js';
-import type { AnyScenario } from '../scenario-types.js';
 import type { EncodedHistogram, TimeSeries, TimeSeriesPoint } from '../result-types.js';
 import type { ProgressTick } from './ipc.js';
 import { decodeHistogram, newHistogram, summarizeHistogram } from './metrics.js';
@@ -27,18 +25,6 @@ const LONG_INTERVAL_MS = 1000;
  */
 export function progressIntervalMs(expectedWindowMs: number | undefined): number {
   return expectedWindowMs !== undefined && expectedWindowMs > 0 && expectedWindowMs < SHORT_WINDOW_MS ? SHORT_INTERVAL_MS : LONG_INTERVAL_MS;
-}
-
-/**
- * The progress interval of one cell: the declared window, or for a scenario that
- * ends by itself the sum of its duration parameters, decides it.
- */
-export function cellProgressIntervalMs(scenario: AnyScenario, params: ParamValues): number {
-  const declared = scenario.windowMs?.(params);
-  if (declared !== undefined) return progressIntervalMs(declared);
-  const kinds = scenario.parameters as Record<string, ParameterSpec>;
-  const durations = Object.entries(params).filter(([name, value]) => kinds[name]?.kind === 'duration' && typeof value === 'number');
-  return progressIntervalMs(durations.length === 0 ? undefined : durations.reduce((sum, [, value]) => sum + (value as number), 0));
 }
 
 interface Tick {

@@ -13,14 +13,14 @@
  * charts/ is refused, and each file is written to a new temp file and renamed
  * over its name, which replaces a link instead of following it.
  */
-import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { BenchResult } from '../result-types.js';
 import { buildChartsAndProblems } from './charts/index.js';
 import { renderHtml, type RenderedScenario } from './html.js';
 import { MANIFEST, manifestOf, removeStale } from './artifacts-manifest.js';
+import { writeAtomically } from '../write-atomically.js';
 
 export interface ArtifactOptions {
   /** Directory for report.html and charts/; defaults to `<result name>.report/` beside the result file. */
@@ -85,37 +85,6 @@ function makeRealFolder(path: string): void {
   }
   if (stat.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link: wsbench writes a report folder only through real folders`);
   if (!stat.isDirectory()) throw new UsageError(`${path} is a file, where the report's charts folder goes`);
-}
-
-/**
- * A temp file of a name nobody can have prepared (created exclusively: an
- * existing file or symlink there fails the write instead of being followed),
- * then renamed over `path`: an open browser never sees half a report.
- */
-function writeAtomically(path: string, content: string | Buffer): string {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, content, { flag: 'wx' });
-  } catch (error) {
-    // EEXIST: the name was taken, by nobody we know: not ours to remove. Else it is our half-written file.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') removeQuietly(temporary);
-    throw error;
-  }
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    removeQuietly(temporary);
-    throw error;
-  }
-  return path;
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Never created, or already gone.
-  }
 }
 
 /** Two lines for stderr after a run: where the report and the charts are. */

@@ -10,6 +10,7 @@ import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpr
 import type { MetricInfo, MetricRole } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
 import { cellNamer } from './parameter-labels.js';
+import { cellKey } from '../cell-key.js';
 
 /**
  * Memory comes with no distribution in the file, so its noise is a fixed share
@@ -84,12 +85,6 @@ export interface Comparison {
   environmentNote: string | null;
   /** Reasons to trust the verdicts less, e.g. a side measured in one round of short windows. */
   warnings: string[];
-}
-
-/** Cells match on scenario, server, client and every parameter. */
-export function cellKey(cell: CellResult): string {
-  const params = Object.keys(cell.params).sort().map((k) => [k, cell.params[k]]);
-  return JSON.stringify([cell.scenario, cell.server, cell.client, params]);
 }
 
 export function compareResults(base: BenchResult, next: BenchResult): Comparison {

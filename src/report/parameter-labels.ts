@@ -8,7 +8,7 @@
  */
 import type { ParameterInfo, ParamValues } from '../declaration-types.js';
 import type { CellResult } from '../result-types.js';
-import { formatValue } from '../core/params.js';
+import { formatValue } from '../parsing/parameter-values.js';
 
 type Value = ParamValues[string];
 /** What naming a cell needs of it. */

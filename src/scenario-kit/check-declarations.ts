@@ -6,7 +6,8 @@
  */
 import type { ChartRequest, ParameterSpec } from '../declaration-types.js';
 import { ParameterError } from '../errors.js';
-import { readValue } from '../core/params.js';
+import { withCommonParameters } from '../common-parameters.js';
+import { readValue } from '../parsing/parameter-values.js';
 import type { ScenarioDefinition } from '../scenario-types.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -24,8 +25,12 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   if (!isObject(definition.parameters)) return 'parameters must be an object of parameter declarations ({} for none)';
   if (!isObject(definition.metrics)) return 'metrics must be an object of metric declarations';
   if (!Array.isArray(definition.table)) return 'table must list the metrics the terminal table shows (an array of metric names)';
-  const parameters = definition.parameters as Record<string, ParameterSpec>;
   const metrics = Object.keys(definition.metrics);
+  if (isObject(definition.parameters) && 'duration' in definition.parameters && definition.duration !== undefined) {
+    return 'declares a duration parameter and also words the common one (duration: { ... }): keep one of them';
+  }
+  // Throws on a redeclared common parameter, naming it.
+  const parameters = withCommonParameters(definition.name, definition.parameters as Record<string, ParameterSpec>, definition.duration);
   try {
     for (const [name, spec] of Object.entries(parameters)) readValue(name, spec, spec.default);
     for (const [preset, values] of Object.entries(definition.presets ?? {}) as Array<[string, Record<string, unknown>]>) {

@@ -4,21 +4,16 @@
  * (table and chart requests name declared metrics, defaults are in range), and
  * records which module defined it, so child processes can import the same one.
  */
-import type { ParameterDeclarations, ParamsOf } from '../declaration-types.js';
-import { SCENARIO_BRAND, type MetricDefinition, type Scenario, type ScenarioDefinition } from '../scenario-types.js';
+import type { ParameterDeclarations } from '../declaration-types.js';
+import { SCENARIO_BRAND, type MetricDefinition, type Scenario, type ScenarioDefinition, type ScenarioParams } from '../scenario-types.js';
 import { checkDeclarations } from './check-declarations.js';
 
 export function defineScenario<
   const D extends ParameterDeclarations,
-  const M extends Record<string, MetricDefinition<ParamsOf<D>>>,
+  const M extends Record<string, MetricDefinition<ScenarioParams<D>>>,
 >(definition: ScenarioDefinition<D, M>): Scenario<D, M> {
   checkDeclarations(definition);
   return Object.freeze({ ...definition, [SCENARIO_BRAND]: true as const, moduleUrl: callerModuleUrl() });
-}
-
-/** True for objects made by defineScenario(). */
-export function isScenario(value: unknown): value is Scenario {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO_BRAND] === true;
 }
 
 const THIS_MODULE = import.meta.url;

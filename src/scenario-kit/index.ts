@@ -1,16 +1,87 @@
 /**
  * Everything a scenario file needs, and nothing that draws or reports: the
  * child processes that run scenario code load this, not the whole library.
- * Every export is listed by name; `wsbench` re-exports them all.
+ * Scenarios import it as `wsbench/scenario` (the built-ins too). Every export
+ * is listed by name; `wsbench` re-exports them all.
  */
-export { defineScenario, isScenario } from './define.js';
+export { defineScenario } from './define.js';
+export { isScenario } from '../scenario-types.js';
 export { latencyMetrics, total, rate, ALL_STATS } from './metric-helpers.js';
 export type { LatencyMetricOptions, CounterMetricOptions } from './metric-helpers.js';
 export { messageText } from './message-text.js';
+export { ProtocolGuard, parseJson } from './protocol-guard.js';
 export { openPaced, classifyConnectError, CONNECT_FAILURES } from './paced-connections.js';
 export type { ConnectFailure, PacedOpenOptions } from './paced-connections.js';
 export { sourceAddressCount, sourceAddressFor, localPortCount } from './source-addresses.js';
 export { sleep, aborted, waitUntil } from './waiting.js';
-export { FrameParser, OPCODE } from './frame-parser.js';
-export type { FrameParserEvents } from './frame-parser.js';
-export { openFileLimit } from '../core/environment.js';
+export { FrameParser, OPCODE } from '../parsing/frame-parser.js';
+export type { FrameParserEvents } from '../parsing/frame-parser.js';
+export { openFileLimit } from '../open-file-limit.js';
+export type {
+  JsonValue,
+  Clock,
+  Recorder,
+  SizeRecorder,
+  Counter,
+  MetricsApi,
+  ServerLogic,
+  ServerScenarioContext,
+  ScenarioConnectOptions,
+  HttpClient,
+  ClientScenarioContext,
+  MetricInput,
+  ComputedSource,
+  MetricDefinition,
+  ParameterProblem,
+  ScenarioParams,
+  ScenarioInputs,
+  ScenarioDefinition,
+  Scenario,
+  AnyScenario,
+} from '../scenario-types.js';
+export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler } from '../adapter-types.js';
+export type {
+  DurationText,
+  SizeText,
+  IntegerParameter,
+  NumberParameter,
+  DurationParameter,
+  DurationOverride,
+  SizeParameter,
+  BooleanParameter,
+  ChoiceParameter,
+  StringParameter,
+  ParameterSpec,
+  ParameterKind,
+  ParameterDeclarations,
+  ParameterValue,
+  ParamsOf,
+  ParameterInput,
+  ParamInputs,
+  ParamValues,
+  MetricUnit,
+  MetricRole,
+  HistogramStat,
+  Side,
+  HistogramSource,
+  CounterSource,
+  ResourceSource,
+  CustomSource,
+  MetricSource,
+  MetricInfo,
+  HistogramRef,
+  ChartRequest,
+  ChartKind,
+} from '../declaration-types.js';
+export type {
+  CellMeasurements,
+  CellResources,
+  ProcessResources,
+  SampledStat,
+  LatencySummary,
+  SizeSummary,
+  EncodedHistogram,
+  TimeSeries,
+  TimeSeriesPoint,
+  IntervalLatency,
+} from '../result-types.js';

@@ -8,6 +8,7 @@ import { probeByImport } from '../package-version.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { createNodeServer, listenOnFreePort } from './http-routes.js';
 import { serverUrls } from './server-urls.js';
+import { NODE_SHARES_PORTS } from '../runtimes/reuse-port.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
 export const MESSAGE_EVENT = 'm';
@@ -19,8 +20,7 @@ export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: false, tls: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -33,7 +33,7 @@ export const socketioServer: ServerAdapter = {
   },
   probe: () => probeByImport('socket.io', () => import('socket.io')),
 
-  async start({ host, handlers, deflate = false, tls }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, tls, ...share }): Promise<RunningServer> {
     const http = createNodeServer(handlers.routes, tls);
     const io = new Server(http, {
       transports: ['websocket'],
@@ -53,7 +53,7 @@ export const socketioServer: ServerAdapter = {
       handlers.onConnection(connection);
     });
 
-    const port = await listenOnFreePort(http, host);
+    const port = await listenOnFreePort(http, host, share);
     return {
       ...serverUrls(host, port, { tls: tls !== undefined, socketio: true }),
       broadcast: (data) => void io.emit(MESSAGE_EVENT, data),

@@ -4,6 +4,7 @@ import { probeWs } from './ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { createNodeServer, listenOnFreePort } from './http-routes.js';
 import { serverUrls } from './server-urls.js';
+import { NODE_SHARES_PORTS } from '../runtimes/reuse-port.js';
 import { splitIntoFragments } from './fragments.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
 
@@ -13,8 +14,7 @@ export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  // Node 20's net cannot listen with SO_REUSEPORT (listen's reusePort came in Node 22.12).
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: false, tls: true },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -26,7 +26,7 @@ export const wsServer: ServerAdapter = {
   },
   probe: probeWs,
 
-  async start({ host, handlers, deflate = false, tls }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, tls, ...share }): Promise<RunningServer> {
     const http = createNodeServer(handlers.routes, tls);
     const wss = new WebSocketServer({
       server: http,
@@ -47,7 +47,7 @@ export const wsServer: ServerAdapter = {
       handlers.onConnection(connection);
     });
 
-    const port = await listenOnFreePort(http, host);
+    const port = await listenOnFreePort(http, host, share);
     return {
       ...serverUrls(host, port, { tls: tls !== undefined }),
       broadcast(data) {

@@ -7,7 +7,8 @@
  */
 import type { MetricInfo } from '../declaration-types.js';
 import { computeMetrics } from '../core/metric-values.js';
-import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from '../core/metrics.js';
+import { sumCounterSets } from '../core/metrics.js';
+import { assembleMeasurements, serverPartOf } from '../core/measurements.js';
 import type { CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { isMeasured } from '../result-types.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
@@ -62,21 +63,9 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
 
 function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>): CellMeasurements {
   const all = parts.map((p) => p.cell.measurements);
-  const histograms = mergeHistogramSets(all.map((m) => m.histograms));
+  // The server is one, shared by every shard: whichever shard heard from it speaks for it.
   const serverPart = all.find((m) => Object.keys(m.serverHistograms).length + Object.keys(m.serverCounters).length > 0);
-  const serverHistograms = serverPart?.serverHistograms ?? {};
-  const series = mergeSeries(all.map((m) => m.timeSeries));
-  return {
-    histograms,
-    latency: summarizeLatencies(histograms),
-    sizes: summarizeSizeHistograms(histograms),
-    counters: sumCounterSets(all.map((m) => m.counters)),
-    serverHistograms,
-    serverLatency: summarizeLatencies(serverHistograms),
-    serverCounters: serverPart?.serverCounters ?? {},
-    windowMs: commonWindowMs(parts),
-    ...(series ? { timeSeries: series } : {}),
-  };
+  return assembleMeasurements(all, serverPart ? [serverPartOf(serverPart)] : [], () => commonWindowMs(parts), mergeSeries(all.map((m) => m.timeSeries)));
 }
 
 /**

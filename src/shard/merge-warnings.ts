@@ -4,12 +4,13 @@
  * the server's), and clocks too far apart for delays timed across hosts.
  */
 import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
-import { cellKey } from '../report/compare.js';
+import { cellKey } from '../cell-key.js';
+import { SATURATED_CPU_PERCENT } from '../core/saturation.js';
 import { cellNamer, parametersText } from '../report/parameter-labels.js';
-import type { ShardInfo } from './shard-types.js';
+import type { ShardInfo } from '../shard-types.js';
 
 /** A load generator above this share of one core may be what limits the numbers. */
-export const LOAD_GENERATOR_CPU_LIMIT_PERCENT = 80;
+export const LOAD_GENERATOR_CPU_LIMIT_PERCENT = SATURATED_CPU_PERCENT;
 /** Shards whose headline rates differ by more than this share of their mean are called imbalanced. */
 export const IMBALANCE_FRACTION = 0.2;
 /**

@@ -7,12 +7,12 @@
  */
 import { UsageError } from '../errors.js';
 import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
-import { cellKey } from '../report/compare.js';
+import { cellKey } from '../cell-key.js';
 import { isMeasured, type BenchResult, type CellResult } from '../result-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import { mergeCell } from './merge-cells.js';
 import { shardWarnings } from './merge-warnings.js';
-import type { ShardInfo, ShardSummary } from './shard-types.js';
+import type { ShardInfo, ShardSummary } from '../shard-types.js';
 
 export interface ShardInput {
   /** Where it came from, for messages: a file, or a file and line. */

@@ -6,21 +6,14 @@
  */
 import { UsageError } from '../errors.js';
 import { HISTOGRAM_OPTIONS } from '../core/metrics.js';
+import type { CellGate, WindowCoordinator } from '../core/coordination.js';
 import { BarrierClient, type ClockEstimate } from './barrier-client.js';
 import { preciseEpochMs, type Release } from './barrier-protocol.js';
 import { BarrierServer } from './barrier-server.js';
 import { DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS, type ShardOptions } from './shard-options.js';
-import type { ShardInfo } from './shard-types.js';
+import type { ShardInfo } from '../shard-types.js';
 
-/** Where a cell round's window opens: after the gate lets it through. */
-export interface CellGate {
-  /** Resolves when the window may open, with what the cell should note about it; rejects when it cannot open in step. */
-  arrive(signal: AbortSignal): Promise<string[]>;
-  /** This shard will not measure this round (skipped, or failed before its clients were ready): nobody should wait for it. */
-  withdraw(reason: string): void;
-}
-
-export class ShardSession {
+export class ShardSession implements WindowCoordinator {
   private barrier: BarrierServer | null = null;
   private client: BarrierClient | null = null;
   private clock: ClockEstimate | null = null;
@@ -31,6 +24,14 @@ export class ShardSession {
   failure: string | null = null;
 
   private constructor(readonly options: ShardOptions) {}
+
+  get index(): number {
+    return this.options.index;
+  }
+
+  get count(): number {
+    return this.options.count;
+  }
 
   /**
    * Shard 0 starts serving the barrier; the others wait for it and measure their clock offset.

@@ -12,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Protocol } from '../../result-types.js';
-import { FrameParser, OPCODE } from '../../scenario-kit/index.js';
+import { FrameParser, OPCODE } from '../../parsing/frame-parser.js';
 
 export interface ProbeOptions {
   /** For connecting and for the handshake's answer. */

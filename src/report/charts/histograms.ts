@@ -133,9 +133,3 @@ export function percentileX(maxX: number) {
     axis: { values: percentileTicks(maxX), labelExpr: PERCENTILE_LABEL, title: 'percentile (%, log scale of 1/(1-p))' },
   };
 }
-
-/** The unit every series shares, or null when they differ (such series go in separate panels). */
-export function sharedUnit(series: HistogramSeries[]): DisplayUnit | null {
-  const units = new Set(series.map((s) => s.unit));
-  return units.size === 1 ? [...units][0]! : null;
-}

@@ -5,8 +5,8 @@
  * client's window; the client half then calls `throwIfBroken()`, and the cell
  * fails with that reason, keeping what was measured until then.
  */
-import type { MessageData } from '../../src/adapter-types.js';
-import type { ClientScenarioContext } from '../../src/scenario-types.js';
+import type { MessageData } from '../adapter-types.js';
+import type { ClientScenarioContext } from '../scenario-types.js';
 
 const PREVIEW_CHARS = 60;
 

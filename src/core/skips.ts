@@ -1,0 +1,58 @@
+/**
+ * Which cells of a plan cannot run here, and why: pairs that speak different
+ * protocols, stacks that do not load, features the scenario needs and a stack
+ * lacks. A skip is a result with its reason, never a failure. Reasons are
+ * worded without the stack names where they can be, so the table folds all
+ * such pairs into one line.
+ */
+import type { AnyScenario } from '../scenario-types.js';
+import type { StackInfo } from '../result-types.js';
+import type { CellPlan } from './cell.js';
+import { serverProcessCount } from './params.js';
+import { foreignScenarioSkip, foreignStackInfo } from './servers/foreign-options.js';
+import type { ForeignServerSpec } from './servers/types.js';
+
+/** What a scenario may require, which side must offer it, and how a skip says it is missing. */
+const REQUIREMENTS = [
+  { need: 'fragmentControl', side: 'server', missing: 'needs a server that sends one message as several WebSocket frames' },
+  { need: 'httpRoutes', side: 'server', missing: 'needs a server that serves its HTTP routes' },
+  { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
+] as const;
+
+/** Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can. */
+export function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: readonly StackInfo[], foreign: readonly ForeignServerSpec[]): string | null {
+  if (cell.foreign) {
+    const skip = foreignScenarioSkip(scenario);
+    if (skip !== null) return skip;
+  }
+  // A foreign server pairs by the same rules, as a stack whose protocol its URL says.
+  const pairing = [...stacks, ...foreign.map(foreignStackInfo)];
+  const server = pairing.find((s) => s.role === 'server' && s.name === cell.server)!;
+  const client = pairing.find((s) => s.role === 'client' && s.name === cell.client)!;
+  if (server.protocol !== client.protocol) return `a ${server.protocol} server cannot talk to a ${client.protocol} client`;
+  if (!server.availability.available) return `server ${cell.server} unavailable: ${server.availability.reason}`;
+  if (!client.availability.available) return `client ${cell.client} unavailable: ${client.availability.reason}`;
+  const sides = { server, client };
+  for (const { need, side, missing } of REQUIREMENTS) {
+    if (scenario.requires?.[need] && sides[side].capabilities?.[need] !== true) return `${scenario.name} ${missing}`;
+  }
+  if (cell.params.deflate === 'on') {
+    const unable = [server, client].find((s) => s.capabilities?.deflate !== true);
+    if (unable) return `deflate=on: the ${unable.name} ${unable.role} cannot negotiate permessage-deflate`;
+  }
+  return whyNotProcesses(cell, scenario, server);
+}
+
+/** serverProcesses above 1 needs a built-in stack that can share its port and a scenario whose server half allows it. */
+function whyNotProcesses(cell: CellPlan, scenario: AnyScenario, server: StackInfo): string | null {
+  const count = serverProcessCount(cell.params);
+  if (count === 1) return null;
+  const asked = `serverProcesses=${count}`;
+  if (cell.foreign) return `${asked}: a --target or --server-cmd server runs as it was started`;
+  if (!scenario.multiProcessServer) return `${asked}: ${scenario.name} keeps its server state in one process`;
+  if (server.capabilities?.sharedPort !== true) {
+    const why = server.runtime === 'node' ? ` (the net module of Node ${process.versions.node} cannot listen with SO_REUSEPORT; Node 22.12 and later can)` : '';
+    return `${asked}: the ${server.name} server cannot share one port between processes${why}`;
+  }
+  return null;
+}
