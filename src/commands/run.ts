@@ -14,10 +14,11 @@ import { watchPackageManagerParent } from './npm-parent.js';
 import { addParameterOptions, inputFromText } from './parameter-flags.js';
 import { addForeignServerOptions, foreignServerOptions } from './foreign-flags.js';
 import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
+import { addLiveOptions, LIVE_FLAG_NAMES, liveViews, startLiveViews, withLiveViews, type LiveFlags } from './live-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help', 'target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout', ...SHARD_FLAG_NAMES];
+const CORE_FLAGS = ['servers', 'clients', 'clientProcs', 'repeat', 'out', 'json', 'preset', 'host', 'png', 'help', 'target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout', ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES];
 /** After Ctrl+C, children get this long to hand in what they measured. */
 const INTERRUPT_GRACE_MS = 5000;
 /**
@@ -26,7 +27,7 @@ const INTERRUPT_GRACE_MS = 5000;
  */
 const SAME_INTERRUPT_MS = 1000;
 
-interface RunFlags extends ShardFlags {
+interface RunFlags extends ShardFlags, LiveFlags {
   servers?: string;
   clients?: string;
   clientProcs?: string;
@@ -56,6 +57,7 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
     .configureOutput({ writeErr: () => undefined });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
+  addLiveOptions(command);
   addParameterOptions(command, info.parameters, CORE_FLAGS);
   return { command, foreign };
 }
@@ -67,6 +69,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     if (value !== undefined) params[name] = inputFromText(name, parameter, value === true ? true : String(value));
   }
   const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'));
+  const live = liveViews(flags);
   const controller = new AbortController();
   const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
@@ -81,10 +84,11 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
-    onEvent: progress.onEvent,
+    onEvent: withLiveViews(live, progress.onEvent),
   };
   checkWritable(flags.out);
   await planRun(options); // every bad input is refused before a process starts
+  await startLiveViews(live);
 
   let interruptedAt = 0;
   const onSignal = (): void => {
@@ -119,6 +123,7 @@ async function executeRun(scenarioArg: string, info: ScenarioInfo, flags: RunFla
     process.off('SIGTERM', onSignal);
     stopWatchingParent();
     lock.release();
+    await live.close();
   }
 }
 

@@ -120,7 +120,9 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
   const skips = cells.map((cell) => (cell.foreign ? foreignScenarioSkip(plan.loaded.scenario) : null) ?? whySkip(cell, plan.loaded.scenario, pairing));
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
-  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat });
+  const cellPlan = cells.map((cell, i) => ({ server: cell.server, client: cell.client, params: cell.params, skip: skips[i]! }));
+  const shard = plan.shard ? { shard: { index: plan.shard.index, count: plan.shard.count, runId: plan.shard.runId } } : {};
+  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...shard });
   // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.
   const session = plan.shard ? await ShardSession.open(plan.shard, signal) : null;
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
@@ -136,14 +138,17 @@ export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promis
         clientProcesses: plan.clientProcesses,
         signal,
         onWindowOpen: () => emit({ type: 'window-open', index }),
-        onTick: (counters) => emit({ type: 'tick', index, counters }),
+        onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
+        onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
         ...(session ? { shard: { index: session.options.index, count: session.options.count, gate: session.gate(i, round) } } : {}),
       });
       runs[i]!.push(outcome);
-      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure });
+      const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
+      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure, ...findings });
     }
   }
   await session?.close();
+  emit({ type: 'run-end', interrupted: signal.aborted });
   const results = cells.map((cell, i): CellResult => {
     const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
     if (skips[i] !== null) return { ...identity, status: 'skipped', reason: skips[i]!, elapsedMs: 0 };
