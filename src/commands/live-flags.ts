@@ -42,10 +42,11 @@ export function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
 }
 
 /** "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT"; without a host, loopback (another address is only ever bound when named). */
-export function readAddress(flag: string, text: string): ListenAddress {
+export function readAddress(flag: '--dashboard' | '--metrics-listen', text: string): ListenAddress {
   const match = /^\s*(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]*)):)?(\d{1,5})\s*$/.exec(text);
   const port = match ? Number(match[3]) : Number.NaN;
-  if (!match || port > 65_535) throw new UsageError(`${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:9464, or :0 for a free loopback port)`);
+  const example = flag === '--dashboard' ? 8080 : 9464;
+  if (!match || port > 65_535) throw new UsageError(`${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:${example}, or :0 for a free loopback port)`);
   return { host: match[1] ?? (match[2] || LOOPBACK), port };
 }
 

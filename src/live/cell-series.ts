@@ -45,6 +45,10 @@ export class LiveCellSeries {
   readonly window = new Map<string, Histogram>();
   private readonly open = new Map<number, OpenTick>();
   private readonly points: LivePoint[] = [];
+  /** Settled ticks not yet making up a whole point (a point holds `ticksPerPoint` ticks). */
+  private pending: { tMs: number; histograms: Map<string, Histogram>; ticks: number } | null = null;
+  /** Ticks per point: doubles with each fold, so folding costs a constant share of the work per tick. */
+  private ticksPerPoint = 1;
   /** Each process's cumulative counters as of the last settled tick: carried into later points. */
   private readonly settledCounters = new Map<number, Record<string, number>>();
   private lastSettledTick = 0;
@@ -56,7 +60,10 @@ export class LiveCellSeries {
       const tMs = tick.tMs ?? 0;
       this.windowMs = Math.max(this.windowMs, tMs);
       const decoded = Object.entries(tick.intervals).map(([name, encoded]) => [name, decodeHistogram(encoded)] as const);
-      for (const [name, histogram] of decoded) addInto(this.window, name, histogram);
+      for (const [name, histogram] of decoded) {
+        if (!this.window.has(name)) this.window.set(name, newHistogram());
+        this.window.get(name)!.add(histogram);
+      }
       // A straggler of a tick already settled still counts in the window, not in its point.
       if (tick.tick <= this.lastSettledTick) continue;
       let open = this.open.get(tick.tick);
@@ -73,19 +80,18 @@ export class LiveCellSeries {
     this.settle(true);
   }
 
-  /** The series as the report's over-time charts read it: settled points, then the open ticks as they stand. */
+  /** The series as the report's over-time charts read it: settled points, then the ticks still open as they stand. */
   timeSeries(): TimeSeries | undefined {
     const carried = new Map(this.settledCounters);
-    const openPoints = this.openTicks().map(([, tick]) => openPoint(tick, carried));
-    const points: TimeSeriesPoint[] = [...this.points, ...openPoints].map(({ tMs, counters, latency }) => ({ tMs, counters, latency }));
+    const pending = this.pending ? [chartPoint(this.pending, sumCounterSets([...carried.values()]))] : [];
+    const open = this.openTicks().map(([, tick]) => {
+      for (const [process, counters] of tick.counters) carried.set(process, counters);
+      return chartPoint(tick, sumCounterSets([...carried.values()]));
+    });
+    const points: TimeSeriesPoint[] = [...this.points.map(({ tMs, counters, latency }) => ({ tMs, counters, latency })), ...pending, ...open];
     if (points.length === 0) return undefined;
-    const intervalMs = points.length > 1 ? Math.round(points.at(-1)!.tMs / points.length) : points[0]!.tMs;
+    const intervalMs = Math.round(points.at(-1)!.tMs / points.length);
     return { intervalMs: Math.max(1, intervalMs), points };
-  }
-
-  /** Latency of the last settled interval, per histogram with samples in it. */
-  lastInterval(): Record<string, IntervalLatency> {
-    return this.points.at(-1)?.latency ?? {};
   }
 
   private openTicks(): Array<[number, OpenTick]> {
@@ -95,11 +101,25 @@ export class LiveCellSeries {
   private settle(all: boolean): void {
     for (const [number, tick] of this.openTicks()) {
       if (!all && this.windowMs - tick.tMs < OPEN_TICK_MS) break;
-      this.points.push(settledPoint(tick, this.settledCounters));
       this.open.delete(number);
       this.lastSettledTick = number;
+      for (const [process, counters] of tick.counters) this.settledCounters.set(process, counters);
+      const pending = (this.pending ??= { tMs: 0, histograms: new Map(), ticks: 0 });
+      pending.tMs = Math.max(pending.tMs, tick.tMs);
+      for (const [name, histogram] of tick.histograms) addInto(pending.histograms, name, histogram);
+      if (++pending.ticks >= this.ticksPerPoint) this.closePending();
     }
+    if (all) this.closePending();
     if (this.points.length > MAX_LIVE_POINTS) this.fold();
+  }
+
+  private closePending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    const encoded: Record<string, EncodedHistogram> = {};
+    for (const [name, histogram] of pending.histograms) encoded[name] = encodeHistogram(histogram);
+    this.points.push({ ...chartPoint(pending, sumCounterSets([...this.settledCounters.values()])), encoded });
   }
 
   /** Halves the points: each pair becomes one point covering both intervals, histograms added. */
@@ -114,44 +134,34 @@ export class LiveCellSeries {
       }
       const names = new Set([...Object.keys(first.encoded), ...Object.keys(second.encoded)]);
       const encoded: Record<string, EncodedHistogram> = {};
-      for (const name of names) encoded[name] = mergeEncoded([first.encoded[name], second.encoded[name]].filter((e): e is EncodedHistogram => e !== undefined));
-      folded.push({ tMs: second.tMs, counters: second.counters, encoded, latency: summarizeEncodedSet(encoded) });
+      const latency: Record<string, IntervalLatency> = {};
+      for (const name of names) {
+        encoded[name] = mergeEncoded([first.encoded[name], second.encoded[name]].filter((e): e is EncodedHistogram => e !== undefined));
+        const summary = intervalLatency(decodeHistogram(encoded[name]));
+        if (summary) latency[name] = summary;
+      }
+      folded.push({ tMs: second.tMs, counters: second.counters, encoded, latency });
     }
     this.points.splice(0, this.points.length, ...folded);
+    this.ticksPerPoint *= 2;
   }
 }
 
+/** Merges `histogram` into the set's one of that name; the first of a name is taken as it is (it belongs to no one else). */
 function addInto(set: Map<string, Histogram>, name: string, histogram: Histogram): void {
-  let target = set.get(name);
-  if (!target) set.set(name, (target = newHistogram()));
-  target.add(histogram);
+  const target = set.get(name);
+  if (target) target.add(histogram);
+  else set.set(name, histogram);
 }
 
-/** A tick as a point, its histograms kept encoded; `carried` holds each process's latest counters and takes this tick's. */
-function settledPoint(tick: OpenTick, carried: Map<number, Record<string, number>>): LivePoint {
-  const encoded: Record<string, EncodedHistogram> = {};
-  for (const [name, histogram] of tick.histograms) encoded[name] = encodeHistogram(histogram);
-  return { ...openPoint(tick, carried), encoded };
-}
-
-/** A tick as its chart point; `carried` holds each process's latest counters and takes this tick's. */
-function openPoint(tick: OpenTick, carried: Map<number, Record<string, number>>): TimeSeriesPoint {
-  for (const [process, counters] of tick.counters) carried.set(process, counters);
+/** Ticks as a chart point: the latency of their samples, and the counters as they stood at their end. */
+function chartPoint(ticks: { tMs: number; histograms: Map<string, Histogram> }, counters: Record<string, number>): TimeSeriesPoint {
   const latency: Record<string, IntervalLatency> = {};
-  for (const [name, histogram] of tick.histograms) {
+  for (const [name, histogram] of ticks.histograms) {
     const summary = intervalLatency(histogram);
     if (summary) latency[name] = summary;
   }
-  return { tMs: Math.round(tick.tMs), counters: sumCounterSets([...carried.values()]), latency };
-}
-
-function summarizeEncodedSet(set: Record<string, EncodedHistogram>): Record<string, IntervalLatency> {
-  const latency: Record<string, IntervalLatency> = {};
-  for (const [name, encoded] of Object.entries(set)) {
-    const summary = intervalLatency(decodeHistogram(encoded));
-    if (summary) latency[name] = summary;
-  }
-  return latency;
+  return { tMs: Math.round(ticks.tMs), counters, latency };
 }
 
 /** The statistics a time-series point keeps; null for an interval with no samples. */
