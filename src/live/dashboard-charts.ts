@@ -82,7 +82,7 @@ function resourcesOverTime(scenario: ScenarioInfo, cell: LiveCellRun, label: str
   });
   if (values.length === 0) return null;
   const panel = (field: string, title: string) => ({
-    width: 420,
+    width: 330,
     height: 160,
     mark: { type: 'line' as const, strokeWidth: 1.3 },
     encoding: {
