@@ -25,11 +25,17 @@ export const MAX_LIVE_POINTS = 600;
  */
 const OPEN_TICK_MS = 2500;
 
-interface OpenTick {
+/** Samples of some span of the window, merged; their statistics are kept until more samples come. */
+interface Span {
   tMs: number;
+  histograms: Map<string, Histogram>;
+  /** The statistics of `histograms`; undefined when they changed since (percentiles cost a walk of each histogram). */
+  latency?: Record<string, IntervalLatency>;
+}
+
+interface OpenTick extends Span {
   /** Cumulative counters of each process that reported this tick. */
   counters: Map<number, Record<string, number>>;
-  histograms: Map<string, Histogram>;
 }
 
 interface LivePoint extends TimeSeriesPoint {
@@ -46,7 +52,7 @@ export class LiveCellSeries {
   private readonly open = new Map<number, OpenTick>();
   private readonly points: LivePoint[] = [];
   /** Settled ticks not yet making up a whole point (a point holds `ticksPerPoint` ticks). */
-  private pending: { tMs: number; histograms: Map<string, Histogram>; ticks: number } | null = null;
+  private pending: (Span & { ticks: number }) | null = null;
   /** Ticks per point: doubles with each fold, so folding costs a constant share of the work per tick. */
   private ticksPerPoint = 1;
   /** Each process's cumulative counters as of the last settled tick: carried into later points. */
@@ -71,6 +77,7 @@ export class LiveCellSeries {
       open.tMs = Math.max(open.tMs, tMs);
       open.counters.set(progress!.process, tick.counters);
       for (const [name, histogram] of decoded) addInto(open.histograms, name, histogram);
+      delete open.latency;
     }
     this.settle(false);
   }
@@ -104,7 +111,9 @@ export class LiveCellSeries {
       this.open.delete(number);
       this.lastSettledTick = number;
       for (const [process, counters] of tick.counters) this.settledCounters.set(process, counters);
-      const pending = (this.pending ??= { tMs: 0, histograms: new Map(), ticks: 0 });
+      // A point of one tick is that tick, statistics and all; a second tick changes them.
+      const pending = (this.pending ??= { tMs: 0, histograms: new Map(), ticks: 0, ...(tick.latency ? { latency: tick.latency } : {}) });
+      if (pending.ticks > 0) delete pending.latency;
       pending.tMs = Math.max(pending.tMs, tick.tMs);
       for (const [name, histogram] of tick.histograms) addInto(pending.histograms, name, histogram);
       if (++pending.ticks >= this.ticksPerPoint) this.closePending();
@@ -154,14 +163,16 @@ function addInto(set: Map<string, Histogram>, name: string, histogram: Histogram
   else set.set(name, histogram);
 }
 
-/** Ticks as a chart point: the latency of their samples, and the counters as they stood at their end. */
-function chartPoint(ticks: { tMs: number; histograms: Map<string, Histogram> }, counters: Record<string, number>): TimeSeriesPoint {
-  const latency: Record<string, IntervalLatency> = {};
-  for (const [name, histogram] of ticks.histograms) {
-    const summary = intervalLatency(histogram);
-    if (summary) latency[name] = summary;
+/** A span as a chart point: the latency of its samples (kept with the span), and the counters as they stood at its end. */
+function chartPoint(span: Span, counters: Record<string, number>): TimeSeriesPoint {
+  if (!span.latency) {
+    span.latency = {};
+    for (const [name, histogram] of span.histograms) {
+      const summary = intervalLatency(histogram);
+      if (summary) span.latency[name] = summary;
+    }
   }
-  return { tMs: Math.round(ticks.tMs), counters, latency };
+  return { tMs: Math.round(span.tMs), counters, latency: span.latency };
 }
 
 /** The statistics a time-series point keeps; null for an interval with no samples. */

@@ -5,7 +5,7 @@
  * memory over time, which the report has no chart for.
  */
 import type { ChartRequest, HistogramRef } from '../declaration-types.js';
-import type { EncodedHistogram, MeasuredCell, ScenarioInfo } from '../result-types.js';
+import type { EncodedHistogram, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { drawRequest } from '../report/charts/index.js';
 import { CHART_CONFIG, VEGA_LITE_SCHEMA, round4, type DrawnChart, type ScenarioView } from '../report/charts/common.js';
 import { liveRates } from '../report/progress.js';
@@ -31,9 +31,9 @@ export function liveChartRequests(scenario: ScenarioInfo): ChartRequest[] {
   return [{ kind: 'over-time', ...(histogram !== undefined ? { histogram } : {}), rates }, ...requests];
 }
 
-/** Every chart of the cell run, named by kind; none before it has measured anything. */
-export function liveCharts(scenario: ScenarioInfo, cell: LiveCellRun, label: string): Array<DrawnChart & { name: string }> {
-  const view: ScenarioView = { scenario, cells: [asMeasuredCell(scenario, cell)], sweptParams: [], subtitle: [`live: ${label}, the window so far`] };
+/** Every chart of the cell run (`timeSeries`: its series as it stands), named by kind; none before it has measured anything. */
+export function liveCharts(scenario: ScenarioInfo, cell: LiveCellRun, label: string, timeSeries: TimeSeries | undefined): Array<DrawnChart & { name: string }> {
+  const view: ScenarioView = { scenario, cells: [asMeasuredCell(scenario, cell, timeSeries)], sweptParams: [], subtitle: [`live: ${label}, the window so far`] };
   const drawn = liveChartRequests(scenario).flatMap((request, r) => drawRequest(view, request).map((chart, i) => ({ name: `${request.kind}-${r}-${i}`, ...chart })));
   const resources = resourcesOverTime(scenario, cell, label);
   return resources ? [...drawn, { name: 'processes', ...resources }] : drawn;
@@ -44,10 +44,9 @@ export function liveCharts(scenario: ScenarioInfo, cell: LiveCellRun, label: str
  * identity, histograms, counters and time series; the status and metrics they
  * do not read are placeholders until the engine computes them at the cell's end.
  */
-function asMeasuredCell(scenario: ScenarioInfo, cell: LiveCellRun): MeasuredCell {
+function asMeasuredCell(scenario: ScenarioInfo, cell: LiveCellRun, timeSeries: TimeSeries | undefined): MeasuredCell {
   const histograms: Record<string, EncodedHistogram> = {};
   for (const [name, histogram] of cell.series?.window ?? []) if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
-  const timeSeries = cell.series?.timeSeries();
   return {
     scenario: scenario.name,
     server: cell.server,

@@ -3,7 +3,7 @@
  * the live state once per push and shared by every open page. A page that
  * connects late gets everything at once; nothing is sent as a difference.
  */
-import type { CellResult, ScenarioInfo } from '../result-types.js';
+import type { CellResult, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { summarizeHistogram } from '../core/metrics.js';
 import { formatParam, sweptParams } from '../report/table.js';
 import { liveRates } from '../report/progress.js';
@@ -69,6 +69,8 @@ export function dashboardSnapshot(state: LiveState, own: OwnProcess, now: number
   const swept = sweptParams(state.cells as unknown as CellResult[]);
   const labelOf = (cell: LiveCellRun): string => cellLabel(scenario, cell, swept, state.repeat);
   const current = state.current;
+  // Built once a push: the rates and the charts read the same series.
+  const series = current?.series?.timeSeries();
   return {
     atMs: now,
     run: {
@@ -88,14 +90,14 @@ export function dashboardSnapshot(state: LiveState, own: OwnProcess, now: number
       saturation: cell.saturation,
       tookS: cell.startedAtMs === null ? null : ((cell.endedAtMs ?? now) - cell.startedAtMs) / 1000,
     })),
-    current: current && scenario ? currentCell(scenario, current, labelOf(current), now) : null,
+    current: current && scenario ? currentCell(scenario, current, labelOf(current), series, now) : null,
     orchestrator: own.read(now),
     log: state.log.slice(-LOG_ENTRIES_SENT).reverse(),
-    charts: current && scenario ? liveCharts(scenario, current, labelOf(current)) : [],
+    charts: current && scenario ? liveCharts(scenario, current, labelOf(current), series) : [],
   };
 }
 
-function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, now: number): CurrentCell {
+function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, series: TimeSeries | undefined, now: number): CurrentCell {
   const open = cell.windowOpenedAtMs;
   const inWindowS = open === null ? null : cell.endedAtMs !== null ? cell.windowElapsedMs / 1000 : (now - open) / 1000;
   return {
@@ -104,7 +106,7 @@ function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, n
     status: cell.status,
     inWindowS,
     windowS: cell.windowMs === undefined ? null : cell.windowMs / 1000,
-    rates: liveRatesOf(scenario, cell),
+    rates: liveRatesOf(scenario, series),
     latency: [...(cell.series?.window ?? [])].flatMap(([histogram, h]) => {
       const summary = summarizeHistogram(h);
       return summary ? [{ histogram, count: summary.count, p50Ms: summary.p50Ms, p90Ms: summary.p90Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs }] : [];
@@ -115,8 +117,8 @@ function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, n
 }
 
 /** The scenario's live rates over the last second or so of the series; null before two readings. */
-function liveRatesOf(scenario: ScenarioInfo, cell: LiveCellRun): CurrentCell['rates'] {
-  const points = cell.series?.timeSeries()?.points ?? [];
+function liveRatesOf(scenario: ScenarioInfo, series: TimeSeries | undefined): CurrentCell['rates'] {
+  const points = series?.points ?? [];
   const last = points.at(-1);
   const windowStart: { tMs: number; counters: Record<string, number> } = { tMs: 0, counters: {} };
   const base = last ? ([...points].reverse().find((p) => last.tMs - p.tMs >= RATE_SPAN_MS) ?? windowStart) : undefined;
