@@ -18,7 +18,7 @@ const LEAVE_WITHIN_MS = 20_000;
 test('SIGTERM during a watched run writes the result, tells the page, and closes the views at once', { timeout: 180_000 }, async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
-  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '60s', '--dashboard', '--metrics-listen', ':0', '--metrics-linger', '120s', '--out', out], { timeoutMs: 150_000 });
+  const cli = startCli(['run', 'echo', '--servers', 'ws,uws', '--clients', 'ws', '--duration', '60s', '--dashboard', '--metrics-listen', ':0', '--metrics-linger', '120s', '--out', out], { timeoutMs: 150_000 });
   try {
     await cli.waitForStderr(/metrics: http:\S+/);
     const dashboard = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
@@ -37,7 +37,9 @@ test('SIGTERM during a watched run writes the result, tells the page, and closes
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
     assert.equal(result.interrupted, true);
     assert.equal(result.cells[0]!.status, 'failed');
+    assert.equal(result.cells[1]!.status, 'skipped');
     await stream.until(/event: end\ndata: \{[^\n]*"status":"interrupted"/, 5000);
+    assert.match(stream.text(), /"label":"uws x ws","round":0,"status":"skipped","reason":"interrupted before it started"/, 'the page says what the result says');
     stream.close();
   } finally {
     if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
@@ -45,7 +47,7 @@ test('SIGTERM during a watched run writes the result, tells the page, and closes
 });
 
 /** An open server-sent-events stream, read as text. */
-function openStream(url: string): { until(pattern: RegExp, timeoutMs: number): Promise<void>; close(): void } {
+function openStream(url: string): { until(pattern: RegExp, timeoutMs: number): Promise<void>; text(): string; close(): void } {
   let text = '';
   const listeners = new Set<() => void>();
   const req = request(url, (response) => {
@@ -74,6 +76,7 @@ function openStream(url: string): { until(pattern: RegExp, timeoutMs: number): P
         check();
       });
     },
+    text: () => text,
     close: () => req.destroy(),
   };
 }

@@ -70,7 +70,10 @@ test('Prometheus scrapes a run, and a counter it stored equals the result file\'
   const received = cell.measurements!.counters.received!;
   assert.ok(received > 0);
 
-  // wsbench has gone: the series are stale now, so the last value stored is asked for.
+  // Prometheus commits a scrape after wsbench has answered it: once a scrape of the gone wsbench has
+  // failed, the ones before it are all stored (a target's scrapes run one after the other).
+  await queryUntilFound(api, 'up{job="wsbench"} == 0', () => prometheusLog);
+  // The series are stale now, so the last value stored is asked for.
   const stored = await queryUntilFound(api, 'last_over_time(wsbench_messages_total{job="wsbench",counter="received",server="ws",client="ws"}[10m])', () => prometheusLog);
   assert.equal(Number(stored), received, 'Prometheus holds the final count of the result file');
   const state = await queryUntilFound(api, 'last_over_time(wsbench_cell_state{job="wsbench",state="ok"}[10m])', () => prometheusLog);

@@ -127,6 +127,8 @@ export class LiveState {
         break;
       case 'run-end':
         this.ended = { atMs: now, interrupted: event.interrupted };
+        // As the result file says of them.
+        if (event.interrupted) for (const cell of this.cells) if (cell.status === 'pending') Object.assign(cell, { status: 'skipped', reason: 'interrupted before it started' });
         this.note(now, event.interrupted ? 'interrupted' : 'run', event.interrupted ? 'run interrupted: what was measured is written' : 'run ended');
         break;
     }
