@@ -40,7 +40,7 @@ export interface LiveCellRun {
   endedAtMs: number | null;
   /** The declared window length; undefined when the window ends with the clients. */
   windowMs: number | undefined;
-  /** What the cell measured so far; kept for the current cell and the one before it only. */
+  /** What the cell measured so far; kept for the current cell (or the last one, once the run ended) only. */
   series: LiveCellSeries | null;
   /** Client counters summed over processes (the last report once the cell ended). */
   counters: Record<string, number>;
@@ -98,9 +98,9 @@ export class LiveState {
         break;
       case 'cell-start': {
         const cell = this.cellAt(event.index, event);
-        // Only the cell before keeps its series (the page shows it between cells).
+        // Cells that ended keep their totals (counters, latency buckets) and let their series go.
         for (const other of this.cells) {
-          if (other === this.current || other === cell) continue;
+          if (other === cell) continue;
           other.series = null;
           other.resourceHistory.clear();
         }
