@@ -2,7 +2,7 @@
 export { run, planRun, execute } from './run.js';
 export type { RunOptions, RunPlan, ParamsFor } from './run.js';
 export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
-export type { RunEvent, RunEventType } from './core/events.js';
+export type { RunEvent, RunEventType, ResourceSample } from './core/events.js';
 export type { ScenarioRef } from './core/scenario-loader.js';
 export {
   defineScenario,
@@ -50,6 +50,9 @@ export type { Gate, GateRegression } from './report/compare-gate.js';
 export { percentileNoiseMs } from './report/compare-noise.js';
 export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
+export { LiveViews, LiveBindError } from './live/live-views.js';
+export type { LiveViewOptions } from './live/live-views.js';
+export type { ListenAddress } from './live/listen.js';
 export { writeResultFile, readResultFile, resultFromJson } from './result-file.js';
 export { UsageError, ParameterError } from './errors.js';
 export { parseDurationMs, parseSizeBytes } from './parsing/units.js';

@@ -47,7 +47,8 @@ export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' 
   if (!shard) return executeMatrix(plan, options);
   // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.
   const opened: { session?: ShardSession } = {};
-  const result = await executeMatrix(plan, { ...options, coordinate: async (signal) => (opened.session = await ShardSession.open(shard, signal)) });
+  const part = { index: shard.index, count: shard.count, runId: shard.runId };
+  const result = await executeMatrix(plan, { ...options, shard: part, coordinate: async (signal) => (opened.session = await ShardSession.open(shard, signal)) });
   return opened.session ? { ...result, shard: opened.session.info(configHash({ ...plan, count: shard.count })) } : result;
 }
 
