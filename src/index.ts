@@ -4,6 +4,7 @@ export type { RunOptions, RunPlan, ParamsFor } from './run.js';
 export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
 export type { RunEvent, RunEventType } from './core/events.js';
 export type { ScenarioRef } from './core/scenario-loader.js';
+export type { BuiltInScenarioParameters } from './built-in-scenarios.js';
 export {
   defineScenario,
   isScenario,
@@ -51,7 +52,10 @@ export type { Gate, GateRegression } from './report/compare-gate.js';
 export { percentileNoiseMs } from './report/compare-noise.js';
 export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
-export { writeResultFile, readResultFile, resultFromJson } from './result-file.js';
+export { writeResultFile, readResultFile, resultFromJson, saveResult } from './result-file.js';
+export type { SavedResult } from './result-file.js';
+export { writeResultAndReport, writeReportFiles, ResultWriteError } from './result-output.js';
+export type { WrittenOutput, WrittenReport } from './result-output.js';
 export { UsageError, ParameterError } from './errors.js';
 export { parseDurationMs, parseSizeBytes } from './parsing/units.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';

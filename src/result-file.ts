@@ -6,27 +6,27 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from './errors.js';
+import { ParameterError, UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
 import { upgradeCapacityV1, upgradeV1, withCommonDefaults, CAPACITY_V1_FORMAT, type CapacityV1 } from './result-upgrade.js';
 import type { V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
 
-/** Fails before any work starts when `path` could not be written later. */
+/** Fails before any work starts when `path` could not be written later (a ParameterError about `out`: the CLI says --out). */
 export function checkWritable(path: string): void {
   const target = resolve(path);
   const directory = dirname(target);
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`--out: directory ${directory} does not exist`);
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new ParameterError('out', `directory ${directory} does not exist`);
   try {
     accessSync(directory, constants.W_OK);
     if (existsSync(target)) {
-      if (statSync(target).isDirectory()) throw new UsageError(`--out: ${path} is a directory`);
+      if (statSync(target).isDirectory()) throw new ParameterError('out', `${path} is a directory`);
       accessSync(target, constants.W_OK);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--out: ${path} is not writable`);
+    throw new ParameterError('out', `${path} is not writable`);
   }
 }
 

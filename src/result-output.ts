@@ -20,6 +20,20 @@ export interface WrittenOutput extends WrittenReport {
   saved: SavedResult;
 }
 
+/** run({ out }) measured, but its files did not all go where asked: where they went, and the result itself. */
+export class ResultWriteError extends Error {
+  override readonly name = 'ResultWriteError';
+  constructor(readonly result: BenchResult, readonly out: string, readonly written: WrittenOutput) {
+    super(
+      written.saved.path === null
+        ? `results: could not write ${out} (${written.saved.problem}), nor a copy in the temp or the current folder: the result is this error's \`result\``
+        : written.saved.problem !== null
+          ? `results: could not write ${out} (${written.saved.problem}); saved to ${written.saved.path} instead`
+          : `results: ${written.saved.path} written; report and charts not written: ${written.problem}`,
+    );
+  }
+}
+
 /** report.html and charts/ beside wherever the JSON was saved; nothing when it was saved nowhere. */
 export async function writeReportFiles(result: BenchResult, saved: SavedResult, options: { png?: boolean } = {}): Promise<WrittenReport> {
   if (saved.path === null) return { artifacts: [], problem: 'the result JSON was not written' };
