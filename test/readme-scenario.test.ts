@@ -1,7 +1,7 @@
 /**
  * The scenario file of docs/writing-a-scenario.md (linked from the README) is the fixture
  * test/fixtures/user-scenario.ts (only the import differs), and it type-checks as a user
- * would compile it: importing `wsbench`, with module nodenext and strict.
+ * would compile it: importing the kit, `wsbench/scenario`, with module nodenext and strict.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { REPO_ROOT, tempDir } from './support.js';
 
 const DOCS_PAGE = 'docs/writing-a-scenario.md';
-const DOCS_IMPORT = "from 'wsbench';";
-const FIXTURE_IMPORT = "from '../../src/index.js';";
+const DOCS_IMPORT = "from 'wsbench/scenario';";
+const FIXTURE_IMPORT = "from '../../src/scenario-kit/index.js';";
 
 function docsScenario(): string {
   const page = readFileSync(join(REPO_ROOT, DOCS_PAGE), 'utf8');
@@ -21,7 +21,7 @@ function docsScenario(): string {
   return block[1]!;
 }
 
-test(`the scenario of ${DOCS_PAGE} is the tested fixture, importing wsbench`, () => {
+test(`the scenario of ${DOCS_PAGE} is the tested fixture, importing wsbench/scenario`, () => {
   const fixture = readFileSync(join(REPO_ROOT, 'test/fixtures/user-scenario.ts'), 'utf8');
   assert.equal(docsScenario(), fixture.replace(FIXTURE_IMPORT, DOCS_IMPORT));
 });
