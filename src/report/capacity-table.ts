@@ -27,7 +27,7 @@ export function capacitySummary(section: CapacitySection): TextTable {
   return {
     header: ['server', 'client', 'capacity', 'broke at', 'steps', 'cli procs', 'server per step', 'what broke'],
     rows: section.servers.map(summaryRow),
-    text: [0, 1, 6],
+    text: [0, 1, 6, 7],
   };
 }
 
@@ -38,7 +38,7 @@ export function capacitySteps(result: CapacityResult, server: ServerCapacity): T
   return {
     header: [result.capacity.settings.vary, 'phase', 'procs', latency?.header ?? 'latency', 'errors', 'srv CPU%', 'srv loop%', 'srv RSS MB', 'cli CPU%', 'outcome'],
     rows: server.steps.map(stepRow),
-    text: [1],
+    text: [1, 9],
   };
 }
 
