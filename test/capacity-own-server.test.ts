@@ -6,12 +6,12 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CapacityResult } from '../src/index.js';
 import { readResultFile } from '../src/result-file.js';
-import { ECHO_FIXTURE, eventually, newTag, taggedProcesses } from './foreign-processes.js';
+import { ECHO_FIXTURE, eventually, newTag, startPrintingServer, taggedProcesses } from './foreign-processes.js';
 import { runCli, tempDir } from './support.js';
 
 const started: ChildProcess[] = [];
@@ -49,15 +49,9 @@ test('--server-cmd: a fresh server for every step by default; --keep-server star
 });
 
 test('--target: the running server is kept for every step and said to be; --keep-server without --server-cmd is refused', { timeout: 120_000 }, async () => {
-  const child = spawn(process.execPath, [ECHO_FIXTURE, '--port', '0', '--tag', newTag()], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child, printed } = startPrintingServer([process.execPath, ECHO_FIXTURE, '--port', '0', '--tag', newTag()], /:(\d+)/);
   started.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /:(\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', () => reject(new Error('the fixture server exited')));
-  });
+  const port = Number((await printed)[1]);
   const dir = tempDir();
   const out = join(dir, 'cap.json');
   const outcome = await runCli(['capacity', 'echo', ...TWO_STEPS, '--target', `ws://127.0.0.1:${port}/`, '--target-pid', String(child.pid), '--out', out]);

@@ -6,11 +6,12 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMeasured, run } from '../src/index.js';
 import { readResultFile } from '../src/result-file.js';
+import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 
 const SCENARIO = fileURLToPath(new URL('../templates/init/scenario.js', import.meta.url));
@@ -39,15 +40,9 @@ test('--server-cmd: the example server answers every method; built-in servers ar
 });
 
 test('--target, from the library: the running server is measured; with no server of yours every cell is skipped', { timeout: 60_000 }, async () => {
-  const child = spawn(process.execPath, [SERVER, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child, printed } = startPrintingServer([process.execPath, SERVER, '--port', '0'], /listening on (\S+)/);
   started.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening on (\S+)/.exec(chunk.toString());
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error('the example server exited')));
-  });
+  const url = (await printed)[1]!;
   const result = await run({ scenario: SCENARIO, targets: [{ name: 'rpc', url }], clients: ['ws'], params: { duration: '600ms', connections: 2 } });
   const [cell] = result.cells;
   assert.ok(cell?.status === 'ok' && isMeasured(cell), cell && 'reason' in cell ? cell.reason : 'no cell');

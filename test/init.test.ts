@@ -7,15 +7,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { npm, npmEnv, offlineLock, packAndInstall } from './packed-install.js';
+import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 
 test('init in the packed install, then npm install && npm run bench -- --target: a table and a report', { timeout: 900_000 }, async (t) => {
   const packed = await packAndInstall();
-  const server = spawn(process.execPath, [join(packed.packageDir, 'examples', 'jsonrpc', 'server.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = startPrintingServer([process.execPath, join(packed.packageDir, 'examples', 'jsonrpc', 'server.mjs'), '--port', '0'], /listening on (\S+)/);
   try {
     const init = await packed.npx(['init', 'mybench']);
     assert.equal(init.code, 0, init.stderr);
@@ -34,13 +34,7 @@ test('init in the packed install, then npm install && npm run bench -- --target:
     await npm(['install'], bench);
     const installSeconds = (Date.now() - started) / 1000;
 
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stdout!.on('data', (chunk: Buffer) => {
-        const match = /listening on (\S+)/.exec(chunk.toString());
-        if (match) resolve(match[1]!);
-      });
-      server.once('exit', () => reject(new Error('the example server exited')));
-    });
+    const url = (await server.printed)[1]!;
     started = Date.now();
     const run = await runCli(['run', 'bench', '--', '--target', url], { cwd: bench, command: ['npm'], env: npmEnv(), timeoutMs: 300_000 });
     const benchSeconds = (Date.now() - started) / 1000;
@@ -51,7 +45,7 @@ test('init in the packed install, then npm install && npm run bench -- --target:
     assert.ok(existsSync(join(bench, 'wsbench-results.json')));
     assert.ok(existsSync(join(bench, 'wsbench-results.report', 'report.html')), run.stderr);
   } finally {
-    server.kill('SIGKILL');
+    server.child.kill('SIGKILL');
     packed.remove();
   }
 });

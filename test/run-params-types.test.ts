@@ -6,30 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT, tempDir } from './support.js';
+import { compileInUserProject } from './user-project.js';
 
-/** Runs tsc over `source` in a project with wsbench installed (linked); returns tsc's output, '' when it compiled. */
-function typeCheck(source: string): string {
-  const project = tempDir();
-  mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
-  symlinkSync(REPO_ROOT, join(project, 'node_modules', 'wsbench'));
-  symlinkSync(join(REPO_ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(join(project, 'bench.ts'), source);
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: ['node'] }, files: ['bench.ts'] }),
-  );
-  try {
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
-    return '';
-  } catch (error) {
-    return (error as { stdout?: string }).stdout ?? String(error);
-  }
-}
+/** tsc's output for `source` in a user's project; '' when it compiled. */
+const typeCheck = (source: string): string => compileInUserProject('bench.ts', source, { noEmit: true }).errors;
 
 test('a misspelt parameter of a built-in, or a choice it does not have, fails tsc', () => {
   const output = typeCheck([
