@@ -14,6 +14,7 @@ import { mergeFromArgs } from './commands/merge.js';
 import { capacityFromArgs } from './commands/capacity.js';
 import { k8sFromArgs } from './commands/k8s.js';
 import { recoverFromArgs } from './commands/recover.js';
+import { initFromArgs } from './commands/init.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike). */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   capacity: capacityFromArgs,
   k8s: k8sFromArgs,
   recover: recoverFromArgs,
+  init: initFromArgs,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -5,8 +5,9 @@
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
+import type { CapacitySection } from './capacity-types.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
 export type Protocol = 'websocket' | 'socket.io';
@@ -343,6 +344,8 @@ export interface BenchResult {
   merge?: MergeInfo;
   /** Set when this result was rebuilt from the run's journal after wsbench stopped without writing it (`wsbench recover`). */
   recovered?: RecoveryInfo;
+  /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
+  capacity?: CapacitySection;
 }
 
 /** Where a rebuilt result came from, and what the rebuild could not know. */
@@ -356,3 +359,6 @@ export interface RecoveryInfo {
   /** What the rebuild noticed or could not rebuild (a torn last line, what a cell cut short lacks). */
   notes: string[];
 }
+
+/** The result of a capacity search. */
+export type CapacityResult = BenchResult & { capacity: CapacitySection };
