@@ -4,7 +4,6 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { Environment, ScenarioInfo } from '../result-types.js';
-import type { CellRun } from './cell.js';
 import type { ProgressTick } from './ipc.js';
 
 interface CellEventBase {
@@ -52,9 +51,10 @@ export type RunEvent =
   | ({ type: 'resources'; index: number; role: 'server' | 'client'; process: number } & ResourceSample)
   /**
    * A cell round ended; its result is assembled when every round has run. `outcome` is what the round
-   * measured, as the result is assembled from it (a journal keeps it, so a rebuilt cell is the run's own).
+   * measured, as the result is assembled from it (a journal keeps it, so a rebuilt cell is the run's own):
+   * core/cell.ts's CellRun, unknown here because cell.ts imports this file (the layers point down).
    */
-  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'failed'; reason: string | null; saturation?: string; notes?: string[]; outcome?: CellRun })
+  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'failed'; reason: string | null; saturation?: string; notes?: string[]; outcome?: unknown })
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
 

@@ -14,6 +14,7 @@
  */
 import { closeSync, fsync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { RunEvent } from '../core/events.js';
+import type { CellRun } from '../core/cell.js';
 import { toolVersion } from '../package-version.js';
 import { JOURNAL_VERSION, type JournalHeader, type JournalRecord } from './records.js';
 
@@ -118,7 +119,7 @@ export class RunJournal {
       }
       case 'cell-end':
         if (!event.outcome) return;
-        this.append({ type: 'cell-end', atMs, index: event.index, round: event.round, status: event.status, reason: event.reason, outcome: event.outcome }, true);
+        this.append({ type: 'cell-end', atMs, index: event.index, round: event.round, status: event.status, reason: event.reason, outcome: event.outcome as CellRun }, true);
         return this.sync();
       case 'run-end':
         this.append({ type: 'run-end', atMs, interrupted: event.interrupted }, true);
