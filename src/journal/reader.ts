@@ -60,7 +60,10 @@ export async function readJournal(path: string, visitor: JournalVisitor): Promis
   return { torn: damaged };
 }
 
-/** True when the file at `path` starts as a journal does (a result file starts `{` and a newline). */
+/**
+ * True when the file at `path` starts as a journal does (a result file starts `{` and a newline). Anything
+ * unreadable (missing, a directory, no permission) is not a journal: the result file reader says why in one line.
+ */
 export function isJournal(path: string): boolean {
   const prefix = '{"type":"journal"';
   let fd: number;
@@ -72,6 +75,8 @@ export function isJournal(path: string): boolean {
   try {
     const buffer = Buffer.alloc(prefix.length);
     return readSync(fd, buffer, 0, buffer.length, 0) === buffer.length && buffer.toString('utf8') === prefix;
+  } catch {
+    return false;
   } finally {
     closeSync(fd);
   }
