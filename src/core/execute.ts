@@ -48,11 +48,14 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         onWindowOpen: () => emit({ type: 'window-open', index }),
         onTick: (counters) => emit({ type: 'tick', index, counters }),
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
+        tls: plan.tls,
       });
       runs[i]!.push(outcome);
       emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure });
     }
   }
+  // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
+  plan.tls.close();
   await coordinator?.close();
   const results = cells.map((cell, i): CellResult => {
     const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
@@ -75,5 +78,6 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     repeat: plan.repeat,
     scenarios: [plan.info],
     cells: results,
+    ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { httpOriginOf, isLoopbackUrl, urlWithParams } from './foreign-url.js';
 import { probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
 import { readProcess } from '../proc-sampler.js';
+import type { CellTls } from '../run-tls.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -16,14 +17,14 @@ export class TargetServer implements CellServer {
   private readonly window: ForeignWindow;
   private readonly extraNotes: string[] = [];
 
-  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues }) {
-    this.window = new ForeignWindow(cell.scenario);
+  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls }) {
+    this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
   }
 
   async start(): Promise<StartedServer> {
     const url = urlWithParams(this.spec.url, this.cell.scenario, this.cell.params);
     try {
-      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250 });
+      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
     } catch (error) {
       throw new Error(`target ${this.spec.name}: ${(error as Error).message}`);
     }

@@ -53,6 +53,8 @@ export interface TargetSpec {
   url: string;
   /** Process whose tree wsbench samples for CPU and RSS; absent: not measured. */
   pid?: number;
+  /** Its URL is wss:// or https://: TLS is on in every cell of it, whatever the `tls` parameter. */
+  tls: boolean;
 }
 
 /** A server wsbench starts for each cell by running a command. */
@@ -68,6 +70,10 @@ export interface CommandSpec {
   port: { from: 'placeholder' } | { from: 'command'; port: number } | { from: 'output' };
   /** How long it may take to accept a WebSocket handshake. */
   startTimeoutMs: number;
+  /** Its URL is wss:// or https://: TLS is on in every cell of it. */
+  tls: boolean;
+  /** The command takes {cert} or {key}: it serves the run's own certificate, which the clients then trust. */
+  takesCertificate: boolean;
 }
 
 /** A server wsbench does not build from one of its own adapters. */
