@@ -74,6 +74,8 @@ export type {
   ServerTls,
   ClientTls,
   TlsSession,
+  HandshakePhases,
+  SendQueueLimit,
 } from './adapter-types.js';
 export { makeCertificate, LOOPBACK_HOSTS } from './tls/certificate.js';
 export type { TlsCertificate, CertificateOptions, CertificateKeyType } from './tls/certificate.js';
@@ -168,6 +170,7 @@ export type {
   ForeignServerInfo,
   ScenarioInfo,
   BenchResult,
+  TlsOutcome,
 } from './result-types.js';
 export { capacity, planCapacity, executeCapacity } from './capacity/run-capacity.js';
 export type { CapacityOptions, CapacityEvent, CapacityPlan, CapacityOutcome } from './capacity/run-capacity.js';

@@ -19,6 +19,7 @@ const REQUIREMENTS = [
   { need: 'fragmentControl', side: 'server', missing: 'needs a server that sends one message as several WebSocket frames' },
   { need: 'httpRoutes', side: 'server', missing: 'needs a server that serves its HTTP routes' },
   { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
+  { need: 'pauseReading', side: 'client', missing: "needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)" },
 ] as const;
 
 /**

@@ -49,7 +49,7 @@ export function foreignTlsSkip(spec: ForeignServerSpec, tls: unknown): string | 
 export function foreignTrustOf(options: { ca?: string; insecure?: boolean }, foreign: readonly ForeignServerSpec[]): ClientTls | undefined {
   const { ca, insecure } = options;
   if (ca === undefined && !insecure) return undefined;
-  if (ca !== undefined && insecure) throw new ParameterError('insecure', 'goes without --ca: trust the certificate you name, or verify none');
+  if (ca !== undefined && insecure) throw new ParameterError('insecure', 'cannot go with --ca: trust the certificate you name, or verify none');
   const option = ca !== undefined ? 'ca' : 'insecure';
   if (!foreign.some(needsTrust)) {
     throw new ParameterError(option, 'needs a wss:// or https:// --target (or a --server-cmd with such a --server-url that takes no {cert} and {key})');

@@ -39,7 +39,7 @@ export type {
   Scenario,
   AnyScenario,
 } from '../scenario-types.js';
-export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler } from '../adapter-types.js';
+export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler, HandshakePhases, SendQueueLimit } from '../adapter-types.js';
 export type {
   DurationText,
   SizeText,

@@ -20,7 +20,7 @@ export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true, sendQueueLimit: false },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
