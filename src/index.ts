@@ -17,6 +17,8 @@ export {
   openPaced,
   classifyConnectError,
   CONNECT_FAILURES,
+  classifyHandshakeFailure,
+  HANDSHAKE_FAILURES,
   sourceAddressCount,
   sourceAddressFor,
   localPortCount,
@@ -32,6 +34,7 @@ export type {
   CounterMetricOptions,
   ConnectFailure,
   PacedOpenOptions,
+  HandshakeFailure,
   FrameParserEvents,
 } from './scenario-kit/index.js';
 export { renderTable, formatNumber } from './report/table.js';

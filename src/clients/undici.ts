@@ -5,7 +5,7 @@
  * It sends its own messages uncompressed either way (RFC 7692 allows that).
  */
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, WebSocket } from 'undici';
+import { Agent, buildConnector, WebSocket, type Dispatcher } from 'undici';
 import { probeByImport } from '../package-version.js';
 import type { ClientAdapter, ClientTls, TlsSession } from '../adapter-types.js';
 import type { WebSocketLike } from '../runtimes/globals.js';
@@ -43,12 +43,12 @@ function connectionAgent(
   localAddress: string | undefined,
   tls: ClientTls | undefined,
   { onCreated, onSocket, onError }: { onCreated: (socket: Socket) => void; onSocket: (socket: Socket) => void; onError: (error: Error) => void },
-): Agent {
+): Dispatcher {
   // Its types say void, but undici's connector returns the socket it made, before it connects.
   const connect = buildConnector({ ...nodeTlsContext(tls), maxCachedSessions: 0 }) as unknown as (
     ...args: Parameters<buildConnector.connector>
   ) => Socket | undefined;
-  return new Agent({
+  const agent = new Agent({
     ...(localAddress ? { localAddress } : {}),
     connect(options, callback) {
       const created = connect(options, (...args) => {
@@ -60,6 +60,35 @@ function connectionAgent(
       if (created) onCreated(created);
     },
   });
+  return agent.compose(upgradeOutcome(onError));
+}
+
+/**
+ * undici's WebSocket fails a handshake with an error event that says nothing
+ * (the status and the cause stay inside it): this interceptor hears them first,
+ * a status other than 101 and a connection that broke before any answer.
+ */
+function upgradeOutcome(onError: (error: Error) => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    dispatch(options, new Proxy(handler, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        if (name === 'onResponseStart') {
+          return (controller: unknown, status: number, ...rest: unknown[]) => {
+            if (status !== 101) onError(new Error(`the server answered the upgrade with HTTP ${status}`));
+            return value.call(target, controller, status, ...rest);
+          };
+        }
+        if (name === 'onResponseError') {
+          return (controller: unknown, error: Error, ...rest: unknown[]) => {
+            onError(error);
+            return value.call(target, controller, error, ...rest);
+          };
+        }
+        return value.bind(target);
+      },
+    }));
 }
 
 /**
@@ -82,6 +111,12 @@ function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void
     socket.on('data', onWireData);
   };
   socket.on('newListener', join);
+}
+
+/** The error's message, and its errno code when the message does not say it (undici's "other side closed"). */
+function withCode(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
 }
 
 /** A plain connection on a shared dispatcher: which socket is its own is not known (inspectSocket asks for one of its own). */
@@ -112,7 +147,8 @@ export const undiciClient: ClientAdapter = {
             session = tlsSessionOf(socket);
             if (onWireData) tapOnceUpgraded(socket, onWireData);
           },
-          onError: (error) => (failure = error.message),
+          // The first cause is the one: the connection closing after a refused status says less.
+          onError: (error) => (failure ??= withCode(error)),
         })
       : null;
     const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
