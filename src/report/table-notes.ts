@@ -98,8 +98,8 @@ function groupLines(groups: Map<string, { headers: string; reason: string; pairs
 
 /**
  * What the TLS handshakes negotiated, one line per outcome, said of the client stacks when every
- * TLS cell of those clients had it (the client decides what it can report): `tls  cells with a
- * ws or undici client: TLSv1.3 TLS_AES_256_GCM_SHA384`; else of the cells themselves.
+ * TLS cell of those clients had it (the client decides what it can report): `tls  ws and undici
+ * clients: TLSv1.3 TLS_AES_256_GCM_SHA384`; else of the cells themselves.
  */
 function tlsLines(cells: CellResult[], label: (cell: CellResult) => string): string[] {
   const byOutcome = new Map<string, MeasuredCell[]>();
@@ -115,15 +115,15 @@ function tlsLines(cells: CellResult[], label: (cell: CellResult) => string): str
     if (withIt.length === tlsCells.length) return `tls  every TLS cell: ${text}`;
     const clients = [...new Set(withIt.map((c) => c.client))];
     const byClient = tlsCells.filter((c) => clients.includes(c.client)).length === withIt.length;
-    const which = byClient ? `cells with a ${orList(clients)} client` : withIt.map(label).join(', ');
+    const which = byClient ? `${andList(clients)} client${clients.length > 1 ? 's' : ''}` : withIt.map(label).join(', ');
     return `tls  ${which}: ${text}`;
   });
   return ['', ...lines];
 }
 
-/** `a`, `a or b`, `a, b or c`. */
-function orList(items: string[]): string {
-  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+/** `a`, `a and b`, `a, b and c`. */
+function andList(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** Skipped pairs, one line per reason: `n/a  ws x socketio, uws x socketio: <reason>`. */
