@@ -113,12 +113,6 @@ function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void
   socket.on('newListener', join);
 }
 
-/** The error's message, and its errno code when the message does not say it (undici's "other side closed"). */
-function withCode(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
-}
-
 /** A plain connection on a shared dispatcher: which socket is its own is not known (inspectSocket asks for one of its own). */
 const SHARED_DISPATCHER = { tcpConnectUs: null, tlsHandshakeUs: null, upgradeUs: null, reason: "undici's shared dispatcher hides which socket is this connection's" };
 
@@ -148,7 +142,7 @@ export const undiciClient: ClientAdapter = {
             if (onWireData) tapOnceUpgraded(socket, onWireData);
           },
           // The first cause is the one: the connection closing after a refused status says less.
-          onError: (error) => (failure ??= withCode(error)),
+          onError: (error) => (failure ??= error.message),
         })
       : null;
     const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);

@@ -13,7 +13,8 @@ export const HANDSHAKE_FAILURES: readonly HandshakeFailure[] = ['refused', 'rese
 const PATTERNS: ReadonlyArray<[HandshakeFailure, RegExp]> = [
   ['httpStatus', /unexpected server response|status code|non-101|\bHTTP [1-5]\d\d\b/i],
   ['tls', /certificate|self[- ]signed|\bSSL\b|\bTLS\b|alert|UnknownIssuer|BadSignature|NoApplicationProtocol|ERR_TLS|CERT_|handshake failed|unable to verify/i],
-  ['refused', /ECONNREFUSED|connection refused/i],
+  // On loopback a TCP connect fails only when nothing listens: Bun says "Failed to connect", Deno "tcp connect error".
+  ['refused', /ECONNREFUSED|connection refused|failed to connect$|tcp connect error/i],
   ['timeout', /ETIMEDOUT|timed out|timeout/i],
   // Deno says no more than "connection error" when the server drops the connection mid-handshake.
   ['reset', /ECONNRESET|EPIPE|socket hang up|connection reset|closed before|reset by peer|UND_ERR_SOCKET|other side closed|code 1006|unexpected EOF|connection closed|connection error/i],
