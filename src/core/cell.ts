@@ -17,11 +17,11 @@ import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
-import type { CellServer, ForeignServerSpec } from './servers/types.js';
+import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
 import type { CellGate } from './coordination.js';
-import type { CellTls, RunTls } from './run-tls.js';
+import type { RunTls } from './run-tls.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));

@@ -4,20 +4,13 @@
  * --server-cmd servers that take {cert} and {key} (written once, deleted when
  * the run ends), and what each cell's server and clients get.
  */
-import type { ClientTls, ServerTls } from '../adapter-types.js';
+import type { ClientTls } from '../adapter-types.js';
+import type { ParamValues } from '../declaration-types.js';
 import { makeCertificate, type TlsCertificate } from '../tls/certificate.js';
 import { writePemFiles, type PemFiles } from '../tls/pem-files.js';
-import type { CellPlan } from './cell.js';
+import type { CellTls, ForeignServerSpec } from './servers/types.js';
 
-/** What one cell's server and clients get; empty for a plain cell. */
-export interface CellTls {
-  /** For wsbench's own server: the certificate and its key. */
-  server?: ServerTls;
-  /** For a command that takes {cert} and {key}: the paths of the files. */
-  files?: { certPath: string; keyPath: string };
-  /** What the clients trust, and wsbench's own probe and stats reader with them; absent: their default trust. */
-  client?: ClientTls;
-}
+export type { CellTls };
 
 export class RunTls {
   private certificate: Promise<TlsCertificate> | null = null;
@@ -29,7 +22,7 @@ export class RunTls {
    */
   constructor(private readonly host: string, readonly foreignTrust: ClientTls | undefined) {}
 
-  async forCell(cell: Pick<CellPlan, 'foreign' | 'params'>): Promise<CellTls> {
+  async forCell(cell: { foreign?: ForeignServerSpec; params: ParamValues }): Promise<CellTls> {
     const foreign = cell.foreign;
     if (foreign) {
       if (!foreign.tls) return {};

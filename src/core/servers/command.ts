@@ -11,12 +11,11 @@ import { createServer } from 'node:net';
 import { watchParent } from '../parent-watchdog.js';
 import { processTree } from '../proc-sampler.js';
 import type { ParamValues } from '../../declaration-types.js';
-import type { CellServer, CommandSpec, ServerReport, StartedServer } from './types.js';
+import type { CellServer, CellTls, CommandSpec, ServerReport, StartedServer } from './types.js';
 import { httpOriginOf, urlWithParams } from './foreign-url.js';
 import { fillPlaceholders, plainArgv, printedPort } from './command-text.js';
 import { ProbeFailure, probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
-import type { CellTls } from '../run-tls.js';
 
 const STOP_GRACE_MS = 3000;
 const POLL_MS = 50;

@@ -4,12 +4,11 @@
  * which process that is (--target-pid), never another process's.
  */
 import type { ParamValues } from '../../declaration-types.js';
-import type { CellServer, ServerReport, StartedServer, TargetSpec } from './types.js';
+import type { CellServer, CellTls, ServerReport, StartedServer, TargetSpec } from './types.js';
 import { httpOriginOf, isLoopbackUrl, urlWithParams } from './foreign-url.js';
 import { probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
 import { readProcess } from '../proc-sampler.js';
-import type { CellTls } from '../run-tls.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 

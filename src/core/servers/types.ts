@@ -5,6 +5,17 @@
  * opens the window, asks for a report, and stops.
  */
 import type { ProcessReport, Protocol } from '../../result-types.js';
+import type { ClientTls, ServerTls } from '../../adapter-types.js';
+
+/** What one cell's server and clients get of the run's TLS (see run-tls.ts); empty for a plain cell. */
+export interface CellTls {
+  /** For wsbench's own server: the certificate and its key. */
+  server?: ServerTls;
+  /** For a command that takes {cert} and {key}: the paths of the files. */
+  files?: { certPath: string; keyPath: string };
+  /** What the clients trust, and wsbench's own probe and stats reader with them; absent: their default trust. */
+  client?: ClientTls;
+}
 
 /** Where a started server listens, and which process (if any) to sample from /proc. */
 export interface StartedServer {
