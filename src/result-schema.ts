@@ -1,7 +1,7 @@
 /**
  * Checks a result file against the JSON Schema published with the package
- * (schema/result.schema.json for version 2, schema/result-v1.schema.json for
- * version 1), with ajv, and names the first problem in one line. What a schema
+ * (schema/result.schema.json for version 3, schema/result-v2.schema.json and
+ * schema/result-v1.schema.json for the older ones), with ajv, and names the first problem in one line. What a schema
  * cannot say (the table names declared metrics) is checked here after it.
  */
 import { readFileSync, realpathSync } from 'node:fs';
@@ -15,17 +15,20 @@ function schemaDirectory(): string {
   return join(dirname(realpathSync(packageJson)), 'schema');
 }
 
+/** A result file version this wsbench reads. */
+export type ReadableVersion = 1 | 2 | 3;
+
 /** File name of the published schema of each version. */
-export const SCHEMA_FILES: Record<1 | 2, string> = { 1: 'result-v1.schema.json', 2: 'result.schema.json' };
+export const SCHEMA_FILES: Record<ReadableVersion, string> = { 1: 'result-v1.schema.json', 2: 'result-v2.schema.json', 3: 'result.schema.json' };
 
 /** The published schema of `version`, parsed. */
-export function resultSchema(version: 1 | 2): Record<string, unknown> {
+export function resultSchema(version: ReadableVersion): Record<string, unknown> {
   return JSON.parse(readFileSync(join(schemaDirectory(), SCHEMA_FILES[version]), 'utf8')) as Record<string, unknown>;
 }
 
-const compiled = new Map<1 | 2, ValidateFunction>();
+const compiled = new Map<ReadableVersion, ValidateFunction>();
 
-function validatorOf(version: 1 | 2): ValidateFunction {
+function validatorOf(version: ReadableVersion): ValidateFunction {
   let validate = compiled.get(version);
   if (!validate) {
     // allErrors off: the first problem is the one reported, and a broken file stops the walk early.
@@ -36,10 +39,10 @@ function validatorOf(version: 1 | 2): ValidateFunction {
 }
 
 /** The first problem of `data` as a result file of `version`, e.g. `cells[0] must be object (it is null)`; null when valid. */
-export function schemaProblem(data: unknown, version: 1 | 2): string | null {
+export function schemaProblem(data: unknown, version: ReadableVersion): string | null {
   const validate = validatorOf(version);
   if (!validate(data)) return describe(firstError(validate.errors ?? []), data, validate.errors ?? []);
-  return version === 2 ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> }) : null;
+  return version >= 2 ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> }) : null;
 }
 
 /** An `if`/`then` failure is reported after the error inside `then`: the inner one says what is wrong. */

@@ -5,8 +5,9 @@
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
+import type { CapacitySection } from './capacity-types.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
 export type Protocol = 'websocket' | 'socket.io';
@@ -360,4 +361,9 @@ export interface BenchResult {
   merge?: MergeInfo;
   /** What the run did that its numbers do not show and a reader must know, e.g. certificates not verified (--insecure); shown under the table. */
   warnings?: string[];
+  /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
+  capacity?: CapacitySection;
 }
+
+/** The result of a capacity search. */
+export type CapacityResult = BenchResult & { capacity: CapacitySection };

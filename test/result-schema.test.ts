@@ -10,7 +10,7 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { resultSchema, schemaProblem } from '../src/result-schema.js';
+import { resultSchema, schemaProblem, SCHEMA_FILES, type ReadableVersion } from '../src/result-schema.js';
 import { resultFromJson } from '../src/result-file.js';
 import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/result-types.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
@@ -22,15 +22,15 @@ const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 
 /** The published file alone, compiled by a fresh validator: what a user's own tooling would see. */
-function publishedValidator(version: 1 | 2) {
-  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', version === 2 ? 'result.schema.json' : 'result-v1.schema.json'), 'utf8')));
+function publishedValidator(version: ReadableVersion) {
+  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', SCHEMA_FILES[version]), 'utf8')));
 }
 
 test('the package publishes the schema, for the version this wsbench writes', () => {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[]; dependencies: Record<string, string> };
   assert.ok(pkg.files.includes('schema'), 'schema/ is in package.json "files"');
   assert.match(pkg.dependencies.ajv ?? '', /^\d+\.\d+\.\d+$/, 'ajv at an exact version');
-  const schema = resultSchema(2) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
+  const schema = resultSchema(SCHEMA_VERSION) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
   assert.equal(schema.$defs.BenchResult.properties.schemaVersion.const, SCHEMA_VERSION);
 });
 
@@ -39,9 +39,9 @@ test("a real run's result file validates against the published schema", async ()
   const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '500ms', '--repeat', '2', '--out', out]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const data = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-  const validate = publishedValidator(2);
+  const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(data), JSON.stringify(validate.errors));
-  assert.equal(schemaProblem(data, 2), null);
+  assert.equal(schemaProblem(data, SCHEMA_VERSION), null);
 });
 
 const METRICS: Record<string, MetricInfo> = {
@@ -86,12 +86,12 @@ function everyKind(): BenchResult {
 
 test('every kind of cell validates, and the kinds are told apart', () => {
   const r = everyKind();
-  const validate = publishedValidator(2);
+  const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(r), JSON.stringify(validate.errors));
   const broken = (change: (cells: Array<Record<string, unknown>>) => void): string | null => {
     const copy = JSON.parse(JSON.stringify(r)) as { cells: Array<Record<string, unknown>> };
     change(copy.cells);
-    return schemaProblem(copy, 2);
+    return schemaProblem(copy, SCHEMA_VERSION);
   };
   assert.equal(broken((c) => delete c[2]!.reason), 'cells[2] has no reason');
   assert.equal(broken((c) => (c[3]!.measurements = c[0]!.measurements)), 'cells[3].measurements must not be there');
@@ -103,7 +103,7 @@ test('a version 1 file validates against the version 1 schema, and its upgrade a
   const v1 = JSON.parse(readFileSync(V1_FIXTURE, 'utf8')) as unknown;
   assert.ok(publishedValidator(1)(v1));
   const upgraded = resultFromJson(v1, 'v1.json');
-  const validate = publishedValidator(2);
+  const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(JSON.parse(JSON.stringify(upgraded))), JSON.stringify(validate.errors));
 });
 
@@ -196,7 +196,7 @@ function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape 
 }
 
 test('the schema has the fields of src/result-types.ts, required alike', () => {
-  const defs = (resultSchema(2) as { $defs: Record<string, SchemaNode> }).$defs;
+  const defs = (resultSchema(SCHEMA_VERSION) as { $defs: Record<string, SchemaNode> }).$defs;
   const types = resultInterfaces();
   assert.ok(types.has('MetricInfo') && types.has('OkCell'), 'interfaces are found through imports and extends');
   const problems: string[] = [];

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { isMeasured, run } from '../src/index.js';
 
 const TICKS = 100;
-const PARAMS = { connections: 3, slowShare: 0.34, interval: '10ms', duration: `${TICKS * 10}ms`, messageSize: '128kb', backpressureLimit: '256kb' };
+const PARAMS = { connections: 3, slowShare: 0.34, interval: '10ms', duration: `${TICKS * 10}ms`, messageSize: '128kb', backpressureLimit: '256kb' } as const;
 
 test('slow-consumer: at the limit uWS and Bun drop what the slow client then misses; ws queues it all', async () => {
   const result = await run({ scenario: 'slow-consumer', servers: ['uws', 'bun', 'ws'], clients: ['ws'], params: { ...PARAMS, onLimit: 'drop' } });

@@ -13,12 +13,13 @@ import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, fore
 import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
 import { answerInterrupts } from './interrupts.js';
+import { addLiveOptions, LIVE_FLAG_NAMES, liveViews, startLiveViews, withLiveViews, type LiveFlags } from './live-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES];
 
-interface RunFlags extends CommonFlags, ShardFlags {
+interface RunFlags extends CommonFlags, ShardFlags, LiveFlags {
   repeat?: string;
   jsonLine?: boolean;
 }
@@ -35,12 +36,14 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
   addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
+  addLiveOptions(command);
   addParameterOptions(command, info.parameters, RUN_FLAGS);
   return { command, foreign };
 }
 
 async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: RunFlags, foreign: ReturnType<typeof addForeignServerOptions>): Promise<number> {
   const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'));
+  const live = liveViews(flags);
   const controller = new AbortController();
   const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
@@ -52,10 +55,11 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...foreignTrustOptions(flags),
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
-    onEvent: progress.onEvent,
+    onEvent: withLiveViews(live, progress.onEvent),
   };
   checkWritable(flags.out);
   const plan = await planRun(options, loaded); // every bad input is refused before a process starts
+  await startLiveViews(live);
 
   // One writer per result file: a second run with the same --out is refused, not mixed in.
   const lock = lockResultFile(flags.out);
@@ -72,6 +76,7 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
   } finally {
     stopAnswering();
     lock.release();
+    await live.close();
   }
 }
 

@@ -22,6 +22,8 @@ import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
 import type { CellGate } from './coordination.js';
 import type { RunTls } from './run-tls.js';
+import type { ProgressTick } from './ipc.js';
+import type { ResourceSample } from './events.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -42,8 +44,10 @@ export interface CellOptions {
   signal: AbortSignal;
   /** The window opened: every process is connected and measuring. */
   onWindowOpen?: () => void;
-  /** Client counters summed over processes, once per progress interval while the window is open. */
-  onTick?: (counters: Record<string, number>) => void;
+  /** Client counters summed over processes, once per progress message while the window is open, with that message. */
+  onTick?: (counters: Record<string, number>, progress: { process: number; ticks: ProgressTick[] }) => void;
+  /** Each /proc sample of a process while the window is open. */
+  onResourceSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void;
   /**
    * Set when this run is one shard of several: client processes are numbered over all shards
    * (ctx.share() then splits the work across machines), and the window opens through the gate.
@@ -110,7 +114,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     throwIfAborted(options.signal);
 
     const serverPids = ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])];
-    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree);
+    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample);
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
     await server.windowOpen();
@@ -191,7 +195,7 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
         timeSeries.add(index, tick);
         latest[index] = tick.counters;
       }
-      options.onTick?.(sumCounterSets(latest.filter(Boolean)));
+      options.onTick?.(sumCounterSets(latest.filter(Boolean)), { process: index, ticks: message.ticks });
     };
     child.send({
       type: 'start',

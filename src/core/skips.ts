@@ -22,6 +22,9 @@ const REQUIREMENTS = [
   { need: 'pauseReading', side: 'client', missing: "needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)" },
 ] as const;
 
+/** Why a built-in server stack skips a client-only scenario: worded without names, so the table folds every such pair into one line. */
+export const NO_SERVER_HALF = 'the scenario has no server half';
+
 /**
  * Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can.
  * `foreignTrust`: what the clients trust for a foreign TLS server without the run's certificate (--ca, --insecure).
@@ -36,6 +39,8 @@ export function whySkip(
   if (cell.foreign) {
     const skip = foreignScenarioSkip(scenario);
     if (skip !== null) return skip;
+  } else if (!scenario.server) {
+    return NO_SERVER_HALF;
   }
   // A foreign server pairs by the same rules, as a stack whose protocol its URL says.
   const pairing = [...stacks, ...foreign.map(foreignStackInfo)];
