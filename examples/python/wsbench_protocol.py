@@ -163,13 +163,20 @@ async def fanout_ticks(params: "Params"):
     interval = params.number("interval", 100)
     ticks = int(params.number("duration", 10_000) // interval)
     next_price = price_walk()
+    async for seq, due in schedule(ticks, interval):
+        yield price_tick(seq, next_price(), due)
+
+
+async def schedule(ticks: int, interval_ms: float):
+    """Yields (seq, due) for each of `ticks` messages at its intended time (CLOCK_MONOTONIC
+    µs) from now; a late wake-up still owes every message that fell due, each with its own time."""
     start = now_us()
     for seq in range(ticks):
-        due = start + seq * interval * 1000
+        due = start + seq * interval_ms * 1000
         delay = due - now_us()
         if delay > 0:
             await asyncio.sleep(delay / 1e6)
-        yield price_tick(seq, next_price(), due)
+        yield seq, due
 
 
 class TickerStream:
@@ -318,12 +325,7 @@ class SlowConsumerStream:
 
         sampler = asyncio.ensure_future(sample())
         try:
-            start = now_us()
-            for seq in range(ticks):
-                due = start + seq * interval * 1000
-                delay = due - now_us()
-                if delay > 0:
-                    await asyncio.sleep(delay / 1e6)
+            async for seq, due in schedule(ticks, interval):
                 message = stream_message(seq, due, latest[0], size)
                 for group, name in (("slow", "sentSlow"), ("healthy", "sentHealthy")):
                     targets = self.members(group)
