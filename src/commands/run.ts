@@ -1,4 +1,4 @@
-/** `wsbench run [scenario]`: scenario flags, one plan, its execution, table or JSON, result file. */
+/** `wsbench run <scenario>`: scenario flags, one plan, its execution, table or JSON, result file. */
 import { Command } from 'commander';
 import { execute, planRun, type RunOptions } from '../run.js';
 import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
@@ -13,6 +13,7 @@ import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, fore
 import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
 import { answerInterrupts } from './interrupts.js';
+import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { addLiveOptions, LIVE_FLAG_NAMES, liveViews, startLiveViews, withLiveViews, type LiveFlags } from './live-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
@@ -82,10 +83,10 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
 
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
-  const scenarioArg = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : 'echo';
-  const loaded = await loadScenario(scenarioArg);
+  if (namesNoScenario(args)) return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
+  const loaded = await loadScenario(args[0]!);
   const info = scenarioInfo(loaded.scenario);
   const { command, foreign } = runCommand(info, Object.keys(loaded.scenario.presets ?? {}));
-  command.parse(args[0] === scenarioArg ? args.slice(1) : args, { from: 'user' });
+  command.parse(args.slice(1), { from: 'user' });
   return executeRun(loaded, info, command.opts<RunFlags>(), foreign);
 }
