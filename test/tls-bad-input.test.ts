@@ -1,9 +1,8 @@
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCertificate } from '../src/index.js';
-import { runCli, tempDir } from './support.js';
+import { tempDir } from './support.js';
+import { testRefusedRunInput, type RefusedInput } from './refused-run-input.js';
 
 const folder = tempDir();
 const notPem = join(folder, 'not.pem');
@@ -13,7 +12,7 @@ writeFileSync(caFile, (await makeCertificate()).certPem);
 const missing = join(folder, 'missing.pem');
 
 /** Each bad TLS input: the exact one line on stderr, exit 2, nothing started and nothing on stdout. */
-const cases: Array<[string, string[], string]> = [
+const cases: RefusedInput[] = [
   ['--ca whose file cannot be read', ['--target', 'wss://127.0.0.1:9/', '--ca', missing], `wsbench: --ca: cannot read ${missing} (ENOENT)`],
   ['--ca whose file holds no certificate', ['--target', 'wss://127.0.0.1:9/', '--ca', notPem], 'wsbench: --ca: holds no PEM certificate'],
   [
@@ -42,14 +41,4 @@ const cases: Array<[string, string[], string]> = [
   ['--tls with a value it does not take', ['--tls', 'yes'], 'wsbench: --tls: '],
 ];
 
-for (const [name, args, expected] of cases) {
-  test(`bad input: ${name}`, async () => {
-    const outcome = await runCli(['run', 'echo', ...args]);
-    assert.equal(outcome.code, 2, outcome.stderr);
-    assert.equal(outcome.stdout, '');
-    const lines = outcome.stderr.trimEnd().split('\n');
-    assert.equal(lines.length, 1, `one line, got: ${outcome.stderr}`);
-    if (expected.endsWith(': ')) assert.ok(lines[0]!.startsWith(expected), lines[0]);
-    else assert.equal(lines[0], expected);
-  });
-}
+testRefusedRunInput(cases);
