@@ -52,12 +52,15 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
         onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
+        tls: plan.tls,
       });
       runs[i]!.push(outcome);
       const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
       emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure, ...findings });
     }
   }
+  // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
+  plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
   const results = cells.map((cell, i): CellResult => {
@@ -81,5 +84,6 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     repeat: plan.repeat,
     scenarios: [plan.info],
     cells: results,
+    ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
   };
 }
