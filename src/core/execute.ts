@@ -56,12 +56,15 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
         onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
+        tls: plan.tls,
       });
       runs[i]!.push(outcome);
       const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
       emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure, ...findings, outcome });
     }
   }
+  // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
+  plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
   return runResult(
@@ -74,6 +77,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
       elapsedMs: Date.now() - startedAt.getTime(),
       interrupted: signal.aborted,
       coordinationFailure: coordinator?.failure ?? null,
+      warnings: plan.warnings,
     },
     runs,
   );

@@ -26,6 +26,8 @@ export interface RunRecord {
   interrupted: boolean;
   /** Set when the windows could not be coordinated (a shard session that broke): every cell failed with it. */
   coordinationFailure: string | null;
+  /** What the run did that its numbers do not show (the result's `warnings`). */
+  warnings?: string[];
 }
 
 /** `runs[i]`: the rounds cell i ran, in order. */
@@ -49,5 +51,6 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
     repeat: record.repeat,
     scenarios: [record.info],
     cells,
+    ...(record.warnings && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
   };
 }
