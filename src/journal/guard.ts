@@ -13,6 +13,8 @@ import { journalPathOf } from './records.js';
 
 /** The end of a journal is read to find its last record: a cell-end line can be long, so this much. */
 const TAIL_BYTES = 1 << 20;
+/** Records that hold measurements: a journal without any has nothing for `wsbench recover`. */
+const MEASURED = ['{"type":"tick"', '{"type":"resources"', '{"type":"cell-end"'];
 
 /** Throws the refusal when `out`'s journal waits for `wsbench recover`. */
 export function checkJournalAtOut(out: string, flag = '--out'): void {
@@ -45,6 +47,8 @@ function unfinishedSince(path: string): number | null | undefined {
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);
     const lines = buffer.toString('utf8').split('\n');
+    // A run that stopped before any cell measured (refused by a shard barrier, say) left nothing to recover.
+    if (size <= TAIL_BYTES && !lines.some((line) => MEASURED.some((prefix) => line.startsWith(prefix)))) return undefined;
     for (let i = lines.length - 1; i >= 0; i--) {
       const record = parse(lines[i]!);
       if (!record) continue;
