@@ -359,10 +359,24 @@ export interface BenchResult {
   shard?: ShardInfo;
   /** Set when this result was merged from shards (`wsbench merge`). */
   merge?: MergeInfo;
+  /** Set when this result was rebuilt from the run's journal after wsbench stopped without writing it (`wsbench recover`). */
+  recovered?: RecoveryInfo;
   /** What the run did that its numbers do not show and a reader must know, e.g. certificates not verified (--insecure); shown under the table. */
   warnings?: string[];
   /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
   capacity?: CapacitySection;
+}
+
+/** Where a rebuilt result came from, and what the rebuild could not know. */
+export interface RecoveryInfo {
+  /** The journal it was rebuilt from, as named to `wsbench recover`. */
+  journal: string;
+  /** ISO time of the last record that reached the journal: wsbench stopped after it. */
+  stoppedAt: string;
+  /** In words: "recovered from journal after wsbench stopped at ..."; also the reason of the cell it stopped in. */
+  reason: string;
+  /** What the rebuild noticed or could not rebuild (a torn last line, what a cell cut short lacks). */
+  notes: string[];
 }
 
 /** The result of a capacity search. */
