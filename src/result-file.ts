@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
-import { upgradeV1, withCommonDefaults, type V1Result } from './result-upgrade.js';
+import { upgradeV1, upgradeV2, withCommonDefaults, type V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
 
@@ -95,7 +95,7 @@ export function readResultFile(path: string): BenchResult {
 
 /**
  * Checks parsed JSON against the published schema of its version (so no reporter
- * meets a missing field or a wrong type) and upgrades version 1 to the current shape.
+ * meets a missing field or a wrong type) and upgrades older versions to the current shape.
  */
 export function resultFromJson(data: unknown, source: string): BenchResult {
   if (!isObject(data) || !isObject(data.tool) || data.tool.name !== 'wsbench' || !Array.isArray(data.cells)) {
@@ -105,10 +105,11 @@ export function resultFromJson(data: unknown, source: string): BenchResult {
   if (typeof version !== 'number' || version > SCHEMA_VERSION) {
     throw new UsageError(`${source} has schemaVersion ${String(version)}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench`);
   }
-  if (version !== 1 && version !== 2) throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
+  if (version !== 1 && version !== 2 && version !== 3) throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
   const problem = schemaProblem(data, version);
   if (problem) throw new UsageError(`${source} is not a valid wsbench result: ${problem}`);
-  return version === 1 ? upgradeV1(data as unknown as V1Result) : withCommonDefaults(data as unknown as BenchResult);
+  if (version === 1) return upgradeV2(upgradeV1(data as unknown as V1Result));
+  return withCommonDefaults(version === 2 ? upgradeV2(data as unknown as BenchResult) : (data as unknown as BenchResult));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,7 +6,7 @@
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
 export type Protocol = 'websocket' | 'socket.io';
@@ -102,6 +102,11 @@ export interface ProcessResources {
   rssBytes: SampledStat;
   /** Share of time the event loop was busy, 0..1, as the process itself reported it; null where the runtime does not. */
   eventLoopUtilization: SampledStat | null;
+  /**
+   * How late a 50 ms timer of the process fired, in ms, as the process itself measured it: how long
+   * work waited for its event loop. Absent in files older than schema 3.
+   */
+  timerLatenessMs?: SampledStat | null;
   /** /proc samples taken. */
   samples: number;
 }
@@ -120,9 +125,33 @@ export interface ProcessReport {
   counters: Record<string, number>;
   /** Event-loop utilisation as the process saw it; null where the runtime cannot say. */
   eventLoopUtilization: SampledStat | null;
-  /** Wall time from window open to close, as this process saw it. */
+  /** How late its 50 ms timer fired during the window, in ms; null when it never ran. */
+  timerLatenessMs?: SampledStat | null;
+  /**
+   * Wall time from window open to close, as this process saw it; when every connection it had
+   * was lost before the close, up to that loss (the time its traffic ran).
+   */
   windowMs: number;
+  /** What happened to the connections of a client process (absent for servers). */
+  connections?: ConnectionLedger;
   notes: string[];
+}
+
+/**
+ * The connections of a client process (or, summed, of a cell), as the engine saw them: every
+ * connect() of the scenario counts here, whatever the scenario does with the outcome.
+ */
+export interface ConnectionLedger {
+  /** Connections that opened. */
+  opened: number;
+  /** Connections that could not open: refused, timed out, or the handshake failed. */
+  failed: number;
+  /** Open connections that closed without the client asking (the server closed them, or they broke). */
+  lost: number;
+  /** When the first connection failed or was lost, in ms from the window's opening (negative: while connecting); null when none did. */
+  firstFaultMs: number | null;
+  /** When the last open connection was lost, leaving none (in ms from the window's opening); null while any stayed open. */
+  allLostMs: number | null;
 }
 
 /** Everything measured in one cell, merged over client processes (and rounds). */
@@ -170,7 +199,13 @@ export interface TimeSeries {
   points: TimeSeriesPoint[];
 }
 
-export type CellStatus = 'ok' | 'failed' | 'skipped';
+/**
+ * ok: measured to the end, no fault. errors: measured to the end, but connections were lost or
+ * could not open (the numbers cover the connections that ran). failed: the cell stopped early or
+ * never ran as planned (a process died, the server went away, every connection was lost, no samples).
+ * skipped: the pair could not run here.
+ */
+export type CellStatus = 'ok' | 'errors' | 'failed' | 'skipped';
 
 /** Which cell: one scenario x server x client x parameter-set combination. */
 export interface CellIdentity {
@@ -199,6 +234,10 @@ export interface Measured {
    * time. The evidence, in words; the clients' numbers are complete, server-side ones null.
    */
   saturation?: string;
+  /** Set when a load-generating (client) process was saturated or starved of CPU: its latencies include its own queueing. */
+  loadSaturation?: LoadSaturation;
+  /** Set on an `errors` or `failed` cell: when the fault happened and what it did to the connections. */
+  fault?: CellFault;
   /**
    * With --repeat: each round as measured. The cell's own numbers pool every round:
    * histograms merged, counters and windows added, metrics computed once from that.
@@ -206,9 +245,39 @@ export interface Measured {
   rounds?: RoundResult[];
 }
 
+/**
+ * A load generator that could not keep up: a client process used a whole core
+ * (saturated) or had work waiting for a core most of the window (starved, the
+ * machine was full). Either way what it timed includes its own queueing.
+ */
+export interface LoadSaturation {
+  /** Client processes (1-based) that used a whole core. */
+  saturated: number[];
+  /** Client processes (1-based) whose event loop was busy nearly all the window while on CPU less: other processes held the cores. */
+  starved: number[];
+  /** The evidence (CPU, event-loop utilisation, timer lateness of each process) and what to do, in words. */
+  evidence: string;
+}
+
+/** What went wrong with the server or the connections of a cell, and when. */
+export interface CellFault {
+  /** When it first happened, in ms from the window's opening (negative: while connecting); null when not known. */
+  atMs: number | null;
+  /** Connections that opened, could not open, and were lost without the client asking, over all client processes. */
+  connections: { opened: number; failed: number; lost: number };
+  /** Set when the traffic stopped before the window's end (every connection lost): the rates are over this many ms. */
+  trafficMs?: number;
+}
+
 /** A cell whose every process reported: all its numbers are there. */
 export interface OkCell extends CellIdentity, Measured {
   status: 'ok';
+}
+
+/** A cell measured to the end whose connections were lost or could not open: its numbers cover the connections that ran. */
+export interface ErrorsCell extends CellIdentity, Measured {
+  status: 'errors';
+  reason: string;
 }
 
 /** A cell that failed part-way and kept what it measured until then. */
@@ -232,11 +301,11 @@ export interface SkippedCell extends CellIdentity {
 }
 
 export type FailedCell = FailedMeasuredCell | FailedEmptyCell;
-export type CellResult = OkCell | FailedCell | SkippedCell;
-/** Any cell with numbers: ok, or failed part-way. */
-export type MeasuredCell = OkCell | FailedMeasuredCell;
+export type CellResult = OkCell | ErrorsCell | FailedCell | SkippedCell;
+/** Any cell with numbers: ok, with errors, or failed part-way. */
+export type MeasuredCell = OkCell | ErrorsCell | FailedMeasuredCell;
 
-/** True for a cell with numbers (ok, or failed after measuring something). */
+/** True for a cell with numbers (ok, with errors, or failed after measuring something). */
 export function isMeasured(cell: CellResult): cell is MeasuredCell {
   return cell.measurements !== undefined;
 }
@@ -324,6 +393,10 @@ export interface ScenarioInfo {
 export interface BenchResult {
   schemaVersion: number;
   tool: { name: 'wsbench'; version: string };
+  /** The command line that produced the file, as wsbench received it (after `wsbench`); absent when run() was called from code. */
+  argv?: string[];
+  /** The loopback address the servers bound (absent in files older than schema 3). */
+  host?: string;
   /** ISO time the run started. */
   startedAt: string;
   /** Wall time of the whole run. */

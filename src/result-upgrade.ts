@@ -2,7 +2,10 @@
  * Older result files, turned into the current shape in memory so every
  * reporter reads one shape. Version 1 cells were flat bags of optional fields;
  * version 2 cells are a union by status, and each scenario carries its
- * declarations (parameters, metrics, table, charts).
+ * declarations (parameters, metrics, table, charts). Version 3 adds the
+ * `errors` status, each cell's fault and load-generator saturation, timer
+ * lateness, and the command line: a version 2 file is a version 3 file that
+ * has none of them (its faults were written as `ok` or `failed`, as they were).
  *
  * A version 1 file declares nothing: its scenarios list only table columns
  * `{ key, header }`. So the declarations are derived here from version 1's own
@@ -59,6 +62,12 @@ export interface V1Result extends Omit<BenchResult, 'schemaVersion' | 'repeat' |
 /** Says where a value came from, for sources a version 1 file cannot name. */
 const UNDECLARED = 'computed by the scenario (version 1 file: no declaration)';
 
+/** A version 2 result as version 3: the same cells and fields, none of the new ones. */
+export function upgradeV2(v2: BenchResult): BenchResult {
+  return { ...v2, schemaVersion: 3 };
+}
+
+/** A version 1 result as version 2 (upgradeV2 takes it on to the current shape). */
 export function upgradeV1(v1: V1Result): BenchResult {
   const { schemaVersion: _version, repeat, scenarios, cells, ...rest } = v1;
   return {

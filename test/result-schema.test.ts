@@ -22,15 +22,16 @@ const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 
 /** The published file alone, compiled by a fresh validator: what a user's own tooling would see. */
-function publishedValidator(version: 1 | 2) {
-  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', version === 2 ? 'result.schema.json' : 'result-v1.schema.json'), 'utf8')));
+function publishedValidator(version: 1 | 2 | 3) {
+  const file = { 1: 'result-v1.schema.json', 2: 'result-v2.schema.json', 3: 'result.schema.json' }[version];
+  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', file), 'utf8')));
 }
 
 test('the package publishes the schema, for the version this wsbench writes', () => {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[]; dependencies: Record<string, string> };
   assert.ok(pkg.files.includes('schema'), 'schema/ is in package.json "files"');
   assert.match(pkg.dependencies.ajv ?? '', /^\d+\.\d+\.\d+$/, 'ajv at an exact version');
-  const schema = resultSchema(2) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
+  const schema = resultSchema(3) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
   assert.equal(schema.$defs.BenchResult.properties.schemaVersion.const, SCHEMA_VERSION);
 });
 
@@ -39,9 +40,9 @@ test("a real run's result file validates against the published schema", async ()
   const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '500ms', '--repeat', '2', '--out', out]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const data = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-  const validate = publishedValidator(2);
+  const validate = publishedValidator(3);
   assert.ok(validate(data), JSON.stringify(validate.errors));
-  assert.equal(schemaProblem(data, 2), null);
+  assert.equal(schemaProblem(data, 3), null);
 });
 
 const METRICS: Record<string, MetricInfo> = {
@@ -74,7 +75,14 @@ function everyKind(): BenchResult {
   const failedMeasured = cell('echo', { server: 'uws', client: 'ws', histograms: { rtt }, status: 'failed' });
   const failedEmpty: CellResult = { scenario: 'echo', server: 'x', client: 'ws', params: { duration: 1000, flag: true, mode: 'a' }, elapsedMs: 1, status: 'failed', reason: 'server did not start' };
   const skipped = cell('echo', { server: 'socketio', client: 'ws', status: 'skipped' });
-  const r = result(info, [ok, failedMeasured, failedEmpty, skipped]);
+  const errors = cell('echo', { server: 'bun', client: 'ws', histograms: { rtt }, status: 'errors' });
+  if (errors.status !== 'errors') throw new Error('fixture');
+  errors.fault = { atMs: 1200.5, connections: { opened: 10, failed: 2, lost: 3 }, trafficMs: 2500 };
+  errors.loadSaturation = { saturated: [1], starved: [], evidence: 'load generator saturated' };
+  errors.resources.clients = [{ ...resources(99, 100, 80), timerLatenessMs: { mean: 250, max: 900 } }];
+  const r = result(info, [ok, failedMeasured, failedEmpty, skipped, errors]);
+  r.argv = ['run', 'echo', '--duration', '1s'];
+  r.host = '127.0.0.1';
   r.environment.kernelVersion = '#1 SMP';
   r.environment.availableParallelism = 2;
   r.environment.stacks = [
@@ -86,31 +94,48 @@ function everyKind(): BenchResult {
 
 test('every kind of cell validates, and the kinds are told apart', () => {
   const r = everyKind();
-  const validate = publishedValidator(2);
+  const validate = publishedValidator(3);
   assert.ok(validate(r), JSON.stringify(validate.errors));
   const broken = (change: (cells: Array<Record<string, unknown>>) => void): string | null => {
     const copy = JSON.parse(JSON.stringify(r)) as { cells: Array<Record<string, unknown>> };
     change(copy.cells);
-    return schemaProblem(copy, 2);
+    return schemaProblem(copy, 3);
   };
+  assert.equal(broken((c) => delete c[4]!.reason), 'cells[4] has no reason');
+  assert.equal(broken((c) => delete c[4]!.measurements), 'cells[4] has no measurements');
+  assert.equal(broken((c) => ((c[4]!.fault as Record<string, unknown>).atMs = 'soon')), 'cells[4].fault.atMs must be number or null (it is string "soon")');
   assert.equal(broken((c) => delete c[2]!.reason), 'cells[2] has no reason');
   assert.equal(broken((c) => (c[3]!.measurements = c[0]!.measurements)), 'cells[3].measurements must not be there');
   assert.equal(broken((c) => delete c[0]!.measurements), 'cells[0] has no measurements');
   assert.equal(broken((c) => delete (c[1]!.measurements as Record<string, unknown>).windowMs), 'cells[1].measurements has no windowMs');
 });
 
-test('a version 1 file validates against the version 1 schema, and its upgrade against version 2', () => {
+test('a version 1 file validates against the version 1 schema, and its upgrade against the current one', () => {
   const v1 = JSON.parse(readFileSync(V1_FIXTURE, 'utf8')) as unknown;
   assert.ok(publishedValidator(1)(v1));
   const upgraded = resultFromJson(v1, 'v1.json');
-  const validate = publishedValidator(2);
+  assert.equal(upgraded.schemaVersion, SCHEMA_VERSION);
+  const validate = publishedValidator(3);
   assert.ok(validate(JSON.parse(JSON.stringify(upgraded))), JSON.stringify(validate.errors));
+});
+
+test('a version 2 file validates against the version 2 schema, is read as version 3, and an errors cell is no version 2 cell', () => {
+  const v3 = everyKind();
+  const v2 = { ...v3, schemaVersion: 2, cells: v3.cells.filter((c) => c.status !== 'errors') } as Record<string, unknown>;
+  delete v2.argv;
+  delete v2.host;
+  assert.ok(publishedValidator(2)(v2), JSON.stringify(publishedValidator(2).errors));
+  const upgraded = resultFromJson(JSON.parse(JSON.stringify(v2)), 'v2.json');
+  assert.equal(upgraded.schemaVersion, 3);
+  assert.deepEqual(upgraded.cells.map((c) => c.status), ['ok', 'failed', 'failed', 'skipped']);
+  assert.ok(publishedValidator(3)(JSON.parse(JSON.stringify(upgraded))));
+  assert.match(schemaProblem({ ...v3, schemaVersion: 2 }, 2) ?? '', /^cells\[4\]\.status must be one of ok, failed, skipped/);
 });
 
 // ---------------------------------------------------------------- in step with the types
 
 /** Interfaces of src/result-types.ts that are not in the file: what a child reports over IPC. */
-const NOT_IN_THE_FILE = new Set(['ProcessReport']);
+const NOT_IN_THE_FILE = new Set(['ProcessReport', 'ConnectionLedger']);
 
 interface Shape {
   properties: Set<string>;
@@ -196,7 +221,7 @@ function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape 
 }
 
 test('the schema has the fields of src/result-types.ts, required alike', () => {
-  const defs = (resultSchema(2) as { $defs: Record<string, SchemaNode> }).$defs;
+  const defs = (resultSchema(3) as { $defs: Record<string, SchemaNode> }).$defs;
   const types = resultInterfaces();
   assert.ok(types.has('MetricInfo') && types.has('OkCell'), 'interfaces are found through imports and extends');
   const problems: string[] = [];

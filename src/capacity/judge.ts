@@ -6,17 +6,11 @@
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
-import { isCpuSaturated } from '../core/saturation.js';
+import { isCpuSaturated, isStarved, STARVED_LOOP_SHARE } from '../core/saturation.js';
 import { checkSlo, type Slo, type SloKind } from './slo.js';
 import type { StepJudgement } from './search.js';
 
-/**
- * A process whose event loop was busy (not waiting for I/O) at least this share
- * of the window while it was on CPU much less was starved: it had work and waited
- * for a core that other processes held. Its numbers say the machine was full, not
- * that it reached its own limit.
- */
-export const STARVED_LOOP_SHARE = 0.9;
+export { STARVED_LOOP_SHARE, isStarved };
 
 /** Why a step broke: a failed SLO clause's kind, a cell that failed, or a count that could not be run. */
 export type BreakCause = SloKind | 'failed' | 'refused';
@@ -30,7 +24,7 @@ export interface CapacityStep extends StepJudgement {
   outcome: 'within' | 'broken' | 'refused' | 'invalid';
   /** The cell's status; null for a refused count (nothing ran). */
   cellStatus: CellResult['status'] | null;
-  /** Why the cell failed or was skipped, or why the count was refused. */
+  /** Why the cell failed, has errors or was skipped, or why the count was refused. */
   reason: string | null;
   /** The latency the SLO names (or the primary p99), in ms. */
   latencyMs: number | null;
@@ -76,19 +70,21 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
   const causes: BreakCause[] = [...new Set(outcomes.filter((o) => !o.held).map((o) => o.clause.kind))];
   const breaches = outcomes.flatMap((o) => (o.why === null ? [] : [o.why]));
-  const reason = cell.status === 'failed' ? cell.reason : null;
-  if (reason !== null) {
+  // An `errors` cell is judged by the SLO (its errors-role metrics carry the lost and failed connections); its reason is kept.
+  const reason = cell.status === 'ok' ? null : cell.reason;
+  if (cell.status === 'failed') {
     causes.push('failed');
     breaches.push(`cell failed: ${reason}`);
   }
   return {
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
-    clientSaturated: clientCpuPercent.some((cpu) => isCpuSaturated(cpu)),
+    // The load generator's judgement is the engine's, written into the cell: run and capacity read the same one.
+    clientSaturated: (cell.loadSaturation?.saturated.length ?? 0) > 0,
     serverSaturated: serverCpuPercent !== null && isCpuSaturated(serverCpuPercent, serverProcesses),
     serverStarved: isStarved(serverCpuPercent, serverEventLoop, serverProcesses),
     clientEventLoop,
-    clientStarved: clientCpuPercent.some((cpu, i) => isStarved(cpu, clientEventLoop[i] ?? null)),
+    clientStarved: (cell.loadSaturation?.starved.length ?? 0) > 0,
     reason,
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
     errors: errorsOf(scenario, cell.metrics),
@@ -106,10 +102,6 @@ export function refusedStep(count: number, clientProcesses: number, reason: stri
   return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
 }
 
-/** Busy event loop, yet short of saturated CPU (over `processes` processes): waiting for a core, not using one. */
-export function isStarved(cpuPercent: number | null, eventLoop: number | null, processes = 1): boolean {
-  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && !isCpuSaturated(cpuPercent, processes);
-}
 
 /** The sum of every errors-role metric the cell has; null when it has none of them. */
 export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string, number | null>>): number | null {

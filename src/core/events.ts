@@ -27,6 +27,6 @@ export type RunEvent =
   /** Once per progress interval while the window is open: client counters summed over processes, cumulative. */
   | { type: 'tick'; index: number; counters: Record<string, number> }
   /** A cell round ended; its result is assembled when every round has run. */
-  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'failed'; reason: string | null });
+  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'errors' | 'failed'; reason: string | null });
 
 export type RunEventType = RunEvent['type'];

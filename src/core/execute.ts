@@ -22,6 +22,8 @@ export interface ExecuteOptions {
   onEvent?: (event: RunEvent) => void;
   /** Opened before the first cell: the windows open through its gates. */
   coordinate?: OpenCoordinator;
+  /** The command line, recorded in the result (the CLI passes it). */
+  argv?: string[];
 }
 
 export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = {}): Promise<BenchResult> {
@@ -50,7 +52,8 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
       });
       runs[i]!.push(outcome);
-      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure });
+      const status = outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
+      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.failure ?? outcome.errors });
     }
   }
   await coordinator?.close();
@@ -64,6 +67,8 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'wsbench', version: toolVersion() },
+    ...(options.argv ? { argv: options.argv } : {}),
+    host: plan.host,
     startedAt: startedAt.toISOString(),
     elapsedMs: Date.now() - startedAt.getTime(),
     interrupted: signal.aborted,

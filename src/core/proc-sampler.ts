@@ -11,7 +11,7 @@ import type { SampledStat } from '../result-types.js';
 const SAMPLE_INTERVAL_MS = 250;
 
 /** Clock ticks per second and page size, from the system (100 and 4096 on usual Linux). */
-const CLOCK_TICKS = systemNumber('CLK_TCK', 100);
+export const CLOCK_TICKS = systemNumber('CLK_TCK', 100);
 const PAGE_BYTES = systemNumber('PAGESIZE', 4096);
 
 function systemNumber(name: string, fallback: number): number {
@@ -100,7 +100,10 @@ function readAll(pids: readonly number[], tree: boolean): ProcReading | null {
   return { cpuTicks, rssBytes };
 }
 
-/** Samples one process (or tree, or several processes taken as one) from outside while the window is open. */
+/** What to sample: a process, several taken as one, or any reading (a cgroup's). */
+export type ProcSource = number | readonly number[] | (() => ProcReading | null);
+
+/** Samples one process (or tree, or several processes taken as one, or a cgroup) from outside while the window is open. */
 export class ProcSampler {
   private timer: NodeJS.Timeout | null = null;
   private first: { atMs: number; cpuTicks: number } | null = null;
@@ -108,14 +111,15 @@ export class ProcSampler {
   private readonly cpu: number[] = [];
   private readonly rss: number[] = [];
 
-  private readonly pids: readonly number[];
+  private readonly read: () => ProcReading | null;
 
-  constructor(pid: number | readonly number[], private readonly tree = false) {
-    this.pids = typeof pid === 'number' ? [pid] : pid;
+  constructor(source: ProcSource, tree = false) {
+    const pids = typeof source === 'number' ? [source] : source;
+    this.read = typeof pids === 'function' ? pids : () => readAll(pids, tree);
   }
 
   start(): void {
-    const reading = readAll(this.pids, this.tree);
+    const reading = this.read();
     if (reading) this.first = this.last = { atMs: performance.now(), cpuTicks: reading.cpuTicks };
     this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
@@ -140,7 +144,7 @@ export class ProcSampler {
   }
 
   private sample(): void {
-    const reading = readAll(this.pids, this.tree);
+    const reading = this.read();
     if (!reading || !this.last) return;
     const atMs = performance.now();
     const elapsedMs = atMs - this.last.atMs;

@@ -10,7 +10,7 @@
  * Clients that count their own sends on a timer (idle's pings) keep a counter
  * moving; a hung server then reads as saturated, its unanswered pings in view.
  */
-import type { TimeSeries } from '../result-types.js';
+import type { LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
 
 /**
@@ -22,10 +22,62 @@ import type { ProcStats } from './proc-sampler.js';
 export const SATURATED_CPU_PERCENT = 85;
 /** A server is hung when the clients saw nothing for this long at the window's end (or half a shorter window). */
 export const HUNG_QUIET_MS = 1000;
+/**
+ * A process whose event loop was busy (not waiting for I/O) at least this share
+ * of the window while it was on CPU much less was starved: it had work and waited
+ * for a core that other processes held. Its numbers say the machine was full, not
+ * that it reached its own limit.
+ */
+export const STARVED_LOOP_SHARE = 0.9;
 
 /** `processes` event loops whose CPU, added up, leaves none of their cores to spare. */
 export function isCpuSaturated(cpuPercent: number, processes = 1): boolean {
   return cpuPercent >= SATURATED_CPU_PERCENT * processes;
+}
+
+/** Busy event loop, yet short of saturated CPU (over `processes` processes): waiting for a core, not using one. */
+export function isStarved(cpuPercent: number | null, eventLoop: number | null, processes = 1): boolean {
+  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && !isCpuSaturated(cpuPercent, processes);
+}
+
+/**
+ * The load generator's judgement, the one `run`, `capacity` and `merge` read: which client
+ * processes were saturated (a whole core) or starved (a busy loop without the CPU), with the
+ * evidence and what to do; null when every one kept up.
+ */
+export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSaturation | null {
+  const saturated: number[] = [];
+  const starved: number[] = [];
+  clients.forEach((client, i) => {
+    if (isCpuSaturated(client.cpuPercent.mean)) saturated.push(i + 1);
+    else if (isStarved(client.cpuPercent.mean, client.eventLoopUtilization?.mean ?? null)) starved.push(i + 1);
+  });
+  if (saturated.length === 0 && starved.length === 0) return null;
+  const named = clients.length > 1;
+  const lines = [...saturated, ...starved].sort((a, b) => a - b).map((n) => `${named ? `client ${n}: ` : ''}${processEvidence(clients[n - 1]!)}`);
+  const what = saturated.length > 0
+    ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
+    : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
+  const advice = saturated.length > 0
+    ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
+    : `free the machine's cores, or spread the load (--client-procs ${clients.length + 1})`;
+  return { saturated, starved, evidence: `${what}: ${lines.join('; ')}; its latencies include its own queueing; ${advice}` };
+}
+
+function processEvidence(process: ProcessResources): string {
+  const loop = process.eventLoopUtilization;
+  const late = process.timerLatenessMs;
+  return [
+    `CPU ${process.cpuPercent.mean.toFixed(0)}% of a core (peak ${process.cpuPercent.max.toFixed(0)}%)`,
+    loop ? `event loop busy ${(loop.mean * 100).toFixed(1)}%` : null,
+    late ? `timers late by ${formatMs(late.mean)} on average (at worst ${formatMs(late.max)})` : null,
+  ]
+    .filter((part): part is string => part !== null)
+    .join(', ');
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
 }
 
 export type ServerSilence = { saturated: string } | { hung: string } | null;

@@ -18,9 +18,9 @@ export class ForeignWindow {
 
   constructor(private readonly scenario: string) {}
 
-  async open(): Promise<void> {
+  async open(signal: AbortSignal): Promise<void> {
     this.openedUs = monotonicUs();
-    this.before = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario) : null;
+    this.before = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, signal) : null;
   }
 
   async report(): Promise<ServerReport | null> {
