@@ -25,6 +25,8 @@ export interface RunOptions<S extends ScenarioRef = ScenarioRef> extends MatrixO
    * the windows open together (a start time or shard 0's barrier). The result carries `shard` for `merge`.
    */
   shard?: ShardOptions;
+  /** The command line, recorded in the result as `argv` (the CLI passes what it was given). */
+  argv?: string[];
 }
 
 export interface RunPlan extends MatrixPlan {
@@ -42,7 +44,7 @@ export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loa
 }
 
 /** Runs a plan; a sharded plan opens its shard session first and records it in the result. */
-export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' | 'onEvent'> = {}): Promise<BenchResult> {
+export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' | 'onEvent' | 'argv'> = {}): Promise<BenchResult> {
   const shard = plan.shard;
   if (!shard) return executeMatrix(plan, options);
   // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.

@@ -33,7 +33,7 @@ export class ChildFailure extends Error {
 export class ManagedChild {
   readonly process: ChildProcess;
   private stderrTail = '';
-  private readonly inbox: FromChild[] = [];
+  private readonly inbox: Array<{ message: FromChild; atEpochMs: number }> = [];
   private readonly waiters = new Set<() => void>();
   private exitInfo: string | null = null;
   /** When the process exited (epoch ms); null while it runs. */
@@ -75,7 +75,7 @@ export class ManagedChild {
         this.onSibling?.(message);
         return;
       }
-      this.inbox.push(message);
+      this.inbox.push({ message, atEpochMs: Date.now() });
       this.wake();
     });
     this.exited = new Promise((resolve) => {
@@ -107,10 +107,10 @@ export class ManagedChild {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (signal?.aborted) throw new ChildFailure('interrupted');
-      const index = this.inbox.findIndex((m) => m.type === type || m.type === 'failed');
+      const index = this.inbox.findIndex(({ message: m }) => m.type === type || m.type === 'failed');
       if (index >= 0) {
-        const message = this.inbox.splice(index, 1)[0]!;
-        if (message.type === 'failed' && type !== 'failed') throw new ChildFailure(`${this.role}: ${message.reason}`, message.report, Date.now());
+        const { message, atEpochMs } = this.inbox.splice(index, 1)[0]!;
+        if (message.type === 'failed' && type !== 'failed') throw new ChildFailure(`${this.role}: ${message.reason}`, message.report, atEpochMs);
         return message as Extract<FromChild, { type: T }>;
       }
       if (this.exitInfo) {
