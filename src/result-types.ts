@@ -150,6 +150,8 @@ export interface ConnectionLedger {
   lost: number;
   /** When the first connection failed or was lost, in ms from the window's opening (negative: while connecting); null when none did. */
   firstFaultMs: number | null;
+  /** Why it failed or was lost, as the client stack said. */
+  firstFault: string | null;
   /** When the last open connection was lost, leaving none (in ms from the window's opening); null while any stayed open. */
   allLostMs: number | null;
 }

@@ -18,7 +18,8 @@ export interface ConnectionVerdict {
 
 /** Null when every connection opened and stayed open (or the scenario opened none). */
 export function connectionVerdict(ledger: ConnectionLedger): ConnectionVerdict | null {
-  const { opened, failed, lost, firstFaultMs, allLostMs } = ledger;
+  const { opened, failed, lost, firstFaultMs, firstFault, allLostMs } = ledger;
+  const first = firstFault ? `: ${firstFault}` : '';
   if (failed === 0 && lost === 0) return null;
   const fault: CellFault = {
     atMs: firstFaultMs,
@@ -29,13 +30,14 @@ export function connectionVerdict(ledger: ConnectionLedger): ConnectionVerdict |
     const when = allLostMs < 0 ? 'before the window opened' : `${seconds(allLostMs)} into the window`;
     const failedToo = failed > 0 ? `, and ${count(failed)} could not open` : '';
     const rates = allLostMs > 0 ? `; rates are over the ${seconds(allLostMs)} the traffic ran` : '';
-    return { failure: `every connection was lost (${count(lost)} of ${count(opened)}) ${when}: the server closed them or went away${failedToo}${rates}`, errors: null, fault };
+    const said = firstFault ? ` (the first: ${firstFault})` : '';
+    return { failure: `every connection was lost (${count(lost)} of ${count(opened)}) ${when}: the server closed them or went away${said}${failedToo}${rates}`, errors: null, fault };
   }
   const parts = [
     ...(lost > 0 ? [`${count(lost)} of ${count(opened)} connections lost`] : []),
     ...(failed > 0 ? [`${count(failed)} of ${count(opened + failed)} connections could not open`] : []),
   ];
-  return { failure: null, errors: `${parts.join('; ')} (the first ${whenText(firstFaultMs)})`, fault };
+  return { failure: null, errors: `${parts.join('; ')} (the first ${whenText(firstFaultMs)}${first})`, fault };
 }
 
 /** A fault's time in words: "2.5 s into the window", "while connecting, 0.4 s before the window opened". */

@@ -122,6 +122,8 @@ async function run(message: ClientStartMessage): Promise<void> {
       sizeHistogram: (name) => metrics.sizeHistogram(name),
       counter: (name) => metrics.counter(name),
       connect: async ({ timeoutMs, ...options }) => {
+        // A tap the stack cannot give is refused before any connection is tried: no connection fault.
+        if (options.onWireData && !adapter.capabilities.wireTap) return adapter.connect(message.url, { ...options, onUnexpectedClose: () => undefined });
         const connection = await countedConnect(book, timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, (counted) =>
           adapter.connect(message.url, {
             ...options,
@@ -130,7 +132,7 @@ async function run(message: ClientStartMessage): Promise<void> {
             deflate: deflateAsked,
             ...(message.tls ? { tls: message.tls } : {}),
             onUnexpectedClose(reason) {
-              counted();
+              counted(reason);
               lost.add();
               note(reason);
               options.onUnexpectedClose?.(reason);

@@ -18,14 +18,14 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export async function countedConnect(
   book: ConnectionBook,
   timeoutMs: number,
-  open: (onUnexpectedClose: () => void) => Promise<ClientConnection>,
+  open: (onUnexpectedClose: (reason: string) => void) => Promise<ClientConnection>,
 ): Promise<ClientConnection> {
   let late = false;
   let closedUnasked = false;
-  const pending = open(() => {
+  const pending = open((reason) => {
     if (late || closedUnasked) return;
     closedUnasked = true;
-    book.closed(true);
+    book.closed(reason);
   });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -38,7 +38,7 @@ export async function countedConnect(
   try {
     connection = await Promise.race([pending, deadline]);
   } catch (error) {
-    book.couldNotOpen();
+    book.couldNotOpen(error instanceof Error ? error.message : String(error));
     if (late) pending.then((c) => c.close(), () => undefined);
     throw error;
   } finally {
@@ -53,7 +53,7 @@ export async function countedConnect(
     close(): Promise<void> {
       if (!closedAsked && !closedUnasked) {
         closedAsked = true;
-        book.closed(false);
+        book.closed(null);
       }
       return close();
     },
