@@ -52,6 +52,7 @@ export class CommandServer implements CellServer {
   /** When its first process started (clock ticks after boot): a listener started later on its port is its own. */
   private startTicks: number | null = null;
   private cgroupMissing = '';
+  private readonly watched = new Set<number>();
   private forgetKill: () => void = () => undefined;
   private exited: Promise<void> = Promise.resolve();
   private stderrTail = '';
@@ -159,8 +160,15 @@ export class CommandServer implements CellServer {
   private daemonRuns(): boolean {
     if (this.cgroup) return this.cgroup.members().length > 0;
     this.strays = this.strays.filter((pid) => startTicks(pid) !== null);
-    if (this.strays.length === 0) this.strays = this.portStrays();
+    if (this.strays.length === 0) this.keepStrays(this.portStrays());
     return this.strays.length > 0;
+  }
+
+  /** Strays go with wsbench whatever way it leaves: each gets a watchdog of its own. */
+  private keepStrays(pids: number[]): void {
+    for (const pid of pids) if (!this.watched.has(pid)) watchParent(pid, process.pid, 'stray');
+    pids.forEach((pid) => this.watched.add(pid));
+    this.strays = pids;
   }
 
   /** Without a cgroup: processes on its port, started after it, that its process tree does not hold (they left it). */
@@ -192,7 +200,7 @@ export class CommandServer implements CellServer {
       else if (away.length > 0) this.extraNotes.push(`${this.spec.name}: process ${away.join(', ')} left the command's process group (setsid or a double fork); its cgroup holds it: sampled and stopped with the rest`);
       return { url, httpUrl, pid: leader, tree: true, read: () => cgroup.read(CLOCK_TICKS) };
     }
-    this.strays = this.portStrays();
+    this.keepStrays(this.portStrays());
     if (this.strays.length === 0) {
       const away = this.exitInfo ? [] : processTree(leader).filter((pid) => groupOf(pid) !== leader);
       if (away.length > 0) this.extraNotes.push(`${this.spec.name}: process ${away.join(', ')} left the command's process group (setsid or a double fork) but not its tree: sampled and stopped with it (${this.cgroupMissing})`);
@@ -245,7 +253,7 @@ export class CommandServer implements CellServer {
     live.add(this);
     this.forgetKill = killWithChildren(() => this.killAll());
     this.startTicks = startTicks(child.pid);
-    watchParent(child.pid, process.pid, true, this.cgroup?.path);
+    watchParent(child.pid, process.pid, 'group', this.cgroup?.path);
     let stdoutRest = '';
     let stderrRest = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdoutRest = this.scanLines(stdoutRest + chunk.toString())));
