@@ -29,7 +29,7 @@ export async function serveScenario(scenario: AnyScenario, params: ParamValues):
     processCount: 1,
     tellSiblings: () => undefined,
   };
-  const logic = scenario.server(ctx);
+  const logic = scenario.server!(ctx);
   const running = await uwsServer.start({
     host: '127.0.0.1',
     handlers: {

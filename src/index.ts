@@ -2,8 +2,9 @@
 export { run, planRun, execute } from './run.js';
 export type { RunOptions, RunPlan, ParamsFor } from './run.js';
 export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
-export type { RunEvent, RunEventType } from './core/events.js';
+export type { RunEvent, RunEventType, ResourceSample } from './core/events.js';
 export type { ScenarioRef } from './core/scenario-loader.js';
+export type { BuiltInScenarioParameters } from './built-in-scenarios.js';
 export {
   defineScenario,
   isScenario,
@@ -38,7 +39,8 @@ export { renderTable, formatNumber } from './report/table.js';
 export { buildCharts } from './report/charts/index.js';
 export type { ChartSpec } from './report/charts/index.js';
 export { renderHtml } from './report/html.js';
-export type { RenderedChart, RenderedScenario } from './report/html.js';
+export type { RenderedScenario } from './report/html.js';
+export type { RenderedChart } from './report/html-parts.js';
 export { renderCharts, writeArtifacts } from './report/artifacts.js';
 export type { ArtifactOptions } from './report/artifacts.js';
 export { compareResults } from './report/compare.js';
@@ -50,7 +52,13 @@ export type { Gate, GateRegression } from './report/compare-gate.js';
 export { percentileNoiseMs } from './report/compare-noise.js';
 export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
-export { writeResultFile, readResultFile, resultFromJson } from './result-file.js';
+export { LiveViews, LiveBindError } from './live/live-views.js';
+export type { LiveViewOptions } from './live/live-views.js';
+export type { ListenAddress } from './live/listen.js';
+export { writeResultFile, readResultFile, resultFromJson, saveResult } from './result-file.js';
+export type { SavedResult } from './result-file.js';
+export { writeResultAndReport, writeReportFiles, ResultWriteError } from './result-output.js';
+export type { WrittenOutput, WrittenReport } from './result-output.js';
 export { UsageError, ParameterError } from './errors.js';
 export { parseDurationMs, parseSizeBytes } from './parsing/units.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';
@@ -168,13 +176,14 @@ export type {
   ForeignServerInfo,
   ScenarioInfo,
   BenchResult,
+  CapacityResult,
 } from './result-types.js';
 export { capacity, planCapacity, executeCapacity } from './capacity/run-capacity.js';
-export type { CapacityOptions, CapacityEvent, CapacityPlan, CapacityOutcome } from './capacity/run-capacity.js';
+export type { CapacityOptions, CapacityEvent, CapacityPlan } from './capacity/run-capacity.js';
 export { parseSlo, checkSlo } from './capacity/slo.js';
-export type { Slo, SloClause, SloKind, SloOperator, ClauseOutcome } from './capacity/slo.js';
+export type { Slo, ClauseOutcome } from './capacity/slo.js';
 export { searchCapacity, tolerance } from './capacity/search.js';
-export type { StepJudgement, SearchSettings, SearchStep, SearchEnd, SearchOutcome, StepFunction } from './capacity/search.js';
+export type { StepJudgement, SearchSettings, SearchStep, SearchOutcome, StepFunction } from './capacity/search.js';
 export { judgeCell, STARVED_LOOP_SHARE } from './capacity/judge.js';
 export {
   SATURATED_CPU_PERCENT,
@@ -182,11 +191,19 @@ export {
   SATURATED_CPU_PERCENT as CLIENT_SATURATED_CPU_PERCENT,
   SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
 } from './core/saturation.js';
-export type { CapacityStep, StepMeasurement, BreakCause } from './capacity/judge.js';
-export { renderCapacityTable } from './capacity/table.js';
-export { capacityCharts } from './capacity/charts.js';
-export { CAPACITY_FORMAT, CAPACITY_VERSION } from './capacity/types.js';
-export type { CapacityResult, CapacitySettings, ServerCapacity } from './capacity/types.js';
+export type { StepMeasurement } from './capacity/judge.js';
+export { renderCapacityTable } from './report/capacity-table.js';
+export type {
+  CapacitySection,
+  CapacitySettings,
+  CapacityStep,
+  ServerCapacity,
+  SloClause,
+  SloKind,
+  SloOperator,
+  SearchEnd,
+  BreakCause,
+} from './capacity-types.js';
 export { k8sManifest, manifestYaml, randomRunId } from './shard/k8s-manifest.js';
 export type { K8sManifestOptions, K8sManifest, IndexedJob, HeadlessService, ShardContainer } from './shard/k8s-manifest.js';
 export { mergeShards } from './shard/merge.js';

@@ -6,26 +6,27 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from './errors.js';
+import { ParameterError, UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
-import { upgradeV1, upgradeV2, withCommonDefaults, type V1Result } from './result-upgrade.js';
+import { upgradeCapacityV1, upgradeV1, withCommonDefaults, CAPACITY_V1_FORMAT, type CapacityV1 } from './result-upgrade.js';
+import type { V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
 
-/** Fails before any work starts when `path` could not be written later. */
+/** Fails before any work starts when `path` could not be written later (a ParameterError about `out`: the CLI says --out). */
 export function checkWritable(path: string): void {
   const target = resolve(path);
   const directory = dirname(target);
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`--out: directory ${directory} does not exist`);
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new ParameterError('out', `directory ${directory} does not exist`);
   try {
     accessSync(directory, constants.W_OK);
     if (existsSync(target)) {
-      if (statSync(target).isDirectory()) throw new UsageError(`--out: ${path} is a directory`);
+      if (statSync(target).isDirectory()) throw new ParameterError('out', `${path} is a directory`);
       accessSync(target, constants.W_OK);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--out: ${path} is not writable`);
+    throw new ParameterError('out', `${path} is not writable`);
   }
 }
 
@@ -95,9 +96,12 @@ export function readResultFile(path: string): BenchResult {
 
 /**
  * Checks parsed JSON against the published schema of its version (so no reporter
- * meets a missing field or a wrong type) and upgrades older versions to the current shape.
+ * meets a missing field or a wrong type) and upgrades older versions to the current
+ * shape: version 1 cells and declarations, version 2 as it is (it has no capacity
+ * section), and the capacity file of the versions before one result held a search.
  */
 export function resultFromJson(data: unknown, source: string): BenchResult {
+  if (isObject(data) && data.format === CAPACITY_V1_FORMAT && data.version === 1) return checked(upgradeCapacityV1(data as unknown as CapacityV1), SCHEMA_VERSION, source);
   if (!isObject(data) || !isObject(data.tool) || data.tool.name !== 'wsbench' || !Array.isArray(data.cells)) {
     throw new UsageError(`${source} is not a wsbench result file`);
   }
@@ -106,11 +110,15 @@ export function resultFromJson(data: unknown, source: string): BenchResult {
     throw new UsageError(`${source} has schemaVersion ${String(version)}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench`);
   }
   if (version !== 1 && version !== 2 && version !== 3) throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
+  checked(data, version, source);
+  if (version === 1) return upgradeV1(data as unknown as V1Result);
+  return withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION });
+}
+
+function checked<T>(data: T, version: 1 | 2 | 3, source: string): T {
   const problem = schemaProblem(data, version);
   if (problem) throw new UsageError(`${source} is not a valid wsbench result: ${problem}`);
-  if (version === 1) return upgradeV2(upgradeV1(data as unknown as V1Result));
-  return withCommonDefaults(version === 2 ? upgradeV2(data as unknown as BenchResult) : (data as unknown as BenchResult));
+  return data;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-

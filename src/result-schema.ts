@@ -20,13 +20,13 @@ function schemaDirectory(): string {
 }
 
 /** A result file version this wsbench reads. */
-export type SchemaVersion = 1 | 2 | 3;
+export type ReadableVersion = 1 | 2 | 3;
 
 /** File name of the published schema of each version. */
-export const SCHEMA_FILES: Record<SchemaVersion, string> = { 1: 'result-v1.schema.json', 2: 'result-v2.schema.json', 3: 'result.schema.json' };
+export const SCHEMA_FILES: Record<ReadableVersion, string> = { 1: 'result-v1.schema.json', 2: 'result-v2.schema.json', 3: 'result.schema.json' };
 
 /** The published schema of `version`, parsed. */
-export function resultSchema(version: SchemaVersion): Record<string, unknown> {
+export function resultSchema(version: ReadableVersion): Record<string, unknown> {
   return JSON.parse(readFileSync(join(schemaDirectory(), SCHEMA_FILES[version]), 'utf8')) as Record<string, unknown>;
 }
 
@@ -39,7 +39,7 @@ function newAjv(): Ajv2020Class {
   return new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true, strictRequired: false });
 }
 
-function validatorOf(version: SchemaVersion): ValidateFunction {
+function validatorOf(version: ReadableVersion): ValidateFunction {
   let validate = compiled.get(String(version));
   if (!validate) {
     validate = newAjv().compile(resultSchema(version));
@@ -49,7 +49,7 @@ function validatorOf(version: SchemaVersion): ValidateFunction {
 }
 
 /** The first problem of `data` as a result file of `version`, e.g. `cells[0] must be object (it is null)`; null when valid. */
-export function schemaProblem(data: unknown, version: SchemaVersion): string | null {
+export function schemaProblem(data: unknown, version: ReadableVersion): string | null {
   const validate = validatorOf(version);
   if (!validate(data)) return describe(firstError(validate.errors ?? []), data, validate.errors ?? []);
   return version >= 2 ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> }) : null;

@@ -5,6 +5,7 @@
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
+import type { CapacitySection } from './capacity-types.js';
 
 export const SCHEMA_VERSION = 3;
 
@@ -416,4 +417,9 @@ export interface BenchResult {
   shard?: ShardInfo;
   /** Set when this result was merged from shards (`wsbench merge`). */
   merge?: MergeInfo;
+  /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
+  capacity?: CapacitySection;
 }
+
+/** The result of a capacity search. */
+export type CapacityResult = BenchResult & { capacity: CapacitySection };

@@ -3,9 +3,12 @@
  * reporter reads one shape. Version 1 cells were flat bags of optional fields;
  * version 2 cells are a union by status, and each scenario carries its
  * declarations (parameters, metrics, table, charts). Version 3 adds the
- * `errors` status, each cell's fault and load-generator saturation, timer
- * lateness, and the command line: a version 2 file is a version 3 file that
- * has none of them (its faults were written as `ok` or `failed`, as they were).
+ * capacity section (a capacity search used to write its own file, format
+ * `wsbench-capacity`, its steps' cells in a second result file beside it, which
+ * becomes a result with that section and no cells), the `errors` status, each
+ * cell's fault and load-generator saturation, timer lateness, and the command
+ * line: a version 2 file is a version 3 file that has none of them (its faults
+ * were written as `ok` or `failed`, as they were).
  *
  * A version 1 file declares nothing: its scenarios list only table columns
  * `{ key, header }`. So the declarations are derived here from version 1's own
@@ -15,15 +18,19 @@
  */
 import { STACK_PARAMETERS } from './common-parameters.js';
 import type { ChartRequest, HistogramStat, MetricInfo, MetricSource, ParameterInfo, ParamValues } from './declaration-types.js';
-import type {
-  BenchResult,
-  CellMeasurements,
-  CellResources,
-  CellResult,
-  LatencySummary,
-  RoundResult,
-  ScenarioInfo,
-  SizeSummary,
+import type { CapacitySection, CapacitySettings, CapacityStep, ServerCapacity } from './capacity-types.js';
+import {
+  SCHEMA_VERSION,
+  type CapacityResult,
+  type Environment,
+  type BenchResult,
+  type CellMeasurements,
+  type CellResources,
+  type CellResult,
+  type LatencySummary,
+  type RoundResult,
+  type ScenarioInfo,
+  type SizeSummary,
 } from './result-types.js';
 
 const COMMON_DEFAULTS: ParamValues = Object.fromEntries(Object.entries(STACK_PARAMETERS).map(([name, spec]) => [name, spec.default]));
@@ -62,17 +69,12 @@ export interface V1Result extends Omit<BenchResult, 'schemaVersion' | 'repeat' |
 /** Says where a value came from, for sources a version 1 file cannot name. */
 const UNDECLARED = 'computed by the scenario (version 1 file: no declaration)';
 
-/** A version 2 result as version 3: the same cells and fields, none of the new ones. */
-export function upgradeV2(v2: BenchResult): BenchResult {
-  return { ...v2, schemaVersion: 3 };
-}
-
-/** A version 1 result as version 2 (upgradeV2 takes it on to the current shape). */
+/** A version 1 result in the current shape (it has none of version 3's additions). */
 export function upgradeV1(v1: V1Result): BenchResult {
   const { schemaVersion: _version, repeat, scenarios, cells, ...rest } = v1;
   return {
     ...rest,
-    schemaVersion: 2,
+    schemaVersion: SCHEMA_VERSION,
     repeat: repeat ?? 1,
     scenarios: scenarios.map((s) => scenarioOf(s, cells.filter((c) => c.scenario === s.name))),
     cells: cells.map((c) => cellOf(c, (repeat ?? 1) > 1)),
@@ -86,6 +88,54 @@ export function upgradeV1(v1: V1Result): BenchResult {
 export function withCommonDefaults(result: BenchResult): BenchResult {
   if (result.cells.every((c) => Object.keys(COMMON_DEFAULTS).every((name) => name in c.params))) return result;
   return { ...result, cells: result.cells.map((c) => ({ ...c, params: { ...COMMON_DEFAULTS, ...c.params } })) };
+}
+
+export const CAPACITY_V1_FORMAT = 'wsbench-capacity';
+
+/** The capacity file before version 3: the search alone, its steps' cells in `<name>-steps.json` beside it. */
+export interface CapacityV1 {
+  format: typeof CAPACITY_V1_FORMAT;
+  version: 1;
+  tool: BenchResult['tool'];
+  startedAt: string;
+  elapsedMs: number;
+  interrupted: boolean;
+  environment: Environment;
+  scenario: ScenarioInfo;
+  slo: CapacitySection['slo'];
+  latencyMetric: string | null;
+  settings: Omit<CapacitySettings, 'keepServer'>;
+  servers: Array<Omit<ServerCapacity, 'serverPerStep' | 'steps'> & { steps: Array<Omit<CapacityStep, 'sloValues'>> }>;
+}
+
+/**
+ * A capacity file of before version 3 as a result with no cells (they are in its steps file). It searched built-in
+ * stacks only, each step on a fresh server; it kept the SLO's latency and errors per step, not every clause's value.
+ */
+export function upgradeCapacityV1(old: CapacityV1): CapacityResult {
+  const { slo, latencyMetric } = old;
+  const valueOf = (step: Omit<CapacityStep, 'sloValues'>, clause: CapacitySection['slo']['clauses'][number]): number | null => {
+    if (clause.kind === 'errors') return step.errors;
+    return clause.kind === 'latency' && clause.metrics[0] === latencyMetric ? step.latencyMs : null;
+  };
+  const servers: ServerCapacity[] = old.servers.map((server) => ({
+    ...server,
+    serverPerStep: 'fresh',
+    steps: server.steps.map((step) => ({ ...step, sloValues: slo.clauses.map((clause) => valueOf(step, clause)) })),
+  }));
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: old.tool,
+    startedAt: old.startedAt,
+    elapsedMs: old.elapsedMs,
+    interrupted: old.interrupted,
+    environment: old.environment,
+    clientProcesses: Math.max(old.settings.clientProcesses, ...servers.map((s) => s.clientProcesses)),
+    repeat: 1,
+    scenarios: [old.scenario],
+    cells: [],
+    capacity: { slo, latencyMetric, settings: { ...old.settings, keepServer: false }, servers },
+  };
 }
 
 function cellOf(cell: V1Cell, repeated: boolean): CellResult {

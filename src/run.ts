@@ -3,12 +3,18 @@
  * (execute). Planning checks every option before anything starts; a run that
  * is one shard of several also gets its shard options checked, and executing
  * it opens a shard session whose gates line the windows up across machines.
+ * With `out`, run() writes the result file and its report as `wsbench run`
+ * does, through the same functions; without it, nothing.
  */
 import { planMatrix, type MatrixOptions, type MatrixPlan } from './core/plan.js';
 import { executeMatrix } from './core/execute.js';
 import type { RunEvent } from './core/events.js';
 import type { LoadedScenario, ScenarioRef } from './core/scenario-loader.js';
 import type { BenchResult } from './result-types.js';
+import { isScenario } from './scenario-types.js';
+import { checkWritable } from './result-file.js';
+import { lockResultFile } from './result-lock.js';
+import { ResultWriteError, writeResultAndReport } from './result-output.js';
 import { checkShardOptions, configHash, type ShardOptions } from './shard/shard-options.js';
 import { ShardSession } from './shard/shard-session.js';
 
@@ -27,6 +33,14 @@ export interface RunOptions<S extends ScenarioRef = ScenarioRef> extends MatrixO
   shard?: ShardOptions;
   /** The command line, recorded in the result as `argv` (the CLI passes what it was given). */
   argv?: string[];
+  /**
+   * Write the result JSON here, and report.html with charts/ in `<name>.report/` beside it, as `wsbench run --out`
+   * does. Checked before anything starts. When the JSON cannot go there, it is saved in the temp folder (or the
+   * current one) and run() rejects with a ResultWriteError that says where and carries the result.
+   */
+  out?: string;
+  /** With `out`: also charts/*.png. */
+  png?: boolean;
 }
 
 export interface RunPlan extends MatrixPlan {
@@ -38,6 +52,7 @@ export interface RunPlan extends MatrixPlan {
  * `loaded`: the scenario, when the caller has loaded it already (the CLI, for its flags).
  */
 export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loaded?: LoadedScenario): Promise<RunPlan> {
+  if (options.out !== undefined) checkWritable(options.out);
   const plan = await planMatrix(options, loaded);
   if (options.shard) checkShardOptions(options.shard, plan.servers, plan.foreign);
   return { ...plan, shard: options.shard ?? null };
@@ -49,10 +64,33 @@ export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' 
   if (!shard) return executeMatrix(plan, options);
   // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.
   const opened: { session?: ShardSession } = {};
-  const result = await executeMatrix(plan, { ...options, coordinate: async (signal) => (opened.session = await ShardSession.open(shard, signal)) });
+  const part = { index: shard.index, count: shard.count, runId: shard.runId };
+  const result = await executeMatrix(plan, { ...options, shard: part, coordinate: async (signal) => (opened.session = await ShardSession.open(shard, signal)) });
   return opened.session ? { ...result, shard: opened.session.info(configHash({ ...plan, count: shard.count })) } : result;
 }
 
-export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promise<BenchResult> {
-  return execute(await planRun(options), options);
+/**
+ * Plans, runs and returns the result: `run({ scenario: 'echo', params })` or `run('echo', { params })`.
+ * `params` are checked against the scenario's declarations when it is given as an object or a built-in's name.
+ */
+export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promise<BenchResult>;
+export async function run<S extends ScenarioRef>(scenario: S, options?: Omit<RunOptions<S>, 'scenario'>): Promise<BenchResult>;
+export async function run<S extends ScenarioRef>(first: S | RunOptions<S>, rest: Omit<RunOptions<S>, 'scenario'> = {}): Promise<BenchResult> {
+  const options = (isScenarioRef(first) ? { ...rest, scenario: first } : first) as RunOptions<S>;
+  const plan = await planRun(options);
+  if (options.out === undefined) return execute(plan, options);
+  // One writer per result file, as for `wsbench run`.
+  const lock = lockResultFile(options.out, 'out');
+  try {
+    const result = await execute(plan, options);
+    const written = await writeResultAndReport(result, options.out, { png: options.png === true });
+    if (written.saved.problem !== null || written.problem !== null) throw new ResultWriteError(result, options.out, written);
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+function isScenarioRef(value: unknown): value is ScenarioRef {
+  return typeof value === 'string' || value instanceof URL || isScenario(value);
 }

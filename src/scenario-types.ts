@@ -246,7 +246,12 @@ export interface ScenarioDefinition<
    * the parameters (e.g. connections at a connect rate).
    */
   readyTimeoutMs?(params: NoInfer<ScenarioParams<D>>): number;
-  server(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
+  /**
+   * The server half, run by wsbench's own server stacks. Leave it out for a client-only scenario
+   * (your own protocol, measured against --target and --server-cmd servers): built-in server
+   * stacks then skip the scenario with the reason "the scenario has no server half".
+   */
+  server?(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
   client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
   /** Every metric of a cell, computed from the merged measurements by wsbench. */
   metrics: M;

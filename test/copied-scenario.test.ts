@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/result-types.js';
-import { REPO_ROOT, runCli, tempDir } from './support.js';
+import { REPO_ROOT, runCli } from './support.js';
+import { compileInUserProject } from './user-project.js';
 
 const ECHO_SOURCE = readFileSync(join(REPO_ROOT, 'scenarios', 'echo.ts'), 'utf8');
 
@@ -20,22 +20,8 @@ test('scenarios/echo.ts imports only wsbench/scenario', () => {
 });
 
 test('scenarios/echo.ts copied into a project with wsbench installed compiles and runs by path', { timeout: 120_000 }, async () => {
-  const project = tempDir();
-  mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
-  symlinkSync(REPO_ROOT, join(project, 'node_modules', 'wsbench'));
-  symlinkSync(join(REPO_ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(join(project, 'my-echo.ts'), ECHO_SOURCE);
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, types: ['node'] }, files: ['my-echo.ts'] }),
-  );
-  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  try {
-    execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
-  } catch (error) {
-    assert.fail(`tsc found errors:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
-  }
+  const { dir: project, errors } = compileInUserProject('my-echo.ts', ECHO_SOURCE);
+  assert.equal(errors, '', 'tsc found errors');
 
   const out = join(project, 'result.json');
   const outcome = await runCli(['run', './my-echo.js', '--servers', 'ws', '--clients', 'ws', '--duration', '500ms', '--out', out, '--json'], { cwd: project });

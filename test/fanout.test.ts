@@ -5,7 +5,7 @@ import { openFileLimit, run } from '../src/index.js';
 import { runCli } from './support.js';
 
 test('uws x ws, 10 and 100 clients: zero errors, every tick delivered to every client', async () => {
-  const params = { connections: [10, 100], interval: '50ms', duration: '1s' };
+  const params = { connections: [10, 100], interval: '50ms', duration: '1s' } as const;
   const result = await run({ scenario: 'fanout', servers: ['uws'], clients: ['ws'], params });
   assert.deepEqual(result.cells.map((c) => c.params.connections), [10, 100]);
   for (const cell of result.cells) {

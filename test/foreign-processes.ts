@@ -1,5 +1,6 @@
 /** For the foreign-server tests: the processes a test's server started, found in /proc by a tag in their command line. */
 import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -59,4 +60,24 @@ export async function eventually(condition: () => boolean, timeoutMs: number): P
     await new Promise((r) => setTimeout(r, 50));
   }
   return condition();
+}
+
+/**
+ * Starts a server the way a user starts their own (`argv`, its stderr shown) and resolves with the first match of
+ * `printed` in what it prints on stdout (where it listens); rejects when it exits first. The caller kills `child`.
+ */
+export function startPrintingServer(argv: string[], printed: RegExp): { child: ChildProcess; printed: Promise<RegExpExecArray> } {
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const found = new Promise<RegExpExecArray>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = printed.exec(text);
+      if (match) resolve(match);
+    });
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited (code ${code}) before printing ${printed}`)));
+  });
+  // Awaited later, perhaps after other work: an early exit must not count as an unhandled rejection meanwhile.
+  found.catch(() => undefined);
+  return { child, printed: found };
 }

@@ -1,25 +1,18 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { isMeasured, run } from '../src/index.js';
 import { socketioServer } from '../src/servers/socketio.js';
-import { ECHO_FIXTURE, newTag } from './foreign-processes.js';
+import { ECHO_FIXTURE, newTag, startPrintingServer } from './foreign-processes.js';
 
 const started: ChildProcess[] = [];
 after(() => started.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts the fixture echo server the way a user starts their own, and reads the port it prints. */
 async function startOwnServer(): Promise<{ pid: number; port: number }> {
-  const child = spawn(process.execPath, [ECHO_FIXTURE, '--port', '0', '--tag', newTag()], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child, printed } = startPrintingServer([process.execPath, ECHO_FIXTURE, '--port', '0', '--tag', newTag()], /:(\d+)/);
   started.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /:(\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', () => reject(new Error('the fixture server exited')));
-  });
-  return { pid: child.pid!, port };
+  return { pid: child.pid!, port: Number((await printed)[1]) };
 }
 
 test('--target with --target-pid: only the clients run, and the server process tree is sampled; without a pid, resources are null with a note', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
 
 test('idle, 20 connections on ws and uws: every ping answered, server RSS and CPU per connection reported', async () => {
-  const params = { connections: 20, interval: '100ms', duration: '1s' };
+  const params = { connections: 20, interval: '100ms', duration: '1s' } as const;
   const result = await run({ scenario: 'idle', servers: ['ws', 'uws'], clients: ['ws'], params });
   assert.deepEqual(result.cells.map((c) => c.server), ['ws', 'uws']);
   for (const cell of result.cells) {

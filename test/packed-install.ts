@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT, runCli, type CliOutcome } from './support.js';
 
@@ -26,6 +26,8 @@ const PROJECT_NAME = 'wsbench-packed-install';
 export interface PackedInstall {
   /** The temp project the tarball was installed into. */
   projectDir: string;
+  /** The tarball `npm pack` made, in the project folder. */
+  tarball: string;
   /** The installed package: node_modules/wsbench of the project. */
   packageDir: string;
   /** Every file in the tarball, relative to the package root (`dist/src/cli.js`). */
@@ -62,7 +64,7 @@ interface PackageLock {
  * and offline, so a missing tarball fails the install instead of reaching out.
  * Removed variables are undefined, which a child's environment leaves out.
  */
-function npmEnv(): NodeJS.ProcessEnv {
+export function npmEnv(): NodeJS.ProcessEnv {
   const removed = Object.keys(process.env).filter((key) => /^npm_/i.test(key) && !/^npm_config_(cache|userconfig)$/i.test(key));
   return {
     ...process.env,
@@ -74,7 +76,7 @@ function npmEnv(): NodeJS.ProcessEnv {
   };
 }
 
-async function npm(args: string[], cwd: string): Promise<string> {
+export async function npm(args: string[], cwd: string): Promise<string> {
   try {
     const { stdout } = await execFileAsync('npm', args, { cwd, env: npmEnv(), timeout: NPM_DEADLINE_MS, maxBuffer: 64 * 1024 * 1024 });
     return stdout;
@@ -84,16 +86,22 @@ async function npm(args: string[], cwd: string): Promise<string> {
   }
 }
 
-/** The project's package-lock.json: wsbench from the tarball, its dependencies as this checkout locked them. */
-function projectLock(tarballName: string, integrity: string): object {
+/**
+ * A package-lock.json for the project in `projectDir`, so npm installs it offline: wsbench from
+ * `tarball` (its spec as the project's package.json gives it), wsbench's dependencies as this
+ * checkout locked them, and the project's devDependencies (with theirs) from this checkout's lock too.
+ */
+export function offlineLock(projectDir: string, tarball: string): object {
   const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as PackageLock;
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const spec = `file:${tarballName}`;
+  const project = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as { name: string; version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+  const resolved = `file:${relative(projectDir, tarball)}`;
   const packages: Record<string, unknown> = {
-    '': { name: PROJECT_NAME, version: '1.0.0', dependencies: { wsbench: spec } },
+    '': { name: project.name, version: project.version, dependencies: project.dependencies, ...(project.devDependencies ? { devDependencies: project.devDependencies } : {}) },
     'node_modules/wsbench': {
       version: manifest.version,
-      resolved: spec,
+      resolved,
       integrity,
       license: manifest.license,
       dependencies: manifest.dependencies,
@@ -104,7 +112,16 @@ function projectLock(tarballName: string, integrity: string): object {
   };
   // The checkout's dev-only packages are not wsbench's dependencies once installed.
   for (const [path, entry] of Object.entries(lock.packages)) if (path.startsWith('node_modules/') && !entry.dev) packages[path] = entry;
-  return { name: PROJECT_NAME, version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+  // The project's own dev tools, and what they depend on, as the checkout has them.
+  const wanted = Object.keys(project.devDependencies ?? {});
+  for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
+    const path = `node_modules/${name}`;
+    const entry = lock.packages[path];
+    if (!entry || (packages[path] && !(packages[path] as LockEntry).dev)) continue;
+    packages[path] = { ...entry, dev: true };
+    wanted.push(...Object.keys((entry.dependencies as Record<string, string> | undefined) ?? {}));
+  }
+  return { name: project.name, version: project.version, lockfileVersion: 3, requires: true, packages };
 }
 
 /** Packs this checkout and installs the tarball into a new temp project (without optional dependencies when asked). */
@@ -115,9 +132,9 @@ export async function packAndInstall(options: { omitOptional?: boolean } = {}): 
     // --ignore-scripts: prepare would rebuild dist/, which the test run already built.
     const [packed] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', projectDir], REPO_ROOT)) as [{ filename: string; files: { path: string }[] }];
     const packSeconds = (Date.now() - started) / 1000;
-    const integrity = `sha512-${createHash('sha512').update(readFileSync(join(projectDir, packed.filename))).digest('base64')}`;
+    const tarball = join(projectDir, packed.filename);
     writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: PROJECT_NAME, version: '1.0.0', private: true, dependencies: { wsbench: `file:${packed.filename}` } }, null, 2)}\n`);
-    writeFileSync(join(projectDir, 'package-lock.json'), `${JSON.stringify(projectLock(packed.filename, integrity), null, 2)}\n`);
+    writeFileSync(join(projectDir, 'package-lock.json'), `${JSON.stringify(offlineLock(projectDir, tarball), null, 2)}\n`);
     started = Date.now();
     await npm(['ci', ...(options.omitOptional ? ['--omit=optional'] : [])], projectDir);
     const installSeconds = (Date.now() - started) / 1000;
@@ -126,6 +143,7 @@ export async function packAndInstall(options: { omitOptional?: boolean } = {}): 
       runCli(args, { cwd: projectDir, command, env: { ...npmEnv(), ...runOptions.env }, ...(runOptions.timeoutMs ? { timeoutMs: runOptions.timeoutMs } : {}) });
     return {
       projectDir,
+      tarball,
       packageDir: join(projectDir, 'node_modules', 'wsbench'),
       packedFiles: packed.files.map((file) => file.path).sort(),
       packSeconds,

@@ -10,7 +10,7 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { resultSchema, schemaProblem } from '../src/result-schema.js';
+import { resultSchema, schemaProblem, SCHEMA_FILES, type ReadableVersion } from '../src/result-schema.js';
 import { resultFromJson } from '../src/result-file.js';
 import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/result-types.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
@@ -22,16 +22,15 @@ const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 
 /** The published file alone, compiled by a fresh validator: what a user's own tooling would see. */
-function publishedValidator(version: 1 | 2 | 3) {
-  const file = { 1: 'result-v1.schema.json', 2: 'result-v2.schema.json', 3: 'result.schema.json' }[version];
-  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', file), 'utf8')));
+function publishedValidator(version: ReadableVersion) {
+  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', SCHEMA_FILES[version]), 'utf8')));
 }
 
 test('the package publishes the schema, for the version this wsbench writes', () => {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[]; dependencies: Record<string, string> };
   assert.ok(pkg.files.includes('schema'), 'schema/ is in package.json "files"');
   assert.match(pkg.dependencies.ajv ?? '', /^\d+\.\d+\.\d+$/, 'ajv at an exact version');
-  const schema = resultSchema(3) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
+  const schema = resultSchema(SCHEMA_VERSION) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
   assert.equal(schema.$defs.BenchResult.properties.schemaVersion.const, SCHEMA_VERSION);
 });
 
@@ -40,9 +39,9 @@ test("a real run's result file validates against the published schema", async ()
   const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '500ms', '--repeat', '2', '--out', out]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const data = JSON.parse(readFileSync(out, 'utf8')) as unknown;
-  const validate = publishedValidator(3);
+  const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(data), JSON.stringify(validate.errors));
-  assert.equal(schemaProblem(data, 3), null);
+  assert.equal(schemaProblem(data, SCHEMA_VERSION), null);
 });
 
 const METRICS: Record<string, MetricInfo> = {
@@ -94,12 +93,12 @@ function everyKind(): BenchResult {
 
 test('every kind of cell validates, and the kinds are told apart', () => {
   const r = everyKind();
-  const validate = publishedValidator(3);
+  const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(r), JSON.stringify(validate.errors));
   const broken = (change: (cells: Array<Record<string, unknown>>) => void): string | null => {
     const copy = JSON.parse(JSON.stringify(r)) as { cells: Array<Record<string, unknown>> };
     change(copy.cells);
-    return schemaProblem(copy, 3);
+    return schemaProblem(copy, SCHEMA_VERSION);
   };
   assert.equal(broken((c) => delete c[4]!.reason), 'cells[4] has no reason');
   assert.equal(broken((c) => delete c[4]!.measurements), 'cells[4] has no measurements');
@@ -115,7 +114,7 @@ test('a version 1 file validates against the version 1 schema, and its upgrade a
   assert.ok(publishedValidator(1)(v1));
   const upgraded = resultFromJson(v1, 'v1.json');
   assert.equal(upgraded.schemaVersion, SCHEMA_VERSION);
-  const validate = publishedValidator(3);
+  const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(JSON.parse(JSON.stringify(upgraded))), JSON.stringify(validate.errors));
 });
 
@@ -221,7 +220,7 @@ function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape 
 }
 
 test('the schema has the fields of src/result-types.ts, required alike', () => {
-  const defs = (resultSchema(3) as { $defs: Record<string, SchemaNode> }).$defs;
+  const defs = (resultSchema(SCHEMA_VERSION) as { $defs: Record<string, SchemaNode> }).$defs;
   const types = resultInterfaces();
   assert.ok(types.has('MetricInfo') && types.has('OkCell'), 'interfaces are found through imports and extends');
   const problems: string[] = [];

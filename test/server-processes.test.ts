@@ -33,7 +33,7 @@ test('three server processes share one port: every one gets connections and hear
 });
 
 test('fanout on two uws processes: every tick reaches every client, the server counted as one', async () => {
-  const params = { connections: 200, interval: '50ms', duration: '500ms', serverProcesses: 2 };
+  const params = { connections: 200, interval: '50ms', duration: '500ms', serverProcesses: 2 } as const;
   const result = await run({ scenario: 'fanout', servers: ['uws'], clients: ['ws'], clientProcesses: 2, params });
   const [cell] = result.cells;
   if (cell?.status !== 'ok') assert.fail(`${cell?.status}: ${cell?.reason}`);

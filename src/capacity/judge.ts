@@ -7,48 +7,10 @@
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
 import { isCpuSaturated, isStarved, STARVED_LOOP_SHARE } from '../core/saturation.js';
-import { checkSlo, type Slo, type SloKind } from './slo.js';
-import type { StepJudgement } from './search.js';
+import { checkSlo, type Slo } from './slo.js';
+import type { BreakCause, CapacityStep } from '../capacity-types.js';
 
 export { STARVED_LOOP_SHARE, isStarved };
-
-/** Why a step broke: a failed SLO clause's kind, a cell that failed, or a count that could not be run. */
-export type BreakCause = SloKind | 'failed' | 'refused';
-
-export interface CapacityStep extends StepJudgement {
-  /** The varied parameter's value. */
-  count: number;
-  clientProcesses: number;
-  phase: 'ramp' | 'bisect' | 'retry';
-  /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
-  outcome: 'within' | 'broken' | 'refused' | 'invalid';
-  /** The cell's status; null for a refused count (nothing ran). */
-  cellStatus: CellResult['status'] | null;
-  /** Why the cell failed, has errors or was skipped, or why the count was refused. */
-  reason: string | null;
-  /** The latency the SLO names (or the primary p99), in ms. */
-  latencyMs: number | null;
-  /** Sum of every errors-role metric. */
-  errors: number | null;
-  serverCpuPercent: number | null;
-  /** Server event-loop utilisation mean, 0..1; null where the runtime does not report it. */
-  serverEventLoop: number | null;
-  serverRssBytes: number | null;
-  /** CPU mean of each client process, in % of one core. */
-  clientCpuPercent: number[];
-  serverSaturated: boolean;
-  /** The server's event loop was busy but it was on CPU much less: the cores were busy elsewhere. */
-  serverStarved: boolean;
-  /** Event-loop utilisation mean of each client process, 0..1 (null where not reported). */
-  clientEventLoop: Array<number | null>;
-  /** A client process was starved the same way: its latency includes waiting for a core. */
-  clientStarved: boolean;
-  /** What failed, empty when the SLO held. */
-  causes: BreakCause[];
-  /** Each failed clause in words: "p99 812 ms not < 500 ms". */
-  breaches: string[];
-  elapsedMs: number;
-}
 
 /** Step fields before the search places it (count, processes, phase and outcome are the search's). */
 export type StepMeasurement = Omit<CapacityStep, 'phase' | 'outcome'>;
@@ -58,7 +20,7 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const base = { count, clientProcesses, elapsedMs: cell.elapsedMs, cellStatus: cell.status };
   if (!isMeasured(cell)) {
     const reason = cell.reason;
-    return { ...base, ...empty(), verdict: 'broken', causes: ['failed'], breaches: [`cell ${cell.status}: ${reason}`], reason };
+    return { ...base, ...empty(slo), verdict: 'broken', causes: ['failed'], breaches: [`cell ${cell.status}: ${reason}`], reason };
   }
   const outcomes = checkSlo(slo, cell.metrics, cell.missing);
   const server = cell.resources.server;
@@ -86,6 +48,7 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     clientEventLoop,
     clientStarved: (cell.loadSaturation?.starved.length ?? 0) > 0,
     reason,
+    sloValues: outcomes.map((o) => o.value),
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
     errors: errorsOf(scenario, cell.metrics),
     serverCpuPercent,
@@ -98,8 +61,8 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
 }
 
 /** A count the scenario refuses (e.g. above the open-file limit): it cannot be held here, whatever the server. */
-export function refusedStep(count: number, clientProcesses: number, reason: string): StepMeasurement {
-  return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
+export function refusedStep(count: number, clientProcesses: number, reason: string, slo: Slo): StepMeasurement {
+  return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(slo), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
 }
 
 
@@ -131,10 +94,11 @@ function saturationEvidence(cpu: number | null, loop: number | null): string {
     .join(', ');
 }
 
-type Unmeasured = 'clientSaturated' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent' | 'clientEventLoop';
+type Unmeasured = 'clientSaturated' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'sloValues' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent' | 'clientEventLoop';
 
-function empty(): Pick<StepMeasurement, Unmeasured> {
+function empty(slo: Slo): Pick<StepMeasurement, Unmeasured> {
   return {
+    sloValues: slo.clauses.map(() => null),
     clientSaturated: false, serverSaturated: false, serverStarved: false, clientStarved: false, latencyMs: null, errors: null,
     serverCpuPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [], clientEventLoop: [],
   };

@@ -1,8 +1,9 @@
 /**
- * capacity(): for every server stack, the largest count of the varied parameter
- * (the scenario's connections) that holds an SLO. Each step is one run() of one
- * cell; the search (search.ts) decides the counts, judge.ts reads each cell.
- * Returns the capacity JSON and an ordinary BenchResult holding every step's cell.
+ * capacity(): for every server stack (built-in, --target or --server-cmd), the
+ * largest count of the varied parameter (the scenario's connections) that holds
+ * an SLO. Each step is one cell; the search (search.ts) decides the counts,
+ * judge.ts reads each cell. Returns one result file: the steps' cells, and the
+ * search in its `capacity` section.
  */
 import os from 'node:os';
 import { ParameterError } from '../errors.js';
@@ -15,18 +16,14 @@ import type { RunEvent } from '../core/events.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { ParamValues } from '../declaration-types.js';
-import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, type ScenarioInfo, type StackInfo } from '../result-types.js';
-import {
-  STARVED_LOOP_SHARE,
-  describeBreak,
-  judgeCell,
-  refusedStep,
-  type CapacityStep,
-  type StepMeasurement,
-} from './judge.js';
+import { SCHEMA_VERSION, type CapacityResult, type CellResult, type Environment, type ScenarioInfo, type StackInfo } from '../result-types.js';
+import type { CapacitySettings, CapacityStep, ServerCapacity } from '../capacity-types.js';
+import { foreignServerInfo, foreignStackInfo, type ServerCommandOption, type TargetOption } from '../core/servers/foreign-options.js';
+import type { ForeignServerSpec } from '../core/servers/types.js';
+import { STARVED_LOOP_SHARE, describeBreak, judgeCell, refusedStep, type StepMeasurement } from './judge.js';
 import { searchCapacity, type SearchOutcome } from './search.js';
 import { parseSlo, type Slo } from './slo.js';
-import { CAPACITY_FORMAT, CAPACITY_VERSION, type CapacityResult, type CapacitySettings, type ServerCapacity } from './types.js';
+import { startKeptServer, type KeptServer } from './kept-server.js';
 
 const DEFAULT_VARY = 'connections';
 const DEFAULT_START = 100;
@@ -38,8 +35,14 @@ export interface CapacityOptions {
   scenario: ScenarioRef;
   /** e.g. 'p99<500ms,errors=0': see src/capacity/slo.ts. */
   slo: string;
-  /** Server stacks; default all. */
+  /** Server stacks; default all, or none when `targets` or `serverCommands` name servers (as in run()). */
   servers?: string[];
+  /** Servers already running: kept for every step (not wsbench's to restart). */
+  targets?: TargetOption[];
+  /** Servers started by a command, in any language: afresh for every step, unless `keepServer`. */
+  serverCommands?: ServerCommandOption[];
+  /** Start each `serverCommands` server once and keep it for all its steps; default false (a fresh server per step). */
+  keepServer?: boolean;
   /** Client stacks to load the servers with: each server gets the first one that speaks its protocol. Default: ws, then the others. */
   clients?: string[];
   /** The whole-number parameter to vary; default `connections`. */
@@ -83,12 +86,6 @@ export interface CapacityPlan {
   firstStep: MatrixPlan;
 }
 
-export interface CapacityOutcome {
-  capacity: CapacityResult;
-  /** Every step's cell (the last one measured at each count), readable by `report` and `compare`. */
-  steps: BenchResult;
-}
-
 /**
  * Checks every option without starting a process; errors name the option.
  * `loaded`: the scenario, when the caller has loaded it already (the CLI, for its flags).
@@ -124,72 +121,74 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   }
   const params: ParamValues = Object.fromEntries(Object.entries(plan.paramSets[0]!).filter(([name]) => name !== vary));
   const settings: CapacitySettings = {
-    vary, start, max, resolution, clientProcesses, maxClientProcesses, params,
+    vary, start, max, resolution, clientProcesses, maxClientProcesses, keepServer: options.keepServer === true, params,
     thresholds: { clientCpuPercent: SATURATED_CPU_PERCENT, serverCpuPercent: SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
   };
-  const pairs = pickClients(plan.servers, options.clients, plan.stacks);
+  const pairs = pickClients(plan.servers, options.clients, [...plan.stacks, ...plan.foreign.map(foreignStackInfo)]);
   return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs, inputs, firstStep: plan };
 }
 
-export async function capacity(options: CapacityOptions): Promise<CapacityOutcome> {
+export async function capacity(options: CapacityOptions): Promise<CapacityResult> {
   return executeCapacity(await planCapacity(options), options);
 }
 
 /** Searches every server of a plan; `options` gives the signal and listeners (the rest is the plan's). */
-export async function executeCapacity(plan: CapacityPlan, options: Pick<CapacityOptions, 'signal' | 'onEvent' | 'onRunEvent'> = {}): Promise<CapacityOutcome> {
+export async function executeCapacity(plan: CapacityPlan, options: Pick<CapacityOptions, 'signal' | 'onEvent' | 'onRunEvent'> = {}): Promise<CapacityResult> {
   const startedAt = new Date();
   const signal = options.signal ?? new AbortController().signal;
   const emit = options.onEvent ?? (() => undefined);
-  const kept = new Map<string, CellResult>();
+  const cells = new Map<string, CellResult>();
   let environment: Environment | null = null;
   const servers: ServerCapacity[] = [];
 
   for (const pair of plan.pairs) {
     if (signal.aborted) break;
+    const foreign = plan.firstStep.foreign.find((f) => f.name === pair.server);
+    const serverPerStep = foreign?.kind === 'target' || (foreign?.kind === 'command' && plan.settings.keepServer) ? 'kept' : 'fresh';
     if (pair.client === null) {
-      servers.push(skipped(pair.server, '-', pair.reason ?? 'no client stack can load it'));
+      servers.push(notSearched(pair.server, '-', serverPerStep, 'skipped', pair.reason ?? 'no client stack can load it'));
       continue;
     }
     const client = pair.client;
     emit({ type: 'server-start', server: pair.server, client });
+    let kept: KeptServer | null = null;
+    try {
+      if (foreign?.kind === 'command' && plan.settings.keepServer) {
+        const first = { ...plan.firstStep.paramSets[0]!, [plan.settings.vary]: plan.settings.start };
+        kept = await startKeptServer(foreign, { host: plan.firstStep.host, scenario: plan.info.name, params: first }, signal);
+      }
+    } catch (error) {
+      servers.push(notSearched(pair.server, client, serverPerStep, 'failed', `--keep-server: ${(error as Error).message.split('\n')[0]}`));
+      continue;
+    }
     const step = async (count: number, processes: number): Promise<StepMeasurement> => {
       emit({ type: 'step-start', server: pair.server, client, count, clientProcesses: processes });
-      const measured = await measureStep(plan, pair.server, client, count, processes, signal, options.onRunEvent);
+      const measured = await measureStep(plan, { server: pair.server, client, reached: kept?.target ?? null }, count, processes, signal, options.onRunEvent);
       if ('skipped' in measured) throw new PairSkipped(measured.skipped);
-      if (measured.cell) kept.set(`${pair.server}\n${count}`, measured.cell);
+      if (measured.cell) cells.set(`${pair.server}\n${count}`, measured.cell);
       environment ??= measured.environment;
       emit({ type: 'step-end', server: pair.server, client, step: measured.step });
       return measured.step;
     };
     try {
       const outcome = await searchCapacity({ ...plan.settings, min: plan.info.parameters[plan.settings.vary]!.min ?? 1, signal }, step);
-      const result = serverResult(pair.server, client, outcome);
+      const result = serverResult(pair.server, client, serverPerStep, outcome);
       servers.push(result);
       emit({ type: 'server-end', result });
     } catch (error) {
       if (!(error instanceof PairSkipped)) throw error;
-      servers.push(skipped(pair.server, client, error.message));
+      servers.push(notSearched(pair.server, client, serverPerStep, 'skipped', error.message));
+    } finally {
+      await kept?.stop();
     }
   }
 
   const elapsedMs = Date.now() - startedAt.getTime();
-  const env = environment ?? describeEnvironment(plan.firstStep.stacks);
-  const capacityResult: CapacityResult = {
-    format: CAPACITY_FORMAT,
-    version: CAPACITY_VERSION,
-    tool: { name: 'wsbench', version: toolVersion() },
-    startedAt: startedAt.toISOString(),
-    elapsedMs,
-    interrupted: signal.aborted,
-    environment: env,
-    scenario: plan.info,
-    slo: { text: plan.slo.text, clauses: plan.slo.clauses },
-    latencyMetric: plan.latencyMetric,
-    settings: plan.settings,
-    servers,
+  const env = environment ?? {
+    ...describeEnvironment(plan.firstStep.stacks),
+    ...(plan.firstStep.foreign.length > 0 ? { foreignServers: plan.firstStep.foreign.map(foreignServerInfo) } : {}),
   };
-  const cells = [...kept.values()].sort((a, b) => order(plan, a) - order(plan, b));
-  const steps: BenchResult = {
+  return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'wsbench', version: toolVersion() },
     startedAt: startedAt.toISOString(),
@@ -199,20 +198,26 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
     clientProcesses: Math.max(plan.settings.clientProcesses, ...servers.map((s) => s.clientProcesses)),
     repeat: 1,
     scenarios: [plan.info],
-    cells,
+    cells: [...cells.values()].sort((a, b) => order(plan, a) - order(plan, b)),
+    capacity: { slo: { text: plan.slo.text, clauses: plan.slo.clauses }, latencyMetric: plan.latencyMetric, settings: plan.settings, servers },
   };
-  return { capacity: capacityResult, steps };
 }
 
 class PairSkipped extends Error {}
 
 type Measured = { step: StepMeasurement; cell: CellResult | null; environment: Environment | null } | { skipped: string };
 
+/** The pair a step measures; `reached`: the kept server every step reaches as a target, when there is one. */
+interface StepPair {
+  server: string;
+  client: string;
+  reached: ForeignServerSpec | null;
+}
+
 /** One step: a refused count, or the judged cell; `skipped` with the reason when the pair cannot run at all. */
 async function measureStep(
   plan: CapacityPlan,
-  server: string,
-  client: string,
+  pair: StepPair,
   count: number,
   processes: number,
   signal: AbortSignal,
@@ -220,12 +225,14 @@ async function measureStep(
 ): Promise<Measured> {
   let stepPlan: MatrixPlan;
   try {
-    stepPlan = replan(plan.firstStep, { servers: [server], clients: [client], params: { ...plan.inputs, [plan.settings.vary]: count }, clientProcesses: processes });
+    stepPlan = replan(plan.firstStep, { servers: [pair.server], clients: [pair.client], params: { ...plan.inputs, [plan.settings.vary]: count }, clientProcesses: processes });
   } catch (error) {
     // The scenario refuses this count here (open-file limit, port range...): the server cannot be shown to hold it.
-    if (error instanceof ParameterError) return { step: refusedStep(count, processes, error.message), cell: null, environment: null };
+    if (error instanceof ParameterError) return { step: refusedStep(count, processes, error.message, plan.slo), cell: null, environment: null };
     throw error;
   }
+  const reached = pair.reached;
+  if (reached) stepPlan = { ...stepPlan, cells: stepPlan.cells.map((cell) => ({ ...cell, foreign: reached })) };
   const result = await executeMatrix(stepPlan, { signal, ...(onRunEvent ? { onEvent: onRunEvent } : {}) });
   const cell = result.cells[0]!;
   if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
@@ -237,12 +244,14 @@ function runBase(options: CapacityOptions, clientProcesses: number) {
     scenario: options.scenario,
     clientProcesses,
     ...(options.servers !== undefined ? { servers: options.servers } : {}),
+    ...(options.targets !== undefined ? { targets: options.targets } : {}),
+    ...(options.serverCommands !== undefined ? { serverCommands: options.serverCommands } : {}),
     ...(options.preset !== undefined ? { preset: options.preset } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
   };
 }
 
-function serverResult(server: string, client: string, outcome: SearchOutcome<StepMeasurement>): ServerCapacity {
+function serverResult(server: string, client: string, serverPerStep: ServerCapacity['serverPerStep'], outcome: SearchOutcome<StepMeasurement>): ServerCapacity {
   const steps: CapacityStep[] = outcome.steps.map((s) => ({
     ...s.judgement,
     phase: s.phase,
@@ -255,6 +264,7 @@ function serverResult(server: string, client: string, outcome: SearchOutcome<Ste
     client,
     status: 'measured',
     reason: null,
+    serverPerStep,
     capacity: outcome.capacity,
     brokeAt: outcome.brokeAt,
     end: outcome.end,
@@ -273,8 +283,9 @@ function lastOf<T>(items: T[], match: (item: T) => boolean): T | undefined {
   return [...items].reverse().find(match);
 }
 
-function skipped(server: string, client: string, reason: string): ServerCapacity {
-  return { server, client, status: 'skipped', reason, capacity: 0, brokeAt: null, end: null, broke: null, cannotTell: null, clientProcesses: 0, steps: [] };
+/** A server whose search never ran: skipped (the pair cannot run here) or failed (its kept server did not start). */
+function notSearched(server: string, client: string, serverPerStep: ServerCapacity['serverPerStep'], status: 'skipped' | 'failed', reason: string): ServerCapacity {
+  return { server, client, status, reason, serverPerStep, capacity: 0, brokeAt: null, end: null, broke: null, cannotTell: null, clientProcesses: 0, steps: [] };
 }
 
 /** Each server gets the first candidate client that speaks its protocol. */
@@ -303,7 +314,7 @@ function latencyMetricOf(slo: Slo, info: ScenarioInfo): string | null {
   }
 }
 
-/** Cells of the steps file: by server in the order searched, then by count. */
+/** The steps' cells: by server in the order searched, then by count. */
 function order(plan: CapacityPlan, cell: CellResult): number {
   const serverIndex = plan.pairs.findIndex((p) => p.server === cell.server);
   return serverIndex * 1e9 + Number(cell.params[plan.settings.vary] ?? 0);

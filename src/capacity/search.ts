@@ -7,6 +7,7 @@
  * more client process, up to `maxClientProcesses`; past that the search stops
  * and says it cannot tell. Pure logic over a step function, so tests can drive it.
  */
+import type { SearchEnd } from '../capacity-types.js';
 
 /** What one measured step says; the step function decides it from a cell (judge.ts) or a fake. */
 export interface StepJudgement {
@@ -41,15 +42,6 @@ export interface SearchStep<J extends StepJudgement> {
   /** False when the load generator saturated: the step does not count. */
   valid: boolean;
 }
-
-/**
- * How the search ended:
- * - bracketed: capacity and brokeAt are within the resolution;
- * - max: every step up to `max` held;
- * - cannot-tell: the load generator saturated with every client process allowed;
- * - interrupted: the signal aborted.
- */
-export type SearchEnd = 'bracketed' | 'max' | 'cannot-tell' | 'interrupted';
 
 export interface SearchOutcome<J extends StepJudgement> {
   /** Largest count that held the SLO with a load generator that was not saturated; 0 when none did. */

@@ -10,26 +10,8 @@
 import { ParameterError } from '../errors.js';
 import type { HistogramSource, HistogramStat, MetricInfo, MetricUnit } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
+import type { SloClause, SloKind, SloOperator } from '../capacity-types.js';
 import { parseDurationMs } from '../parsing/units.js';
-
-export type SloOperator = '<' | '<=' | '=' | '>=' | '>';
-
-/** What a clause is about, which is also what "broke" when it fails. */
-export type SloKind = 'latency' | 'errors' | 'metric';
-
-export interface SloClause {
-  /** As written, spaces removed: "p99<500ms". */
-  text: string;
-  kind: SloKind;
-  /** Metric keys whose values are added up: one key, or every errors-role metric for `errors`. */
-  metrics: string[];
-  operator: SloOperator;
-  /** The bound, in the metric's unit (ms for latencies). */
-  limit: number;
-  unit: MetricUnit;
-  /** Short name for tables: "p99", "errors", "delayP999Ms". */
-  label: string;
-}
 
 export interface Slo {
   /** The clauses as written, joined by ", ". */
@@ -138,13 +120,15 @@ export function checkSlo(slo: Slo, metrics: Readonly<Record<string, number | nul
       return { clause, value: null, held: false, why: `${clause.label} not measured: ${reason}` };
     }
     const value = values.reduce((a, b) => a + b, 0);
-    const held = compare(value, clause.operator, clause.limit);
+    const held = clauseHolds(clause, value);
     const unit = clause.unit === 'count' ? '' : ` ${clause.unit}`;
     return { clause, value, held, why: held ? null : `${clause.label} ${round(value)}${unit} not ${clause.operator} ${clause.limit}${unit}` };
   });
 }
 
-function compare(value: number, operator: SloOperator, limit: number): boolean {
+/** True when `value` keeps the clause's bound. */
+export function clauseHolds(clause: Pick<SloClause, 'operator' | 'limit'>, value: number): boolean {
+  const { operator, limit } = clause;
   switch (operator) {
     case '<': return value < limit;
     case '<=': return value <= limit;

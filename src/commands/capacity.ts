@@ -1,28 +1,30 @@
 /**
  * `wsbench capacity <scenario> --slo 'p99<500ms,errors=0'`: the most clients
- * each server stack holds within an SLO. Writes the capacity JSON (--out), the
- * steps' cells as an ordinary result file beside it (<out>-steps.json, for
- * `report` and `compare`), the steps' report and charts, and the capacity charts.
+ * each server holds within an SLO, built-in stacks and your own servers alike
+ * (--target, --server-cmd: the flags of `run`). Writes one result file (--out):
+ * the steps' cells and the search in its `capacity` section, which `report`
+ * and `compare` read like any run's; the report folder beside it has the
+ * capacity table and charts.
  */
-import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { ParameterError, UsageError } from '../errors.js';
+import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
-import type { ScenarioInfo } from '../result-types.js';
-import { checkWritable, writeResultFile } from '../result-file.js';
-import { writeAtomically } from '../write-atomically.js';
-import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
+import type { CapacityResult, ScenarioInfo } from '../result-types.js';
+import { checkWritable } from '../result-file.js';
+import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
-import { renderCapacityTable } from '../capacity/table.js';
-import { capacityCharts } from '../capacity/charts.js';
+import { renderCapacityTable } from '../report/capacity-table.js';
 import { addParameterOptions } from './parameter-flags.js';
+import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';
+import { printAndSave, writeReport } from './run-output.js';
 import { answerInterrupts } from './interrupts.js';
 
 const DEFAULT_OUT = 'wsbench-capacity.json';
 /** Flags of `capacity` itself; a scenario parameter may not reuse these names. */
-const CAPACITY_FLAGS = [...COMMON_FLAG_NAMES, 'slo', 'vary', 'start', 'max', 'resolution', 'maxClientProcesses'];
+const CAPACITY_FLAGS = [...COMMON_FLAG_NAMES, ...FOREIGN_FLAG_NAMES, 'slo', 'vary', 'start', 'max', 'resolution', 'maxClientProcesses', 'keepServer'];
 
 interface CapacityFlags extends CommonFlags {
   slo?: string;
@@ -31,16 +33,18 @@ interface CapacityFlags extends CommonFlags {
   max?: string;
   resolution?: string;
   maxClientProcesses?: string;
+  keepServer?: boolean;
+  serverStartTimeout?: string;
 }
 
-function capacityCommand(info: ScenarioInfo, presets: string[]): Command {
+function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
   const command = new Command(`wsbench capacity ${info.name}`)
-    .description(`The most ${info.name} clients each server stack holds within an SLO: ramp x2, then bisect; one cell per step.`)
+    .description(`The most ${info.name} clients each server holds within an SLO: ramp x2, then bisect; one cell per step.`)
     .option('--slo <clauses>', "what must hold, e.g. 'p99<500ms,errors=0' (p50/p90/p99/p999/mean/max of the primary latency, errors = every errors-role metric, or a metric key)")
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
   addStackOptions(command, {
-    servers: 'server stacks, comma separated (default: all)',
+    servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
     clients: 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)',
   });
   command
@@ -50,26 +54,24 @@ function capacityCommand(info: ScenarioInfo, presets: string[]): Command {
     .option('--resolution <share>', 'stop bisecting when the bracket is within this share of the capacity, e.g. 10% or 0.05', '10%')
     .option('--client-procs <n>', 'client processes of the first step', '1')
     .option('--max-client-processes <n>', 'most client processes a step may use when the load generator saturates (default: the cores)');
-  addOutputOptions(command, { out: 'capacity JSON; the steps go to <file>-steps.json beside it', defaultOut: DEFAULT_OUT, json: 'print the capacity JSON on stdout instead of the table', presets });
+  addOutputOptions(command, { out: 'result JSON: the steps\' cells and the search', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
+  const foreign = addForeignServerOptions(command);
+  command.option('--keep-server', 'start each --server-cmd server once and keep it for all its steps (default: a fresh server for every step, as built-in stacks get)');
   addParameterOptions(command, info.parameters, CAPACITY_FLAGS);
-  return command;
+  return { command, foreign };
 }
 
 export async function capacityFromArgs(args: string[]): Promise<number> {
-  const scenarioArg = args[0];
-  if (scenarioArg === undefined || scenarioArg.startsWith('-')) {
-    if (args.includes('--help') || args.includes('-h')) {
-      process.stdout.write("usage: wsbench capacity <scenario> --slo 'p99<500ms,errors=0' [options]\n(the options depend on the scenario: wsbench capacity fanout --help)\n");
-      return 0;
-    }
-    throw new UsageError("capacity: name a scenario first, e.g. wsbench capacity fanout --slo 'p99<500ms,errors=0'");
-  }
+  if (namesNoScenario(args)) return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
+  const scenarioArg = args[0]!;
   const loaded = await loadScenario(scenarioArg);
   const info = scenarioInfo(loaded.scenario);
-  const command = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
+  const { command, foreign } = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(args.slice(1), { from: 'user' });
   const flags = command.opts<CapacityFlags>();
   if (flags.slo === undefined) throw new ParameterError('slo', "required: what must hold, e.g. --slo 'p99<500ms,errors=0'");
+  const servers = foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout) : { targets: [], serverCommands: [] };
+  if (flags.keepServer && servers.serverCommands.length === 0) throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
   const controller = new AbortController();
   const options: CapacityOptions = {
     scenario: loaded.scenario,
@@ -77,6 +79,8 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     params: paramsFromFlags(info, flags),
     signal: controller.signal,
     ...commonOptionsFromFlags(flags),
+    ...servers,
+    ...(flags.keepServer ? { keepServer: true } : {}),
     resolution: readShare('--resolution', flags.resolution ?? '10%'),
     ...(flags.vary !== undefined ? { vary: flags.vary } : {}),
     ...(flags.start !== undefined ? { start: readCount('--start', flags.start) } : {}),
@@ -84,44 +88,30 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readCount('--max-client-processes', flags.maxClientProcesses) } : {}),
     onEvent: flags.json ? undefined : progress(flags.vary ?? 'connections'),
   };
-  const stepsPath = flags.out.replace(/(\.json)?$/, '-steps.json');
   checkWritable(flags.out);
-  checkWritable(stepsPath);
   const plan = await planCapacity(options, loaded); // every bad input is refused before a process starts
 
+  // One writer per result file, as for `run`.
+  const lock = lockResultFile(flags.out);
   const stopAnswering = answerInterrupts(controller, 'step');
-  let outcome;
   try {
-    outcome = await executeCapacity(plan, options);
-    // Interrupts stay answered until both files are on disk: a late one must not cut the writes short.
-    writeAtomically(flags.out, JSON.stringify(outcome.capacity, null, 2) + '\n');
-    writeResultFile(stepsPath, outcome.steps);
+    const result = await executeCapacity(plan, options);
+    const output = { out: flags.out, json: flags.json === true, png: flags.png === true, table: () => renderCapacityTable(result) };
+    // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
+    const saved = printAndSave(result, output);
+    stopAnswering();
+    await writeReport(result, saved, output);
+    return exitCode(result, saved.problem !== null);
   } finally {
     stopAnswering();
+    lock.release();
   }
-  process.stdout.write(flags.json ? JSON.stringify(outcome.capacity, null, 2) + '\n' : renderCapacityTable(outcome.capacity) + '\n');
-  if (!flags.json) process.stderr.write(`capacity: ${flags.out}\nsteps: ${stepsPath} (wsbench report / compare read it)\n`);
-  try {
-    const written = await writeArtifacts(outcome.steps, stepsPath, { png: flags.png === true });
-    const chartDir = dirname(written.find((p) => p.endsWith('.svg')) ?? join(dirname(stepsPath), 'charts', 'x'));
-    written.push(...(await writeCapacityCharts(outcome.capacity, chartDir, flags.png === true)));
-    if (!flags.json) process.stderr.write(describeArtifacts(written));
-  } catch (error) {
-    process.stderr.write(`charts and report not written: ${(error as Error).message.split('\n')[0]}\n`);
-  }
-  return outcome.capacity.interrupted ? 130 : 0;
 }
 
-async function writeCapacityCharts(result: Parameters<typeof capacityCharts>[0], dir: string, png: boolean): Promise<string[]> {
-  const { renderSvg, renderPng } = await import('../report/render-svg.js');
-  const written: string[] = [];
-  for (const chart of capacityCharts(result)) {
-    const stem = join(dir, chart.name);
-    const svg = await renderSvg(chart.spec);
-    written.push(writeAtomically(`${stem}.vl.json`, JSON.stringify(chart.spec, null, 2) + '\n'), writeAtomically(`${stem}.svg`, svg));
-    if (png) written.push(writeAtomically(`${stem}.png`, await renderPng(svg)));
-  }
-  return written;
+/** 130 interrupted; 1 when a server's search could not run or the JSON went elsewhere; else 0 (a step that broke the SLO is the search working). */
+function exitCode(result: CapacityResult, movedElsewhere: boolean): number {
+  if (result.interrupted) return 130;
+  return movedElsewhere || result.capacity.servers.some((s) => s.status === 'failed') ? 1 : 0;
 }
 
 /** One stderr line per finished step, so a long search shows where it is. */

@@ -1,5 +1,5 @@
 /**
- * What `run` does once the measurements are in. The table (or the JSON) comes
+ * What `run` (and `capacity`) do once the measurements are in. The table (or the JSON) comes
  * first, so the numbers are on the screen whatever happens to the files; then
  * the result file, somewhere else if it cannot go where asked; then the report
  * folder, whose failure never touches the JSON.
@@ -13,7 +13,8 @@
 import { saveResult, type SavedResult } from '../result-file.js';
 import type { BenchResult, CellResult } from '../result-types.js';
 import { renderTable } from '../report/table.js';
-import { describeArtifacts, writeArtifacts } from '../report/artifacts.js';
+import { describeArtifacts } from '../report/artifacts.js';
+import { writeReportFiles } from '../result-output.js';
 
 export interface OutputOptions {
   out: string;
@@ -23,11 +24,14 @@ export interface OutputOptions {
   png: boolean;
   /** Connections lost or refused that a cell with errors may have and still exit 0 (--max-errors); default 0. */
   maxErrors?: number;
+  /** The table stdout gets; default the cells' table. */
+  table?: (result: BenchResult) => string;
 }
 
 /** Prints the table (or the JSON) on stdout, then writes the result file; says on stderr where it went. */
 export function printAndSave(result: BenchResult, options: OutputOptions): SavedResult {
-  process.stdout.write(options.json ? JSON.stringify(result, null, options.jsonLine ? undefined : 2) + '\n' : renderTable(result) + '\n');
+  const table = options.table ?? renderTable;
+  process.stdout.write(options.json ? JSON.stringify(result, null, options.jsonLine ? undefined : 2) + '\n' : table(result) + '\n');
   const saved = saveResult(options.out, result);
   if (saved.path === null) {
     process.stderr.write(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder\n`);
@@ -46,15 +50,7 @@ export function printAndSave(result: BenchResult, options: OutputOptions): Saved
 
 /** Writes report.html and the charts beside wherever the JSON went; returns the run's exit code. */
 export async function writeReportAndExitCode(result: BenchResult, saved: SavedResult, options: OutputOptions): Promise<number> {
-  if (saved.path !== null) {
-    try {
-      const artifacts = await writeArtifacts(result, saved.path, { png: options.png });
-      process.stderr.write(describeArtifacts(artifacts));
-    } catch (error) {
-      // The JSON is the source of truth and is already written; `wsbench report` can retry the rest.
-      process.stderr.write(`charts and report not written: ${(error as Error).message.split('\n')[0]}\n`);
-    }
-  }
+  await writeReport(result, saved, options);
   if (result.interrupted) return 130;
   if (saved.problem !== null) return 1;
   const why = verdictProblem(result.cells, options.maxErrors ?? 0);
@@ -86,4 +82,12 @@ function faultCount(cell: CellResult): number {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Writes report.html and the charts beside wherever the JSON went; a failure is one line on stderr, never the JSON's. */
+export async function writeReport(result: BenchResult, saved: SavedResult, options: Pick<OutputOptions, 'png'>): Promise<void> {
+  if (saved.path === null) return;
+  const report = await writeReportFiles(result, saved, options);
+  // The JSON is the source of truth and is already written; `wsbench report` can retry the rest.
+  process.stderr.write(report.problem === null ? describeArtifacts(report.artifacts) : `charts and report not written: ${report.problem}\n`);
 }

@@ -1,4 +1,4 @@
-/** `wsbench run [scenario]`: scenario flags, one plan, its execution, table or JSON, result file. */
+/** `wsbench run <scenario>`: scenario flags, one plan, its execution, table or JSON, result file. */
 import { Command } from 'commander';
 import { execute, planRun, type RunOptions } from '../run.js';
 import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
@@ -13,12 +13,14 @@ import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } fro
 import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
 import { answerInterrupts } from './interrupts.js';
+import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
+import { addLiveOptions, LIVE_FLAG_NAMES, liveViews, startLiveViews, withLiveViews, type LiveFlags } from './live-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES];
 
-interface RunFlags extends CommonFlags, ShardFlags {
+interface RunFlags extends CommonFlags, ShardFlags, LiveFlags {
   repeat?: string;
   maxErrors?: string;
   jsonLine?: boolean;
@@ -37,12 +39,14 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
   addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
+  addLiveOptions(command);
   addParameterOptions(command, info.parameters, RUN_FLAGS);
   return { command, foreign };
 }
 
 async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: RunFlags, foreign: ReturnType<typeof addForeignServerOptions>): Promise<number> {
   const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'));
+  const live = liveViews(flags);
   const controller = new AbortController();
   const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
@@ -54,11 +58,12 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
     argv: process.argv.slice(2),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
-    onEvent: progress.onEvent,
+    onEvent: withLiveViews(live, progress.onEvent),
   };
   const maxErrors = readCount('--max-errors', flags.maxErrors ?? '0');
   checkWritable(flags.out);
   const plan = await planRun(options, loaded); // every bad input is refused before a process starts
+  await startLiveViews(live);
 
   // One writer per result file: a second run with the same --out is refused, not mixed in.
   const lock = lockResultFile(flags.out);
@@ -75,15 +80,16 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
   } finally {
     stopAnswering();
     lock.release();
+    await live.close();
   }
 }
 
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
-  const scenarioArg = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : 'echo';
-  const loaded = await loadScenario(scenarioArg);
+  if (namesNoScenario(args)) return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
+  const loaded = await loadScenario(args[0]!);
   const info = scenarioInfo(loaded.scenario);
   const { command, foreign } = runCommand(info, Object.keys(loaded.scenario.presets ?? {}));
-  command.parse(args[0] === scenarioArg ? args.slice(1) : args, { from: 'user' });
+  command.parse(args.slice(1), { from: 'user' });
   return executeRun(loaded, info, command.opts<RunFlags>(), foreign);
 }

@@ -23,6 +23,8 @@ import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
 import type { CellGate } from './coordination.js';
+import type { ProgressTick } from './ipc.js';
+import type { ResourceSample } from './events.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -43,8 +45,10 @@ export interface CellOptions {
   signal: AbortSignal;
   /** The window opened: every process is connected and measuring. */
   onWindowOpen?: () => void;
-  /** Client counters summed over processes, once per progress interval while the window is open. */
-  onTick?: (counters: Record<string, number>) => void;
+  /** Client counters summed over processes, once per progress message while the window is open, with that message. */
+  onTick?: (counters: Record<string, number>, progress: { process: number; ticks: ProgressTick[] }) => void;
+  /** Each /proc sample of a process while the window is open. */
+  onResourceSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void;
   /**
    * Set when this run is one shard of several: client processes are numbered over all shards
    * (ctx.share() then splits the work across machines), and the window opens through the gate.
@@ -115,7 +119,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     throwIfAborted(options.signal);
 
     const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
-    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree);
+    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample);
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
     await server.windowOpen(options.signal);
@@ -235,7 +239,7 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
         timeSeries.add(index, tick);
         latest[index] = tick.counters;
       }
-      options.onTick?.(sumCounterSets(latest.filter(Boolean)));
+      options.onTick?.(sumCounterSets(latest.filter(Boolean)), { process: index, ticks: message.ticks });
     };
     child.send({
       type: 'start',

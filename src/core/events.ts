@@ -4,6 +4,7 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
+import type { ProgressTick } from './ipc.js';
 
 interface CellEventBase {
   /** 0-based position among all cell runs (cells x rounds). */
@@ -18,15 +19,42 @@ interface CellEventBase {
 }
 
 export type RunEvent =
-  /** Before the first cell: the scenario's declarations and how many cells it expands to. */
-  | { type: 'run-start'; scenario: ScenarioInfo; cells: number; repeat: number }
+  /**
+   * Before the first cell: the scenario's declarations and how many cells it expands to; `plan` lists
+   * them (cell run `index` is `round * cells + i`), each with why it is skipped (null: it runs).
+   */
+  | {
+      type: 'run-start';
+      scenario: ScenarioInfo;
+      cells: number;
+      repeat: number;
+      plan?: Array<{ server: string; client: string; params: ParamValues; skip: string | null }>;
+      /** Set when this run is one shard of several. */
+      shard?: { index: number; count: number; runId: string };
+    }
   /** A cell round starts its processes; `windowMs` is undefined when the window ends with the clients. */
   | (CellEventBase & { type: 'cell-start'; windowMs: number | undefined })
   /** Every process is connected: the measurement window opened. */
   | { type: 'window-open'; index: number }
-  /** Once per progress interval while the window is open: client counters summed over processes, cumulative. */
-  | { type: 'tick'; index: number; counters: Record<string, number> }
+  /**
+   * Once per progress message while the window is open: client counters summed over processes, cumulative;
+   * `progress` is the message itself: which client process sent it and its ticks (interval histograms included).
+   */
+  | { type: 'tick'; index: number; counters: Record<string, number>; progress?: { process: number; ticks: ProgressTick[] } }
+  /** A /proc sample of one process of the cell while the window is open (server: all its processes as one). */
+  | ({ type: 'resources'; index: number; role: 'server' | 'client'; process: number } & ResourceSample)
   /** A cell round ended; its result is assembled when every round has run. */
-  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'errors' | 'failed'; reason: string | null });
+  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'errors' | 'failed'; reason: string | null; saturation?: string; notes?: string[] })
+  /** After the last cell: whether an interrupt cut the run short. */
+  | { type: 'run-end'; interrupted: boolean };
+
+/** One /proc reading of a process (or process tree) during the window. */
+export interface ResourceSample {
+  /** CPU over the time since the previous sample, in percent of one core. */
+  cpuPercent: number;
+  /** CPU time used since the process started (user + system, waited-for children included). */
+  cpuSeconds: number;
+  rssBytes: number;
+}
 
 export type RunEventType = RunEvent['type'];

@@ -24,6 +24,8 @@ export interface ExecuteOptions {
   coordinate?: OpenCoordinator;
   /** The command line, recorded in the result (the CLI passes it). */
   argv?: string[];
+  /** This machine's part when the run is one shard of several, for `run-start`. */
+  shard?: { index: number; count: number; runId: string };
 }
 
 export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = {}): Promise<BenchResult> {
@@ -33,7 +35,8 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   const cells = plan.cells;
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
-  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat });
+  const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip }));
+  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...(options.shard ? { shard: options.shard } : {}) });
   const coordinator = options.coordinate ? await options.coordinate(signal) : null;
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
   for (let round = 0; round < plan.repeat && !coordinator?.failure; round++) {
@@ -48,15 +51,18 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         clientProcesses: plan.clientProcesses,
         signal,
         onWindowOpen: () => emit({ type: 'window-open', index }),
-        onTick: (counters) => emit({ type: 'tick', index, counters }),
+        onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
+        onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
       });
       runs[i]!.push(outcome);
       const status = outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
-      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.failure ?? outcome.errors });
+      const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
+      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.failure ?? outcome.errors, ...findings });
     }
   }
   await coordinator?.close();
+  emit({ type: 'run-end', interrupted: signal.aborted });
   const results = cells.map((cell, i): CellResult => {
     const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
     if (cell.skip !== null) return { ...identity, status: 'skipped', reason: cell.skip, elapsedMs: 0 };

@@ -9,6 +9,7 @@ import { ParameterError, UsageError } from '../errors.js';
 import { clientStacks, serverStacks } from '../stacks.js';
 import type { ParamValues } from '../declaration-types.js';
 import type { Scenario, ScenarioInputs } from '../scenario-types.js';
+import type { BuiltInScenarioParameters } from '../built-in-scenarios.js';
 import type { ScenarioInfo, StackInfo } from '../result-types.js';
 import type { CellPlan } from './cell.js';
 import { probeStacks } from './environment.js';
@@ -20,8 +21,15 @@ import { whySkip } from './skips.js';
 import type { ForeignServerSpec } from './servers/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from './servers/foreign-options.js';
 
-/** Parameters as code passes them, typed from the scenario when run() gets the scenario itself. */
-export type ParamsFor<S> = S extends Scenario<infer D, infer _M> ? ScenarioInputs<D> : Readonly<Record<string, unknown>>;
+/**
+ * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
+ * or a built-in's name ('echo'), free-form for a path.
+ */
+export type ParamsFor<S> = S extends Scenario<infer D, infer _M>
+  ? ScenarioInputs<D>
+  : S extends keyof BuiltInScenarioParameters
+    ? ScenarioInputs<BuiltInScenarioParameters[S]>
+    : Readonly<Record<string, unknown>>;
 
 /** What a run measures: which scenario, against which servers and clients, with which parameters. */
 export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {

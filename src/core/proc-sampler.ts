@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { SampledStat } from '../result-types.js';
+import type { ResourceSample } from './events.js';
 
 const SAMPLE_INTERVAL_MS = 250;
 
@@ -112,6 +113,8 @@ export class ProcSampler {
   private readonly rss: number[] = [];
 
   private readonly read: () => ProcReading | null;
+  /** Hears every sample as it is taken (a live view); the window's statistics do not depend on it. */
+  onSample: ((sample: ResourceSample) => void) | null = null;
 
   constructor(source: ProcSource, tree = false) {
     const pids = typeof source === 'number' ? [source] : source;
@@ -152,6 +155,7 @@ export class ProcSampler {
     if (elapsedMs < 50) return;
     this.cpu.push(((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100);
     this.rss.push(reading.rssBytes);
+    this.onSample?.({ cpuPercent: this.cpu.at(-1)!, cpuSeconds: reading.cpuTicks / CLOCK_TICKS, rssBytes: reading.rssBytes });
     this.last = { atMs, cpuTicks: reading.cpuTicks };
   }
 }

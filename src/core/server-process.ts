@@ -70,6 +70,8 @@ async function start(message: ServerStartMessage): Promise<void> {
         if (message.processCount > 1) void sendToParent({ type: 'sibling', data });
       },
     };
+    // The plan skips built-in servers for a scenario without a server half; this child never starts for one.
+    if (!scenario.server) throw new Error(`${scenario.name} has no server half`);
     logic = scenario.server(ctx);
     const handlers: ServerHandlers = {
       onConnection(connection) {

@@ -19,11 +19,16 @@ const REQUIREMENTS = [
   { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
 ] as const;
 
+/** Why a built-in server stack skips a client-only scenario: worded without names, so the table folds every such pair into one line. */
+export const NO_SERVER_HALF = 'the scenario has no server half';
+
 /** Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can. */
 export function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: readonly StackInfo[], foreign: readonly ForeignServerSpec[]): string | null {
   if (cell.foreign) {
     const skip = foreignScenarioSkip(scenario);
     if (skip !== null) return skip;
+  } else if (!scenario.server) {
+    return NO_SERVER_HALF;
   }
   // A foreign server pairs by the same rules, as a stack whose protocol its URL says.
   const pairing = [...stacks, ...foreign.map(foreignStackInfo)];

@@ -4,8 +4,9 @@
  * from "go" until its own window closes. Each process's event-loop utilisation,
  * which only it can see, comes with its report and is joined in here.
  */
-import type { CellResources, ProcessReport, ProcessResources } from '../result-types.js';
+import type { CellResources, ProcessReport, ProcessResources, SampledStat } from '../result-types.js';
 import { ProcSampler, type ProcSource, type ProcStats } from './proc-sampler.js';
+import type { ResourceSample } from './events.js';
 
 export class WindowResources {
   private readonly server: ProcSampler | null;
@@ -15,12 +16,20 @@ export class WindowResources {
 
   /**
    * `serverPids`: the server's processes, taken as one (several when it runs as several processes), or a reading of its own (a cgroup);
-   * `serverTree`: sample each one's whole process tree (a server started by command may fork workers).
+   * `serverTree`: sample each one's whole process tree (a server started by command may fork workers);
+   * `onSample`: hears each sample as it is taken (client `process` by index, the server as 0).
    */
-  constructor(serverPids: readonly number[] | ProcSource, clientPids: number[], serverTree = false) {
+  constructor(
+    serverPids: readonly number[] | ProcSource,
+    clientPids: number[],
+    serverTree = false,
+    onSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void,
+  ) {
     this.server = Array.isArray(serverPids) && serverPids.length === 0 ? null : new ProcSampler(serverPids as ProcSource, serverTree);
     this.clients = clientPids.map((pid) => new ProcSampler(pid));
     this.clientStats = clientPids.map(() => undefined);
+    if (onSample && this.server) this.server.onSample = (sample) => onSample('server', 0, sample);
+    if (onSample) this.clients.forEach((client, index) => (client.onSample = (sample) => onSample('client', index, sample)));
   }
 
   start(): void {

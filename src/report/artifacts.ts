@@ -17,7 +17,8 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { BenchResult } from '../result-types.js';
-import { buildChartsAndProblems } from './charts/index.js';
+import { buildChartsAndProblems, type ChartSpec } from './charts/index.js';
+import type { RenderedChart } from './html-parts.js';
 import { renderHtml, type RenderedScenario } from './html.js';
 import { MANIFEST, manifestOf, removeStale } from './artifacts-manifest.js';
 import { writeAtomically } from '../write-atomically.js';
@@ -41,10 +42,13 @@ export async function renderCharts(result: BenchResult): Promise<RenderedScenari
   // vega and vega-lite take a few hundred ms to load: only commands that draw pay for them.
   const { renderSvg } = await import('./render-svg.js');
   const rendered: RenderedScenario[] = [];
-  for (const { scenario, charts, notDrawn } of buildChartsAndProblems(result)) {
+  const draw = async (charts: ChartSpec[]): Promise<RenderedChart[]> => {
     const done = [];
     for (const chart of charts) done.push({ chart, svg: await renderSvg(chart.spec) });
-    rendered.push({ scenario, charts: done, notDrawn });
+    return done;
+  };
+  for (const { scenario, capacity, charts, notDrawn } of buildChartsAndProblems(result)) {
+    rendered.push({ scenario, capacity: await draw(capacity), charts: await draw(charts), notDrawn });
   }
   return rendered;
 }
@@ -57,7 +61,7 @@ export async function writeArtifacts(result: BenchResult, resultPath: string, op
   makeRealFolder(chartDir);
   const rendered = await renderCharts(result);
   const written: string[] = [];
-  for (const { chart, svg } of rendered.flatMap((r) => r.charts)) {
+  for (const { chart, svg } of rendered.flatMap((r) => [...(r.capacity ?? []), ...r.charts])) {
     const stem = join(chartDir, chart.name);
     written.push(writeAtomically(`${stem}.vl.json`, JSON.stringify(chart.spec, null, 2) + '\n'));
     written.push(writeAtomically(`${stem}.svg`, svg));

@@ -39,7 +39,7 @@ export function renderComparisonMarkdown(comparison: Comparison, names: { base: 
     '',
     verdictLegend(gate),
     '',
-    noiseLegend(),
+    noiseLegend(comparison),
     ...(gate ? ['', gate.summary.replace(/^gate (passed|failed)/, '**gate $1**')] : []),
     '',
   ].join('\n');

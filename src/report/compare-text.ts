@@ -23,14 +23,17 @@ export function verdictLegend(gate: Pick<Gate, 'thresholdPct'> | null): string {
     ` "regressed, under ${pct}" = worse beyond the noise, by less than the gate counts`;
 }
 
-/** One line on how each metric's noise band is read. */
-export function noiseLegend(): string {
+/** One line on how each metric's noise band is read (and a capacity's, when `comparison` holds one). */
+export function noiseLegend(comparison?: Comparison): string {
+  const capacity = comparison?.cells.some((c) => c.deltas.some((d) => d.role === 'capacity'))
+    ? ' Capacities: the wider of the two searches\' brackets (capacity up to broke at); a capacity moved only when the brackets do not overlap.'
+    : '';
   const pct = `${RATE_NOISE_FRACTION * 100}%`;
   return 'noise: latencies, half the spread of the source histogram half a nine either side of the percentile read' +
     ' (mean and std as p50, max as p99.9, min as p1; larger of the two cells);' +
     ` rates, the larger of ${pct} of base and the standard deviation of the per-interval rates of the source counter;` +
     ' errors, none (any increase regresses); with --repeat (3+ rounds), never less than the spread between rounds;' +
-    ` RSS, ${pct} of base; CPU, the larger of ${pct} and the window's max-over-mean.`;
+    ` RSS, ${pct} of base; CPU, the larger of ${pct} and the window's max-over-mean.${capacity}`;
 }
 
 /** The delta table; with `gate`, judged by its threshold and followed by its lines. */
@@ -63,7 +66,7 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
     line(header),
     ...rows.map(line),
     '',
-    noiseLegend(),
+    noiseLegend(comparison),
     verdictLegend(gate),
     ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${comparison.onlyInBase.join('; ')}`] : []),
     ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${comparison.onlyInNext.join('; ')}`] : []),

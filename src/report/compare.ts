@@ -7,10 +7,15 @@
  */
 import { sampleStandardDeviation } from 'simple-statistics';
 import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
-import type { MetricInfo, MetricRole } from '../declaration-types.js';
-import { isMeasured, type BenchResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
+import type { MetricInfo } from '../declaration-types.js';
+import { isMeasured, type BenchResult, type CapacityResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
 import { cellNamer } from './parameter-labels.js';
 import { cellKey } from '../cell-key.js';
+import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell, type Verdict } from './compare-types.js';
+import { compareCapacities } from './compare-capacity.js';
+
+export type { CellComparison, Comparison, MetricDelta, UnmatchedCell, Verdict } from './compare-types.js';
+export { statusChange } from './compare-types.js';
 
 /**
  * Memory comes with no distribution in the file, so its noise is a fixed share
@@ -25,69 +30,14 @@ export const RATE_NOISE_FRACTION = 0.05;
  */
 const SHORT_WINDOW_MS = 10_000;
 
-export type Verdict = 'regressed' | 'improved' | 'within noise' | 'n/a';
-
-export interface MetricDelta {
-  /** The metric's key in the scenario's declarations; `status`, `serverCpuPercent`, `serverRssMiB` for the rows compare adds. */
-  key: string;
-  /** What is compared, as headed in the table: "p99 ms", "msg/s", "srv CPU %", "srv RSS MiB", "status". */
-  metric: string;
-  /** The declared role; `status` and `resources` for the rows compare adds. */
-  role: Extract<MetricRole, 'primary-latency' | 'primary-rate' | 'errors'> | 'status' | 'resources';
-  base: number | null;
-  next: number | null;
-  /** (next - base) / base in percent; null when either side is missing or base is 0. */
-  changePct: number | null;
-  /** Smallest change in the metric's unit that counts as real (see the noise rules below). */
-  noise: number | null;
-  /** Which way is better. */
-  better: 'lower' | 'higher';
-  verdict: Verdict;
-}
-
-export interface CellComparison {
-  /** "scenario server x client" plus the parameters that vary between the files' cells, as the table prints them. */
-  label: string;
-  scenario: string;
-  server: string;
-  client: string;
-  params: CellResult['params'];
-  baseStatus: CellStatus;
-  nextStatus: CellStatus;
-  /** Why the new cell did not end ok (its recorded reason); null when it did. */
-  nextReason: string | null;
-  deltas: MetricDelta[];
-}
-
-/** A cell only one of the two files has. */
-export interface UnmatchedCell {
-  label: string;
-  scenario: string;
-  server: string;
-  client: string;
-  params: CellResult['params'];
-  /** Its status in the file that has it. */
-  status: CellStatus;
-  reason: string | null;
-}
-
-export interface Comparison {
-  /** Cells both files have. */
-  cells: CellComparison[];
-  /** Labels of cells only one of the files has, with their status when not ok. */
-  onlyInBase: string[];
-  onlyInNext: string[];
-  /** Cells only the base has: each fails a gate, unless it was skipped in the base too. */
-  missingInNext: UnmatchedCell[];
-  /** Cells only the new file has: listed, never gated (there is nothing to compare them with). */
-  newInNext: UnmatchedCell[];
-  /** Set when the two files come from different machines or Node versions. */
-  environmentNote: string | null;
-  /** Reasons to trust the verdicts less, e.g. a side measured in one round of short windows. */
-  warnings: string[];
-}
-
+/** Cell by cell; two capacity results by each server's capacity (compare-capacity.ts). */
 export function compareResults(base: BenchResult, next: BenchResult): Comparison {
+  if (base.capacity && next.capacity) {
+    return {
+      ...compareCapacities(base as CapacityResult, next as CapacityResult),
+      environmentNote: environmentNote(base, next),
+    };
+  }
   const nextByKey = new Map(next.cells.map((c) => [cellKey(c), c]));
   const baseKeys = new Set(base.cells.map(cellKey));
   const scenarioOf = (name: string): ScenarioInfo | undefined =>
@@ -160,11 +110,6 @@ function statusDelta(base: CellStatus, next: CellStatus): MetricDelta | null {
   else if (next === 'skipped' && base !== 'skipped') verdict = 'regressed';
   else if (next === 'ok' && base !== 'skipped') verdict = 'improved';
   return statusChange(verdict);
-}
-
-/** The `status` row of a comparison, with its verdict. */
-export function statusChange(verdict: Verdict): MetricDelta {
-  return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, better: 'higher', verdict };
 }
 
 /** Noise read off the source histogram of both cells (the larger), raised to the spread between rounds. */

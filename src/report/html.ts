@@ -4,17 +4,14 @@
  * A pure function of the result and the rendered charts.
  */
 import { isMeasured, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../result-types.js';
-import type { ChartSpec } from './charts/common.js';
 import { cellTable, type CellTable } from './table.js';
-
-export interface RenderedChart {
-  chart: ChartSpec;
-  /** The chart as SVG text, as written to charts/<name>.svg. */
-  svg: string;
-}
+import { escapeHtml, figureHtml, type RenderedChart } from './html-parts.js';
+import { capacitySectionHtml } from './capacity-html.js';
 
 export interface RenderedScenario {
   scenario: string;
+  /** The capacity search's charts (a capacity result only). */
+  capacity?: RenderedChart[];
   charts: RenderedChart[];
   /** Chart requests, or parts of them, not drawn and why, by their key path in the result file. */
   notDrawn?: string[];
@@ -69,6 +66,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
         : '') +
       '</p>',
     environmentBlock(result.environment, result.clientProcesses),
+    ...(result.capacity ? [capacitySectionHtml({ ...result, capacity: result.capacity }, rendered.flatMap((r) => r.capacity ?? []))] : []),
     ...sections,
     '</body>',
     '</html>',
@@ -109,10 +107,7 @@ function stackText(stack: Environment['stacks'][number]): string {
 
 function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, notDrawn = [] }: RenderedScenario): string {
   const table = cellTable(scenario, cells);
-  const figures = charts.map(({ chart, svg }) => {
-    const caption = `${escapeHtml(chart.caption)} <small>(charts/${escapeHtml(chart.name)}.vl.json)</small>`;
-    return `<figure id="${escapeHtml(chart.name)}">\n${inlineSvg(svg, chart.name)}\n<figcaption>${caption}</figcaption>\n</figure>`;
-  });
+  const figures = charts.map(figureHtml);
   return [
     `<h2>${escapeHtml(scenario.name)}</h2>`,
     `<p>${escapeHtml(scenario.description)}</p>`,
@@ -151,22 +146,4 @@ function tableHtml(table: CellTable): string {
     `<div class="cells"><table>\n<thead><tr>${table.header.map(th).join('')}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`,
     ...(footer ? [`<pre class="footer">${escapeHtml(footer)}</pre>`] : []),
   ].join('\n');
-}
-
-/**
- * Inline SVG in HTML needs no namespace declarations; dropping them keeps the
- * page free of any http:// text, so "no external reference" is checkable as
- * "no URL at all". Ids (vega's legend gradients) are numbered per chart, so
- * they get the chart's name as prefix: in one page, the first `gradient_0`
- * would otherwise colour every chart's legend.
- */
-export function inlineSvg(svg: string, idPrefix: string): string {
-  return svg
-    .replace(/^<svg([^>]*)>/, (_, attributes: string) => `<svg${attributes.replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')}>`)
-    .replace(/\bid="([^"]+)"/g, (_, id: string) => `id="${idPrefix}-${id}"`)
-    .replace(/url\(#([^)]+)\)/g, (_, id: string) => `url(#${idPrefix}-${id})`);
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -4,13 +4,15 @@
  * JSON. A request whose data the result lacks draws nothing, so a chart never
  * shows empty axes; a request that is wrong (its shape, a name it gives, a kind
  * this version does not know: see request-check.ts) draws what it can, and
- * what it does not draw is said, by its key path in the file.
+ * what it does not draw is said, by its key path in the file. A capacity
+ * result also gets its search drawn (capacity.ts), ahead of the steps' charts.
  */
 import type { ChartKind, ChartRequest } from '../../declaration-types.js';
-import type { BenchResult } from '../../result-types.js';
+import type { BenchResult, CapacityResult } from '../../result-types.js';
 import { chartName, scenarioView, type ChartSpec, type DrawnChart, type ScenarioView } from './common.js';
 import { checkRequest } from './request-check.js';
 import { byParameterCharts } from './by-parameter.js';
+import { capacityCharts } from './capacity.js';
 import { gridCharts } from './grid.js';
 import { heatmapChart } from './heatmap.js';
 import { overTimeCharts } from './over-time.js';
@@ -39,13 +41,15 @@ export function drawRequest(view: ScenarioView, request: ChartRequest): DrawnCha
 /** One scenario's charts, and a line for each request (or part of one) not drawn: `scenarios[0].charts[2] (sizes): not drawn: ...`. */
 export interface ScenarioCharts {
   scenario: string;
+  /** The capacity search's charts, for the scenario a capacity result searched; empty otherwise. */
+  capacity: ChartSpec[];
   charts: ChartSpec[];
   notDrawn: string[];
 }
 
-/** Charts per scenario, in the order the scenarios and their requests come; names unique in the result. */
+/** Charts per scenario, in the order the scenarios and their requests come (a capacity search's first); names unique in the result. */
 export function buildCharts(result: BenchResult): Array<{ scenario: string; charts: ChartSpec[] }> {
-  return buildChartsAndProblems(result).map(({ scenario, charts }) => ({ scenario, charts }));
+  return buildChartsAndProblems(result).map(({ scenario, capacity, charts }) => ({ scenario, charts: [...capacity, ...charts] }));
 }
 
 /** As buildCharts, with what was not drawn and why. */
@@ -60,13 +64,16 @@ export function buildChartsAndProblems(result: BenchResult): ScenarioCharts[] {
   };
   return result.scenarios.map((scenario, s) => {
     const view = scenarioView(result, scenario);
+    // A capacity result holds the one scenario it searched.
+    const searched = result.capacity && s === 0 ? capacityCharts(view, result as CapacityResult) : [];
+    const capacity = searched.map(({ kind, ...drawn }) => ({ name: uniqueName(scenario.name, kind), ...drawn }));
     const notDrawn: string[] = [];
     const charts = scenario.charts.flatMap((request, r) => {
       const { drawable, problems } = checkRequest(view, request);
       notDrawn.push(...problemLines(s, r, request, problems));
       return drawable ? drawRequest(view, drawable).map((drawn) => ({ name: uniqueName(scenario.name, drawable.kind), ...drawn })) : [];
     });
-    return { scenario: scenario.name, charts, notDrawn };
+    return { scenario: scenario.name, capacity, charts, notDrawn };
   });
 }
 

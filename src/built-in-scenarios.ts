@@ -1,0 +1,57 @@
+/**
+ * The parameters of each built-in scenario, by name, as types: run({ scenario: 'echo', params })
+ * checks `params` against them. Generated from scenarios/*.ts by test/built-in-registry.ts, and
+ * test/built-in-registry.test.ts fails when this file differs from what the scenarios declare.
+ */
+import type { BooleanParameter, ChoiceParameter, DurationParameter, IntegerParameter, NumberParameter, SizeParameter } from './declaration-types.js';
+
+export interface BuiltInScenarioParameters {
+  chat: {
+    members: IntegerParameter;
+    rate: NumberParameter;
+    payload: SizeParameter;
+    moderatorDelay: DurationParameter;
+    moderatorMode: ChoiceParameter<'concurrent' | 'serial'>;
+    queue: ChoiceParameter<'unlimited' | 'bounded'>;
+    queueLimit: IntegerParameter;
+    queueLimitBytes: SizeParameter;
+    queuePolicy: ChoiceParameter<'wait' | 'drop'>;
+  };
+  echo: {
+    connections: IntegerParameter;
+    payload: SizeParameter;
+    binary: BooleanParameter;
+    inflight: IntegerParameter;
+    messages: IntegerParameter;
+  };
+  fanout: {
+    connections: IntegerParameter;
+    interval: DurationParameter;
+    connectRate: IntegerParameter;
+    connectTimeout: DurationParameter;
+    sourceAddresses: IntegerParameter;
+  };
+  firehose: {
+    rate: IntegerParameter;
+    fragmentSize: SizeParameter;
+  };
+  idle: {
+    connections: IntegerParameter;
+    interval: DurationParameter;
+    connectRate: IntegerParameter;
+    connectTimeout: DurationParameter;
+    sourceAddresses: IntegerParameter;
+  };
+  'push-vs-poll': {
+    test: ChoiceParameter<'continuous' | 'sustained'>;
+    pollInterval: DurationParameter;
+    iterations: IntegerParameter;
+    orders: IntegerParameter;
+    samples: IntegerParameter;
+  };
+  'ticker-orders': {
+    tickInterval: DurationParameter;
+    connections: IntegerParameter;
+    symbols: IntegerParameter;
+  };
+}

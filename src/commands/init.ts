@@ -1,0 +1,74 @@
+/**
+ * `wsbench init [dir]`: a ready project for a scenario of your own. It writes
+ * package.json (depending on this wsbench: see init-dependency.ts; tsc and
+ * Node's types at the versions wsbench itself builds with), tsconfig.json
+ * (nodenext, strict), scenario.ts (the client-only jsonrpc scenario of
+ * templates/init/, to run against --target) and .gitignore, so that
+ * `npm install && npm run bench -- --target ws://...` works at once. It
+ * writes only into a new or empty folder.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { packageRoot, wsbenchDependency } from './init-dependency.js';
+
+/** Copied as they are: template file -> name in the new project. */
+const TEMPLATES: Array<[string, string]> = [['scenario.ts', 'scenario.ts'], ['tsconfig.json', 'tsconfig.json'], ['gitignore', '.gitignore']];
+/** The dev tools the project compiles with, pinned as wsbench pins them. */
+const DEV_TOOLS = ['typescript', '@types/node'];
+/** The port the printed example uses. */
+const EXAMPLE_PORT = 8080;
+
+export async function initFromArgs(args: string[]): Promise<number> {
+  const command = new Command('wsbench init')
+    .description('Write a project for a scenario of your own: package.json, tsconfig.json, scenario.ts; then npm install && npm run bench -- --target ws://...')
+    .argument('[dir]', 'a new or empty folder', '.')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
+  command.parse(args, { from: 'user' });
+  const dir = resolve(command.processedArgs[0] as string);
+  checkEmpty(dir);
+
+  const root = packageRoot();
+  const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const dependency = wsbenchDependency(root);
+  const manifest = {
+    name: packageName(dir),
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    scripts: { build: 'tsc -p .', bench: 'tsc -p . && wsbench run ./dist/scenario.js' },
+    dependencies: { wsbench: dependency.spec },
+    devDependencies: Object.fromEntries(DEV_TOOLS.map((name) => [name, own.devDependencies?.[name] ?? 'latest'])),
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [template, name] of TEMPLATES) writeFileSync(join(dir, name), readFileSync(join(root, 'templates', 'init', template)));
+
+  const shown = relative(process.cwd(), dir) || '.';
+  process.stdout.write([
+    `wrote ${shown}/: package.json, ${TEMPLATES.map(([, name]) => name).join(', ')}`,
+    `wsbench dependency: ${dependency.spec} (${dependency.origin})`,
+    'next:',
+    ...(shown === '.' ? [] : [`  cd ${shown}`]),
+    '  npm install',
+    `  node node_modules/wsbench/examples/jsonrpc/server.mjs --port ${EXAMPLE_PORT} &   # a JSON-RPC server to try it on`,
+    `  npm run bench -- --target ws://127.0.0.1:${EXAMPLE_PORT}/`,
+    '',
+  ].join('\n'));
+  return 0;
+}
+
+function checkEmpty(dir: string): void {
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`init: ${dir} is a file: give a new or empty folder`);
+  if (readdirSync(dir).length > 0) throw new UsageError(`init: ${dir} is not empty: give a new or empty folder`);
+}
+
+/** The folder's name as an npm package name; never `wsbench` itself, which npm refuses to depend on. */
+function packageName(dir: string): string {
+  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '').slice(0, 214);
+  if (name === '') return 'my-wsbench-scenarios';
+  return name === 'wsbench' ? 'wsbench-scenarios' : name;
+}

@@ -1,0 +1,84 @@
+/**
+ * The command-line edge of the live views: --dashboard [host:port],
+ * --metrics-listen host:port and --metrics-linger, checked before anything
+ * starts; a bind that fails is one line and exit code 2, before any process.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { parseDurationMs } from '../parsing/units.js';
+import type { RunEvent } from '../core/events.js';
+import { LiveBindError, LiveViews, type LiveViewOptions } from '../live/live-views.js';
+import type { ListenAddress } from '../live/listen.js';
+
+const LOOPBACK = '127.0.0.1';
+const DEFAULT_METRICS_LINGER_MS = 15_000;
+/** A linger longer than this is a typo, not a plan. */
+const MAX_METRICS_LINGER_MS = 3_600_000;
+
+export interface LiveFlags {
+  dashboard?: string | true;
+  metricsListen?: string;
+  metricsLinger?: string;
+}
+
+/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
+export const LIVE_FLAG_NAMES = ['dashboard', 'metricsListen', 'metricsLinger'];
+
+export function addLiveOptions(command: Command): void {
+  command
+    .option('--dashboard [host:port]', `serve a live page of the run (default ${LOOPBACK}:0, a free port; its URL is printed on stderr)`)
+    .option('--metrics-listen <host:port>', 'serve Prometheus metrics at http://HOST:PORT/metrics while the run goes on (:PORT is loopback)')
+    .option('--metrics-linger <duration>', `after the run, keep /metrics up until one more scrape, at most this long (default ${DEFAULT_METRICS_LINGER_MS / 1000}s; 0s closes at once)`);
+}
+
+/** The flags as the views' options; throws UsageError naming the flag. */
+export function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
+  if (flags.metricsLinger !== undefined && flags.metricsListen === undefined) throw new UsageError('--metrics-linger: only with --metrics-listen');
+  return {
+    dashboard: flags.dashboard === undefined ? null : flags.dashboard === true ? { host: LOOPBACK, port: 0 } : readAddress('--dashboard', flags.dashboard),
+    metrics: flags.metricsListen === undefined ? null : readAddress('--metrics-listen', flags.metricsListen),
+    metricsLingerMs: flags.metricsLinger === undefined ? DEFAULT_METRICS_LINGER_MS : readLinger(flags.metricsLinger),
+  };
+}
+
+/** "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT"; without a host, loopback (another address is only ever bound when named). */
+export function readAddress(flag: '--dashboard' | '--metrics-listen', text: string): ListenAddress {
+  const match = /^\s*(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]*)):)?(\d{1,5})\s*$/.exec(text);
+  const port = match ? Number(match[3]) : Number.NaN;
+  const example = flag === '--dashboard' ? 8080 : 9464;
+  if (!match || port > 65_535) throw new UsageError(`${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:${example}, or :0 for a free loopback port)`);
+  return { host: match[1] ?? (match[2] || LOOPBACK), port };
+}
+
+function readLinger(text: string): number {
+  const ms = text.trim() === '0' ? 0 : parseDurationMs(text);
+  if (ms === null || ms > MAX_METRICS_LINGER_MS) throw new UsageError(`--metrics-linger: "${text}" is not a duration from 0s to 1h (e.g. 15s)`);
+  return ms;
+}
+
+/** The views the flags ask for, not yet listening. */
+export function liveViews(flags: LiveFlags, stderr: NodeJS.WritableStream = process.stderr): LiveViews {
+  return new LiveViews(liveOptionsFromFlags(flags), (line) => stderr.write(`${line}\n`));
+}
+
+/** Binds the views and prints where they are; a failed bind is a UsageError naming the flag. */
+export async function startLiveViews(views: LiveViews, stderr: NodeJS.WritableStream = process.stderr): Promise<void> {
+  if (!views.enabled) return;
+  try {
+    await views.listen();
+  } catch (error) {
+    if (error instanceof LiveBindError) throw new UsageError(`${error.option === 'dashboard' ? '--dashboard' : '--metrics-listen'}: ${error.problem}`);
+    throw error;
+  }
+  if (views.dashboardUrl) stderr.write(`dashboard: ${views.dashboardUrl}\n`);
+  if (views.metricsUrl) stderr.write(`metrics: ${views.metricsUrl}\n`);
+}
+
+/** One listener for both the progress line and the views. */
+export function withLiveViews(views: LiveViews, onEvent: (event: RunEvent) => void): (event: RunEvent) => void {
+  if (!views.enabled) return onEvent;
+  return (event) => {
+    onEvent(event);
+    views.onEvent(event);
+  };
+}

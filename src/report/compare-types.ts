@@ -1,0 +1,74 @@
+/**
+ * What a comparison of two result files is made of: per-cell deltas with a
+ * verdict each, and the cells only one file has. Plain data, shared by the
+ * cell comparison (compare.ts), the capacity comparison and every renderer.
+ */
+import type { MetricRole } from '../declaration-types.js';
+import type { CellResult, CellStatus } from '../result-types.js';
+
+export type Verdict = 'regressed' | 'improved' | 'within noise' | 'n/a';
+
+export interface MetricDelta {
+  /** The metric's key in the scenario's declarations; `status`, `serverCpuPercent`, `serverRssMiB`, `capacity` for the rows compare adds. */
+  key: string;
+  /** What is compared, as headed in the table: "p99 ms", "msg/s", "srv CPU %", "srv RSS MiB", "status". */
+  metric: string;
+  /** The declared role; `status`, `resources` and `capacity` (a capacity search's result) for the rows compare adds. */
+  role: Extract<MetricRole, 'primary-latency' | 'primary-rate' | 'errors'> | 'status' | 'resources' | 'capacity';
+  base: number | null;
+  next: number | null;
+  /** (next - base) / base in percent; null when either side is missing or base is 0. */
+  changePct: number | null;
+  /** Smallest change in the metric's unit that counts as real (see the noise rules below). */
+  noise: number | null;
+  /** Which way is better. */
+  better: 'lower' | 'higher';
+  verdict: Verdict;
+}
+
+export interface CellComparison {
+  /** "scenario server x client" plus the parameters that vary between the files' cells, as the table prints them. */
+  label: string;
+  scenario: string;
+  server: string;
+  client: string;
+  params: CellResult['params'];
+  baseStatus: CellStatus;
+  nextStatus: CellStatus;
+  /** Why the new cell did not end ok (its recorded reason); null when it did. */
+  nextReason: string | null;
+  deltas: MetricDelta[];
+}
+
+/** A cell only one of the two files has. */
+export interface UnmatchedCell {
+  label: string;
+  scenario: string;
+  server: string;
+  client: string;
+  params: CellResult['params'];
+  /** Its status in the file that has it. */
+  status: CellStatus;
+  reason: string | null;
+}
+
+export interface Comparison {
+  /** Cells both files have. */
+  cells: CellComparison[];
+  /** Labels of cells only one of the files has, with their status when not ok. */
+  onlyInBase: string[];
+  onlyInNext: string[];
+  /** Cells only the base has: each fails a gate, unless it was skipped in the base too. */
+  missingInNext: UnmatchedCell[];
+  /** Cells only the new file has: listed, never gated (there is nothing to compare them with). */
+  newInNext: UnmatchedCell[];
+  /** Set when the two files come from different machines or Node versions. */
+  environmentNote: string | null;
+  /** Reasons to trust the verdicts less, e.g. a side measured in one round of short windows. */
+  warnings: string[];
+}
+
+/** The `status` row of a comparison, with its verdict. */
+export function statusChange(verdict: Verdict): MetricDelta {
+  return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, better: 'higher', verdict };
+}

@@ -1,0 +1,84 @@
+/**
+ * The dashboard in a real headless Chromium: the page shows the running cell,
+ * a number on it changes while the run goes on, the charts are drawn, every
+ * request stays on the dashboard's own address, and the page shows the run's
+ * end. Skips where no Chromium is installed (.ci/run installs it).
+ *
+ * The screenshot goes to a temporary folder, or where WSBENCH_DASHBOARD_SCREENSHOT
+ * says (docs/dashboard.png is made that way).
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { startCli, type LiveCli } from './live-cli.js';
+import { REPO_ROOT, tempDir } from './support.js';
+
+const CHROMIUM = process.env.WSBENCH_CHROMIUM ?? '/usr/bin/chromium';
+/** Chromium's own traffic (updates, sync, QUIC probes) is refused in a closed network: it is all turned off. */
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+let cli: LiveCli | null = null;
+let browser: BrowserContext | null = null;
+const profile = mkdtempSync(join(tmpdir(), 'wsbench-chromium-'));
+
+after(async () => {
+  await Promise.allSettled([browser?.close()]);
+  if (cli && cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  rmSync(profile, { recursive: true, force: true });
+});
+
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set WSBENCH_CHROMIUM)`;
+
+test('the dashboard shows the running cell and its numbers move while the run goes on', { skip, timeout: 180_000 }, async () => {
+  const dir = tempDir();
+  cli = startCli(['run', 'echo', '--servers', 'ws,uws', '--clients', 'ws', '--duration', '6s', '--dashboard', '--out', join(dir, 'r.json')], { timeoutMs: 150_000 });
+  await cli.waitForStderr(/dashboard: http:\/\/127\.0\.0\.1:\d+\//);
+  const url = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
+
+  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1400, height: 1000 } });
+  const page = await browser.newPage();
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+
+  const running = page.locator('#cells tbody tr[data-status="running"]');
+  await running.waitFor({ timeout: 90_000 });
+  const runningLabel = (await running.locator('td').nth(1).textContent())!;
+  assert.match(runningLabel, /^(ws|uws) x ws$/);
+  assert.equal(await page.locator('#current-label').textContent(), runningLabel);
+
+  const received = page.locator('[data-counter="received"]');
+  await received.waitFor({ timeout: 30_000 });
+  const first = (await received.textContent())!;
+  // Page-side expressions are strings: the tests compile without the DOM's types.
+  await page.waitForFunction(`document.querySelector('[data-counter="received"]')?.textContent !== ${JSON.stringify(first)}`, undefined, { timeout: 30_000 });
+  const second = (await received.textContent())!;
+  assert.ok(toNumber(second) > toNumber(first), `received went from ${first} to ${second}`);
+
+  // Vega drew the report's charts from the pushed specs, with what the page was served alone.
+  await page.locator('#charts figure svg').first().waitFor({ timeout: 30_000 });
+  await page.waitForFunction(`Number(document.querySelector('#current-window')?.dataset.seconds || 0) >= 3`, undefined, { timeout: 30_000 });
+  const shot = process.env.WSBENCH_DASHBOARD_SCREENSHOT ? resolve(REPO_ROOT, process.env.WSBENCH_DASHBOARD_SCREENSHOT) : join(dir, 'dashboard.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  assert.deepEqual(readFileSync(shot).subarray(0, 8), PNG_SIGNATURE);
+
+  const { code } = await cli.finished;
+  assert.equal(code, 0, cli.stderr());
+  await page.waitForFunction(`document.querySelector('#run-status')?.textContent === 'ended'`, undefined, { timeout: 15_000 });
+  assert.equal(await page.locator('#cells tbody tr[data-status="ok"]').count(), 2);
+
+  const origin = new URL(url).origin;
+  const elsewhere = requested.filter((r) => !r.startsWith(`${origin}/`));
+  assert.deepEqual(elsewhere, [], 'the page loads nothing from anywhere but wsbench');
+  assert.deepEqual(errors, []);
+});
+
+function toNumber(text: string): number {
+  return Number(text.replace(/,/g, ''));
+}
