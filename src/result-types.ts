@@ -99,6 +99,13 @@ export interface SampledStat {
 export interface ProcessResources {
   /** CPU time over wall time, in percent of one core (200 = both cores of a 2-core box). */
   cpuPercent: SampledStat;
+  /**
+   * Time its main thread spent on a CPU plus waiting on a run queue for one, over wall time, in percent
+   * of one core (/proc/<pid>/schedstat): the CPU its event loop wanted. On a shared machine a spinning
+   * process gets less than a core but still wants one; saturation is judged on this where present.
+   * Absent where the kernel keeps no schedstat, for a server read through its cgroup, and in older files.
+   */
+  cpuDemandPercent?: SampledStat;
   /** Resident set size. */
   rssBytes: SampledStat;
   /** Share of time the event loop was busy, 0..1, as the process itself reported it; null where the runtime does not. */

@@ -32,13 +32,20 @@ test('the judgement: a fan-out client at a full core is saturated, one waiting f
     saturated: [1],
     starved: [],
     evidence:
-      `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core): CPU 103% of a core (peak 107%), event loop busy 99.9%, timers late by 250 ms on average (at worst 900 ms); ` +
+      `load generator saturated (wanted ${SATURATED_CPU_PERCENT}% of a core or more): CPU 103% of a core (peak 107%), event loop busy 99.9%, timers late by 250 ms on average (at worst 900 ms); ` +
       'its latencies include its own queueing; spread the load over more client processes (--client-procs 2 or more)',
   });
   // The same cell on a machine whose cores other processes held.
   const starved = loadSaturationOf([client(49, 1, [990, 3100])]);
   assert.deepEqual([starved?.saturated, starved?.starved], [[], [1]]);
   assert.match(starved!.evidence, /^load generator starved of CPU .*: CPU 49% of a core \(peak 53%\), event loop busy 100\.0%, timers late by 990 ms on average \(at worst 3\.1 s\); .*--client-procs 2\)$/);
+  // Where /proc gives its demand, that is judged: it wanted a whole core and got half.
+  const wanted = loadSaturationOf([{ ...client(49, 1, [990, 3100]), cpuDemandPercent: { mean: 99, max: 101 } }]);
+  assert.deepEqual([wanted?.saturated, wanted?.starved], [[1], []]);
+  assert.match(wanted!.evidence, /: CPU demand 99% of a core \(peak 101%; on CPU 49%, the rest waiting for a core\), event loop busy 100\.0%/);
+  assert.equal(loadSaturationOf([{ ...client(45, 0.48, [4.5, 98]), cpuDemandPercent: { mean: 52, max: 70 } }]), null);
+  // A quiet client on a crowded machine waits for a core after each wake-up, yet its loop was idle: not saturated.
+  assert.equal(loadSaturationOf([{ ...client(5, 0.16, [12, 97]), cpuDemandPercent: { mean: 96, max: 100 } }]), null);
   // A 2-connection echo cell, as measured on the same machine; and a runtime that reports no event loop.
   assert.equal(loadSaturationOf([client(45, 0.48, [4.5, 98])]), null);
   assert.equal(loadSaturationOf([client(60, null, null)]), null);
@@ -55,7 +62,7 @@ test('a client that burns its core is said in the JSON, the table, its footer an
   const [hot] = (JSON.parse(readFileSync(join(dir, 'busy.json'), 'utf8')) as BenchResult).cells;
   assert.ok(hot && isMeasured(hot) && hot.loadSaturation, JSON.stringify(hot));
   assert.deepEqual([...hot.loadSaturation.saturated, ...hot.loadSaturation.starved], [1]);
-  assert.match(hot.loadSaturation.evidence, /CPU \d+% of a core \(peak \d+%\), event loop busy \d+\.\d%, timers late by .*its latencies include its own queueing; .*--client-procs 2/);
+  assert.match(hot.loadSaturation.evidence, /CPU (demand )?\d+% of a core \(peak \d+%[^)]*\), event loop busy \d+\.\d%, timers late by .*its latencies include its own queueing; .*--client-procs 2/);
   assert.ok(hot.resources.clients[0]!.timerLatenessMs, 'each process measures its timers');
   assert.match(busy.stdout, /^ws\s+ws\s+ok, client (saturated|starved)\s/m);
   assert.ok(busy.stdout.includes(`load generators that could not keep up:\n  ws x ws: ${hot.loadSaturation.evidence}`), busy.stdout);
@@ -87,6 +94,9 @@ test("capacity reads the cell's judgement: the same cell is an invalid step exac
   const starved = { ...saturated, loadSaturation: loadSaturationOf([client(49, 1, [990, 3100])])! };
   const step = judgeCell(starved, slo, info, null, 100, 1);
   assert.deepEqual([step.clientSaturated, step.clientStarved], [false, true]);
+  // The server's judgement is the same one: a server that wanted a whole core (and got 40% of it) is saturated.
+  const busyServer = { ...saturated, resources: { ...saturated.resources, server: { ...client(40, 0.99, null), cpuDemandPercent: { mean: 97, max: 100 } } } };
+  assert.equal(judgeCell(busyServer, slo, info, null, 100, 1).serverSaturated, true);
   const { loadSaturation: _, ...quiet } = saturated;
   assert.equal(judgeCell(quiet, slo, info, null, 100, 1).clientSaturated, false);
 });

@@ -6,7 +6,7 @@
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
-import { isCpuSaturated, isStarved, STARVED_LOOP_SHARE } from '../core/saturation.js';
+import { isSaturated, isStarved, STARVED_LOOP_SHARE } from '../core/saturation.js';
 import { checkSlo, type Slo } from './slo.js';
 import type { BreakCause, CapacityStep } from '../capacity-types.js';
 
@@ -43,8 +43,9 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     verdict: causes.length === 0 ? 'within' : 'broken',
     // The load generator's judgement is the engine's, written into the cell: run and capacity read the same one.
     clientSaturated: (cell.loadSaturation?.saturated.length ?? 0) > 0,
-    serverSaturated: serverCpuPercent !== null && isCpuSaturated(serverCpuPercent, serverProcesses),
-    serverStarved: isStarved(serverCpuPercent, serverEventLoop, serverProcesses),
+    // Demand (on CPU plus waiting for a core) where /proc has it, CPU otherwise: the engine's one judgement.
+    serverSaturated: server !== null && isSaturated(server, serverProcesses, serverEventLoop),
+    serverStarved: isStarved(server, serverEventLoop, serverProcesses),
     clientEventLoop,
     clientStarved: (cell.loadSaturation?.starved.length ?? 0) > 0,
     reason,

@@ -28,6 +28,27 @@ export interface ProcReading {
   /** CPU time of the process (and its children, waited-for ones included), in clock ticks. */
   cpuTicks: number;
   rssBytes: number;
+  /**
+   * Time its main thread spent on a CPU plus waiting on a run queue for one, in ns, from
+   * /proc/<pid>/schedstat: what it wanted, whether or not a core was free. Absent
+   * where the kernel does not keep schedstat (or for a cgroup's reading).
+   */
+  demandNs?: number;
+}
+
+/**
+ * On-CPU plus run-queue time of the main thread of `pid` (where its event loop runs), in ns;
+ * undefined when /proc has no schedstat. Helper threads are left out: each wakes briefly and
+ * waits for a core on a busy machine, and their waits added up say nothing about the loop.
+ */
+export function readDemandNs(pid: number): number | undefined {
+  try {
+    // "<ns on cpu> <ns waiting on a run queue> <timeslices>"
+    const [onCpu, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(onCpu) && Number.isFinite(waiting) ? onCpu! + waiting! : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One process's counters from /proc/<pid>/stat; null when it is gone. */
@@ -42,7 +63,8 @@ export function readProcess(pid: number): ProcReading | null {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // Fields 14-17 (utime, stime, cutime, cstime) and 24 (rss, pages), counted from 1 with pid and comm.
   const at = (field: number): number => Number(fields[field - 3]);
-  return { cpuTicks: at(14) + at(15) + at(16) + at(17), rssBytes: at(24) * PAGE_BYTES };
+  const demandNs = readDemandNs(pid);
+  return { cpuTicks: at(14) + at(15) + at(16) + at(17), rssBytes: at(24) * PAGE_BYTES, ...(demandNs === undefined ? {} : { demandNs }) };
 }
 
 /** `pid` and every process below it, from the kernel's children lists. */
@@ -71,34 +93,30 @@ export function processTree(pid: number): number[] {
 export function readTree(pid: number, tree: boolean): ProcReading | null {
   const root = readProcess(pid);
   if (!root || !tree) return root;
-  let cpuTicks = 0;
-  let rssBytes = 0;
-  for (const member of processTree(pid)) {
-    const reading = member === pid ? root : readProcess(member);
-    if (!reading) continue;
-    cpuTicks += reading.cpuTicks;
-    rssBytes += reading.rssBytes;
-  }
-  return { cpuTicks, rssBytes };
+  return sumOf(processTree(pid).map((member) => (member === pid ? root : readProcess(member))));
 }
 
 export interface ProcStats {
   cpuPercent: SampledStat;
+  /** On-CPU plus run-queue time over wall time, % of one core: the CPU it wanted. Absent without schedstat. */
+  cpuDemandPercent?: SampledStat;
   rssBytes: SampledStat;
   samples: number;
 }
 
+/** Readings added up; demand only when every one has it (a part without it would understate the sum). */
+function sumOf(readings: Array<ProcReading | null>): ProcReading {
+  const present = readings.filter((r): r is ProcReading => r !== null);
+  const cpuTicks = present.reduce((sum, r) => sum + r.cpuTicks, 0);
+  const rssBytes = present.reduce((sum, r) => sum + r.rssBytes, 0);
+  const demand = present.every((r) => r.demandNs !== undefined) ? present.reduce((sum, r) => sum + r.demandNs!, 0) : undefined;
+  return { cpuTicks, rssBytes, ...(demand === undefined ? {} : { demandNs: demand }) };
+}
+
 /** The sum over several processes (a server of several processes), each alone or with its tree; null when any is gone. */
 function readAll(pids: readonly number[], tree: boolean): ProcReading | null {
-  let cpuTicks = 0;
-  let rssBytes = 0;
-  for (const pid of pids) {
-    const reading = readTree(pid, tree);
-    if (!reading) return null;
-    cpuTicks += reading.cpuTicks;
-    rssBytes += reading.rssBytes;
-  }
-  return { cpuTicks, rssBytes };
+  const readings = pids.map((pid) => readTree(pid, tree));
+  return readings.includes(null) ? null : sumOf(readings);
 }
 
 /** What to sample: a process, several taken as one, or any reading (a cgroup's). */
@@ -107,9 +125,11 @@ export type ProcSource = number | readonly number[] | (() => ProcReading | null)
 /** Samples one process (or tree, or several processes taken as one, or a cgroup) from outside while the window is open. */
 export class ProcSampler {
   private timer: NodeJS.Timeout | null = null;
-  private first: { atMs: number; cpuTicks: number } | null = null;
-  private last: { atMs: number; cpuTicks: number } | null = null;
+  private first: Mark | null = null;
+  private last: Mark | null = null;
   private readonly cpu: number[] = [];
+  /** Demand of each sample, % of one core; emptied for good when a reading lacks it. */
+  private demand: number[] | null = [];
   private readonly rss: number[] = [];
 
   private readonly read: () => ProcReading | null;
@@ -123,7 +143,7 @@ export class ProcSampler {
 
   start(): void {
     const reading = this.read();
-    if (reading) this.first = this.last = { atMs: performance.now(), cpuTicks: reading.cpuTicks };
+    if (reading) this.first = this.last = markOf(reading);
     this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
   }
@@ -139,8 +159,11 @@ export class ProcSampler {
     const wallMs = this.last.atMs - this.first.atMs;
     // The mean is all CPU time over all wall time: exact, whatever the tick rounding of single samples.
     const meanCpu = wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0;
+    const demandNs = this.first.demandNs !== undefined && this.last.demandNs !== undefined ? this.last.demandNs - this.first.demandNs : undefined;
+    const meanDemand = demandNs !== undefined && wallMs > 0 ? (demandNs / 1e6 / wallMs) * 100 : undefined;
     return {
       cpuPercent: { mean: round(meanCpu, 1), max: round(Math.max(...this.cpu, meanCpu), 1) },
+      ...(meanDemand !== undefined && this.demand ? { cpuDemandPercent: { mean: round(meanDemand, 1), max: round(Math.max(...this.demand, meanDemand), 1) } } : {}),
       rssBytes: { mean: Math.round(this.rss.reduce((a, b) => a + b, 0) / this.rss.length), max: Math.max(...this.rss) },
       samples: this.rss.length,
     };
@@ -154,10 +177,22 @@ export class ProcSampler {
     // Ticks are 10 ms: shorter than a few of them says nothing about CPU.
     if (elapsedMs < 50) return;
     this.cpu.push(((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100);
+    if (reading.demandNs !== undefined && this.last.demandNs !== undefined) this.demand?.push(((reading.demandNs - this.last.demandNs) / 1e6 / elapsedMs) * 100);
+    else this.demand = null;
     this.rss.push(reading.rssBytes);
     this.onSample?.({ cpuPercent: this.cpu.at(-1)!, cpuSeconds: reading.cpuTicks / CLOCK_TICKS, rssBytes: reading.rssBytes });
-    this.last = { atMs, cpuTicks: reading.cpuTicks };
+    this.last = markOf(reading, atMs);
   }
+}
+
+interface Mark {
+  atMs: number;
+  cpuTicks: number;
+  demandNs?: number;
+}
+
+function markOf(reading: ProcReading, atMs = performance.now()): Mark {
+  return { atMs, cpuTicks: reading.cpuTicks, ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs }) };
 }
 
 function round(value: number, digits: number): number {

@@ -30,14 +30,55 @@ export const HUNG_QUIET_MS = 1000;
  */
 export const STARVED_LOOP_SHARE = 0.9;
 
-/** `processes` event loops whose CPU, added up, leaves none of their cores to spare. */
+/** `processes` event loops whose CPU (or CPU demand), added up, leaves none of their cores to spare. */
 export function isCpuSaturated(cpuPercent: number, processes = 1): boolean {
   return cpuPercent >= SATURATED_CPU_PERCENT * processes;
 }
 
-/** Busy event loop, yet short of saturated CPU (over `processes` processes): waiting for a core, not using one. */
-export function isStarved(cpuPercent: number | null, eventLoop: number | null, processes = 1): boolean {
-  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && !isCpuSaturated(cpuPercent, processes);
+/** What a process's busyness is judged on, and what that evidence is called. */
+export interface BusyMeasure {
+  percent: number;
+  max: number;
+  /** demand: on-CPU plus run-queue time (/proc schedstat); cpu: on-CPU time alone. */
+  kind: 'demand' | 'cpu';
+}
+
+/**
+ * The CPU a process wanted where /proc says (on a shared machine a spinning process gets less than
+ * a core, but it still wants a whole one), its CPU otherwise: the one measure every saturation
+ * judgement (server, client, shard, capacity) reads.
+ */
+export function busyMeasure(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>): BusyMeasure {
+  const demand = process.cpuDemandPercent;
+  return demand ? { percent: demand.mean, max: demand.max, kind: 'demand' } : { percent: process.cpuPercent.mean, max: process.cpuPercent.max, kind: 'cpu' };
+}
+
+/**
+ * Below this share of the window busy, by its own count, an event loop was mostly idle: on a crowded
+ * machine it waited for a core after each wake-up (demand counts that wait), but it had no backlog.
+ */
+export const IDLE_LOOP_SHARE = 0.5;
+
+/**
+ * The process (or `processes` taken as one) wanted, or used, every core it could. `eventLoop`, where the
+ * process reports it: a loop mostly idle was woken late by a crowded machine, not saturated by its work.
+ */
+export function isSaturated(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>, processes = 1, eventLoop: number | null = null): boolean {
+  const busy = busyMeasure(process);
+  if (busy.kind === 'demand' && eventLoop !== null && eventLoop < IDLE_LOOP_SHARE) return false;
+  return isCpuSaturated(busy.percent, processes);
+}
+
+/** Busy event loop, yet short of saturated (over `processes` processes): waiting for a core, not using one. */
+export function isStarved(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'> | null, eventLoop: number | null, processes = 1): boolean {
+  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && process !== null && !isSaturated(process, processes, eventLoop);
+}
+
+/** "CPU demand 98% of a core (peak 100%; on CPU 31%, the rest waiting for a core)" or "CPU 97% of a core (peak 99%)". */
+export function busyEvidence(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>, cores = 'a core'): string {
+  const busy = busyMeasure(process);
+  if (busy.kind === 'cpu') return `CPU ${busy.percent.toFixed(0)}% of ${cores} (peak ${busy.max.toFixed(0)}%)`;
+  return `CPU demand ${busy.percent.toFixed(0)}% of ${cores} (peak ${busy.max.toFixed(0)}%; on CPU ${process.cpuPercent.mean.toFixed(0)}%, the rest waiting for a core)`;
 }
 
 /**
@@ -49,14 +90,14 @@ export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSatu
   const saturated: number[] = [];
   const starved: number[] = [];
   clients.forEach((client, i) => {
-    if (isCpuSaturated(client.cpuPercent.mean)) saturated.push(i + 1);
-    else if (isStarved(client.cpuPercent.mean, client.eventLoopUtilization?.mean ?? null)) starved.push(i + 1);
+    if (isSaturated(client, 1, client.eventLoopUtilization?.mean ?? null)) saturated.push(i + 1);
+    else if (isStarved(client, client.eventLoopUtilization?.mean ?? null)) starved.push(i + 1);
   });
   if (saturated.length === 0 && starved.length === 0) return null;
   const named = clients.length > 1;
   const lines = [...saturated, ...starved].sort((a, b) => a - b).map((n) => `${named ? `client ${n}: ` : ''}${processEvidence(clients[n - 1]!)}`);
   const what = saturated.length > 0
-    ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
+    ? `load generator saturated (wanted ${SATURATED_CPU_PERCENT}% of a core or more)`
     : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
   const advice = saturated.length > 0
     ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
@@ -68,7 +109,7 @@ function processEvidence(process: ProcessResources): string {
   const loop = process.eventLoopUtilization;
   const late = process.timerLatenessMs;
   return [
-    `CPU ${process.cpuPercent.mean.toFixed(0)}% of a core (peak ${process.cpuPercent.max.toFixed(0)}%)`,
+    busyEvidence(process),
     loop ? `event loop busy ${(loop.mean * 100).toFixed(1)}%` : null,
     late ? `timers late by ${formatMs(late.mean)} on average (at worst ${formatMs(late.max)})` : null,
   ]
@@ -88,10 +129,9 @@ export type ServerSilence = { saturated: string } | { hung: string } | null;
  */
 export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined, processes = 1): ServerSilence {
   if (!server || !/no report within/.test(reason)) return null;
-  const { mean, max } = server.cpuPercent;
-  if (!isCpuSaturated(mean, processes)) return null;
+  if (!isSaturated(server, processes)) return null;
   const cores = processes === 1 ? 'a core' : `${processes} cores (${processes} processes)`;
-  const cpu = `CPU ${mean.toFixed(0)}% of ${cores} through the window (peak ${max.toFixed(0)}%)`;
+  const cpu = `${busyEvidence(server, cores)} through the window`;
   const silence = reason.replace(/^server( \d+)?: /, '');
   const quiet = quietTail(series);
   if (quiet && quiet.quietMs >= Math.min(HUNG_QUIET_MS, quiet.windowMs / 2)) {

@@ -73,6 +73,7 @@ function combine(stats: ProcStats | null, loop: LoopReport | null): ProcessResou
   if (!stats) return null;
   return {
     cpuPercent: stats.cpuPercent,
+    ...(stats.cpuDemandPercent ? { cpuDemandPercent: stats.cpuDemandPercent } : {}),
     rssBytes: stats.rssBytes,
     eventLoopUtilization: loop?.eventLoopUtilization ?? null,
     ...(loop?.timerLatenessMs !== undefined ? { timerLatenessMs: loop.timerLatenessMs } : {}),
