@@ -32,7 +32,7 @@ test('the judgement: a fan-out client at a full core is saturated, one waiting f
     saturated: [1],
     starved: [],
     evidence:
-      `load generator saturated (wanted ${SATURATED_CPU_PERCENT}% of a core or more): CPU 103% of a core (peak 107%), event loop busy 99.9%, timers late by 250 ms on average (at worst 900 ms); ` +
+      `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core): CPU 103% of a core (peak 107%), event loop busy 99.9%, timers late by 250 ms on average (at worst 900 ms); ` +
       'its latencies include its own queueing; spread the load over more client processes (--client-procs 2 or more)',
   });
   // The same cell on a machine whose cores other processes held.
@@ -97,6 +97,9 @@ test("capacity reads the cell's judgement: the same cell is an invalid step exac
   // The server's judgement is the same one: a server that wanted a whole core (and got 40% of it) is saturated.
   const busyServer = { ...saturated, resources: { ...saturated.resources, server: { ...client(40, 0.99, null), cpuDemandPercent: { mean: 97, max: 100 } } } };
   assert.equal(judgeCell(busyServer, slo, info, null, 100, 1).serverSaturated, true);
-  const { loadSaturation: _, ...quiet } = saturated;
+  // A cell without the engine's judgement (an older file) is judged from its resources by the same function.
+  const { loadSaturation: _, ...unjudged } = saturated;
+  assert.equal(judgeCell(unjudged, slo, info, null, 100, 1).clientSaturated, true);
+  const quiet = { ...unjudged, resources: { ...unjudged.resources, clients: [client(45, 0.48, [4.5, 98])] } };
   assert.equal(judgeCell(quiet, slo, info, null, 100, 1).clientSaturated, false);
 });

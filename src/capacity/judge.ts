@@ -6,7 +6,7 @@
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
-import { isSaturated, isStarved, STARVED_LOOP_SHARE } from '../core/saturation.js';
+import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../core/saturation.js';
 import { checkSlo, type Slo } from './slo.js';
 import type { BreakCause, CapacityStep } from '../capacity-types.js';
 
@@ -23,6 +23,8 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     return { ...base, ...empty(slo), verdict: 'broken', causes: ['failed'], breaches: [`cell ${cell.status}: ${reason}`], reason };
   }
   const outcomes = checkSlo(slo, cell.metrics, cell.missing);
+  // A cell without the engine's judgement (an older file) is judged the same way here.
+  const loadSaturation = cell.loadSaturation ?? loadSaturationOf(cell.resources.clients);
   const server = cell.resources.server;
   const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
   const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
@@ -42,12 +44,12 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
     // The load generator's judgement is the engine's, written into the cell: run and capacity read the same one.
-    clientSaturated: (cell.loadSaturation?.saturated.length ?? 0) > 0,
+    clientSaturated: (loadSaturation?.saturated.length ?? 0) > 0,
     // Demand (on CPU plus waiting for a core) where /proc has it, CPU otherwise: the engine's one judgement.
     serverSaturated: server !== null && isSaturated(server, serverProcesses, serverEventLoop),
     serverStarved: isStarved(server, serverEventLoop, serverProcesses),
     clientEventLoop,
-    clientStarved: (cell.loadSaturation?.starved.length ?? 0) > 0,
+    clientStarved: (loadSaturation?.starved.length ?? 0) > 0,
     reason,
     sloValues: outcomes.map((o) => o.value),
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),

@@ -97,7 +97,7 @@ export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSatu
   const named = clients.length > 1;
   const lines = [...saturated, ...starved].sort((a, b) => a - b).map((n) => `${named ? `client ${n}: ` : ''}${processEvidence(clients[n - 1]!)}`);
   const what = saturated.length > 0
-    ? `load generator saturated (wanted ${SATURATED_CPU_PERCENT}% of a core or more)`
+    ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
     : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
   const advice = saturated.length > 0
     ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
