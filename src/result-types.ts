@@ -249,6 +249,11 @@ export interface Measured {
   /** Set on an `errors` or `failed` cell: when the fault happened and what it did to the connections. */
   fault?: CellFault;
   /**
+   * What the clients' TLS handshakes negotiated, by outcome, most connections first; absent when
+   * the cell made no TLS connection. A stack that cannot tell gives null ones and its reason.
+   */
+  tls?: TlsOutcome[];
+  /**
    * With --repeat: each round as measured. The cell's own numbers pool every round:
    * histograms merged, counters and windows added, metrics computed once from that.
    */
@@ -277,6 +282,18 @@ export interface CellFault {
   connections: { opened: number; failed: number; lost: number };
   /** Set when the traffic stopped before the window's end (every connection lost): the rates are over this many ms. */
   trafficMs?: number;
+}
+
+/** One TLS outcome of a cell's client connections. */
+export interface TlsOutcome {
+  /** As OpenSSL names it (`TLSv1.3`); null when the client stack does not say. */
+  protocol: string | null;
+  /** The IANA name of the cipher (`TLS_AES_256_GCM_SHA384`); null when the client stack does not say. */
+  cipher: string | null;
+  /** Why protocol and cipher are null. */
+  reason?: string;
+  /** Client connections with this outcome. */
+  connections: number;
 }
 
 /** A cell whose every process reported: all its numbers are there. */
@@ -424,6 +441,8 @@ export interface BenchResult {
   shard?: ShardInfo;
   /** Set when this result was merged from shards (`wsbench merge`). */
   merge?: MergeInfo;
+  /** What the run did that its numbers do not show and a reader must know, e.g. certificates not verified (--insecure); shown under the table. */
+  warnings?: string[];
   /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
   capacity?: CapacitySection;
 }

@@ -9,7 +9,7 @@ import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../report/progress.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { addParameterOptions } from './parameter-flags.js';
-import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
+import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, foreignTrustOptions } from './foreign-flags.js';
 import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
 import { answerInterrupts } from './interrupts.js';
@@ -57,6 +57,7 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
     repeat: readCount('--repeat', flags.repeat ?? '1'),
     argv: process.argv.slice(2),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
+    ...foreignTrustOptions(flags),
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
     onEvent: withLiveViews(live, progress.onEvent),
   };

@@ -13,6 +13,7 @@ import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
 import { poolMeasured } from './rounds.js';
 import { loadSaturationOf } from './saturation.js';
+import { tlsOutcomes } from './tls-sessions.js';
 
 export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
@@ -33,6 +34,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   const empty = emptyHistograms(scenario, values, 'primary-latency');
   if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
   const loadSaturation = loadSaturationOf(pooled.resources.clients);
+  const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
     metrics: values.metrics,
     missing: values.missing,
@@ -40,6 +42,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
     resources: pooled.resources,
     stackDrops: pooled.stackDrops,
     notes: pooled.notes,
+    ...(tls.length > 0 ? { tls } : {}),
     ...(pooled.saturation ? { saturation: pooled.saturation } : {}),
     ...(loadSaturation ? { loadSaturation } : {}),
     ...(fault ? { fault } : {}),

@@ -139,7 +139,7 @@ async function run(message: ClientStartMessage): Promise<void> {
             },
           }),
         );
-        handshakes.record(connection.extensions());
+        handshakes.record(connection);
         return connection;
       },
       httpUrl: message.httpUrl,

@@ -54,6 +54,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
         onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
+        tls: plan.tls,
       });
       runs[i]!.push(outcome);
       const status = outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
@@ -61,6 +62,8 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
       emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.failure ?? outcome.errors, ...findings });
     }
   }
+  // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
+  plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
   const results = cells.map((cell, i): CellResult => {
@@ -86,5 +89,6 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     repeat: plan.repeat,
     scenarios: [plan.info],
     cells: results,
+    ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
   };
 }

@@ -7,6 +7,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { ClientTls } from '../adapter-types.js';
+import { nodeTlsOptions } from '../clients/tls-trust.js';
 
 export interface HttpReadOptions {
   method?: 'GET' | 'POST';
@@ -18,6 +20,8 @@ export interface HttpReadOptions {
   agent?: http.Agent | false;
   /** A longer body is cut off (default 1 MiB). */
   maxBytes?: number;
+  /** Over https://: what to trust, as the cell's clients do; absent: Node's default roots. */
+  tls?: ClientTls;
 }
 
 /** Why a read ended without an answer: `unreachable` (nothing to talk to), or anything else that went wrong. */
@@ -44,6 +48,7 @@ export function httpRead(target: URL, options: HttpReadOptions): Promise<{ statu
       method: options.method ?? 'GET',
       agent: options.agent ?? false,
       headers: options.headers ?? {},
+      ...(target.protocol === 'https:' ? nodeTlsOptions(options.tls) : {}),
     });
     const seconds = `${Math.round(options.deadlineMs / 100) / 10}s`;
     const timer = setTimeout(() => finish(new HttpReadError(`no complete answer within ${seconds}`, 'deadline')), options.deadlineMs);

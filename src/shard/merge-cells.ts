@@ -7,6 +7,7 @@
  */
 import type { MetricInfo } from '../declaration-types.js';
 import { computeMetrics } from '../core/metric-values.js';
+import { tlsOutcomes } from '../core/tls-sessions.js';
 import { sumCounterSets } from '../core/metrics.js';
 import { assembleMeasurements, serverPartOf } from '../core/measurements.js';
 import type { CellFault, CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
@@ -61,6 +62,7 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     notes: [...new Set(measured.flatMap((p) => p.cell.notes))],
     ...(loadSaturation ? { loadSaturation } : {}),
     ...(fault ? { fault } : {}),
+    ...(tlsOutcomes(measurements.counters).length > 0 ? { tls: tlsOutcomes(measurements.counters) } : {}),
     elapsedMs,
   };
   if (problems.length) return { ...identity, status: 'failed', reason: [...problems, ...errors].join('; '), ...numbers };

@@ -15,9 +15,9 @@ import { watchParent } from '../parent-watchdog.js';
 import { CLOCK_TICKS, processTree } from '../proc-sampler.js';
 import { ChildFailure, killWithChildren } from '../processes.js';
 import type { ParamValues } from '../../declaration-types.js';
-import type { CellServer, CommandSpec, ServerReport, StartedServer } from './types.js';
+import type { CellServer, CellTls, CommandSpec, ServerReport, StartedServer } from './types.js';
 import { httpOriginOf, urlWithParams } from './foreign-url.js';
-import { plainArgv, printedPort } from './command-text.js';
+import { fillPlaceholders, plainArgv, printedPort } from './command-text.js';
 import { ProbeFailure, probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
 import { ServerCgroup } from './server-cgroup.js';
@@ -37,6 +37,8 @@ export interface CommandCell {
   host: string;
   scenario: string;
   params: ParamValues;
+  /** The run's certificate files for {cert} and {key}, and what the probe and stats reader trust. */
+  tls?: CellTls;
 }
 
 export class CommandServer implements CellServer {
@@ -62,7 +64,7 @@ export class CommandServer implements CellServer {
   private readonly extraNotes: string[] = [];
 
   constructor(private readonly spec: CommandSpec, private readonly cell: CommandCell) {
-    this.window = new ForeignWindow(cell.scenario);
+    this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
   }
 
   async start(signal: AbortSignal): Promise<StartedServer> {
@@ -71,7 +73,7 @@ export class CommandServer implements CellServer {
     if (port !== null && this.spec.port.from === 'command' && !(await isFree(host, port))) {
       throw new Error(`${this.spec.name}: port ${port} is already in use on ${host}, by a process wsbench did not start`);
     }
-    const text = fill(this.spec.command, host, port);
+    const text = fillPlaceholders(this.spec.command, { host, port, ...(this.cell.tls?.files ? { files: this.cell.tls.files } : {}) });
     this.spawn(text);
     const deadline = Date.now() + this.spec.startTimeoutMs;
     let where = port;
@@ -91,9 +93,10 @@ export class CommandServer implements CellServer {
         throw new Error(`${this.spec.name} ${what} within ${this.spec.startTimeoutMs / 1000}s; ${line ? `last line on stderr: ${line}` : 'it printed nothing on stderr'}`);
       }
       if (where !== null) {
-        const url = urlWithParams(fill(this.spec.urlTemplate, host, where), this.cell.scenario, this.cell.params);
+        const url = urlWithParams(fillPlaceholders(this.spec.urlTemplate, { host, port: where }), this.cell.scenario, this.cell.params);
         try {
-          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal });
+          const tls = this.cell.tls?.client ? { tls: this.cell.tls.client } : {};
+          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, ...tls });
           const started = this.sampled(url);
           this.window.httpOrigin = started.httpUrl;
           return started;
@@ -302,10 +305,6 @@ export class CommandServer implements CellServer {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function fill(template: string, host: string, port: number | null): string {
-  return template.replaceAll('{host}', host).replaceAll('{port}', String(port ?? 0));
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

@@ -12,7 +12,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Protocol } from '../../result-types.js';
+import type { ClientTls } from '../../adapter-types.js';
 import { FrameParser, OPCODE } from '../../parsing/frame-parser.js';
+import { nodeTlsOptions } from '../../clients/tls-trust.js';
 
 export interface ProbeOptions {
   /** For connecting and for the handshake's answer, together. */
@@ -21,6 +23,8 @@ export interface ProbeOptions {
   holdMs: number;
   /** Ends the probe at once (an interrupt). */
   signal?: AbortSignal;
+  /** For a wss:// or https:// server: what to trust, as the cell's clients do; absent: Node's default roots. */
+  tls?: ClientTls;
 }
 
 /** Why the probe failed; `refused` = nothing listens yet (a starting command may still get there). */
@@ -62,6 +66,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       path,
       method: 'GET',
       agent: false,
+      ...(secure ? nodeTlsOptions(options.tls) : {}),
       headers: {
         Connection: 'Upgrade',
         Upgrade: 'websocket',

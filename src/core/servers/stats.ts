@@ -6,6 +6,7 @@
  * target that never resets its counters still reports one cell at a time.
  */
 import { httpRead, HttpReadError } from '../http-read.js';
+import type { ClientTls } from '../../adapter-types.js';
 
 export const STATS_PATH = '/wsbench/stats';
 /** The whole read, connecting and every byte of the answer, within this long. */
@@ -13,11 +14,12 @@ export const STATS_TIMEOUT_MS = 3000;
 
 export type StatsReading = { counters: Record<string, number> } | { missing: string };
 
-export async function readStats(httpOrigin: string, scenario: string, signal?: AbortSignal): Promise<StatsReading> {
+/** `tls`: what to trust over https://, as the cell's clients do. */
+export async function readStats(httpOrigin: string, scenario: string, signal?: AbortSignal, tls?: ClientTls): Promise<StatsReading> {
   const url = new URL(STATS_PATH, httpOrigin);
   url.searchParams.set('scenario', scenario);
   try {
-    const answer = await httpRead(url, { deadlineMs: STATS_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+    const answer = await httpRead(url, { deadlineMs: STATS_TIMEOUT_MS, ...(signal ? { signal } : {}), ...(tls ? { tls } : {}) });
     if (answer.status !== 200) return { missing: `GET ${STATS_PATH} answered HTTP ${answer.status}` };
     return parseStats(answer.body);
   } catch (error) {
