@@ -6,7 +6,6 @@
  * the declaration types.
  */
 import type { MetricUnit, ParamValues } from './declaration-types.js';
-import type { CellResult } from './result-types.js';
 
 export type SloOperator = '<' | '<=' | '=' | '>=' | '>';
 
@@ -50,7 +49,7 @@ export interface CapacityStep {
   /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
   outcome: 'within' | 'broken' | 'refused' | 'invalid';
   /** The cell's status (ok, errors, failed or skipped); null for a refused count (nothing ran). */
-  cellStatus: CellResult['status'] | null;
+  cellStatus: 'ok' | 'errors' | 'failed' | 'skipped' | null;
   /** Why the cell failed, has errors or was skipped, or why the count was refused. */
   reason: string | null;
   /** The value each SLO clause compared, in the order of `slo.clauses` (a sum for `errors`); null where the cell lacked it. */
