@@ -98,6 +98,7 @@ export type {
   HttpClient,
   ScenarioConnectOptions,
   ClientScenarioContext,
+  ServerRestartTimes,
   MetricInput,
   ComputedSource,
   MetricDefinition,

@@ -20,6 +20,8 @@ import { serverProcessCount } from './params.js';
 import type { CellServer, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
+import { freePort } from './servers/command.js';
+import { onPort, restartingServer } from './server-restart.js';
 import type { CellGate } from './coordination.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
@@ -98,7 +100,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const window = cellWindow(plan.loaded.scenario, plan.params);
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
-    server = serverOf(plan, options);
+    const restart = restartingServer(plan.loaded.scenario, plan.params, (port) => serverOf(plan, options, port), plan.foreign ? null : () => freePort(options.host));
+    server = restart ?? serverOf(plan, options);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
@@ -118,6 +121,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     openedAtEpochMs = Date.now();
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
+    restart?.arm(clients, resources, options.signal);
     options.onWindowOpen?.();
     const reports = clients.map((c) => c.waitFor('report', window.limitMs + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
     await waitForWindow(window.limitMs, options.signal, reports);
@@ -132,6 +136,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       }
     }
     resources.stopClients();
+    state.failure ??= (await restart?.settle()) ?? null;
     const serverCost = resources.stopServer();
     const serverReport = await server.report().catch((error: unknown) => {
       const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build(), serverProcessCount(plan.params));
@@ -170,13 +175,13 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   };
 }
 
-/** wsbench's own server child running the stack's adapter, or the foreign server the plan names. */
-function serverOf(plan: CellPlan, options: CellOptions): CellServer {
+/** wsbench's own server child running the stack's adapter, or the foreign server the plan names; on `port` when given (a restart). */
+function serverOf(plan: CellPlan, options: CellOptions, port?: number): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params });
+  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params });
   const count = serverProcessCount(plan.params);
   const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
-  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
+  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host }, port);
 }
 
 function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {

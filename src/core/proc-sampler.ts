@@ -109,7 +109,9 @@ export class ProcSampler {
   private readonly cpu: number[] = [];
   private readonly rss: number[] = [];
 
-  private readonly pids: readonly number[];
+  private pids: readonly number[];
+  /** CPU ticks of processes followed before these pids (a restarted server's earlier life). */
+  private earlierTicks = 0;
   /** Hears every sample as it is taken (a live view); the window's statistics do not depend on it. */
   onSample: ((sample: ResourceSample) => void) | null = null;
 
@@ -117,8 +119,22 @@ export class ProcSampler {
     this.pids = typeof pid === 'number' ? [pid] : pid;
   }
 
+  /** Takes a sample now (before the process is killed, so its last CPU time counts). */
+  sampleNow(): void {
+    if (this.timer) this.sample();
+  }
+
+  /**
+   * From now on samples `pids` instead (a restarted server): their CPU time adds to what the
+   * processes before them used up to their last sample, so the window's mean covers both lives.
+   */
+  follow(pids: readonly number[]): void {
+    if (this.last) this.earlierTicks = this.last.cpuTicks;
+    this.pids = pids;
+  }
+
   start(): void {
-    const reading = readAll(this.pids, this.tree);
+    const reading = this.read();
     if (reading) this.first = this.last = { atMs: performance.now(), cpuTicks: reading.cpuTicks };
     this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
@@ -142,8 +158,13 @@ export class ProcSampler {
     };
   }
 
-  private sample(): void {
+  private read(): ProcReading | null {
     const reading = readAll(this.pids, this.tree);
+    return reading && { cpuTicks: reading.cpuTicks + this.earlierTicks, rssBytes: reading.rssBytes };
+  }
+
+  private sample(): void {
+    const reading = this.read();
     if (!reading || !this.last) return;
     const atMs = performance.now();
     const elapsedMs = atMs - this.last.atMs;

@@ -11,6 +11,7 @@ import type { CellPlan } from './cell.js';
 import { serverProcessCount } from './params.js';
 import { foreignScenarioSkip, foreignStackInfo } from './servers/foreign-options.js';
 import type { ForeignServerSpec } from './servers/types.js';
+import { whyNoRestart } from './server-restart.js';
 
 /** What a scenario may require, which side must offer it, and how a skip says it is missing. */
 const REQUIREMENTS = [
@@ -25,7 +26,7 @@ export const NO_SERVER_HALF = 'the scenario has no server half';
 /** Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can. */
 export function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: readonly StackInfo[], foreign: readonly ForeignServerSpec[]): string | null {
   if (cell.foreign) {
-    const skip = foreignScenarioSkip(scenario);
+    const skip = foreignScenarioSkip(scenario) ?? whyNoRestart(scenario, cell.foreign);
     if (skip !== null) return skip;
   } else if (!scenario.server) {
     return NO_SERVER_HALF;

@@ -2,7 +2,7 @@
  * Catches a scenario whose declarations do not hang together when it is
  * defined, not when a reporter trips over it: the table and the chart requests
  * name declared metrics and parameters, and every default and preset value is
- * a valid value of its parameter.
+ * a valid value of its parameter; a server restart it asks for has both its times.
  */
 import type { ChartRequest, ParameterSpec } from '../declaration-types.js';
 import { ParameterError } from '../errors.js';
@@ -43,6 +43,10 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   } catch (error) {
     if (error instanceof ParameterError) return `parameter ${error.message}`;
     throw error;
+  }
+  const restart = definition.serverRestart as unknown;
+  if (restart !== undefined && !(isObject(restart) && typeof (restart as Record<string, unknown>).atMs === 'function' && typeof (restart as Record<string, unknown>).downtimeMs === 'function')) {
+    return 'serverRestart must be { atMs(params), downtimeMs(params) }: two functions giving ms';
   }
   for (const key of definition.table) if (!metrics.includes(key)) return `table names "${key}", which is not a declared metric`;
   for (const chart of definition.charts ?? []) {

@@ -29,6 +29,7 @@ export type {
   ScenarioConnectOptions,
   HttpClient,
   ClientScenarioContext,
+  ServerRestartTimes,
   MetricInput,
   ComputedSource,
   MetricDefinition,
