@@ -1,6 +1,6 @@
 """
 wsbench reference server on the `websockets` library (asyncio API): echo,
-ticker-orders, chat, fanout and firehose, each as its page in docs/protocols/
+ticker-orders, chat, fanout, firehose and reconnect-storm, each as its page in docs/protocols/
 describes. wsbench picks the scenario with `?scenario=NAME` on every
 connection (the path works too: ws://host:port/fanout).
 
@@ -216,9 +216,20 @@ async def firehose(ws: ServerConnection, params: wp.Params) -> None:
         running[0] = False
 
 
+# ------------------------------------------------------------------ reconnect-storm
+
+
+async def reconnect_storm(ws: ServerConnection, params: wp.Params) -> None:
+    """Accept and hold: wsbench kills this process and starts it again; the clients come back."""
+    await ws.wait_closed()
+
+
 # ------------------------------------------------------------------ the server
 
-SCENARIOS = {"echo": echo, "ticker-orders": ticker_orders, "chat": chat, "fanout": fanout, "firehose": firehose}
+SCENARIOS = {
+    "echo": echo, "ticker-orders": ticker_orders, "chat": chat, "fanout": fanout, "firehose": firehose,
+    "reconnect-storm": reconnect_storm,
+}
 
 
 def refuse(connection: ServerConnection, request):
