@@ -49,6 +49,19 @@ export interface BuiltInScenarioParameters {
     orders: IntegerParameter;
     samples: IntegerParameter;
   };
+  'reconnect-storm': {
+    connections: IntegerParameter;
+    policy: ChoiceParameter<'immediate' | 'fixed' | 'backoff'>;
+    delay: DurationParameter;
+    backoffBase: DurationParameter;
+    backoffCap: DurationParameter;
+    restartAt: DurationParameter;
+    downtime: DurationParameter;
+    attemptTimeout: DurationParameter;
+    connectRate: IntegerParameter;
+    connectTimeout: DurationParameter;
+    sourceAddresses: IntegerParameter;
+  };
   'ticker-orders': {
     tickInterval: DurationParameter;
     connections: IntegerParameter;
