@@ -8,6 +8,7 @@
  */
 import { Command } from 'commander';
 import { ParameterError, UsageError } from '../errors.js';
+import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { CapacityResult, ScenarioInfo } from '../result-types.js';
@@ -61,14 +62,8 @@ function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Comm
 }
 
 export async function capacityFromArgs(args: string[]): Promise<number> {
-  const scenarioArg = args[0];
-  if (scenarioArg === undefined || scenarioArg.startsWith('-')) {
-    if (args.includes('--help') || args.includes('-h')) {
-      process.stdout.write("usage: wsbench capacity <scenario> --slo 'p99<500ms,errors=0' [options]\n(the options depend on the scenario: wsbench capacity fanout --help)\n");
-      return 0;
-    }
-    throw new UsageError("capacity: name a scenario first, e.g. wsbench capacity fanout --slo 'p99<500ms,errors=0'");
-  }
+  if (namesNoScenario(args)) return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
+  const scenarioArg = args[0]!;
   const loaded = await loadScenario(scenarioArg);
   const info = scenarioInfo(loaded.scenario);
   const { command, foreign } = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));

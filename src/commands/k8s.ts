@@ -27,7 +27,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     .usage('--shards N --image IMAGE [options] -- <run args...>')
     .description('Print a Kubernetes Indexed Job (and headless Service) that runs `wsbench run <run args>` as N shards of one run.')
     .requiredOption('--shards <n>', `number of shards, one pod each (1 to ${MAX_SHARDS})`)
-    .requiredOption('--image <image>', 'container image holding wsbench (see the Dockerfile)')
+    .requiredOption('--image <image>', 'container image holding wsbench, built from the Dockerfile of a wsbench checkout (docs/kubernetes.md)')
     .option('--name <name>', 'name of the Job and the Service; pods are NAME-0, NAME-1, ...', 'wsbench')
     .option('--namespace <ns>', 'namespace (default: kubectl\'s current one)')
     .option('--cpu <quantity>', 'CPU of each pod, requested and limited alike', '2')

@@ -17,12 +17,13 @@ import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
-import type { CellServer, ForeignServerSpec } from './servers/types.js';
+import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
 import { freePort } from './servers/command.js';
 import { onPort, restartingServer } from './server-restart.js';
 import type { CellGate } from './coordination.js';
+import type { RunTls } from './run-tls.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
 
@@ -54,6 +55,8 @@ export interface CellOptions {
    * (ctx.share() then splits the work across machines), and the window opens through the gate.
    */
   shard?: { index: number; count: number; gate: CellGate };
+  /** The run's TLS: what this cell's server and clients get (nothing for a plain cell). */
+  tls?: RunTls;
 }
 
 /** What one round of a cell measured, before the scenario's metrics are computed from it. */
@@ -100,13 +103,14 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const window = cellWindow(plan.loaded.scenario, plan.params);
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
-    const restart = restartingServer(plan.loaded.scenario, plan.params, (port) => serverOf(plan, options, port), plan.foreign ? null : () => freePort(options.host));
-    server = restart ?? serverOf(plan, options);
+    const tls = (await options.tls?.forCell(plan)) ?? {};
+    const restart = restartingServer(plan.loaded.scenario, plan.params, (port) => serverOf(plan, options, tls, port), plan.foreign ? null : () => freePort(options.host));
+    server = restart ?? serverOf(plan, options, tls);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
 
-    const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries);
+    const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries, tls);
     children.push(...clients);
     const readyMs = readyTimeoutMs(plan.loaded.scenario, plan.params);
     await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
@@ -176,15 +180,15 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 }
 
 /** wsbench's own server child running the stack's adapter, or the foreign server the plan names; on `port` when given (a restart). */
-function serverOf(plan: CellPlan, options: CellOptions, port?: number): CellServer {
+function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls, port?: number): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params });
+  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params, tls });
   const count = serverProcessCount(plan.params);
   const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
-  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host }, port);
+  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) }, port);
 }
 
-function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {
+function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector, tls: CellTls): ManagedChild[] {
   const latest: Record<string, number>[] = [];
   // Shard i's processes come after those of shards 0 .. i-1: every shard takes its own part of every share.
   const firstIndex = (options.shard?.index ?? 0) * options.clientProcesses;
@@ -208,6 +212,7 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
       processIndex: firstIndex + index,
       processCount,
       progressIntervalMs: timeSeries.intervalMs,
+      ...(tls.client ? { tls: tls.client } : {}),
     });
     return child;
   });
