@@ -32,6 +32,8 @@ export class RunJournal {
   private syncing: Promise<void> | null = null;
   private broken = false;
   private opened = false;
+  /** Whether anything a rebuild could use went in: a window opened or a cell ended. */
+  private measured = false;
   private bytes = 0;
 
   /** `report`: where a fault is said (one line, once). */
@@ -55,7 +57,7 @@ export class RunJournal {
    */
   async finish(resultPath: string | null, keep: boolean): Promise<boolean> {
     this.guarded(() => this.append({ type: 'end', atMs: Date.now(), result: resultPath, by: 'run' }, true));
-    await this.close();
+    await this.closeFile();
     if (!this.opened) return false;
     if (resultPath === null || keep) return true;
     try {
@@ -66,8 +68,24 @@ export class RunJournal {
     return false;
   }
 
-  /** Closes the file without an end record (the run did not get to write its result): it stays for `wsbench recover`. */
+  /**
+   * Closes the file without an end record (the run did not get to write its result): it stays for
+   * `wsbench recover`, unless nothing was measured (a run refused after it started), when there is
+   * nothing to recover and a journal left behind would only stand in the next run's way.
+   */
   async close(): Promise<void> {
+    const open = this.fd !== null;
+    await this.closeFile();
+    if (open && !this.measured) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // Removed already.
+      }
+    }
+  }
+
+  private async closeFile(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.fd === null) return;
@@ -109,6 +127,7 @@ export class RunJournal {
       case 'cell-start':
         return this.append({ type: 'cell-start', atMs, index: event.index, round: event.round, server: event.server, client: event.client, params: event.params, windowMs: event.windowMs ?? null }, true);
       case 'window-open':
+        this.measured = true;
         return this.append({ type: 'window-open', atMs, index: event.index }, true);
       case 'tick':
         if (event.progress) this.append({ type: 'tick', atMs, index: event.index, process: event.progress.process, ticks: event.progress.ticks }, false);
@@ -119,6 +138,7 @@ export class RunJournal {
       }
       case 'cell-end':
         if (!event.outcome) return;
+        this.measured = true;
         this.append({ type: 'cell-end', atMs, index: event.index, round: event.round, status: event.status, reason: event.reason, outcome: event.outcome as CellRun }, true);
         return this.sync();
       case 'run-end':
