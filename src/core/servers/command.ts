@@ -227,6 +227,10 @@ export class CommandServer implements CellServer {
     }
   }
 
+  kill(): void {
+    if (this.child?.pid && !this.exitInfo) killGroup(this.child.pid, 'SIGKILL');
+  }
+
   private spawn(text: string): void {
     const argv = plainArgv(text);
     if (!argv) this.extraNotes.push(`${this.spec.name} was started through /bin/sh (its command uses shell syntax): the shell's memory counts in the server's RSS`);
