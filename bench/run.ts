@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: what wsbench's own machinery costs (echo round trip against
  * bare TCP; client CPU per message at full load, echo and firehose, against bare
- * ws loops doing the same exchange). Each comparison runs wsbench and a bare
+ * ws loops doing the same exchange; what one fan-out client process delivers at
+ * 10,000 connections against a bare ws client process). Each comparison runs wsbench and a bare
  * baseline on the same machine in the same run, so drift hits both: rounds
  * alternate, or (echo at full load) both clients share one server and one window.
  */
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../src/index.js';
 import { firehoseBaseline, renderFirehoseBaseline } from './firehose-baseline.js';
 import { echoCost, renderEchoCost } from './echo-cost.js';
+import { fanoutBaseline, renderFanoutBaseline } from './fanout-baseline.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 3000;
@@ -76,7 +78,10 @@ async function main(): Promise<void> {
   // Full load: the ratios are printed, never asserted (they move with whatever else shares the machine).
   const echo = await echoCost(undefined, (line) => process.stderr.write(`echo cost ${line}\n`));
   process.stdout.write(renderEchoCost(echo) + '\n');
-  process.stdout.write(renderFirehoseBaseline(await firehoseBaseline()) + '\n');
+  const firehose = await firehoseBaseline(undefined, (line) => process.stderr.write(`firehose ${line}\n`));
+  process.stdout.write(renderFirehoseBaseline(firehose) + '\n');
+  const fanout = await fanoutBaseline(undefined, (line) => process.stderr.write(`fanout ${line}\n`));
+  process.stdout.write(renderFanoutBaseline(fanout) + '\n');
 }
 
 await main();
