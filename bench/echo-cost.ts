@@ -20,13 +20,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import echo from '../scenarios/echo.js';
-import { run } from '../src/index.js';
 import { monotonicUs } from '../src/core/clock.js';
 import { MetricsRegistry } from '../src/core/metrics.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
 import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
+import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -40,15 +40,7 @@ export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, 
  */
 type BareKind = 'plain' | 'same-work';
 
-export type { ClientCost };
-
-/** One round: both clients over the same window against the same server. */
-export interface SharedRound {
-  wsbench: ClientCost;
-  bare: ClientCost;
-  /** The server's CPU over wsbench's window, percent of one core; null when it could not be read. */
-  serverCpuPercent: number | null;
-}
+export type { ClientCost, SharedRound };
 
 /** wsbench's CPU per message over the bare loop's, in one round. */
 export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
@@ -128,33 +120,7 @@ async function sharedRound(bareKind: BareKind, serverCpu: number | null): Promis
     const bareClient = forkBareLoop(url, bareKind);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
-    // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
-    const bare: { cost?: Promise<ClientCost> } = {};
-    const result = await run({
-      scenario: 'echo',
-      targets: [{ name: 'bench-uws', url, pid: server.pid! }],
-      clients: ['ws'],
-      params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
-      onEvent(event) {
-        if (event.type !== 'window-open') return;
-        bare.cost = runBareWindow(bareClient);
-        bare.cost.catch(() => undefined); // awaited below unless wsbench's cell failed first
-      },
-    });
-    const [cell] = result.cells;
-    if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
-    const client = cell.resources.clients[0];
-    if (!client) throw new Error('wsbench echo cell: the client process was not measured');
-    if (!bare.cost) throw new Error('wsbench echo cell: its window never opened');
-    const bareCost = await bare.cost;
-    // Let it exit by itself (a profiled child writes its profile then), within a bound.
-    await exited(bareClient);
-    const windowMs = cell.measurements.windowMs;
-    return {
-      wsbench: { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs },
-      bare: bareCost,
-      serverCpuPercent: cell.resources.server?.cpuPercent.mean ?? null,
-    };
+    return await sharedWindow('echo', { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs }, url, server, bareClient);
   } finally {
     killAll(children);
   }

@@ -34,6 +34,7 @@ import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
 import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
+import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -47,23 +48,15 @@ export const FIREHOSE_COST = {
   ratePerSec: 100_000,
 };
 
-/** One round: both clients over the same window, fed by the same server. */
-export interface FirehoseRound {
-  wsbench: ClientCost;
-  bare: ClientCost;
-  /** The server's CPU over wsbench's window (both feeds), percent of one core; null when it could not be read. */
-  serverCpuPercent: number | null;
-}
-
 export interface FirehoseBaseline {
-  rounds: FirehoseRound[];
+  rounds: SharedRound[];
   /** Two bare counters measured the same way, second over first, per control round. */
   control: number[];
   /** Where the processes ran: pinned to which CPUs, or why not. */
   placement: string;
 }
 
-export const roundRatio = (r: FirehoseRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
+export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
 
 export async function firehoseBaseline(rounds = FIREHOSE_COST.rounds, log: (line: string) => void = () => undefined): Promise<FirehoseBaseline> {
   const pinning = pinForFullLoad();
@@ -72,7 +65,7 @@ export async function firehoseBaseline(rounds = FIREHOSE_COST.rounds, log: (line
     : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}`;
   const serverCpu = typeof pinning === 'string' ? null : pinning.serverCpu;
   try {
-    const done: FirehoseRound[] = [];
+    const done: SharedRound[] = [];
     for (let round = 0; round < rounds; round++) {
       const r = await sharedRound(serverCpu);
       done.push(r);
@@ -91,7 +84,7 @@ export async function firehoseBaseline(rounds = FIREHOSE_COST.rounds, log: (line
 }
 
 /** The bench's firehose server and a bare counter in two child processes; wsbench's client joins them as a --target run. */
-async function sharedRound(serverCpu: number | null): Promise<FirehoseRound> {
+async function sharedRound(serverCpu: number | null): Promise<SharedRound> {
   const children: ChildProcess[] = [];
   try {
     const server = forkOnCpu(SELF, ['--role', 'server'], serverCpu);
@@ -100,32 +93,7 @@ async function sharedRound(serverCpu: number | null): Promise<FirehoseRound> {
     const bareClient = forkBareCounter(url);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
-    // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
-    const bare: { cost?: Promise<ClientCost> } = {};
-    const result = await run({
-      scenario: 'firehose',
-      targets: [{ name: 'bench-uws', url, pid: server.pid! }],
-      clients: ['ws'],
-      params: { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes },
-      onEvent(event) {
-        if (event.type !== 'window-open') return;
-        bare.cost = measureBareWindow(bareClient);
-        bare.cost.catch(() => undefined); // awaited below unless wsbench's cell failed first
-      },
-    });
-    const [cell] = result.cells;
-    if (cell?.status !== 'ok') throw new Error(`wsbench firehose cell ${cell?.status}: ${cell?.reason}`);
-    const client = cell.resources.clients[0];
-    if (!client) throw new Error('wsbench firehose cell: the client process was not measured');
-    if (!bare.cost) throw new Error('wsbench firehose cell: its window never opened');
-    const bareCost = await bare.cost;
-    await exited(bareClient);
-    const windowMs = cell.measurements.windowMs;
-    return {
-      wsbench: { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs },
-      bare: bareCost,
-      serverCpuPercent: cell.resources.server?.cpuPercent.mean ?? null,
-    };
+    return await sharedWindow('firehose', { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes }, url, server, bareClient);
   } finally {
     killAll(children);
   }

@@ -76,12 +76,21 @@ async function main(): Promise<void> {
   if (ratio > LIMIT_RATIO) process.exitCode = 1;
 
   // Full load: the ratios are printed, never asserted (they move with whatever else shares the machine).
-  const echo = await echoCost(undefined, (line) => process.stderr.write(`echo cost ${line}\n`));
-  process.stdout.write(renderEchoCost(echo) + '\n');
-  const firehose = await firehoseBaseline(undefined, (line) => process.stderr.write(`firehose ${line}\n`));
-  process.stdout.write(renderFirehoseBaseline(firehose) + '\n');
-  const fanout = await fanoutBaseline(undefined, (line) => process.stderr.write(`fanout ${line}\n`));
-  process.stdout.write(renderFanoutBaseline(fanout) + '\n');
+  await comparison('echo at full load', async () => renderEchoCost(await echoCost(undefined, progress('echo cost'))));
+  await comparison('firehose receive path', async () => renderFirehoseBaseline(await firehoseBaseline(undefined, progress('firehose'))));
+  await comparison('fan-out', async () => renderFanoutBaseline(await fanoutBaseline(undefined, progress('fanout'))));
+}
+
+const progress = (label: string) => (line: string): void => void process.stderr.write(`${label} ${line}\n`);
+
+/** One comparison's lines; one that fails says why in one line and the others still run. */
+async function comparison(label: string, measure: () => Promise<string>): Promise<void> {
+  try {
+    process.stdout.write((await measure()) + '\n');
+  } catch (error) {
+    process.stdout.write(`${label}: could not be measured: ${(error as Error).message.split('\n')[0]}\n`);
+    process.exitCode = 1;
+  }
 }
 
 await main();
