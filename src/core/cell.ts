@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ParamValues } from '../declaration-types.js';
-import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
+import type { CellFault, CellMeasurements, CellResources, ConnectionLedger, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
 import { stackRuntime } from '../stacks.js';
 import { sumCounterSets } from './metrics.js';
@@ -17,13 +17,18 @@ import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
+import { sumLedgers } from './connection-ledger.js';
+import { connectionVerdict, whenText } from './cell-verdict.js';
 import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
+import { freePort } from './servers/command.js';
+import { onPort, restartingServer } from './server-restart.js';
 import type { CellGate } from './coordination.js';
 import type { RunTls } from './run-tls.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
+import { declaresServerMetrics } from './metric-values.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -61,6 +66,10 @@ export interface CellOptions {
 export interface CellRun {
   /** The first thing that went wrong; null when every process reported. */
   failure: string | null;
+  /** Connections lost or that could not open while the round still ran to its end; null when none. */
+  errors: string | null;
+  /** When the failure or the errors happened, and what they did to the connections; null when neither did. */
+  fault: CellFault | null;
   /** Null when no client reported anything. */
   measured: {
     measurements: CellMeasurements;
@@ -82,12 +91,15 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   let server: CellServer | null = null;
   const state: {
     failure: string | null;
+    /** When the failure happened (epoch ms), when known. */
+    failedAtEpochMs: number | null;
     saturation?: string;
     serverReport: ProcessReport | null;
     stackDrops: number | null;
     serverReported: boolean | 'listed';
   } = {
     failure: null,
+    failedAtEpochMs: null,
     serverReport: null,
     stackDrops: null,
     serverReported: false,
@@ -102,7 +114,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
     const tls = (await options.tls?.forCell(plan)) ?? {};
-    server = serverOf(plan, options, tls);
+    const restart = restartingServer(plan.loaded.scenario, plan.params, (port) => serverOf(plan, options, tls, port), plan.foreign ? null : () => freePort(options.host));
+    server = restart ?? serverOf(plan, options, tls);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
@@ -113,15 +126,17 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
     throwIfAborted(options.signal);
 
-    const serverPids = ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])];
+    const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
     resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample);
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
-    await server.windowOpen();
+    await server.windowOpen(options.signal);
+    throwIfAborted(options.signal);
     if (options.shard) gateNotes.push(...(await options.shard.gate.arrive(options.signal)));
     openedAtEpochMs = Date.now();
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
+    restart?.arm(clients, resources, options.signal);
     options.onWindowOpen?.();
     const reports = clients.map((c) => c.waitFor('report', window.limitMs + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
     await waitForWindow(window.limitMs, options.signal, reports);
@@ -130,26 +145,29 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     for (const [index, outcome] of (await Promise.allSettled(reports)).entries()) {
       if (outcome.status === 'fulfilled') clientReports.set(index, outcome.value.report);
       else {
-        state.failure ??= reasonOf(outcome.reason);
+        fail(state, outcome.reason);
         const partial = (outcome.reason as ChildFailure).report;
         if (partial) clientReports.set(index, partial);
       }
     }
     resources.stopClients();
+    state.failure ??= (await restart?.settle()) ?? null;
     const serverCost = resources.stopServer();
     const serverReport = await server.report().catch((error: unknown) => {
       const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build(), serverProcessCount(plan.params));
       if (silence && 'saturated' in silence) state.saturation = silence.saturated;
-      else state.failure ??= silence?.hung ?? reasonOf(error);
+      else if (silence) state.failure ??= silence.hung;
+      else fail(state, error);
       return null;
     });
     state.serverReport = serverReport?.report ?? null;
     state.stackDrops = serverReport?.stackDrops ?? null;
     state.serverReported = serverReport?.complete ?? false;
   } catch (error) {
-    state.failure = options.signal.aborted ? 'interrupted' : reasonOf(error);
+    if (options.signal.aborted) state.failure = 'interrupted';
+    else fail(state, error);
     // The other shards need not wait for a window this shard will never open.
-    if (openedAtEpochMs === null) options.shard?.gate.withdraw(state.failure);
+    if (openedAtEpochMs === null) options.shard?.gate.withdraw(state.failure ?? 'failed');
   } finally {
     await Promise.allSettled([...(server ? [server.stop()] : []), ...children.map((c) => c.stop())]);
   }
@@ -157,14 +175,22 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 
   const elapsedMs = Date.now() - started;
   const reports = [...clientReports.values()];
-  if (reports.length === 0 || !resources) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
+  const failedAtMs = state.failedAtEpochMs !== null && openedAtEpochMs !== null ? state.failedAtEpochMs - openedAtEpochMs : null;
+  if (reports.length === 0 || !resources) {
+    const failure = state.failure ?? 'no client reported';
+    return { failure, errors: null, fault: failedAtMs === null ? null : { atMs: failedAtMs, connections: { opened: 0, failed: 0, lost: 0 } }, measured: null, elapsedMs };
+  }
   const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
+  const connections = sumLedgers(reports.flatMap((r) => (r.connections ? [r.connections] : [])));
+  // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by them.
+  const judged = plan.loaded.scenario.connectionFaults === 'measured' ? sumLedgers([]) : connections;
+  const verdict = judgeRound(state.failure, failedAtMs, judged);
   return {
-    failure: state.failure,
+    ...verdict,
     measured: {
       measurements,
-      resources: resources.build(state.serverReport?.eventLoopUtilization, new Map([...clientReports].map(([i, r]) => [i, r.eventLoopUtilization]))),
+      resources: resources.build(state.serverReport, clientReports),
       stackDrops: state.stackDrops,
       serverReported: state.serverReport === null ? false : state.serverReported,
       notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
@@ -174,13 +200,43 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   };
 }
 
-/** wsbench's own server child running the stack's adapter, or the foreign server the plan names. */
-function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls): CellServer {
+/** Keeps the first failure of a round, and when it happened if the error says (a child's exit, a server's death). */
+function fail(state: { failure: string | null; failedAtEpochMs: number | null }, error: unknown): void {
+  if (state.failure !== null) return;
+  state.failure = reasonOf(error);
+  state.failedAtEpochMs = error instanceof ChildFailure ? error.atEpochMs : null;
+}
+
+/**
+ * A round's status from what failed and what its connections went through: a failure keeps
+ * its own reason (with when it happened, if known); every connection lost fails the round;
+ * some lost or that could not open give it errors.
+ */
+function judgeRound(failure: string | null, failedAtMs: number | null, connections: ConnectionLedger): Pick<CellRun, 'failure' | 'errors' | 'fault'> {
+  const verdict = connectionVerdict(connections);
+  const counts = { opened: connections.opened, failed: connections.failed, lost: connections.lost };
+  if (failure !== null) {
+    const atMs = failedAtMs ?? verdict?.fault.atMs ?? null;
+    const trafficMs = verdict?.fault.trafficMs;
+    const fault: CellFault = { atMs, connections: counts, ...(trafficMs !== undefined ? { trafficMs } : {}) };
+    if (failure === 'interrupted') return { failure, errors: null, fault: verdict?.fault ?? null };
+    // When it happened: the failure's own time, else what the connections went through.
+    if (failedAtMs === null && verdict) return { failure: `${failure}; ${verdict.failure ?? verdict.errors}`, errors: null, fault };
+    const when = failedAtMs !== null ? ` (${whenText(failedAtMs)})` : '';
+    const rates = trafficMs !== undefined && trafficMs > 0 ? `; rates are over the ${(trafficMs / 1000).toFixed(2)} s the traffic ran` : '';
+    return { failure: `${failure}${when}${rates}`, errors: null, fault };
+  }
+  if (!verdict) return { failure: null, errors: null, fault: null };
+  return verdict;
+}
+
+/** wsbench's own server child running the stack's adapter, or the foreign server the plan names; on `port` when given (a restart). */
+function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls, port?: number): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params, tls });
+  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params, tls, serverMetrics: declaresServerMetrics(plan.loaded.scenario) });
   const count = serverProcessCount(plan.params);
   const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
-  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) });
+  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) }, port);
 }
 
 function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector, tls: CellTls): ManagedChild[] {

@@ -23,7 +23,8 @@ const SERVER_REPORT_TIMEOUT_MS = 30_000;
 export type ServerStart = Omit<ServerStartMessage, 'processIndex' | 'processCount' | 'port'>;
 
 export class ChildServer implements CellServer {
-  constructor(private readonly children: ManagedChild[], private readonly start_: ServerStart) {
+  /** `port`: listen there instead of on a free port (a restart comes back where its clients knew it). */
+  constructor(private readonly children: ManagedChild[], private readonly start_: ServerStart, private readonly port?: number) {
     for (const child of children) {
       child.onSibling = (message) => {
         for (const other of children) if (other !== child) other.send(message);
@@ -33,7 +34,7 @@ export class ChildServer implements CellServer {
 
   async start(signal: AbortSignal): Promise<StartedServer> {
     const [first, ...rest] = this.children;
-    const ready = await this.startOne(first!, 0, undefined, signal);
+    const ready = await this.startOne(first!, 0, this.port, signal);
     const port = Number(new URL(ready.httpUrl!).port);
     const joined = await Promise.all(rest.map((child, i) => this.startOne(child, i + 1, port, signal)));
     const stray = joined.find((j) => j.url !== ready.url);
@@ -50,7 +51,7 @@ export class ChildServer implements CellServer {
     return child.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', signal);
   }
 
-  async windowOpen(): Promise<void> {
+  async windowOpen(_signal: AbortSignal): Promise<void> {
     for (const child of this.children) child.send({ type: 'go' });
   }
 
@@ -70,6 +71,10 @@ export class ChildServer implements CellServer {
     await Promise.all(this.children.map((child) => child.stop()));
   }
 
+  kill(): void {
+    for (const child of this.children) child.process.kill('SIGKILL');
+  }
+
   notes(): string[] {
     return [];
   }
@@ -78,15 +83,18 @@ export class ChildServer implements CellServer {
 /** One server's report from its processes': histograms merged, counters added, event loops averaged. */
 export function mergeServerReports(reports: ProcessReport[]): ProcessReport {
   if (reports.length === 1) return reports[0]!;
-  const loops = reports.map((r) => r.eventLoopUtilization);
-  const eventLoopUtilization: SampledStat | null = loops.every((l): l is SampledStat => l !== null)
-    ? { mean: loops.reduce((sum, l) => sum + l.mean, 0) / loops.length, max: Math.max(...loops.map((l) => l.max)) }
-    : null;
   return {
     histograms: mergeHistogramSets(reports.map((r) => r.histograms)),
     counters: sumCounterSets(reports.map((r) => r.counters)),
-    eventLoopUtilization,
+    eventLoopUtilization: averaged(reports.map((r) => r.eventLoopUtilization)),
+    timerLatenessMs: averaged(reports.map((r) => r.timerLatenessMs ?? null)),
     windowMs: Math.max(...reports.map((r) => r.windowMs)),
     notes: [...new Set(reports.flatMap((r) => r.notes))],
   };
+}
+
+/** The processes' means averaged, the highest max; null unless every process measured it. */
+function averaged(stats: Array<SampledStat | null>): SampledStat | null {
+  if (!stats.every((s): s is SampledStat => s !== null)) return null;
+  return { mean: stats.reduce((sum, s) => sum + s.mean, 0) / stats.length, max: Math.max(...stats.map((s) => s.max)) };
 }
