@@ -21,6 +21,7 @@
  * draws the curve from them.
  */
 import { spawn } from 'node:child_process';
+import { binNodeFlags } from './bin-node-flags.js';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -77,7 +78,8 @@ const nodeArgs = values['heap-probe'] ? ['--expose-gc', `--heapsnapshot-signal=S
 const record: SoakSamples = { command, startedAt: new Date().toISOString(), samples: [], pageStatus: null };
 const startedMs = Date.now();
 
-const wsbench = spawn(process.execPath, [...nodeArgs, BIN, ...command], {
+// The orchestrator runs with the bin's own Node flags, as `npx wsbench` runs it.
+const wsbench = spawn(process.execPath, [...binNodeFlags(BIN), ...nodeArgs, BIN, ...command], {
   stdio: ['ignore', 'inherit', 'pipe'],
   env: { ...process.env, ...(values['heap-probe'] ? { WSBENCH_HEAP_PROBE: join(dir, 'heap.jsonl') } : {}) },
 });
