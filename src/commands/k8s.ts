@@ -6,7 +6,9 @@
  */
 import { Command, CommanderError } from 'commander';
 import { UsageError } from '../errors.js';
-import { DEFAULT_BARRIER_PORT, MAX_SHARDS, k8sManifest, manifestYaml, randomRunId } from '../shard/k8s-manifest.js';
+import { DEFAULT_BARRIER_PORT, INDEX_VARIABLE, MAX_SHARDS, k8sManifest, manifestYaml, podRunArgs, randomRunId, type K8sManifestOptions } from '../shard/k8s-manifest.js';
+import { checkRunArgs } from './run-args.js';
+import { planForOtherMachines } from '../open-file-limit.js';
 
 interface K8sFlags {
   shards: string;
@@ -49,7 +51,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
   const shards = wholeNumber('--shards', flags.shards, `a whole number from 1 to ${MAX_SHARDS}`);
   const barrierPort = wholeNumber('--barrier-port', flags.barrierPort, 'a port from 1 to 65535');
   const runId = flags.runId ?? randomRunId(flags.name);
-  const manifest = k8sManifest({
+  const options: K8sManifestOptions = {
     name: flags.name,
     ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
     image: flags.image,
@@ -59,7 +61,12 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     memory: flags.memory,
     barrierPort,
     runArgs,
-  });
+  };
+  const manifest = k8sManifest(options);
+  // Every pod would refuse what `run` refuses: check the arguments shard 0 gets, with `run`'s own parser, before printing.
+  // The pods' open-file limit and port range are theirs, not this machine's: those checks stay with the pods.
+  planForOtherMachines();
+  await checkRunArgs(podRunArgs(options), { [INDEX_VARIABLE]: '0' });
   const ns = flags.namespace !== undefined ? ` -n ${flags.namespace}` : '';
   const header = [
     `wsbench k8s: ${shards} shard${shards > 1 ? 's' : ''} of run ${runId} (docs/kubernetes.md)`,

@@ -102,16 +102,7 @@ export function k8sManifest(options: K8sManifestOptions): K8sManifest {
   const labels = (): Labels => ({ 'app.kubernetes.io/name': 'wsbench', 'app.kubernetes.io/instance': name });
   const metadata = () => ({ name, ...(options.namespace !== undefined ? { namespace: options.namespace } : {}), labels: labels() });
   const resources = () => ({ cpu: options.cpu, memory: options.memory });
-  const args = [
-    'run',
-    ...options.runArgs.map(literalArg),
-    '--shard', `env:${INDEX_VARIABLE}/${shards}`,
-    '--run-id', options.runId,
-    // An Indexed Job's pod with subdomain S is NAME-INDEX.S in DNS: shard 0 is NAME-0.NAME.
-    '--barrier', `http://${name}-0.${name}:${port}`,
-    '--barrier-listen', `0.0.0.0:${port}`,
-    '--json-line',
-  ];
+  const args = ['run', ...podRunArgs(options).map(literalArg)];
   const container: ShardContainer = {
     name: 'wsbench',
     image: options.image,
@@ -167,6 +158,20 @@ export function k8sManifest(options: K8sManifestOptions): K8sManifest {
     },
   };
   return { runId: options.runId, service, job };
+}
+
+/** What follows `wsbench run` in every pod, as the pod reads it (before Kubernetes' `$` escaping). */
+export function podRunArgs(options: K8sManifestOptions): string[] {
+  const { name, shards, barrierPort: port } = options;
+  return [
+    ...options.runArgs,
+    '--shard', `env:${INDEX_VARIABLE}/${shards}`,
+    '--run-id', options.runId,
+    // An Indexed Job's pod with subdomain S is NAME-INDEX.S in DNS: shard 0 is NAME-0.NAME.
+    '--barrier', `http://${name}-0.${name}:${port}`,
+    '--barrier-listen', `0.0.0.0:${port}`,
+    '--json-line',
+  ];
 }
 
 /** A run id for `name`: the name and a random suffix, so two runs of one manifest name never merge. */
