@@ -11,8 +11,9 @@
  *   - SIGINT or SIGTERM: the file is written, valid, marked interrupted, and the
  *     cut cell kept its numbers;
  *   - kill -9 of wsbench: nothing in memory can survive that, so the previous
- *     result at --out must be intact (never half-written) and the next run with
- *     the same --out must go ahead (its lock is stale).
+ *     result at --out must be intact (never half-written), `wsbench recover`
+ *     must rebuild what its journal holds, and the next run with the same --out
+ *     must go ahead (its lock is stale).
  * Then the cases of scripts/fault-cases.mjs: servers under test that misbehave
  * (each cell must show the fault, never `ok`), and bad input that must be
  * refused with one line.
@@ -200,6 +201,16 @@ function verdict(fault, out, before, code, dir) {
   if (fault.expect === 'previous-intact') {
     if (!existsSync(out) || !readFileSync(out).equals(before)) return 'the previous result file was changed';
     if (readdirSync(dir).some((f) => f.endsWith('.tmp'))) return 'a half-written temp file was left';
+    // What it measured is in its journal: recover must rebuild it (and so free --out for the next run).
+    if (existsSync(`${out}.journal`)) {
+      const recovered = spawnSync(process.execPath, [bin, 'recover', `${out}.journal`], { encoding: 'utf8' });
+      if (recovered.status !== 0) return `recover of its journal failed (exit ${recovered.status}): ${recovered.stderr.trim().split('\n').at(-1)}`;
+      try {
+        readResultFile(out);
+      } catch (error) {
+        return `recover wrote no valid result: ${error.message.split('\n')[0]}`;
+      }
+    }
     const next = spawnSync(process.execPath, [bin, 'run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', out], { encoding: 'utf8' });
     return next.status === 0 ? null : `the next run with the same --out failed: ${next.stderr.trim().split('\n').at(-1)}`;
   }
