@@ -7,7 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError } from '../errors.js';
 import { DEFAULT_BARRIER_PORT, INDEX_VARIABLE, MAX_SHARDS, k8sManifest, manifestYaml, podRunArgs, randomRunId, type K8sManifestOptions } from '../shard/k8s-manifest.js';
-import { checkRunArgs } from './run-args.js';
+import { planFromRunArgs } from './run-args.js';
 import { planForOtherMachines } from '../open-file-limit.js';
 
 interface K8sFlags {
@@ -66,7 +66,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
   // Every pod would refuse what `run` refuses: check the arguments shard 0 gets, with `run`'s own parser, before printing.
   // The pods' open-file limit and port range are theirs, not this machine's: those checks stay with the pods.
   planForOtherMachines();
-  await checkRunArgs(podRunArgs(options), { [INDEX_VARIABLE]: '0' });
+  await planFromRunArgs(podRunArgs(options), { [INDEX_VARIABLE]: '0' });
   const ns = flags.namespace !== undefined ? ` -n ${flags.namespace}` : '';
   const header = [
     `wsbench k8s: ${shards} shard${shards > 1 ? 's' : ''} of run ${runId} (docs/kubernetes.md)`,

@@ -79,7 +79,7 @@ export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = proc
 }
 
 /** Parses and plans: every check `run` makes before it starts a process, with nothing started. */
-export async function checkRunArgs(args: string[], env: NodeJS.ProcessEnv): Promise<RunPlan> {
+export async function planFromRunArgs(args: string[], env: NodeJS.ProcessEnv): Promise<RunPlan> {
   const parsed = await parseRunArgs(args, env);
   return planRun(parsed.options, parsed.loaded);
 }

@@ -229,7 +229,7 @@ function checkOptions(o: K8sManifestOptions): void {
   checkRunArgs(o.runArgs);
 }
 
-/** What `k8s` can tell about the run arguments without the scenario: the pods check the rest when they start. */
+/** What the manifest itself needs of the run arguments; `wsbench k8s` then reads them with `run`'s own parser. */
 function checkRunArgs(args: string[]): void {
   const example = 'wsbench k8s --shards 4 --image IMAGE -- fanout --connections 40000 --target ws://server.bench:8080/';
   if (args.length === 0) throw new UsageError(`k8s: give the run arguments after "--", e.g. ${example}`);
