@@ -1,5 +1,6 @@
 /** `wsbench run <scenario>`: scenario flags, one plan, its execution, table or JSON, result file. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
+import { subcommand } from './subcommand.js';
 import { execute, planRun, type RunOptions } from '../run.js';
 import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
@@ -28,7 +29,7 @@ interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
 }
 
 function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
-  const command = new Command(`wsbench run ${info.name}`).description(info.description).exitOverride().configureOutput({ writeErr: () => undefined });
+  const command = subcommand(`wsbench run ${info.name}`).description(info.description);
   addStackOptions(command, {
     servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
     clients: 'client stacks, comma separated (default: all)',
