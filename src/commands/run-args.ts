@@ -4,7 +4,8 @@
  * it before it executes; `k8s` uses it on the arguments every pod will be
  * given, so a mistake is refused before a manifest exists.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
+import { subcommand } from './subcommand.js';
 import { planRun, type RunOptions, type RunPlan } from '../run.js';
 import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
@@ -36,7 +37,7 @@ export interface ParsedRunArgs {
 }
 
 export function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
-  const command = new Command(`wsbench run ${info.name}`).description(info.description).exitOverride().configureOutput({ writeErr: () => undefined });
+  const command = subcommand(`wsbench run ${info.name}`).description(info.description);
   addStackOptions(command, {
     servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
     clients: 'client stacks, comma separated (default: all)',
