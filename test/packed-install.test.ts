@@ -2,14 +2,18 @@
  * The tarball `npm pack` makes, installed into an empty project with nothing
  * of the repository around it, is complete: it carries its licence and every
  * file its help texts, messages and docs point to, and `npx wsbench` runs
- * every stack from it, Bun and Deno from their installed packages.
+ * every stack from it, Bun and Deno from their installed packages; `wsbench
+ * init` there makes a project whose `npm install && npm run bench` works first
+ * try. One pack and install serves every test of this file.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { documentationPages, linkProblem, links } from './markdown.js';
-import { packAndInstall, type PackedInstall } from './packed-install.js';
+import { npm, npmEnv, offlineLock, packAndInstall, type PackedInstall } from './packed-install.js';
+import { startPrintingServer } from './foreign-processes.js';
+import { REPO_ROOT, runCli } from './support.js';
 import { isMeasured, type BenchResult, type RuntimeInfo, type StackInfo } from '../src/index.js';
 
 /** What `wsbench list --json` prints, as far as these tests read it. */
@@ -115,4 +119,40 @@ test('every relative link of the installed README.md and docs/ resolves inside t
     }
   }
   assert.deepEqual(problems, []);
+});
+
+test('init in the installed package, then npm install && npm run bench -- --target: a table and a report', { timeout: 900_000 }, async (t) => {
+  const server = startPrintingServer([process.execPath, join(installed.packageDir, 'examples', 'jsonrpc', 'server.mjs'), '--port', '0'], /listening on (\S+)/);
+  try {
+    const init = await installed.npx(['init', 'mybench']);
+    assert.equal(init.code, 0, init.stderr);
+    const bench = join(installed.projectDir, 'mybench');
+    assert.match(init.stdout, /^wrote mybench\/: package\.json, scenario\.ts, tsconfig\.json, \.gitignore$/m);
+    assert.match(init.stdout, /^ {2}npm run bench -- --target ws:\/\/127\.0\.0\.1:8080\/$/m);
+    const manifest = JSON.parse(readFileSync(join(bench, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    assert.deepEqual(manifest.dependencies, { wsbench: `file:${installed.tarball}` }, 'the tarball it was installed from, not a registry version');
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    assert.deepEqual(manifest.devDependencies, { typescript: own.devDependencies.typescript, '@types/node': own.devDependencies['@types/node'] });
+    assert.equal(readFileSync(join(bench, 'scenario.ts'), 'utf8'), readFileSync(join(REPO_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8'));
+
+    // Offline here, npm needs a lockfile to resolve from its cache; a user online runs plain `npm install`.
+    writeFileSync(join(bench, 'package-lock.json'), `${JSON.stringify(offlineLock(bench, installed.tarball), null, 2)}\n`);
+    let started = Date.now();
+    await npm(['install'], bench);
+    const installSeconds = (Date.now() - started) / 1000;
+
+    const url = (await server.printed)[1]!;
+    started = Date.now();
+    // A 1 s window instead of the template's 5 s: what is checked is the table and the report, not the numbers.
+    const run = await runCli(['run', 'bench', '--', '--target', url, '--duration', '1s'], { cwd: bench, command: ['npm'], env: npmEnv(), timeoutMs: 300_000 });
+    const benchSeconds = (Date.now() - started) / 1000;
+    t.diagnostic(`npm install ${installSeconds.toFixed(1)} s, npm run bench (tsc, a 1 s window, report) ${benchSeconds.toFixed(1)} s`);
+    assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^server\s+client\s+status\s+echo p50 ms\s+echo p99 ms\s+add p99 ms\s+sha256 p50 ms\s+sha256 p99 ms\s+req\/s\s+errors/m);
+    assert.match(run.stdout, /^127\.0\.0\.1:\d+\s+ws\s+ok\s+[\d.]+/m);
+    assert.ok(existsSync(join(bench, 'wsbench-results.json')));
+    assert.ok(existsSync(join(bench, 'wsbench-results.report', 'report.html')), run.stderr);
+  } finally {
+    server.child.kill('SIGKILL');
+  }
 });
