@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { alive, childrenOf, runCli, tempDir } from './support.js';
+import { alive, childrenOf, commandOf, runCli, tempDir } from './support.js';
+import { startCli, untilReceived } from './live-cli.js';
 import { isMeasured, type BenchResult } from '../src/index.js';
 
 /** Collects every child the CLI forks while it runs. */
@@ -30,20 +31,13 @@ test('after a normal run no child process remains', async () => {
 test('SIGINT ends the run, writes what was measured, marks the cut cell interrupted, and leaves no child', async () => {
   const out = join(tempDir(), 'r.json');
   const watch = watchChildren();
-  let cliPid = 0;
-  const finished = runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '30s', '--out', out], {
-    ownProcessGroup: true,
-    onSpawn(pid) {
-      cliPid = pid;
-      watch.onSpawn(pid);
-    },
-  });
-  // Wait until the server and a client are up and the window has run a little.
-  while (watch.seen.size < 2) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 1500));
+  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '30s', '--metrics-listen', '127.0.0.1:0', '--out', out], { ownProcessGroup: true });
+  watch.onSpawn(cli.pid);
+  // Until the window has measured replies, as /metrics tells: a fixed 1.5 s was too short on a busy machine.
+  await untilReceived(cli, 90_000);
   // Like Ctrl+C in a terminal: the whole process group gets SIGINT, children included.
-  process.kill(-cliPid, 'SIGINT');
-  const outcome = await finished;
+  process.kill(-cli.pid, 'SIGINT');
+  const outcome = { code: (await cli.finished).code, stderr: cli.stderr() };
   watch.stop();
   assert.equal(outcome.code, 130, outcome.stderr);
   assert.ok(existsSync(out), 'the result file was written');
@@ -70,7 +64,10 @@ test('SIGINT while connections are still opening ends the cell as interrupted an
       watch.onSpawn(pid);
     },
   });
-  while (watch.seen.size < 2) await new Promise((r) => setTimeout(r, 50));
+  // Until the client process runs: wsbench's first children are the bun and deno version probes, which ended a wait
+  // for any two children before wsbench, still loading, handled SIGINT (it then died of it, code null).
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && !childrenOf(cliPid).some((pid) => commandOf(pid).includes('client-process'))) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 1000));
   process.kill(-cliPid, 'SIGINT');
   const outcome = await finished;

@@ -114,3 +114,19 @@ export async function groupEmpties(pgid: number, timeoutMs: number): Promise<Arr
   }
   return left;
 }
+
+/**
+ * Resolves once the run started with `--metrics-listen 127.0.0.1:0` shows, on its /metrics, a client
+ * counter named received above 0: its window is open and has measured replies. Rejects after `timeoutMs`.
+ */
+export async function untilReceived(cli: LiveCli, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  await cli.waitForStderr(/metrics: http\S+/, timeoutMs);
+  const url = /metrics: (http\S+)/.exec(cli.stderr())![1]!;
+  while (Date.now() < deadline) {
+    const text = await fetch(url).then((response) => response.text(), () => '');
+    if (/counter="received"\} [1-9]/.test(text)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no received counter above 0 on ${url} within ${timeoutMs} ms`);
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMeasured, run } from '../src/index.js';
-import { alive, childrenOf, runCli, tempDir } from './support.js';
+import { alive, childrenOf, commandOf, runCli, tempDir } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));
 
@@ -31,13 +31,15 @@ test('a child stuck in a busy loop dies when wsbench is SIGKILLed', async () => 
       cliPid = pid;
     },
   });
-  // Until the server has spun for a while (its window opens after the client connects).
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline && seen.size < 2) {
+  // Until the server and client processes run (wsbench's first children are the bun and deno version probes,
+  // which alone ended a wait for any two), then until the server has spun for a while.
+  const cellUp = (): boolean => ['server-process', 'client-process'].every((role) => [...seen].some((pid) => commandOf(pid).includes(role)));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && !cellUp()) {
     for (const child of childrenOf(cliPid)) seen.add(child);
     await new Promise((r) => setTimeout(r, 50));
   }
-  assert.ok(seen.size >= 2, 'server and client started');
+  assert.ok(cellUp(), 'server and client started');
   await new Promise((r) => setTimeout(r, 1000));
   process.kill(cliPid, 'SIGKILL');
   await finished;

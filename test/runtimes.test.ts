@@ -4,20 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMeasured, run, type BenchResult, type CellResult } from '../src/index.js';
-import { alive, childrenOf, runCli, tempDir } from './support.js';
+import { alive, childrenOf, commandOf, runCli, tempDir } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));
 const DEFLATE_WIRE = fileURLToPath(new URL('./fixtures/deflate-wire.js', import.meta.url));
 const pair = (c: CellResult): string => `${c.server}/${c.client}`;
-
-/** A pid's command line, words joined by spaces ('' when gone). */
-function commandOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-}
 
 /** A server or client child under Bun or Deno (not the `--version` probes wsbench runs first). */
 const RUNTIME_CHILD = /\/(bun|deno) .*(server|client)-process\.js/;

@@ -70,6 +70,15 @@ export function childrenOf(pid: number): number[] {
   return found;
 }
 
+/** A pid's command line, words joined by spaces ('' when gone). */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
 /** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
 export function alive(pid: number): boolean {
   try {
