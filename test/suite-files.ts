@@ -1,0 +1,24 @@
+/**
+ * Which compiled test files `npm test` runs and how (test/run-suite.ts runs them):
+ * every *.test.js, two at a time, except the ones in SERIAL, which run afterwards
+ * one at a time with nothing else running, because they judge a process by the
+ * CPU it got, which a test file on the other core would take from it.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Test files run at once: CI has 2 cores, and most tests spend much of their time waiting for child processes. */
+export const TEST_CONCURRENCY = 2;
+
+/** Test files that run alone, after the others, each with the reason. */
+export const SERIAL: Readonly<Record<string, string>> = {
+  'misbehaving-server.test.js': 'a spinning server is told hung (not merely silent) only when it used 85 % of a core through the window',
+};
+
+/** The *.test.js files of `dir`, sorted: those that run together and those that run alone. Throws when SERIAL names a file that is not there. */
+export function suiteFiles(dir: string): { together: string[]; alone: string[] } {
+  const missing = Object.keys(SERIAL).filter((file) => !existsSync(join(dir, file)));
+  if (missing.length > 0) throw new Error(`SERIAL names ${missing.join(', ')}, not in ${dir}`);
+  const files = readdirSync(dir).filter((file) => file.endsWith('.test.js')).sort();
+  return { together: files.filter((file) => !(file in SERIAL)), alone: files.filter((file) => file in SERIAL) };
+}
