@@ -101,6 +101,19 @@ export interface ServerStartOptions {
   sharePort?: boolean;
   /** Serve wss:// (https:// for socket.io and the HTTP routes) with this certificate; plain when absent. */
   tls?: ServerTls;
+  /**
+   * A per-connection send-queue limit the scenario asks for (slow-consumer's backpressureLimit), in
+   * place of the one the adapter pins. Only stacks whose `sendQueueLimit` capability is true have
+   * such a limit; the others buffer without limit whatever this says.
+   */
+  sendQueueLimit?: SendQueueLimit;
+}
+
+/** Bytes a connection may have queued before the stack drops what is sent to it, or closes it. */
+export interface SendQueueLimit {
+  bytes: number;
+  /** drop: the send is refused (counted in stackDrops); close: the stack closes the connection. */
+  onLimit: 'drop' | 'close';
 }
 
 /** A server that is listening. */
@@ -128,6 +141,8 @@ export interface ServerCapabilities {
   sharedPort: boolean;
   /** Serves TLS when its start options carry a certificate. */
   tls: boolean;
+  /** Limits each connection's send queue, and applies ServerStartOptions.sendQueueLimit when given one. */
+  sendQueueLimit: boolean;
 }
 
 /** One server stack. */
@@ -158,6 +173,32 @@ export interface ClientConnection {
   extensions(): string;
   /** The TLS version and cipher this connection negotiated; null ones with the reason (plain ws://, or a stack that does not say). */
   tlsSession(): TlsSession;
+  /** How long each step of opening this connection took, as far as the stack lets it be seen. */
+  handshakePhases(): HandshakePhases;
+  /**
+   * Takes at most `bytesPerSec` bytes a second off the socket (0: none), so the rest stays in the
+   * kernel's buffers and TCP flow control pushes back on the server, as a client on a bad network
+   * does; null: reads freely again. Absent where the stack cannot reach its socket (capability
+   * `pauseReading` false).
+   */
+  throttleReading?(bytesPerSec: number | null): void;
+}
+
+/**
+ * The steps of opening one connection, in microseconds (fractional). A stack that hides its socket
+ * shows only the total: the steps are null and `reason` says why.
+ */
+export interface HandshakePhases {
+  /** From connect() until the TCP connection was established. */
+  tcpConnectUs: number | null;
+  /** The TLS handshake, from TCP connected until secure; null for a plain connection too. */
+  tlsHandshakeUs: number | null;
+  /** From the connection being ready (TCP, or TLS) until the WebSocket opened (socket.io: until its connect event). */
+  upgradeUs: number | null;
+  /** From connect() until the connection opened. */
+  totalUs: number;
+  /** Why the steps are not shown. */
+  reason?: string;
 }
 
 export interface ClientConnectOptions {
@@ -185,6 +226,11 @@ export interface ClientConnectOptions {
   textAsBytes?: boolean;
   /** For a wss:// (or https:// socket.io) URL: what to trust. Absent: the stack's default trust store. */
   tls?: ClientTls;
+  /**
+   * The scenario reads the handshake's steps or throttles reading: an adapter that shares sockets
+   * among connections (undici's dispatcher) gives this one a socket of its own to watch.
+   */
+  inspectSocket?: boolean;
 }
 
 /** What a client stack can do beyond plain messages. */
@@ -199,6 +245,10 @@ export interface ClientCapabilities {
   tlsInsecure: boolean;
   /** Its connections report the negotiated TLS version and cipher (tlsSession() is not null). */
   tlsSession: boolean;
+  /** Its connections can stop reading their socket, or read it at a set rate (throttleReading). */
+  pauseReading: boolean;
+  /** Its connections show the TCP, TLS and upgrade steps of their handshake (handshakePhases()). */
+  handshakePhases: boolean;
 }
 
 /** One client stack. */

@@ -17,6 +17,13 @@ export interface BuiltInScenarioParameters {
     queueLimitBytes: SizeParameter;
     queuePolicy: ChoiceParameter<'wait' | 'drop'>;
   };
+  churn: {
+    rate: IntegerParameter;
+    messages: IntegerParameter;
+    payload: SizeParameter;
+    handshakeTimeout: DurationParameter;
+    sourceAddresses: IntegerParameter;
+  };
   echo: {
     connections: IntegerParameter;
     payload: SizeParameter;
@@ -48,6 +55,21 @@ export interface BuiltInScenarioParameters {
     iterations: IntegerParameter;
     orders: IntegerParameter;
     samples: IntegerParameter;
+  };
+  'slow-consumer': {
+    connections: IntegerParameter;
+    slowShare: NumberParameter;
+    slowMode: ChoiceParameter<'stop' | 'rate'>;
+    slowReadRate: SizeParameter;
+    stopAfter: DurationParameter;
+    stopFor: DurationParameter;
+    interval: DurationParameter;
+    messageSize: SizeParameter;
+    backpressureLimit: SizeParameter;
+    onLimit: ChoiceParameter<'drop' | 'close'>;
+    connectRate: IntegerParameter;
+    connectTimeout: DurationParameter;
+    sourceAddresses: IntegerParameter;
   };
   'ticker-orders': {
     tickInterval: DurationParameter;

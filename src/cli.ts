@@ -13,6 +13,7 @@ import { compareFromArgs } from './commands/compare.js';
 import { mergeFromArgs } from './commands/merge.js';
 import { capacityFromArgs } from './commands/capacity.js';
 import { k8sFromArgs } from './commands/k8s.js';
+import { recoverFromArgs } from './commands/recover.js';
 import { initFromArgs } from './commands/init.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike). */
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   merge: mergeFromArgs,
   capacity: capacityFromArgs,
   k8s: k8sFromArgs,
+  recover: recoverFromArgs,
   init: initFromArgs,
 };
 

@@ -16,6 +16,13 @@ export const STACK_PARAMETERS = {
     default: 'off',
     sweepable: true,
   },
+  tls: {
+    kind: 'choice',
+    description: 'wss:// with a throwaway certificate made for the run (on: every server serves TLS, every client trusts exactly that certificate; pairs that cannot are skipped)',
+    choices: ['off', 'on'],
+    default: 'off',
+    sweepable: true,
+  },
   serverProcesses: {
     kind: 'integer',
     description: "processes of a built-in server stack, sharing one port (SO_REUSEPORT); above 1 only for scenarios whose server half allows it and stacks that can share a port",

@@ -18,6 +18,8 @@ export {
   openPaced,
   classifyConnectError,
   CONNECT_FAILURES,
+  classifyHandshakeFailure,
+  HANDSHAKE_FAILURES,
   sourceAddressCount,
   sourceAddressFor,
   localPortCount,
@@ -33,6 +35,7 @@ export type {
   CounterMetricOptions,
   ConnectFailure,
   PacedOpenOptions,
+  HandshakeFailure,
   FrameParserEvents,
 } from './scenario-kit/index.js';
 export { renderTable, formatNumber } from './report/table.js';
@@ -82,6 +85,8 @@ export type {
   ServerTls,
   ClientTls,
   TlsSession,
+  HandshakePhases,
+  SendQueueLimit,
 } from './adapter-types.js';
 export { makeCertificate, LOOPBACK_HOSTS } from './tls/certificate.js';
 export type { TlsCertificate, CertificateOptions, CertificateKeyType } from './tls/certificate.js';
@@ -176,6 +181,7 @@ export type {
   ForeignServerInfo,
   ScenarioInfo,
   BenchResult,
+  TlsOutcome,
   CapacityResult,
 } from './result-types.js';
 export { capacity, planCapacity, executeCapacity } from './capacity/run-capacity.js';

@@ -79,8 +79,20 @@ function isAlive(owner: LockOwner): boolean {
     // EPERM: alive, but someone else's.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A process killed with -9 stays a zombie until its parent reaps it: it writes nothing any more.
+  if (stateOf(owner.pid) === 'Z') return false;
   const now = startTicksOf(owner.pid);
   return owner.startTicks === null || now === null || now === owner.startTicks;
+}
+
+/** Field 3 of /proc/<pid>/stat (R, S, Z ...); null where there is no /proc. */
+function stateOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Field 22 of /proc/<pid>/stat; null where there is no /proc. The command name (field 2) may hold spaces: count from its ')'. */

@@ -201,10 +201,27 @@ export interface Measured {
    */
   saturation?: string;
   /**
+   * What the clients' TLS handshakes negotiated, by outcome, most connections first; absent when
+   * the cell made no TLS connection. A stack that cannot tell gives null ones and its reason.
+   */
+  tls?: TlsOutcome[];
+  /**
    * With --repeat: each round as measured. The cell's own numbers pool every round:
    * histograms merged, counters and windows added, metrics computed once from that.
    */
   rounds?: RoundResult[];
+}
+
+/** One TLS outcome of a cell's client connections. */
+export interface TlsOutcome {
+  /** As OpenSSL names it (`TLSv1.3`); null when the client stack does not say. */
+  protocol: string | null;
+  /** The IANA name of the cipher (`TLS_AES_256_GCM_SHA384`); null when the client stack does not say. */
+  cipher: string | null;
+  /** Why protocol and cipher are null. */
+  reason?: string;
+  /** Client connections with this outcome. */
+  connections: number;
 }
 
 /** A cell whose every process reported: all its numbers are there. */
@@ -342,8 +359,24 @@ export interface BenchResult {
   shard?: ShardInfo;
   /** Set when this result was merged from shards (`wsbench merge`). */
   merge?: MergeInfo;
+  /** Set when this result was rebuilt from the run's journal after wsbench stopped without writing it (`wsbench recover`). */
+  recovered?: RecoveryInfo;
+  /** What the run did that its numbers do not show and a reader must know, e.g. certificates not verified (--insecure); shown under the table. */
+  warnings?: string[];
   /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
   capacity?: CapacitySection;
+}
+
+/** Where a rebuilt result came from, and what the rebuild could not know. */
+export interface RecoveryInfo {
+  /** The journal it was rebuilt from, as named to `wsbench recover`. */
+  journal: string;
+  /** ISO time of the last record that reached the journal: wsbench stopped after it. */
+  stoppedAt: string;
+  /** In words: "recovered from journal after wsbench stopped at ..."; also the reason of the cell it stopped in. */
+  reason: string;
+  /** What the rebuild noticed or could not rebuild (a torn last line, what a cell cut short lacks). */
+  notes: string[];
 }
 
 /** The result of a capacity search. */

@@ -3,7 +3,7 @@
  * and the two halves it runs (server, client), with the contexts the engine
  * hands them. A scenario is made with defineScenario() (src/scenario/define.ts).
  */
-import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, ServerConnection } from './adapter-types.js';
+import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, SendQueueLimit, ServerConnection } from './adapter-types.js';
 import type {
   ChartRequest,
   CustomSource,
@@ -202,11 +202,11 @@ export interface ScenarioDefinition<
   /**
    * Stack features the scenario cannot do without; pairs lacking one are skipped:
    * `fragmentControl` (server sendFragmented), `httpRoutes` (server serves routes),
-   * `wireTap` (client onWireData). `wsbenchServer`: the scenario runs only against
+   * `wireTap` (client onWireData), `pauseReading` (client throttleReading). `wsbenchServer`: the scenario runs only against
    * wsbench's own servers (its server half is no documented wire protocol a --target
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
-  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; wsbenchServer?: string };
+  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; wsbenchServer?: string };
   /**
    * The server half still works as several processes sharing one port (the common
    * `serverProcesses` parameter): each process serves only the connections the kernel
@@ -239,6 +239,12 @@ export interface ScenarioDefinition<
    * the parameters (e.g. connections at a connect rate).
    */
   readyTimeoutMs?(params: NoInfer<ScenarioParams<D>>): number;
+  /**
+   * The per-connection send-queue limit this parameter set asks of server stacks that have one
+   * (uWS maxBackpressure, Bun backpressureLimit), in place of the one wsbench pins; undefined: the
+   * pinned one. Stacks without a limit buffer without limit whatever this says.
+   */
+  sendQueueLimit?(params: NoInfer<ScenarioParams<D>>): SendQueueLimit | undefined;
   /**
    * The server half, run by wsbench's own server stacks. Leave it out for a client-only scenario
    * (your own protocol, measured against --target and --server-cmd servers): built-in server

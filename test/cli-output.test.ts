@@ -19,14 +19,14 @@ test('--json puts the result document, and nothing else, on stdout; the file hol
   assert.ok(cell && isMeasured(cell));
   assert.match(cell.measurements.histograms.rtt?.hdrBase64 ?? '', /^HISTFAAA/);
   assert.equal(printed.scenarios[0]?.metrics.rttP50Ms?.role, 'primary-latency', 'the declarations travel with the numbers');
-  assert.deepEqual(Object.keys(cell.params).sort(), ['binary', 'connections', 'deflate', 'duration', 'inflight', 'messages', 'payload', 'serverProcesses']);
+  assert.deepEqual(Object.keys(cell.params).sort(), ['binary', 'connections', 'deflate', 'duration', 'inflight', 'messages', 'payload', 'serverProcesses', 'tls']);
 });
 
 test('the table shows a row per measured cell with the scenario columns and the server cost, n/a pairs below', async () => {
   const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,socketio', '--duration', '200ms', '--out', join(tempDir(), 'r.json')]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const lines = outcome.stdout.trimEnd().split('\n');
-  assert.equal(lines[1], 'every cell: connections=1 payload=32B binary=false inflight=1 messages=0 duration=200ms deflate=off serverProcesses=1');
+  assert.equal(lines[1], 'every cell: connections=1 payload=32B binary=false inflight=1 messages=0 duration=200ms deflate=off tls=off serverProcesses=1');
   assert.match(lines[2]!, /^server\s+client\s+status\s+p50 ms\s+p99 ms\s+max ms\s+msg\/s\s+errors\s+srv CPU%\s+srv RSS MB$/);
   assert.match(lines[3]!, /^ws\s+ws\s+ok\s+[\d.]+\s+[\d.]+/);
   assert.equal(lines[4], '');

@@ -25,7 +25,7 @@ const plain = {
 test('a scenario that declares no duration gets the common one, and its window lasts that long', () => {
   const scenario = defineScenario(plain);
   assert.deepEqual(scenarioInfo(scenario).parameters.duration, { kind: 'duration', description: 'measurement window', default: 10_000, min: 100 });
-  assert.deepEqual(Object.keys(scenarioInfo(scenario).parameters), ['connections', 'duration', 'deflate', 'serverProcesses']);
+  assert.deepEqual(Object.keys(scenarioInfo(scenario).parameters), ['connections', 'duration', 'deflate', 'tls', 'serverProcesses']);
   const [params] = resolveParameterSets(scenario, { duration: '2s' });
   assert.deepEqual(cellWindow(scenario, params!), { fixedMs: 2000, expectedMs: 2000, limitMs: 2000 });
 });
@@ -48,7 +48,7 @@ test('a scenario that still declares its own duration parameter keeps it, in its
     ...plain,
     parameters: { ...plain.parameters, duration: { kind: 'duration', description: 'measurement window', default: '2s', min: '100ms' } },
   });
-  assert.deepEqual(Object.keys(scenarioInfo(scenario).parameters), ['connections', 'duration', 'deflate', 'serverProcesses']);
+  assert.deepEqual(Object.keys(scenarioInfo(scenario).parameters), ['connections', 'duration', 'deflate', 'tls', 'serverProcesses']);
   assert.equal(scenarioInfo(scenario).parameters.duration!.default, 2000);
 });
 

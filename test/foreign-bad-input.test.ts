@@ -1,9 +1,7 @@
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { runCli } from './support.js';
+import { testRefusedRunInput, type RefusedInput } from './refused-run-input.js';
 
 /** Each bad input: the exact one line on stderr, exit 2, nothing started and nothing on stdout. */
-const cases: Array<[string, string[], string]> = [
+const cases: RefusedInput[] = [
   ['a URL that is not ws, wss, http or https', ['--target', 'ftp://example.invalid/'], 'wsbench: --target: "ftp://example.invalid/" is not a ws://, wss:// (WebSocket) or http://, https:// (socket.io) URL'],
   ['a target with an empty name', ['--target', '=ws://127.0.0.1:9/'], 'wsbench: --target: an empty name (for ws://127.0.0.1:9/)'],
   ['a target named like a built-in stack', ['--target', 'uws=ws://127.0.0.1:9/'], 'wsbench: --target: "uws" is a built-in server stack ('],
@@ -22,14 +20,4 @@ const cases: Array<[string, string[], string]> = [
   ['a --server-url that is not a URL', ['--server-cmd', 'py=node x.js --port {port}', '--server-url', 'tcp://{host}:{port}'], 'wsbench: --server-url: py: "tcp://{host}:{port}" is not a ws://, wss:// (WebSocket) or http://, https:// (socket.io) URL ({host} and {port} are filled in)'],
 ];
 
-for (const [name, args, expected] of cases) {
-  test(`bad input: ${name}`, async () => {
-    const outcome = await runCli(['run', 'echo', ...args]);
-    assert.equal(outcome.code, 2, outcome.stderr);
-    assert.equal(outcome.stdout, '');
-    const lines = outcome.stderr.trimEnd().split('\n');
-    assert.equal(lines.length, 1, `one line, got: ${outcome.stderr}`);
-    if (expected.endsWith('(')) assert.ok(lines[0]!.startsWith(expected), lines[0]);
-    else assert.equal(lines[0], expected);
-  });
-}
+testRefusedRunInput(cases);

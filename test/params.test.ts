@@ -44,7 +44,7 @@ test('library errors name the parameter, not a flag', () => {
   refuse({ duration: '10ms' }, 'duration: "10ms" is below the minimum 100ms');
   refuse({ payload: [] }, 'payload: an empty list sweeps nothing');
   refuse({ duration: '1000h' }, 'duration: "1000h" is above the maximum 168h');
-  refuse({ bogus: 1 }, 'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, duration, deflate, serverProcesses)');
+  refuse({ bogus: 1 }, 'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, duration, deflate, tls, serverProcesses)');
   refuse({}, 'preset: "nope" is not a preset of echo (ci, quick)', 'nope');
 });
 

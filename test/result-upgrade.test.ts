@@ -71,7 +71,7 @@ test('a version 2 file round-trips unchanged', () => {
     table: ['rttP50Ms'],
     charts: [{ kind: 'resources' }],
   });
-  const params = { deflate: 'off', serverProcesses: 1 };
+  const params = { deflate: 'off', tls: 'off', serverProcesses: 1 };
   const written = result(scenario, [
     cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } }),
     cell('echo', { server: 'ws', client: 'socketio', params, status: 'skipped' }),

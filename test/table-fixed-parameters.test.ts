@@ -43,5 +43,5 @@ test('a swept parameter is a column, not on the line; a scenario with nothing sh
 
 test('a version 1 file, whose parameters were never declared, still lists them', () => {
   const lines = renderTable(readResultFile(join(REPO_ROOT, 'test/fixtures/echo-run.json'))).split('\n');
-  assert.equal(lines[1], 'every cell: deflate=off serverProcesses=1 connections=1 payload=32 binary=false inflight=1 duration=1000 messages=0');
+  assert.equal(lines[1], 'every cell: deflate=off tls=off serverProcesses=1 connections=1 payload=32 binary=false inflight=1 duration=1000 messages=0');
 });

@@ -40,8 +40,17 @@ export type ExchangeOutcome =
   | { ok: true; counters: Record<string, number>; session: TlsSession | null }
   | { ok: false; reason: string };
 
-/** Runs the exchange from `stack`'s client in its runtime against `server`; `first: 'http'` asks the HTTP route before connecting. */
-export async function exchange(stack: string, server: ServerChild, tls?: ClientTls, first: 'websocket' | 'http' = 'websocket'): Promise<ExchangeOutcome> {
+/**
+ * Runs the exchange from `stack`'s client in its runtime against `server`; `first: 'http'` asks the HTTP
+ * route before connecting; `inspectSocket` connects as churn does.
+ */
+export async function exchange(
+  stack: string,
+  server: ServerChild,
+  tls?: ClientTls,
+  first: 'websocket' | 'http' = 'websocket',
+  inspectSocket = false,
+): Promise<ExchangeOutcome> {
   const adapter = await loadClientAdapter(stack);
   const child = new ManagedChild(`client ${stack}`, 'client', CLIENT_ENTRY, adapter.runtime);
   try {
@@ -49,7 +58,7 @@ export async function exchange(stack: string, server: ServerChild, tls?: ClientT
       type: 'start',
       adapter: stack,
       scenario: TLS_SCENARIO,
-      params: { first },
+      params: { first, inspectSocket },
       url: server.url,
       httpUrl: server.httpUrl,
       processIndex: 0,

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeCertificate, type TlsCertificate } from '../src/index.js';
+import { classifyHandshakeFailure, makeCertificate, type TlsCertificate } from '../src/index.js';
 import { exchange, startServerChild, type ServerChild } from './tls-children.js';
 
 let served: TlsCertificate;
@@ -50,6 +50,8 @@ for (const [client, expected] of Object.entries(REFUSALS)) {
     const otherCa = await exchange(client, server, { caPem: stranger.certPem });
     assert.equal(otherCa.ok, false, `${client} connected trusting another certificate`);
     if (!otherCa.ok) assert.match(otherCa.reason, expected.otherCa);
+    // churn counts each of these as a TLS failure.
+    for (const outcome of [untrusted, otherCa]) if (!outcome.ok) assert.equal(classifyHandshakeFailure(outcome.reason), 'tls', outcome.reason);
   });
 }
 

@@ -1,7 +1,7 @@
 """
 wsbench reference server on the `websockets` library (asyncio API): echo,
-ticker-orders, chat, fanout and firehose, each as its page in docs/protocols/
-describes. wsbench picks the scenario with `?scenario=NAME` on every
+ticker-orders, chat, fanout, firehose, churn and slow-consumer, each as its
+page in docs/protocols/ describes. wsbench picks the scenario with `?scenario=NAME` on every
 connection (the path works too: ws://host:port/fanout).
 
     python examples/python/websockets_server.py --port 8765
@@ -216,9 +216,51 @@ async def firehose(ws: ServerConnection, params: wp.Params) -> None:
         running[0] = False
 
 
+# ------------------------------------------------------------------ churn
+
+
+async def churn(ws: ServerConnection, params: wp.Params) -> None:
+    """echo, counting the connections: wsbench divides the server's CPU by them."""
+    wp.count("churn", "accepted")
+    async for message in ws:
+        wp.count("churn", "echoed")
+        await ws.send(message)
+
+
+# ------------------------------------------------------------------ slow-consumer
+
+
+def write_buffer_bytes(ws: ServerConnection) -> int:
+    """What asyncio holds for a connection and has not written to its socket."""
+    transport = ws.transport
+    return transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else 0
+
+
+# broadcast() writes to every connection without waiting: a slow one's bytes pile up in its
+# write buffer, without limit (this server sends no keepalive pings that would time it out).
+SLOW_STREAM = wp.SlowConsumerStream(broadcast, write_buffer_bytes)
+
+
+async def slow_consumer(ws: ServerConnection, params: wp.Params) -> None:
+    SLOW_STREAM.join(ws)
+    try:
+        async for message in ws:
+            SLOW_STREAM.on_text(ws, message, params)
+    finally:
+        SLOW_STREAM.leave(ws)
+
+
 # ------------------------------------------------------------------ the server
 
-SCENARIOS = {"echo": echo, "ticker-orders": ticker_orders, "chat": chat, "fanout": fanout, "firehose": firehose}
+SCENARIOS = {
+    "echo": echo,
+    "ticker-orders": ticker_orders,
+    "chat": chat,
+    "fanout": fanout,
+    "firehose": firehose,
+    "churn": churn,
+    "slow-consumer": slow_consumer,
+}
 
 
 def refuse(connection: ServerConnection, request):

@@ -9,8 +9,10 @@ stack's idiom.
 - the optional stats route's body (GET /wsbench/stats?scenario=NAME);
 - the fanout price tick and the firehose order-book feed, byte for byte the
   ones wsbench's own servers send (same seeded generator);
-- the ticker-orders and fanout streams (TickerStream, FanoutStream): each server
-  passes only its own way of sending one message to many connections.
+- the ticker-orders, fanout and slow-consumer streams (TickerStream,
+  FanoutStream, SlowConsumerStream): each server passes only its own way of
+  sending one message to many connections (and, for slow-consumer, of reading
+  how many bytes it holds for one).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import asyncio
 import inspect
 import json
 import math
+import os
 import ssl
 import time
 from collections import defaultdict
@@ -160,13 +163,20 @@ async def fanout_ticks(params: "Params"):
     interval = params.number("interval", 100)
     ticks = int(params.number("duration", 10_000) // interval)
     next_price = price_walk()
+    async for seq, due in schedule(ticks, interval):
+        yield price_tick(seq, next_price(), due)
+
+
+async def schedule(ticks: int, interval_ms: float):
+    """Yields (seq, due) for each of `ticks` messages at its intended time (CLOCK_MONOTONIC
+    µs) from now; a late wake-up still owes every message that fell due, each with its own time."""
     start = now_us()
     for seq in range(ticks):
-        due = start + seq * interval * 1000
+        due = start + seq * interval_ms * 1000
         delay = due - now_us()
         if delay > 0:
             await asyncio.sleep(delay / 1e6)
-        yield price_tick(seq, next_price(), due)
+        yield seq, due
 
 
 class TickerStream:
@@ -232,6 +242,99 @@ class FanoutStream:
             if inspect.isawaitable(sent):
                 await sent
             count("fanout", "ticksSent")
+
+
+# ------------------------------------------------------------------ slow-consumer
+
+QUEUE_SAMPLE_SECONDS = 0.1
+
+
+def resident_bytes() -> int:
+    """This process's RSS, as /proc says it (the second field of statm, in pages)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def stream_message(seq: int, due_us: float, queued_bytes: int, size: int) -> str:
+    """slow-consumer's message: a JSON header, then spaces up to `size` bytes."""
+    header = compact({"seq": seq, "t": round(due_us, 1), "q": queued_bytes})
+    return header.ljust(size)
+
+
+class SlowConsumerStream:
+    """slow-consumer's stream (docs/protocols/slow-consumer.md): floor(duration / interval)
+    messages to every connection, started by {"start":true}; each connection says
+    {"hello":"slow"} or {"hello":"healthy"} first. `send_all(connections, message)` is the
+    server's own way of sending one message to many without waiting for any of them;
+    `queued(connection)` the bytes it holds for one. Peaks and the RSS at the stream's start
+    are counters that only grow (each stream adds its own), so wsbench's before/after
+    difference is the cell's."""
+
+    def __init__(self, send_all, queued) -> None:
+        self.groups: dict = {}
+        self.task: asyncio.Future | None = None
+        self.streaming = False
+        self.send_all = send_all
+        self.queued = queued
+
+    def join(self, connection) -> None:
+        self.groups[connection] = "healthy"
+
+    def leave(self, connection) -> None:
+        group = self.groups.pop(connection, None)
+        if self.streaming and group is not None:
+            count("slow-consumer", "closedSlow" if group == "slow" else "closedHealthy")
+
+    def on_text(self, connection, text, params: "Params") -> None:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(message, dict):
+            return
+        if message.get("hello") in ("slow", "healthy"):
+            self.groups[connection] = message["hello"]
+        elif message.get("start") is True and (self.task is None or self.task.done()):
+            self.task = asyncio.ensure_future(self.run(params))
+
+    def members(self, group: str) -> list:
+        return [connection for connection, g in self.groups.items() if g == group]
+
+    async def run(self, params: "Params") -> None:
+        interval = params.number("interval", 10)
+        ticks = int(params.number("duration", 10_000) // interval)
+        size = params.integer("messageSize", 1024)
+        count("slow-consumer", "rssAtStartBytes", resident_bytes())
+        # Listed from the start, zero until something happens: this server never drops a message.
+        for name in ("slowQueuedPeakBytes", "healthyQueuedPeakBytes", "droppedSlow", "droppedHealthy", "closedSlow", "closedHealthy"):
+            count("slow-consumer", name, 0)
+        peaks = {"slow": 0, "healthy": 0}
+        latest = [0]
+        self.streaming = True
+
+        async def sample() -> None:
+            while True:
+                for group, name in (("slow", "slowQueuedPeakBytes"), ("healthy", "healthyQueuedPeakBytes")):
+                    queued = sum(self.queued(connection) for connection in self.members(group))
+                    if group == "slow":
+                        latest[0] = queued
+                    if queued > peaks[group]:
+                        count("slow-consumer", name, queued - peaks[group])
+                        peaks[group] = queued
+                await asyncio.sleep(QUEUE_SAMPLE_SECONDS)
+
+        sampler = asyncio.ensure_future(sample())
+        try:
+            async for seq, due in schedule(ticks, interval):
+                message = stream_message(seq, due, latest[0], size)
+                for group, name in (("slow", "sentSlow"), ("healthy", "sentHealthy")):
+                    targets = self.members(group)
+                    self.send_all(targets, message)
+                    count("slow-consumer", name, len(targets))
+                count("slow-consumer", "ticksSent")
+        finally:
+            sampler.cancel()
+            self.streaming = False
 
 
 # ------------------------------------------------------------------ firehose feed

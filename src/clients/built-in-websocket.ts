@@ -6,9 +6,10 @@
  * enough up to the local port range. Nor can a script read the TLS session either
  * runtime negotiated.
  */
-import type { ClientConnection, ClientConnectOptions, TlsSession } from '../adapter-types.js';
+import type { ClientConnection, ClientConnectOptions, HandshakePhases, TlsSession } from '../adapter-types.js';
 import type { WebSocketConstructor, WebSocketLike } from '../runtimes/globals.js';
 import { undisclosedSession } from './tls-trust.js';
+import { TotalOnlyPhases } from './socket-phases.js';
 
 const CLOSED = 3;
 /** A peer that never answers the close handshake must not hold the client up. */
@@ -22,9 +23,10 @@ export function connectBuiltIn(
   options: ClientConnectOptions,
 ): Promise<ClientConnection> {
   if (options.onWireData) return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
+  const phases = new TotalOnlyPhases(`${label}'s WebSocket exposes no socket: only the time from connect to open is seen`);
   const socket = socketOptions === undefined ? new WebSocket(url) : new WebSocket(url, socketOptions);
   const session = undisclosedSession(url, `${label}'s WebSocket does not expose its TLS session`);
-  return whatwgConnection(label, socket, options, { tlsSession: () => session });
+  return whatwgConnection(label, socket, options, { tlsSession: () => session, handshakePhases: () => phases.result(), onOpen: () => phases.opened() });
 }
 
 /**
@@ -34,13 +36,25 @@ export function connectBuiltIn(
  * `underlyingFailure` is what the adapter saw fail beneath the WebSocket, which
  * says more than its error event (undici's carries no cause: a TLS refusal
  * arrives as an empty message); `onClosed` runs at every close (undici frees
- * its agent there).
+ * its agent there); `onOpen` runs when it opens, before anything else (the handshake's timing).
  */
 export function whatwgConnection(
   label: string,
   socket: WebSocketLike,
   { onMessage, onUnexpectedClose }: Pick<ClientConnectOptions, 'onMessage' | 'onUnexpectedClose'>,
-  { tlsSession, underlyingFailure = () => undefined, onClosed = () => undefined }: { tlsSession: () => TlsSession; underlyingFailure?: () => string | undefined; onClosed?: () => void },
+  {
+    tlsSession,
+    handshakePhases,
+    underlyingFailure = () => undefined,
+    onClosed = () => undefined,
+    onOpen = () => undefined,
+  }: {
+    tlsSession: () => TlsSession;
+    handshakePhases: () => HandshakePhases;
+    underlyingFailure?: () => string | undefined;
+    onClosed?: () => void;
+    onOpen?: () => void;
+  },
 ): Promise<ClientConnection> {
   return new Promise<ClientConnection>((resolve, reject) => {
     socket.binaryType = 'arraybuffer';
@@ -59,12 +73,14 @@ export function whatwgConnection(
       if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
     });
     socket.addEventListener('open', () => {
+      onOpen();
       opened = true;
       resolve({
         send: (data) => socket.send(data),
         bufferedAmountBytes: () => socket.bufferedAmount,
         extensions: () => socket.extensions,
         tlsSession,
+        handshakePhases,
         close: () =>
           new Promise<void>((done) => {
             closing = true;

@@ -7,7 +7,10 @@ import { io, type Socket } from 'socket.io-client';
 import { probeByImport } from '../package-version.js';
 import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from '../servers/deflate-settings.js';
-import { nodeTlsOptions, tlsSessionOf } from './tls-trust.js';
+import { isTlsUrl, nodeTlsOptions, tlsSessionOf } from './tls-trust.js';
+import { SocketPhases } from './socket-phases.js';
+import { readThrottle } from './read-throttle.js';
+import type { Socket as NetSocket } from 'node:net';
 
 const MESSAGE_EVENT = 'm';
 
@@ -15,7 +18,7 @@ export const socketioClient: ClientAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: true },
+  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -38,6 +41,9 @@ export const socketioClient: ClientAdapter = {
         ...(localAddress ? { localAddress } : {}),
         ...nodeTlsOptions(tls),
       } as unknown as Parameters<typeof io>[1]);
+      // io() opens the engine and its ws socket at once: the upgrade's request is there to watch.
+      const phases = new SocketPhases();
+      underlyingSocket(socket)?._req?.once('socket', (raw) => phases.watch(raw, isTlsUrl(url)));
       let closing = false;
       socket.once('connect_error', (error: Error) => {
         socket.close();
@@ -47,7 +53,9 @@ export const socketioClient: ClientAdapter = {
         onMessage(typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : data),
       );
       socket.once('connect', () => {
-        const session = tlsSessionOf(underlyingSocket(socket)?._socket);
+        phases.opened();
+        const raw = underlyingSocket(socket)?._socket as NetSocket | undefined;
+        const session = tlsSessionOf(raw);
         socket.on('disconnect', (reason: string) => {
           if (!closing) onUnexpectedClose(`disconnected: ${reason}`);
         });
@@ -56,6 +64,8 @@ export const socketioClient: ClientAdapter = {
           bufferedAmountBytes: () => underlyingBufferedAmount(socket),
           extensions: () => underlyingSocket(socket)?.extensions ?? '',
           tlsSession: () => session,
+          handshakePhases: () => phases.result(),
+          ...(raw ? { throttleReading: readThrottle(raw) } : {}),
           close: async () => {
             closing = true;
             socket.close();
@@ -80,6 +90,8 @@ interface EngineWebSocket {
   bufferedAmount?: number;
   extensions?: string;
   _socket?: unknown;
+  /** ws's upgrade request while it connects. */
+  _req?: { once(event: 'socket', listener: (raw: NetSocket) => void): unknown };
 }
 
 /** engine.io-client keeps the ws socket on its transport; reach it for queued bytes, extensions and the TLS session. */

@@ -5,12 +5,14 @@
  * It sends its own messages uncompressed either way (RFC 7692 allows that).
  */
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, WebSocket } from 'undici';
+import { Agent, buildConnector, WebSocket, type Dispatcher } from 'undici';
 import { probeByImport } from '../package-version.js';
 import type { ClientAdapter, ClientTls, TlsSession } from '../adapter-types.js';
 import type { WebSocketLike } from '../runtimes/globals.js';
 import { whatwgConnection } from './built-in-websocket.js';
 import { isTlsUrl, NO_TLS, nodeTlsContext, tlsSessionOf } from './tls-trust.js';
+import { SocketPhases } from './socket-phases.js';
+import { readThrottle } from './read-throttle.js';
 
 /**
  * One dispatcher per source address, so many connections can spread over 127.x.
@@ -30,8 +32,9 @@ function agentFor(localAddress: string): Agent {
 /**
  * A dispatcher of its own for one connection, whose connector sees its socket:
  * for TLS (its trust, the session read off the socket, and the reason a
- * handshake failed: a shared agent could not tell whose socket is whose) and
- * for a wire tap.
+ * handshake failed: a shared agent could not tell whose socket is whose), for
+ * a wire tap, for the handshake's steps (the connector returns the socket at
+ * once, before it connects) and for reading it slowly.
  *
  * Its TLS session cache is off, so every connection pays a full handshake, as
  * with the ws client, which keeps none.
@@ -39,20 +42,53 @@ function agentFor(localAddress: string): Agent {
 function connectionAgent(
   localAddress: string | undefined,
   tls: ClientTls | undefined,
-  { onSocket, onError }: { onSocket: (socket: Socket) => void; onError: (error: Error) => void },
-): Agent {
-  const connect = buildConnector({ ...nodeTlsContext(tls), maxCachedSessions: 0 });
-  return new Agent({
+  { onCreated, onSocket, onError }: { onCreated: (socket: Socket) => void; onSocket: (socket: Socket) => void; onError: (error: Error) => void },
+): Dispatcher {
+  // Its types say void, but undici's connector returns the socket it made, before it connects.
+  const connect = buildConnector({ ...nodeTlsContext(tls), maxCachedSessions: 0 }) as unknown as (
+    ...args: Parameters<buildConnector.connector>
+  ) => Socket | undefined;
+  const agent = new Agent({
     ...(localAddress ? { localAddress } : {}),
     connect(options, callback) {
-      connect(options, (...args) => {
+      const created = connect(options, (...args) => {
         const [error, socket] = args;
         if (error) onError(error);
         if (socket) onSocket(socket as Socket);
         callback(...args);
       });
+      if (created) onCreated(created);
     },
   });
+  return agent.compose(upgradeOutcome(onError));
+}
+
+/**
+ * undici's WebSocket fails a handshake with an error event that says nothing
+ * (the status and the cause stay inside it): this interceptor hears them first,
+ * a status other than 101 and a connection that broke before any answer.
+ */
+function upgradeOutcome(onError: (error: Error) => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    dispatch(options, new Proxy(handler, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        if (name === 'onResponseStart') {
+          return (controller: unknown, status: number, ...rest: unknown[]) => {
+            if (status !== 101) onError(new Error(`the server answered the upgrade with HTTP ${status}`));
+            return value.call(target, controller, status, ...rest);
+          };
+        }
+        if (name === 'onResponseError') {
+          return (controller: unknown, error: Error, ...rest: unknown[]) => {
+            onError(error);
+            return value.call(target, controller, error, ...rest);
+          };
+        }
+        return value.bind(target);
+      },
+    }));
 }
 
 /**
@@ -77,11 +113,14 @@ function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void
   socket.on('newListener', join);
 }
 
+/** A plain connection on a shared dispatcher: which socket is its own is not known (inspectSocket asks for one of its own). */
+const SHARED_DISPATCHER = { tcpConnectUs: null, tlsHandshakeUs: null, upgradeUs: null, reason: "undici's shared dispatcher hides which socket is this connection's" };
+
 export const undiciClient: ClientAdapter = {
   name: 'undici',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true },
+  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true },
   settings: {
     perMessageDeflate: 'always offered (undici has no option); servers accept it only when the cell asks',
     binaryType: 'arraybuffer',
@@ -89,26 +128,34 @@ export const undiciClient: ClientAdapter = {
   },
   probe: () => probeByImport('undici', () => import('undici')),
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, tls }) {
+  async connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, tls, inspectSocket }) {
     let session: TlsSession = NO_TLS;
     let failure: string | undefined;
-    const ownAgent = onWireData || tls || isTlsUrl(url)
+    let raw: Socket | undefined;
+    const phases = new SocketPhases();
+    const ownAgent = onWireData || tls || inspectSocket || isTlsUrl(url)
       ? connectionAgent(localAddress, tls, {
+          onCreated: (socket) => phases.watch(socket, isTlsUrl(url)),
           onSocket(socket) {
+            raw = socket;
             session = tlsSessionOf(socket);
             if (onWireData) tapOnceUpgraded(socket, onWireData);
           },
-          onError: (error) => (failure = error.message),
+          // The first cause is the one: the connection closing after a refused status says less.
+          onError: (error) => (failure ??= error.message),
         })
       : null;
     const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
     const socket = new WebSocket(url, dispatcher ? { dispatcher } : undefined);
     // The upgraded socket left the agent's pool at the handshake; closing frees the rest.
     const freeAgent = (): void => void ownAgent?.close().catch(() => undefined);
-    return whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, {
+    const connection = await whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, {
       tlsSession: () => session,
+      handshakePhases: () => (ownAgent ? phases.result() : { ...phases.result(), ...SHARED_DISPATCHER }),
       underlyingFailure: () => failure,
       onClosed: freeAgent,
+      onOpen: () => phases.opened(),
     });
+    return raw ? { ...connection, throttleReading: readThrottle(raw) } : connection;
   },
 };

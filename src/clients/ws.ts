@@ -4,7 +4,9 @@ import WebSocket from 'ws';
 import { probeWs } from '../servers/ws-build.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from '../servers/deflate-settings.js';
 import type { ClientAdapter, ClientConnection } from '../adapter-types.js';
-import { nodeTlsContext, tlsSessionOf } from './tls-trust.js';
+import { isTlsUrl, nodeTlsContext, tlsSessionOf } from './tls-trust.js';
+import { SocketPhases } from './socket-phases.js';
+import { readThrottle } from './read-throttle.js';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 /** ws frames bytes sent with this option as text: the same text frame on the wire. */
@@ -14,7 +16,7 @@ export const wsClient: ClientAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true },
+  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -35,16 +37,20 @@ export const wsClient: ClientAdapter = {
         ...(localAddress ? { localAddress } : {}),
         ...nodeTlsContext(tls),
       });
+      const phases = new SocketPhases();
+      requestOf(socket)?.once('socket', (raw: Socket) => phases.watch(raw, isTlsUrl(url)));
       let closing = false;
       const fail = (error: Error): void => reject(new Error(`ws client could not connect: ${error.message}`));
       socket.once('error', fail);
       socket.once('open', () => {
+        phases.opened();
         socket.off('error', fail);
         if (onWireData && !tapWire(socket, onWireData)) {
           socket.terminate();
           return reject(new Error('ws client could not tap the wire: no underlying socket'));
         }
-        const session = tlsSessionOf(rawSocket(socket));
+        const raw = rawSocket(socket);
+        const session = tlsSessionOf(raw);
         socket.on('error', () => undefined); // the close event that follows carries the news
         // ws hands over (data, isBinary); with text as bytes the scenario's handler takes the Buffer as it is.
         if (textAsBytes) socket.on('message', onMessage);
@@ -57,6 +63,8 @@ export const wsClient: ClientAdapter = {
           bufferedAmountBytes: () => socket.bufferedAmount,
           extensions: () => socket.extensions,
           tlsSession: () => session,
+          handshakePhases: () => phases.result(),
+          ...(raw ? { throttleReading: readThrottle(raw) } : {}),
           close: () =>
             new Promise<void>((done) => {
               closing = true;
@@ -107,4 +115,9 @@ function tapWire(socket: WebSocket, onWireData: (chunk: Uint8Array) => void): bo
 /** ws keeps the connection's net.Socket (a tls.TLSSocket for wss://) in a field it does not document. */
 function rawSocket(socket: WebSocket): Socket | undefined {
   return (socket as unknown as { _socket?: Socket })._socket;
+}
+
+/** ws keeps the upgrade's http.ClientRequest in another (set in the constructor): its 'socket' event is the TCP socket's birth. */
+function requestOf(socket: WebSocket): { once(event: 'socket', listener: (raw: Socket) => void): unknown } | undefined {
+  return (socket as unknown as { _req?: { once(event: 'socket', listener: (raw: Socket) => void): unknown } })._req;
 }

@@ -15,7 +15,7 @@ import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { readResultFile } from '../result-file.js';
+import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { compareResults } from '../report/compare.js';
@@ -35,8 +35,8 @@ interface CompareFlags {
 
 export async function compareFromArgs(args: string[]): Promise<number> {
   const command = new Command('wsbench compare')
-    .argument('<base>', 'result JSON of the baseline')
-    .argument('<new>', 'result JSON to compare with it')
+    .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it)')
+    .argument('<new>', 'result JSON to compare with it (or a journal)')
     .option(
       '--fail-on-regression <pct>',
       'exit 1 when a cell got worse beyond the noise by more than this many percent; a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
@@ -52,7 +52,7 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   const format = readFormat(flags);
   const threshold = flags.failOnRegression === undefined ? null : readPercent(flags.failOnRegression);
   if (flags.summary !== undefined) checkAppendable(flags.summary);
-  const comparison = compareResults(readChecked(basePath), readChecked(nextPath));
+  const comparison = compareResults(await readChecked(basePath), await readChecked(nextPath));
   if (comparison.cells.length === 0) {
     throw new UsageError(`${basePath} and ${nextPath} have no cell in common (cells match on scenario, server, client and every parameter)`);
   }
@@ -69,9 +69,9 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   return verdict?.exitCode ?? 0;
 }
 
-/** A result file whose histograms all decode (see stored-histograms.ts). */
-function readChecked(path: string): BenchResult {
-  const result = readResultFile(path);
+/** A result file (or a journal's rebuilt result) whose histograms all decode (see stored-histograms.ts). */
+async function readChecked(path: string): Promise<BenchResult> {
+  const result = await readResultOrJournal(path, (line) => process.stderr.write(`note: ${line}\n`));
   checkStoredHistograms(result, path);
   return result;
 }

@@ -2,15 +2,17 @@
  * The command-line edge of foreign servers: --target, --target-pid,
  * --server-cmd and --server-url, in the order given (a --target-pid or
  * --server-url belongs to the --target or --server-cmd before it), turned into
- * RunOptions.targets and .serverCommands. The library checks the rest.
+ * RunOptions.targets and .serverCommands; --ca (the file read here) and
+ * --insecure into .ca and .insecure. The library checks the rest.
  */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../parsing/units.js';
 import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
 
 /** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const FOREIGN_FLAG_NAMES = ['target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout'];
+export const FOREIGN_FLAG_NAMES = ['target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout', 'ca', 'insecure'];
 
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
 
@@ -32,12 +34,26 @@ export function addForeignServerOptions(command: Command): Given[] {
     .option(
       '--server-cmd <name=command>',
       'start a server in any language for each cell (repeatable): {port} becomes a free port ({host} the --host); '
-        + 'without {port} the command must name one (--port 8000; --port 0: the port it prints is read)',
+        + 'without {port} the command must name one (--port 8000; --port 0: the port it prints is read); '
+        + '{cert} and {key} become the run\'s certificate and key files: such a command serves TLS (wss://)',
       collect('--server-cmd'),
     )
     .option('--server-url <template>', 'what clients of the --server-cmd before it connect to (default ws://{host}:{port}/; http://{host}:{port} for socket.io)', collect('--server-url'))
-    .option('--server-start-timeout <duration>', 'how long a --server-cmd server may take to accept a WebSocket handshake (default 20s)');
+    .option('--server-start-timeout <duration>', 'how long a --server-cmd server may take to accept a WebSocket handshake (default 20s)')
+    .option('--ca <file>', 'PEM certificate the clients trust for a wss:// or https:// --target (instead of their default roots)')
+    .option('--insecure', 'do not verify the certificate of a wss:// or https:// --target (the result and the table say so)');
   return given;
+}
+
+/** --ca's file read into the PEM text the library takes (a file that cannot be read is bad input), and --insecure. */
+export function foreignTrustOptions(flags: Readonly<Record<string, unknown>>): { ca?: string; insecure?: boolean } {
+  const trust: { ca?: string; insecure?: boolean } = flags.insecure === true ? { insecure: true } : {};
+  if (typeof flags.ca !== 'string') return trust;
+  try {
+    return { ...trust, ca: readFileSync(flags.ca, 'utf8') };
+  } catch (error) {
+    throw new UsageError(`--ca: cannot read ${flags.ca} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
 }
 
 /** The flags as the library's options; usage errors for what only the command line can get wrong. */

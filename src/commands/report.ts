@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { readResultFile } from '../result-file.js';
+import { readResultOrJournal } from '../journal/recover.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
 import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
@@ -15,7 +15,7 @@ interface ReportFlags {
 
 export async function reportFromArgs(args: string[]): Promise<number> {
   const command = new Command('wsbench report')
-    .argument('<results>', 'result JSON written by wsbench run')
+    .argument('<results>', 'result JSON written by wsbench run, or the journal of a run that stopped without writing it')
     .option('--out <dir>', 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)')
     .option('--png', 'also write charts/*.png')
     .exitOverride()
@@ -28,9 +28,10 @@ export async function reportFromArgs(args: string[]): Promise<number> {
   }
   const writer = resultFileWriter(path);
   if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
-  const result = readResultFile(path);
+  const result = await readResultOrJournal(path, (line) => process.stderr.write(`${line}\n`));
   checkStoredHistograms(result, path);
-  const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path), png: flags.png === true });
+  // A journal's report goes where its run's would have: <out>.report/ beside <out>.journal.
+  const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path.replace(/\.journal$/, '')), png: flags.png === true });
   process.stdout.write(written.map((p) => `${p}\n`).join(''));
   // Also in report.html, beside the charts that were drawn.
   for (const line of chartProblems(result)) process.stderr.write(`warning: ${path}: ${line}\n`);

@@ -9,18 +9,19 @@ import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../report/progress.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { addParameterOptions } from './parameter-flags.js';
-import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
+import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, foreignTrustOptions } from './foreign-flags.js';
 import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
 import { answerInterrupts } from './interrupts.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { addLiveOptions, LIVE_FLAG_NAMES, liveViews, startLiveViews, withLiveViews, type LiveFlags } from './live-flags.js';
+import { addJournalOptions, endRunJournal, JOURNAL_FLAG_NAMES, openRunJournal, withJournal, type JournalFlags } from './journal-flags.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
-interface RunFlags extends CommonFlags, ShardFlags, LiveFlags {
+interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
   jsonLine?: boolean;
 }
@@ -38,6 +39,7 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
   addLiveOptions(command);
+  addJournalOptions(command);
   addParameterOptions(command, info.parameters, RUN_FLAGS);
   return { command, foreign };
 }
@@ -45,6 +47,7 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
 async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: RunFlags, foreign: ReturnType<typeof addForeignServerOptions>): Promise<number> {
   const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'));
   const live = liveViews(flags);
+  const journal = await openRunJournal(flags, loaded);
   const controller = new AbortController();
   const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const options: RunOptions = {
@@ -54,8 +57,9 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
     ...commonOptionsFromFlags(flags),
     repeat: readCount('--repeat', flags.repeat ?? '1'),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
+    ...foreignTrustOptions(flags),
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
-    onEvent: withLiveViews(live, progress.onEvent),
+    onEvent: withJournal(journal, withLiveViews(live, progress.onEvent)),
   };
   checkWritable(flags.out);
   const plan = await planRun(options, loaded); // every bad input is refused before a process starts
@@ -70,11 +74,13 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
     const output = { out: flags.out, json: flags.json === true || flags.jsonLine === true, jsonLine: flags.jsonLine === true, png: flags.png === true };
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
     const saved = printAndSave(result, output);
+    await endRunJournal(journal, saved, flags);
     // No child is left to wait for: from here Ctrl+C may simply end the process.
     stopAnswering();
     return await writeReportAndExitCode(result, saved, output);
   } finally {
     stopAnswering();
+    await journal?.close();
     lock.release();
     await live.close();
   }

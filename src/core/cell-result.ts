@@ -9,6 +9,7 @@ import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
 import { poolMeasured } from './rounds.js';
+import { tlsOutcomes } from './tls-sessions.js';
 
 export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
@@ -23,6 +24,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   if (rounds) combineRounds(scenario, values, rounds);
   const empty = emptyHistograms(scenario, values, 'primary-latency');
   if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})`;
+  const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
     metrics: values.metrics,
     missing: values.missing,
@@ -30,6 +32,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
     resources: pooled.resources,
     stackDrops: pooled.stackDrops,
     notes: pooled.notes,
+    ...(tls.length > 0 ? { tls } : {}),
     ...(pooled.saturation ? { saturation: pooled.saturation } : {}),
     ...(rounds ? { rounds } : {}),
     elapsedMs,

@@ -17,10 +17,11 @@ import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
-import type { CellServer, ForeignServerSpec } from './servers/types.js';
+import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
 import type { CellGate } from './coordination.js';
+import type { RunTls } from './run-tls.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
 
@@ -52,6 +53,8 @@ export interface CellOptions {
    * (ctx.share() then splits the work across machines), and the window opens through the gate.
    */
   shard?: { index: number; count: number; gate: CellGate };
+  /** The run's TLS: what this cell's server and clients get (nothing for a plain cell). */
+  tls?: RunTls;
 }
 
 /** What one round of a cell measured, before the scenario's metrics are computed from it. */
@@ -98,12 +101,13 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const window = cellWindow(plan.loaded.scenario, plan.params);
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
-    server = serverOf(plan, options);
+    const tls = (await options.tls?.forCell(plan)) ?? {};
+    server = serverOf(plan, options, tls);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
 
-    const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries);
+    const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries, tls);
     children.push(...clients);
     const readyMs = readyTimeoutMs(plan.loaded.scenario, plan.params);
     await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
@@ -171,15 +175,15 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 }
 
 /** wsbench's own server child running the stack's adapter, or the foreign server the plan names. */
-function serverOf(plan: CellPlan, options: CellOptions): CellServer {
+function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params });
+  if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params, tls });
   const count = serverProcessCount(plan.params);
   const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
-  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host });
+  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) });
 }
 
-function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector): ManagedChild[] {
+function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector, tls: CellTls): ManagedChild[] {
   const latest: Record<string, number>[] = [];
   // Shard i's processes come after those of shards 0 .. i-1: every shard takes its own part of every share.
   const firstIndex = (options.shard?.index ?? 0) * options.clientProcesses;
@@ -203,6 +207,7 @@ function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl
       processIndex: firstIndex + index,
       processCount,
       progressIntervalMs: timeSeries.intervalMs,
+      ...(tls.client ? { tls: tls.client } : {}),
     });
     return child;
   });

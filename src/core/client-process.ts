@@ -131,7 +131,7 @@ async function run(message: ClientStartMessage): Promise<void> {
             options.onUnexpectedClose?.(reason);
           },
         });
-        handshakes.record(connection.extensions());
+        handshakes.record(connection);
         return connection;
       },
       httpUrl: message.httpUrl,

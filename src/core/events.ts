@@ -3,7 +3,7 @@
  * logs) subscribe to these instead of guessing from counters.
  */
 import type { ParamValues } from '../declaration-types.js';
-import type { ScenarioInfo } from '../result-types.js';
+import type { Environment, ScenarioInfo } from '../result-types.js';
 import type { ProgressTick } from './ipc.js';
 
 interface CellEventBase {
@@ -31,6 +31,12 @@ export type RunEvent =
       plan?: Array<{ server: string; client: string; params: ParamValues; skip: string | null }>;
       /** Set when this run is one shard of several. */
       shard?: { index: number; count: number; runId: string };
+      /** ISO time the run started, as its result says (a journal rebuilds the result from these). */
+      startedAt?: string;
+      /** The machine and stacks, as the result's `environment`. */
+      environment?: Environment;
+      /** Load-generating processes per cell. */
+      clientProcesses?: number;
     }
   /** A cell round starts its processes; `windowMs` is undefined when the window ends with the clients. */
   | (CellEventBase & { type: 'cell-start'; windowMs: number | undefined })
@@ -43,8 +49,12 @@ export type RunEvent =
   | { type: 'tick'; index: number; counters: Record<string, number>; progress?: { process: number; ticks: ProgressTick[] } }
   /** A /proc sample of one process of the cell while the window is open (server: all its processes as one). */
   | ({ type: 'resources'; index: number; role: 'server' | 'client'; process: number } & ResourceSample)
-  /** A cell round ended; its result is assembled when every round has run. */
-  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'failed'; reason: string | null; saturation?: string; notes?: string[] })
+  /**
+   * A cell round ended; its result is assembled when every round has run. `outcome` is what the round
+   * measured, as the result is assembled from it (a journal keeps it, so a rebuilt cell is the run's own):
+   * core/cell.ts's CellRun, unknown here because cell.ts imports this file (the layers point down).
+   */
+  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'failed'; reason: string | null; saturation?: string; notes?: string[]; outcome?: unknown })
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
 

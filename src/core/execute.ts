@@ -4,10 +4,9 @@
  * rounds become its result. A coordinator, when given, lines the windows up
  * with other load machines.
  */
-import { toolVersion } from '../package-version.js';
-import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../result-types.js';
+import type { BenchResult } from '../result-types.js';
 import { runCell, type CellRun } from './cell.js';
-import { cellResult } from './cell-result.js';
+import { runResult } from './run-result.js';
 import type { OpenCoordinator } from './coordination.js';
 import { describeEnvironment } from './environment.js';
 import type { RunEvent } from './events.js';
@@ -34,7 +33,12 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
   const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip }));
-  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...(options.shard ? { shard: options.shard } : {}) });
+  const environment = {
+    ...describeEnvironment(plan.stacks),
+    ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),
+  };
+  const runIdentity = { startedAt: startedAt.toISOString(), environment, clientProcesses: plan.clientProcesses };
+  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...(options.shard ? { shard: options.shard } : {}), ...runIdentity });
   const coordinator = options.coordinate ? await options.coordinate(signal) : null;
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
   for (let round = 0; round < plan.repeat && !coordinator?.failure; round++) {
@@ -52,34 +56,29 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
         onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
         ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
+        tls: plan.tls,
       });
       runs[i]!.push(outcome);
       const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
-      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure, ...findings });
+      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure, ...findings, outcome });
     }
   }
+  // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
+  plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
-  const results = cells.map((cell, i): CellResult => {
-    const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
-    if (cell.skip !== null) return { ...identity, status: 'skipped', reason: cell.skip, elapsedMs: 0 };
-    if (coordinator?.failure) return { ...identity, status: 'failed', reason: coordinator.failure, elapsedMs: 0 };
-    if (runs[i]!.length === 0) return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
-    return cellResult(identity, plan.loaded.scenario, plan.clientProcesses, runs[i]!);
-  });
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    tool: { name: 'wsbench', version: toolVersion() },
-    startedAt: startedAt.toISOString(),
-    elapsedMs: Date.now() - startedAt.getTime(),
-    interrupted: signal.aborted,
-    environment: {
-      ...describeEnvironment(plan.stacks),
-      ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),
+  return runResult(
+    {
+      ...runIdentity,
+      info: plan.info,
+      scenario: plan.loaded.scenario,
+      cells: cellPlan,
+      repeat: plan.repeat,
+      elapsedMs: Date.now() - startedAt.getTime(),
+      interrupted: signal.aborted,
+      coordinationFailure: coordinator?.failure ?? null,
+      warnings: plan.warnings,
     },
-    clientProcesses: plan.clientProcesses,
-    repeat: plan.repeat,
-    scenarios: [plan.info],
-    cells: results,
-  };
+    runs,
+  );
 }

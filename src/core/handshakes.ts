@@ -1,13 +1,15 @@
 /**
  * What each client handshake negotiated, recorded as counters of the cell
- * (`connectionsOpened`, `deflateNegotiated`) and, once per distinct value, a
- * note with the extensions, so the result says what was negotiated rather
- * than what was asked.
+ * (`connectionsOpened`, `deflateNegotiated`, and one per TLS outcome: see
+ * tls-sessions.ts) and, once per distinct value, a note with the extensions,
+ * so the result says what was negotiated rather than what was asked.
  */
+import type { ClientConnection } from '../adapter-types.js';
 import type { Counter } from '../scenario-types.js';
+import { tlsSessionCounter } from './tls-sessions.js';
 
 export interface HandshakeLog {
-  record(extensions: string): void;
+  record(connection: Pick<ClientConnection, 'extensions' | 'tlsSession'>): void;
 }
 
 export function handshakeLog(counter: (name: string) => Counter, note: (text: string) => void, deflateAsked: boolean): HandshakeLog {
@@ -15,7 +17,10 @@ export function handshakeLog(counter: (name: string) => Counter, note: (text: st
   const deflated = counter('deflateNegotiated');
   const seen = new Set<string>();
   return {
-    record(extensions) {
+    record(connection) {
+      const extensions = connection.extensions();
+      const tls = tlsSessionCounter(connection.tlsSession());
+      if (tls !== null) counter(tls).add();
       opened.add();
       const deflate = /(^|,)\s*permessage-deflate\b/.test(extensions);
       if (deflate) deflated.add();

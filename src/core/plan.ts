@@ -20,6 +20,8 @@ import { scenarioInfo } from './scenario-info.js';
 import { whySkip } from './skips.js';
 import type { ForeignServerSpec } from './servers/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from './servers/foreign-options.js';
+import { RunTls } from './run-tls.js';
+import { checkForeignTls, foreignTrustOf, paramsWithTlsDefault } from './tls-options.js';
 
 /**
  * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
@@ -56,6 +58,13 @@ export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
   repeat?: number;
   /** Loopback address the server binds. Default 127.0.0.1. */
   host?: string;
+  /**
+   * PEM text of the certificate (or CA) the clients trust for a wss:// or https:// target, or a
+   * --server-cmd server with a wss:// URL that does not take {cert} and {key}. Only for such servers.
+   */
+  ca?: string;
+  /** Skip certificate verification for those servers instead (a warning says so in the result); not with `ca`. */
+  insecure?: boolean;
 }
 
 /** One cell of the plan: null `skip` when it runs. */
@@ -80,6 +89,10 @@ export interface MatrixPlan {
   cells: PlannedCell[];
   /** What the plan was made from: replan() changes a part of it. */
   options: Omit<MatrixOptions, 'scenario'>;
+  /** The run's TLS: one certificate, made for the first cell with TLS on; replan() keeps it. */
+  tls: RunTls;
+  /** Things about how the run measures that its numbers do not show (said in the result and under the table). */
+  warnings: string[];
 }
 
 /** What replan() may change between the steps of one search. */
@@ -96,21 +109,24 @@ export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario
   raiseOpenFileLimit();
   const scenarioModule = loaded ?? (await loadScenario(options.scenario));
   // Every parameter is checked before the probe, which may run a runtime's binary.
-  const paramSets = resolveParameterSets(scenarioModule.scenario, (rest.params ?? {}) as Record<string, unknown>, rest.preset);
-  return expand(checked, scenarioModule, paramSets, await probeStacks(), rest);
+  const paramSets = resolveParameterSets(scenarioModule.scenario, paramsWithTlsDefault(rest.params, checked.foreign), rest.preset);
+  checkForeignTls(paramSets, checked.foreign);
+  const tls = new RunTls(checked.host, foreignTrustOf(rest, checked.foreign));
+  return expand(checked, scenarioModule, paramSets, await probeStacks(), rest, tls);
 }
 
 /** The plan with some options changed: no scenario load and no stack probe; errors name the option. */
 export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
   const options = { ...plan.options, ...change };
   const checked = checkOptions(options);
-  const paramSets = resolveParameterSets(plan.loaded.scenario, (options.params ?? {}) as Record<string, unknown>, options.preset);
-  return expand(checked, plan.loaded, paramSets, plan.stacks, options);
+  const paramSets = resolveParameterSets(plan.loaded.scenario, paramsWithTlsDefault(options.params, checked.foreign), options.preset);
+  checkForeignTls(paramSets, checked.foreign);
+  return expand(checked, plan.loaded, paramSets, plan.stacks, options, plan.tls);
 }
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */
 function withoutScenario(options: MatrixOptions): Omit<MatrixOptions, 'scenario'> {
-  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host'] as const;
+  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure'] as const;
   return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
 }
 
@@ -131,17 +147,30 @@ function checkOptions(options: Omit<MatrixOptions, 'scenario'>): CheckedOptions 
   return { servers, clients, clientProcesses, repeat, host, foreign };
 }
 
-function expand(checked: CheckedOptions, loaded: LoadedScenario, paramSets: ParamValues[], stacks: StackInfo[], options: Omit<MatrixOptions, 'scenario'>): MatrixPlan {
+function expand(
+  checked: CheckedOptions,
+  loaded: LoadedScenario,
+  paramSets: ParamValues[],
+  stacks: StackInfo[],
+  options: Omit<MatrixOptions, 'scenario'>,
+  tls: RunTls,
+): MatrixPlan {
   const cells = paramSets.flatMap((params) =>
     checked.servers.flatMap((server) => {
       const foreign = checked.foreign.find((f) => f.name === server);
       return checked.clients.map((client): PlannedCell => {
         const cell: CellPlan = { loaded, server, client, params, ...(foreign ? { foreign } : {}) };
-        return { ...cell, skip: whySkip(cell, loaded.scenario, stacks, checked.foreign) };
+        return { ...cell, skip: whySkip(cell, loaded.scenario, stacks, checked.foreign, tls.foreignTrust) };
       });
     }),
   );
-  return { ...checked, loaded, info: scenarioInfo(loaded.scenario), paramSets, stacks, cells, options };
+  const warnings = tls.foreignTrust?.insecure ? [insecureWarning(checked.foreign)] : [];
+  return { ...checked, loaded, info: scenarioInfo(loaded.scenario), paramSets, stacks, cells, options, tls, warnings };
+}
+
+function insecureWarning(foreign: CheckedOptions['foreign']): string {
+  const names = foreign.filter((f) => f.tls && !(f.kind === 'command' && f.takesCertificate)).map((f) => f.name);
+  return `--insecure: the clients did not verify the TLS certificate of ${names.join(', ')}; anyone between them could have answered in its place`;
 }
 
 function wholeNumber(name: string, value: number, min: number, max: number): number {

@@ -6,8 +6,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import type { SampledStat } from '../result-types.js';
 import type { ResourceSample } from './events.js';
+import { ResourceTally, type ProcStats } from './resource-tally.js';
+
+export type { ProcStats } from './resource-tally.js';
 
 const SAMPLE_INTERVAL_MS = 250;
 
@@ -82,12 +84,6 @@ export function readTree(pid: number, tree: boolean): ProcReading | null {
   return { cpuTicks, rssBytes };
 }
 
-export interface ProcStats {
-  cpuPercent: SampledStat;
-  rssBytes: SampledStat;
-  samples: number;
-}
-
 /** The sum over several processes (a server of several processes), each alone or with its tree; null when any is gone. */
 function readAll(pids: readonly number[], tree: boolean): ProcReading | null {
   let cpuTicks = 0;
@@ -106,8 +102,8 @@ export class ProcSampler {
   private timer: NodeJS.Timeout | null = null;
   private first: { atMs: number; cpuTicks: number } | null = null;
   private last: { atMs: number; cpuTicks: number } | null = null;
-  private readonly cpu: number[] = [];
-  private readonly rss: number[] = [];
+  /** Running statistics, not the samples: a window of hours holds no growing list. */
+  private readonly tally = new ResourceTally();
 
   private readonly pids: readonly number[];
   /** Hears every sample as it is taken (a live view); the window's statistics do not depend on it. */
@@ -131,15 +127,9 @@ export class ProcSampler {
       this.timer = null;
       this.sample();
     }
-    if (!this.first || !this.last || this.rss.length === 0) return null;
+    if (!this.first || !this.last) return null;
     const wallMs = this.last.atMs - this.first.atMs;
-    // The mean is all CPU time over all wall time: exact, whatever the tick rounding of single samples.
-    const meanCpu = wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0;
-    return {
-      cpuPercent: { mean: round(meanCpu, 1), max: round(Math.max(...this.cpu, meanCpu), 1) },
-      rssBytes: { mean: Math.round(this.rss.reduce((a, b) => a + b, 0) / this.rss.length), max: Math.max(...this.rss) },
-      samples: this.rss.length,
-    };
+    return this.tally.stats(wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0);
   }
 
   private sample(): void {
@@ -149,14 +139,9 @@ export class ProcSampler {
     const elapsedMs = atMs - this.last.atMs;
     // Ticks are 10 ms: shorter than a few of them says nothing about CPU.
     if (elapsedMs < 50) return;
-    this.cpu.push(((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100);
-    this.rss.push(reading.rssBytes);
-    this.onSample?.({ cpuPercent: this.cpu.at(-1)!, cpuSeconds: reading.cpuTicks / CLOCK_TICKS, rssBytes: reading.rssBytes });
+    const cpuPercent = ((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100;
+    this.tally.add(cpuPercent, reading.rssBytes);
+    this.onSample?.({ cpuPercent, cpuSeconds: reading.cpuTicks / CLOCK_TICKS, rssBytes: reading.rssBytes });
     this.last = { atMs, cpuTicks: reading.cpuTicks };
   }
-}
-
-function round(value: number, digits: number): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
 }

@@ -84,10 +84,12 @@ async function start(message: ServerStartMessage): Promise<void> {
       },
       routes: logic.routes,
     };
+    const sendQueueLimit = scenario.sendQueueLimit?.(message.params);
     const running = await adapter.start({
       host: message.host,
       handlers,
       deflate: message.params.deflate === 'on',
+      ...(sendQueueLimit ? { sendQueueLimit } : {}),
       ...(message.processCount > 1 ? { sharePort: true } : {}),
       ...(message.port !== undefined ? { port: message.port } : {}),
       ...(message.tls ? { tls: message.tls } : {}),

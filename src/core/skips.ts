@@ -11,19 +11,31 @@ import type { CellPlan } from './cell.js';
 import { serverProcessCount } from './params.js';
 import { foreignScenarioSkip, foreignStackInfo } from './servers/foreign-options.js';
 import type { ForeignServerSpec } from './servers/types.js';
+import type { ClientTls } from '../adapter-types.js';
+import { foreignTlsSkip, needsTrust } from './tls-options.js';
 
 /** What a scenario may require, which side must offer it, and how a skip says it is missing. */
 const REQUIREMENTS = [
   { need: 'fragmentControl', side: 'server', missing: 'needs a server that sends one message as several WebSocket frames' },
   { need: 'httpRoutes', side: 'server', missing: 'needs a server that serves its HTTP routes' },
   { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
+  { need: 'pauseReading', side: 'client', missing: "needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)" },
 ] as const;
 
 /** Why a built-in server stack skips a client-only scenario: worded without names, so the table folds every such pair into one line. */
 export const NO_SERVER_HALF = 'the scenario has no server half';
 
-/** Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can. */
-export function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: readonly StackInfo[], foreign: readonly ForeignServerSpec[]): string | null {
+/**
+ * Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can.
+ * `foreignTrust`: what the clients trust for a foreign TLS server without the run's certificate (--ca, --insecure).
+ */
+export function whySkip(
+  cell: CellPlan,
+  scenario: AnyScenario,
+  stacks: readonly StackInfo[],
+  foreign: readonly ForeignServerSpec[],
+  foreignTrust?: ClientTls,
+): string | null {
   if (cell.foreign) {
     const skip = foreignScenarioSkip(scenario);
     if (skip !== null) return skip;
@@ -45,7 +57,31 @@ export function whySkip(cell: CellPlan, scenario: AnyScenario, stacks: readonly 
     const unable = [server, client].find((s) => s.capabilities?.deflate !== true);
     if (unable) return `deflate=on: the ${unable.name} ${unable.role} cannot negotiate permessage-deflate`;
   }
-  return whyNotProcesses(cell, scenario, server);
+  return whyNotTls(cell, server, client, foreignTrust) ?? whyNotProcesses(cell, scenario, server);
+}
+
+/**
+ * TLS on needs a server that serves it and a client that can trust what it is given: a CA (the
+ * run's certificate, or --ca), or nothing at all (--insecure). A foreign server's cells have the
+ * `tls` value its URL or command says; the other value is skipped.
+ */
+function whyNotTls(cell: CellPlan, server: StackInfo, client: StackInfo, foreignTrust: ClientTls | undefined): string | null {
+  if (cell.foreign) {
+    const mismatch = foreignTlsSkip(cell.foreign, cell.params.tls);
+    if (mismatch !== null || !cell.foreign.tls) return mismatch;
+    if (!needsTrust(cell.foreign)) return clientCannotTrust(client, 'a CA');
+    if (foreignTrust?.insecure) {
+      return client.capabilities?.tlsInsecure === true ? null : `--insecure: the ${client.name} client cannot skip certificate verification`;
+    }
+    return foreignTrust ? clientCannotTrust(client, 'a CA') : null;
+  }
+  if (cell.params.tls !== 'on') return null;
+  if (server.capabilities?.tls !== true) return `tls=on: the ${server.name} server cannot serve TLS`;
+  return clientCannotTrust(client, 'a CA');
+}
+
+function clientCannotTrust(client: StackInfo, what: string): string | null {
+  return client.capabilities?.tls === true ? null : `tls=on: the ${client.name} client cannot be given ${what} to trust`;
 }
 
 /** serverProcesses above 1 needs a built-in stack that can share its port and a scenario whose server half allows it. */

@@ -4,12 +4,19 @@
  * the processes' interval histograms. Each client sends one message per
  * interval while its window is open and a last one when it reports, so the
  * series reaches the window's end and its counters add up to the cell's.
- * Long runs are folded into at most MAX_POINTS points so a 10-hour run stays a
- * readable file.
+ *
+ * Memory stays bounded however long the window: ticks are merged into points
+ * as they arrive (one encoded histogram per name and point, each process's
+ * latest counters), and past MAX_POINTS points neighbours merge pairwise
+ * (exactly: their histograms add up), so a point covers twice the time. With
+ * 1 s intervals a window keeps 1 s points up to 15 minutes, 2 s up to 30, 4 s
+ * up to an hour, 64 s at 10 hours: never more than MAX_POINTS points, never
+ * fewer than half as many. A straggler (a process reporting a tick late) still
+ * lands in the point that covers its tick, however late it comes.
  */
 import type { EncodedHistogram, TimeSeries, TimeSeriesPoint } from '../result-types.js';
 import type { ProgressTick } from './ipc.js';
-import { decodeHistogram, newHistogram, summarizeHistogram } from './metrics.js';
+import { decodeHistogram, mergeEncoded, summarizeHistogram } from './metrics.js';
 
 const MAX_POINTS = 900;
 /** Windows shorter than this are sampled every SHORT_INTERVAL_MS, so a 2 s cell still gets a curve. */
@@ -20,62 +27,96 @@ const LONG_INTERVAL_MS = 1000;
 /**
  * The progress interval of a cell whose window is expected to last `expectedWindowMs`
  * (undefined: unknown, e.g. a scenario that ends by itself with no duration). An
- * unknown length gets the long interval: a 100 ms tick over hours would hold a
- * hundred thousand interval histograms in memory before folding.
+ * unknown length gets the long interval: a 100 ms tick over hours would fold the
+ * series ten times as often for nothing.
  */
 export function progressIntervalMs(expectedWindowMs: number | undefined): number {
   return expectedWindowMs !== undefined && expectedWindowMs > 0 && expectedWindowMs < SHORT_WINDOW_MS ? SHORT_INTERVAL_MS : LONG_INTERVAL_MS;
 }
 
-interface Tick {
-  /** Cumulative counters, by process index. */
-  counters: Map<number, Record<string, number>>;
-  intervals: Record<string, EncodedHistogram>[];
-  /** Latest window time at which a process read these counters. */
+/** The ticks of one span of the window, merged. */
+interface Point {
+  /** Latest window time at which a process read its counters in this span. */
   tMs: number;
+  /** Each process's cumulative counters as of its highest tick in the span. */
+  counters: Map<number, { tick: number; values: Record<string, number> }>;
+  /** Every interval histogram of the span, merged per name. */
+  histograms: Record<string, EncodedHistogram>;
 }
 
 export class TimeSeriesCollector {
-  private readonly ticks = new Map<number, Tick>();
+  /** Points by position: point k holds ticks k * ticksPerPoint + 1 .. (k + 1) * ticksPerPoint. */
+  private points = new Map<number, Point>();
+  /** Doubles with each fold. */
+  private ticksPerPoint = 1;
 
   /** `intervalMs`: the progress interval the clients were given. */
   constructor(readonly intervalMs: number) {}
 
   add(processIndex: number, message: ProgressTick): void {
-    let tick = this.ticks.get(message.tick);
-    if (!tick) {
-      tick = { counters: new Map(), intervals: [], tMs: 0 };
-      this.ticks.set(message.tick, tick);
+    const position = Math.floor((message.tick - 1) / this.ticksPerPoint);
+    let point = this.points.get(position);
+    if (!point) {
+      point = { tMs: 0, counters: new Map(), histograms: {} };
+      this.points.set(position, point);
     }
-    tick.counters.set(processIndex, message.counters);
-    tick.intervals.push(message.intervals);
-    tick.tMs = Math.max(tick.tMs, message.tMs ?? message.tick * this.intervalMs);
+    point.tMs = Math.max(point.tMs, message.tMs ?? message.tick * this.intervalMs);
+    const known = point.counters.get(processIndex);
+    if (!known || known.tick < message.tick) point.counters.set(processIndex, { tick: message.tick, values: message.counters });
+    addHistograms(point.histograms, message.intervals);
+    if (this.points.size > MAX_POINTS) this.fold();
   }
 
   build(): TimeSeries | undefined {
-    const numbers = [...this.ticks.keys()].sort((a, b) => a - b);
-    if (numbers.length === 0) return undefined;
-    const perPoint = Math.ceil(numbers.at(-1)! / MAX_POINTS);
+    const positions = [...this.points.keys()].sort((a, b) => a - b);
+    if (positions.length === 0) return undefined;
+    const spanMs = this.intervalMs * this.ticksPerPoint;
     const latest = new Map<number, Record<string, number>>();
-    const groups: Array<{ tMs: number; counters: Record<string, number>; ticks: Tick[] }> = [];
-    let ticks: Tick[] = [];
-    for (const number of numbers) {
-      const tick = this.ticks.get(number)!;
+    const groups: Array<{ tMs: number; counters: Record<string, number>; histograms: Record<string, EncodedHistogram> }> = [];
+    for (const position of positions) {
+      const point = this.points.get(position)!;
       // A process that missed a tick still has its last cumulative counters.
-      for (const [process, counters] of tick.counters) latest.set(process, counters);
-      ticks.push(tick);
-      if (number % perPoint !== 0 && number !== numbers.at(-1)) continue;
-      const group = { tMs: Math.round(Math.max(...ticks.map((t) => t.tMs))), counters: sum([...latest.values()]), ticks };
+      for (const [process, { values }] of point.counters) latest.set(process, values);
+      const group = { tMs: Math.round(point.tMs), counters: sum([...latest.values()]), histograms: point.histograms };
       const previous = groups.at(-1);
       // A last message that lands just after a full interval (clients' timers are not
       // in step) would make a sliver of a point with a wild rate: it joins the point before.
-      if (previous && group.tMs - previous.tMs < (this.intervalMs * perPoint) / 2) {
-        groups[groups.length - 1] = { tMs: Math.max(previous.tMs, group.tMs), counters: group.counters, ticks: [...previous.ticks, ...ticks] };
+      if (previous && group.tMs - previous.tMs < spanMs / 2) {
+        const histograms = { ...previous.histograms };
+        addHistograms(histograms, group.histograms);
+        groups[groups.length - 1] = { tMs: Math.max(previous.tMs, group.tMs), counters: group.counters, histograms };
       } else groups.push(group);
-      ticks = [];
     }
-    const points = groups.map((g): TimeSeriesPoint => ({ tMs: g.tMs, counters: g.counters, latency: mergeIntervals(g.ticks) }));
-    return { intervalMs: this.intervalMs * perPoint, points };
+    const points = groups.map((g): TimeSeriesPoint => ({ tMs: g.tMs, counters: g.counters, latency: latencyOf(g.histograms) }));
+    return { intervalMs: spanMs, points };
+  }
+
+  /** Halves the points: each pair becomes one point covering both spans. */
+  private fold(): void {
+    const folded = new Map<number, Point>();
+    for (const [position, point] of this.points) {
+      const into = folded.get(Math.floor(position / 2));
+      if (!into) {
+        folded.set(Math.floor(position / 2), point);
+        continue;
+      }
+      into.tMs = Math.max(into.tMs, point.tMs);
+      for (const [process, latest] of point.counters) {
+        const known = into.counters.get(process);
+        if (!known || known.tick < latest.tick) into.counters.set(process, latest);
+      }
+      addHistograms(into.histograms, point.histograms);
+    }
+    this.points = folded;
+    this.ticksPerPoint *= 2;
+  }
+}
+
+/** Adds each histogram of `more` into the one of its name in `into` (exactly: counts add up). */
+function addHistograms(into: Record<string, EncodedHistogram>, more: Record<string, EncodedHistogram>): void {
+  for (const [name, encoded] of Object.entries(more)) {
+    const known = into[name];
+    into[name] = known ? mergeEncoded([known, encoded]) : encoded;
   }
 }
 
@@ -85,19 +126,10 @@ function sum(sets: Record<string, number>[]): Record<string, number> {
   return total;
 }
 
-function mergeIntervals(group: Tick[]): TimeSeriesPoint['latency'] {
-  const merged = new Map<string, ReturnType<typeof newHistogram>>();
-  for (const tick of group) {
-    for (const intervals of tick.intervals) {
-      for (const [name, encoded] of Object.entries(intervals)) {
-        if (!merged.has(name)) merged.set(name, newHistogram());
-        merged.get(name)!.add(decodeHistogram(encoded));
-      }
-    }
-  }
+function latencyOf(histograms: Record<string, EncodedHistogram>): TimeSeriesPoint['latency'] {
   const latency: TimeSeriesPoint['latency'] = {};
-  for (const [name, histogram] of merged) {
-    const summary = summarizeHistogram(histogram);
+  for (const [name, encoded] of Object.entries(histograms)) {
+    const summary = summarizeHistogram(decodeHistogram(encoded));
     if (summary) latency[name] = { count: summary.count, p50Ms: summary.p50Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs };
   }
   return latency;

@@ -64,6 +64,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
         ? ` Each cell ran in ${result.repeat} interleaved rounds; every number pools them (histograms merged, counters and windows added).`
         : '') +
       '</p>',
+    ...(result.warnings ?? []).map((warning) => `<p class="note"><strong>Warning:</strong> ${escapeHtml(warning)}</p>`),
     environmentBlock(result.environment, result.clientProcesses),
     ...(result.capacity ? [capacitySectionHtml({ ...result, capacity: result.capacity }, rendered.flatMap((r) => r.capacity ?? []))] : []),
     ...sections,

@@ -32,6 +32,7 @@ export function tableFootnotes(scenario: ScenarioInfo, cells: CellResult[], stat
     ...saturatedSection(shown, label),
     ...missingLines(scenario, shown, label),
     ...notSampledLines(shown, label),
+    ...tlsLines(shown, label),
     ...skippedLines(cells),
     ...statusLegend(cells, statuses),
   ];
@@ -93,6 +94,36 @@ function addToGroup(groups: Map<string, { headers: string; reason: string; pairs
 function groupLines(groups: Map<string, { headers: string; reason: string; pairs: string[] }>, mark: string): string[] {
   if (groups.size === 0) return [];
   return ['', ...[...groups.values()].map((g) => `${mark} ${g.headers} of ${g.pairs.join(', ')}: ${g.reason}`)];
+}
+
+/**
+ * What the TLS handshakes negotiated, one line per outcome, said of the client stacks when every
+ * TLS cell of those clients had it (the client decides what it can report): `tls  ws and undici
+ * clients: TLSv1.3 TLS_AES_256_GCM_SHA384`; else of the cells themselves.
+ */
+function tlsLines(cells: CellResult[], label: (cell: CellResult) => string): string[] {
+  const byOutcome = new Map<string, MeasuredCell[]>();
+  const tlsCells = cells.filter((c): c is MeasuredCell => isMeasured(c) && (c.tls?.length ?? 0) > 0);
+  for (const cell of tlsCells) {
+    for (const outcome of cell.tls!) {
+      const text = outcome.protocol !== null ? `${outcome.protocol} ${outcome.cipher}` : `version and cipher not known: ${outcome.reason ?? 'no reason recorded'}`;
+      byOutcome.set(text, [...(byOutcome.get(text) ?? []), cell]);
+    }
+  }
+  if (byOutcome.size === 0) return [];
+  const lines = [...byOutcome].map(([text, withIt]) => {
+    if (withIt.length === tlsCells.length) return `tls  every TLS cell: ${text}`;
+    const clients = [...new Set(withIt.map((c) => c.client))];
+    const byClient = tlsCells.filter((c) => clients.includes(c.client)).length === withIt.length;
+    const which = byClient ? `${andList(clients)} client${clients.length > 1 ? 's' : ''}` : withIt.map(label).join(', ');
+    return `tls  ${which}: ${text}`;
+  });
+  return ['', ...lines];
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function andList(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** Skipped pairs, one line per reason: `n/a  ws x socketio, uws x socketio: <reason>`. */

@@ -47,7 +47,8 @@ export function renderTable(result: BenchResult): string {
     const table = cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name));
     return [`${scenario.name}: ${scenario.description}`, ...(table.fixed ? [table.fixed] : []), renderCellTable(table)].join('\n');
   });
-  return sections.join('\n\n') + pooled;
+  const warnings = (result.warnings ?? []).map((w) => `warning: ${w}`);
+  return sections.join('\n\n') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
 }
 
 export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTable {

@@ -12,6 +12,8 @@ export { messageText } from './message-text.js';
 export { ProtocolGuard, parseJson } from './protocol-guard.js';
 export { openPaced, classifyConnectError, CONNECT_FAILURES } from './paced-connections.js';
 export type { ConnectFailure, PacedOpenOptions } from './paced-connections.js';
+export { classifyHandshakeFailure, HANDSHAKE_FAILURES } from './handshake-failures.js';
+export type { HandshakeFailure } from './handshake-failures.js';
 export { sourceAddressCount, sourceAddressFor, localPortCount } from './source-addresses.js';
 export { sleep, aborted, waitUntil } from './waiting.js';
 export { FrameParser, OPCODE } from '../parsing/frame-parser.js';
@@ -39,7 +41,7 @@ export type {
   Scenario,
   AnyScenario,
 } from '../scenario-types.js';
-export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler } from '../adapter-types.js';
+export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler, HandshakePhases, SendQueueLimit } from '../adapter-types.js';
 export type {
   DurationText,
   SizeText,

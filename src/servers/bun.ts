@@ -29,12 +29,13 @@ export const bunServer: ServerAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: true, tls: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: true, tls: true, sendQueueLimit: true },
   settings: {
     perMessageDeflate: 'off unless the cell asks (deflate=on): shared compressor and decompressor, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
     backpressureLimitBytes: BACKPRESSURE_LIMIT_BYTES,
     closeOnBackpressureLimit: false,
+    sendQueueLimit: 'a scenario may ask for its own (slow-consumer: backpressureLimit, onLimit): backpressureLimit and closeOnBackpressureLimit then follow the cell',
     idleTimeoutSec: 0,
     sendPings: false,
     publishToSelf: false,
@@ -43,7 +44,7 @@ export const bunServer: ServerAdapter = {
   },
   probe: () => probeRuntime('bun'),
 
-  async start({ host, handlers, deflate = false, port = 0, sharePort = false, tls }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port = 0, sharePort = false, tls, sendQueueLimit }): Promise<RunningServer> {
     const bun = bunApi();
     if (!bun) throw new Error('the bun server runs under Bun only');
     let nextId = 0;
@@ -69,8 +70,8 @@ export const bunServer: ServerAdapter = {
       websocket: {
         perMessageDeflate: deflate ? { compress: 'shared', decompress: 'shared' } : false,
         maxPayloadLength: MAX_PAYLOAD_BYTES,
-        backpressureLimit: BACKPRESSURE_LIMIT_BYTES,
-        closeOnBackpressureLimit: false,
+        backpressureLimit: sendQueueLimit?.bytes ?? BACKPRESSURE_LIMIT_BYTES,
+        closeOnBackpressureLimit: sendQueueLimit?.onLimit === 'close',
         idleTimeout: 0,
         sendPings: false,
         publishToSelf: false,

@@ -17,7 +17,7 @@ export const denoServer: ServerAdapter = {
   name: 'deno',
   protocol: 'websocket',
   runtime: 'deno',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false, sharedPort: true, tls: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false, sharedPort: true, tls: true, sendQueueLimit: false },
   settings: {
     perMessageDeflate: 'not supported by Deno',
     maxPayload: "Deno's built-in limit (not settable)",

@@ -20,7 +20,7 @@ export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true },
+  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true, sendQueueLimit: false },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -80,8 +80,25 @@ function wrap(socket: Socket, id: number): ServerConnection {
   };
 }
 
-/** engine.io keeps the ws socket on its transport; reach it to report queued bytes. */
+/** Packets of engine.io's queue counted one by one; beyond them, the rest are taken to be of their mean size. */
+const COUNTED_PACKETS = 1000;
+
+/**
+ * What socket.io holds for a connection and has not written: the ws socket's queue under
+ * engine.io's transport, and engine.io's own packets waiting behind it (its transport takes the
+ * next batch only once ws has written the last one, so a client that stops reading leaves them
+ * piling up there), by their length: the first COUNTED_PACKETS exactly, the rest estimated, so a
+ * queue of a million packets costs no more to read than one of a thousand.
+ */
 function underlyingBufferedAmount(socket: Socket): number {
-  const transport = socket.conn.transport as unknown as { socket?: { bufferedAmount?: number } };
-  return transport.socket?.bufferedAmount ?? 0;
+  const conn = socket.conn as unknown as { transport?: { socket?: { bufferedAmount?: number } }; writeBuffer?: Array<{ data?: unknown }> };
+  const packets = conn.writeBuffer ?? [];
+  const counted = Math.min(packets.length, COUNTED_PACKETS);
+  let countedBytes = 0;
+  for (let i = 0; i < counted; i++) {
+    const data = packets[i]!.data;
+    countedBytes += typeof data === 'string' ? data.length : data instanceof Uint8Array ? data.byteLength : 0;
+  }
+  const waiting = counted === 0 ? 0 : Math.round((countedBytes / counted) * packets.length);
+  return (conn.transport?.socket?.bufferedAmount ?? 0) + waiting;
 }

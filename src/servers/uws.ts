@@ -34,12 +34,13 @@ export const uwsServer: ServerAdapter = {
   name: 'uws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: true, tls: true },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: true, tls: true, sendQueueLimit: true },
   settings: {
     perMessageDeflate: 'off unless the cell asks (deflate=on): SHARED_COMPRESSOR | SHARED_DECOMPRESSOR, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
     maxBackpressureBytes: MAX_BACKPRESSURE_BYTES,
     closeOnBackpressureLimit: false,
+    sendQueueLimit: 'a scenario may ask for its own (slow-consumer: backpressureLimit, onLimit): maxBackpressure and closeOnBackpressureLimit then follow the cell',
     idleTimeoutSec: 0,
     sendPingsAutomatically: false,
     tls: "when on: SSLApp, uSockets' defaults on its bundled BoringSSL (TLS 1.2-1.3)",
@@ -50,11 +51,12 @@ export const uwsServer: ServerAdapter = {
     return { available: true, version: load.version ?? 'unknown', build: load.build };
   },
 
-  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false, tls }): Promise<RunningServer> {
+  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false, tls, sendQueueLimit }): Promise<RunningServer> {
     const { module: uws, problem } = loadUws();
     if (!uws || problem) throw new Error(problem ?? 'uWebSockets.js unavailable');
     let nextId = 0;
     let dropped = 0;
+    const limitBytes = sendQueueLimit?.bytes ?? MAX_BACKPRESSURE_BYTES;
     const sockets = new Set<UwsSocket<UserData>>();
     const count = (status: number): boolean => {
       if (status === SEND_DROPPED) dropped += 1;
@@ -65,12 +67,12 @@ export const uwsServer: ServerAdapter = {
       // uWS compresses only the sends that ask (the last argument of send and publish).
       compression: deflate ? uws.SHARED_COMPRESSOR | uws.SHARED_DECOMPRESSOR : uws.DISABLED,
       maxPayloadLength: MAX_PAYLOAD_BYTES,
-      maxBackpressure: MAX_BACKPRESSURE_BYTES,
-      closeOnBackpressureLimit: 0,
+      maxBackpressure: limitBytes,
+      closeOnBackpressureLimit: sendQueueLimit?.onLimit === 'close' ? 1 : 0,
       idleTimeout: 0,
       sendPingsAutomatically: false,
       open(socket) {
-        const { connection, markClosed } = wrap(socket, nextId++, count, deflate);
+        const { connection, markClosed } = wrap(socket, nextId++, count, deflate, limitBytes);
         socket.getUserData().connection = connection;
         socket.getUserData().markClosed = markClosed;
         socket.subscribe(BROADCAST_TOPIC);
@@ -133,7 +135,13 @@ function sslApp(uws: typeof import('uWebSockets.js'), tls: ServerTls): ReturnTyp
  * (a timer, a moderator delay) would hit; a closed connection answers like the
  * other stacks' do instead: send returns false, close does nothing.
  */
-function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) => boolean, compress: boolean): { connection: ServerConnection; markClosed: () => void } {
+function wrap(
+  socket: UwsSocket<UserData>,
+  id: number,
+  count: (status: number) => boolean,
+  compress: boolean,
+  limitBytes: number,
+): { connection: ServerConnection; markClosed: () => void } {
   let open = true;
   const connection: ServerConnection = {
     id,
@@ -146,7 +154,7 @@ function wrap(socket: UwsSocket<UserData>, id: number, count: (status: number) =
       // The fragment calls answer false for "backpressure built up" as well as for a
       // drop, so they cannot be counted; uWS drops only above maxBackpressure, which
       // is known before sending.
-      if (socket.getBufferedAmount() >= MAX_BACKPRESSURE_BYTES) return count(SEND_DROPPED);
+      if (socket.getBufferedAmount() >= limitBytes) return count(SEND_DROPPED);
       // Corked so the frames of one message leave in as few syscalls as uWS allows.
       socket.cork(() => {
         // Sent uncompressed even with deflate on (RFC 7692 lets a sender skip any message):

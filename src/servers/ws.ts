@@ -14,7 +14,7 @@ export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true },
+  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true, sendQueueLimit: false },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,

@@ -7,6 +7,7 @@
  */
 import type { MetricInfo } from '../declaration-types.js';
 import { computeMetrics } from '../core/metric-values.js';
+import { tlsOutcomes } from '../core/tls-sessions.js';
 import { sumCounterSets } from '../core/metrics.js';
 import { assembleMeasurements, serverPartOf } from '../core/measurements.js';
 import type { CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
@@ -56,6 +57,7 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     resources,
     stackDrops: drops.length ? Math.max(...drops) : null,
     notes: [...new Set(measured.flatMap((p) => p.cell.notes))],
+    ...(tlsOutcomes(measurements.counters).length > 0 ? { tls: tlsOutcomes(measurements.counters) } : {}),
     elapsedMs,
   };
   return problems.length ? { ...identity, status: 'failed', reason: problems.join('; '), ...numbers } : { ...identity, status: 'ok', ...numbers };

@@ -27,6 +27,20 @@ export function portSourceOf(command: string): PortSource | null {
   return port === 0 ? { from: 'output' } : { from: 'command', port };
 }
 
+/** Where a command takes the run's certificate and its key: the paths of two private files wsbench writes for it. */
+export const CERTIFICATE_PLACEHOLDERS = ['{cert}', '{key}'] as const;
+
+/** A command that takes {cert} or {key} serves TLS with the run's certificate. */
+export function takesCertificate(command: string): boolean {
+  return CERTIFICATE_PLACEHOLDERS.some((placeholder) => command.includes(placeholder));
+}
+
+/** The placeholders of a command or URL template filled in; {cert} and {key} only when `files` is given. */
+export function fillPlaceholders(template: string, values: { host: string; port: number | null; files?: { certPath: string; keyPath: string } }): string {
+  const filled = template.replaceAll('{host}', values.host).replaceAll('{port}', String(values.port ?? 0));
+  return values.files ? filled.replaceAll('{cert}', values.files.certPath).replaceAll('{key}', values.files.keyPath) : filled;
+}
+
 /** `HOST:PORT` in a URL or address (an IPv4 address, localhost, or [IPv6]), or `port PORT`. */
 const PRINTED_HOST_PORT = /(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]*\]):(\d{1,5})\b/i;
 const PRINTED_PORT_WORD = /\bport\s*[:=]?\s*(\d{1,5})\b/i;

@@ -11,9 +11,9 @@ import { createServer } from 'node:net';
 import { watchParent } from '../parent-watchdog.js';
 import { processTree } from '../proc-sampler.js';
 import type { ParamValues } from '../../declaration-types.js';
-import type { CellServer, CommandSpec, ServerReport, StartedServer } from './types.js';
+import type { CellServer, CellTls, CommandSpec, ServerReport, StartedServer } from './types.js';
 import { httpOriginOf, urlWithParams } from './foreign-url.js';
-import { plainArgv, printedPort } from './command-text.js';
+import { fillPlaceholders, plainArgv, printedPort } from './command-text.js';
 import { ProbeFailure, probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
 
@@ -31,6 +31,8 @@ export interface CommandCell {
   host: string;
   scenario: string;
   params: ParamValues;
+  /** The run's certificate files for {cert} and {key}, and what the probe and stats reader trust. */
+  tls?: CellTls;
 }
 
 export class CommandServer implements CellServer {
@@ -44,7 +46,7 @@ export class CommandServer implements CellServer {
   private readonly extraNotes: string[] = [];
 
   constructor(private readonly spec: CommandSpec, private readonly cell: CommandCell) {
-    this.window = new ForeignWindow(cell.scenario);
+    this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
   }
 
   async start(signal: AbortSignal): Promise<StartedServer> {
@@ -53,7 +55,7 @@ export class CommandServer implements CellServer {
     if (port !== null && this.spec.port.from === 'command' && !(await isFree(host, port))) {
       throw new Error(`${this.spec.name}: port ${port} is already in use on ${host}, by a process wsbench did not start`);
     }
-    const text = fill(this.spec.command, host, port);
+    const text = fillPlaceholders(this.spec.command, { host, port, ...(this.cell.tls?.files ? { files: this.cell.tls.files } : {}) });
     this.spawn(text);
     const deadline = Date.now() + this.spec.startTimeoutMs;
     let where = port;
@@ -70,9 +72,10 @@ export class CommandServer implements CellServer {
         throw new Error(`${this.spec.name} ${what} within ${this.spec.startTimeoutMs / 1000}s; ${line ? `last line on stderr: ${line}` : 'it printed nothing on stderr'}`);
       }
       if (where !== null) {
-        const url = urlWithParams(fill(this.spec.urlTemplate, host, where), this.cell.scenario, this.cell.params);
+        const url = urlWithParams(fillPlaceholders(this.spec.urlTemplate, { host, port: where }), this.cell.scenario, this.cell.params);
         try {
-          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250 });
+          const tls = this.cell.tls?.client ? { tls: this.cell.tls.client } : {};
+          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, ...tls });
           const started = { url, httpUrl: httpOriginOf(url), pid: this.child!.pid!, tree: true };
           this.window.httpOrigin = started.httpUrl;
           return started;
@@ -184,10 +187,6 @@ export class CommandServer implements CellServer {
       signal.addEventListener('abort', done, { once: true });
     });
   }
-}
-
-function fill(template: string, host: string, port: number | null): string {
-  return template.replaceAll('{host}', host).replaceAll('{port}', String(port ?? 0));
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

@@ -8,8 +8,9 @@ import { ParameterError } from '../../errors.js';
 import type { ForeignServerInfo, StackInfo } from '../../result-types.js';
 import type { AnyScenario } from '../../scenario-types.js';
 import { readProcess } from '../proc-sampler.js';
-import { plainArgv, portSourceOf } from './command-text.js';
+import { fillPlaceholders, plainArgv, portSourceOf, takesCertificate } from './command-text.js';
 import { protocolOfUrl } from './foreign-url.js';
+import { isTlsUrl } from '../../clients/tls-trust.js';
 import type { ForeignServerSpec } from './types.js';
 
 /** A server that is already running. */
@@ -25,15 +26,21 @@ export interface TargetOption {
 /** A server wsbench starts for each cell. */
 export interface ServerCommandOption {
   name: string;
-  /** Run directly when plain words and quotes, else through /bin/sh; {port} and {host} are filled in. */
+  /**
+   * Run directly when plain words and quotes, else through /bin/sh; {port} and {host} are filled in.
+   * {cert} and {key} become the paths of the run's certificate and key (private files, deleted when
+   * the run ends): a command that takes them serves TLS, and the clients trust exactly that certificate.
+   */
   command: string;
-  /** What clients connect to; default ws://{host}:{port}/ (http://... for a socket.io server). */
+  /** What clients connect to; default ws://{host}:{port}/ (wss:// when the command takes {cert} or {key}; http://... for a socket.io server). */
   url?: string;
   /** How long it may take to accept a WebSocket handshake; default 20 s. */
   startTimeoutMs?: number;
 }
 
 export const DEFAULT_COMMAND_URL = 'ws://{host}:{port}/';
+/** The default URL of a command that takes the run's certificate. */
+export const DEFAULT_TLS_COMMAND_URL = 'wss://{host}:{port}/';
 /** A Python server importing its framework on a busy 2-core machine may take a few seconds. */
 export const DEFAULT_START_TIMEOUT_MS = 20_000;
 const NAME = /^[A-Za-z0-9._:[\]-]+$/;
@@ -58,7 +65,7 @@ export function foreignSpecs(targets: readonly TargetOption[], commands: readonl
       if (!Number.isInteger(target.pid) || target.pid < 1) throw new ParameterError('targetPid', `"${target.pid}" is not a process id`);
       if (!readProcess(target.pid)) throw new ParameterError('targetPid', `no process ${target.pid} (for target ${name})`);
     }
-    specs.push({ kind: 'target', name, protocol, url: target.url, ...(target.pid !== undefined ? { pid: target.pid } : {}) });
+    specs.push({ kind: 'target', name, protocol, url: target.url, ...(target.pid !== undefined ? { pid: target.pid } : {}), tls: isTlsUrl(target.url) });
   }
   for (const command of commands) {
     checkName('serverCommands', command.name, command.command || 'an empty command');
@@ -71,23 +78,28 @@ export function foreignSpecs(targets: readonly TargetOption[], commands: readonl
         `${command.name}: no {port} in the command and no port to read from it: put {port} where the server takes its port (e.g. --port {port})`,
       );
     }
-    const urlTemplate = command.url ?? DEFAULT_COMMAND_URL;
-    const protocol = protocolOfUrl(urlTemplate.replaceAll('{host}', '127.0.0.1').replaceAll('{port}', '1'));
+    const certificate = takesCertificate(text);
+    const urlTemplate = command.url ?? (certificate ? DEFAULT_TLS_COMMAND_URL : DEFAULT_COMMAND_URL);
+    const sampleUrl = fillPlaceholders(urlTemplate, { host: '127.0.0.1', port: 1 });
+    const protocol = protocolOfUrl(sampleUrl);
     if (!protocol) throw new ParameterError('serverUrl', `${command.name}: "${urlTemplate}" is not ${URL_KINDS} ({host} and {port} are filled in)`);
+    if (certificate && !isTlsUrl(sampleUrl)) {
+      throw new ParameterError('serverUrl', `${command.name}: the command takes {cert} or {key}, so it serves TLS: its URL must be wss:// or https://, not "${urlTemplate}"`);
+    }
     const missing = missingProgram(text);
     if (missing) throw new ParameterError('serverCommands', `${command.name}: ${missing}: command not found`);
     const startTimeoutMs = command.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     if (!(startTimeoutMs >= 100 && startTimeoutMs <= 3_600_000)) {
       throw new ParameterError('serverStartTimeout', `${startTimeoutMs}ms is not between 100ms and 1h`);
     }
-    specs.push({ kind: 'command', name: command.name, protocol, command: text, urlTemplate, port, startTimeoutMs });
+    specs.push({ kind: 'command', name: command.name, protocol, command: text, urlTemplate, port, startTimeoutMs, tls: isTlsUrl(sampleUrl), takesCertificate: certificate });
   }
   return specs;
 }
 
 /** The program of a command that runs without a shell, when it cannot be found; null otherwise. */
 function missingProgram(command: string): string | null {
-  const program = plainArgv(command.replaceAll('{port}', '1').replaceAll('{host}', '127.0.0.1'))?.[0];
+  const program = plainArgv(fillPlaceholders(command, { host: '127.0.0.1', port: 1, files: { certPath: 'cert.pem', keyPath: 'key.pem' } }))?.[0];
   if (!program) return null;
   const candidates = program.includes('/')
     ? [isAbsolute(program) ? program : resolve(program)]
@@ -113,7 +125,7 @@ export function foreignStackInfo(spec: ForeignServerSpec): StackInfo {
     protocol: spec.protocol,
     availability: { available: true, version: spec.kind },
     // The protocol pages ask a WebSocket server for fragmented sends and its routes; deflate is the server's to accept or decline.
-    capabilities: { fragmentControl: websocket, httpRoutes: true, deflate: websocket, sharedPort: false },
+    capabilities: { fragmentControl: websocket, httpRoutes: true, deflate: websocket, sharedPort: false, tls: spec.tls },
   };
 }
 

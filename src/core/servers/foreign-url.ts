@@ -5,6 +5,7 @@
  */
 import type { ParamValues } from '../../declaration-types.js';
 import type { Protocol } from '../../result-types.js';
+import { isTlsUrl } from '../../clients/tls-trust.js';
 
 /** ws:// and wss:// are WebSocket; http:// and https:// are socket.io. Null for anything else. */
 export function protocolOfUrl(text: string): Protocol | null {
@@ -36,8 +37,7 @@ export function urlWithParams(base: string, scenario: string, params: ParamValue
 /** http(s)://host:port of a server URL (wss and https become https). */
 export function httpOriginOf(serverUrl: string): string {
   const url = new URL(serverUrl);
-  const secure = url.protocol === 'wss:' || url.protocol === 'https:';
-  return `${secure ? 'https' : 'http'}://${url.host}`;
+  return `${isTlsUrl(serverUrl) ? 'https' : 'http'}://${url.host}`;
 }
 
 /** True when the host is this machine's loopback (one clock: one-way delays are valid). */

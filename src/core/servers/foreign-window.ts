@@ -7,6 +7,7 @@
  */
 import { monotonicUs } from '../clock.js';
 import type { ServerReport } from './types.js';
+import type { ClientTls } from '../../adapter-types.js';
 import { counterDifference, readStats, STATS_PATH, type StatsReading } from './stats.js';
 
 export class ForeignWindow {
@@ -16,15 +17,16 @@ export class ForeignWindow {
   private before: StatsReading | null = null;
   private openedUs = 0;
 
-  constructor(private readonly scenario: string) {}
+  /** `tls`: what the stats reader trusts over https://, as the cell's clients do. */
+  constructor(private readonly scenario: string, private readonly tls?: ClientTls) {}
 
   async open(): Promise<void> {
     this.openedUs = monotonicUs();
-    this.before = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario) : null;
+    this.before = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, this.tls) : null;
   }
 
   async report(): Promise<ServerReport | null> {
-    const after = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario) : { missing: 'no address' };
+    const after = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, this.tls) : { missing: 'no address' };
     if ('missing' in after) {
       this.notes.push(`server-side metrics not reported: ${after.missing} (see docs/protocols/README.md, ${STATS_PATH})`);
       return null;

@@ -12,13 +12,17 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Protocol } from '../../result-types.js';
+import type { ClientTls } from '../../adapter-types.js';
 import { FrameParser, OPCODE } from '../../parsing/frame-parser.js';
+import { nodeTlsOptions } from '../../clients/tls-trust.js';
 
 export interface ProbeOptions {
   /** For connecting and for the handshake's answer. */
   timeoutMs: number;
   /** How long the open connection is watched for a close from the server. */
   holdMs: number;
+  /** For a wss:// or https:// server: what to trust, as the cell's clients do; absent: Node's default roots. */
+  tls?: ClientTls;
 }
 
 /** Why the probe failed; `refused` = nothing listens yet (a starting command may still get there). */
@@ -53,6 +57,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       path,
       method: 'GET',
       agent: false,
+      ...(secure ? nodeTlsOptions(options.tls) : {}),
       headers: {
         Connection: 'Upgrade',
         Upgrade: 'websocket',

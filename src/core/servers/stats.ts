@@ -7,17 +7,21 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { ClientTls } from '../../adapter-types.js';
+import { nodeTlsOptions } from '../../clients/tls-trust.js';
 
 export const STATS_PATH = '/wsbench/stats';
 const STATS_TIMEOUT_MS = 3000;
 
 export type StatsReading = { counters: Record<string, number> } | { missing: string };
 
-export function readStats(httpOrigin: string, scenario: string): Promise<StatsReading> {
+/** `tls`: what to trust over https://, as the cell's clients do. */
+export function readStats(httpOrigin: string, scenario: string, tls?: ClientTls): Promise<StatsReading> {
   const url = new URL(STATS_PATH, httpOrigin);
   url.searchParams.set('scenario', scenario);
+  const secure = url.protocol === 'https:';
   return new Promise((resolve) => {
-    const request = (url.protocol === 'https:' ? https : http).get(url, { agent: false, timeout: STATS_TIMEOUT_MS }, (response) => {
+    const request = (secure ? https : http).get(url, { agent: false, timeout: STATS_TIMEOUT_MS, ...(secure ? nodeTlsOptions(tls) : {}) }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));

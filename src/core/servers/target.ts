@@ -4,7 +4,7 @@
  * which process that is (--target-pid), never another process's.
  */
 import type { ParamValues } from '../../declaration-types.js';
-import type { CellServer, ServerReport, StartedServer, TargetSpec } from './types.js';
+import type { CellServer, CellTls, ServerReport, StartedServer, TargetSpec } from './types.js';
 import { httpOriginOf, isLoopbackUrl, urlWithParams } from './foreign-url.js';
 import { probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
@@ -16,14 +16,14 @@ export class TargetServer implements CellServer {
   private readonly window: ForeignWindow;
   private readonly extraNotes: string[] = [];
 
-  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues }) {
-    this.window = new ForeignWindow(cell.scenario);
+  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls }) {
+    this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
   }
 
   async start(): Promise<StartedServer> {
     const url = urlWithParams(this.spec.url, this.cell.scenario, this.cell.params);
     try {
-      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250 });
+      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
     } catch (error) {
       throw new Error(`target ${this.spec.name}: ${(error as Error).message}`);
     }

@@ -5,6 +5,17 @@
  * opens the window, asks for a report, and stops.
  */
 import type { ProcessReport, Protocol } from '../../result-types.js';
+import type { ClientTls, ServerTls } from '../../adapter-types.js';
+
+/** What one cell's server and clients get of the run's TLS (see run-tls.ts); empty for a plain cell. */
+export interface CellTls {
+  /** For wsbench's own server: the certificate and its key. */
+  server?: ServerTls;
+  /** For a command that takes {cert} and {key}: the paths of the files. */
+  files?: { certPath: string; keyPath: string };
+  /** What the clients trust, and wsbench's own probe and stats reader with them; absent: their default trust. */
+  client?: ClientTls;
+}
 
 /** Where a started server listens, and which process (if any) to sample from /proc. */
 export interface StartedServer {
@@ -53,6 +64,8 @@ export interface TargetSpec {
   url: string;
   /** Process whose tree wsbench samples for CPU and RSS; absent: not measured. */
   pid?: number;
+  /** Its URL is wss:// or https://: TLS is on in every cell of it, whatever the `tls` parameter. */
+  tls: boolean;
 }
 
 /** A server wsbench starts for each cell by running a command. */
@@ -68,6 +81,10 @@ export interface CommandSpec {
   port: { from: 'placeholder' } | { from: 'command'; port: number } | { from: 'output' };
   /** How long it may take to accept a WebSocket handshake. */
   startTimeoutMs: number;
+  /** Its URL is wss:// or https://: TLS is on in every cell of it. */
+  tls: boolean;
+  /** The command takes {cert} or {key}: it serves the run's own certificate, which the clients then trust. */
+  takesCertificate: boolean;
 }
 
 /** A server wsbench does not build from one of its own adapters. */

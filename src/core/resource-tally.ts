@@ -1,0 +1,49 @@
+/**
+ * The statistics of a process's /proc samples over a window (CPU % mean and
+ * max, RSS mean and max, how many samples), kept as running sums: constant
+ * memory however long the window. The sampler of a running cell and the
+ * rebuild of a cell from a journal both compute them here.
+ */
+import type { SampledStat } from '../result-types.js';
+
+export interface ProcStats {
+  cpuPercent: SampledStat;
+  rssBytes: SampledStat;
+  samples: number;
+}
+
+export class ResourceTally {
+  private cpuMaxPercent = Number.NEGATIVE_INFINITY;
+  private rssSumBytes = 0;
+  private rssMaxBytes = 0;
+  private count = 0;
+
+  add(cpuPercent: number, rssBytes: number): void {
+    this.cpuMaxPercent = Math.max(this.cpuMaxPercent, cpuPercent);
+    this.rssSumBytes += rssBytes;
+    this.rssMaxBytes = Math.max(this.rssMaxBytes, rssBytes);
+    this.count += 1;
+  }
+
+  get samples(): number {
+    return this.count;
+  }
+
+  /**
+   * The window's statistics; `meanCpuPercent` is all CPU time over all wall time (exact, whatever
+   * the tick rounding of single samples), so it is the caller's. Null before the first sample.
+   */
+  stats(meanCpuPercent: number): ProcStats | null {
+    if (this.count === 0) return null;
+    return {
+      cpuPercent: { mean: round(meanCpuPercent, 1), max: round(Math.max(this.cpuMaxPercent, meanCpuPercent), 1) },
+      rssBytes: { mean: Math.round(this.rssSumBytes / this.count), max: this.rssMaxBytes },
+      samples: this.count,
+    };
+  }
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

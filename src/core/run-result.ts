@@ -1,0 +1,56 @@
+/**
+ * A run's result from what its cells measured: each cell's rounds become its
+ * CellResult (or the reason it has none), under the run's identity. The engine
+ * builds its result here at the end of a run, and a journal's rebuild after
+ * wsbench stopped builds it here too, so both come out of one rule.
+ */
+import type { ParamValues } from '../declaration-types.js';
+import { toolVersion } from '../package-version.js';
+import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../result-types.js';
+import type { AnyScenario } from '../scenario-types.js';
+import type { CellRun } from './cell.js';
+import { cellResult } from './cell-result.js';
+
+export interface RunRecord {
+  info: ScenarioInfo;
+  /** The scenario module's own object: its metrics are computed from the measurements. */
+  scenario: AnyScenario;
+  /** The plan's cells in order; null `skip` when the cell runs. */
+  cells: ReadonlyArray<{ server: string; client: string; params: ParamValues; skip: string | null }>;
+  clientProcesses: number;
+  repeat: number;
+  environment: Environment;
+  /** ISO time. */
+  startedAt: string;
+  elapsedMs: number;
+  interrupted: boolean;
+  /** Set when the windows could not be coordinated (a shard session that broke): every cell failed with it. */
+  coordinationFailure: string | null;
+  /** What the run did that its numbers do not show (the result's `warnings`). */
+  warnings?: string[];
+}
+
+/** `runs[i]`: the rounds cell i ran, in order. */
+export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): BenchResult {
+  const cells = record.cells.map((cell, i): CellResult => {
+    const identity = { scenario: record.info.name, server: cell.server, client: cell.client, params: cell.params };
+    if (cell.skip !== null) return { ...identity, status: 'skipped', reason: cell.skip, elapsedMs: 0 };
+    if (record.coordinationFailure) return { ...identity, status: 'failed', reason: record.coordinationFailure, elapsedMs: 0 };
+    const rounds = runs[i] ?? [];
+    if (rounds.length === 0) return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
+    return cellResult(identity, record.scenario, record.clientProcesses, rounds);
+  });
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'wsbench', version: toolVersion() },
+    startedAt: record.startedAt,
+    elapsedMs: record.elapsedMs,
+    interrupted: record.interrupted,
+    environment: record.environment,
+    clientProcesses: record.clientProcesses,
+    repeat: record.repeat,
+    scenarios: [record.info],
+    cells,
+    ...(record.warnings && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Reads a journal line by line, without holding it in memory (a day-long run
+ * writes tens of MB). The first line must be a journal header of a version
+ * this wsbench knows. A line that is not a whole record is the torn tail of a
+ * write cut short: as the last line it is ignored and reported (only the mark
+ * `recover --keep-journal` leaves may follow it); anywhere else the file is
+ * not what wsbench wrote, and reading stops with one line.
+ */
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../errors.js';
+import { JOURNAL_VERSION, type JournalHeader, type JournalRecord } from './records.js';
+
+/** The ignored last line, when a write was cut short. */
+export interface TornLine {
+  line: number;
+  bytes: number;
+}
+
+export interface JournalVisitor {
+  /** The header, before any record: a rebuild loads the scenario here. */
+  header(header: JournalHeader): Promise<void> | void;
+  record(record: JournalRecord): void;
+}
+
+/** Reads `path` into `visitor`; returns the torn last line, if there was one. */
+export async function readJournal(path: string, visitor: JournalVisitor): Promise<{ torn: TornLine | null }> {
+  let stream: ReturnType<typeof createReadStream>;
+  try {
+    closeSync(openSync(path, 'r'));
+    stream = createReadStream(path, { encoding: 'utf8' });
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let number = 0;
+  let header: JournalHeader | null = null;
+  let damaged: TornLine | null = null;
+  try {
+    for await (const line of lines) {
+      number += 1;
+      if (line.trim() === '') continue;
+      const parsed = parseRecord(line);
+      if (parsed === null) {
+        damaged ??= { line: number, bytes: Buffer.byteLength(line) };
+        continue;
+      }
+      // `wsbench recover --keep-journal` marks a journal rebuilt with an end record, after a torn line if there was one.
+      if (damaged && parsed.type !== 'end') throw new UsageError(`${path}: line ${damaged.line} is damaged, and it is not the last line (a write cut short only tears the last): not a journal as wsbench writes it`);
+      if (header === null) {
+        header = checkedHeader(parsed, path);
+        await visitor.header(header);
+      } else visitor.record(parsed as unknown as JournalRecord);
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+  if (header === null) throw new UsageError(damaged ? `${path} holds no whole record: nothing to recover` : `${path} is empty: nothing to recover`);
+  return { torn: damaged };
+}
+
+/**
+ * True when the file at `path` starts as a journal does (a result file starts `{` and a newline). Anything
+ * unreadable (missing, a directory, no permission) is not a journal: the result file reader says why in one line.
+ */
+export function isJournal(path: string): boolean {
+  const prefix = '{"type":"journal"';
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const buffer = Buffer.alloc(prefix.length);
+    return readSync(fd, buffer, 0, buffer.length, 0) === buffer.length && buffer.toString('utf8') === prefix;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseRecord(line: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function checkedHeader(record: Record<string, unknown>, path: string): JournalHeader {
+  if (record.type !== 'journal') throw new UsageError(`${path} is not a wsbench journal (its first line is no journal header)`);
+  const version = record.version;
+  if (typeof version !== 'number' || version > JOURNAL_VERSION) {
+    throw new UsageError(`${path} is a journal of version ${String(version)}, newer than this wsbench reads (${JOURNAL_VERSION}); upgrade wsbench`);
+  }
+  return record as unknown as JournalHeader;
+}
