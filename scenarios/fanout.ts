@@ -180,6 +180,8 @@ export default defineScenario({
         const localAddress = sourceAddressFor(first + index, addresses);
         const connection = await ctx.connect({
           ...(localAddress ? { localAddress } : {}),
+          // The engine's own deadline, the same as the pacing's: a connection not open by then counts as one that could not.
+          timeoutMs: p.connectTimeout,
           onMessage(data) {
             const nowUs = ctx.nowUs();
             const text = messageText(data);

@@ -224,6 +224,11 @@ export default defineScenario({
       },
     },
     messageBytesMax: messageBytes('max B', 'largest message received', 'messageBytesMax', 'max'),
+    // Declares the size histogram its sizes chart draws.
+    messageBytesP50: {
+      header: 'p50 B', unit: 'bytes', better: 'none', role: 'detail', description: 'median message received (in the window)',
+      source: { histogram: 'messageBytes', stat: 'p50' },
+    },
     ...WIRE_METRICS,
     serverMessagesSent: total('messagesSent', 'server msgs', { side: 'server' }),
     serverFramesSent: total('framesSent', 'server frames', { side: 'server' }),

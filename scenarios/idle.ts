@@ -95,6 +95,8 @@ export default defineScenario({
         const entry: Held = { connection: undefined as unknown as ClientConnection, dueUs: [], head: 0 };
         entry.connection = await ctx.connect({
           ...(localAddress ? { localAddress } : {}),
+          // The engine's own deadline, the same as the pacing's: a connection not open by then counts as one that could not.
+          timeoutMs: p.connectTimeout,
           onMessage(data) {
             const nowUs = ctx.nowUs();
             if (entry.head >= entry.dueUs.length) return void badReplies.add();

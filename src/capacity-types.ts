@@ -48,9 +48,9 @@ export interface CapacityStep {
   verdict: 'within' | 'broken' | 'refused';
   /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
   outcome: 'within' | 'broken' | 'refused' | 'invalid';
-  /** The cell's status (ok, failed or skipped); null for a refused count (nothing ran). */
-  cellStatus: 'ok' | 'failed' | 'skipped' | null;
-  /** Why the cell failed or was skipped, or why the count was refused. */
+  /** The cell's status (ok, errors, failed or skipped); null for a refused count (nothing ran). */
+  cellStatus: 'ok' | 'errors' | 'failed' | 'skipped' | null;
+  /** Why the cell failed, has errors or was skipped, or why the count was refused. */
   reason: string | null;
   /** The value each SLO clause compared, in the order of `slo.clauses` (a sum for `errors`); null where the cell lacked it. */
   sloValues: Array<number | null>;

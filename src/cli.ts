@@ -50,9 +50,21 @@ function parseTopLevel(args: string[]): number {
   return 0;
 }
 
+let settled = false;
+// Node exits 0 when nothing is left to wait for: a command whose work vanished that way wrote nothing, and must not read as success.
+process.on('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write('wsbench: internal error: the command stopped with its work unfinished and wrote no result\n');
+  process.exit(1);
+});
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    settled = true;
+    process.exit(code);
+  },
   (error: unknown) => {
+    settled = true;
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') process.exit(0);
       process.stderr.write(`wsbench: ${error.message.replace(/^error: /, '').split('\n')[0]}\n`);

@@ -1,13 +1,17 @@
 /**
  * Checks a result file against the JSON Schema published with the package
- * (schema/result.schema.json for version 3, schema/result-v2.schema.json and
- * schema/result-v1.schema.json for the older ones), with ajv, and names the first problem in one line. What a schema
- * cannot say (the table names declared metrics) is checked here after it.
+ * (schema/result.schema.json for the version this wsbench writes, 3;
+ * result-v2.schema.json and result-v1.schema.json for older files), with ajv,
+ * and names the first problem in one line. What a schema cannot say (the
+ * table names declared metrics) is checked here after it. The same schema
+ * checks a scenario's declarations where they are made (declarationProblem).
+ * ajv is loaded on first use: a child process that loads a scenario never does.
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 /** The schema files, found beside the package.json this build belongs to (a symlinked build finds the real one). */
 function schemaDirectory(): string {
@@ -26,14 +30,20 @@ export function resultSchema(version: ReadableVersion): Record<string, unknown> 
   return JSON.parse(readFileSync(join(schemaDirectory(), SCHEMA_FILES[version]), 'utf8')) as Record<string, unknown>;
 }
 
-const compiled = new Map<ReadableVersion, ValidateFunction>();
+const compiled = new Map<string, ValidateFunction>();
+
+/** ajv, required on first use (it is CommonJS): loading a scenario alone never loads it. */
+function newAjv(): Ajv2020Class {
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // allErrors off: the first problem is the one reported, and a broken file stops the walk early.
+  return new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true, strictRequired: false });
+}
 
 function validatorOf(version: ReadableVersion): ValidateFunction {
-  let validate = compiled.get(version);
+  let validate = compiled.get(String(version));
   if (!validate) {
-    // allErrors off: the first problem is the one reported, and a broken file stops the walk early.
-    validate = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true, strictRequired: false }).compile(resultSchema(version));
-    compiled.set(version, validate);
+    validate = newAjv().compile(resultSchema(version));
+    compiled.set(String(version), validate);
   }
   return validate;
 }
@@ -43,6 +53,24 @@ export function schemaProblem(data: unknown, version: ReadableVersion): string |
   const validate = validatorOf(version);
   if (!validate(data)) return describe(firstError(validate.errors ?? []), data, validate.errors ?? []);
   return version >= 2 ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> }) : null;
+}
+
+/**
+ * The first problem of a scenario's declaration, checked against the result schema's own
+ * definition of it: `what` names a definition of the schema (`MetricInfo`, `ChartRequest`),
+ * `path` where the value sits (`metrics.rtt`). Null when it is one the result file can hold.
+ */
+export function declarationProblem(what: 'MetricInfo' | 'ChartRequest', value: unknown, path: string): string | null {
+  let validate = compiled.get(what);
+  if (!validate) {
+    const schema = resultSchema(3);
+    validate = newAjv().compile({ ...schema, $id: `${String(schema.$id)}:${what}`, $ref: `#/$defs/${what}` });
+    compiled.set(what, validate);
+  }
+  if (validate(value)) return null;
+  const problem = describe(firstError(validate.errors ?? []), value, validate.errors ?? []);
+  // Problems name the key path inside the value; the declaration's own path goes in front.
+  return problem.startsWith('the file') ? problem.replace('the file', path) : `${path}.${problem}`;
 }
 
 /** An `if`/`then` failure is reported after the error inside `then`: the inner one says what is wrong. */

@@ -99,10 +99,22 @@ export interface SampledStat {
 export interface ProcessResources {
   /** CPU time over wall time, in percent of one core (200 = both cores of a 2-core box). */
   cpuPercent: SampledStat;
+  /**
+   * Time its main thread spent on a CPU plus waiting on a run queue for one, over wall time, in percent
+   * of one core (/proc/<pid>/schedstat): the CPU its event loop wanted. On a shared machine a spinning
+   * process gets less than a core but still wants one; saturation is judged on this where present.
+   * Absent where the kernel keeps no schedstat, for a server read through its cgroup, and in older files.
+   */
+  cpuDemandPercent?: SampledStat;
   /** Resident set size. */
   rssBytes: SampledStat;
   /** Share of time the event loop was busy, 0..1, as the process itself reported it; null where the runtime does not. */
   eventLoopUtilization: SampledStat | null;
+  /**
+   * How late a 50 ms timer of the process fired, in ms, as the process itself measured it: how long
+   * work waited for its event loop. Absent in files older than schema 3.
+   */
+  timerLatenessMs?: SampledStat | null;
   /** /proc samples taken. */
   samples: number;
 }
@@ -121,9 +133,35 @@ export interface ProcessReport {
   counters: Record<string, number>;
   /** Event-loop utilisation as the process saw it; null where the runtime cannot say. */
   eventLoopUtilization: SampledStat | null;
-  /** Wall time from window open to close, as this process saw it. */
+  /** How late its 50 ms timer fired during the window, in ms; null when it never ran. */
+  timerLatenessMs?: SampledStat | null;
+  /**
+   * Wall time from window open to close, as this process saw it; when every connection it had
+   * was lost before the close, up to that loss (the time its traffic ran).
+   */
   windowMs: number;
+  /** What happened to the connections of a client process (absent for servers). */
+  connections?: ConnectionLedger;
   notes: string[];
+}
+
+/**
+ * The connections of a client process (or, summed, of a cell), as the engine saw them: every
+ * connect() of the scenario counts here, whatever the scenario does with the outcome.
+ */
+export interface ConnectionLedger {
+  /** Connections that opened. */
+  opened: number;
+  /** Connections that could not open: refused, timed out, or the handshake failed. */
+  failed: number;
+  /** Open connections that closed without the client asking (the server closed them, or they broke). */
+  lost: number;
+  /** When the first connection failed or was lost, in ms from the window's opening (negative: while connecting); null when none did. */
+  firstFaultMs: number | null;
+  /** Why it failed or was lost, as the client stack said. */
+  firstFault: string | null;
+  /** When the last open connection was lost, leaving none (in ms from the window's opening); null while any stayed open. */
+  allLostMs: number | null;
 }
 
 /** Everything measured in one cell, merged over client processes (and rounds). */
@@ -171,7 +209,13 @@ export interface TimeSeries {
   points: TimeSeriesPoint[];
 }
 
-export type CellStatus = 'ok' | 'failed' | 'skipped';
+/**
+ * ok: measured to the end, no fault. errors: measured to the end, but connections were lost or
+ * could not open (the numbers cover the connections that ran). failed: the cell stopped early or
+ * never ran as planned (a process died, the server went away, every connection was lost, no samples).
+ * skipped: the pair could not run here.
+ */
+export type CellStatus = 'ok' | 'errors' | 'failed' | 'skipped';
 
 /** Which cell: one scenario x server x client x parameter-set combination. */
 export interface CellIdentity {
@@ -200,6 +244,10 @@ export interface Measured {
    * time. The evidence, in words; the clients' numbers are complete, server-side ones null.
    */
   saturation?: string;
+  /** Set when a load-generating (client) process was saturated or starved of CPU: its latencies include its own queueing. */
+  loadSaturation?: LoadSaturation;
+  /** Set on an `errors` or `failed` cell: when the fault happened and what it did to the connections. */
+  fault?: CellFault;
   /**
    * What the clients' TLS handshakes negotiated, by outcome, most connections first; absent when
    * the cell made no TLS connection. A stack that cannot tell gives null ones and its reason.
@@ -210,6 +258,30 @@ export interface Measured {
    * histograms merged, counters and windows added, metrics computed once from that.
    */
   rounds?: RoundResult[];
+}
+
+/**
+ * A load generator that could not keep up: a client process used a whole core
+ * (saturated) or had work waiting for a core most of the window (starved, the
+ * machine was full). Either way what it timed includes its own queueing.
+ */
+export interface LoadSaturation {
+  /** Client processes (1-based) that used a whole core. */
+  saturated: number[];
+  /** Client processes (1-based) whose event loop was busy nearly all the window while on CPU less: other processes held the cores. */
+  starved: number[];
+  /** The evidence (CPU, event-loop utilisation, timer lateness of each process) and what to do, in words. */
+  evidence: string;
+}
+
+/** What went wrong with the server or the connections of a cell, and when. */
+export interface CellFault {
+  /** When it first happened, in ms from the window's opening (negative: while connecting); null when not known. */
+  atMs: number | null;
+  /** Connections that opened, could not open, and were lost without the client asking, over all client processes. */
+  connections: { opened: number; failed: number; lost: number };
+  /** Set when the traffic stopped before the window's end (every connection lost): the rates are over this many ms. */
+  trafficMs?: number;
 }
 
 /** One TLS outcome of a cell's client connections. */
@@ -227,6 +299,12 @@ export interface TlsOutcome {
 /** A cell whose every process reported: all its numbers are there. */
 export interface OkCell extends CellIdentity, Measured {
   status: 'ok';
+}
+
+/** A cell measured to the end whose connections were lost or could not open: its numbers cover the connections that ran. */
+export interface ErrorsCell extends CellIdentity, Measured {
+  status: 'errors';
+  reason: string;
 }
 
 /** A cell that failed part-way and kept what it measured until then. */
@@ -250,11 +328,11 @@ export interface SkippedCell extends CellIdentity {
 }
 
 export type FailedCell = FailedMeasuredCell | FailedEmptyCell;
-export type CellResult = OkCell | FailedCell | SkippedCell;
-/** Any cell with numbers: ok, or failed part-way. */
-export type MeasuredCell = OkCell | FailedMeasuredCell;
+export type CellResult = OkCell | ErrorsCell | FailedCell | SkippedCell;
+/** Any cell with numbers: ok, with errors, or failed part-way. */
+export type MeasuredCell = OkCell | ErrorsCell | FailedMeasuredCell;
 
-/** True for a cell with numbers (ok, or failed after measuring something). */
+/** True for a cell with numbers (ok, with errors, or failed after measuring something). */
 export function isMeasured(cell: CellResult): cell is MeasuredCell {
   return cell.measurements !== undefined;
 }
@@ -342,6 +420,10 @@ export interface ScenarioInfo {
 export interface BenchResult {
   schemaVersion: number;
   tool: { name: 'wsbench'; version: string };
+  /** The command line that produced the file, as wsbench received it (after `wsbench`); absent when run() was called from code. */
+  argv?: string[];
+  /** The loopback address the servers bound (absent in files older than schema 3). */
+  host?: string;
   /** ISO time the run started. */
   startedAt: string;
   /** Wall time of the whole run. */

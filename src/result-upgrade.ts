@@ -3,9 +3,12 @@
  * reporter reads one shape. Version 1 cells were flat bags of optional fields;
  * version 2 cells are a union by status, and each scenario carries its
  * declarations (parameters, metrics, table, charts). Version 3 adds the
- * capacity section; a capacity search used to write its own file (format
- * `wsbench-capacity`, its steps' cells in a second result file beside it),
- * which becomes a result with that section and no cells.
+ * capacity section (a capacity search used to write its own file, format
+ * `wsbench-capacity`, its steps' cells in a second result file beside it, which
+ * becomes a result with that section and no cells), the `errors` status, each
+ * cell's fault and load-generator saturation, timer lateness, and the command
+ * line: a version 2 file is a version 3 file that has none of them (its faults
+ * were written as `ok` or `failed`, as they were).
  *
  * A version 1 file declares nothing: its scenarios list only table columns
  * `{ key, header }`. So the declarations are derived here from version 1's own
@@ -66,6 +69,7 @@ export interface V1Result extends Omit<BenchResult, 'schemaVersion' | 'repeat' |
 /** Says where a value came from, for sources a version 1 file cannot name. */
 const UNDECLARED = 'computed by the scenario (version 1 file: no declaration)';
 
+/** A version 1 result in the current shape (it has none of version 3's additions). */
 export function upgradeV1(v1: V1Result): BenchResult {
   const { schemaVersion: _version, repeat, scenarios, cells, ...rest } = v1;
   return {

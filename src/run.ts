@@ -31,6 +31,8 @@ export interface RunOptions<S extends ScenarioRef = ScenarioRef> extends MatrixO
    * the windows open together (a start time or shard 0's barrier). The result carries `shard` for `merge`.
    */
   shard?: ShardOptions;
+  /** The command line, recorded in the result as `argv` (the CLI passes what it was given). */
+  argv?: string[];
   /**
    * Write the result JSON here, and report.html with charts/ in `<name>.report/` beside it, as `wsbench run --out`
    * does. Checked before anything starts. When the JSON cannot go there, it is saved in the temp folder (or the
@@ -57,7 +59,7 @@ export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loa
 }
 
 /** Runs a plan; a sharded plan opens its shard session first and records it in the result. */
-export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' | 'onEvent'> = {}): Promise<BenchResult> {
+export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' | 'onEvent' | 'argv'> = {}): Promise<BenchResult> {
   const shard = plan.shard;
   if (!shard) return executeMatrix(plan, options);
   // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.

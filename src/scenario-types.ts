@@ -99,11 +99,18 @@ export interface ServerScenarioContext<P extends ParamValues = ParamValues> exte
  * What a scenario passes to ctx.connect(). `onUnexpectedClose` is optional: wsbench counts every
  * close the client did not ask for in the counter `connectionsLost` (and notes its reason in the
  * cell) whether or not the scenario handles it; declare `total('connectionsLost', 'lost',
- * { role: 'errors' })` to show and compare it. `deflate` is the engine's (the cell's parameter).
+ * { role: 'errors' })` to show and compare it. Connections lost or that could not open also set
+ * the cell's status (`errors`, or `failed` when every one was lost). `deflate` is the engine's
+ * (the cell's parameter).
  */
 export type ScenarioConnectOptions = Omit<ClientConnectOptions, 'onUnexpectedClose' | 'deflate'> & {
   /** Called once if the connection closes without the client asking (server gone, error), after wsbench counted it. */
   onUnexpectedClose?(reason: string): void;
+  /**
+   * The handshake's overall deadline in ms (default 30 s): a connection not open by then rejects
+   * with ETIMEDOUT, counts as one that could not open, and is closed if it opens later.
+   */
+  timeoutMs?: number;
 };
 
 /** An HTTP client bound to the server's httpUrl, with keep-alive. */

@@ -51,5 +51,5 @@ test('table, charts, compare and merge warnings name a cell alike', () => {
     result: result(INFO, cells('ok', 99)),
   });
   const warnings = shardWarnings([shard(0)], INFO, []);
-  assert.ok(warnings.some((w) => w.startsWith(`shard 0, echo ${name}: a load generator ran at 99% CPU`)), warnings.join('\n'));
+  assert.ok(warnings.some((w) => w.startsWith(`shard 0, echo ${name}: load generator saturated (from 85% of a core): CPU 99% of a core`)), warnings.join('\n'));
 });

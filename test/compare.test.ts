@@ -271,6 +271,8 @@ function round(seed: number, meanUs: number, received: number): CellRun {
   const histograms = { rtt: exponentialHistogram(1000, meanUs, seed, 50) };
   return {
     failure: null,
+    errors: null,
+    fault: null,
     elapsedMs: 1500,
     measured: {
       measurements: {

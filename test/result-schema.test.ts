@@ -74,7 +74,14 @@ function everyKind(): BenchResult {
   const failedMeasured = cell('echo', { server: 'uws', client: 'ws', histograms: { rtt }, status: 'failed' });
   const failedEmpty: CellResult = { scenario: 'echo', server: 'x', client: 'ws', params: { duration: 1000, flag: true, mode: 'a' }, elapsedMs: 1, status: 'failed', reason: 'server did not start' };
   const skipped = cell('echo', { server: 'socketio', client: 'ws', status: 'skipped' });
-  const r = result(info, [ok, failedMeasured, failedEmpty, skipped]);
+  const errors = cell('echo', { server: 'bun', client: 'ws', histograms: { rtt }, status: 'errors' });
+  if (errors.status !== 'errors') throw new Error('fixture');
+  errors.fault = { atMs: 1200.5, connections: { opened: 10, failed: 2, lost: 3 }, trafficMs: 2500 };
+  errors.loadSaturation = { saturated: [1], starved: [], evidence: 'load generator saturated' };
+  errors.resources.clients = [{ ...resources(99, 100, 80), timerLatenessMs: { mean: 250, max: 900 } }];
+  const r = result(info, [ok, failedMeasured, failedEmpty, skipped, errors]);
+  r.argv = ['run', 'echo', '--duration', '1s'];
+  r.host = '127.0.0.1';
   r.environment.kernelVersion = '#1 SMP';
   r.environment.availableParallelism = 2;
   r.environment.stacks = [
@@ -93,24 +100,41 @@ test('every kind of cell validates, and the kinds are told apart', () => {
     change(copy.cells);
     return schemaProblem(copy, SCHEMA_VERSION);
   };
+  assert.equal(broken((c) => delete c[4]!.reason), 'cells[4] has no reason');
+  assert.equal(broken((c) => delete c[4]!.measurements), 'cells[4] has no measurements');
+  assert.equal(broken((c) => ((c[4]!.fault as Record<string, unknown>).atMs = 'soon')), 'cells[4].fault.atMs must be number or null (it is string "soon")');
   assert.equal(broken((c) => delete c[2]!.reason), 'cells[2] has no reason');
   assert.equal(broken((c) => (c[3]!.measurements = c[0]!.measurements)), 'cells[3].measurements must not be there');
   assert.equal(broken((c) => delete c[0]!.measurements), 'cells[0] has no measurements');
   assert.equal(broken((c) => delete (c[1]!.measurements as Record<string, unknown>).windowMs), 'cells[1].measurements has no windowMs');
 });
 
-test('a version 1 file validates against the version 1 schema, and its upgrade against version 2', () => {
+test('a version 1 file validates against the version 1 schema, and its upgrade against the current one', () => {
   const v1 = JSON.parse(readFileSync(V1_FIXTURE, 'utf8')) as unknown;
   assert.ok(publishedValidator(1)(v1));
   const upgraded = resultFromJson(v1, 'v1.json');
+  assert.equal(upgraded.schemaVersion, SCHEMA_VERSION);
   const validate = publishedValidator(SCHEMA_VERSION);
   assert.ok(validate(JSON.parse(JSON.stringify(upgraded))), JSON.stringify(validate.errors));
+});
+
+test('a version 2 file validates against the version 2 schema, is read as version 3, and an errors cell is no version 2 cell', () => {
+  const v3 = everyKind();
+  const v2 = { ...v3, schemaVersion: 2, cells: v3.cells.filter((c) => c.status !== 'errors') } as Record<string, unknown>;
+  delete v2.argv;
+  delete v2.host;
+  assert.ok(publishedValidator(2)(v2), JSON.stringify(publishedValidator(2).errors));
+  const upgraded = resultFromJson(JSON.parse(JSON.stringify(v2)), 'v2.json');
+  assert.equal(upgraded.schemaVersion, 3);
+  assert.deepEqual(upgraded.cells.map((c) => c.status), ['ok', 'failed', 'failed', 'skipped']);
+  assert.ok(publishedValidator(3)(JSON.parse(JSON.stringify(upgraded))));
+  assert.match(schemaProblem({ ...v3, schemaVersion: 2 }, 2) ?? '', /^cells\[4\]\.status must be one of ok, failed, skipped/);
 });
 
 // ---------------------------------------------------------------- in step with the types
 
 /** Interfaces of src/result-types.ts that are not in the file: what a child reports over IPC. */
-const NOT_IN_THE_FILE = new Set(['ProcessReport']);
+const NOT_IN_THE_FILE = new Set(['ProcessReport', 'ConnectionLedger']);
 
 interface Shape {
   properties: Set<string>;

@@ -35,6 +35,8 @@ function measuredRun(rtt: EncodedHistogram, received: number, windowMs: number, 
   const histograms = { rtt };
   return {
     failure,
+    errors: null,
+    fault: null,
     elapsedMs: windowMs + 500,
     measured: {
       measurements: {
@@ -84,7 +86,7 @@ test('a repeated cell computes its metrics once, from the pooled rounds; rounds[
 
 test('a failing round fails the cell with its name; what the others measured stays; one round has no rounds[]', () => {
   const h = exponentialHistogram(1000, 50, 4);
-  const runs = [measuredRun(h, 500, 1000), { failure: 'client: boom', measured: null, elapsedMs: 300 }, measuredRun(h, 700, 1000)];
+  const runs = [measuredRun(h, 500, 1000), { failure: 'client: boom', errors: null, fault: null, measured: null, elapsedMs: 300 }, measuredRun(h, 700, 1000)];
   const cell = cellResult(identity, scenario, 1, runs);
   assert.equal(cell.status, 'failed');
   assert.equal(cell.status === 'failed' && cell.reason, 'round 2: client: boom');

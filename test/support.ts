@@ -1,6 +1,6 @@
 /** Shared by the tests: runs the real bin in a child process and reads what it printed. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,4 +86,44 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The child of `pid` whose WSBENCH_ROLE is `role` (`server`, `client`, `client 1`), if one runs. */
+export function childWithRole(pid: number, role: string): number | undefined {
+  return childrenOf(pid).find((child) => {
+    try {
+      return readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').includes(`WSBENCH_ROLE=${role}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** True once `pid` holds an established TCP connection (a client that connected: its window opens right after). */
+export function hasEstablishedConnection(pid: number): boolean {
+  let inodes: Set<string>;
+  try {
+    inodes = new Set(
+      readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+        try {
+          return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? ''].filter(Boolean);
+        } catch {
+          return [];
+        }
+      }),
+    );
+  } catch {
+    return false;
+  }
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try {
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        if (fields[3] === '01' && inodes.has(fields[9]!)) return true;
+      }
+    } catch {
+      // no IPv6 table
+    }
+  }
+  return false;
 }

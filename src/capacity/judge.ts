@@ -6,17 +6,11 @@
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
-import { isCpuSaturated } from '../core/saturation.js';
+import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../core/saturation.js';
 import { checkSlo, type Slo } from './slo.js';
 import type { BreakCause, CapacityStep } from '../capacity-types.js';
 
-/**
- * A process whose event loop was busy (not waiting for I/O) at least this share
- * of the window while it was on CPU much less was starved: it had work and waited
- * for a core that other processes held. Its numbers say the machine was full, not
- * that it reached its own limit.
- */
-export const STARVED_LOOP_SHARE = 0.9;
+export { STARVED_LOOP_SHARE, isStarved };
 
 /** Step fields before the search places it (count, processes, phase and outcome are the search's). */
 export type StepMeasurement = Omit<CapacityStep, 'phase' | 'outcome'>;
@@ -29,6 +23,8 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     return { ...base, ...empty(slo), verdict: 'broken', causes: ['failed'], breaches: [`cell ${cell.status}: ${reason}`], reason };
   }
   const outcomes = checkSlo(slo, cell.metrics, cell.missing);
+  // A cell without the engine's judgement (an older file) is judged the same way here.
+  const loadSaturation = cell.loadSaturation ?? loadSaturationOf(cell.resources.clients);
   const server = cell.resources.server;
   const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
   const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
@@ -38,19 +34,22 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
   const causes: BreakCause[] = [...new Set(outcomes.filter((o) => !o.held).map((o) => o.clause.kind))];
   const breaches = outcomes.flatMap((o) => (o.why === null ? [] : [o.why]));
-  const reason = cell.status === 'failed' ? cell.reason : null;
-  if (reason !== null) {
+  // An `errors` cell is judged by the SLO (its errors-role metrics carry the lost and failed connections); its reason is kept.
+  const reason = cell.status === 'ok' ? null : cell.reason;
+  if (cell.status === 'failed') {
     causes.push('failed');
     breaches.push(`cell failed: ${reason}`);
   }
   return {
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
-    clientSaturated: clientCpuPercent.some((cpu) => isCpuSaturated(cpu)),
-    serverSaturated: serverCpuPercent !== null && isCpuSaturated(serverCpuPercent, serverProcesses),
-    serverStarved: isStarved(serverCpuPercent, serverEventLoop, serverProcesses),
+    // The load generator's judgement is the engine's, written into the cell: run and capacity read the same one.
+    clientSaturated: (loadSaturation?.saturated.length ?? 0) > 0,
+    // Demand (on CPU plus waiting for a core) where /proc has it, CPU otherwise: the engine's one judgement.
+    serverSaturated: server !== null && isSaturated(server, serverProcesses, serverEventLoop),
+    serverStarved: isStarved(server, serverEventLoop, serverProcesses),
     clientEventLoop,
-    clientStarved: clientCpuPercent.some((cpu, i) => isStarved(cpu, clientEventLoop[i] ?? null)),
+    clientStarved: (loadSaturation?.starved.length ?? 0) > 0,
     reason,
     sloValues: outcomes.map((o) => o.value),
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
@@ -69,10 +68,6 @@ export function refusedStep(count: number, clientProcesses: number, reason: stri
   return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(slo), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
 }
 
-/** Busy event loop, yet short of saturated CPU (over `processes` processes): waiting for a core, not using one. */
-export function isStarved(cpuPercent: number | null, eventLoop: number | null, processes = 1): boolean {
-  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && cpuPercent !== null && !isCpuSaturated(cpuPercent, processes);
-}
 
 /** The sum of every errors-role metric the cell has; null when it has none of them. */
 export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string, number | null>>): number | null {

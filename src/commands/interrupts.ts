@@ -1,18 +1,25 @@
 /**
  * How `run` and `capacity` answer SIGINT and SIGTERM. The first interrupt
- * aborts the work: the current cell (or step) ends and what was measured is
- * written; children still running after a grace period are killed. A second
- * interrupt kills every child at once, so the command ends within seconds,
- * unless it is the first arriving twice (a terminal and a process-group kill
- * both deliver it). Under npm, the package manager going away is the interrupt.
+ * aborts the work: every wait of the current cell (or step) ends at once, its
+ * processes hand in what they measured, and that is written; children still
+ * running after a grace period are killed. A second interrupt kills every
+ * child (and every server started by command) at once and ends the command
+ * within two seconds, written or not, unless it is the first arriving twice (a
+ * terminal and a process-group kill both deliver it). Under npm, the package
+ * manager going away is the interrupt. Should the work still not end long
+ * after the grace, that counts as the second interrupt.
  */
 import { killAllChildren } from '../core/processes.js';
 import { watchPackageManagerParent } from './npm-parent.js';
 
 /** After the first interrupt, children get this long to hand in what they measured. */
-const INTERRUPT_GRACE_MS = 5000;
+export const INTERRUPT_GRACE_MS = 5000;
 /** A second interrupt within this long of the first is the same one arriving twice, not a deliberate "force". */
 const SAME_INTERRUPT_MS = 1000;
+/** After a forced stop, the command ends within this long, whatever it is still doing. */
+export const FORCED_EXIT_MS = 1500;
+/** Beyond the grace, stopping the processes and writing the result get this long before the stop is forced. */
+const FINISH_LIMIT_MS = 15_000;
 
 /**
  * Starts answering interrupts by aborting `controller`; `current` names what finishes ("cell", "step").
@@ -20,21 +27,39 @@ const SAME_INTERRUPT_MS = 1000;
  */
 export function answerInterrupts(controller: AbortController, current: string): () => void {
   let interruptedAt = 0;
+  let forced = false;
+  let answered = true;
+  let finishTimer: NodeJS.Timeout | undefined;
+  const force = (why: string): void => {
+    if (forced) return;
+    forced = true;
+    process.stderr.write(`${why}: stopping every process now\n`);
+    killAllChildren();
+    // Whatever still holds the command (a write to a hung disk) gets this long; the exit says what was cut short.
+    setTimeout(() => {
+      process.stderr.write(answered ? 'wsbench: forced to stop before the result was written\n' : 'wsbench: forced to stop after the result was written\n');
+      process.exit(130);
+    }, FORCED_EXIT_MS).unref();
+  };
   const onSignal = (): void => {
     if (controller.signal.aborted) {
-      if (Date.now() - interruptedAt > SAME_INTERRUPT_MS) killAllChildren();
+      if (Date.now() - interruptedAt > SAME_INTERRUPT_MS) force('interrupted again');
       return;
     }
     interruptedAt = Date.now();
     process.stderr.write(`\ninterrupted: finishing the current ${current} and writing what was measured (Ctrl+C again to force)\n`);
     controller.abort();
     setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();
+    finishTimer = setTimeout(() => force(`still not done ${Math.round((INTERRUPT_GRACE_MS + FINISH_LIMIT_MS) / 1000)} s after the interrupt`), INTERRUPT_GRACE_MS + FINISH_LIMIT_MS);
+    finishTimer.unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // Under npx, a SIGTERM to npm reaches only npm's shell: its going away is the interrupt (never a second, forcing one).
   const stopWatchingParent = watchPackageManagerParent(() => controller.signal.aborted || onSignal());
   return () => {
+    answered = false;
+    clearTimeout(finishTimer);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     stopWatchingParent();

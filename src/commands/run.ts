@@ -19,10 +19,11 @@ import { addJournalOptions, endRunJournal, JOURNAL_FLAG_NAMES, openRunJournal, w
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
 interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
+  maxErrors?: string;
   jsonLine?: boolean;
 }
 
@@ -34,7 +35,8 @@ function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; 
   });
   command
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
-    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1');
+    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
+    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0');
   addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
@@ -56,11 +58,13 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
     signal: controller.signal,
     ...commonOptionsFromFlags(flags),
     repeat: readCount('--repeat', flags.repeat ?? '1'),
+    argv: process.argv.slice(2),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...foreignTrustOptions(flags),
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
     onEvent: withJournal(journal, withLiveViews(live, progress.onEvent)),
   };
+  const maxErrors = readCount('--max-errors', flags.maxErrors ?? '0');
   checkWritable(flags.out);
   const plan = await planRun(options, loaded); // every bad input is refused before a process starts
   await startLiveViews(live);
@@ -71,7 +75,7 @@ async function executeRun(loaded: LoadedScenario, info: ScenarioInfo, flags: Run
   try {
     const result = await execute(plan, options);
     progress.done();
-    const output = { out: flags.out, json: flags.json === true || flags.jsonLine === true, jsonLine: flags.jsonLine === true, png: flags.png === true };
+    const output = { out: flags.out, json: flags.json === true || flags.jsonLine === true, jsonLine: flags.jsonLine === true, png: flags.png === true, maxErrors };
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
     const saved = printAndSave(result, output);
     await endRunJournal(journal, saved, flags);

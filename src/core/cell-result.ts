@@ -1,7 +1,10 @@
 /**
  * Turns the rounds of one cell into its CellResult: pools what they measured,
- * computes the scenario's metrics once from the pool, and decides the status.
- * A headline latency with no samples fails the cell: "no samples" is never ok.
+ * computes the scenario's metrics once from the pool, and decides the status:
+ * failed when a round failed (a headline latency with no samples too: "no
+ * samples" is never ok), errors when a round lost connections or could not
+ * open some, else ok. The load generator's saturation is judged once, from
+ * the pooled resources.
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { CellIdentity, CellResult, RoundResult } from '../result-types.js';
@@ -9,12 +12,18 @@ import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
 import { poolMeasured } from './rounds.js';
+import { loadSaturationOf } from './saturation.js';
 import { tlsOutcomes } from './tls-sessions.js';
 
 export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
-  const troubled = runs.findIndex((r) => r.failure !== null);
-  let reason = troubled < 0 ? null : runs.length > 1 ? `round ${troubled + 1}: ${runs[troubled]!.failure}` : runs[troubled]!.failure;
+  const failedRound = runs.findIndex((r) => r.failure !== null);
+  const errorsRound = runs.findIndex((r) => r.errors !== null);
+  const troubled = failedRound >= 0 ? failedRound : errorsRound;
+  const said = (i: number, text: string | null): string | null => (i < 0 ? null : runs.length > 1 ? `round ${i + 1}: ${text}` : text);
+  let reason = said(failedRound, runs[failedRound]?.failure ?? null);
+  const errors = said(errorsRound, runs[errorsRound]?.errors ?? null);
+  const fault = troubled < 0 ? undefined : (runs[troubled]!.fault ?? undefined);
   const measured = runs.flatMap((r) => (r.measured ? [r.measured] : []));
   if (measured.length === 0) return { ...identity, status: 'failed', reason: reason ?? 'nothing was measured', elapsedMs };
 
@@ -23,7 +32,8 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   const values = valuesOf(scenario, identity.params, clientProcesses, pooled);
   if (rounds) combineRounds(scenario, values, rounds);
   const empty = emptyHistograms(scenario, values, 'primary-latency');
-  if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})`;
+  if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
+  const loadSaturation = loadSaturationOf(pooled.resources.clients);
   const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
     metrics: values.metrics,
@@ -34,10 +44,14 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
     notes: pooled.notes,
     ...(tls.length > 0 ? { tls } : {}),
     ...(pooled.saturation ? { saturation: pooled.saturation } : {}),
+    ...(loadSaturation ? { loadSaturation } : {}),
+    ...(fault ? { fault } : {}),
     ...(rounds ? { rounds } : {}),
     elapsedMs,
   };
-  return reason === null ? { ...identity, status: 'ok', ...numbers } : { ...identity, status: 'failed', reason, ...numbers };
+  if (reason !== null) return { ...identity, status: 'failed', reason, ...numbers };
+  if (errors !== null) return { ...identity, status: 'errors', reason: errors, ...numbers };
+  return { ...identity, status: 'ok', ...numbers };
 }
 
 function valuesOf(scenario: AnyScenario, params: ParamValues, clientProcesses: number, measured: NonNullable<CellRun['measured']>): MetricValues {
@@ -52,9 +66,10 @@ function valuesOf(scenario: AnyScenario, params: ParamValues, clientProcesses: n
 }
 
 function roundOf(scenario: AnyScenario, params: ParamValues, clientProcesses: number, run: CellRun): RoundResult {
+  const reason = run.failure ?? run.errors;
   return {
-    status: run.failure === null ? 'ok' : 'failed',
-    ...(run.failure !== null ? { reason: run.failure } : {}),
+    status: run.failure !== null ? 'failed' : run.errors !== null ? 'errors' : 'ok',
+    ...(reason !== null ? { reason } : {}),
     ...(run.measured ? { metrics: valuesOf(scenario, params, clientProcesses, run.measured).metrics, resources: run.measured.resources } : {}),
     elapsedMs: run.elapsedMs,
   };

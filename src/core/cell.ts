@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ParamValues } from '../declaration-types.js';
-import type { CellMeasurements, CellResources, ProcessReport } from '../result-types.js';
+import type { CellFault, CellMeasurements, CellResources, ConnectionLedger, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
 import { stackRuntime } from '../stacks.js';
 import { sumCounterSets } from './metrics.js';
@@ -17,6 +17,8 @@ import { WindowResources } from './window-resources.js';
 import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
+import { sumLedgers } from './connection-ledger.js';
+import { connectionVerdict, whenText } from './cell-verdict.js';
 import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
@@ -61,6 +63,10 @@ export interface CellOptions {
 export interface CellRun {
   /** The first thing that went wrong; null when every process reported. */
   failure: string | null;
+  /** Connections lost or that could not open while the round still ran to its end; null when none. */
+  errors: string | null;
+  /** When the failure or the errors happened, and what they did to the connections; null when neither did. */
+  fault: CellFault | null;
   /** Null when no client reported anything. */
   measured: {
     measurements: CellMeasurements;
@@ -82,12 +88,15 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   let server: CellServer | null = null;
   const state: {
     failure: string | null;
+    /** When the failure happened (epoch ms), when known. */
+    failedAtEpochMs: number | null;
     saturation?: string;
     serverReport: ProcessReport | null;
     stackDrops: number | null;
     serverReported: boolean | 'listed';
   } = {
     failure: null,
+    failedAtEpochMs: null,
     serverReport: null,
     stackDrops: null,
     serverReported: false,
@@ -113,11 +122,12 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
     throwIfAborted(options.signal);
 
-    const serverPids = ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])];
+    const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
     resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample);
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
-    await server.windowOpen();
+    await server.windowOpen(options.signal);
+    throwIfAborted(options.signal);
     if (options.shard) gateNotes.push(...(await options.shard.gate.arrive(options.signal)));
     openedAtEpochMs = Date.now();
     for (const client of clients) client.send({ type: 'go' });
@@ -130,7 +140,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     for (const [index, outcome] of (await Promise.allSettled(reports)).entries()) {
       if (outcome.status === 'fulfilled') clientReports.set(index, outcome.value.report);
       else {
-        state.failure ??= reasonOf(outcome.reason);
+        fail(state, outcome.reason);
         const partial = (outcome.reason as ChildFailure).report;
         if (partial) clientReports.set(index, partial);
       }
@@ -140,16 +150,18 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const serverReport = await server.report().catch((error: unknown) => {
       const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build(), serverProcessCount(plan.params));
       if (silence && 'saturated' in silence) state.saturation = silence.saturated;
-      else state.failure ??= silence?.hung ?? reasonOf(error);
+      else if (silence) state.failure ??= silence.hung;
+      else fail(state, error);
       return null;
     });
     state.serverReport = serverReport?.report ?? null;
     state.stackDrops = serverReport?.stackDrops ?? null;
     state.serverReported = serverReport?.complete ?? false;
   } catch (error) {
-    state.failure = options.signal.aborted ? 'interrupted' : reasonOf(error);
+    if (options.signal.aborted) state.failure = 'interrupted';
+    else fail(state, error);
     // The other shards need not wait for a window this shard will never open.
-    if (openedAtEpochMs === null) options.shard?.gate.withdraw(state.failure);
+    if (openedAtEpochMs === null) options.shard?.gate.withdraw(state.failure ?? 'failed');
   } finally {
     await Promise.allSettled([...(server ? [server.stop()] : []), ...children.map((c) => c.stop())]);
   }
@@ -157,14 +169,20 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 
   const elapsedMs = Date.now() - started;
   const reports = [...clientReports.values()];
-  if (reports.length === 0 || !resources) return { failure: state.failure ?? 'no client reported', measured: null, elapsedMs };
+  const failedAtMs = state.failedAtEpochMs !== null && openedAtEpochMs !== null ? state.failedAtEpochMs - openedAtEpochMs : null;
+  if (reports.length === 0 || !resources) {
+    const failure = state.failure ?? 'no client reported';
+    return { failure, errors: null, fault: failedAtMs === null ? null : { atMs: failedAtMs, connections: { opened: 0, failed: 0, lost: 0 } }, measured: null, elapsedMs };
+  }
   const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
+  const connections = sumLedgers(reports.flatMap((r) => (r.connections ? [r.connections] : [])));
+  const verdict = judgeRound(state.failure, failedAtMs, connections);
   return {
-    failure: state.failure,
+    ...verdict,
     measured: {
       measurements,
-      resources: resources.build(state.serverReport?.eventLoopUtilization, new Map([...clientReports].map(([i, r]) => [i, r.eventLoopUtilization]))),
+      resources: resources.build(state.serverReport, clientReports),
       stackDrops: state.stackDrops,
       serverReported: state.serverReport === null ? false : state.serverReported,
       notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
@@ -172,6 +190,36 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     },
     elapsedMs,
   };
+}
+
+/** Keeps the first failure of a round, and when it happened if the error says (a child's exit, a server's death). */
+function fail(state: { failure: string | null; failedAtEpochMs: number | null }, error: unknown): void {
+  if (state.failure !== null) return;
+  state.failure = reasonOf(error);
+  state.failedAtEpochMs = error instanceof ChildFailure ? error.atEpochMs : null;
+}
+
+/**
+ * A round's status from what failed and what its connections went through: a failure keeps
+ * its own reason (with when it happened, if known); every connection lost fails the round;
+ * some lost or that could not open give it errors.
+ */
+function judgeRound(failure: string | null, failedAtMs: number | null, connections: ConnectionLedger): Pick<CellRun, 'failure' | 'errors' | 'fault'> {
+  const verdict = connectionVerdict(connections);
+  const counts = { opened: connections.opened, failed: connections.failed, lost: connections.lost };
+  if (failure !== null) {
+    const atMs = failedAtMs ?? verdict?.fault.atMs ?? null;
+    const trafficMs = verdict?.fault.trafficMs;
+    const fault: CellFault = { atMs, connections: counts, ...(trafficMs !== undefined ? { trafficMs } : {}) };
+    if (failure === 'interrupted') return { failure, errors: null, fault: verdict?.fault ?? null };
+    // When it happened: the failure's own time, else what the connections went through.
+    if (failedAtMs === null && verdict) return { failure: `${failure}; ${verdict.failure ?? verdict.errors}`, errors: null, fault };
+    const when = failedAtMs !== null ? ` (${whenText(failedAtMs)})` : '';
+    const rates = trafficMs !== undefined && trafficMs > 0 ? `; rates are over the ${(trafficMs / 1000).toFixed(2)} s the traffic ran` : '';
+    return { failure: `${failure}${when}${rates}`, errors: null, fault };
+  }
+  if (!verdict) return { failure: null, errors: null, fault: null };
+  return verdict;
 }
 
 /** wsbench's own server child running the stack's adapter, or the foreign server the plan names. */

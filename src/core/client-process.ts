@@ -11,10 +11,12 @@ import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
 import { exitWithParent, sendToParent, type ClientStartMessage, type ProgressTick, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
-import { EventLoopSampler } from './resources.js';
+import { EventLoopSampler, type LoopStats } from './resources.js';
 import { firstOfShare, shareOf } from './share.js';
 import { importScenario } from './scenario-loader.js';
 import { handshakeLog } from './handshakes.js';
+import { ConnectionBook } from './connection-ledger.js';
+import { countedConnect, DEFAULT_CONNECT_TIMEOUT_MS } from './counted-connect.js';
 
 // A crash still hands over the ticks not sent yet, before its partial report.
 exitWithParent(() => {
@@ -28,13 +30,14 @@ const PROGRESS_SEND_MS = 1000;
 const metrics = new MetricsRegistry();
 const sampler = new EventLoopSampler();
 const windowControl = new AbortController();
+const book = new ConnectionBook(monotonicUs);
 const notes: string[] = [];
 let openWindow: () => void = () => undefined;
 const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
 let windowStartUs = 0;
 let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
-let eventLoop: ProcessReport['eventLoopUtilization'] | undefined;
+let eventLoop: LoopStats | undefined;
 let ticker: NodeJS.Timeout | null = null;
 /** Progress interval the orchestrator asked for, the last tick taken, and those not sent yet. */
 let progressIntervalMs = 1000;
@@ -118,19 +121,24 @@ async function run(message: ClientStartMessage): Promise<void> {
       histogram: (name) => metrics.histogram(name),
       sizeHistogram: (name) => metrics.sizeHistogram(name),
       counter: (name) => metrics.counter(name),
-      connect: async (options) => {
-        const connection = await adapter.connect(message.url, {
-          ...options,
-          // 127.x source addresses spread load over loopback ports; toward another host they cannot route.
-          ...(options.localAddress && !loopbackServer ? { localAddress: undefined } : {}),
-          deflate: deflateAsked,
-          ...(message.tls ? { tls: message.tls } : {}),
-          onUnexpectedClose(reason) {
-            lost.add();
-            note(reason);
-            options.onUnexpectedClose?.(reason);
-          },
-        });
+      connect: async ({ timeoutMs, ...options }) => {
+        // A tap the stack cannot give is refused before any connection is tried: no connection fault.
+        if (options.onWireData && !adapter.capabilities.wireTap) return adapter.connect(message.url, { ...options, onUnexpectedClose: () => undefined });
+        const connection = await countedConnect(book, timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, (counted) =>
+          adapter.connect(message.url, {
+            ...options,
+            // 127.x source addresses spread load over loopback ports; toward another host they cannot route.
+            ...(options.localAddress && !loopbackServer ? { localAddress: undefined } : {}),
+            deflate: deflateAsked,
+            ...(message.tls ? { tls: message.tls } : {}),
+            onUnexpectedClose(reason) {
+              counted(reason);
+              lost.add();
+              note(reason);
+              options.onUnexpectedClose?.(reason);
+            },
+          }),
+        );
         handshakes.record(connection);
         return connection;
       },
@@ -166,11 +174,18 @@ async function run(message: ClientStartMessage): Promise<void> {
 }
 
 function report(): ProcessReport {
+  if (eventLoop === undefined) eventLoop = sampler.stop();
+  const endUs = windowEndUs || monotonicUs();
+  // Once every connection was lost no traffic ran: rates are over the time before that.
+  const lostAllUs = book.allLostAtUs();
+  const trafficEndUs = lostAllUs !== null && lostAllUs < endUs ? Math.max(windowStartUs, lostAllUs) : endUs;
   return {
     histograms: metrics.encodeAll(),
     counters: metrics.counterValues(),
-    eventLoopUtilization: eventLoop === undefined ? sampler.stop() : eventLoop,
-    windowMs: windowStartUs === 0 ? 0 : ((windowEndUs || monotonicUs()) - windowStartUs) / 1000,
+    eventLoopUtilization: eventLoop.utilization,
+    timerLatenessMs: eventLoop.timerLatenessMs,
+    windowMs: windowStartUs === 0 ? 0 : (trafficEndUs - windowStartUs) / 1000,
+    connections: book.ledger(windowStartUs),
     notes,
   };
 }

@@ -21,6 +21,8 @@ export interface ExecuteOptions {
   onEvent?: (event: RunEvent) => void;
   /** Opened before the first cell: the windows open through its gates. */
   coordinate?: OpenCoordinator;
+  /** The command line, recorded in the result (the CLI passes it). */
+  argv?: string[];
   /** This machine's part when the run is one shard of several, for `run-start`. */
   shard?: { index: number; count: number; runId: string };
 }
@@ -59,8 +61,9 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         tls: plan.tls,
       });
       runs[i]!.push(outcome);
+      const status = outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
       const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
-      emit({ type: 'cell-end', index, total, round, ...identity, status: outcome.failure === null ? 'ok' : 'failed', reason: outcome.failure, ...findings, outcome });
+      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.failure ?? outcome.errors, ...findings, outcome });
     }
   }
   // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
@@ -78,6 +81,8 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
       interrupted: signal.aborted,
       coordinationFailure: coordinator?.failure ?? null,
       warnings: plan.warnings,
+      ...(options.argv ? { argv: options.argv } : {}),
+      host: plan.host,
     },
     runs,
   );

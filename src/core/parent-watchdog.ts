@@ -18,30 +18,49 @@ import { spawn } from 'node:child_process';
 // command name with spaces or parentheses cannot shift the fields. Builtins only: the loop
 // forks nothing but its sleep, so it costs the cores under measurement next to nothing.
 const WATCHDOG = `
-parent=$1; child=$2; group=$3
+parent=$1; child=$2; group=$3; cg=$4
 stat_of() { read -r s 2>/dev/null < /proc/$1/stat || return 1; set -- \${s##*) }; state=$1; ppid=$2; start=\${20}; }
 stat_of $parent || exit 0; pstart=$start
 stat_of $child || exit 0; cstart=$start
-kill_child() { if [ -n "$group" ]; then kill -s KILL -- "-$child"; else kill -s KILL -- "$child"; fi 2>/dev/null; exit 0; }
+# A cgroup holds whatever left the group (setsid, a double fork): empty it, wait for it to empty, remove it.
+kill_cgroup() {
+  [ -n "$cg" ] || return 0
+  echo 1 2>/dev/null > "$cg/cgroup.kill" || while read -r p; do kill -s KILL "$p"; done 2>/dev/null < "$cg/cgroup.procs"
+  i=0; while [ $i -lt 50 ] && read -r p 2>/dev/null < "$cg/cgroup.procs"; do sleep 0.1; i=$((i+1)); done
+  rmdir "$cg" 2>/dev/null
+}
+kill_child() { if [ "$group" = group ]; then kill -s KILL -- "-$child"; else kill -s KILL -- "$child"; fi 2>/dev/null; kill_cgroup; exit 0; }
+cgroup_alive() { [ -n "$cg" ] && read -r p 2>/dev/null < "$cg/cgroup.procs"; }
+parent_gone() { ! stat_of $parent || [ "$state" = Z ] || [ "$start" != "$pstart" ]; }
 while sleep 0.5; do
   if stat_of $child && [ "$start" = "$cstart" ]; then
+    # A stray (a daemon that left a server's group) has another parent anyway: only wsbench's going counts.
+    if [ "$group" = stray ]; then parent_gone && kill_child; continue; fi
     # Alive: re-parented means its parent is gone.
     [ "$ppid" = "$parent" ] || kill_child
     continue
   fi
-  # The child is gone. Processes it started may still hold its group (a server that died of
-  # a broken pipe once wsbench was gone leaves its workers): watch them until wsbench goes.
-  [ -n "$group" ] && kill -s 0 -- "-$child" 2>/dev/null || exit 0
-  if ! stat_of $parent || [ "$state" = Z ] || [ "$start" != "$pstart" ]; then kill_child; fi
+  # The child is gone. Processes it started may still hold its group or its cgroup (a server that
+  # died of a broken pipe once wsbench was gone leaves its workers; a daemon outlives its launcher):
+  # watch them until wsbench goes.
+  if { [ "$group" = group ] && kill -s 0 -- "-$child" 2>/dev/null; } || cgroup_alive; then
+    parent_gone && kill_child
+    continue
+  fi
+  # Nothing of it is left: an empty cgroup is wsbench's to remove, or this loop's once wsbench is gone.
+  [ -n "$cg" ] && [ -d "$cg" ] || exit 0
+  parent_gone && { rmdir "$cg" 2>/dev/null; exit 0; }
 done
 `;
 
 /**
  * Starts the watchdog of process `child` (default: this one), whose parent is `parent`.
- * `group`: kill the child's whole process group (a server started by command leads its own).
+ * `what`: 'group' kills the child's whole process group (a server started by command leads its own);
+ * 'stray' watches a process that `parent` did not start itself (a daemon found by its port);
+ * `cgroup`: the cgroup directory holding all it started, emptied and removed too.
  */
-export function watchParent(child = process.pid, parent = process.ppid, group = false): void {
-  const args = [String(parent), String(child), ...(group ? ['group'] : [])];
+export function watchParent(child = process.pid, parent = process.ppid, what: 'process' | 'group' | 'stray' = 'process', cgroup?: string): void {
+  const args = [String(parent), String(child), what === 'process' ? '' : what, cgroup ?? ''];
   const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'wsbench-watchdog', ...args], { stdio: 'ignore' });
   watchdog.on('error', () => undefined); // no /bin/sh: the IPC disconnect still ends a healthy child
   // It must never be the reason a child stays alive.

@@ -14,7 +14,7 @@ export type { ProcStats } from './resource-tally.js';
 const SAMPLE_INTERVAL_MS = 250;
 
 /** Clock ticks per second and page size, from the system (100 and 4096 on usual Linux). */
-const CLOCK_TICKS = systemNumber('CLK_TCK', 100);
+export const CLOCK_TICKS = systemNumber('CLK_TCK', 100);
 const PAGE_BYTES = systemNumber('PAGESIZE', 4096);
 
 function systemNumber(name: string, fallback: number): number {
@@ -30,6 +30,27 @@ export interface ProcReading {
   /** CPU time of the process (and its children, waited-for ones included), in clock ticks. */
   cpuTicks: number;
   rssBytes: number;
+  /**
+   * Time its main thread spent on a CPU plus waiting on a run queue for one, in ns, from
+   * /proc/<pid>/schedstat: what it wanted, whether or not a core was free. Absent
+   * where the kernel does not keep schedstat (or for a cgroup's reading).
+   */
+  demandNs?: number;
+}
+
+/**
+ * On-CPU plus run-queue time of the main thread of `pid` (where its event loop runs), in ns;
+ * undefined when /proc has no schedstat. Helper threads are left out: each wakes briefly and
+ * waits for a core on a busy machine, and their waits added up say nothing about the loop.
+ */
+export function readDemandNs(pid: number): number | undefined {
+  try {
+    // "<ns on cpu> <ns waiting on a run queue> <timeslices>"
+    const [onCpu, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(onCpu) && Number.isFinite(waiting) ? onCpu! + waiting! : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One process's counters from /proc/<pid>/stat; null when it is gone. */
@@ -44,7 +65,8 @@ export function readProcess(pid: number): ProcReading | null {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // Fields 14-17 (utime, stime, cutime, cstime) and 24 (rss, pages), counted from 1 with pid and comm.
   const at = (field: number): number => Number(fields[field - 3]);
-  return { cpuTicks: at(14) + at(15) + at(16) + at(17), rssBytes: at(24) * PAGE_BYTES };
+  const demandNs = readDemandNs(pid);
+  return { cpuTicks: at(14) + at(15) + at(16) + at(17), rssBytes: at(24) * PAGE_BYTES, ...(demandNs === undefined ? {} : { demandNs }) };
 }
 
 /** `pid` and every process below it, from the kernel's children lists. */
@@ -73,49 +95,48 @@ export function processTree(pid: number): number[] {
 export function readTree(pid: number, tree: boolean): ProcReading | null {
   const root = readProcess(pid);
   if (!root || !tree) return root;
-  let cpuTicks = 0;
-  let rssBytes = 0;
-  for (const member of processTree(pid)) {
-    const reading = member === pid ? root : readProcess(member);
-    if (!reading) continue;
-    cpuTicks += reading.cpuTicks;
-    rssBytes += reading.rssBytes;
-  }
-  return { cpuTicks, rssBytes };
+  return sumOf(processTree(pid).map((member) => (member === pid ? root : readProcess(member))));
+}
+
+
+/** Readings added up; demand only when every one has it (a part without it would understate the sum). */
+function sumOf(readings: Array<ProcReading | null>): ProcReading {
+  const present = readings.filter((r): r is ProcReading => r !== null);
+  const cpuTicks = present.reduce((sum, r) => sum + r.cpuTicks, 0);
+  const rssBytes = present.reduce((sum, r) => sum + r.rssBytes, 0);
+  const demand = present.every((r) => r.demandNs !== undefined) ? present.reduce((sum, r) => sum + r.demandNs!, 0) : undefined;
+  return { cpuTicks, rssBytes, ...(demand === undefined ? {} : { demandNs: demand }) };
 }
 
 /** The sum over several processes (a server of several processes), each alone or with its tree; null when any is gone. */
 function readAll(pids: readonly number[], tree: boolean): ProcReading | null {
-  let cpuTicks = 0;
-  let rssBytes = 0;
-  for (const pid of pids) {
-    const reading = readTree(pid, tree);
-    if (!reading) return null;
-    cpuTicks += reading.cpuTicks;
-    rssBytes += reading.rssBytes;
-  }
-  return { cpuTicks, rssBytes };
+  const readings = pids.map((pid) => readTree(pid, tree));
+  return readings.includes(null) ? null : sumOf(readings);
 }
 
-/** Samples one process (or tree, or several processes taken as one) from outside while the window is open. */
+/** What to sample: a process, several taken as one, or any reading (a cgroup's). */
+export type ProcSource = number | readonly number[] | (() => ProcReading | null);
+
+/** Samples one process (or tree, or several processes taken as one, or a cgroup) from outside while the window is open. */
 export class ProcSampler {
   private timer: NodeJS.Timeout | null = null;
-  private first: { atMs: number; cpuTicks: number } | null = null;
-  private last: { atMs: number; cpuTicks: number } | null = null;
+  private first: Mark | null = null;
+  private last: Mark | null = null;
   /** Running statistics, not the samples: a window of hours holds no growing list. */
   private readonly tally = new ResourceTally();
 
-  private readonly pids: readonly number[];
+  private readonly read: () => ProcReading | null;
   /** Hears every sample as it is taken (a live view); the window's statistics do not depend on it. */
   onSample: ((sample: ResourceSample) => void) | null = null;
 
-  constructor(pid: number | readonly number[], private readonly tree = false) {
-    this.pids = typeof pid === 'number' ? [pid] : pid;
+  constructor(source: ProcSource, tree = false) {
+    const pids = typeof source === 'number' ? [source] : source;
+    this.read = typeof pids === 'function' ? pids : () => readAll(pids, tree);
   }
 
   start(): void {
-    const reading = readAll(this.pids, this.tree);
-    if (reading) this.first = this.last = { atMs: performance.now(), cpuTicks: reading.cpuTicks };
+    const reading = this.read();
+    if (reading) this.first = this.last = markOf(reading);
     this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
   }
@@ -129,19 +150,39 @@ export class ProcSampler {
     }
     if (!this.first || !this.last) return null;
     const wallMs = this.last.atMs - this.first.atMs;
-    return this.tally.stats(wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0);
+    // The means are all CPU (or demand) time over all wall time: exact, whatever the tick rounding of single samples.
+    const meanCpu = wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0;
+    const demandNs = this.first.demandNs !== undefined && this.last.demandNs !== undefined ? this.last.demandNs - this.first.demandNs : undefined;
+    const meanDemand = demandNs !== undefined && wallMs > 0 ? (demandNs / 1e6 / wallMs) * 100 : undefined;
+    return this.tally.stats(meanCpu, meanDemand);
   }
 
   private sample(): void {
-    const reading = readAll(this.pids, this.tree);
+    const reading = this.read();
     if (!reading || !this.last) return;
     const atMs = performance.now();
     const elapsedMs = atMs - this.last.atMs;
     // Ticks are 10 ms: shorter than a few of them says nothing about CPU.
     if (elapsedMs < 50) return;
     const cpuPercent = ((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100;
-    this.tally.add(cpuPercent, reading.rssBytes);
+    const demandPercent = reading.demandNs !== undefined && this.last.demandNs !== undefined ? ((reading.demandNs - this.last.demandNs) / 1e6 / elapsedMs) * 100 : undefined;
+    this.tally.add(cpuPercent, reading.rssBytes, demandPercent);
     this.onSample?.({ cpuPercent, cpuSeconds: reading.cpuTicks / CLOCK_TICKS, rssBytes: reading.rssBytes });
-    this.last = { atMs, cpuTicks: reading.cpuTicks };
+    this.last = markOf(reading, atMs);
   }
+}
+
+interface Mark {
+  atMs: number;
+  cpuTicks: number;
+  demandNs?: number;
+}
+
+function markOf(reading: ProcReading, atMs = performance.now()): Mark {
+  return { atMs, cpuTicks: reading.cpuTicks, ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs }) };
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
 }

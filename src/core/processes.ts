@@ -15,9 +15,12 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-/** A child said it failed, died, or went quiet; `report` holds what it measured before. */
+/**
+ * A child said it failed, died, or went quiet; `report` holds what it measured before,
+ * `atEpochMs` when it happened (its exit, or its failure message), null when not known.
+ */
 export class ChildFailure extends Error {
-  constructor(message: string, readonly report?: ProcessReport) {
+  constructor(message: string, readonly report?: ProcessReport, readonly atEpochMs: number | null = null) {
     super(message);
   }
 }
@@ -30,9 +33,11 @@ export class ChildFailure extends Error {
 export class ManagedChild {
   readonly process: ChildProcess;
   private stderrTail = '';
-  private readonly inbox: FromChild[] = [];
+  private readonly inbox: Array<{ message: FromChild; atEpochMs: number }> = [];
   private readonly waiters = new Set<() => void>();
   private exitInfo: string | null = null;
+  /** When the process exited (epoch ms); null while it runs. */
+  exitedAtEpochMs: number | null = null;
   readonly exited: Promise<void>;
   /** Called for every progress message. */
   onProgress: ((message: ProgressMessage) => void) | null = null;
@@ -70,12 +75,13 @@ export class ManagedChild {
         this.onSibling?.(message);
         return;
       }
-      this.inbox.push(message);
+      this.inbox.push({ message, atEpochMs: Date.now() });
       this.wake();
     });
     this.exited = new Promise((resolve) => {
       this.process.on('exit', (code, signal) => {
         live.delete(this.process);
+        this.exitedAtEpochMs = Date.now();
         this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
         this.wake();
         resolve();
@@ -101,15 +107,15 @@ export class ManagedChild {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (signal?.aborted) throw new ChildFailure('interrupted');
-      const index = this.inbox.findIndex((m) => m.type === type || m.type === 'failed');
+      const index = this.inbox.findIndex(({ message: m }) => m.type === type || m.type === 'failed');
       if (index >= 0) {
-        const message = this.inbox.splice(index, 1)[0]!;
-        if (message.type === 'failed' && type !== 'failed') throw new ChildFailure(`${this.role}: ${message.reason}`, message.report);
+        const { message, atEpochMs } = this.inbox.splice(index, 1)[0]!;
+        if (message.type === 'failed' && type !== 'failed') throw new ChildFailure(`${this.role}: ${message.reason}`, message.report, atEpochMs);
         return message as Extract<FromChild, { type: T }>;
       }
       if (this.exitInfo) {
         const tail = lastLine(this.stderr());
-        throw new ChildFailure(`${this.role} ${this.exitInfo} before ${what}${tail ? `: ${tail}` : ''}`);
+        throw new ChildFailure(`${this.role} ${this.exitInfo} before ${what}${tail ? `: ${tail}` : ''}`, undefined, this.exitedAtEpochMs);
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new ChildFailure(`${this.role}: no ${what} within ${Math.round(timeoutMs / 1000)}s`);
@@ -158,7 +164,17 @@ function lastLine(text: string): string {
   return (messageLine ?? lines.at(-1) ?? '').slice(0, 300);
 }
 
-/** Kills every child still alive (used on SIGINT before writing results). */
+/** Other things to kill with the children (servers started by command: their groups and cgroups). */
+const otherKillers = new Set<() => void>();
+
+/** Adds `kill` to what killAllChildren() does; returns the function that removes it again. */
+export function killWithChildren(kill: () => void): () => void {
+  otherKillers.add(kill);
+  return () => otherKillers.delete(kill);
+}
+
+/** Kills every child still alive, and every server started by command (a forced stop after an interrupt). */
 export function killAllChildren(): void {
   for (const child of live) child.kill('SIGKILL');
+  for (const kill of otherKillers) kill();
 }

@@ -8,18 +8,23 @@ import type { SampledStat } from '../result-types.js';
 
 export interface ProcStats {
   cpuPercent: SampledStat;
+  /** On-CPU plus run-queue time over wall time, % of one core: the CPU it wanted. Absent without schedstat. */
+  cpuDemandPercent?: SampledStat;
   rssBytes: SampledStat;
   samples: number;
 }
 
 export class ResourceTally {
   private cpuMaxPercent = Number.NEGATIVE_INFINITY;
+  /** Null for good once a sample lacks demand: a part without it would understate the maximum. */
+  private demandMaxPercent: number | null = Number.NEGATIVE_INFINITY;
   private rssSumBytes = 0;
   private rssMaxBytes = 0;
   private count = 0;
 
-  add(cpuPercent: number, rssBytes: number): void {
+  add(cpuPercent: number, rssBytes: number, demandPercent?: number): void {
     this.cpuMaxPercent = Math.max(this.cpuMaxPercent, cpuPercent);
+    this.demandMaxPercent = demandPercent === undefined || this.demandMaxPercent === null ? null : Math.max(this.demandMaxPercent, demandPercent);
     this.rssSumBytes += rssBytes;
     this.rssMaxBytes = Math.max(this.rssMaxBytes, rssBytes);
     this.count += 1;
@@ -31,12 +36,15 @@ export class ResourceTally {
 
   /**
    * The window's statistics; `meanCpuPercent` is all CPU time over all wall time (exact, whatever
-   * the tick rounding of single samples), so it is the caller's. Null before the first sample.
+   * the tick rounding of single samples), so it is the caller's, as is `meanDemandPercent` (absent
+   * where /proc has no schedstat). Null before the first sample.
    */
-  stats(meanCpuPercent: number): ProcStats | null {
+  stats(meanCpuPercent: number, meanDemandPercent?: number): ProcStats | null {
     if (this.count === 0) return null;
+    const demandMax = this.demandMaxPercent;
     return {
       cpuPercent: { mean: round(meanCpuPercent, 1), max: round(Math.max(this.cpuMaxPercent, meanCpuPercent), 1) },
+      ...(meanDemandPercent !== undefined && demandMax !== null ? { cpuDemandPercent: { mean: round(meanDemandPercent, 1), max: round(Math.max(demandMax, meanDemandPercent), 1) } } : {}),
       rssBytes: { mean: Math.round(this.rssSumBytes / this.count), max: this.rssMaxBytes },
       samples: this.count,
     };

@@ -52,6 +52,9 @@ function poolProcess(parts: ProcessResources[]): ProcessResources {
     rssBytes: pool((p) => p.rssBytes, 0),
     // Only when every round has it: a runtime that cannot say gets no made-up number.
     eventLoopUtilization: parts.every((p) => p.eventLoopUtilization) ? pool((p) => p.eventLoopUtilization!, 3) : null,
+    ...(parts.some((p) => p.timerLatenessMs !== undefined)
+      ? { timerLatenessMs: parts.every((p) => p.timerLatenessMs) ? pool((p) => p.timerLatenessMs!, 1) : null }
+      : {}),
     samples,
   };
 }

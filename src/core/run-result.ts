@@ -28,6 +28,10 @@ export interface RunRecord {
   coordinationFailure: string | null;
   /** What the run did that its numbers do not show (the result's `warnings`). */
   warnings?: string[];
+  /** The command line that asked for the run, when it came from one. */
+  argv?: string[];
+  /** The loopback address the servers bound. */
+  host?: string;
 }
 
 /** `runs[i]`: the rounds cell i ran, in order. */
@@ -43,6 +47,8 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'wsbench', version: toolVersion() },
+    ...(record.argv ? { argv: record.argv } : {}),
+    ...(record.host !== undefined ? { host: record.host } : {}),
     startedAt: record.startedAt,
     elapsedMs: record.elapsedMs,
     interrupted: record.interrupted,

@@ -10,7 +10,7 @@
  * Clients that count their own sends on a timer (idle's pings) keep a counter
  * moving; a hung server then reads as saturated, its unanswered pings in view.
  */
-import type { TimeSeries } from '../result-types.js';
+import type { LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
 
 /**
@@ -22,10 +22,103 @@ import type { ProcStats } from './proc-sampler.js';
 export const SATURATED_CPU_PERCENT = 85;
 /** A server is hung when the clients saw nothing for this long at the window's end (or half a shorter window). */
 export const HUNG_QUIET_MS = 1000;
+/**
+ * A process whose event loop was busy (not waiting for I/O) at least this share
+ * of the window while it was on CPU much less was starved: it had work and waited
+ * for a core that other processes held. Its numbers say the machine was full, not
+ * that it reached its own limit.
+ */
+export const STARVED_LOOP_SHARE = 0.9;
 
-/** `processes` event loops whose CPU, added up, leaves none of their cores to spare. */
+/** `processes` event loops whose CPU (or CPU demand), added up, leaves none of their cores to spare. */
 export function isCpuSaturated(cpuPercent: number, processes = 1): boolean {
   return cpuPercent >= SATURATED_CPU_PERCENT * processes;
+}
+
+/** What a process's busyness is judged on, and what that evidence is called. */
+export interface BusyMeasure {
+  percent: number;
+  max: number;
+  /** demand: on-CPU plus run-queue time (/proc schedstat); cpu: on-CPU time alone. */
+  kind: 'demand' | 'cpu';
+}
+
+/**
+ * The CPU a process wanted where /proc says (on a shared machine a spinning process gets less than
+ * a core, but it still wants a whole one), its CPU otherwise: the one measure every saturation
+ * judgement (server, client, shard, capacity) reads.
+ */
+export function busyMeasure(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>): BusyMeasure {
+  const demand = process.cpuDemandPercent;
+  return demand ? { percent: demand.mean, max: demand.max, kind: 'demand' } : { percent: process.cpuPercent.mean, max: process.cpuPercent.max, kind: 'cpu' };
+}
+
+/**
+ * Below this share of the window busy, by its own count, an event loop was mostly idle: on a crowded
+ * machine it waited for a core after each wake-up (demand counts that wait), but it had no backlog.
+ */
+export const IDLE_LOOP_SHARE = 0.5;
+
+/**
+ * The process (or `processes` taken as one) wanted, or used, every core it could. `eventLoop`, where the
+ * process reports it: a loop mostly idle was woken late by a crowded machine, not saturated by its work.
+ */
+export function isSaturated(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>, processes = 1, eventLoop: number | null = null): boolean {
+  const busy = busyMeasure(process);
+  if (busy.kind === 'demand' && eventLoop !== null && eventLoop < IDLE_LOOP_SHARE) return false;
+  return isCpuSaturated(busy.percent, processes);
+}
+
+/** Busy event loop, yet short of saturated (over `processes` processes): waiting for a core, not using one. */
+export function isStarved(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'> | null, eventLoop: number | null, processes = 1): boolean {
+  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && process !== null && !isSaturated(process, processes, eventLoop);
+}
+
+/** "CPU demand 98% of a core (peak 100%; on CPU 31%, the rest waiting for a core)" or "CPU 97% of a core (peak 99%)". */
+export function busyEvidence(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>, cores = 'a core'): string {
+  const busy = busyMeasure(process);
+  if (busy.kind === 'cpu') return `CPU ${busy.percent.toFixed(0)}% of ${cores} (peak ${busy.max.toFixed(0)}%)`;
+  return `CPU demand ${busy.percent.toFixed(0)}% of ${cores} (peak ${busy.max.toFixed(0)}%; on CPU ${process.cpuPercent.mean.toFixed(0)}%, the rest waiting for a core)`;
+}
+
+/**
+ * The load generator's judgement, the one `run`, `capacity` and `merge` read: which client
+ * processes were saturated (a whole core) or starved (a busy loop without the CPU), with the
+ * evidence and what to do; null when every one kept up.
+ */
+export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSaturation | null {
+  const saturated: number[] = [];
+  const starved: number[] = [];
+  clients.forEach((client, i) => {
+    if (isSaturated(client, 1, client.eventLoopUtilization?.mean ?? null)) saturated.push(i + 1);
+    else if (isStarved(client, client.eventLoopUtilization?.mean ?? null)) starved.push(i + 1);
+  });
+  if (saturated.length === 0 && starved.length === 0) return null;
+  const named = clients.length > 1;
+  const lines = [...saturated, ...starved].sort((a, b) => a - b).map((n) => `${named ? `client ${n}: ` : ''}${processEvidence(clients[n - 1]!)}`);
+  const what = saturated.length > 0
+    ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
+    : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
+  const advice = saturated.length > 0
+    ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
+    : `free the machine's cores, or spread the load (--client-procs ${clients.length + 1})`;
+  return { saturated, starved, evidence: `${what}: ${lines.join('; ')}; its latencies include its own queueing; ${advice}` };
+}
+
+function processEvidence(process: ProcessResources): string {
+  const loop = process.eventLoopUtilization;
+  const late = process.timerLatenessMs;
+  return [
+    busyEvidence(process),
+    loop ? `event loop busy ${(loop.mean * 100).toFixed(1)}%` : null,
+    late ? `timers late by ${formatMs(late.mean)} on average (at worst ${formatMs(late.max)})` : null,
+  ]
+    .filter((part): part is string => part !== null)
+    .join(', ');
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
 }
 
 export type ServerSilence = { saturated: string } | { hung: string } | null;
@@ -36,10 +129,9 @@ export type ServerSilence = { saturated: string } | { hung: string } | null;
  */
 export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined, processes = 1): ServerSilence {
   if (!server || !/no report within/.test(reason)) return null;
-  const { mean, max } = server.cpuPercent;
-  if (!isCpuSaturated(mean, processes)) return null;
+  if (!isSaturated(server, processes)) return null;
   const cores = processes === 1 ? 'a core' : `${processes} cores (${processes} processes)`;
-  const cpu = `CPU ${mean.toFixed(0)}% of ${cores} through the window (peak ${max.toFixed(0)}%)`;
+  const cpu = `${busyEvidence(server, cores)} through the window`;
   const silence = reason.replace(/^server( \d+)?: /, '');
   const quiet = quietTail(series);
   if (quiet && quiet.quietMs >= Math.min(HUNG_QUIET_MS, quiet.windowMs / 2)) {

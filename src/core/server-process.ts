@@ -30,13 +30,14 @@ process.on('message', (message: ToChild) => {
     logic.onSiblingMessage?.(message.data);
   } else if (message.type === 'stop') {
     logic.onMeasureEnd?.();
-    const eventLoopUtilization = sampler.stop();
+    const loop = sampler.stop();
     void sendToParent({
       type: 'report',
       report: {
         histograms: metrics.encodeAll(),
         counters: metrics.counterValues(),
-        eventLoopUtilization,
+        eventLoopUtilization: loop.utilization,
+        timerLatenessMs: loop.timerLatenessMs,
         windowMs: (monotonicUs() - windowStartUs) / 1000,
         notes: [],
       },

@@ -4,8 +4,8 @@
  * from "go" until its own window closes. Each process's event-loop utilisation,
  * which only it can see, comes with its report and is joined in here.
  */
-import type { CellResources, ProcessResources, SampledStat } from '../result-types.js';
-import { ProcSampler, type ProcStats } from './proc-sampler.js';
+import type { CellResources, ProcessReport, ProcessResources, SampledStat } from '../result-types.js';
+import { ProcSampler, type ProcSource, type ProcStats } from './proc-sampler.js';
 import type { ResourceSample } from './events.js';
 
 export class WindowResources {
@@ -15,12 +15,17 @@ export class WindowResources {
   private readonly clientStats: Array<ProcStats | null | undefined>;
 
   /**
-   * `serverPids`: the server's processes, taken as one (several when it runs as several processes);
+   * `serverPids`: the server's processes, taken as one (several when it runs as several processes), or a reading of its own (a cgroup);
    * `serverTree`: sample each one's whole process tree (a server started by command may fork workers);
    * `onSample`: hears each sample as it is taken (client `process` by index, the server as 0).
    */
-  constructor(serverPids: readonly number[], clientPids: number[], serverTree = false, onSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void) {
-    this.server = serverPids.length === 0 ? null : new ProcSampler(serverPids, serverTree);
+  constructor(
+    serverPids: readonly number[] | ProcSource,
+    clientPids: number[],
+    serverTree = false,
+    onSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void,
+  ) {
+    this.server = Array.isArray(serverPids) && serverPids.length === 0 ? null : new ProcSampler(serverPids as ProcSource, serverTree);
     this.clients = clientPids.map((pid) => new ProcSampler(pid));
     this.clientStats = clientPids.map(() => undefined);
     if (onSample && this.server) this.server.onSample = (sample) => onSample('server', 0, sample);
@@ -48,11 +53,11 @@ export class WindowResources {
   }
 
   /** Resources of the server and of the clients that reported (by process index). */
-  build(serverLoop: SampledStat | null | undefined, clientLoops: Map<number, SampledStat | null>): CellResources {
+  build(serverLoop: LoopReport | null, clientLoops: Map<number, LoopReport>): CellResources {
     this.stopClients();
     this.stopServer();
     return {
-      server: combine(this.serverStats, serverLoop ?? null),
+      server: combine(this.serverStats, serverLoop),
       clients: [...clientLoops].flatMap(([index, loop]) => {
         const resources = combine(this.clientStats[index] ?? null, loop);
         return resources ? [resources] : [];
@@ -61,6 +66,17 @@ export class WindowResources {
   }
 }
 
-function combine(stats: ProcStats | null, loop: SampledStat | null): ProcessResources | null {
-  return stats ? { cpuPercent: stats.cpuPercent, rssBytes: stats.rssBytes, eventLoopUtilization: loop, samples: stats.samples } : null;
+/** What a process measured of its own event loop. */
+export type LoopReport = Pick<ProcessReport, 'eventLoopUtilization' | 'timerLatenessMs'>;
+
+function combine(stats: ProcStats | null, loop: LoopReport | null): ProcessResources | null {
+  if (!stats) return null;
+  return {
+    cpuPercent: stats.cpuPercent,
+    ...(stats.cpuDemandPercent ? { cpuDemandPercent: stats.cpuDemandPercent } : {}),
+    rssBytes: stats.rssBytes,
+    eventLoopUtilization: loop?.eventLoopUtilization ?? null,
+    ...(loop?.timerLatenessMs !== undefined ? { timerLatenessMs: loop.timerLatenessMs } : {}),
+    samples: stats.samples,
+  };
 }

@@ -90,7 +90,7 @@ export class PartialCell {
   /** The round as the engine would have handed it in, failed with `failure`. */
   run(failure: string): CellRun {
     const elapsedMs = this.lastAtMs - this.startedAtMs;
-    if (this.clients.size === 0) return { failure, measured: null, elapsedMs };
+    if (this.clients.size === 0) return { failure, errors: null, fault: null, measured: null, elapsedMs };
     const parts = [...this.clients.keys()].sort((a, b) => a - b).map((process): ClientPart => {
       const client = this.clients.get(process)!;
       const histograms: Record<string, EncodedHistogram> = {};
@@ -99,7 +99,7 @@ export class PartialCell {
     });
     const measurements = assembleMeasurements(parts, [], sideBySide, this.timeSeries.build());
     if (this.windowOpenedAtMs !== null) measurements.windowOpenedAtEpochMs = this.windowOpenedAtMs;
-    return { failure, measured: { measurements, resources: this.resources(), stackDrops: null, serverReported: false, notes: [CUT_SHORT_NOTE] }, elapsedMs };
+    return { failure, errors: null, fault: null, measured: { measurements, resources: this.resources(), stackDrops: null, serverReported: false, notes: [CUT_SHORT_NOTE] }, elapsedMs };
   }
 
   private resources(): CellResources {

@@ -1,13 +1,13 @@
 /** Durations and sizes written with their unit, as code and the command line may give them. */
 
-const DURATION_UNITS_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const SIZE_UNITS_BYTES: Record<string, number> = {
   b: 1, kb: 1000, mb: 1_000_000, gb: 1_000_000_000, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3,
 };
 
-/** "500ms", "5s", "1m", "1.5h" in ms; null without a unit or when unreadable. */
+/** "500ms", "5s", "1m", "1.5h", "7d" in ms; null without a unit or when unreadable. */
 export function parseDurationMs(text: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|h)\s*$/i.exec(text);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|h|d)\s*$/i.exec(text);
   if (!match) return null;
   return Number(match[1]) * DURATION_UNITS_MS[match[2]!.toLowerCase()]!;
 }

@@ -3,7 +3,7 @@
  * font, no link to anything) that opens offline and can be mailed around.
  * A pure function of the result and the rendered charts.
  */
-import type { BenchResult, CellResult, Environment, ScenarioInfo } from '../result-types.js';
+import { isMeasured, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../result-types.js';
 import { cellTable, type CellTable } from './table.js';
 import { escapeHtml, figureHtml, type RenderedChart } from './html-parts.js';
 import { capacitySectionHtml } from './capacity-html.js';
@@ -27,6 +27,7 @@ th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; text-align: rig
 th { background: #f4f4f4; }
 td.text, th.text { text-align: left; }
 td.failed { color: #b00; }
+td.warn { color: #8a5a00; }
 dl.env { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 1em; }
 dl.env dt { font-weight: bold; }
 dl.env dd { margin: 0; }
@@ -118,23 +119,28 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
   ].join('\n');
 }
 
-/** The terminal's table (same strings, from table.ts), with a failed cell's reason on a row of its own. */
+/**
+ * The terminal's table (same strings, from table.ts), with the reason of a failed cell or one
+ * with errors, and the evidence of a saturated load generator, on rows of their own.
+ */
 function tableHtml(table: CellTable): string {
   const th = (h: string, i: number): string => `<th${i < table.textColumns ? ' class="text"' : ''}>${escapeHtml(h)}</th>`;
   const statusColumn = table.textColumns - 1;
-  const td = (value: string, i: number, failed: boolean): string => {
-    const classes = [...(i < table.textColumns ? ['text'] : []), ...(failed && i === statusColumn ? ['failed'] : [])];
+  const td = (value: string, i: number, mark: string | null): string => {
+    const classes = [...(i < table.textColumns ? ['text'] : []), ...(mark && i === statusColumn ? [mark] : [])];
     return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(value)}</td>`;
   };
+  const line = (text: string, mark: string): string => `<tr><td class="text ${mark}" colspan="${table.header.length}">${escapeHtml(text)}</td></tr>`;
   const rows = table.rows.map(({ cell, values }) => {
-    const failed = cell.status === 'failed';
+    const notOk = cell.status === 'failed' || cell.status === 'errors';
+    const loaded = isMeasured(cell) ? cell.loadSaturation : undefined;
+    const mark = notOk ? 'failed' : loaded || (isMeasured(cell) && cell.saturation) ? 'warn' : null;
     if (values.length < table.header.length) {
-      const front = values.slice(0, -1).map((v, i) => td(v, i, failed)).join('');
+      const front = values.slice(0, -1).map((v, i) => td(v, i, mark)).join('');
       return `<tr>${front}<td class="text" colspan="${table.header.length - values.length + 1}">${escapeHtml(values.at(-1) ?? '')}</td></tr>`;
     }
-    const reason =
-      cell.status === 'failed' ? `<tr><td class="text failed" colspan="${table.header.length}">${escapeHtml(cell.reason)}</td></tr>` : '';
-    return `<tr>${values.map((v, i) => td(v, i, failed)).join('')}</tr>${reason}`;
+    const reason = notOk && 'reason' in cell ? line(cell.reason, 'failed') : '';
+    return `<tr>${values.map((v, i) => td(v, i, mark)).join('')}</tr>${reason}${loaded ? line(loaded.evidence, 'warn') : ''}`;
   });
   const footer = table.footer.join('\n').trim();
   return [

@@ -13,13 +13,15 @@ export const SERVER_COST_HEADERS = ['srv CPU%', 'srv RSS MB'] as const;
 
 /** What each status means, for the legend under a table that shows it. */
 const STATUS_MEANINGS: Record<string, string> = {
-  ok: 'every process reported to the end of the window; the numbers are complete',
-  failed: 'the cell stopped before its window ended, or never started; its numbers cover only what was measured, and its reason is on its row or listed above',
+  ok: 'every process reported to the end of the window and no connection was lost or refused; the numbers are complete',
+  errors: 'measured to the end of the window, but connections were lost or could not open; its numbers cover the connections that ran, and its reason is listed above',
+  failed: 'a process or the server died, every connection was lost, or the cell never started; its numbers cover only what was measured (rates over the time the traffic ran), and its reason is on its row or listed above',
   skipped: 'the pair could not run here and measured nothing; why is on its n/a line',
 };
 /** Said of a status this version has no words for (a newer wsbench wrote the file). */
 const OTHER_STATUS_MEANING = 'not ok; the reason of each such cell is listed above';
 const SATURATED_MEANING = 'the server used a whole core and fell behind: the clients\' numbers are complete, its own are n/a (evidence above)';
+const CLIENT_SATURATED_MEANING = 'a load-generating process used a whole core (saturated) or waited for one (starved): its latencies include its own queueing, not only the server\'s (evidence above)';
 /** How a cell with no server samples records why: the engine's note starts with this. */
 const NOT_SAMPLED_NOTE = /^server resources not measured\b/;
 const NO_REASON = 'the result holds no sample of the server process and records no reason';
@@ -30,6 +32,7 @@ export function tableFootnotes(scenario: ScenarioInfo, cells: CellResult[], stat
   return [
     ...notOkSections(shown, label),
     ...saturatedSection(shown, label),
+    ...loadSaturatedSection(shown, label),
     ...missingLines(scenario, shown, label),
     ...notSampledLines(shown, label),
     ...tlsLines(shown, label),
@@ -51,6 +54,11 @@ function notOkSections(cells: CellResult[], label: (cell: CellResult) => string)
 function saturatedSection(cells: CellResult[], label: (cell: CellResult) => string): string[] {
   const lines = cells.flatMap((c) => (isMeasured(c) && c.saturation ? [`  ${label(c)}: ${c.saturation}`] : []));
   return lines.length ? ['', 'saturated servers:', ...lines] : [];
+}
+
+function loadSaturatedSection(cells: CellResult[], label: (cell: CellResult) => string): string[] {
+  const lines = cells.flatMap((c) => (isMeasured(c) && c.loadSaturation ? [`  ${label(c)}: ${c.loadSaturation.evidence}`] : []));
+  return lines.length ? ['', 'load generators that could not keep up:', ...lines] : [];
 }
 
 /**
@@ -140,12 +148,14 @@ function skippedLines(cells: CellResult[]): string[] {
 /** `status ok: ...`, one line per status the table shows (rows, and skipped pairs on their n/a lines). */
 function statusLegend(cells: CellResult[], shownStatuses: string[]): string[] {
   const statuses = [...new Set([...cells.map((c) => c.status as string)])];
-  const saturated = shownStatuses.some((s) => s.endsWith(', saturated'));
+  const saturated = shownStatuses.some((s) => s.split(', ').includes('saturated'));
+  const clientSaturated = shownStatuses.some((s) => /, client (saturated|starved)$/.test(s));
   if (statuses.length === 0) return [];
   return [
     '',
     ...statuses.map((status) => `status ${status}: ${STATUS_MEANINGS[status] ?? OTHER_STATUS_MEANING}`),
     ...(saturated ? [`status ..., saturated: ${SATURATED_MEANING}`] : []),
+    ...(clientSaturated ? [`status ..., client saturated / starved: ${CLIENT_SATURATED_MEANING}`] : []),
   ];
 }
 

@@ -57,8 +57,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
   const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
   const rows = shown.map((cell): CellTableRow => {
-    // A saturated server is a finding about the server: the row says so, the footer gives the evidence.
-    const status = isMeasured(cell) && cell.saturation ? `${cell.status}, saturated` : cell.status;
+    const status = statusText(cell);
     const front = [...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
     const server = cell.resources.server;
@@ -89,6 +88,21 @@ function renderCellTable(table: CellTable): string {
       ? row.map((v, i) => (i < table.textColumns ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ')
       : [...row.slice(0, -1).map((v, i) => v.padEnd(widths[i]!)), row.at(-1)].join('  ');
   return [...(rows.length ? [line(header), ...rows.map((r) => line(r.values))] : []), ...table.footer].join('\n').trimEnd();
+}
+
+/**
+ * The status column: the status, then what else the reader must know before trusting the row:
+ * a saturated server (a finding about the server) and a saturated or starved load generator
+ * (its latencies include its own queueing). The footer gives the evidence.
+ */
+export function statusText(cell: CellResult): string {
+  if (!isMeasured(cell)) return cell.status;
+  const load = cell.loadSaturation;
+  return [
+    cell.status,
+    ...(cell.saturation ? ['saturated'] : []),
+    ...(load ? [load.saturated.length > 0 ? 'client saturated' : 'client starved'] : []),
+  ].join(', ');
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
  * Catches a scenario whose declarations do not hang together when it is
- * defined, not when a reporter trips over it: the table and the chart requests
- * name declared metrics and parameters, and every default and preset value is
- * a valid value of its parameter.
+ * defined, not when a reporter trips over it: every metric and chart request
+ * has the shape the result file must have (checked against the same JSON
+ * Schema `report` checks a result with), the table and the chart requests name
+ * declared metrics, parameters and histograms, and every default and preset
+ * value is a valid value of its parameter. Each problem is one line naming
+ * its key path.
  */
-import type { ChartRequest, ParameterSpec } from '../declaration-types.js';
+import type { ChartRequest, HistogramRef, MetricSource, ParameterSpec } from '../declaration-types.js';
 import { ParameterError } from '../errors.js';
 import { withCommonParameters } from '../common-parameters.js';
 import { readValue } from '../parsing/parameter-values.js';
+import { declarationProblem } from '../result-schema.js';
 import type { ScenarioDefinition } from '../scenario-types.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -44,27 +48,73 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
     if (error instanceof ParameterError) return `parameter ${error.message}`;
     throw error;
   }
+  const shapes = shapeProblem(definition.metrics as Record<string, unknown>, definition.charts);
+  if (shapes) return shapes;
   for (const key of definition.table) if (!metrics.includes(key)) return `table names "${key}", which is not a declared metric`;
-  for (const chart of definition.charts ?? []) {
-    const missing = chartReferences(chart).find(([kind, name]) => !(kind === 'metric' ? metrics.includes(name) : name in parameters));
-    if (missing) return `${chart.kind} chart names ${missing[0]} "${missing[1]}", which is not declared`;
+  const histograms = declaredHistograms(definition.metrics as Record<string, { source: MetricSource }>);
+  for (const [i, chart] of (definition.charts ?? []).entries()) {
+    const missing = chartReferences(chart).find(([kind, name]) =>
+      kind === 'metric' ? !metrics.includes(name) : kind === 'parameter' ? !(name in parameters) : !histograms.has(name),
+    );
+    if (missing) return `charts[${i}] (${chart.kind}) names ${missing[0]} "${missing[1]}", which is not declared${missing[0] === 'histogram' ? ' (no metric reads it)' : ''}`;
   }
   return null;
 }
 
+/**
+ * Metrics and charts against the result schema's own definitions (MetricInfo, ChartRequest): what
+ * the result file could not hold is refused here. A child process skips it (its orchestrator
+ * checked the same module), so ajv never loads where scenario code runs.
+ */
+function shapeProblem(metrics: Record<string, unknown>, charts: unknown): string | null {
+  if (process.env.WSBENCH_ROLE) return null;
+  for (const [key, definition] of Object.entries(metrics)) {
+    if (!isObject(definition)) return `metrics.${key} must be a metric declaration, an object (it is ${JSON.stringify(definition) ?? 'undefined'})`;
+    const { source, ...rest } = definition as { source?: unknown };
+    const computed = isObject(source) && 'compute' in (source as object);
+    if (computed && typeof (source as { compute: unknown }).compute !== 'function') return `metrics.${key}.source.compute must be a function`;
+    // A computed source's function stays in wsbench; the file records how, in words.
+    const recorded = computed ? { ...rest, source: { custom: (source as { custom?: unknown }).custom } } : definition;
+    const problem = declarationProblem('MetricInfo', recorded, `metrics.${key}`);
+    if (problem) return problem;
+  }
+  if (charts === undefined) return null;
+  if (!Array.isArray(charts)) return 'charts must be a list of chart requests';
+  for (const [i, chart] of charts.entries()) {
+    const problem = declarationProblem('ChartRequest', chart, `charts[${i}]`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** The histograms the metrics read, by chart name: `rtt` on the client side, `server:rtt` on the server's. */
+function declaredHistograms(metrics: Record<string, { source: MetricSource }>): Set<string> {
+  const names = new Set<string>();
+  for (const { source } of Object.values(metrics)) if ('histogram' in source) names.add(source.side === 'server' ? `server:${source.histogram}` : source.histogram);
+  return names;
+}
+
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function chartReferences(chart: ChartRequest): Array<['metric' | 'parameter', string]> {
-  const metric = (names: string[] | undefined): Array<['metric', string]> => (names ?? []).map((n) => ['metric', n]);
+type Reference = ['metric' | 'parameter' | 'histogram', string];
+
+function chartReferences(chart: ChartRequest): Reference[] {
+  const metric = (names: string[] | undefined): Reference[] => (names ?? []).map((n) => ['metric', n]);
+  const histogram = (refs: Array<HistogramRef | undefined>): Reference[] =>
+    refs.flatMap((ref): Reference[] => (ref === undefined ? [] : [['histogram', typeof ref === 'string' ? ref : ref.side === 'server' ? `server:${ref.histogram}` : ref.histogram]]));
   switch (chart.kind) {
+    case 'percentiles':
+      return histogram(chart.histograms);
     case 'heatmap':
       return metric(chart.metrics);
     case 'over-time':
-      return metric(chart.rates);
+      return [...histogram([chart.histogram]), ...metric(chart.rates)];
     case 'grid':
-      return [['parameter', chart.rows], ['parameter', chart.columns], ...metric(chart.label === undefined ? [] : [chart.label])];
+      return [['parameter', chart.rows], ['parameter', chart.columns], ...histogram([chart.histogram]), ...metric(chart.label === undefined ? [] : [chart.label])];
     case 'by-parameter':
-      return [['parameter', chart.parameter], ...metric(chart.metrics)];
+      return [['parameter', chart.parameter], ...metric(chart.metrics), ...histogram(chart.histograms ?? [])];
+    case 'sizes':
+      return histogram([chart.histogram]);
     default:
       return [];
   }

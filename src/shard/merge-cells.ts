@@ -10,7 +10,8 @@ import { computeMetrics } from '../core/metric-values.js';
 import { tlsOutcomes } from '../core/tls-sessions.js';
 import { sumCounterSets } from '../core/metrics.js';
 import { assembleMeasurements, serverPartOf } from '../core/measurements.js';
-import type { CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
+import type { CellFault, CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
+import { loadSaturationOf } from '../core/saturation.js';
 import { isMeasured } from '../result-types.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 
@@ -26,10 +27,9 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
   const first = parts[0]!.cell;
   const identity = { scenario: first.scenario, server: first.server, client: first.client, params: first.params };
   const elapsedMs = Math.max(...parts.map((p) => p.cell.elapsedMs));
-  const problems = [
-    ...parts.filter((p) => p.cell.status === 'failed').map((p) => `shard ${p.shard}: ${'reason' in p.cell ? p.cell.reason : 'failed'}`),
-    ...missing.map((index) => `shard ${index}: missing`),
-  ];
+  const said = (p: ShardCell): string => `shard ${p.shard}: ${'reason' in p.cell ? p.cell.reason : p.cell.status}`;
+  const problems = [...parts.filter((p) => p.cell.status === 'failed').map(said), ...missing.map((index) => `shard ${index}: missing`)];
+  const errors = parts.filter((p) => p.cell.status === 'errors').map(said);
   const skipped = parts.filter((p) => p.cell.status === 'skipped');
   if (skipped.length === parts.length && missing.length === 0) return { ...identity, status: 'skipped', reason: (first as { reason: string }).reason, elapsedMs };
   const measured = parts.filter((p): p is ShardCell & { cell: MeasuredCell } => isMeasured(p.cell));
@@ -50,6 +50,9 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     serverReported: measured.some((p) => Object.keys(p.cell.measurements.serverCounters).length > 0 || p.cell.stackDrops !== null),
     clientProcesses: resources.clients.length,
   });
+  // Every shard's client processes side by side: the judgement is made again over all of them.
+  const loadSaturation = loadSaturationOf(resources.clients);
+  const fault = mergeFaults(measured.flatMap((p) => (p.cell.fault ? [p.cell.fault] : [])));
   const numbers = {
     metrics: values.metrics,
     missing: values.missing,
@@ -57,10 +60,25 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     resources,
     stackDrops: drops.length ? Math.max(...drops) : null,
     notes: [...new Set(measured.flatMap((p) => p.cell.notes))],
+    ...(loadSaturation ? { loadSaturation } : {}),
+    ...(fault ? { fault } : {}),
     ...(tlsOutcomes(measurements.counters).length > 0 ? { tls: tlsOutcomes(measurements.counters) } : {}),
     elapsedMs,
   };
-  return problems.length ? { ...identity, status: 'failed', reason: problems.join('; '), ...numbers } : { ...identity, status: 'ok', ...numbers };
+  if (problems.length) return { ...identity, status: 'failed', reason: [...problems, ...errors].join('; '), ...numbers };
+  if (errors.length) return { ...identity, status: 'errors', reason: errors.join('; '), ...numbers };
+  return { ...identity, status: 'ok', ...numbers };
+}
+
+/** The shards' faults as one: connections added up, the earliest time (each on its own shard's window). */
+function mergeFaults(faults: CellFault[]): CellFault | null {
+  if (faults.length === 0) return null;
+  const times = faults.map((f) => f.atMs).filter((t): t is number => t !== null);
+  const sum = (pick: (f: CellFault) => number): number => faults.reduce((total, f) => total + pick(f), 0);
+  return {
+    atMs: times.length ? Math.min(...times) : null,
+    connections: { opened: sum((f) => f.connections.opened), failed: sum((f) => f.connections.failed), lost: sum((f) => f.connections.lost) },
+  };
 }
 
 function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>): CellMeasurements {

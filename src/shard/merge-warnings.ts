@@ -5,12 +5,10 @@
  */
 import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
 import { cellKey } from '../cell-key.js';
-import { SATURATED_CPU_PERCENT } from '../core/saturation.js';
+import { loadSaturationOf } from '../core/saturation.js';
 import { cellNamer, parametersText } from '../report/parameter-labels.js';
 import type { ShardInfo } from '../shard-types.js';
 
-/** A load generator above this share of one core may be what limits the numbers. */
-export const LOAD_GENERATOR_CPU_LIMIT_PERCENT = SATURATED_CPU_PERCENT;
 /** Shards whose headline rates differ by more than this share of their mean are called imbalanced. */
 export const IMBALANCE_FRACTION = 0.2;
 /**
@@ -26,10 +24,9 @@ export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchRes
   if (missing.length) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${shards[0]!.shard.count} missing: the merge covers only the others`);
   for (const { shard, result } of shards) {
     for (const cell of result.cells.filter(isMeasured)) {
-      const busiest = Math.max(...cell.resources.clients.map((r) => r.cpuPercent.mean), 0);
-      if (busiest > LOAD_GENERATOR_CPU_LIMIT_PERCENT) {
-        warnings.push(`shard ${shard.index}, ${name(cell)}: a load generator ran at ${busiest.toFixed(0)}% CPU (above ${LOAD_GENERATOR_CPU_LIMIT_PERCENT}%): the figures may be its limit, not the server's`);
-      }
+      // The engine's one judgement of a load generator, made again from the shard's resources (older shards did not record it).
+      const saturation = cell.loadSaturation ?? loadSaturationOf(cell.resources.clients);
+      if (saturation) warnings.push(`shard ${shard.index}, ${name(cell)}: ${saturation.evidence}`);
     }
     // One-way delays are stamped with CLOCK_MONOTONIC (ctx.nowUs): its offset is the one that counts, where the shard measured it.
     const offset = shard.monotonicOffsetMs ?? shard.clockOffsetMs;

@@ -50,7 +50,7 @@ export class ChildServer implements CellServer {
     return child.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', signal);
   }
 
-  async windowOpen(): Promise<void> {
+  async windowOpen(_signal: AbortSignal): Promise<void> {
     for (const child of this.children) child.send({ type: 'go' });
   }
 
@@ -78,15 +78,18 @@ export class ChildServer implements CellServer {
 /** One server's report from its processes': histograms merged, counters added, event loops averaged. */
 export function mergeServerReports(reports: ProcessReport[]): ProcessReport {
   if (reports.length === 1) return reports[0]!;
-  const loops = reports.map((r) => r.eventLoopUtilization);
-  const eventLoopUtilization: SampledStat | null = loops.every((l): l is SampledStat => l !== null)
-    ? { mean: loops.reduce((sum, l) => sum + l.mean, 0) / loops.length, max: Math.max(...loops.map((l) => l.max)) }
-    : null;
   return {
     histograms: mergeHistogramSets(reports.map((r) => r.histograms)),
     counters: sumCounterSets(reports.map((r) => r.counters)),
-    eventLoopUtilization,
+    eventLoopUtilization: averaged(reports.map((r) => r.eventLoopUtilization)),
+    timerLatenessMs: averaged(reports.map((r) => r.timerLatenessMs ?? null)),
     windowMs: Math.max(...reports.map((r) => r.windowMs)),
     notes: [...new Set(reports.flatMap((r) => r.notes))],
   };
+}
+
+/** The processes' means averaged, the highest max; null unless every process measured it. */
+function averaged(stats: Array<SampledStat | null>): SampledStat | null {
+  if (!stats.every((s): s is SampledStat => s !== null)) return null;
+  return { mean: stats.reduce((sum, s) => sum + s.mean, 0) / stats.length, max: Math.max(...stats.map((s) => s.max)) };
 }

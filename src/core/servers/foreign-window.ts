@@ -20,13 +20,13 @@ export class ForeignWindow {
   /** `tls`: what the stats reader trusts over https://, as the cell's clients do. */
   constructor(private readonly scenario: string, private readonly tls?: ClientTls) {}
 
-  async open(): Promise<void> {
+  async open(signal: AbortSignal): Promise<void> {
     this.openedUs = monotonicUs();
-    this.before = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, this.tls) : null;
+    this.before = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, signal, this.tls) : null;
   }
 
   async report(): Promise<ServerReport | null> {
-    const after = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, this.tls) : { missing: 'no address' };
+    const after = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, undefined, this.tls) : { missing: 'no address' };
     if ('missing' in after) {
       this.notes.push(`server-side metrics not reported: ${after.missing} (see docs/protocols/README.md, ${STATS_PATH})`);
       return null;

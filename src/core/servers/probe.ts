@@ -7,7 +7,7 @@
  * library. The probe carries the cell's URL, query included: a server may
  * refuse parameters it does not implement by answering with HTTP 400.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -17,10 +17,12 @@ import { FrameParser, OPCODE } from '../../parsing/frame-parser.js';
 import { nodeTlsOptions } from '../../clients/tls-trust.js';
 
 export interface ProbeOptions {
-  /** For connecting and for the handshake's answer. */
+  /** For connecting and for the handshake's answer, together. */
   timeoutMs: number;
   /** How long the open connection is watched for a close from the server. */
   holdMs: number;
+  /** Ends the probe at once (an interrupt). */
+  signal?: AbortSignal;
   /** For a wss:// or https:// server: what to trust, as the cell's clients do; absent: Node's default roots. */
   tls?: ClientTls;
 }
@@ -40,6 +42,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
   const url = new URL(serverUrl);
   const secure = url.protocol === 'wss:' || url.protocol === 'https:';
   const path = protocol === 'websocket' ? `${url.pathname}${url.search}` : engineIoPath(url);
+  const key = randomBytes(16).toString('base64');
   return new Promise((resolve, reject) => {
     let connected = false;
     let settled = false;
@@ -47,10 +50,16 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       request.destroy();
       if (error) reject(error);
       else resolve();
     };
+    const onAbort = (): void => {
+      finish(new ProbeFailure('interrupted'));
+      upgraded?.destroy();
+    };
+    let upgraded: Socket | null = null;
     const request = (secure ? https : http).request({
       host: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port || (secure ? 443 : 80),
@@ -62,13 +71,14 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
         Connection: 'Upgrade',
         Upgrade: 'websocket',
         'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+        'Sec-WebSocket-Key': key,
       },
     });
     const timer = setTimeout(() => {
       const seconds = `${Math.round(options.timeoutMs / 100) / 10}s`;
       finish(new ProbeFailure(connected ? `no answer to the WebSocket handshake within ${seconds}` : `could not connect to ${url.host} within ${seconds}`));
     }, options.timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('socket', (socket: Socket) => socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true)));
     request.on('error', (error: NodeJS.ErrnoException) => finish(describeError(error, url)));
     request.on('response', (response) => {
@@ -82,11 +92,19 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       response.on('end', answer);
       response.on('error', answer);
     });
-    request.on('upgrade', (_response, socket: Socket, head: Buffer) => {
+    request.on('upgrade', (response, socket: Socket, head: Buffer) => {
+      // RFC 6455 4.1: a client must fail a connection whose accept value is not the key's.
+      const accept = response.headers['sec-websocket-accept'];
+      if (accept !== acceptFor(key)) {
+        socket.destroy();
+        return finish(new ProbeFailure(`answered the WebSocket handshake with ${accept === undefined ? 'no' : `a wrong Sec-WebSocket-Accept ("${String(accept).slice(0, 60)}")`}${accept === undefined ? ' Sec-WebSocket-Accept' : ''}: not a WebSocket server`));
+      }
       clearTimeout(timer);
+      upgraded = socket;
       const closed = (how: string): void => {
         if (settled) return;
         settled = true;
+        options.signal?.removeEventListener('abort', onAbort);
         socket.destroy();
         reject(new ProbeFailure(`closed the connection right after the WebSocket handshake (${how})`));
       };
@@ -98,6 +116,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       setTimeout(() => {
         if (settled) return;
         settled = true;
+        options.signal?.removeEventListener('abort', onAbort);
         socket.removeAllListeners('close');
         socket.removeAllListeners('error');
         socket.on('error', () => undefined);
@@ -108,6 +127,11 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
     });
     request.end();
   });
+}
+
+/** The Sec-WebSocket-Accept a server must answer to `key` (RFC 6455 section 4.2.2). */
+function acceptFor(key: string): string {
+  return createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
 }
 
 /** engine.io's WebSocket transport path, the cell's query kept so a socket.io server sees the parameters. */

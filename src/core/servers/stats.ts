@@ -5,38 +5,29 @@
  * after the clients finished; the difference is the cell's, so a long-running
  * target that never resets its counters still reports one cell at a time.
  */
-import http from 'node:http';
-import https from 'node:https';
+import { httpRead, HttpReadError } from '../http-read.js';
 import type { ClientTls } from '../../adapter-types.js';
-import { nodeTlsOptions } from '../../clients/tls-trust.js';
 
 export const STATS_PATH = '/wsbench/stats';
-const STATS_TIMEOUT_MS = 3000;
+/** The whole read, connecting and every byte of the answer, within this long. */
+export const STATS_TIMEOUT_MS = 3000;
 
 export type StatsReading = { counters: Record<string, number> } | { missing: string };
 
 /** `tls`: what to trust over https://, as the cell's clients do. */
-export function readStats(httpOrigin: string, scenario: string, tls?: ClientTls): Promise<StatsReading> {
+export async function readStats(httpOrigin: string, scenario: string, signal?: AbortSignal, tls?: ClientTls): Promise<StatsReading> {
   const url = new URL(STATS_PATH, httpOrigin);
   url.searchParams.set('scenario', scenario);
-  const secure = url.protocol === 'https:';
-  return new Promise((resolve) => {
-    const request = (secure ? https : http).get(url, { agent: false, timeout: STATS_TIMEOUT_MS, ...(secure ? nodeTlsOptions(tls) : {}) }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('error', () => resolve({ missing: `GET ${STATS_PATH} broke off` }));
-      response.on('end', () => {
-        if (response.statusCode !== 200) return resolve({ missing: `GET ${STATS_PATH} answered HTTP ${response.statusCode}` });
-        resolve(parseStats(body));
-      });
-    });
-    request.on('timeout', () => {
-      request.destroy();
-      resolve({ missing: `GET ${STATS_PATH} got no answer within ${STATS_TIMEOUT_MS / 1000}s` });
-    });
-    request.on('error', (error) => resolve({ missing: `GET ${STATS_PATH} failed: ${error.message.split('\n')[0]}` }));
-  });
+  try {
+    const answer = await httpRead(url, { deadlineMs: STATS_TIMEOUT_MS, ...(signal ? { signal } : {}), ...(tls ? { tls } : {}) });
+    if (answer.status !== 200) return { missing: `GET ${STATS_PATH} answered HTTP ${answer.status}` };
+    return parseStats(answer.body);
+  } catch (error) {
+    if (!(error instanceof HttpReadError)) throw error;
+    if (error.kind === 'deadline') return { missing: `GET ${STATS_PATH} gave no complete answer within ${STATS_TIMEOUT_MS / 1000}s` };
+    if (error.kind === 'aborted') return { missing: `GET ${STATS_PATH} was interrupted` };
+    return { missing: `GET ${STATS_PATH} failed: ${error.message}` };
+  }
 }
 
 /** Keeps the finite numbers of `counters`; anything else makes the answer unusable. */

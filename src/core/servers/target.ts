@@ -9,6 +9,7 @@ import { httpOriginOf, isLoopbackUrl, urlWithParams } from './foreign-url.js';
 import { probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
 import { readProcess } from '../proc-sampler.js';
+import { ChildFailure } from '../processes.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -20,10 +21,12 @@ export class TargetServer implements CellServer {
     this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
   }
 
-  async start(): Promise<StartedServer> {
+  private pid: number | null = null;
+
+  async start(signal: AbortSignal): Promise<StartedServer> {
     const url = urlWithParams(this.spec.url, this.cell.scenario, this.cell.params);
     try {
-      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
+      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, signal, ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
     } catch (error) {
       throw new Error(`target ${this.spec.name}: ${(error as Error).message}`);
     }
@@ -38,15 +41,19 @@ export class TargetServer implements CellServer {
     }
     const httpUrl = httpOriginOf(url);
     this.window.httpOrigin = httpUrl;
+    this.pid = pid;
     return { url, httpUrl, pid, tree: true };
   }
 
-  windowOpen(): Promise<void> {
-    return this.window.open();
+  windowOpen(signal: AbortSignal): Promise<void> {
+    return this.window.open(signal);
   }
 
-  report(): Promise<ServerReport | null> {
-    return this.window.report();
+  /** Rejects when the process given by --target-pid is gone: the server died, whatever its connections did. */
+  async report(): Promise<ServerReport | null> {
+    const report = await this.window.report();
+    if (this.pid !== null && !readProcess(this.pid)) throw new ChildFailure(`target ${this.spec.name}: its process ${this.pid} is gone`);
+    return report;
   }
 
   async stop(): Promise<void> {

@@ -5,6 +5,7 @@
  * opens the window, asks for a report, and stops.
  */
 import type { ProcessReport, Protocol } from '../../result-types.js';
+import type { ProcReading } from '../proc-sampler.js';
 import type { ClientTls, ServerTls } from '../../adapter-types.js';
 
 /** What one cell's server and clients get of the run's TLS (see run-tls.ts); empty for a plain cell. */
@@ -29,6 +30,8 @@ export interface StartedServer {
   siblingPids?: number[];
   /** Sample the pid's whole process tree (a command may fork workers). */
   tree: boolean;
+  /** A reading of the server's own that replaces the pids' (its cgroup: every process in it, exited ones' CPU included). */
+  read?: () => ProcReading | null;
 }
 
 /** What the server said about the window, when it said anything. */
@@ -46,9 +49,13 @@ export interface ServerReport {
 export interface CellServer {
   /** Starts or reaches the server; rejects with a one-line reason fit for the cell. */
   start(signal: AbortSignal): Promise<StartedServer>;
-  /** The window opens (every client is connected). */
-  windowOpen(): Promise<void>;
-  /** The clients are done: ends the server's window and returns its report, or null when it gives none. */
+  /** The window opens (every client is connected); `signal` (an interrupt) ends any wait at once. */
+  windowOpen(signal: AbortSignal): Promise<void>;
+  /**
+   * The clients are done: ends the server's window and returns its report, or null when it gives none.
+   * Rejects when the server died or went quiet (a ChildFailure says when it died, if known). Every
+   * wait in it has its own deadline, short of the interrupt grace: an interrupted cell still gets it.
+   */
   report(): Promise<ServerReport | null>;
   /** Stops it (a no-op for a target); safe to call more than once and after a failed start. */
   stop(): Promise<void>;

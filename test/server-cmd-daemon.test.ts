@@ -1,0 +1,82 @@
+/**
+ * Nothing a --server-cmd starts outlives its cell, even a process that leaves
+ * the command's process group (setsid, a double fork) or outlives the command
+ * itself: a cgroup holds it where the machine allows one, else it is found by
+ * the port it listens on. Either way it is sampled (or the note says why not),
+ * and it goes when wsbench does, SIGKILL included.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMeasured, type BenchResult } from '../src/index.js';
+import { ServerCgroup } from '../src/core/servers/server-cgroup.js';
+import { runCli, tempDir } from './support.js';
+import { eventually, fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
+
+/** Whether this machine lets wsbench make a cgroup (root, cgroup v2 mounted and writable). */
+function cgroupsHere(): boolean {
+  const made = ServerCgroup.create();
+  if ('unavailable' in made) return false;
+  void made.remove();
+  return true;
+}
+
+/** The cgroups a wsbench process `pid` made, if any are left (under any cgroup v2 directory). */
+function cgroupsOf(pid: number): string[] {
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.split(' - ')[1]?.startsWith('cgroup2 ')).map((l) => l.split(' ')[4]!);
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      if (entry.name.startsWith(`wsbench-${pid}-`)) found.push(join(dir, entry.name));
+      else if (depth < 4) walk(join(dir, entry.name), depth + 1);
+    }
+  };
+  for (const mount of mounts) walk(mount, 0);
+  return found;
+}
+
+for (const cgroup of [true, false]) {
+  const how = cgroup ? 'in its cgroup' : 'by its port (WSBENCH_CGROUP=off)';
+  test(`a daemon that leaves the group, and one that outlives its command, are sampled and stopped ${how}`, { timeout: 120_000, skip: cgroup && !cgroupsHere() ? 'no cgroup v2 can be made here' : false }, async () => {
+    const out = join(tempDir(), 'r.json');
+    const tag = newTag();
+    const outcome = await runCli(
+      ['run', 'echo', '--clients', 'ws', '--duration', '1s', '--out', out, '--server-cmd', `stays=${fixtureCommand('setsid', tag)}`, '--server-cmd', `leaves=${fixtureCommand('setsid-exit', tag)}`],
+      { env: cgroup ? {} : { WSBENCH_CGROUP: 'off' } },
+    );
+    assert.equal(outcome.code, 0, outcome.stderr);
+    const cells = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
+    for (const cell of cells) {
+      assert.ok(isMeasured(cell) && cell.status === 'ok', JSON.stringify(cell));
+      assert.ok(cell.resources.server !== null, `${cell.server}: the daemon is sampled`);
+    }
+    const notes = (name: string): string => cells.filter(isMeasured).find((c) => c.server === name)!.notes.join('\n');
+    if (cgroup) {
+      assert.match(notes('stays'), /^stays: process \d+ left the command's process group \(setsid or a double fork\); its cgroup holds it: sampled and stopped with the rest$/m);
+      assert.match(notes('leaves'), /^leaves: its command exited with code 0 and left 1 process\(es\) running \(setsid or a double fork\): those are the server, sampled and stopped through its cgroup$/m);
+    } else {
+      assert.match(notes('stays'), /^stays: process \d+ left the command's process group \(setsid or a double fork\) but not its tree: sampled and stopped with it \(no cgroup here: WSBENCH_CGROUP=off\)$/m);
+      assert.match(notes('leaves'), /^leaves: process \d+ listening on port \d+ left the command's process \(which exited with code 0\) \(setsid or a double fork\); found by its port, sampled and stopped that way \(no cgroup here: WSBENCH_CGROUP=off\)$/m);
+    }
+    assert.ok(await eventually(() => taggedProcesses(tag).length === 0, 5000), `left: ${taggedProcesses(tag).join(', ')}`);
+    assert.deepEqual(cgroupsOf(outcome.pid), []);
+  });
+
+  test(`wsbench SIGKILLed mid-cell: the daemon goes too (${how})`, { timeout: 120_000, skip: cgroup && !cgroupsHere() ? 'no cgroup v2 can be made here' : false }, async () => {
+    const tag = newTag();
+    let pid = 0;
+    const running = runCli(['run', 'echo', '--clients', 'ws', '--duration', '30s', '--out', join(tempDir(), 'r.json'), '--server-cmd', `leaves=${fixtureCommand('setsid-exit', tag)}`], {
+      env: cgroup ? {} : { WSBENCH_CGROUP: 'off' },
+      onSpawn: (p) => (pid = p),
+    });
+    // The daemon listens, and the window is on: wsbench's own command line carries the tag too.
+    assert.ok(await eventually(() => taggedProcesses(tag).filter((p) => p !== pid).length > 0, 30_000));
+    await new Promise((r) => setTimeout(r, 3000));
+    process.kill(pid, 'SIGKILL');
+    await running;
+    assert.ok(await eventually(() => taggedProcesses(tag).length === 0, 10_000), `left: ${taggedProcesses(tag).join(', ')}`);
+    assert.ok(await eventually(() => cgroupsOf(pid).length === 0, 10_000), `cgroups left: ${cgroupsOf(pid).join(', ')}`);
+  });
+}
