@@ -16,23 +16,21 @@
  * ones are, with every child under --cpu-prof and prints where each client's time went
  * (profile-summary.ts).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import echo from '../scenarios/echo.js';
-import { run } from '../src/index.js';
-import { ProcSampler } from '../src/core/proc-sampler.js';
 import { monotonicUs } from '../src/core/clock.js';
 import { MetricsRegistry } from '../src/core/metrics.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
-import { pinForFullLoad, pinToCpu } from './cpu-pinning.js';
-import { summarizeProfile } from './profile-summary.js';
+import { pinForFullLoad } from './cpu-pinning.js';
+import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
+import { profiledRound } from './profiled-round.js';
+import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
-export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 5, controlRounds: 3, sameWorkRounds: 3 };
+export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 4, controlRounds: 2, sameWorkRounds: 3 };
 
 /**
  * `plain`: send, count, send, the loop ws's own examples suggest (text sent as a string).
@@ -41,25 +39,9 @@ export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, 
  * sent as bytes framed as text, as wsbench's ws adapter sends it (src/clients/ws.ts).
  */
 type BareKind = 'plain' | 'same-work';
-const CHILD_TIMEOUT_MS = 60_000;
 
-export interface ClientCost {
-  messages: number;
-  windowMs: number;
-  /** Client process CPU time over the window, from /proc. */
-  cpuMs: number;
-}
+export type { ClientCost, SharedRound };
 
-/** One round: both clients over the same window against the same server. */
-export interface SharedRound {
-  wsbench: ClientCost;
-  bare: ClientCost;
-  /** The server's CPU over wsbench's window, percent of one core; null when it could not be read. */
-  serverCpuPercent: number | null;
-}
-
-/** CPU microseconds per message received. */
-export const usPerMessage = (c: ClientCost): number => (c.cpuMs * 1000) / c.messages;
 /** wsbench's CPU per message over the bare loop's, in one round. */
 export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
 
@@ -121,12 +103,8 @@ async function controlRound(serverCpu: number | null): Promise<[ClientCost, Clie
     const [first, second] = await Promise.all(loops.map(runBareWindow));
     return [first!, second!];
   } finally {
-    for (const child of children) child.kill();
+    killAll(children);
   }
-}
-
-export function describe(c: ClientCost): string {
-  return `${Math.round(c.messages / (c.windowMs / 1000))} msg/s at ${Math.round((c.cpuMs / c.windowMs) * 100)} % CPU, ${usPerMessage(c).toFixed(2)} µs/msg`;
 }
 
 /**
@@ -142,38 +120,9 @@ async function sharedRound(bareKind: BareKind, serverCpu: number | null): Promis
     const bareClient = forkBareLoop(url, bareKind);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
-    // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
-    const bare: { cost?: Promise<ClientCost> } = {};
-    const result = await run({
-      scenario: 'echo',
-      targets: [{ name: 'bench-uws', url, pid: server.pid! }],
-      clients: ['ws'],
-      params: { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
-      onEvent(event) {
-        if (event.type !== 'window-open') return;
-        bare.cost = runBareWindow(bareClient);
-        bare.cost.catch(() => undefined); // awaited below unless wsbench's cell failed first
-      },
-    });
-    const [cell] = result.cells;
-    if (cell?.status !== 'ok') throw new Error(`wsbench echo cell ${cell?.status}: ${cell?.reason}`);
-    const client = cell.resources.clients[0];
-    if (!client) throw new Error('wsbench echo cell: the client process was not measured');
-    if (!bare.cost) throw new Error('wsbench echo cell: its window never opened');
-    const bareCost = await bare.cost;
-    // Let it exit by itself (a profiled child writes its profile then), within a bound.
-    await new Promise((exited) => {
-      bareClient.once('exit', exited);
-      setTimeout(exited, 3000).unref();
-    });
-    const windowMs = cell.measurements.windowMs;
-    return {
-      wsbench: { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs },
-      bare: bareCost,
-      serverCpuPercent: cell.resources.server?.cpuPercent.mean ?? null,
-    };
+    return await sharedWindow('echo', { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs }, url, server, bareClient);
   } finally {
-    for (const child of children) child.kill();
+    killAll(children);
   }
 }
 
@@ -183,42 +132,13 @@ function forkBareLoop(url: string, kind: BareKind): ChildProcess {
 }
 
 /** The bench's echo server, moved to its own CPU when the bench is pinned (before it listens). */
-function forkServer(cpu: number | null): ChildProcess {
-  const server = fork(SELF, ['--role', 'server']);
-  if (cpu !== null && server.pid !== undefined && !pinToCpu(server.pid, cpu)) {
-    server.kill();
-    throw new Error(`taskset could not move the echo server to CPU ${cpu}`);
-  }
-  return server;
-}
+const forkServer = (cpu: number | null): ChildProcess => forkOnCpu(SELF, ['--role', 'server'], cpu);
 
 /** Opens a bare loop's window and measures it: /proc from outside, as wsbench reads its own client. */
-async function runBareWindow(child: ChildProcess): Promise<ClientCost> {
-  const sampler = new ProcSampler(child.pid!);
-  sampler.start();
-  const done = reply<{ messages: number; windowMs: number }>(child);
-  child.send('go');
-  const { messages, windowMs } = await done;
-  const stats = sampler.stop();
-  if (!stats) throw new Error('bare client: /proc could not be read');
-  return { messages, windowMs, cpuMs: (stats.cpuPercent.mean / 100) * windowMs };
-}
-
-function reply<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error('echo-cost child went quiet')), CHILD_TIMEOUT_MS);
-    const onExit = (code: number | null): void => {
-      clearTimeout(timer);
-      reject(new Error(`echo-cost child exited with code ${code}`));
-    };
-    child.once('message', (message) => {
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolvePromise(message as T);
-    });
-    child.once('exit', onExit);
-  });
-}
+const runBareWindow = async (child: ChildProcess): Promise<ClientCost> => {
+  const { messages, windowMs, cpuMs } = await measureBareWindow(child);
+  return { messages, windowMs, cpuMs };
+};
 
 /** The uws adapter running echo's own server half, outside wsbench's server process. */
 async function serveEcho(): Promise<void> {
@@ -282,45 +202,6 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
   });
 }
 
-/**
- * One wsbench round with every child under --cpu-prof; the client's profile, summarised.
- * Node refuses --cpu-prof in NODE_OPTIONS, but forked children inherit the parent's
- * execArgv: this process re-runs itself with the flag, and wsbench's children follow.
- */
-async function profileRound(dir: string): Promise<void> {
-  const target = resolve(dir);
-  mkdirSync(target, { recursive: true });
-  if (!process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))) {
-    const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${target}`, SELF, '--profile', target], { stdio: 'inherit' });
-    const code = await new Promise<number | null>((done) => child.on('exit', done));
-    process.exitCode = code ?? 1;
-    return;
-  }
-  const before = new Set(readdirSync(target));
-  // Placed as the measured rounds are, so the profile shows the same full load.
-  const pinning = pinForFullLoad();
-  let round: SharedRound;
-  try {
-    round = await sharedRound('plain', typeof pinning === 'string' ? null : pinning.serverCpu);
-  } finally {
-    if (typeof pinning !== 'string') pinning.release();
-  }
-  process.stdout.write(typeof pinning === 'string' ? `not pinned: ${pinning}\n` : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}\n`);
-  // Children write their profile as they exit.
-  await new Promise((done) => setTimeout(done, 1000));
-  const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));
-  process.stdout.write(`wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(round.wsbench)}\n`);
-  process.stdout.write(summarizeProfile(profiles, 'client-process.js', 'wsbench client') + '\n\n');
-  process.stdout.write(`bare ws loop, the same window and server: ${describe(round.bare)}\n`);
-  process.stdout.write(summarizeProfile(profiles, 'bareLoop', 'bare client') + '\n');
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 export function renderEchoCost({ rounds, control, againstSameWork, placement }: EchoCost): string {
   const bareUs = median(rounds.map((r) => usPerMessage(r.bare)));
   const wsbenchUs = median(rounds.map((r) => usPerMessage(r.wsbench)));
@@ -341,12 +222,20 @@ export function renderEchoCost({ rounds, control, againstSameWork, placement }: 
 }
 
 const role = process.argv[2] === '--role' ? process.argv[3] : null;
-if (role) process.on('disconnect', () => process.exit(0));
+if (role) exitWithBench();
 if (role === 'server') await serveEcho();
 else if (role === 'client') await bareLoop(process.argv[4]!, process.argv[5] === 'same-work' ? 'same-work' : 'plain');
 else if (process.argv[1] === SELF) {
   const profileAt = process.argv.indexOf('--profile');
-  if (profileAt >= 0) await profileRound(process.argv[profileAt + 1] ?? 'wsbench-profiles');
+  if (profileAt >= 0) {
+    await profiledRound(SELF, process.argv[profileAt + 1] ?? 'wsbench-profiles', async (serverCpu) => {
+      const round = await sharedRound('plain', serverCpu);
+      return [
+        { marker: 'client-process.js', label: `wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(round.wsbench)}` },
+        { marker: 'bareLoop', label: `bare ws loop, the same window and server: ${describe(round.bare)}` },
+      ];
+    });
+  }
   else {
     const cost = await echoCost(ECHO_COST.rounds, (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(renderEchoCost(cost) + '\n');

@@ -1,181 +1,140 @@
 /**
  * What firehose's full accounting costs: client CPU microseconds per message of
  * wsbench's firehose client (uws x ws: wire tap, size histogram, drain accounting)
- * against a bare `ws` client that only counts, fed by the same uws server running
- * the same firehose server code. Alternating rounds, so drift on a shared machine
- * hits both sides.
+ * against a bare `ws` client that only counts, both fed the same paced stream by
+ * one uws server running firehose's own server half (wsbench measures it as a
+ * --target).
  *
- * Why not messages/s "as fast as backpressure allows", as this comparison used to
- * be (ratio 1.24-1.36, wsbench "faster" than a client that only counts): that rate
- * is set by the server's send loop and by how two busy processes share two cores,
- * not by the client's work. Neither process ran at 100 % of a core, and the
- * server's cost per message depends on the reader: uWS writes a message with its
- * own syscall while its buffer is empty and appends it to the buffer once the
- * reader lags, so a reader that does more per message is sent bigger batches
- * (measured: the server spent 1.78 µs per message sent to wsbench's client, 2.07
- * to the bare one), and the reader's own reads get bigger too. So now both
- * clients get the same paced stream (RATE_PER_SEC), and both are measured alike,
- * from /proc, over their window: CPU time of the client and of the server, and
- * the messages received and sent. The ratio is client CPU per message.
+ * Both clients run at once, over the same window, as echo-cost.ts runs its two:
+ * rounds taken one after the other on a shared 2-core machine compared the box's
+ * drift (two alternating unpinned rounds read 0.95-1.11 over runs, and 1.34-1.68
+ * at a load average of 10). Where it can, the bench gives the server one CPU and
+ * both clients the other (cpu-pinning.ts), so neither client competes with the
+ * server for its core. The control runs two bare counters the same way: how far
+ * 1.00 reads off when nothing differs.
+ *
+ * Why a paced stream and CPU per message, not messages/s "as fast as backpressure
+ * allows" (which read 1.24-1.36, wsbench "faster" than a client that only counts):
+ * that rate is set by the server's send loop and by how busy processes share the
+ * cores, and uWS batches more for a reader that lags, so a reader that does more
+ * per message gets bigger reads. Fed the same pace, both do the same work.
  *
  * This file is also its own child processes: `--role server` (uws + firehose
- * server half) and `--role client` (bare ws counter). Run it alone with
- * `node dist/bench/firehose-baseline.js` to print the comparison.
+ * server half) and `--role client` (bare ws counter). Alone:
+ * `node dist/bench/firehose-baseline.js` prints the comparison;
+ * `node dist/bench/firehose-baseline.js --profile DIR` runs one round under
+ * --cpu-prof and prints where each client's time went.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import firehose from '../scenarios/firehose.js';
 import { run } from '../src/index.js';
-import { ProcSampler } from '../src/core/proc-sampler.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
+import { pinForFullLoad } from './cpu-pinning.js';
+import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
+import { profiledRound } from './profiled-round.js';
+import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const ROUNDS = 2;
-const DURATION_MS = 5000;
-/** The seed's 8 KB fragments. */
-const FRAGMENT_BYTES = 8192;
-/**
- * Both clients are fed the same paced stream, well below what either reads on
- * this machine, so they do the same work at the same load and batch alike.
- */
-const RATE_PER_SEC = 100_000;
-const CHILD_TIMEOUT_MS = 30_000;
-
-/** One side of one round, both processes measured alike. */
-export interface FirehoseRound {
-  /** Messages the client received in its window. */
-  received: number;
-  /** Messages the server sent over the same window. */
-  sent: number;
-  windowMs: number;
-  clientCpuMs: number;
-  serverCpuMs: number;
-}
+export const FIREHOSE_COST = {
+  rounds: 4,
+  controlRounds: 2,
+  durationMs: 4000,
+  /** The seed's 8 KB fragments. */
+  fragmentBytes: 8192,
+  /** Each client's paced stream: well below what either reads, so both do the same work at the same load. */
+  ratePerSec: 100_000,
+};
 
 export interface FirehoseBaseline {
-  wsbench: FirehoseRound[];
-  bare: FirehoseRound[];
+  rounds: SharedRound[];
+  /** Two bare counters measured the same way, second over first, per control round. */
+  control: number[];
+  /** Where the processes ran: pinned to which CPUs, or why not. */
+  placement: string;
 }
 
-export const clientUsPerMessage = (r: FirehoseRound): number => (r.clientCpuMs * 1000) / r.received;
-export const serverUsPerMessage = (r: FirehoseRound): number => (r.serverCpuMs * 1000) / r.sent;
-export const messagesPerSec = (r: FirehoseRound): number => r.received / (r.windowMs / 1000);
+export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
 
-export async function firehoseBaseline(rounds = ROUNDS): Promise<FirehoseBaseline> {
-  const wsbench: FirehoseRound[] = [];
-  const bare: FirehoseRound[] = [];
-  for (let round = 0; round < rounds; round++) {
-    // ABBA order: each side goes first once.
-    if (round % 2 === 0) {
-      wsbench.push(await wsbenchRound());
-      bare.push(await bareRound());
-    } else {
-      bare.push(await bareRound());
-      wsbench.push(await wsbenchRound());
+export async function firehoseBaseline(rounds = FIREHOSE_COST.rounds, log: (line: string) => void = () => undefined): Promise<FirehoseBaseline> {
+  const pinning = pinForFullLoad();
+  const placement = typeof pinning === 'string'
+    ? `not pinned (${pinning})`
+    : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}`;
+  const serverCpu = typeof pinning === 'string' ? null : pinning.serverCpu;
+  try {
+    const done: SharedRound[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const r = await sharedRound(serverCpu);
+      done.push(r);
+      log(`round ${round + 1}/${rounds}: bare ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`);
     }
+    const control: number[] = [];
+    for (let round = 0; round < FIREHOSE_COST.controlRounds; round++) {
+      const [first, second] = await controlRound(serverCpu);
+      control.push(usPerMessage(second) / usPerMessage(first));
+      log(`control ${round + 1}/${FIREHOSE_COST.controlRounds}: bare ${describe(first)}; bare ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`);
+    }
+    return { rounds: done, control, placement };
+  } finally {
+    if (typeof pinning !== 'string') pinning.release();
   }
-  return { wsbench, bare };
 }
 
-async function wsbenchRound(): Promise<FirehoseRound> {
-  const result = await run({
-    scenario: 'firehose',
-    servers: ['uws'],
-    clients: ['ws'],
-    params: { duration: DURATION_MS, rate: RATE_PER_SEC, fragmentSize: FRAGMENT_BYTES },
-  });
-  const [cell] = result.cells;
-  if (cell?.status !== 'ok') throw new Error(`wsbench firehose cell ${cell?.status}: ${cell?.reason}`);
-  const { server, clients } = cell.resources;
-  if (!server || !clients[0]) throw new Error('wsbench firehose cell: a process was not measured');
-  const windowMs = cell.measurements.windowMs;
-  return {
-    received: cell.measurements.counters.received ?? 0,
-    // The server's count covers the drain after the window too; its CPU is sampled until it is told to stop. Both alike.
-    sent: cell.measurements.serverCounters.messagesSent ?? 0,
-    windowMs,
-    clientCpuMs: (clients[0].cpuPercent.mean / 100) * windowMs,
-    serverCpuMs: (server.cpuPercent.mean / 100) * windowMs,
-  };
-}
-
-/** Server and client in two child processes, as wsbench runs them, sampled from /proc as wsbench samples its own. */
-async function bareRound(): Promise<FirehoseRound> {
+/** The bench's firehose server and a bare counter in two child processes; wsbench's client joins them as a --target run. */
+async function sharedRound(serverCpu: number | null): Promise<SharedRound> {
   const children: ChildProcess[] = [];
   try {
-    const server = fork(SELF, ['--role', 'server']);
+    const server = forkOnCpu(SELF, ['--role', 'server'], serverCpu);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    // The V8 settings of wsbench's client processes: measured alike.
-    const client = fork(SELF, ['--role', 'client', url], { execArgv: loadGeneratorExecArgv() });
-    children.push(client);
-    await reply<{ open: true }>(client);
-    const serverSampler = new ProcSampler(server.pid!);
-    const clientSampler = new ProcSampler(client.pid!);
-    serverSampler.start();
-    clientSampler.start();
-    client.send('go');
-    const { received, windowMs } = await reply<{ received: number; windowMs: number }>(client);
-    const clientStats = clientSampler.stop();
-    server.send('count');
-    const { sent } = await reply<{ sent: number }>(server);
-    const serverStats = serverSampler.stop();
-    if (!clientStats || !serverStats) throw new Error('bare firehose: /proc could not be read');
-    return {
-      received,
-      sent,
-      windowMs,
-      clientCpuMs: (clientStats.cpuPercent.mean / 100) * windowMs,
-      serverCpuMs: (serverStats.cpuPercent.mean / 100) * windowMs,
-    };
+    const bareClient = forkBareCounter(url);
+    children.push(bareClient);
+    await reply<{ open: true }>(bareClient);
+    return await sharedWindow('firehose', { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes }, url, server, bareClient);
   } finally {
-    for (const child of children) child.kill();
+    killAll(children);
   }
 }
 
-function reply<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('baseline child went quiet')), CHILD_TIMEOUT_MS);
-    const onExit = (code: number | null): void => {
-      clearTimeout(timer);
-      reject(new Error(`baseline child exited with code ${code}`));
-    };
-    child.once('message', (message) => {
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve(message as T);
-    });
-    child.once('exit', onExit);
-  });
+/** Two bare counters at once on one server, measured as sharedRound measures its two clients. */
+async function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
+  const children: ChildProcess[] = [];
+  try {
+    const server = forkOnCpu(SELF, ['--role', 'server'], serverCpu);
+    children.push(server);
+    const { url } = await reply<{ url: string }>(server);
+    const counters = [forkBareCounter(url), forkBareCounter(url)];
+    children.push(...counters);
+    await Promise.all(counters.map((c) => reply<{ open: true }>(c)));
+    const [first, second] = await Promise.all(counters.map(measureBareWindow));
+    return [first!, second!];
+  } finally {
+    killAll(children);
+  }
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+/** A bare counter in its own process, with the V8 settings of wsbench's client processes: measured alike. */
+function forkBareCounter(url: string): ChildProcess {
+  return forkOnCpu(SELF, ['--role', 'client', url], null, { execArgv: loadGeneratorExecArgv() });
+}
 
 /** The uws adapter running firehose's own server half, outside wsbench's server process. */
 async function serveFeed(): Promise<void> {
-  const params = { duration: DURATION_MS, rate: RATE_PER_SEC, fragmentSize: FRAGMENT_BYTES };
-  const { url, logic, metrics } = await serveScenario(firehose, params);
+  const params = { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes };
+  const { url } = await serveScenario(firehose, params);
   process.send!({ url });
-  // Asked once the client's window is over: how many messages the feed sent.
-  process.on('message', () => {
-    logic.onMeasureEnd?.();
-    process.send!({ sent: metrics.counterValues().messagesSent ?? 0 });
-  });
 }
 
-/** Connects, then on "go" subscribes and counts messages for DURATION_MS: nothing else. */
+/** Connects, then on "go" subscribes and counts messages for the window: nothing else. */
 function countBare(url: string): void {
   const socket = new WebSocket(url, { perMessageDeflate: false });
   socket.on('open', () => {
-    let received = 0;
+    let messages = 0;
     socket.on('message', () => {
-      received += 1;
+      messages += 1;
     });
     process.send!({ open: true });
     process.once('message', () => {
@@ -183,8 +142,8 @@ function countBare(url: string): void {
       socket.send(JSON.stringify({ method: 'subscribe', params: { channel: 'book' }, req_id: 1 }));
       setTimeout(() => {
         const windowMs = performance.now() - startedMs;
-        process.send!({ received, windowMs }, undefined, {}, () => process.exit(0));
-      }, DURATION_MS);
+        process.send!({ messages, windowMs }, undefined, {}, () => process.exit(0));
+      }, FIREHOSE_COST.durationMs);
     });
   });
   socket.on('error', (error) => {
@@ -193,23 +152,39 @@ function countBare(url: string): void {
   });
 }
 
-export function renderFirehoseBaseline(result: FirehoseBaseline): string {
-  const m = (list: FirehoseRound[], f: (r: FirehoseRound) => number): number => median(list.map(f));
-  const line = (label: string, list: FirehoseRound[]): string =>
-    `  ${label.padEnd(36)} ${m(list, clientUsPerMessage).toFixed(2)} µs client CPU/msg   (server ${m(list, serverUsPerMessage).toFixed(2)} µs/msg sent, ${Math.round(m(list, messagesPerSec))} msg/s)`;
-  const ratio = m(result.wsbench, clientUsPerMessage) / m(result.bare, clientUsPerMessage);
+export function renderFirehoseBaseline({ rounds, control, placement }: FirehoseBaseline): string {
+  const m = (side: 'bare' | 'wsbench', f: (c: ClientCost) => number): number => median(rounds.map((r) => f(r[side])));
+  const rate = (c: ClientCost): number => c.messages / (c.windowMs / 1000);
+  const ratios = rounds.map(roundRatio);
+  const server = rounds.flatMap((r) => (r.serverCpuPercent === null ? [] : [r.serverCpuPercent]));
   return [
-    `firehose receive path, uws server pacing ${RATE_PER_SEC} msg/s to both, ${FRAGMENT_BYTES} B fragments, ${result.bare.length} alternating rounds of ${DURATION_MS / 1000} s (medians):`,
-    line('bare ws client that only counts', result.bare),
-    line('wsbench firehose, ws client', result.wsbench),
-    `  ratio ${ratio.toFixed(2)} (client CPU per message, wsbench / bare: the cost of the wire tap, size histogram and drain accounting)`,
-    '  (msg/s below the pace means the machine could not keep up; the server figure is context, not the comparison)',
+    `firehose receive path, one uws server pacing ${FIREHOSE_COST.ratePerSec} msg/s to each of both clients at once, ${FIREHOSE_COST.fragmentBytes} B fragments, ${rounds.length} rounds of ${FIREHOSE_COST.durationMs / 1000} s (medians); ${placement}:`,
+    `  bare ws client that only counts      ${m('bare', usPerMessage).toFixed(2)} µs client CPU per message, ${Math.round(m('bare', rate))} msg/s`,
+    `  wsbench firehose, ws client          ${m('wsbench', usPerMessage).toFixed(2)} µs client CPU per message, ${Math.round(m('wsbench', rate))} msg/s`,
+    `  ratio ${median(ratios).toFixed(2)} (goal 1.05; median of the rounds' wsbench CPU per message / bare, each round ${ratios.map((r) => r.toFixed(2)).join(' ')}: the cost of the wire tap, size histogram and drain accounting)`,
+    ...(control.length
+      ? [`  control: two bare counters measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`]
+      : []),
+    `  (msg/s below the pace means the machine could not keep up; the server ran at ${server.length ? Math.round(median(server)) : '?'} % of a core feeding both)`,
   ].join('\n');
 }
 
 const role = process.argv[2] === '--role' ? process.argv[3] : null;
-// A child whose parent is gone has nobody to report to.
-if (role) process.on('disconnect', () => process.exit(0));
+if (role) exitWithBench();
 if (role === 'server') await serveFeed();
 else if (role === 'client') countBare(process.argv[4]!);
-else if (process.argv[1] === SELF) process.stdout.write(renderFirehoseBaseline(await firehoseBaseline()) + '\n');
+else if (process.argv[1] === SELF) {
+  const profileAt = process.argv.indexOf('--profile');
+  if (profileAt >= 0) {
+    await profiledRound(SELF, process.argv[profileAt + 1] ?? 'wsbench-profiles', async (serverCpu) => {
+      const r = await sharedRound(serverCpu);
+      return [
+        { marker: 'client-process.js', label: `wsbench firehose client: ${describe(r.wsbench)}` },
+        { marker: 'countBare', label: `bare counter, the same window and server: ${describe(r.bare)}` },
+      ];
+    });
+  } else {
+    const result = await firehoseBaseline(FIREHOSE_COST.rounds, (line) => process.stderr.write(`firehose ${line}\n`));
+    process.stdout.write(renderFirehoseBaseline(result) + '\n');
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: what wsbench's own machinery costs (echo round trip against
  * bare TCP; client CPU per message at full load, echo and firehose, against bare
- * ws loops doing the same exchange). Each comparison runs wsbench and a bare
+ * ws loops doing the same exchange; what one fan-out client process delivers at
+ * 10,000 connections against a bare ws client process). Each comparison runs wsbench and a bare
  * baseline on the same machine in the same run, so drift hits both: rounds
  * alternate, or (echo at full load) both clients share one server and one window.
  */
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../src/index.js';
 import { firehoseBaseline, renderFirehoseBaseline } from './firehose-baseline.js';
 import { echoCost, renderEchoCost } from './echo-cost.js';
+import { fanoutBaseline, renderFanoutBaseline } from './fanout-baseline.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 3000;
@@ -74,9 +76,21 @@ async function main(): Promise<void> {
   if (ratio > LIMIT_RATIO) process.exitCode = 1;
 
   // Full load: the ratios are printed, never asserted (they move with whatever else shares the machine).
-  const echo = await echoCost(undefined, (line) => process.stderr.write(`echo cost ${line}\n`));
-  process.stdout.write(renderEchoCost(echo) + '\n');
-  process.stdout.write(renderFirehoseBaseline(await firehoseBaseline()) + '\n');
+  await comparison('echo at full load', async () => renderEchoCost(await echoCost(undefined, progress('echo cost'))));
+  await comparison('firehose receive path', async () => renderFirehoseBaseline(await firehoseBaseline(undefined, progress('firehose'))));
+  await comparison('fan-out', async () => renderFanoutBaseline(await fanoutBaseline(undefined, progress('fanout'))));
+}
+
+const progress = (label: string) => (line: string): void => void process.stderr.write(`${label} ${line}\n`);
+
+/** One comparison's lines; one that fails says why in one line and the others still run. */
+async function comparison(label: string, measure: () => Promise<string>): Promise<void> {
+  try {
+    process.stdout.write((await measure()) + '\n');
+  } catch (error) {
+    process.stdout.write(`${label}: could not be measured: ${(error as Error).message.split('\n')[0]}\n`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

@@ -17,13 +17,15 @@ export interface ScenarioServer {
 export async function serveScenario(scenario: AnyScenario, params: ParamValues): Promise<ScenarioServer> {
   const metrics = new MetricsRegistry();
   const open = new Set<ServerConnection>();
+  // The stack's own broadcast, once it listens (fanout streams through it).
+  let broadcast: ServerScenarioContext['broadcast'] = () => undefined;
   const ctx: ServerScenarioContext = {
     params,
     nowUs: monotonicUs,
     histogram: (name) => metrics.histogram(name),
     sizeHistogram: (name) => metrics.sizeHistogram(name),
     counter: (name) => metrics.counter(name),
-    broadcast: () => undefined,
+    broadcast: (data) => broadcast(data),
     connections: () => open,
     processIndex: 0,
     processCount: 1,
@@ -33,7 +35,10 @@ export async function serveScenario(scenario: AnyScenario, params: ParamValues):
   const running = await uwsServer.start({
     host: '127.0.0.1',
     handlers: {
-      onConnection: (c) => void open.add(c),
+      onConnection: (c) => {
+        open.add(c);
+        logic.onConnection?.(c);
+      },
       onMessage: (c, data) => logic.onMessage?.(c, data),
       onClose: (c) => {
         open.delete(c);
@@ -41,5 +46,6 @@ export async function serveScenario(scenario: AnyScenario, params: ParamValues):
       },
     },
   });
+  broadcast = running.broadcast;
   return { url: running.url, logic, metrics };
 }

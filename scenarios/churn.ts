@@ -23,16 +23,10 @@ import {
   sourceAddressCount,
   sourceAddressFor,
   total,
-  HANDSHAKE_FAILURES,
   type ClientConnection,
-  type HandshakeFailure,
-  type MetricDefinition,
   type MetricInput,
 } from 'wsbench/scenario';
-
-/** Counter and metric of one failure class: handshakeFailedRefused ... handshakeFailedOther. */
-type FailureKey = `handshakeFailed${Capitalize<HandshakeFailure>}`;
-const failureKey = (failure: HandshakeFailure): FailureKey => `handshakeFailed${failure[0]!.toUpperCase()}${failure.slice(1)}` as FailureKey;
+import { failureCounters, failureCountMetrics } from './lib/handshake-failure-counts.js';
 
 /** Seconds of the cell's window (the schedule and the last connections' drain). */
 const windowSeconds = (m: MetricInput['measurements']): number => m.windowMs / 1000;
@@ -61,6 +55,8 @@ export default defineScenario({
       default: 0, min: 0, max: 250,
     },
   },
+  // Refused, reset and unanswered handshakes are what churn counts, by reason: results, not faults.
+  connectionFaults: 'measured',
   duration: { description: 'how long new connections are started (the window lasts until the last of them is done)', default: '10s' },
   presets: {
     ci: { duration: '1s', rate: 20 },
@@ -105,7 +101,8 @@ export default defineScenario({
     const attempts = ctx.counter('attempts');
     const opened = ctx.counter('opened');
     const failed = ctx.counter('handshakeFailed');
-    const byFailure = Object.fromEntries(HANDSHAKE_FAILURES.map((f) => [f, ctx.counter(failureKey(f))])) as Record<HandshakeFailure, ReturnType<typeof ctx.counter>>;
+    // One counter per failure class: handshakeFailedRefused ... handshakeFailedOther.
+    const byFailure = failureCounters(ctx, 'handshakeFailed');
     const exchanged = ctx.counter('exchanged');
     const exchangeFailed = ctx.counter('exchangeFailed');
     const stepsHidden = ctx.counter('stepsHidden');
@@ -235,7 +232,7 @@ export default defineScenario({
     attempts: total('attempts', 'tried'),
     opened: total('opened', 'opened'),
     handshakeFailed: total('handshakeFailed', 'failed', { role: 'errors', description: 'handshakes that did not open, for any reason' }),
-    ...(Object.fromEntries(HANDSHAKE_FAILURES.map((f) => [failureKey(f), total(failureKey(f), `fail ${f}`, { better: 'lower' })])) as Record<FailureKey, MetricDefinition>),
+    ...failureCountMetrics('handshakeFailed', (f) => `fail ${f}`),
     exchangeFailed: total('exchangeFailed', 'lost', { role: 'errors', description: 'opened connections whose echoes broke off (closed, or none within the timeout)' }),
     ...latencyMetrics('handshake', {
       stats: ['p50', 'p90', 'p99', 'max', 'count'],

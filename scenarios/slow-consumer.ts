@@ -90,6 +90,8 @@ export default defineScenario({
     if (p.stopAfter >= p.duration) return { parameter: 'stopAfter', message: `${p.stopAfter}ms is not within the stream's ${p.duration}ms: no client would be slow` };
     return connectPhaseProblem(p);
   },
+  // A stack that closes a slow consumer at its limit is what is measured, counted per group: results, not faults.
+  connectionFaults: 'measured',
   sendQueueLimit: (p) => (p.backpressureLimit > 0 ? { bytes: p.backpressureLimit, onLimit: p.onLimit } : undefined),
   windowMs: () => undefined, // the clients end the cell once the stream and the slow clients' drain are over
   readyTimeoutMs: (p) => connectPhaseReadyMs(p),

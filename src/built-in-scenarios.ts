@@ -56,6 +56,19 @@ export interface BuiltInScenarioParameters {
     orders: IntegerParameter;
     samples: IntegerParameter;
   };
+  'reconnect-storm': {
+    connections: IntegerParameter;
+    policy: ChoiceParameter<'immediate' | 'fixed' | 'backoff'>;
+    delay: DurationParameter;
+    backoffBase: DurationParameter;
+    backoffCap: DurationParameter;
+    restartAt: DurationParameter;
+    downtime: DurationParameter;
+    attemptTimeout: DurationParameter;
+    connectRate: IntegerParameter;
+    connectTimeout: DurationParameter;
+    sourceAddresses: IntegerParameter;
+  };
   'slow-consumer': {
     connections: IntegerParameter;
     slowShare: NumberParameter;

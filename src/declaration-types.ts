@@ -233,6 +233,11 @@ export type ChartRequest =
   | { kind: 'by-parameter'; parameter: string; metrics?: string[]; histograms?: string[]; title?: string }
   /** Distribution of a size histogram (unit bytes) by percentile. */
   | { kind: 'sizes'; histogram: string; title?: string }
+  /**
+   * How many samples of a latency histogram are at or below each value, against the value on a
+   * linear axis, one line per cell: e.g. clients back against time since a server restart.
+   */
+  | { kind: 'cumulative'; histogram: string; title?: string }
   /** Server CPU and memory per cell. */
   | { kind: 'resources'; title?: string };
 

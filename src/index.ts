@@ -103,6 +103,7 @@ export type {
   HttpClient,
   ScenarioConnectOptions,
   ClientScenarioContext,
+  ServerRestartTimes,
   MetricInput,
   ComputedSource,
   MetricDefinition,

@@ -153,6 +153,21 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   done(): void;
   /** Free-form notes that end up in the cell (first 20 kept). */
   note(text: string): void;
+  /**
+   * For a scenario that declares `serverRestart`: resolves once wsbench has killed the server
+   * and seen it serve again, with both times on this process's clock; null when the window
+   * closes first (the restart had not happened yet, or the server did not come back).
+   * Resolves null at once in a scenario without the declaration.
+   */
+  serverRestart(): Promise<ServerRestartTimes | null>;
+}
+
+/** When the engine restarted the server mid-window: CLOCK_MONOTONIC µs, the clock of ctx.nowUs(). */
+export interface ServerRestartTimes {
+  /** Right before wsbench killed the server (SIGKILL): the moment its clients start to be lost. */
+  stoppedAtUs: number;
+  /** When wsbench saw the new server ready (its own: the ready signal; a command's: a handshake answered). */
+  servingAtUs: number;
 }
 
 // ---------------------------------------------------------------- metrics
@@ -246,6 +261,24 @@ export interface ScenarioDefinition<
    * the parameters (e.g. connections at a connect rate).
    */
   readyTimeoutMs?(params: NoInfer<ScenarioParams<D>>): number;
+  /**
+   * Ask the engine to kill the server mid-window and start it again on the same port:
+   * `atMs` after the window opens, `downtimeMs` from the kill to the new start (both in ms,
+   * inside the window). A --target is skipped (wsbench cannot restart a server it did not
+   * start); the clients learn the times from ctx.serverRestart().
+   */
+  serverRestart?: {
+    atMs(params: NoInfer<ScenarioParams<D>>): number;
+    downtimeMs(params: NoInfer<ScenarioParams<D>>): number;
+  };
+  /**
+   * Connections that could not open or were lost make a cell `errors` (or `failed` when every
+   * one was lost): they are faults. A scenario whose subject is exactly that (handshakes refused
+   * under churn, clients dropped by a restart, slow consumers a stack closes) declares
+   * `connectionFaults: 'measured'`: it counts them in its own metrics (with role 'errors' where
+   * they are errors), and they do not decide the cell's status. Default 'fault'.
+   */
+  connectionFaults?: 'fault' | 'measured';
   /**
    * The per-connection send-queue limit this parameter set asks of server stacks that have one
    * (uWS maxBackpressure, Bun backpressureLimit), in place of the one wsbench pins; undefined: the

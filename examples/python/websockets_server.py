@@ -1,7 +1,7 @@
 """
 wsbench reference server on the `websockets` library (asyncio API): echo,
-ticker-orders, chat, fanout, firehose, churn and slow-consumer, each as its
-page in docs/protocols/ describes. wsbench picks the scenario with `?scenario=NAME` on every
+ticker-orders, chat, fanout, firehose, churn, slow-consumer and reconnect-storm,
+each as its page in docs/protocols/ describes. wsbench picks the scenario with `?scenario=NAME` on every
 connection (the path works too: ws://host:port/fanout).
 
     python examples/python/websockets_server.py --port 8765
@@ -250,6 +250,14 @@ async def slow_consumer(ws: ServerConnection, params: wp.Params) -> None:
         SLOW_STREAM.leave(ws)
 
 
+# ------------------------------------------------------------------ reconnect-storm
+
+
+async def reconnect_storm(ws: ServerConnection, params: wp.Params) -> None:
+    """Accept and hold: wsbench kills this process and starts it again; the clients come back."""
+    await ws.wait_closed()
+
+
 # ------------------------------------------------------------------ the server
 
 SCENARIOS = {
@@ -260,6 +268,7 @@ SCENARIOS = {
     "firehose": firehose,
     "churn": churn,
     "slow-consumer": slow_consumer,
+    "reconnect-storm": reconnect_storm,
 }
 
 

@@ -22,10 +22,13 @@ import { connectionVerdict, whenText } from './cell-verdict.js';
 import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
+import { freePort } from './servers/command.js';
+import { onPort, restartingServer } from './server-restart.js';
 import type { CellGate } from './coordination.js';
 import type { RunTls } from './run-tls.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
+import { declaresServerMetrics } from './metric-values.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -111,7 +114,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
     const tls = (await options.tls?.forCell(plan)) ?? {};
-    server = serverOf(plan, options, tls);
+    const restart = restartingServer(plan.loaded.scenario, plan.params, (port) => serverOf(plan, options, tls, port), plan.foreign ? null : () => freePort(options.host));
+    server = restart ?? serverOf(plan, options, tls);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
@@ -132,6 +136,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     openedAtEpochMs = Date.now();
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
+    restart?.arm(clients, resources, options.signal);
     options.onWindowOpen?.();
     const reports = clients.map((c) => c.waitFor('report', window.limitMs + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
     await waitForWindow(window.limitMs, options.signal, reports);
@@ -146,6 +151,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
       }
     }
     resources.stopClients();
+    state.failure ??= (await restart?.settle()) ?? null;
     const serverCost = resources.stopServer();
     const serverReport = await server.report().catch((error: unknown) => {
       const silence = silenceOf(serverCost, reasonOf(error), timeSeries.build(), serverProcessCount(plan.params));
@@ -177,7 +183,9 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   const connections = sumLedgers(reports.flatMap((r) => (r.connections ? [r.connections] : [])));
-  const verdict = judgeRound(state.failure, failedAtMs, connections);
+  // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by them.
+  const judged = plan.loaded.scenario.connectionFaults === 'measured' ? sumLedgers([]) : connections;
+  const verdict = judgeRound(state.failure, failedAtMs, judged);
   return {
     ...verdict,
     measured: {
@@ -222,13 +230,13 @@ function judgeRound(failure: string | null, failedAtMs: number | null, connectio
   return verdict;
 }
 
-/** wsbench's own server child running the stack's adapter, or the foreign server the plan names. */
-function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls): CellServer {
+/** wsbench's own server child running the stack's adapter, or the foreign server the plan names; on `port` when given (a restart). */
+function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls, port?: number): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(plan.foreign, { host: options.host, scenario: scenario.name, params: plan.params, tls });
+  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params, tls, serverMetrics: declaresServerMetrics(plan.loaded.scenario) });
   const count = serverProcessCount(plan.params);
   const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
-  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) });
+  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) }, port);
 }
 
 function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector, tls: CellTls): ManagedChild[] {

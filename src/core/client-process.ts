@@ -6,7 +6,7 @@
  */
 import { createHttpClient } from '../clients/http.js';
 import { loadClientAdapter } from '../stacks.js';
-import type { ClientScenarioContext } from '../scenario-types.js';
+import type { ClientScenarioContext, ServerRestartTimes } from '../scenario-types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
 import { exitWithParent, sendToParent, type ClientStartMessage, type ProgressTick, type ToChild } from './ipc.js';
@@ -34,6 +34,8 @@ const book = new ConnectionBook(monotonicUs);
 const notes: string[] = [];
 let openWindow: () => void = () => undefined;
 const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
+let restartKnown: (times: ServerRestartTimes | null) => void = () => undefined;
+const restartTimes = new Promise<ServerRestartTimes | null>((resolve) => (restartKnown = resolve));
 let windowStartUs = 0;
 let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
@@ -54,6 +56,7 @@ process.on('message', (message: ToChild) => {
     startTicks();
     openWindow();
   } else if (message.type === 'stop') closeWindow();
+  else if (message.type === 'server-restart') restartKnown(message.times);
 });
 
 /** Once per interval while the window is open: counters so far and that interval's histograms, sent about once a second. */
@@ -94,11 +97,14 @@ function closeWindow(): void {
   eventLoop = sampler.stop();
   if (ticker) clearInterval(ticker);
   void sendToParent({ type: 'window-closed' });
+  // A restart not announced by now will not be measured in this window.
+  restartKnown(null);
   windowControl.abort();
 }
 
 function note(text: string): void {
-  if (notes.length < MAX_NOTES) notes.push(text);
+  // A note repeated (every dropped connection says the same) must not crowd out the others.
+  if (notes.length < MAX_NOTES && !notes.includes(text)) notes.push(text);
 }
 
 async function run(message: ClientStartMessage): Promise<void> {
@@ -156,6 +162,7 @@ async function run(message: ClientStartMessage): Promise<void> {
       signal: windowControl.signal,
       done: closeWindow,
       note,
+      serverRestart: () => (scenario.serverRestart ? restartTimes : Promise.resolve(null)),
     };
     await scenario.client(ctx);
     closeWindow();

@@ -6,7 +6,7 @@
 import type { ParamValues } from '../declaration-types.js';
 import type { EncodedHistogram, ProcessReport } from '../result-types.js';
 import type { ClientTls, ServerTls } from '../adapter-types.js';
-import type { JsonValue } from '../scenario-types.js';
+import type { JsonValue, ServerRestartTimes } from '../scenario-types.js';
 import { watchParent } from './parent-watchdog.js';
 
 /** Which scenario a child runs: the module it imports and the scenario's name in it. */
@@ -54,7 +54,13 @@ export interface SiblingMessage {
   data: JsonValue;
 }
 
-export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage | SiblingMessage;
+/** To the clients of a scenario that asked for a server restart: it happened (times), or the server is not coming back (null). */
+export interface ServerRestartMessage {
+  type: 'server-restart';
+  times: ServerRestartTimes | null;
+}
+
+export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage | SiblingMessage | ServerRestartMessage;
 
 /**
  * What a client read at the end of one interval while its window was open, and

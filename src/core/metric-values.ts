@@ -113,3 +113,12 @@ export function histogramStat(encoded: EncodedHistogram, stat: HistogramStat): n
   else raw = histogram.stdDeviation;
   return Math.round(raw * scale * 1000) / 1000;
 }
+
+/**
+ * Whether any metric is declared to read the server's own histograms or counters (side 'server').
+ * Without one, a foreign server's missing stats route costs the cell nothing worth a note. A
+ * computed metric is not counted: echo's MB/s is one, and reads only the clients' counters.
+ */
+export function declaresServerMetrics(scenario: AnyScenario): boolean {
+  return Object.values(scenario.metrics as Record<string, MetricDefinition>).some((d) => 'side' in d.source && d.source.side === 'server');
+}

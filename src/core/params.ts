@@ -9,6 +9,7 @@ import { withCommonParameters } from '../common-parameters.js';
 import type { ParameterInfo, ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import { boundOf, readValue, show } from '../parsing/parameter-values.js';
+import { restartSchedule } from './restart-schedule.js';
 
 type Value = number | boolean | string;
 
@@ -35,7 +36,7 @@ export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo 
 /**
  * The parameter sets of a run: defaults, then the preset, then the given values;
  * an array on a sweepable parameter multiplies the sets. Each set then passes
- * the scenario's own validate().
+ * the scenario's own validate(), and a server restart it declares must fit its window.
  */
 export function resolveParameterSets(scenario: AnyScenario, inputs: Readonly<Record<string, unknown>>, presetName?: string): ParamValues[] {
   const parameters = allParameters(scenario);
@@ -61,6 +62,7 @@ export function resolveParameterSets(scenario: AnyScenario, inputs: Readonly<Rec
   for (const set of sets) {
     const problem = scenario.validate?.(set);
     if (problem) throw new ParameterError(problem.parameter, problem.message);
+    restartSchedule(scenario, set);
   }
   return sets;
 }

@@ -125,13 +125,29 @@ export class ProcSampler {
   /** Running statistics, not the samples: a window of hours holds no growing list. */
   private readonly tally = new ResourceTally();
 
-  private readonly read: () => ProcReading | null;
+  private readSource: () => ProcReading | null;
+  /** What the processes followed before the current ones used, up to their last sample (a restarted server's earlier life). */
+  private earlier = { cpuTicks: 0, demandNs: 0 };
   /** Hears every sample as it is taken (a live view); the window's statistics do not depend on it. */
   onSample: ((sample: ResourceSample) => void) | null = null;
 
-  constructor(source: ProcSource, tree = false) {
+  constructor(source: ProcSource, private readonly tree = false) {
     const pids = typeof source === 'number' ? [source] : source;
-    this.read = typeof pids === 'function' ? pids : () => readAll(pids, tree);
+    this.readSource = typeof pids === 'function' ? pids : () => readAll(pids, tree);
+  }
+
+  /** Takes a sample now (before the process is killed, so its last CPU time counts). */
+  sampleNow(): void {
+    if (this.timer) this.sample();
+  }
+
+  /**
+   * From now on samples `pids` instead (a restarted server): their CPU time adds to what the
+   * processes before them used up to their last sample, so the window's mean covers both lives.
+   */
+  follow(pids: readonly number[]): void {
+    if (this.last) this.earlier = { cpuTicks: this.last.cpuTicks, demandNs: this.last.demandNs ?? 0 };
+    this.readSource = () => readAll(pids, this.tree);
   }
 
   start(): void {
@@ -155,6 +171,13 @@ export class ProcSampler {
     const demandNs = this.first.demandNs !== undefined && this.last.demandNs !== undefined ? this.last.demandNs - this.first.demandNs : undefined;
     const meanDemand = demandNs !== undefined && wallMs > 0 ? (demandNs / 1e6 / wallMs) * 100 : undefined;
     return this.tally.stats(meanCpu, meanDemand);
+  }
+
+  private read(): ProcReading | null {
+    const reading = this.readSource();
+    if (!reading) return null;
+    const { cpuTicks, demandNs } = this.earlier;
+    return { cpuTicks: reading.cpuTicks + cpuTicks, rssBytes: reading.rssBytes, ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs + demandNs }) };
   }
 
   private sample(): void {

@@ -11,6 +11,7 @@ import type { CellPlan } from './cell.js';
 import { serverProcessCount } from './params.js';
 import { foreignScenarioSkip, foreignStackInfo } from './servers/foreign-options.js';
 import type { ForeignServerSpec } from './servers/types.js';
+import { whyNoRestart } from './server-restart.js';
 import type { ClientTls } from '../adapter-types.js';
 import { foreignTlsSkip, needsTrust } from './tls-options.js';
 
@@ -37,7 +38,7 @@ export function whySkip(
   foreignTrust?: ClientTls,
 ): string | null {
   if (cell.foreign) {
-    const skip = foreignScenarioSkip(scenario);
+    const skip = foreignScenarioSkip(scenario) ?? whyNoRestart(scenario, cell.foreign);
     if (skip !== null) return skip;
   } else if (!scenario.server) {
     return NO_SERVER_HALF;

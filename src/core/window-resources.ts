@@ -37,6 +37,16 @@ export class WindowResources {
     for (const client of this.clients) client.start();
   }
 
+  /** The server is about to be killed on purpose: what it used up to now counts. */
+  serverStopping(): void {
+    this.server?.sampleNow();
+  }
+
+  /** The server runs again as other processes: sample those from now on. */
+  serverRestarted(pids: readonly number[]): void {
+    this.server?.follow(pids);
+  }
+
   /** Client `index` closed its window: its cleanup is not the window's cost. */
   clientClosed(index: number): void {
     if (this.clientStats[index] === undefined) this.clientStats[index] = this.clients[index]?.stop() ?? null;

@@ -4,8 +4,8 @@
  * has the shape the result file must have (checked against the same JSON
  * Schema `report` checks a result with), the table and the chart requests name
  * declared metrics, parameters and histograms, and every default and preset
- * value is a valid value of its parameter. Each problem is one line naming
- * its key path.
+ * value is a valid value of its parameter; a server restart it asks for has
+ * both its times. Each problem is one line naming its key path.
  */
 import type { ChartRequest, HistogramRef, MetricSource, ParameterSpec } from '../declaration-types.js';
 import { ParameterError } from '../errors.js';
@@ -50,6 +50,10 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   }
   const shapes = shapeProblem(definition.metrics as Record<string, unknown>, definition.charts);
   if (shapes) return shapes;
+  const restart = definition.serverRestart as unknown;
+  if (restart !== undefined && !(isObject(restart) && typeof (restart as Record<string, unknown>).atMs === 'function' && typeof (restart as Record<string, unknown>).downtimeMs === 'function')) {
+    return 'serverRestart must be { atMs(params), downtimeMs(params) }: two functions giving ms';
+  }
   for (const key of definition.table) if (!metrics.includes(key)) return `table names "${key}", which is not a declared metric`;
   const histograms = declaredHistograms(definition.metrics as Record<string, { source: MetricSource }>);
   for (const [i, chart] of (definition.charts ?? []).entries()) {

@@ -31,6 +31,7 @@ export type {
   ScenarioConnectOptions,
   HttpClient,
   ClientScenarioContext,
+  ServerRestartTimes,
   MetricInput,
   ComputedSource,
   MetricDefinition,

@@ -23,7 +23,8 @@ const SERVER_REPORT_TIMEOUT_MS = 30_000;
 export type ServerStart = Omit<ServerStartMessage, 'processIndex' | 'processCount' | 'port'>;
 
 export class ChildServer implements CellServer {
-  constructor(private readonly children: ManagedChild[], private readonly start_: ServerStart) {
+  /** `port`: listen there instead of on a free port (a restart comes back where its clients knew it). */
+  constructor(private readonly children: ManagedChild[], private readonly start_: ServerStart, private readonly port?: number) {
     for (const child of children) {
       child.onSibling = (message) => {
         for (const other of children) if (other !== child) other.send(message);
@@ -33,7 +34,7 @@ export class ChildServer implements CellServer {
 
   async start(signal: AbortSignal): Promise<StartedServer> {
     const [first, ...rest] = this.children;
-    const ready = await this.startOne(first!, 0, undefined, signal);
+    const ready = await this.startOne(first!, 0, this.port, signal);
     const port = Number(new URL(ready.httpUrl!).port);
     const joined = await Promise.all(rest.map((child, i) => this.startOne(child, i + 1, port, signal)));
     const stray = joined.find((j) => j.url !== ready.url);
@@ -68,6 +69,10 @@ export class ChildServer implements CellServer {
 
   async stop(): Promise<void> {
     await Promise.all(this.children.map((child) => child.stop()));
+  }
+
+  kill(): void {
+    for (const child of this.children) child.process.kill('SIGKILL');
   }
 
   notes(): string[] {

@@ -39,6 +39,8 @@ export interface CommandCell {
   params: ParamValues;
   /** The run's certificate files for {cert} and {key}, and what the probe and stats reader trust. */
   tls?: CellTls;
+  /** Whether the scenario declares server-side metrics (the stats route's note is said only then). */
+  serverMetrics?: boolean;
 }
 
 export class CommandServer implements CellServer {
@@ -64,7 +66,7 @@ export class CommandServer implements CellServer {
   private readonly extraNotes: string[] = [];
 
   constructor(private readonly spec: CommandSpec, private readonly cell: CommandCell) {
-    this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
+    this.window = new ForeignWindow(cell.scenario, cell.tls?.client, cell.serverMetrics === false);
   }
 
   async start(signal: AbortSignal): Promise<StartedServer> {
@@ -225,6 +227,10 @@ export class CommandServer implements CellServer {
     if (left.length > 0 && !this.strays.some((pid) => left.includes(pid))) {
       this.extraNotes.push(`${this.spec.name}: process ${left.join(', ')} still listened on port ${this.port} after its group ${leader} was stopped; killed it`);
     }
+  }
+
+  kill(): void {
+    if (this.child?.pid && !this.exitInfo) killGroup(this.child.pid, 'SIGKILL');
   }
 
   private spawn(text: string): void {

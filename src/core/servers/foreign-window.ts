@@ -18,7 +18,8 @@ export class ForeignWindow {
   private openedUs = 0;
 
   /** `tls`: what the stats reader trusts over https://, as the cell's clients do. */
-  constructor(private readonly scenario: string, private readonly tls?: ClientTls) {}
+  /** `quietWithoutStats`: the scenario declares no server-side metric, so a server without a stats route lacks nothing worth a note (a route that fails is still said). */
+  constructor(private readonly scenario: string, private readonly tls?: ClientTls, private readonly quietWithoutStats = false) {}
 
   async open(signal: AbortSignal): Promise<void> {
     this.openedUs = monotonicUs();
@@ -28,7 +29,7 @@ export class ForeignWindow {
   async report(): Promise<ServerReport | null> {
     const after = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, undefined, this.tls) : { missing: 'no address' };
     if ('missing' in after) {
-      this.notes.push(`server-side metrics not reported: ${after.missing} (see docs/protocols/README.md, ${STATS_PATH})`);
+      if (!(this.quietWithoutStats && after.absent)) this.notes.push(`server-side metrics not reported: ${after.missing} (see docs/protocols/README.md, ${STATS_PATH})`);
       return null;
     }
     const before = this.before && 'counters' in this.before ? this.before.counters : {};

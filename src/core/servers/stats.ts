@@ -12,7 +12,8 @@ export const STATS_PATH = '/wsbench/stats';
 /** The whole read, connecting and every byte of the answer, within this long. */
 export const STATS_TIMEOUT_MS = 3000;
 
-export type StatsReading = { counters: Record<string, number> } | { missing: string };
+/** `absent`: the server has no stats route (it answered another status): the usual case, not a fault of the route. */
+export type StatsReading = { counters: Record<string, number> } | { missing: string; absent?: true };
 
 /** `tls`: what to trust over https://, as the cell's clients do. */
 export async function readStats(httpOrigin: string, scenario: string, signal?: AbortSignal, tls?: ClientTls): Promise<StatsReading> {
@@ -20,7 +21,7 @@ export async function readStats(httpOrigin: string, scenario: string, signal?: A
   url.searchParams.set('scenario', scenario);
   try {
     const answer = await httpRead(url, { deadlineMs: STATS_TIMEOUT_MS, ...(signal ? { signal } : {}), ...(tls ? { tls } : {}) });
-    if (answer.status !== 200) return { missing: `GET ${STATS_PATH} answered HTTP ${answer.status}` };
+    if (answer.status !== 200) return { missing: `GET ${STATS_PATH} answered HTTP ${answer.status}`, absent: true };
     return parseStats(answer.body);
   } catch (error) {
     if (!(error instanceof HttpReadError)) throw error;

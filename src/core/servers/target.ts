@@ -17,8 +17,8 @@ export class TargetServer implements CellServer {
   private readonly window: ForeignWindow;
   private readonly extraNotes: string[] = [];
 
-  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls }) {
-    this.window = new ForeignWindow(cell.scenario, cell.tls?.client);
+  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls; serverMetrics?: boolean }) {
+    this.window = new ForeignWindow(cell.scenario, cell.tls?.client, cell.serverMetrics === false);
   }
 
   private pid: number | null = null;

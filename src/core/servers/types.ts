@@ -59,6 +59,8 @@ export interface CellServer {
   report(): Promise<ServerReport | null>;
   /** Stops it (a no-op for a target); safe to call more than once and after a failed start. */
   stop(): Promise<void>;
+  /** Kills it at once, as a crash would (SIGKILL to all of it); stop() still reaps it. Absent where wsbench may not (a target). */
+  kill?(): void;
   /** Things the cell should say about this server (e.g. why its resources are not measured). */
   notes(): string[];
 }

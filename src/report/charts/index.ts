@@ -12,6 +12,7 @@ import type { BenchResult, CapacityResult } from '../../result-types.js';
 import { chartName, scenarioView, type ChartSpec, type DrawnChart, type ScenarioView } from './common.js';
 import { checkRequest } from './request-check.js';
 import { byParameterCharts } from './by-parameter.js';
+import { cumulativeChart } from './cumulative.js';
 import { capacityCharts } from './capacity.js';
 import { gridCharts } from './grid.js';
 import { heatmapChart } from './heatmap.js';
@@ -29,6 +30,7 @@ export const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
   grid: gridCharts,
   'by-parameter': byParameterCharts,
   sizes: sizesChart,
+  cumulative: cumulativeChart,
   resources: resourcesChart,
 };
 

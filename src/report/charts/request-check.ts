@@ -11,7 +11,7 @@ import type { ChartKind, ChartRequest, HistogramRef } from '../../declaration-ty
 import type { ScenarioView } from './common.js';
 
 /** The kinds this version draws, in the order the message lists them. */
-export const CHART_KINDS: readonly ChartKind[] = ['percentiles', 'heatmap', 'over-time', 'grid', 'by-parameter', 'sizes', 'resources'];
+export const CHART_KINDS: readonly ChartKind[] = ['percentiles', 'heatmap', 'over-time', 'grid', 'by-parameter', 'sizes', 'cumulative', 'resources'];
 
 export interface CheckedRequest {
   /** The request with only what can be drawn; null when nothing can. */
@@ -66,6 +66,11 @@ export function checkRequest(view: ScenarioView, request: unknown): CheckedReque
     case 'sizes': {
       const histogram = check.histogram('histogram', true);
       if (histogram !== undefined && check.holdsSizes(histogram)) drawable = { kind: 'sizes', histogram, ...title };
+      break;
+    }
+    case 'cumulative': {
+      const histogram = check.histogram('histogram', true);
+      if (histogram !== undefined && check.holdsLatencies(histogram)) drawable = { kind: 'cumulative', histogram, ...title };
       break;
     }
     case 'resources':
@@ -211,6 +216,14 @@ class Checker {
     if (!units.has('us')) return true;
     if (units.has('bytes')) return true;
     this.whole(`histogram ${JSON.stringify(histogram)} holds latencies, not sizes`);
+    return false;
+  }
+
+  /** A `cumulative` chart's x axis is time: a histogram of sizes is a mistake of the declaration. */
+  holdsLatencies(histogram: string): boolean {
+    const units = new Set(this.view.cells.flatMap((c) => (histogram in c.measurements.histograms ? [c.measurements.histograms[histogram]!.unit] : [])));
+    if (!units.has('bytes') || units.has('us')) return true;
+    this.whole(`histogram ${JSON.stringify(histogram)} holds sizes, not latencies`);
     return false;
   }
 }

@@ -1,0 +1,38 @@
+/**
+ * A --server-cmd server that does not come back after wsbench killed it fails
+ * its cell with the reason (the kill itself is no fault), the clients still
+ * down are counted, the window closes at once rather than at its end, and no
+ * process of the command is left behind.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMeasured, run } from '../src/index.js';
+import { tempDir } from './support.js';
+import { newTag, taggedProcesses } from './foreign-processes.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/restart-once-server.js', import.meta.url));
+
+test('a command that will not start again fails the cell with its reason; its clients are never back', async () => {
+  const tag = newTag();
+  const marker = join(tempDir(), 'started-once');
+  const command = `${process.execPath} ${FIXTURE} --port {port} --marker ${marker} --tag ${tag}`;
+  const result = await run({
+    scenario: 'reconnect-storm',
+    serverCommands: [{ name: 'once', command }],
+    clients: ['ws'],
+    params: { connections: 4, policy: 'fixed', delay: '50ms', restartAt: '200ms', downtime: '100ms', duration: '10m' },
+  });
+  const [cell] = result.cells;
+  assert.equal(cell?.status, 'failed');
+  assert.equal('reason' in cell! ? cell.reason : '', 'the server did not come back after its restart: once exited with code 1 before listening: refusing to start a second time');
+  assert.ok(isMeasured(cell!), 'what was measured is kept');
+  assert.equal(cell.metrics.connected, 4);
+  assert.equal(cell.metrics.lost, 4);
+  assert.equal(cell.metrics.back, 0);
+  assert.equal(cell.metrics.neverBack, 4, 'the clients still down are counted, not dropped');
+  // A ten-minute window closed as soon as the restart failed (the test would time out otherwise).
+  assert.ok(cell.measurements.windowMs < 60_000, `window ${cell.measurements.windowMs} ms`);
+  assert.deepEqual(taggedProcesses(tag), [], 'no process of the command is left');
+});
