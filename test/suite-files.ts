@@ -14,6 +14,10 @@ export const TEST_CONCURRENCY = 2;
 export const SERIAL: Readonly<Record<string, string>> = {
   'capacity-own-server.test.js':
     "it counts a capacity search's steps, and a step whose load generator's CPU demand (on a core or waiting for one) reaches 85 % is measured again: a file on the other core raises that demand",
+  'load-saturation.test.js': 'its quiet echo cell must not be judged starved or saturated, and a file on the other core makes its client wait for a core',
+  'misbehaving-server.test.js': "it tells a busy-looping server from a hung one by the CPU the server got",
+  'shard-start-at.test.js': 'its shards must start within a 6 s lead, which a crowded machine can eat',
+  'live-prometheus.test.js': 'a real Prometheus must scrape a short run within its deadline',
 };
 
 /** The *.test.js files of `dir`, sorted: those that run together and those that run alone. Throws when SERIAL names a file that is not there. */
