@@ -28,4 +28,4 @@ COPY --from=build /app/dist/scenarios ./dist/scenarios
 # Result files and charts land in the working directory, which the unprivileged user owns.
 USER node
 WORKDIR /home/node
-ENTRYPOINT ["node", "/app/bin/wsbench.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=1", "/app/bin/wsbench.js"]

@@ -4,6 +4,12 @@
  * after warm-up of each process and the machine's load in the subtitle.
  *
  *   node dist/bench/soak-chart.js --dir DIR --svg docs/long-runs-rss.svg [--warmup 5m]
+ *     [--baseline DIR2 --baseline-label TEXT] [--heap DIR3]
+ *
+ * --baseline draws wsbench's RSS from another soak run beside this one (the same
+ * command run at the same time with another build: the same machine and load).
+ * --heap draws the heapUsed after a forced full collection that a run with
+ * --heap-probe wrote (DIR3/heap.jsonl): what wsbench keeps, beside what it holds.
  *
  * Growth is the median of the last two minutes of samples less the median of
  * the two minutes after warm-up: medians, so that one sample taken just
@@ -23,13 +29,27 @@ import type { SoakSample, SoakSamples } from './soak-memory.js';
 const MB = 1024 * 1024;
 const SPAN_S = 120;
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, svg: { type: 'string' }, warmup: { type: 'string', default: '5m' } } });
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string' },
+    svg: { type: 'string' },
+    warmup: { type: 'string', default: '5m' },
+    baseline: { type: 'string' },
+    'baseline-label': { type: 'string', default: 'before' },
+    heap: { type: 'string' },
+  },
+});
 if (!values.dir || !values.svg) throw new Error('usage: soak-chart --dir DIR --svg FILE [--warmup 5m]');
 const record = JSON.parse(readFileSync(join(values.dir, 'soak-samples.json'), 'utf8')) as SoakSamples;
 const resultPath = join(values.dir, 'soak.json');
 const result = existsSync(resultPath) ? (JSON.parse(readFileSync(resultPath, 'utf8')) as BenchResult) : null;
 const warmupS = (parseDurationMs(values.warmup!) ?? 300_000) / 1000;
-const samples = record.samples;
+const samples: SoakSample[] = record.samples.map((s) => ({ ...s, rssBytes: { ...s.rssBytes } }));
+if (values.baseline) addSeries(`wsbench (${values['baseline-label']})`, (JSON.parse(readFileSync(join(values.baseline, 'soak-samples.json'), 'utf8')) as SoakSamples).samples.map((s) => ({ tS: s.tS, bytes: s.rssBytes.wsbench })));
+if (values.heap) {
+  const lines = readFileSync(join(values.heap, 'heap.jsonl'), 'utf8').split('\n').filter(Boolean);
+  addSeries('wsbench heapUsed after GC', lines.map((line) => JSON.parse(line) as { tS: number; heapUsed: number }).map((h) => ({ tS: h.tS, bytes: h.heapUsed })));
+}
 const lastS = samples.at(-1)?.tS ?? 0;
 const roles = [...new Set(samples.flatMap((s) => Object.keys(s.rssBytes)))];
 
@@ -62,13 +82,22 @@ const spec: TopLevelSpec = {
   mark: { type: 'line', interpolate: 'monotone' },
   encoding: {
     x: { field: 'minutes', type: 'quantitative', title: 'minutes since wsbench started' },
-    y: { field: 'rssMB', type: 'quantitative', title: 'RSS (MiB)', scale: { zero: true } },
+    y: { field: 'rssMB', type: 'quantitative', title: values.heap ? 'MiB (RSS; heapUsed after a full GC)' : 'RSS (MiB)', scale: { zero: true } },
     color: { field: 'process', type: 'nominal', title: 'process' },
   },
   config: { font: 'sans-serif' },
 };
 writeFileSync(values.svg, await renderSvg(spec));
 process.stdout.write(`${JSON.stringify({ coveredMin, samples: samples.length, warmupS, growth, load, pageStatus: record.pageStatus }, null, 1)}\n`);
+
+/** Puts another run's curve on this run's samples, each reading on the sample nearest in time. */
+function addSeries(role: string, points: Array<{ tS: number; bytes: number | undefined }>): void {
+  for (const { tS, bytes } of points) {
+    if (bytes === undefined || samples.length === 0) continue;
+    const nearest = samples.reduce((best, s) => (Math.abs(s.tS - tS) < Math.abs(best.tS - tS) ? s : best));
+    if (Math.abs(nearest.tS - tS) <= 10) nearest.rssBytes[role] = bytes;
+  }
+}
 
 function rssIn(role: string, fromS: number, toS: number): number[] {
   return samples.filter((s: SoakSample) => s.tS >= fromS && s.tS <= toS).map((s) => s.rssBytes[role]).filter((v): v is number => v !== undefined);

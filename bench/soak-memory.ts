@@ -8,12 +8,20 @@
  * curve). Memory growth is the finding here, not throughput.
  *
  *   node dist/bench/soak-memory.js [--duration 1h] [--dir DIR] [--server ws] [--client ws]
+ *     [--no-dashboard] [--no-journal] [--heap-probe]
+ *
+ * --no-dashboard and --no-journal leave one suspect out (the live views, the
+ * journal writer) so that each one's share of wsbench's growth shows.
+ * --heap-probe runs wsbench under --expose-gc with bench/soak-heap-probe.ts,
+ * which writes DIR/heap.jsonl: process.memoryUsage() after a forced full
+ * collection every 10 s (and SIGUSR2 writes a heap snapshot into DIR).
  *
  * Writes DIR/soak-samples.json (rewritten at each sample, so a cut run keeps
  * what it read), DIR/soak.json and DIR/soak.json.journal; bench/soak-chart.ts
  * draws the curve from them.
  */
 import { spawn } from 'node:child_process';
+import { binNodeFlags } from './bin-node-flags.js';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,15 +52,37 @@ export interface SoakSamples {
   pageStatus: string | null;
 }
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '1h' }, dir: { type: 'string' }, server: { type: 'string', default: 'ws' }, client: { type: 'string', default: 'ws' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '1h' },
+    dir: { type: 'string' },
+    server: { type: 'string', default: 'ws' },
+    client: { type: 'string', default: 'ws' },
+    'no-dashboard': { type: 'boolean', default: false },
+    'no-journal': { type: 'boolean', default: false },
+    'heap-probe': { type: 'boolean', default: false },
+  },
+});
+const dashboard = !values['no-dashboard'];
 const dir = resolve(values.dir ?? join(tmpdir(), `wsbench-soak-${Date.now()}`));
 mkdirSync(dir, { recursive: true });
 const out = join(dir, 'soak.json');
-const command = ['run', 'firehose', '--preset', 'seed', '--duration', values.duration!, '--servers', values.server!, '--clients', values.client!, '--dashboard', '--keep-journal', '--out', out];
+const command = [
+  ...['run', 'firehose', '--preset', 'seed', '--duration', values.duration!, '--servers', values.server!, '--clients', values.client!],
+  ...(dashboard ? ['--dashboard'] : []),
+  ...(values['no-journal'] ? ['--no-journal'] : ['--keep-journal']),
+  ...['--out', out],
+];
+const PROBE = fileURLToPath(new URL('./soak-heap-probe.js', import.meta.url));
+const nodeArgs = values['heap-probe'] ? ['--expose-gc', `--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${dir}`, '--import', PROBE] : [];
 const record: SoakSamples = { command, startedAt: new Date().toISOString(), samples: [], pageStatus: null };
 const startedMs = Date.now();
 
-const wsbench = spawn(process.execPath, [BIN, ...command], { stdio: ['ignore', 'inherit', 'pipe'] });
+// The orchestrator runs with the bin's own Node flags, as `npx wsbench` runs it.
+const wsbench = spawn(process.execPath, [...binNodeFlags(BIN), ...nodeArgs, BIN, ...command], {
+  stdio: ['ignore', 'inherit', 'pipe'],
+  env: { ...process.env, ...(values['heap-probe'] ? { WSBENCH_HEAP_PROBE: join(dir, 'heap.jsonl') } : {}) },
+});
 let stderr = '';
 wsbench.stderr!.on('data', (chunk: Buffer) => {
   stderr += chunk.toString();
@@ -60,18 +90,17 @@ wsbench.stderr!.on('data', (chunk: Buffer) => {
 });
 const ended = new Promise<number | null>((done) => wsbench.on('close', (code) => done(code)));
 
-const url = await waitFor(() => /dashboard: (http:\S+)/.exec(stderr)?.[1] ?? null, 120_000);
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-await page.goto(url);
-process.stderr.write(`soak: the dashboard is open in Chromium; samples every ${SAMPLE_MS / 1000} s in ${dir}\n`);
+const browser = dashboard ? await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS }) : null;
+const page = browser ? await browser.newPage({ viewport: { width: 1400, height: 1000 } }) : null;
+if (page) await page.goto(await waitFor(() => /dashboard: (http:\S+)/.exec(stderr)?.[1] ?? null, 120_000));
+process.stderr.write(`soak: ${page ? 'the dashboard is open in Chromium' : 'no dashboard'}; samples every ${SAMPLE_MS / 1000} s in ${dir}\n`);
 
 const timer = setInterval(sample, SAMPLE_MS);
 sample();
 const code = await ended;
 clearInterval(timer);
-record.pageStatus = await page.locator('#run-status').textContent({ timeout: 5000 }).catch(() => null);
-await browser.close();
+record.pageStatus = (await page?.locator('#run-status').textContent({ timeout: 5000 }).catch(() => null)) ?? null;
+await browser?.close();
 writeFileSync(join(dir, 'soak-samples.json'), JSON.stringify(record, null, 1) + '\n');
 process.stderr.write(`soak: wsbench exited with ${code}; page said "${record.pageStatus}"; ${record.samples.length} samples in ${join(dir, 'soak-samples.json')}\n`);
 

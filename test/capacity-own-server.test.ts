@@ -25,9 +25,8 @@ function countedServer(log: string, tag: string): string {
   return `mine=echo started >> ${log} && exec ${process.execPath} ${ECHO_FIXTURE} --port {port} --tag ${tag}`;
 }
 
-test('--server-cmd: a fresh server for every step by default; --keep-server starts it once and stops it at the end', { timeout: 120_000 }, async () => {
+test('--server-cmd: a fresh server for every step by default; --keep-server starts it once and stops it at the end', { timeout: 120_000 }, async (t) => {
   const dir = tempDir();
-  const starts: Record<string, number> = {};
   for (const keep of [false, true]) {
     const log = join(dir, `starts-${keep}.log`);
     const tag = newTag();
@@ -36,16 +35,22 @@ test('--server-cmd: a fresh server for every step by default; --keep-server star
     assert.equal(outcome.code, 0, outcome.stderr);
     const result = readResultFile(out) as CapacityResult;
     const [mine] = result.capacity.servers;
-    assert.deepEqual([mine?.server, mine?.status, mine?.capacity, mine?.end], ['mine', 'measured', 2, 'max'], outcome.stdout);
+    assert.deepEqual([mine?.server, mine?.status], ['mine', 'measured'], outcome.stdout);
     assert.equal(mine?.serverPerStep, keep ? 'kept' : 'fresh');
     assert.equal(result.capacity.settings.keepServer, keep);
-    assert.deepEqual(result.cells.map((c) => [c.server, c.params.connections, c.status]), [['mine', 1, 'ok'], ['mine', 2, 'ok']]);
-    assert.ok(result.cells.every((c) => c.status === 'ok' && c.resources.server !== null), 'the server process was sampled at every step');
-    assert.match(outcome.stdout, new RegExp(`\\nmine\\s+ws\\s+>= 2\\s+-\\s+2\\s+1\\s+${keep ? 'kept' : 'fresh'}\\s`));
-    starts[String(keep)] = readFileSync(log, 'utf8').trim().split('\n').length;
+    assert.ok(result.cells.every((c) => c.server === 'mine' && c.status === 'ok' && c.resources.server !== null), 'the server process was sampled at every step');
+    // On a crowded machine a step's ping-pong client can be judged saturated and the step run again
+    // with another client process: each run of a step is a step of its own, and a fresh server's.
+    const steps = mine!.steps.length;
+    const started = readFileSync(log, 'utf8').trim().split('\n').length;
+    assert.equal(started, keep ? 1 : steps, `${steps} steps, ${started} server starts`);
+    if (mine!.steps.every((step) => step.outcome !== 'invalid')) {
+      assert.deepEqual([mine!.capacity, mine!.end, steps], [2, 'max', 2], outcome.stdout);
+      assert.deepEqual(result.cells.map((c) => c.params.connections), [1, 2]);
+      assert.match(outcome.stdout, new RegExp(`\\nmine\\s+ws\\s+>= 2\\s+-\\s+2\\s+1\\s+${keep ? 'kept' : 'fresh'}\\s`));
+    } else t.diagnostic(`a load generator judged saturated: ${mine!.cannotTell ?? 'a step measured again'}`);
     assert.ok(await eventually(() => taggedProcesses(tag).length === 0, 5000), 'no server outlives the search');
   }
-  assert.deepEqual(starts, { false: 2, true: 1 });
 });
 
 test('--target: the running server is kept for every step and said to be; --keep-server without --server-cmd is refused', { timeout: 120_000 }, async () => {
@@ -58,7 +63,9 @@ test('--target: the running server is kept for every step and said to be; --keep
   assert.equal(outcome.code, 0, outcome.stderr);
   const result = readResultFile(out) as CapacityResult;
   const [target] = result.capacity.servers;
-  assert.deepEqual([target?.server, target?.client, target?.capacity, target?.serverPerStep], [`127.0.0.1:${port}`, 'ws', 2, 'kept']);
+  assert.deepEqual([target?.server, target?.client, target?.serverPerStep], [`127.0.0.1:${port}`, 'ws', 'kept']);
+  // A step judged load-generator saturated on a crowded machine is measured again and does not count (see above).
+  if (target!.steps.every((step) => step.outcome !== 'invalid')) assert.equal(target!.capacity, 2, outcome.stdout);
   assert.deepEqual(result.environment.foreignServers?.map((s) => [s.kind, s.pid]), [['target', child.pid]]);
   assert.match(outcome.stdout, /server per step "kept" \(127\.0\.0\.1:\d+\): one server served every step/);
   assert.equal(process.kill(child.pid!, 0), true, 'a target is not wsbench\'s to stop');

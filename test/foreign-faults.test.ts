@@ -26,7 +26,8 @@ test('faults fail their own cell with a one-line reason; the run goes on and exi
   const out = join(tempDir(), 'r.json');
   const tag = newTag();
   const outcome = await runCli([
-    'run', 'echo', '--clients', 'ws', '--duration', '400ms', '--out', out, '--server-start-timeout', '1500ms',
+    // Long enough for a Python process to start and fail on a crowded machine; `silent` waits it out.
+    'run', 'echo', '--clients', 'ws', '--duration', '400ms', '--out', out, '--server-start-timeout', '6s',
     '--target', `refused=ws://127.0.0.1:${await closedPort()}/`,
     // .invalid never resolves, and asking sends nothing off this machine.
     '--target', 'unresolved=ws://wsbench-test.invalid:9/',
@@ -42,7 +43,7 @@ test('faults fail their own cell with a one-line reason; the run goes on and exi
   assert.match(reasons.refused!, /^target refused: 127\.0\.0\.1:\d+ refused the connection \(ECONNREFUSED\)$/);
   assert.match(reasons.unresolved!, /^target unresolved: host wsbench-test\.invalid does not resolve \((ENOTFOUND|EAI_AGAIN)\)$/);
   assert.equal(reasons.exits, 'exits exited with code 1 before listening: OSError: [Errno 98] address already in use');
-  assert.match(reasons.silent!, /^silent was not listening on 127\.0\.0\.1:\d+ within 1\.5s; last line on stderr: loading a very large model before listening$/);
+  assert.match(reasons.silent!, /^silent was not listening on 127\.0\.0\.1:\d+ within 6s; last line on stderr: loading a very large model before listening$/);
   assert.equal(reasons.closer, 'closer: closed the connection right after the WebSocket handshake (close frame)');
   // The reason says when, where the failure carried its time.
   assert.match(reasons.garbage ?? '', /^client: echo: the server broke the protocol: expected the message sent back \(32 bytes\), got "garbage!" \(8 bytes\)( \(-?\d+\.\d\d s into the window\))?$/);

@@ -12,6 +12,7 @@ import type { V1Job, V1Service } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { k8sManifest, manifestYaml, type HeadlessService, type IndexedJob, type K8sManifestOptions } from '../src/shard/k8s-manifest.js';
 import { REPO_ROOT, runCli } from './support.js';
+import { binNodeFlags } from '../bench/bin-node-flags.js';
 
 /**
  * `never` when every field of M exists, at the same place, in the schema type T;
@@ -159,7 +160,8 @@ test('the Dockerfile copies only files that exist, and its entry point is the bi
   const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
   assert.ok(sources.length >= 5, dockerfile);
   for (const source of sources) assert.ok(existsSync(join(root, source)), `Dockerfile copies ${source}, which the repo lacks`);
-  assert.match(dockerfile, /^ENTRYPOINT \["node", "\/app\/bin\/wsbench\.js"\]$/m);
+  const entry = JSON.stringify(['node', ...binNodeFlags(join(root, 'bin/wsbench.js')), '/app/bin/wsbench.js']).replaceAll(',', ', ');
+  assert.ok(dockerfile.split('\n').includes(`ENTRYPOINT ${entry}`), `the image runs the bin with its shebang's Node flags: ENTRYPOINT ${entry}`);
   assert.match(dockerfile, /npm ci --omit=dev/);
   const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim().replace(/^\//, ''));
   for (const source of sources) assert.ok(!ignored.includes(source), `.dockerignore hides ${source}`);

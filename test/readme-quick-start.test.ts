@@ -7,12 +7,13 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, tempDir } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
 import { fencedBlocks } from './markdown.js';
 import { suiteFiles } from './suite-files.js';
+import { binNodeFlags } from '../bench/bin-node-flags.js';
 import type { BenchResult } from '../src/index.js';
 
 const CHECKED = ['npm ci', 'npx wsbench', 'npm test'];
@@ -83,8 +84,12 @@ test("quick start, `npx wsbench`: the package's bin with no arguments runs the q
   assert.equal(packageJson.name, 'wsbench');
   assert.equal(packageJson.bin.wsbench, 'bin/wsbench.js');
   const folder = tempDir();
-  quickSuite = startCli([], { cwd: folder, ownProcessGroup: true, timeoutMs: 60_000 });
+  // The bin is executed as npx executes it, by its `#!/usr/bin/env -S node ...` line, with this Node first on PATH.
+  const env = { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+  quickSuite = startCli([], { cwd: folder, env, command: [join(REPO_ROOT, packageJson.bin.wsbench)], ownProcessGroup: true, timeoutMs: 60_000 });
   await quickSuite.waitForStderr(/: ok in /, FIRST_CELL_DEADLINE_MS);
+  const orchestrator = readFileSync(`/proc/${quickSuite.pid}/cmdline`, 'utf8').split('\0');
+  assert.deepEqual(orchestrator.slice(1, 1 + binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')).length), binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')), `the shebang's Node flags reach the orchestrator: ${orchestrator.join(' ')}`);
   process.kill(-quickSuite.pid, 'SIGINT');
   const { code } = await quickSuite.finished;
   assert.equal(code, 130, quickSuite.stderr());

@@ -10,7 +10,7 @@
  * 0.65 ms to fill and encode a typical interval), which matters when a client
  * takes an interval ten times a second.
  */
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import hdr from 'hdr-histogram-js';
 import type { EncodedHistogram } from '../result-types.js';
 
@@ -87,6 +87,98 @@ export function encodeBucketCounts(counts: Float64Array, top: number): EncodedHi
   framed.int32(compressed.length);
   framed.append(compressed);
   return { unit: 'us', hdrBase64: Buffer.from(framed.bytes()).toString('base64') };
+}
+
+/** Counts per index of a histogram with HISTOGRAM_OPTIONS (not resized): 23 buckets of 1024 sub-buckets. */
+const COUNTS_LENGTH = 23 * 1024;
+/** Reused by every merge: a decoded histogram would allocate its own 94 KB counts array. */
+let scratchCounts: Float64Array | null = null;
+
+/**
+ * The exact merge of encoded histograms (bucket counts add), computed on the wire
+ * form: each part's counts are added into one reused array and the sum encoded with
+ * encodeBucketCounts(), the bytes encodeHistogram() writes for the merged histogram.
+ * hdr-histogram-js would decode every part into a histogram of its own and fill a
+ * third, three arrays of 94 KB per merge; the orchestrator merges every tick into its
+ * time series, and hundreds at once when a series folds, and that churn of native
+ * memory is what made its RSS climb over long runs. Returns null when a part is not
+ * laid out as HISTOGRAM_OPTIONS (another layout, or resized past its range): the caller
+ * merges those with hdr-histogram-js.
+ */
+export function mergeBucketCounts(parts: EncodedHistogram[]): EncodedHistogram | null {
+  const counts = (scratchCounts ??= new Float64Array(COUNTS_LENGTH));
+  let top = -1;
+  for (const part of parts) {
+    const partTop = addCountsOf(part.hdrBase64, counts);
+    if (partTop === null) {
+      counts.fill(0);
+      return null;
+    }
+    top = Math.max(top, partTop);
+  }
+  const merged = encodeBucketCounts(counts, top);
+  counts.fill(0, 0, top + 1);
+  return { unit: parts[0]?.unit ?? 'us', hdrBase64: merged.hdrBase64 };
+}
+
+/**
+ * Makes `histogram` (laid out as HISTOGRAM_OPTIONS) hold exactly the counts of `encoded`, in place: what
+ * decodeHistogram() would return, without a new 94 KB counts array per call. False, and `histogram`
+ * untouched, for another layout.
+ */
+export function fillFromEncoded(histogram: Histogram, encoded: EncodedHistogram): boolean {
+  const counts = (scratchCounts ??= new Float64Array(COUNTS_LENGTH));
+  const top = addCountsOf(encoded.hdrBase64, counts);
+  if (top === null) {
+    counts.fill(0);
+    return false;
+  }
+  // The steps of hdr-histogram-js's own decoding: counts set index by index, then its totals, min and max from them.
+  const decoding = histogram as Histogram & { setCountAtIndex(index: number, count: number): void; establishInternalTackingValues(length: number): void };
+  histogram.reset();
+  for (let index = 0; index <= top; index++) if (counts[index]! > 0) decoding.setCountAtIndex(index, counts[index]!);
+  decoding.establishInternalTackingValues(top + 1);
+  counts.fill(0, 0, top + 1);
+  return true;
+}
+
+/** Adds the counts of one compressed V2 histogram into `counts`; its highest index with a count (-1: none), or null for another layout. */
+function addCountsOf(base64: string, counts: Float64Array): number | null {
+  const framed = Buffer.from(base64, 'base64');
+  if (framed.length < 8 || framed.readUInt32BE(0) !== V2_COMPRESSED_COOKIE >>> 0) return null;
+  const data = inflateSync(framed.subarray(8, 8 + framed.readUInt32BE(4)));
+  if (data.length < HEADER_BYTES || data.readUInt32BE(0) !== V2_COOKIE >>> 0) return null;
+  const digits = data.readUInt32BE(12);
+  const lowest = Number(data.readBigUInt64BE(16));
+  const highest = Number(data.readBigUInt64BE(24));
+  if (digits !== HISTOGRAM_OPTIONS.numberOfSignificantValueDigits || lowest !== HISTOGRAM_OPTIONS.lowestDiscernibleValue || highest !== HISTOGRAM_OPTIONS.highestTrackableValue) return null;
+  const end = Math.min(data.length, HEADER_BYTES + data.readUInt32BE(4));
+  let index = 0;
+  let top = -1;
+  let at = HEADER_BYTES;
+  while (at < end) {
+    // LEB128, then zigzag: a negative value is a run of that many zero counts.
+    let raw = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = data[at++]!;
+      raw += (byte & 127) * scale;
+      scale *= 128;
+    } while (byte & 128 && at < end);
+    const value = raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
+    if (value < 0) {
+      index -= value;
+      continue;
+    }
+    if (value > 0) {
+      if (index >= counts.length) return null;
+      counts[index] = counts[index]! + value;
+      top = index;
+    }
+    index++;
+  }
+  return top;
 }
 
 /** A growable big-endian byte buffer, for the few field kinds of the V2 format. */

@@ -5,7 +5,7 @@
 import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../scenario-types.js';
 import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-types.js';
 import { BucketTally } from './bucket-tally.js';
-import { decodeHistogram, encodeHistogram, newHistogram, type Histogram } from './histogram-codec.js';
+import { decodeHistogram, encodeHistogram, fillFromEncoded, mergeBucketCounts, newHistogram, type Histogram } from './histogram-codec.js';
 
 export { decodeHistogram, encodeHistogram, HISTOGRAM_OPTIONS, newHistogram } from './histogram-codec.js';
 
@@ -16,6 +16,8 @@ function toRecordable(valueUs: number): number {
 
 /** Exact merge: bucket counts add up, so percentiles of the merge are those of all samples. */
 export function mergeEncoded(parts: EncodedHistogram[]): EncodedHistogram {
+  const counted = mergeBucketCounts(parts);
+  if (counted) return counted;
   const merged = newHistogram();
   for (const part of parts) merged.add(decodeHistogram(part));
   return encodeHistogram(merged, parts[0]?.unit ?? 'us');
@@ -41,8 +43,12 @@ export function summarizeHistogram(histogram: Histogram): LatencySummary | null 
   };
 }
 
+/** Filled in place by each summary: the orchestrator summarises every point of a time series, hundreds at a time when one folds. */
+let summaryHistogram: Histogram | null = null;
+
 export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary | null {
-  return summarizeHistogram(decodeHistogram(encoded));
+  const histogram = (summaryHistogram ??= newHistogram());
+  return summarizeHistogram(fillFromEncoded(histogram, encoded) ? histogram : decodeHistogram(encoded));
 }
 
 export function summarizeSizes(encoded: EncodedHistogram): SizeSummary | null {

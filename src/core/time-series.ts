@@ -16,7 +16,7 @@
  */
 import type { EncodedHistogram, TimeSeries, TimeSeriesPoint } from '../result-types.js';
 import type { ProgressTick } from './ipc.js';
-import { decodeHistogram, mergeEncoded, summarizeHistogram } from './metrics.js';
+import { mergeEncoded, summarizeEncoded } from './metrics.js';
 
 const MAX_POINTS = 900;
 /** Windows shorter than this are sampled every SHORT_INTERVAL_MS, so a 2 s cell still gets a curve. */
@@ -129,7 +129,7 @@ function sum(sets: Record<string, number>[]): Record<string, number> {
 function latencyOf(histograms: Record<string, EncodedHistogram>): TimeSeriesPoint['latency'] {
   const latency: TimeSeriesPoint['latency'] = {};
   for (const [name, encoded] of Object.entries(histograms)) {
-    const summary = summarizeHistogram(decodeHistogram(encoded));
+    const summary = summarizeEncoded(encoded);
     if (summary) latency[name] = { count: summary.count, p50Ms: summary.p50Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs };
   }
   return latency;

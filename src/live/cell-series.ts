@@ -13,7 +13,7 @@
  */
 import type { EncodedHistogram, IntervalLatency, TimeSeries, TimeSeriesPoint } from '../result-types.js';
 import type { ProgressTick } from '../core/ipc.js';
-import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, summarizeHistogram, sumCounterSets } from '../core/metrics.js';
+import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, summarizeEncoded, summarizeHistogram, sumCounterSets } from '../core/metrics.js';
 
 type Histogram = ReturnType<typeof newHistogram>;
 
@@ -146,7 +146,7 @@ export class LiveCellSeries {
       const latency: Record<string, IntervalLatency> = {};
       for (const name of names) {
         encoded[name] = mergeEncoded([first.encoded[name], second.encoded[name]].filter((e): e is EncodedHistogram => e !== undefined));
-        const summary = intervalLatency(decodeHistogram(encoded[name]));
+        const summary = pointLatency(summarizeEncoded(encoded[name]));
         if (summary) latency[name] = summary;
       }
       folded.push({ tMs: second.tMs, counters: second.counters, encoded, latency });
@@ -177,6 +177,9 @@ function chartPoint(span: Span, counters: Record<string, number>): TimeSeriesPoi
 
 /** The statistics a time-series point keeps; null for an interval with no samples. */
 function intervalLatency(histogram: Histogram): IntervalLatency | null {
-  const summary = summarizeHistogram(histogram);
+  return pointLatency(summarizeHistogram(histogram));
+}
+
+function pointLatency(summary: ReturnType<typeof summarizeHistogram>): IntervalLatency | null {
   return summary ? { count: summary.count, p50Ms: summary.p50Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs } : null;
 }
