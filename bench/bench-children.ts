@@ -95,3 +95,20 @@ export function median(values: number[]): number {
 export function exitWithBench(): void {
   process.on('disconnect', () => process.exit(0));
 }
+
+/** A comparison's control: two bare clients at once on one server, each measured as the compared pair's clients are. */
+export async function twoBareClients<R>(startServer: () => ChildProcess, startClient: (url: string) => ChildProcess, measure: (client: ChildProcess) => Promise<R>): Promise<[R, R]> {
+  const children: ChildProcess[] = [];
+  try {
+    const server = startServer();
+    children.push(server);
+    const { url } = await reply<{ url: string }>(server);
+    const clients = [startClient(url), startClient(url)];
+    children.push(...clients);
+    await Promise.all(clients.map((client) => reply<{ open: true }>(client)));
+    const [first, second] = await Promise.all(clients.map((client) => measure(client)));
+    return [first!, second!];
+  } finally {
+    killAll(children);
+  }
+}

@@ -24,7 +24,7 @@ import { monotonicUs } from '../src/core/clock.js';
 import { MetricsRegistry } from '../src/core/metrics.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
+import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
@@ -91,20 +91,8 @@ async function measure(rounds: number, serverCpu: number | null, log: (line: str
 }
 
 /** Two bare loops at once against one server, measured as sharedRound measures its two clients. */
-async function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
-  const children: ChildProcess[] = [];
-  try {
-    const server = forkServer(serverCpu);
-    children.push(server);
-    const { url } = await reply<{ url: string }>(server);
-    const loops = [0, 1].map(() => forkBareLoop(url, 'plain'));
-    children.push(...loops);
-    await Promise.all(loops.map((loop) => reply<{ open: true }>(loop)));
-    const [first, second] = await Promise.all(loops.map(runBareWindow));
-    return [first!, second!];
-  } finally {
-    killAll(children);
-  }
+function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
+  return twoBareClients(() => forkServer(serverCpu), (url) => forkBareLoop(url, 'plain'), runBareWindow);
 }
 
 /**

@@ -32,7 +32,7 @@ import firehose from '../scenarios/firehose.js';
 import { run } from '../src/index.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
+import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
@@ -100,20 +100,8 @@ async function sharedRound(serverCpu: number | null): Promise<SharedRound> {
 }
 
 /** Two bare counters at once on one server, measured as sharedRound measures its two clients. */
-async function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
-  const children: ChildProcess[] = [];
-  try {
-    const server = forkOnCpu(SELF, ['--role', 'server'], serverCpu);
-    children.push(server);
-    const { url } = await reply<{ url: string }>(server);
-    const counters = [forkBareCounter(url), forkBareCounter(url)];
-    children.push(...counters);
-    await Promise.all(counters.map((c) => reply<{ open: true }>(c)));
-    const [first, second] = await Promise.all(counters.map(measureBareWindow));
-    return [first!, second!];
-  } finally {
-    killAll(children);
-  }
+function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
+  return twoBareClients(() => forkOnCpu(SELF, ['--role', 'server'], serverCpu), forkBareCounter, measureBareWindow);
 }
 
 /** A bare counter in its own process, with the V8 settings of wsbench's client processes: measured alike. */

@@ -20,12 +20,11 @@ import {
   defineScenario,
   latencyMetrics,
   sleep,
-  sourceAddressCount,
-  sourceAddressFor,
   total,
   type ClientConnection,
   type MetricInput,
 } from 'wsbench/scenario';
+import { connectionShare } from './lib/connection-share.js';
 import { failureCounters, failureCountMetrics } from './lib/handshake-failure-counts.js';
 
 /** Seconds of the cell's window (the schedule and the last connections' drain). */
@@ -90,8 +89,7 @@ export default defineScenario({
     // Processes take turns, so the whole schedule is even rather than bunched.
     const offsetUs = (intervalUs * ctx.processIndex) / ctx.processCount;
     const scheduled = Math.ceil((p.rate * p.duration) / 1000);
-    const addresses = sourceAddressCount(scheduled, p.sourceAddresses);
-    const firstIndex = ctx.firstOfShare(scheduled);
+    const { first: firstIndex, sourceOf } = connectionShare(ctx, scheduled, p.sourceAddresses);
 
     const handshake = ctx.histogram('handshake');
     const tcp = ctx.histogram('tcpConnect');
@@ -119,9 +117,8 @@ export default defineScenario({
       let onReply: () => void = () => undefined;
       let lost: string | null = null;
       let onLost: (reason: string) => void = () => undefined;
-      const localAddress = sourceAddressFor(firstIndex + index, addresses);
       const opening = ctx.connect({
-        ...(localAddress ? { localAddress } : {}),
+        ...sourceOf(firstIndex + index),
         inspectSocket: true,
         onMessage: () => onReply(),
         onUnexpectedClose: (reason) => {

@@ -18,13 +18,13 @@ import {
   latencyMetrics,
   messageText,
   openPaced,
-  sourceAddressCount,
-  sourceAddressFor,
   total,
   ProtocolGuard,
   type ClientConnection,
   type MetricInput,
 } from 'wsbench/scenario';
+import { connectionShare } from './lib/connection-share.js';
+import { streamEnd } from './lib/stream-end.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
@@ -141,9 +141,7 @@ export default defineScenario({
   async client(ctx) {
     const p = ctx.params;
     const ticks = ticksOf(p);
-    const count = ctx.share(p.connections);
-    const first = ctx.firstOfShare(p.connections);
-    const addresses = sourceAddressCount(p.connections, p.sourceAddresses);
+    const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
     const delay = ctx.histogram('delay');
     const received = ctx.counter('received');
     const rxBytes = ctx.counter('rxBytes');
@@ -177,9 +175,8 @@ export default defineScenario({
       onFirstOpened: () => void ctx.counter('rssAfterFirstConnectBytes').add(process.memoryUsage.rss()),
       open: async (index) => {
         const tally: Tally = { received: 0, nextSeq: 0, done: false, kept: false };
-        const localAddress = sourceAddressFor(first + index, addresses);
         const connection = await ctx.connect({
-          ...(localAddress ? { localAddress } : {}),
+          ...sourceOf(first + index),
           // The engine's own deadline, the same as the pacing's: a connection not open by then counts as one that could not.
           timeoutMs: p.connectTimeout,
           // Sizes come from the bytes; the text is decoded once, for JSON.parse, not twice (adapter and here).
@@ -215,17 +212,9 @@ export default defineScenario({
     await ctx.ready();
     // One start for the whole cell: from the process that holds the first connections.
     if (first === 0) kept[0]?.connection.send(START);
-    await new Promise<void>((resolve) => {
-      const deadline = setTimeout(done, (ticks - 1) * p.interval + DRAIN_MS);
-      function done(): void {
-        clearTimeout(deadline);
-        ctx.signal.removeEventListener('abort', done);
-        resolve();
-      }
-      wake = done;
-      ctx.signal.addEventListener('abort', done, { once: true });
-      if (complete >= kept.length) done();
-    });
+    const end = streamEnd(ctx.signal, (ticks - 1) * p.interval + DRAIN_MS, () => complete >= kept.length);
+    wake = end.wake;
+    await end.finished;
     ctx.counter('missing').add(kept.reduce((sum, { tally }) => sum + Math.max(0, ticks - tally.received), 0));
     await Promise.all(kept.map(({ connection }) => connection.close()));
     guard.throwIfBroken();

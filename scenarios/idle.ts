@@ -14,12 +14,11 @@ import {
   defineScenario,
   latencyMetrics,
   openPaced,
-  sourceAddressCount,
-  sourceAddressFor,
   total,
   type ClientConnection,
   type MetricInput,
 } from 'wsbench/scenario';
+import { connectionShare } from './lib/connection-share.js';
 import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
@@ -69,9 +68,7 @@ export default defineScenario({
 
   async client(ctx) {
     const p = ctx.params;
-    const count = ctx.share(p.connections);
-    const first = ctx.firstOfShare(p.connections);
-    const addresses = sourceAddressCount(p.connections, p.sourceAddresses);
+    const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
     const rtt = ctx.histogram('rtt');
     const sent = ctx.counter('pingsSent');
     const received = ctx.counter('pongsReceived');
@@ -91,10 +88,9 @@ export default defineScenario({
       timeoutMs: p.connectTimeout,
       signal: ctx.signal,
       open: async (index) => {
-        const localAddress = sourceAddressFor(first + index, addresses);
         const entry: Held = { connection: undefined as unknown as ClientConnection, dueUs: [], head: 0 };
         entry.connection = await ctx.connect({
-          ...(localAddress ? { localAddress } : {}),
+          ...sourceOf(first + index),
           // The engine's own deadline, the same as the pacing's: a connection not open by then counts as one that could not.
           timeoutMs: p.connectTimeout,
           onMessage(data) {

@@ -22,11 +22,10 @@ import {
   latencyMetrics,
   openPaced,
   sleep,
-  sourceAddressCount,
-  sourceAddressFor,
   total,
   type ClientConnection,
 } from 'wsbench/scenario';
+import { connectionShare } from './lib/connection-share.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 import { ATTEMPT_FAILURE_METRICS, attemptFailureCounter } from './lib/attempt-failures.js';
@@ -81,9 +80,7 @@ export default defineScenario({
 
   async client(ctx) {
     const p = ctx.params;
-    const count = ctx.share(p.connections);
-    const first = ctx.firstOfShare(p.connections);
-    const addresses = sourceAddressCount(p.connections, p.sourceAddresses);
+    const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
     const timeToBack = ctx.histogram('timeToBack');
     const attempts = ctx.counter('attempts');
     const back = ctx.counter('back');
@@ -94,9 +91,8 @@ export default defineScenario({
     let wake: () => void = () => undefined;
 
     const open = (client: Client): Promise<ClientConnection> => {
-      const localAddress = sourceAddressFor(first + client.index, addresses);
       return ctx.connect({
-        ...(localAddress ? { localAddress } : {}),
+        ...sourceOf(first + client.index),
         onMessage: () => undefined,
         // wsbench counts the drop in connectionsLost; the client goes after its server again.
         onUnexpectedClose: () => {

@@ -25,14 +25,14 @@ import {
   messageText,
   openPaced,
   rate,
-  sourceAddressCount,
-  sourceAddressFor,
   total,
   ProtocolGuard,
   type ClientConnection,
   type MetricInput,
   type ServerConnection,
 } from 'wsbench/scenario';
+import { connectionShare } from './lib/connection-share.js';
+import { streamEnd } from './lib/stream-end.js';
 import { decodeStreamTick, encodeStreamTick, messageBytes } from './lib/stream-tick.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
@@ -169,9 +169,7 @@ export default defineScenario({
   async client(ctx) {
     const p = ctx.params;
     const ticks = ticksOf(p);
-    const count = ctx.share(p.connections);
-    const first = ctx.firstOfShare(p.connections);
-    const addresses = sourceAddressCount(p.connections, p.sourceAddresses);
+    const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
     const guard = new ProtocolGuard(ctx, 'slow-consumer');
     const delay = { healthy: ctx.histogram('delay'), slow: ctx.histogram('slowDelay') };
     const received = { healthy: ctx.counter('healthyReceived'), slow: ctx.counter('slowReceived') };
@@ -209,9 +207,8 @@ export default defineScenario({
       open: async (index) => {
         const global = first + index;
         const reader = { group: isSlow(global, p.slowShare) ? 'slow' : 'healthy', received: 0, nextSeq: 0, done: false, tracksQueue: global === 0 } as Reader;
-        const localAddress = sourceAddressFor(global, addresses);
         reader.connection = await ctx.connect({
-          ...(localAddress ? { localAddress } : {}),
+          ...sourceOf(global),
           textAsBytes: true,
           inspectSocket: true,
           onMessage(data) {
@@ -262,17 +259,9 @@ export default defineScenario({
     const lastDueMs = (ticks - 1) * p.interval;
     // The stream is over: the slow clients read freely and take whatever is still queued for them.
     timers.push(setTimeout(() => throttle(null), lastDueMs));
-    await new Promise<void>((resolve) => {
-      const deadline = setTimeout(done, lastDueMs + DRAIN_MS);
-      function done(): void {
-        clearTimeout(deadline);
-        ctx.signal.removeEventListener('abort', done);
-        resolve();
-      }
-      wake = done;
-      ctx.signal.addEventListener('abort', done, { once: true });
-      if (complete >= readers.length) done();
-    });
+    const end = streamEnd(ctx.signal, lastDueMs + DRAIN_MS, () => complete >= readers.length);
+    wake = end.wake;
+    await end.finished;
     for (const timer of timers) clearTimeout(timer);
     ctx.done();
     for (const reader of readers) ctx.counter(reader.group === 'slow' ? 'slowMissing' : 'healthyMissing').add(Math.max(0, ticks - reader.received));

@@ -11,13 +11,19 @@
  *   - SIGINT or SIGTERM: the file is written, valid, marked interrupted, and the
  *     cut cell kept its numbers;
  *   - kill -9 of wsbench: nothing in memory can survive that, so the previous
- *     result at --out must be intact (never half-written) and the next run with
- *     the same --out must go ahead (its lock is stale).
+ *     result at --out must be intact (never half-written), `wsbench recover`
+ *     must rebuild what its journal holds, and the next run with the same --out
+ *     must go ahead (its lock is stale).
+ * Then the cases of scripts/fault-cases.mjs: servers under test that misbehave
+ * (each cell must show the fault, never `ok`), and bad input that must be
+ * refused with one line.
  *
- *   node scripts/fault-injection.mjs [--bin bin/wsbench.js] [--runs 20]
+ *   node scripts/fault-injection.mjs [--bin bin/wsbench.js] [--runs 20] [--only TEXT]
  *
- * Ends with `N runs, P processes left, R results lost`; exit 1 unless both are 0.
- * Needs a build (npm run build): it runs the bin and the compiled test fixture.
+ * --runs N: N rounds of every case (default 1); --only TEXT: only the cases whose name holds TEXT. Ends with
+ * `N runs, H hangs, P processes left, R results lost, K faults read as ok`;
+ * exit 1 unless all four are 0. Needs a build (npm run build): it runs the bin
+ * and the compiled test fixtures.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -35,6 +41,7 @@ const buildRoot = dirname(dirname(bin));
 const MISBEHAVING = join(buildRoot, 'dist/test/fixtures/misbehaving-server.js');
 const PREVIOUS = join(buildRoot, 'test/fixtures/echo-run.json');
 const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/result-file.js')).href);
+const { faultCases } = await import('./fault-cases.mjs');
 
 /** Each fault, how many times, and what the run must leave. */
 const FAULTS = [
@@ -49,7 +56,7 @@ const FAULTS = [
   { name: 'hung server (busy loop)', times: 3, inject: () => undefined, expect: 'failed', scenario: MISBEHAVING, extra: ['--fault', 'spin'], duration: '3s' },
 ];
 const SERVERS = ['ws', 'uws'];
-const runsWanted = Number(option('runs', String(FAULTS.reduce((n, f) => n + f.times, 0))));
+const rounds = Number(option('runs', '1'));
 
 function kill(pid, signal) {
   try {
@@ -168,11 +175,11 @@ async function oneRun(fault, index) {
   await sleep(1000);
   if (run.server === null || run.client === null) {
     kill(-child.pid, 'SIGKILL');
-    return { code: null, left: [], lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`, tail: stderr };
+    return { code: null, hung: false, left: [], lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`, readAsOk: null };
   }
   fault.inject(run);
-  const timedOut = await Promise.race([exited.then(() => false), sleep(60_000).then(() => true)]);
-  if (timedOut) kill(-child.pid, 'SIGKILL');
+  const hung = await Promise.race([exited.then(() => false), sleep(60_000).then(() => true)]);
+  if (hung) kill(-child.pid, 'SIGKILL');
   const { code } = await exited;
 
   // Watchdogs notice a dead parent within half a second; give the group a few to empty.
@@ -182,9 +189,11 @@ async function oneRun(fault, index) {
     if (left.length === 0) break;
     await sleep(100);
   }
-  const lost = verdict(fault, out, before, code, dir);
+  const problem = verdict(fault, out, before, code, dir);
   for (const line of left) kill(Number(line.split(' ')[0]), 'SIGKILL');
-  return { code, left, lost, tail: stderr.trim().split('\n').at(-1) ?? '' };
+  // A cell that reads ok despite its fault is its own count; everything else wrong is a result lost.
+  const readAsOk = problem?.startsWith('the cell is ok') ? problem : null;
+  return { code, hung, left, lost: readAsOk ? null : problem, readAsOk };
 }
 
 /** Null when nothing was lost; else what was. */
@@ -192,6 +201,16 @@ function verdict(fault, out, before, code, dir) {
   if (fault.expect === 'previous-intact') {
     if (!existsSync(out) || !readFileSync(out).equals(before)) return 'the previous result file was changed';
     if (readdirSync(dir).some((f) => f.endsWith('.tmp'))) return 'a half-written temp file was left';
+    // What it measured is in its journal: recover must rebuild it (and so free --out for the next run).
+    if (existsSync(`${out}.journal`)) {
+      const recovered = spawnSync(process.execPath, [bin, 'recover', `${out}.journal`], { encoding: 'utf8' });
+      if (recovered.status !== 0) return `recover of its journal failed (exit ${recovered.status}): ${recovered.stderr.trim().split('\n').at(-1)}`;
+      try {
+        readResultFile(out);
+      } catch (error) {
+        return `recover wrote no valid result: ${error.message.split('\n')[0]}`;
+      }
+    }
     const next = spawnSync(process.execPath, [bin, 'run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', out], { encoding: 'utf8' });
     return next.status === 0 ? null : `the next run with the same --out failed: ${next.stderr.trim().split('\n').at(-1)}`;
   }
@@ -212,15 +231,30 @@ function verdict(fault, out, before, code, dir) {
   return null;
 }
 
-const plan = FAULTS.flatMap((f) => Array.from({ length: f.times }, () => f)).slice(0, runsWanted);
-let processesLeft = 0;
-let resultsLost = 0;
-for (const [i, fault] of plan.entries()) {
-  const outcome = await oneRun(fault, i);
-  processesLeft += outcome.left.length;
-  if (outcome.lost) resultsLost += 1;
-  const status = outcome.left.length === 0 && !outcome.lost ? 'ok' : 'PROBLEM';
-  console.log(`${String(i + 1).padStart(2)}. ${fault.name.padEnd(24)} exit ${outcome.code}  ${status}${outcome.lost ? `: ${outcome.lost}` : ''}${outcome.left.length ? `; left: ${outcome.left.join('; ')}` : ''}`);
+const own = FAULTS.flatMap((f) => Array.from({ length: f.times }, () => f)).map((fault, i) => ({ name: fault.name, run: () => oneRun(fault, i) }));
+const only = option('only', '');
+const cases = [...own, ...faultCases({ bin, buildRoot, readResultFile })].filter((c) => c.name.includes(only));
+const counts = { runs: 0, hangs: 0, left: 0, lost: 0, readAsOk: 0, skipped: 0 };
+for (let round = 0; round < rounds; round++) {
+  for (const c of cases) {
+    const started = Date.now();
+    const outcome = await c.run();
+    counts.runs += 1;
+    if (outcome.skipped) counts.skipped += 1;
+    if (outcome.hung) counts.hangs += 1;
+    counts.left += outcome.left.length;
+    if (outcome.lost) counts.lost += 1;
+    if (outcome.readAsOk) counts.readAsOk += 1;
+    const problems = [
+      outcome.hung ? 'HUNG' : null,
+      outcome.lost ? `lost: ${outcome.lost}` : null,
+      outcome.readAsOk ? `read as ok: ${outcome.readAsOk}` : null,
+      outcome.left.length ? `left: ${outcome.left.join('; ')}` : null,
+    ].filter(Boolean);
+    const status = outcome.skipped ? `skipped (${outcome.skipped})` : problems.length === 0 ? 'ok' : `PROBLEM ${problems.join('; ')}`;
+    console.log(`${String(counts.runs).padStart(3)}. ${c.name.padEnd(36)} exit ${String(outcome.code).padEnd(4)} ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${status}`);
+  }
 }
-console.log(`${plan.length} runs, ${processesLeft} processes left, ${resultsLost} results lost`);
-process.exit(processesLeft === 0 && resultsLost === 0 ? 0 : 1);
+console.log(`${counts.runs} runs (${rounds} round${rounds === 1 ? '' : 's'} of ${cases.length} cases${counts.skipped ? `, ${counts.skipped} skipped` : ''}), `
+  + `${counts.hangs} hangs, ${counts.left} processes left, ${counts.lost} results lost, ${counts.readAsOk} faults read as ok`);
+process.exit(counts.hangs === 0 && counts.left === 0 && counts.lost === 0 && counts.readAsOk === 0 ? 0 : 1);

@@ -103,8 +103,11 @@ export interface ServerCapacity {
   server: string;
   /** The client stack that loaded it. */
   client: string;
-  /** skipped: the pair cannot run here; failed: its kept server did not start (the reason says why, for both). */
-  status: 'measured' | 'skipped' | 'failed';
+  /**
+   * skipped: the pair cannot run here; failed: its kept server did not start; not-reached: the search
+   * stopped (interrupted) before this server's turn, so nothing of it was measured. The reason says why.
+   */
+  status: 'measured' | 'skipped' | 'failed' | 'not-reached';
   reason: string | null;
   /**
    * fresh: every step started its own server (built-in stacks, --server-cmd);

@@ -63,7 +63,8 @@ export function saveResult(path: string, result: BenchResult): SavedResult {
   return { requested: path, path: null, problem };
 }
 
-function writeProblem(error: unknown): string {
+/** A failed write in words a user reads ("no space left on the device"), else its code. */
+export function writeProblem(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const words: Record<string, string> = {
     ENOENT: 'its folder no longer exists',

@@ -9,6 +9,7 @@
  */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
+import { writeProblem } from './result-file.js';
 
 interface LockOwner {
   pid: number;
@@ -32,7 +33,11 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${code ?? (error as Error).message})`);
+      if (code !== 'EEXIST') {
+        // 'wx' created the file before the write failed (a full disk): an empty lock is litter nobody owns.
+        removeQuietly(path);
+        throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${writeProblem(error)})`);
+      }
       const owner = readOwner(path);
       if (owner && isAlive(owner)) {
         throw new UsageError(`${flag}: ${resultPath} is being written by another wsbench run (pid ${owner.pid}); give this run another ${flag}`);

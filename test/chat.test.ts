@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run, type CellResult } from '../src/index.js';
-import { runCli } from './support.js';
+import { testRefusedRunInput } from './refused-run-input.js';
 
 /** HDR buckets hold 3 significant digits: a reported value may sit up to 0.1% below the true one. */
 const HDR_PRECISION = 0.999;
@@ -63,25 +63,15 @@ test('chat: a bounded queue that drops is counted the same by receivers (gaps) a
   checkAccounting(cell);
 });
 
-test('chat: zero members is refused with one line and exit 2', async () => {
-  const outcome = await runCli(['run', 'chat', '--members', '0']);
-  assert.equal(outcome.code, 2);
-  assert.equal(outcome.stdout, '');
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --members: 0 is below the minimum 2');
-});
-
-test('chat: a negative rate is refused with one line and exit 2', async () => {
-  const outcome = await runCli(['run', 'chat', '--rate', '-5']);
-  assert.equal(outcome.code, 2);
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --rate: -5 is below the minimum 0.1');
-});
-
-test('chat: an overloaded serial moderator is refused before anything starts', async () => {
-  const outcome = await runCli(['run', 'chat', '--moderator-mode', 'serial', '--moderator-delay', '50ms', '--rate', '30']);
-  assert.equal(outcome.code, 2);
-  assert.equal(
-    outcome.stderr.trimEnd(),
-    'wsbench: --rate: a serial moderator taking 50ms per message handles under 20 msg/s, not 30 ' +
-      '(lower rate or moderatorDelay, or set moderatorMode to concurrent)',
-  );
-});
+testRefusedRunInput(
+  [
+    ['chat: zero members', ['--members', '0'], 'wsbench: --members: 0 is below the minimum 2'],
+    ['chat: a negative rate', ['--rate', '-5'], 'wsbench: --rate: -5 is below the minimum 0.1'],
+    [
+      'chat: an overloaded serial moderator, before anything starts',
+      ['--moderator-mode', 'serial', '--moderator-delay', '50ms', '--rate', '30'],
+      'wsbench: --rate: a serial moderator taking 50ms per message handles under 20 msg/s, not 30 (lower rate or moderatorDelay, or set moderatorMode to concurrent)',
+    ],
+  ],
+  'chat',
+);

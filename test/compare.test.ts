@@ -12,13 +12,13 @@ import { histogramStat } from '../src/core/metric-values.js';
 import { cellResult } from '../src/core/cell-result.js';
 import { scenarioInfo as infoOf } from '../src/core/scenario-info.js';
 import type { CellRun } from '../src/core/cell.js';
-import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
 import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare.js';
 import { renderComparison } from '../src/report/compare-text.js';
 import { gate, regressionsBeyond } from '../src/report/compare-gate.js';
 import { percentileNoiseMs } from '../src/report/compare-noise.js';
 import { formatNumber, renderTable } from '../src/report/table.js';
-import { summarizeLatencies } from '../src/core/metrics.js';
 import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/result-types.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
 
@@ -253,45 +253,18 @@ test('one round of short windows gets a warning', () => {
 
 // ---------------------------------------------------------------- one statistic per cell
 
-const scenario = defineScenario({
-  name: 'pooled',
-  description: 'a scenario only for its declarations',
-  parameters: {},
-  server: () => ({}),
-  client: async () => undefined,
-  metrics: {
+const scenario = declarationsOnly(
+  'pooled',
+  {
     ...latencyMetrics('rtt', { stats: ['p50', 'p99'], primary: ['p50', 'p99'] }),
     messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate' }),
     errors: total('errors', 'errors', { role: 'errors' }),
   },
-  table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec', 'errors'],
-});
+  ['rttP50Ms', 'rttP99Ms', 'messagesPerSec', 'errors'],
+);
 
-function round(seed: number, meanUs: number, received: number): CellRun {
-  const histograms = { rtt: exponentialHistogram(1000, meanUs, seed, 50) };
-  return {
-    failure: null,
-    errors: null,
-    fault: null,
-    elapsedMs: 1500,
-    measured: {
-      measurements: {
-        histograms,
-        latency: summarizeLatencies(histograms),
-        sizes: {},
-        counters: { received, errors: 0 },
-        serverHistograms: {},
-        serverLatency: {},
-        serverCounters: {},
-        windowMs: 1000,
-      },
-      resources: { server: resources(40, 50, 70), clients: [resources(50, 60, 80)] },
-      stackDrops: 0,
-      serverReported: true,
-      notes: [],
-    },
-  };
-}
+const round = (seed: number, meanUs: number, received: number): CellRun =>
+  measuredRun(exponentialHistogram(1000, meanUs, seed, 50), { received, errors: 0 }, 1000, { stackDrops: 0 });
 
 test('compare shows the same number as the table for a repeated cell', () => {
   const identity = { scenario: 'pooled', server: 'ws', client: 'ws', params: {} };

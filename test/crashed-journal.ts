@@ -15,15 +15,19 @@ export interface CrashedJournal {
   out: string;
   journal: string;
   /** The result the run did write, read before it was removed, to compare the rebuild with. */
-  written: { cells: Array<{ measurements?: { counters: Record<string, number> } }> };
+  written: { cells: Array<{ measurements?: { counters: Record<string, number> } }>; argv?: string[]; warnings?: string[]; host?: string };
 }
 
-export async function crashedJournal(): Promise<CrashedJournal> {
+/** A short echo run of ws x ws by default; `runArgs` (after `run`) and the exit code it ends with, for another. */
+export async function crashedJournal(
+  runArgs = ['echo', '--servers', 'ws', '--clients', 'ws', '--duration', '2s'],
+  exitCode = 0,
+): Promise<CrashedJournal> {
   const dir = tempDir();
   const out = join(dir, 'r.json');
   const journal = `${out}.journal`;
-  const run = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '2s', '--keep-journal', '--out', out]);
-  assert.equal(run.code, 0, run.stderr);
+  const run = await runCli(['run', ...runArgs, '--keep-journal', '--out', out]);
+  assert.equal(run.code, exitCode, run.stderr);
   const written = JSON.parse(readFileSync(out, 'utf8')) as CrashedJournal['written'];
   unlinkSync(out);
   const lines = readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '');

@@ -10,16 +10,9 @@ import { buildChartsAndProblems } from '../src/report/charts/index.js';
 import { cumulativeCounts } from '../src/report/charts/cumulative.js';
 import { histogramSeries } from '../src/report/charts/histograms.js';
 import { compileSpec, renderSvg } from '../src/report/render-svg.js';
-import { encodeHistogram, newHistogram } from '../src/core/metrics.js';
-import { isMeasured, type EncodedHistogram } from '../src/result-types.js';
-import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { isMeasured } from '../src/result-types.js';
+import { cell, histogramOf, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
-/** A histogram of exactly these values, in µs. */
-function histogramOf(valuesUs: number[], unit: EncodedHistogram['unit'] = 'us'): EncodedHistogram {
-  const histogram = newHistogram();
-  for (const value of valuesUs) histogram.recordValue(value);
-  return encodeHistogram(histogram, unit);
-}
 
 test('ten clients back at 100, 200 .. 1000 ms: the curve steps by one at each', () => {
   const backUs = Array.from({ length: 10 }, (_, i) => (i + 1) * 100_000);

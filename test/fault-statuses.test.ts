@@ -62,7 +62,7 @@ test('a --target that dies mid-window, or closes every connection: failed with w
     assert.ok(cell.fault!.atMs! > 0 && cell.fault!.atMs! < 4000, JSON.stringify(cell.fault));
     assertRatesOverTraffic(cell, 4000);
   }
-  assert.match(outcome.stdout, /^dying\s+ws\s+failed[,\s]/m, 'the table shows the status');
+  assert.match(outcome.stdout, /^dying\s+ws\s+failed\s/m, 'the table shows the status');
 });
 
 test('a --server-cmd that exits mid-window and a built-in server killed mid-window fail alike, with when', { timeout: 120_000 }, async () => {
@@ -102,7 +102,8 @@ test('some connections lost: errors, exit 1; --max-errors allows them (exit 0), 
   assert.match(cell.status === 'errors' ? cell.reason : '', /^1 of 3 connections lost \(the first \d\.\d\d s into the window: connection closed by peer \(code 1001\)\)$/);
   assert.deepEqual(cell.fault!.connections, { opened: 3, failed: 0, lost: 1 });
   assert.equal(cell.fault!.trafficMs, undefined, 'the other connections ran to the end');
-  assert.match(strict.stdout, /^one\s+ws\s+errors[,\s]/m);
+  // The status word; a busy machine may add the load generator's judgement after it (load-saturation.test.ts tests that).
+  assert.match(strict.stdout, /^one\s+ws\s+errors(, client (saturated|starved))?\s/m);
   assert.match(strict.stdout, /^errors cells \(their numbers cover what was measured\):$/m);
 
   const allowed = await runCli([...args(join(dir, 'b.json')), '--max-errors', '1']);
@@ -122,7 +123,7 @@ test('a client at its open-file limit (EMFILE) on fan-out: errors with the count
   assert.ok(failed > 0 && opened + failed === 400, JSON.stringify(cell.fault));
   assert.equal(cell.metrics.connectFailed, failed, "the scenario's own count agrees");
   assert.match(cell.status === 'errors' ? cell.reason : '', new RegExp(`^${failed} of 400 connections could not open \\(the first while connecting, before the window opened: .*EMFILE`));
-  assert.match(outcome.stdout, /^uws\s+ws\s+errors[,\s]/m);
+  assert.match(outcome.stdout, /^uws\s+ws\s+errors(, client (saturated|starved))?\s/m);
 });
 
 test('nothing measured: every pair skipped exits 1 and says so', { timeout: 60_000 }, async () => {

@@ -3,9 +3,9 @@
  * on stderr (the progress lines of a non-TTY run say when a cell started)
  * before it injects a fault, instead of guessing with sleeps.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { BIN, REPO_ROOT } from './support.js';
+import { spawnCli } from './support.js';
 
 export interface LiveCli {
   child: ChildProcess;
@@ -25,13 +25,7 @@ export function startCli(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: string[]; ownProcessGroup?: boolean; timeoutMs?: number } = {},
 ): LiveCli {
-  const [file, ...pre] = options.command ?? [process.execPath, BIN];
-  const child = spawn(file!, [...pre, ...args], {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: options.ownProcessGroup ?? false,
-  });
+  const child = spawnCli(args, options);
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -75,15 +69,6 @@ export function startCli(
       });
     },
   };
-}
-
-/** True while `pid` exists and is not a zombie. */
-export function alive(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /** Live processes of process group `pgid` (children and watchdogs stay in their parent's group), from /proc. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
-import { runCli } from './support.js';
+import { testRefusedRunInput } from './refused-run-input.js';
 
 /** A metric that must have a value. */
 function valueOf(metrics: Readonly<Record<string, number | null>>, key: string): number {
@@ -46,18 +46,14 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
   assert.equal(continuous.metrics.serverCpuPercentWebsocket, null, 'continuous runs both approaches at once: no split');
 });
 
-test('push-vs-poll: a poll interval below 1 ms is refused with one line and exit 2', async () => {
-  const outcome = await runCli(['run', 'push-vs-poll', '--poll-interval', '0.5ms']);
-  assert.equal(outcome.code, 2);
-  assert.equal(outcome.stdout, '');
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --poll-interval: "0.5ms" is below the minimum 1ms');
-});
-
-test('push-vs-poll: more than one sustained order per millisecond is refused before anything starts', async () => {
-  const outcome = await runCli(['run', 'push-vs-poll', '--test', 'sustained', '--duration', '100ms', '--samples', '1000']);
-  assert.equal(outcome.code, 2);
-  assert.equal(
-    outcome.stderr.trimEnd(),
-    'wsbench: --samples: 1000 samples in 100ms is more than one order per millisecond (raise duration or lower samples)',
-  );
-});
+testRefusedRunInput(
+  [
+    ['push-vs-poll: a poll interval below 1 ms', ['--poll-interval', '0.5ms'], 'wsbench: --poll-interval: "0.5ms" is below the minimum 1ms'],
+    [
+      'push-vs-poll: more than one sustained order per millisecond, before anything starts',
+      ['--test', 'sustained', '--duration', '100ms', '--samples', '1000'],
+      'wsbench: --samples: 1000 samples in 100ms is more than one order per millisecond (raise duration or lower samples)',
+    ],
+  ],
+  'push-vs-poll',
+);

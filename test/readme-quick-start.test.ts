@@ -7,11 +7,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, tempDir } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
 import { fencedBlocks } from './markdown.js';
+import { suiteFiles } from './suite-files.js';
 import { binNodeFlags } from '../bench/bin-node-flags.js';
 import type { BenchResult } from '../src/index.js';
 
@@ -64,10 +65,12 @@ test('quick start, `npm ci` (not run: it installs from the registry): package-lo
 test('quick start, `npm test` (not run: it is this suite): the test script runs the compiled tests, this file among them', () => {
   const script = packageJson.scripts.test;
   assert.ok(script, 'package.json has a test script');
-  const glob = /node --test .*?(dist\/test\/\*\.test\.js)/.exec(script);
-  assert.ok(glob, `the test script runs node --test over dist/test/*.test.js: ${script}`);
+  // run-suite.js runs node --test over the *.test.js files of its folder, as suiteFiles() sorts them.
+  assert.match(script, /(^|&& )node dist\/test\/run-suite\.js$/, `the test script runs the compiled tests through dist/test/run-suite.js: ${script}`);
   const thisFile = relative(REPO_ROOT, fileURLToPath(import.meta.url));
   assert.match(thisFile, /^dist\/test\/[^/]+\.test\.js$/);
+  const { together, alone } = suiteFiles(dirname(fileURLToPath(import.meta.url)));
+  assert.ok([...together, ...alone].includes(basename(thisFile)), `${thisFile} is among the files run-suite runs`);
 });
 
 let quickSuite: LiveCli | undefined;

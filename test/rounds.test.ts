@@ -9,58 +9,29 @@ import { run } from '../src/index.js';
 import { cellResult } from '../src/core/cell-result.js';
 import type { CellRun } from '../src/core/cell.js';
 import { histogramStat } from '../src/core/metric-values.js';
-import { mergeEncoded, summarizeLatencies } from '../src/core/metrics.js';
+import { mergeEncoded } from '../src/core/metrics.js';
 import type { RunEvent } from '../src/core/events.js';
-import { isMeasured, type EncodedHistogram } from '../src/result-types.js';
-import { defineScenario, latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
-import { exponentialHistogram, resources } from './fixtures/synthetic-results.js';
+import { isMeasured } from '../src/result-types.js';
+import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
+import { exponentialHistogram } from './fixtures/synthetic-results.js';
 
-const scenario = defineScenario({
-  name: 'pooled',
-  description: 'a scenario only for its declarations',
-  parameters: {},
-  server: () => ({}),
-  client: async () => undefined,
-  metrics: {
+const scenario = declarationsOnly(
+  'pooled',
+  {
     ...latencyMetrics('rtt', { stats: ['p50', 'p99', 'max', 'count'], primary: ['p50', 'p99'] }),
     messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate' }),
     received: total('received', 'received'),
   },
-  table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec'],
-});
+  ['rttP50Ms', 'rttP99Ms', 'messagesPerSec'],
+);
 
 const identity = { scenario: 'pooled', server: 'ws', client: 'ws', params: {} };
-
-function measuredRun(rtt: EncodedHistogram, received: number, windowMs: number, failure: string | null = null): CellRun {
-  const histograms = { rtt };
-  return {
-    failure,
-    errors: null,
-    fault: null,
-    elapsedMs: windowMs + 500,
-    measured: {
-      measurements: {
-        histograms,
-        latency: summarizeLatencies(histograms),
-        sizes: {},
-        counters: { received },
-        serverHistograms: {},
-        serverLatency: {},
-        serverCounters: {},
-        windowMs,
-      },
-      resources: { server: resources(40, 50, 70), clients: [resources(50, 60, 80)] },
-      stackDrops: 1,
-      serverReported: true,
-      notes: [],
-    },
-  };
-}
 
 test('a repeated cell computes its metrics once, from the pooled rounds; rounds[] keeps each round as measured', () => {
   // Three rounds of different speed: a median of rounds would give another p99 than the merged histogram.
   const histograms = [exponentialHistogram(1000, 50, 1), exponentialHistogram(1000, 400, 2), exponentialHistogram(1000, 120, 3, 30)];
-  const runs = [measuredRun(histograms[0]!, 1000, 1000), measuredRun(histograms[1]!, 1000, 1200), measuredRun(histograms[2]!, 1000, 800)];
+  const runs = [measuredRun(histograms[0]!, { received: 1000 }, 1000), measuredRun(histograms[1]!, { received: 1000 }, 1200), measuredRun(histograms[2]!, { received: 1000 }, 800)];
   const cell = cellResult(identity, scenario, 1, runs);
   assert.equal(cell.status, 'ok');
   assert.ok(isMeasured(cell));
@@ -86,7 +57,7 @@ test('a repeated cell computes its metrics once, from the pooled rounds; rounds[
 
 test('a failing round fails the cell with its name; what the others measured stays; one round has no rounds[]', () => {
   const h = exponentialHistogram(1000, 50, 4);
-  const runs = [measuredRun(h, 500, 1000), { failure: 'client: boom', errors: null, fault: null, measured: null, elapsedMs: 300 }, measuredRun(h, 700, 1000)];
+  const runs = [measuredRun(h, { received: 500 }, 1000), { failure: 'client: boom', errors: null, fault: null, measured: null, elapsedMs: 300 }, measuredRun(h, { received: 700 }, 1000)];
   const cell = cellResult(identity, scenario, 1, runs);
   assert.equal(cell.status, 'failed');
   assert.equal(cell.status === 'failed' && cell.reason, 'round 2: client: boom');
@@ -94,7 +65,7 @@ test('a failing round fails the cell with its name; what the others measured sta
   assert.equal(cell.metrics.received, 1200);
   assert.deepEqual(cell.rounds!.map((r) => [r.status, r.reason ?? null]), [['ok', null], ['failed', 'client: boom'], ['ok', null]]);
 
-  const single = cellResult(identity, scenario, 1, [measuredRun(h, 500, 1000)]);
+  const single = cellResult(identity, scenario, 1, [measuredRun(h, { received: 500 }, 1000)]);
   assert.ok(isMeasured(single));
   assert.equal(single.rounds, undefined);
   assert.equal(single.metrics.rttP99Ms, histogramStat(h, 'p99'));
@@ -124,22 +95,18 @@ test('--repeat runs every cell in interleaved rounds and pools them', async () =
 });
 
 test('a metric declared acrossRounds takes the max (or min, mean, sum) of the rounds, never the sum of their counters', () => {
-  const extremes = defineScenario({
-    name: 'extremes',
-    description: 'a scenario only for its declarations',
-    parameters: {},
-    server: () => ({}),
-    client: async () => undefined,
-    metrics: {
+  const extremes = declarationsOnly(
+    'extremes',
+    {
       largest: { header: 'max B', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'largest' }, acrossRounds: 'max' },
       smallest: { header: 'min B', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'smallest' }, acrossRounds: 'min' },
       received: total('received', 'received'),
     },
-    table: ['largest', 'smallest'],
-  });
+    ['largest', 'smallest'],
+  );
   const rtt = exponentialHistogram(100, 50, 1);
   const round = (largest: number, smallest: number): CellRun => {
-    const run = measuredRun(rtt, 10, 1000);
+    const run = measuredRun(rtt, { received: 10 }, 1000);
     run.measured!.measurements.counters = { largest, smallest, received: 10 };
     return run;
   };

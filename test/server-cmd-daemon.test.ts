@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { isMeasured, type BenchResult } from '../src/index.js';
 import { ServerCgroup } from '../src/core/servers/server-cgroup.js';
 import { runCli, tempDir } from './support.js';
+import { startCli, untilReceived } from './live-cli.js';
 import { eventually, fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
 
 /** Whether this machine lets wsbench make a cgroup (root, cgroup v2 mounted and writable). */
@@ -66,16 +67,14 @@ for (const cgroup of [true, false]) {
 
   test(`wsbench SIGKILLed mid-cell: the daemon goes too (${how})`, { timeout: 120_000, skip: cgroup && !cgroupsHere() ? 'no cgroup v2 can be made here' : false }, async () => {
     const tag = newTag();
-    let pid = 0;
-    const running = runCli(['run', 'echo', '--clients', 'ws', '--duration', '30s', '--out', join(tempDir(), 'r.json'), '--server-cmd', `leaves=${fixtureCommand('setsid-exit', tag)}`], {
+    const cli = startCli(['run', 'echo', '--clients', 'ws', '--duration', '30s', '--metrics-listen', '127.0.0.1:0', '--out', join(tempDir(), 'r.json'), '--server-cmd', `leaves=${fixtureCommand('setsid-exit', tag)}`], {
       env: cgroup ? {} : { WSBENCH_CGROUP: 'off' },
-      onSpawn: (p) => (pid = p),
     });
-    // The daemon listens, and the window is on: wsbench's own command line carries the tag too.
-    assert.ok(await eventually(() => taggedProcesses(tag).filter((p) => p !== pid).length > 0, 30_000));
-    await new Promise((r) => setTimeout(r, 3000));
+    const pid = cli.pid;
+    // The daemon listens, and the window is on (its replies counted on /metrics; a fixed 3 s was too short on a busy machine).
+    await untilReceived(cli, 60_000);
     process.kill(pid, 'SIGKILL');
-    await running;
+    await cli.finished;
     assert.ok(await eventually(() => taggedProcesses(tag).length === 0, 10_000), `left: ${taggedProcesses(tag).join(', ')}`);
     assert.ok(await eventually(() => cgroupsOf(pid).length === 0, 10_000), `cgroups left: ${cgroupsOf(pid).join(', ')}`);
   });

@@ -5,15 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import hdr from 'hdr-histogram-js';
 import { MetricsRegistry, summarizeSizeHistograms } from '../src/core/metrics.js';
-import { newHistogram } from '../src/core/histogram-codec.js';
-
-function fed(values: number[]): string {
-  const histogram = newHistogram();
-  for (const value of values) histogram.recordValue(value);
-  return hdr.encodeIntoCompressedBase64(histogram);
-}
+import { histogramOf } from './fixtures/synthetic-results.js';
 
 test('every size recorded is in the encoded histogram, in bytes, as hdr-histogram-js encodes it', () => {
   const metrics = new MetricsRegistry();
@@ -26,7 +19,7 @@ test('every size recorded is in the encoded histogram, in bytes, as hdr-histogra
   const expected = [...recorded.map((b) => (b < 1 ? 1 : b)), 220];
   const encoded = metrics.encodeAll().messageBytes!;
   assert.equal(encoded.unit, 'bytes');
-  assert.equal(encoded.hdrBase64, fed(expected));
+  assert.equal(encoded.hdrBase64, histogramOf(expected).hdrBase64);
   const summary = summarizeSizeHistograms(metrics.encodeAll()).messageBytes!;
   assert.equal(summary.count, expected.length);
   assert.equal(summary.minBytes, 1);
@@ -37,7 +30,7 @@ test('a size histogram with no message encodes as an empty histogram and summari
   metrics.sizeHistogram('messageBytes');
   const encoded = metrics.encodeAll().messageBytes!;
   assert.equal(encoded.unit, 'bytes');
-  assert.equal(encoded.hdrBase64, fed([]));
+  assert.equal(encoded.hdrBase64, histogramOf([]).hdrBase64);
   assert.equal(summarizeSizeHistograms(metrics.encodeAll()).messageBytes, undefined);
 });
 

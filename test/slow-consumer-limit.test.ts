@@ -8,19 +8,24 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run, type CellResult, type MeasuredCell } from '../src/index.js';
 
 const TICKS = 100;
 const PARAMS = { connections: 3, slowShare: 0.34, interval: '10ms', duration: `${TICKS * 10}ms`, messageSize: '128kb', backpressureLimit: '256kb' } as const;
+
+/** An ok cell's client and server counters, both as text for assertion messages, and its metrics. */
+function countersOf(cell: CellResult): { c: Record<string, number>; s: Record<string, number>; counts: string; metrics: MeasuredCell['metrics'] } {
+  assert.ok(isMeasured(cell) && cell.status === 'ok', `${cell.server}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
+  const c = cell.measurements.counters;
+  const s = cell.measurements.serverCounters;
+  return { c, s, counts: `${cell.server}: client ${JSON.stringify(c)} server ${JSON.stringify(s)}`, metrics: cell.metrics };
+}
 
 test('slow-consumer: at the limit uWS and Bun drop what the slow client then misses; ws queues it all', async () => {
   const result = await run({ scenario: 'slow-consumer', servers: ['uws', 'bun', 'ws'], clients: ['ws'], params: { ...PARAMS, onLimit: 'drop' } });
   const peaks: Record<string, number> = {};
   for (const cell of result.cells) {
-    assert.ok(isMeasured(cell) && cell.status === 'ok', `${cell.server}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
-    const c = cell.measurements.counters;
-    const s = cell.measurements.serverCounters;
-    const counts = `${cell.server}: client ${JSON.stringify(c)} server ${JSON.stringify(s)}`;
+    const { c, s, counts } = countersOf(cell);
     assert.equal(c.slowConnected, 1, counts);
     assert.equal(c.healthyReceived, 2 * TICKS, counts);
     assert.equal(c.healthyMissing, 0, counts);
@@ -38,14 +43,11 @@ test('slow-consumer: at the limit uWS and Bun drop what the slow client then mis
 test('slow-consumer: with onLimit close, uWS and Bun close the slow connection and say so', async () => {
   const result = await run({ scenario: 'slow-consumer', servers: ['uws', 'bun'], clients: ['ws'], params: { ...PARAMS, onLimit: 'close' } });
   for (const cell of result.cells) {
-    assert.ok(isMeasured(cell) && cell.status === 'ok', `${cell.server}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
-    const c = cell.measurements.counters;
-    const s = cell.measurements.serverCounters;
-    const counts = `${cell.server}: client ${JSON.stringify(c)} server ${JSON.stringify(s)}`;
+    const { c, s, counts, metrics } = countersOf(cell);
     assert.equal(c.slowClosed, 1, counts);
     assert.equal(s.closedSlow, 1, counts);
     assert.equal(c.healthyClosed ?? 0, 0, counts);
     assert.equal(c.healthyReceived, 2 * TICKS, counts);
-    assert.equal(cell.metrics.slowClosedByServerAfterP50Ms !== null, true, counts);
+    assert.equal(metrics.slowClosedByServerAfterP50Ms !== null, true, counts);
   }
 });

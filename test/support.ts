@@ -1,8 +1,10 @@
 /** Shared by the tests: runs the real bin in a child process and reads what it printed. */
-import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/wsbench.js', import.meta.url));
@@ -26,17 +28,8 @@ export function runCli(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean; underSubreaper?: boolean; command?: string[] } = {},
 ): Promise<CliOutcome> {
-  const [file, ...pre] = options.command ?? [process.execPath, BIN];
-  // underSubreaper: wsbench runs below test/fixtures/subreaper.py, whose pid onSpawn and the outcome then carry.
-  const [command, argv] = options.underSubreaper ? ['python3', [SUBREAPER, file!, ...pre, ...args]] : [file!, [...pre, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own group, so a test can signal it and its children the way a terminal's Ctrl+C does.
-      detached: options.ownProcessGroup ?? false,
-    });
+    const child = spawnCli(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -49,6 +42,35 @@ export function runCli(
       resolve({ code, signal, stdout, stderr, pid: child.pid! });
     });
   });
+}
+
+/**
+ * Starts `command args` (default: node bin/wsbench.js args) with stdout and
+ * stderr piped. `ownProcessGroup` puts it in a group of its own, so that a test
+ * can signal the group the way a terminal's Ctrl+C does; `underSubreaper` runs
+ * it below test/fixtures/subreaper.py, whose pid the child then is.
+ */
+export function spawnCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: string[]; ownProcessGroup?: boolean; underSubreaper?: boolean },
+): ChildProcessByStdio<null, Readable, Readable> {
+  const [file, ...pre] = options.command ?? [process.execPath, BIN];
+  const [command, argv] = options.underSubreaper ? ['python3', [SUBREAPER, file!, ...pre, ...args]] : [file!, [...pre, ...args]];
+  return spawn(command, argv, {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
+  });
+}
+
+/** The one line a refused input prints: asserts exit 2, nothing on stdout and exactly one line on stderr. */
+export function usageErrorLine(outcome: CliOutcome): string {
+  assert.equal(outcome.code, 2, outcome.stderr);
+  assert.equal(outcome.stdout, '');
+  const lines = outcome.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line, got: ${outcome.stderr}`);
+  return lines[0]!;
 }
 
 /** A fresh temp directory for result files. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
-import { runCli } from './support.js';
+import { testRefusedRunInput } from './refused-run-input.js';
 
 test('ticker-orders: every counted tick gets one order, every order is acked or counted as unanswered', async () => {
   const result = await run({ scenario: 'ticker-orders', servers: ['uws'], clients: ['ws'], preset: 'ci', params: { connections: 2, symbols: 3 } });
@@ -34,15 +34,10 @@ test('ticker-orders: every counted tick gets one order, every order is acked or 
   assert.equal(m.connectionsLost, 0);
 });
 
-test('ticker-orders: a tick interval below 1 ms is refused with one line and exit 2', async () => {
-  const outcome = await runCli(['run', 'ticker-orders', '--tick-interval', '0ms']);
-  assert.equal(outcome.code, 2);
-  assert.equal(outcome.stdout, '');
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --tick-interval: "0ms" is below the minimum 1ms');
-});
-
-test('ticker-orders: an unknown preset is refused with one line and exit 2', async () => {
-  const outcome = await runCli(['run', 'ticker-orders', '--preset', 'huge']);
-  assert.equal(outcome.code, 2);
-  assert.equal(outcome.stderr.trimEnd(), 'wsbench: --preset: "huge" is not a preset of ticker-orders (seed, ci)');
-});
+testRefusedRunInput(
+  [
+    ['ticker-orders: a tick interval below 1 ms', ['--tick-interval', '0ms'], 'wsbench: --tick-interval: "0ms" is below the minimum 1ms'],
+    ['ticker-orders: an unknown preset', ['--preset', 'huge'], 'wsbench: --preset: "huge" is not a preset of ticker-orders (seed, ci)'],
+  ],
+  'ticker-orders',
+);

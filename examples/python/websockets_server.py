@@ -25,6 +25,17 @@ from websockets.exceptions import ConnectionClosed
 
 import wsbench_protocol as wp
 
+async def json_messages(ws: ServerConnection, scenario: str, malformed: str):
+    """The connection's messages, parsed; one that is not JSON counts as `malformed` of `scenario` and is skipped."""
+    async for message in ws:
+        try:
+            parsed = json.loads(message)
+        except ValueError:
+            wp.count(scenario, malformed)
+            continue
+        yield parsed
+
+
 # ------------------------------------------------------------------ echo
 
 
@@ -41,12 +52,7 @@ TICKER = wp.TickerStream(broadcast)
 
 async def ticker_orders(ws: ServerConnection, params: wp.Params) -> None:
     try:
-        async for message in ws:
-            try:
-                order = json.loads(message)
-            except ValueError:
-                wp.count("ticker-orders", "ordersMalformed")
-                continue
+        async for order in json_messages(ws, "ticker-orders", "ordersMalformed"):
             if "sub" in order:
                 TICKER.subscribe(ws, params)
                 continue
@@ -201,12 +207,7 @@ async def firehose(ws: ServerConnection, params: wp.Params) -> None:
             await sender  # finishes the message it is sending: a cancelled fragmented send would break the frame sequence
 
     try:
-        async for message in ws:
-            try:
-                request = json.loads(message)
-            except ValueError:
-                wp.count("firehose", "badRequests")
-                continue
+        async for request in json_messages(ws, "firehose", "badRequests"):
             await stop()
             await send(wp.compact({"method": str(request.get("method")), "success": True, "req_id": request.get("req_id")}))
             if request.get("method") == "subscribe":

@@ -29,6 +29,8 @@ const DEFAULT_VARY = 'connections';
 const DEFAULT_START = 100;
 const DEFAULT_MAX = 50_000;
 const DEFAULT_RESOLUTION = 0.1;
+/** Why a server has no search: the run stopped first. */
+const NOT_REACHED = 'the search was interrupted before this server\'s turn';
 
 export interface CapacityOptions {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
@@ -142,9 +144,13 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
   const servers: ServerCapacity[] = [];
 
   for (const pair of plan.pairs) {
-    if (signal.aborted) break;
     const foreign = plan.firstStep.foreign.find((f) => f.name === pair.server);
     const serverPerStep = foreign?.kind === 'target' || (foreign?.kind === 'command' && plan.settings.keepServer) ? 'kept' : 'fresh';
+    // Listed, not left out: a reader must see which servers the stopped search never measured.
+    if (signal.aborted) {
+      servers.push(notSearched(pair.server, pair.client ?? '-', serverPerStep, 'not-reached', NOT_REACHED));
+      continue;
+    }
     if (pair.client === null) {
       servers.push(notSearched(pair.server, '-', serverPerStep, 'skipped', pair.reason ?? 'no client stack can load it'));
       continue;
@@ -158,7 +164,8 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
         kept = await startKeptServer(foreign, { host: plan.firstStep.host, scenario: plan.info.name, params: first }, signal);
       }
     } catch (error) {
-      servers.push(notSearched(pair.server, client, serverPerStep, 'failed', `--keep-server: ${(error as Error).message.split('\n')[0]}`));
+      if (signal.aborted) servers.push(notSearched(pair.server, client, serverPerStep, 'not-reached', NOT_REACHED));
+      else servers.push(notSearched(pair.server, client, serverPerStep, 'failed', `--keep-server: ${(error as Error).message.split('\n')[0]}`));
       continue;
     }
     const step = async (count: number, processes: number): Promise<StepMeasurement> => {
@@ -283,8 +290,8 @@ function lastOf<T>(items: T[], match: (item: T) => boolean): T | undefined {
   return [...items].reverse().find(match);
 }
 
-/** A server whose search never ran: skipped (the pair cannot run here) or failed (its kept server did not start). */
-function notSearched(server: string, client: string, serverPerStep: ServerCapacity['serverPerStep'], status: 'skipped' | 'failed', reason: string): ServerCapacity {
+/** A server whose search never ran: skipped (the pair cannot run here), failed (its kept server did not start) or not reached. */
+function notSearched(server: string, client: string, serverPerStep: ServerCapacity['serverPerStep'], status: Exclude<ServerCapacity['status'], 'measured'>, reason: string): ServerCapacity {
   return { server, client, status, reason, serverPerStep, capacity: 0, brokeAt: null, end: null, broke: null, cannotTell: null, clientProcesses: 0, steps: [] };
 }
 

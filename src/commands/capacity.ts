@@ -6,7 +6,8 @@
  * and `compare` read like any run's; the report folder beside it has the
  * capacity table and charts.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
+import { subcommand } from './subcommand.js';
 import { ParameterError, UsageError } from '../errors.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { loadScenario } from '../core/scenario-loader.js';
@@ -38,11 +39,9 @@ interface CapacityFlags extends CommonFlags {
 }
 
 function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
-  const command = new Command(`wsbench capacity ${info.name}`)
+  const command = subcommand(`wsbench capacity ${info.name}`)
     .description(`The most ${info.name} clients each server holds within an SLO: ramp x2, then bisect; one cell per step.`)
-    .option('--slo <clauses>', "what must hold, e.g. 'p99<500ms,errors=0' (p50/p90/p99/p999/mean/max of the primary latency, errors = every errors-role metric, or a metric key)")
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
+    .option('--slo <clauses>', "what must hold, e.g. 'p99<500ms,errors=0' (p50/p90/p99/p999/mean/max of the primary latency, errors = every errors-role metric, or a metric key)");
   addStackOptions(command, {
     servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
     clients: 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)',

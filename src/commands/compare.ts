@@ -13,7 +13,7 @@
  */
 import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Command } from 'commander';
+import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
@@ -34,7 +34,7 @@ interface CompareFlags {
 }
 
 export async function compareFromArgs(args: string[]): Promise<number> {
-  const command = new Command('wsbench compare')
+  const command = subcommand('wsbench compare')
     .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it)')
     .argument('<new>', 'result JSON to compare with it (or a journal)')
     .option(
@@ -43,12 +43,8 @@ export async function compareFromArgs(args: string[]): Promise<number> {
     )
     .option('--format <format>', `what stdout gets: ${FORMATS.join(', ')}`, 'text')
     .option('--json', 'the same as --format json')
-    .option('--summary <file>', 'also append the Markdown comparison to this file (e.g. "$GITHUB_STEP_SUMMARY")')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
-  command.parse(args, { from: 'user' });
-  const [basePath, nextPath] = command.args as [string, string];
-  const flags = command.opts<CompareFlags>();
+    .option('--summary <file>', 'also append the Markdown comparison to this file (e.g. "$GITHUB_STEP_SUMMARY")');
+  const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, args);
   const format = readFormat(flags);
   const threshold = flags.failOnRegression === undefined ? null : readPercent(flags.failOnRegression);
   if (flags.summary !== undefined) checkAppendable(flags.summary);

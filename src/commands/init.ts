@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { Command } from 'commander';
+import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { packageRoot, wsbenchDependency } from './init-dependency.js';
 
@@ -21,11 +21,9 @@ const DEV_TOOLS = ['typescript', '@types/node'];
 const EXAMPLE_PORT = 8080;
 
 export async function initFromArgs(args: string[]): Promise<number> {
-  const command = new Command('wsbench init')
+  const command = subcommand('wsbench init')
     .description('Write a project for a scenario of your own: package.json, tsconfig.json, scenario.ts; then npm install && npm run bench -- --target ws://...')
-    .argument('[dir]', 'a new or empty folder', '.')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
+    .argument('[dir]', 'a new or empty folder', '.');
   command.parse(args, { from: 'user' });
   const dir = resolve(command.processedArgs[0] as string);
   checkEmpty(dir);

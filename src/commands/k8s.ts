@@ -4,9 +4,12 @@
  * one run, an Indexed Job plus a headless Service for the barrier. It talks to
  * no cluster: `kubectl apply -f` is the user's step (docs/kubernetes.md).
  */
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
+import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_BARRIER_PORT, MAX_SHARDS, k8sManifest, manifestYaml, randomRunId } from '../shard/k8s-manifest.js';
+import { DEFAULT_BARRIER_PORT, INDEX_VARIABLE, MAX_SHARDS, k8sManifest, manifestYaml, podRunArgs, randomRunId, type K8sManifestOptions } from '../shard/k8s-manifest.js';
+import { planFromRunArgs } from './run-args.js';
+import { planForOtherMachines } from '../open-file-limit.js';
 
 interface K8sFlags {
   shards: string;
@@ -23,7 +26,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
   const split = args.indexOf('--');
   const own = split === -1 ? args : args.slice(0, split);
   const runArgs = split === -1 ? [] : args.slice(split + 1);
-  const command = new Command('wsbench k8s')
+  const command = subcommand('wsbench k8s')
     .usage('--shards N --image IMAGE [options] -- <run args...>')
     .description('Print a Kubernetes Indexed Job (and headless Service) that runs `wsbench run <run args>` as N shards of one run.')
     .requiredOption('--shards <n>', `number of shards, one pod each (1 to ${MAX_SHARDS})`)
@@ -33,9 +36,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     .option('--cpu <quantity>', 'CPU of each pod, requested and limited alike', '2')
     .option('--memory <quantity>', 'memory of each pod, requested and limited alike', '2Gi')
     .option('--barrier-port <port>', 'port of shard 0\'s start barrier', String(DEFAULT_BARRIER_PORT))
-    .option('--run-id <id>', 'run id shared by the shards (default: NAME and a random suffix)')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
+    .option('--run-id <id>', 'run id shared by the shards (default: NAME and a random suffix)');
   try {
     command.parse(own, { from: 'user' });
   } catch (error) {
@@ -49,7 +50,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
   const shards = wholeNumber('--shards', flags.shards, `a whole number from 1 to ${MAX_SHARDS}`);
   const barrierPort = wholeNumber('--barrier-port', flags.barrierPort, 'a port from 1 to 65535');
   const runId = flags.runId ?? randomRunId(flags.name);
-  const manifest = k8sManifest({
+  const options: K8sManifestOptions = {
     name: flags.name,
     ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
     image: flags.image,
@@ -59,7 +60,12 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     memory: flags.memory,
     barrierPort,
     runArgs,
-  });
+  };
+  const manifest = k8sManifest(options);
+  // Every pod would refuse what `run` refuses: check the arguments shard 0 gets, with `run`'s own parser, before printing.
+  // The pods' open-file limit and port range are theirs, not this machine's: those checks stay with the pods.
+  planForOtherMachines();
+  await planFromRunArgs(podRunArgs(options), { [INDEX_VARIABLE]: '0' });
   const ns = flags.namespace !== undefined ? ` -n ${flags.namespace}` : '';
   const header = [
     `wsbench k8s: ${shards} shard${shards > 1 ? 's' : ''} of run ${runId} (docs/kubernetes.md)`,

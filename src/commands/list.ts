@@ -1,5 +1,5 @@
 /** `wsbench list`: the runtimes and stacks as they load on this machine, and the scenarios with their parameters. */
-import { Command } from 'commander';
+import { subcommand } from './subcommand.js';
 import { probeStacks } from '../core/environment.js';
 import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
@@ -9,10 +9,8 @@ import { formatValue } from '../parsing/parameter-values.js';
 import { toKebab } from './parameter-flags.js';
 
 export async function listFromArgs(args: string[]): Promise<number> {
-  const command = new Command('wsbench list')
-    .option('--json', 'print as JSON')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
+  const command = subcommand('wsbench list')
+    .option('--json', 'print as JSON');
   command.parse(args, { from: 'user' });
   process.stdout.write(await renderList(command.opts<{ json?: boolean }>().json === true));
   return 0;

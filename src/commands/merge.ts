@@ -4,7 +4,7 @@
  * line each (`kubectl logs` of the shard pods).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { Command } from 'commander';
+import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
 import { renderTable } from '../report/table.js';
@@ -13,12 +13,10 @@ import { mergeShards, type ShardInput } from '../shard/merge.js';
 import { configurationDifference } from '../shard/merge-warnings.js';
 
 export async function mergeFromArgs(args: string[]): Promise<number> {
-  const command = new Command('wsbench merge')
+  const command = subcommand('wsbench merge')
     .argument('<shards...>', 'shard result files, or logs with one result JSON line per shard')
     .option('--out <file>', 'merged result JSON file', 'wsbench-merged.json')
-    .option('--json', 'print the merged result JSON on stdout instead of the table')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
+    .option('--json', 'print the merged result JSON on stdout instead of the table');
   command.parse(args, { from: 'user' });
   const flags = command.opts<{ out: string; json?: boolean }>();
   checkWritable(flags.out);

@@ -10,7 +10,7 @@
  * cannot be loaded again, a run still going).
  */
 import { appendFileSync, unlinkSync } from 'node:fs';
-import { Command } from 'commander';
+import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { checkWritable } from '../result-file.js';
 import { lockResultFile } from '../result-lock.js';
@@ -27,17 +27,13 @@ interface RecoverFlags {
 }
 
 export async function recoverFromArgs(args: string[]): Promise<number> {
-  const command = new Command('wsbench recover')
+  const command = subcommand('wsbench recover')
     .argument('<journal>', 'the journal a run left beside its result file (<out>.journal)')
     .option('--out <file>', 'result JSON file (default: the journal\'s name without .journal, where the run was to write it)')
     .option('--keep-journal', 'keep the journal after the result is written (by default it is removed then)')
     .option('--json', 'print the result JSON on stdout instead of the table')
-    .option('--png', 'also write charts/*.png beside the SVGs')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
-  command.parse(args, { from: 'user' });
-  const [path] = command.args as [string];
-  const flags = command.opts<RecoverFlags>();
+    .option('--png', 'also write charts/*.png beside the SVGs');
+  const { operands: [path], flags } = parseWords<RecoverFlags, [string]>(command, args);
   if (!isJournal(path)) throw new UsageError(`${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`);
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkWritable(out);

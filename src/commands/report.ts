@@ -1,6 +1,6 @@
 /** `wsbench report results.json [--out dir] [--png]`: charts and HTML from a result file alone. */
 import { existsSync, statSync } from 'node:fs';
-import { Command } from 'commander';
+import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { readResultOrJournal } from '../journal/recover.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
@@ -14,15 +14,11 @@ interface ReportFlags {
 }
 
 export async function reportFromArgs(args: string[]): Promise<number> {
-  const command = new Command('wsbench report')
+  const command = subcommand('wsbench report')
     .argument('<results>', 'result JSON written by wsbench run, or the journal of a run that stopped without writing it')
     .option('--out <dir>', 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)')
-    .option('--png', 'also write charts/*.png')
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
-  command.parse(args, { from: 'user' });
-  const [path] = command.args as [string];
-  const flags = command.opts<ReportFlags>();
+    .option('--png', 'also write charts/*.png');
+  const { operands: [path], flags } = parseWords<ReportFlags, [string]>(command, args);
   if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory()) {
     throw new UsageError(`--out: ${flags.out} is a file, not a directory`);
   }

@@ -37,6 +37,10 @@ export type RunEvent =
       environment?: Environment;
       /** Load-generating processes per cell. */
       clientProcesses?: number;
+      /** What the run does that its numbers will not show, as the result's `warnings`. */
+      warnings?: string[];
+      /** The loopback address the servers bind, as the result's `host`. */
+      host?: string;
     }
   /** A cell round starts its processes; `windowMs` is undefined when the window ends with the clients. */
   | (CellEventBase & { type: 'cell-start'; windowMs: number | undefined })

@@ -40,7 +40,10 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),
   };
   const runIdentity = { startedAt: startedAt.toISOString(), environment, clientProcesses: plan.clientProcesses };
-  emit({ type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...(options.shard ? { shard: options.shard } : {}), ...runIdentity });
+  emit({
+    type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...(options.shard ? { shard: options.shard } : {}), ...runIdentity,
+    warnings: plan.warnings, host: plan.host,
+  });
   const coordinator = options.coordinate ? await options.coordinate(signal) : null;
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
   for (let round = 0; round < plan.repeat && !coordinator?.failure; round++) {

@@ -98,23 +98,13 @@ export class MetricsRegistry implements MetricsApi {
   private readonly sizes = new Map<string, BucketTally>();
 
   sizeHistogram(name: string): SizeRecorder {
-    let tally = this.sizes.get(name);
-    if (!tally) {
-      tally = new BucketTally();
-      this.sizes.set(name, tally);
-    }
-    const target = tally;
+    const target = entryOf(this.sizes, name, () => new BucketTally());
     // A zero-byte message is still a message: it lands in the 1-byte bucket.
     return { recordBytes: (bytes) => target.record(bytes < 1 ? 1 : Math.round(bytes)) };
   }
 
   histogram(name: string): Recorder {
-    let tally = this.histograms.get(name);
-    if (!tally) {
-      tally = new BucketTally();
-      this.histograms.set(name, tally);
-    }
-    const target = tally;
+    const target = entryOf(this.histograms, name, () => new BucketTally());
     return {
       recordUs(valueUs) {
         target.record(valueUs < 1 ? 1 : Math.round(valueUs));
@@ -141,12 +131,7 @@ export class MetricsRegistry implements MetricsApi {
   }
 
   counter(name: string): Counter {
-    let cell = this.counters.get(name);
-    if (!cell) {
-      cell = { n: 0 };
-      this.counters.set(name, cell);
-    }
-    const target = cell;
+    const target = entryOf(this.counters, name, () => ({ n: 0 }));
     return {
       add: (amount = 1) => {
         target.n += amount;
@@ -165,6 +150,16 @@ export class MetricsRegistry implements MetricsApi {
       ...[...this.sizes].map(([name, tally]) => [name, { ...tally.encodeAll(), unit: 'bytes' as const }]),
     ]);
   }
+}
+
+/** The entry named `name`, made on first use: asking twice for a recorder gives two handles on one tally. */
+function entryOf<T>(entries: Map<string, T>, name: string, make: () => T): T {
+  let entry = entries.get(name);
+  if (entry === undefined) {
+    entry = make();
+    entries.set(name, entry);
+  }
+  return entry;
 }
 
 /** Merges the same-named histograms of several processes. */

@@ -4,9 +4,9 @@
  * its port), says where, and measures its own cost.
  */
 import { loadServerAdapter } from '../stacks.js';
-import type { ServerConnection, ServerHandlers } from '../adapter-types.js';
-import type { ServerLogic, ServerScenarioContext } from '../scenario-types.js';
+import type { ServerLogic } from '../scenario-types.js';
 import { monotonicUs } from './clock.js';
+import { hostServerLogic } from './hosted-server-logic.js';
 import { exitWithParent, sendToParent, type ServerStartMessage, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { EventLoopSampler } from './resources.js';
@@ -52,50 +52,29 @@ async function start(message: ServerStartMessage): Promise<void> {
     const availability = await adapter.probe();
     if (!availability.available) throw new Error(availability.reason);
     const scenario = await importScenario(message.scenario.url, message.scenario.name);
-    const open = new Set<ServerConnection>();
-    let broadcast: ServerScenarioContext['broadcast'] = () => {
-      throw new Error('broadcast() before the server listens');
-    };
-    const ctx: ServerScenarioContext = {
+    // The plan skips built-in servers for a scenario without a server half; this child never starts for one.
+    if (!scenario.server) throw new Error(`${scenario.name} has no server half`);
+    const hosted = hostServerLogic(scenario.server.bind(scenario), {
       params: message.params,
-      nowUs: monotonicUs,
-      histogram: (name) => metrics.histogram(name),
-      sizeHistogram: (name) => metrics.sizeHistogram(name),
-      counter: (name) => metrics.counter(name),
-      broadcast: (data) => broadcast(data),
-      connections: () => open,
+      metrics,
       processIndex: message.processIndex,
       processCount: message.processCount,
       tellSiblings: (data) => {
         if (message.processCount > 1) void sendToParent({ type: 'sibling', data });
       },
-    };
-    // The plan skips built-in servers for a scenario without a server half; this child never starts for one.
-    if (!scenario.server) throw new Error(`${scenario.name} has no server half`);
-    logic = scenario.server(ctx);
-    const handlers: ServerHandlers = {
-      onConnection(connection) {
-        open.add(connection);
-        logic.onConnection?.(connection);
-      },
-      onMessage: logic.onMessage?.bind(logic) ?? (() => undefined),
-      onClose(connection) {
-        open.delete(connection);
-        logic.onClose?.(connection);
-      },
-      routes: logic.routes,
-    };
+    });
+    logic = hosted.logic;
     const sendQueueLimit = scenario.sendQueueLimit?.(message.params);
     const running = await adapter.start({
       host: message.host,
-      handlers,
+      handlers: hosted.handlers,
       deflate: message.params.deflate === 'on',
       ...(sendQueueLimit ? { sendQueueLimit } : {}),
       ...(message.processCount > 1 ? { sharePort: true } : {}),
       ...(message.port !== undefined ? { port: message.port } : {}),
       ...(message.tls ? { tls: message.tls } : {}),
     });
-    broadcast = running.broadcast;
+    hosted.listening(running.broadcast);
     stackDrops = running.stackDrops;
     await sendToParent({ type: 'ready', url: running.url, httpUrl: running.httpUrl });
   } catch (error) {

@@ -32,9 +32,11 @@ export class JournalRebuild {
   private readonly open = new Map<number, OpenRound>();
   private lastAtMs = 0;
 
+  /** `argv`: the command line the journal's header recorded, which the result carries as a run's does. */
   constructor(
     private readonly path: string,
     private readonly scenario: AnyScenario,
+    private readonly argv?: string[],
   ) {}
 
   record(record: JournalRecord): void {
@@ -106,6 +108,9 @@ export class JournalRebuild {
         elapsedMs: (this.end?.atMs ?? this.lastAtMs) - Date.parse(start.startedAt),
         interrupted: this.end ? this.end.interrupted : true,
         coordinationFailure: null,
+        ...(start.warnings ? { warnings: start.warnings } : {}),
+        ...(this.argv ? { argv: this.argv } : {}),
+        ...(start.host !== undefined ? { host: start.host } : {}),
       },
       runs,
     );

@@ -58,6 +58,9 @@ export type JournalRecord =
       clientProcesses: number;
       environment: Environment;
       shard?: { index: number; count: number; runId: string };
+      /** The result's `warnings` and `host`; absent in journals of earlier versions (read alike: no warnings, host unknown). */
+      warnings?: string[];
+      host?: string;
     })
   | (Stamped & { type: 'cell-start'; index: number; round: number; server: string; client: string; params: ParamValues; windowMs: number | null })
   | (Stamped & { type: 'window-open'; index: number })

@@ -122,6 +122,8 @@ export class RunJournal {
           clientProcesses: event.clientProcesses ?? 1,
           environment: event.environment!,
           ...(event.shard ? { shard: event.shard } : {}),
+          ...(event.warnings && event.warnings.length > 0 ? { warnings: event.warnings } : {}),
+          ...(event.host !== undefined ? { host: event.host } : {}),
         }, true);
         return;
       case 'cell-start':

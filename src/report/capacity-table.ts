@@ -70,11 +70,16 @@ export function renderCapacityTable(result: CapacityResult): string {
 
 function summaryRow(server: ServerCapacity): string[] {
   const front = [server.server, server.client];
-  if (server.status !== 'measured') return [...front, '-', '-', '0', '-', server.serverPerStep, `${server.status}: ${server.reason}`];
+  if (server.status !== 'measured') return [...front, '-', '-', '0', '-', server.serverPerStep, `${searchStatusWords(server.status)}: ${server.reason}`];
   const capacity = server.end === 'max' ? `>= ${server.capacity}` : String(server.capacity);
   const what = server.cannotTell ?? server.broke ?? (server.end === 'max' ? 'nothing up to the maximum' : server.end === 'interrupted' ? 'interrupted' : '-');
   const prefix = server.cannotTell && server.broke === null ? 'cannot tell: ' : '';
   return [...front, capacity, server.brokeAt === null ? '-' : String(server.brokeAt), String(server.steps.length), String(server.clientProcesses), server.serverPerStep, prefix + what];
+}
+
+/** A search's status as the tables print it: `not-reached` reads "not reached". */
+export function searchStatusWords(status: ServerCapacity['status']): string {
+  return status.replace('-', ' ');
 }
 
 function stepRow(step: CapacityStep): string[] {

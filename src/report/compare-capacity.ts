@@ -36,12 +36,12 @@ export function compareCapacities(base: CapacityResult, next: CapacityResult): P
       params: next.capacity.settings.params,
       baseStatus: statusOf(b),
       nextStatus: statusOf(n),
-      nextReason: n.reason,
+      nextReason: reasonOf(n),
       deltas: capacityDeltas(b, n, next.capacity.settings.vary),
     });
   }
   const unmatched = (s: ServerCapacity, params: CellComparison['params']): UnmatchedCell => ({
-    label: label(s), scenario, server: s.server, client: s.client, params, status: statusOf(s), reason: s.reason,
+    label: label(s), scenario, server: s.server, client: s.client, params, status: statusOf(s), reason: reasonOf(s),
   });
   const missing = base.capacity.servers.filter((s) => !nextByServer.has(key(s)));
   const added = next.capacity.servers.filter((s) => !baseServers.has(key(s)));
@@ -55,9 +55,15 @@ export function compareCapacities(base: CapacityResult, next: CapacityResult): P
   };
 }
 
-/** A search that ran is `ok` here; one that could not run keeps its status. */
+/** A search that ran is `ok` here; one that could not run keeps its status; one never reached could not show its capacity: failed. */
 function statusOf(server: ServerCapacity): CellStatus {
+  if (server.status === 'not-reached') return 'failed';
   return server.status === 'measured' ? 'ok' : server.status;
+}
+
+/** The reason beside that status: a server never reached says so, since its status reads failed. */
+function reasonOf(server: ServerCapacity): string | null {
+  return server.status === 'not-reached' ? `not reached: ${server.reason}` : server.reason;
 }
 
 function capacityDeltas(b: ServerCapacity, n: ServerCapacity, vary: string): MetricDelta[] {

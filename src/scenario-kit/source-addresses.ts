@@ -4,6 +4,7 @@
  * 127.0.0.0/8 is loopback on Linux; 127.0.0.1 is left to the server.
  */
 import { readFileSync } from 'node:fs';
+import { limitsAreThisMachines } from '../open-file-limit.js';
 
 /** Above this many connections, one more source address per this many. */
 const CONNECTIONS_PER_ADDRESS = 1000;
@@ -20,8 +21,9 @@ export function sourceAddressFor(index: number, count: number): string | undefin
   return count > 0 ? `127.0.0.${FIRST_HOST + (index % count)}` : undefined;
 }
 
-/** Size of the kernel's ephemeral port range (Linux); null elsewhere. */
+/** Size of the kernel's ephemeral port range (Linux); null elsewhere, or when the run is for other machines. */
 export function localPortCount(): number | null {
+  if (!limitsAreThisMachines()) return null;
   try {
     const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
     return low !== undefined && high !== undefined && high >= low ? high - low + 1 : null;

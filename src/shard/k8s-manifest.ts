@@ -102,16 +102,7 @@ export function k8sManifest(options: K8sManifestOptions): K8sManifest {
   const labels = (): Labels => ({ 'app.kubernetes.io/name': 'wsbench', 'app.kubernetes.io/instance': name });
   const metadata = () => ({ name, ...(options.namespace !== undefined ? { namespace: options.namespace } : {}), labels: labels() });
   const resources = () => ({ cpu: options.cpu, memory: options.memory });
-  const args = [
-    'run',
-    ...options.runArgs.map(literalArg),
-    '--shard', `env:${INDEX_VARIABLE}/${shards}`,
-    '--run-id', options.runId,
-    // An Indexed Job's pod with subdomain S is NAME-INDEX.S in DNS: shard 0 is NAME-0.NAME.
-    '--barrier', `http://${name}-0.${name}:${port}`,
-    '--barrier-listen', `0.0.0.0:${port}`,
-    '--json-line',
-  ];
+  const args = ['run', ...podRunArgs(options).map(literalArg)];
   const container: ShardContainer = {
     name: 'wsbench',
     image: options.image,
@@ -169,6 +160,20 @@ export function k8sManifest(options: K8sManifestOptions): K8sManifest {
   return { runId: options.runId, service, job };
 }
 
+/** What follows `wsbench run` in every pod, as the pod reads it (before Kubernetes' `$` escaping). */
+export function podRunArgs(options: K8sManifestOptions): string[] {
+  const { name, shards, barrierPort: port } = options;
+  return [
+    ...options.runArgs,
+    '--shard', `env:${INDEX_VARIABLE}/${shards}`,
+    '--run-id', options.runId,
+    // An Indexed Job's pod with subdomain S is NAME-INDEX.S in DNS: shard 0 is NAME-0.NAME.
+    '--barrier', `http://${name}-0.${name}:${port}`,
+    '--barrier-listen', `0.0.0.0:${port}`,
+    '--json-line',
+  ];
+}
+
 /** A run id for `name`: the name and a random suffix, so two runs of one manifest name never merge. */
 export function randomRunId(name: string): string {
   return `${name}-${randomInt(36 ** 6).toString(36).padStart(6, '0')}`;
@@ -224,7 +229,7 @@ function checkOptions(o: K8sManifestOptions): void {
   checkRunArgs(o.runArgs);
 }
 
-/** What `k8s` can tell about the run arguments without the scenario: the pods check the rest when they start. */
+/** What the manifest itself needs of the run arguments; `wsbench k8s` then reads them with `run`'s own parser. */
 function checkRunArgs(args: string[]): void {
   const example = 'wsbench k8s --shards 4 --image IMAGE -- fanout --connections 40000 --target ws://server.bench:8080/';
   if (args.length === 0) throw new UsageError(`k8s: give the run arguments after "--", e.g. ${example}`);

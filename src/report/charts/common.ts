@@ -93,6 +93,13 @@ export function frame(view: ScenarioView, title: string, description: string): P
   };
 }
 
+type FacetedSpec = Extract<TopLevelSpec, { facet: unknown }>;
+
+/** A chart of panels, one per value of the facet's fields: `panel` says what each draws of `values`. */
+export function facetedChart(caption: string, framed: ReturnType<typeof frame>, values: object[], facet: FacetedSpec['facet'], panel: FacetedSpec['spec']): DrawnChart {
+  return { caption, spec: { ...framed, data: { values }, facet, spec: panel } };
+}
+
 /** The request's own title when it has one, else the builder's. */
 export function titleOf(requested: string | undefined, fallback: string, part?: string): string {
   if (requested === undefined) return fallback;

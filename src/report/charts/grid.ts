@@ -7,6 +7,7 @@
 import {
   cellLabel,
   declaredMetrics,
+  facetedChart,
   firstSeen,
   frame,
   metricLabel,
@@ -54,42 +55,38 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
   const x = { field: 'pair', type: 'nominal', title: 'server x client', sort: pairs, axis: { labelAngle: -30 } } as const;
   const where = `rows: ${rows}; columns: ${columns}`;
   return [
-    {
-      caption: `Percentiles of ${request.histogram} in each ${rows} x ${columns} combination, one line per server x client pair.`,
-      spec: {
-        ...frame(view, titleOf(request.title, `${request.histogram} by ${rows} x ${columns}`, 'percentiles'), `${where}; one line per server x client pair.`),
-        data: { values: curves },
-        facet,
-        spec: {
-          width: 280,
-          height: 180,
-          mark: { type: 'line', strokeWidth: 1.5 },
-          encoding: {
-            x: percentileX(Math.max(...curves.map((v) => v.x))),
-            y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${request.histogram} (${unit}, log scale)` },
-            color: { field: 'pair', type: 'nominal', title: 'server x client', sort: pairs },
-          },
+    facetedChart(
+      `Percentiles of ${request.histogram} in each ${rows} x ${columns} combination, one line per server x client pair.`,
+      frame(view, titleOf(request.title, `${request.histogram} by ${rows} x ${columns}`, 'percentiles'), `${where}; one line per server x client pair.`),
+      curves,
+      facet,
+      {
+        width: 280,
+        height: 180,
+        mark: { type: 'line', strokeWidth: 1.5 },
+        encoding: {
+          x: percentileX(Math.max(...curves.map((v) => v.x))),
+          y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${request.histogram} (${unit}, log scale)` },
+          color: { field: 'pair', type: 'nominal', title: 'server x client', sort: pairs },
         },
       },
-    },
-    {
-      caption: `Mean ${request.histogram} (bar), min..max (rule) and p99 (tick) in each ${rows} x ${columns} combination` +
+    ),
+    facetedChart(
+      `Mean ${request.histogram} (bar), min..max (rule) and p99 (tick) in each ${rows} x ${columns} combination` +
         (label ? `; the label above each bar is ${label.header} (${label.unit}).` : '.'),
-      spec: {
-        ...frame(view, titleOf(request.title, `mean ${request.histogram} by ${rows} x ${columns}`, 'means'), `${where}; mean (bar), min..max (rule), p99 (tick).`),
-        data: { values: summaries },
-        facet,
-        spec: {
-          width: { step: 110 },
-          height: 180,
-          layer: [
-            { mark: 'bar', encoding: { x, y: { field: 'mean', type: 'quantitative', title: `${request.histogram} (${unit})` }, color: { field: 'pair', type: 'nominal', legend: null } } },
-            { mark: 'rule', encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' } } },
-            { mark: { type: 'tick', color: 'black', thickness: 2 }, encoding: { x, y: { field: 'p99', type: 'quantitative' } } },
-            ...(label ? [{ mark: { type: 'text' as const, dy: -8, fontSize: 10 }, encoding: { x, y: { field: 'max', type: 'quantitative' as const }, text: { field: 'label', type: 'nominal' as const } } }] : []),
-          ],
-        },
+      frame(view, titleOf(request.title, `mean ${request.histogram} by ${rows} x ${columns}`, 'means'), `${where}; mean (bar), min..max (rule), p99 (tick).`),
+      summaries,
+      facet,
+      {
+        width: { step: 110 },
+        height: 180,
+        layer: [
+          { mark: 'bar', encoding: { x, y: { field: 'mean', type: 'quantitative', title: `${request.histogram} (${unit})` }, color: { field: 'pair', type: 'nominal', legend: null } } },
+          { mark: 'rule', encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' } } },
+          { mark: { type: 'tick', color: 'black', thickness: 2 }, encoding: { x, y: { field: 'p99', type: 'quantitative' } } },
+          ...(label ? [{ mark: { type: 'text' as const, dy: -8, fontSize: 10 }, encoding: { x, y: { field: 'max', type: 'quantitative' as const }, text: { field: 'label', type: 'nominal' as const } } }] : []),
+        ],
       },
-    },
+    ),
   ];
 }

@@ -5,7 +5,7 @@
  * Histograms of different units get charts of their own.
  */
 import type { MeasuredCell } from '../../result-types.js';
-import { cellLabel, firstSeen, frame, parameterValueLabel, parameterValues, titleOf, type DrawnChart, type ScenarioView } from './common.js';
+import { cellLabel, facetedChart, firstSeen, frame, parameterValueLabel, parameterValues, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { boxStats, histogramSeries, type DisplayUnit } from './histograms.js';
 
 interface BoxRequest {
@@ -41,38 +41,34 @@ function unitCharts(view: ScenarioView, request: BoxRequest, rows: BoxRow[], uni
   const x = { field: 'histogram', type: 'nominal', title: null, sort: histograms, axis: { labelAngle: 0 } } as const;
   const color = { field: 'histogram', type: 'nominal', title: 'histogram', sort: histograms } as const;
   const named = histograms.join(', ');
-  const box: DrawnChart = {
-    caption: `Distribution of ${named} for each value of ${parameter}: box p25..p75, line at the median, whiskers p1..p99 (a histogram keeps no outliers to draw).`,
-    spec: {
-      ...frame(view, titleOf(request.title, `${named} by ${parameter}`, 'distribution'), `Box plots from the HDR histograms in ${unit}, log scale.`),
-      data: { values: rows },
-      facet,
-      spec: {
-        width: { step: 90 },
-        height: 240,
-        layer: [
-          { mark: 'rule', encoding: { x, y: { field: 'p1', type: 'quantitative', scale: { type: 'log' }, title: `${named} (${unit}, log scale)` }, y2: { field: 'p99' } } },
-          { mark: { type: 'bar', size: 34 }, encoding: { x, y: { field: 'p25', type: 'quantitative' }, y2: { field: 'p75' }, color } },
-          { mark: { type: 'tick', color: 'black', size: 34, thickness: 2 }, encoding: { x, y: { field: 'p50', type: 'quantitative' } } },
-        ],
-      },
+  // Both charts draw the same panels: one per value of the parameter, one column per histogram.
+  const panel = { width: { step: 90 }, height: 240 } as const;
+  const box = facetedChart(
+    `Distribution of ${named} for each value of ${parameter}: box p25..p75, line at the median, whiskers p1..p99 (a histogram keeps no outliers to draw).`,
+    frame(view, titleOf(request.title, `${named} by ${parameter}`, 'distribution'), `Box plots from the HDR histograms in ${unit}, log scale.`),
+    rows,
+    facet,
+    {
+      ...panel,
+      layer: [
+        { mark: 'rule', encoding: { x, y: { field: 'p1', type: 'quantitative', scale: { type: 'log' }, title: `${named} (${unit}, log scale)` }, y2: { field: 'p99' } } },
+        { mark: { type: 'bar', size: 34 }, encoding: { x, y: { field: 'p25', type: 'quantitative' }, y2: { field: 'p75' }, color } },
+        { mark: { type: 'tick', color: 'black', size: 34, thickness: 2 }, encoding: { x, y: { field: 'p50', type: 'quantitative' } } },
+      ],
     },
-  };
-  const means: DrawnChart = {
-    caption: `Mean of ${named} for each value of ${parameter}.`,
-    spec: {
-      ...frame(view, titleOf(request.title, `mean ${named} by ${parameter}`, 'means'), `Mean per histogram and value of ${parameter}, in ${unit}.`),
-      data: { values: rows },
-      facet,
-      spec: {
-        width: { step: 90 },
-        height: 240,
-        layer: [
-          { mark: 'bar', encoding: { x, y: { field: 'mean', type: 'quantitative', title: `mean (${unit})` }, color } },
-          { mark: { type: 'text', dy: -6 }, encoding: { x, y: { field: 'mean', type: 'quantitative' }, text: { field: 'mean', type: 'quantitative', format: '.3~r' } } },
-        ],
-      },
+  );
+  const means = facetedChart(
+    `Mean of ${named} for each value of ${parameter}.`,
+    frame(view, titleOf(request.title, `mean ${named} by ${parameter}`, 'means'), `Mean per histogram and value of ${parameter}, in ${unit}.`),
+    rows,
+    facet,
+    {
+      ...panel,
+      layer: [
+        { mark: 'bar', encoding: { x, y: { field: 'mean', type: 'quantitative', title: `mean (${unit})` }, color } },
+        { mark: { type: 'text', dy: -6 }, encoding: { x, y: { field: 'mean', type: 'quantitative' }, text: { field: 'mean', type: 'quantitative', format: '.3~r' } } },
+      ],
     },
-  };
+  );
   return [box, means];
 }

@@ -1,0 +1,86 @@
+/**
+ * `run`'s arguments (after the word `run`) as the library's options: the
+ * scenario, its flags, units and limits, all checked by one parser. `run` uses
+ * it before it executes; `k8s` uses it on the arguments every pod will be
+ * given, so a mistake is refused before a manifest exists.
+ */
+import type { Command } from 'commander';
+import { subcommand } from './subcommand.js';
+import { planRun, type RunOptions, type RunPlan } from '../run.js';
+import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
+import { scenarioInfo } from '../core/scenario-info.js';
+import type { ScenarioInfo } from '../result-types.js';
+import { addParameterOptions } from './parameter-flags.js';
+import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, foreignTrustOptions } from './foreign-flags.js';
+import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
+import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
+import { addLiveOptions, LIVE_FLAG_NAMES, type LiveFlags } from './live-flags.js';
+import { addJournalOptions, JOURNAL_FLAG_NAMES, type JournalFlags } from './journal-flags.js';
+
+const DEFAULT_OUT = 'wsbench-results.json';
+/** Flags of `run` itself; a scenario parameter may not reuse these names. */
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
+
+export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
+  repeat?: string;
+  maxErrors?: string;
+  jsonLine?: boolean;
+}
+
+/** `run`'s arguments read and checked: what executing them needs, nothing started yet. */
+export interface ParsedRunArgs {
+  loaded: LoadedScenario;
+  flags: RunFlags;
+  /** The library's options, without the signal and event listener a run adds. */
+  options: RunOptions;
+  maxErrors: number;
+}
+
+export function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
+  const command = subcommand(`wsbench run ${info.name}`).description(info.description);
+  addStackOptions(command, {
+    servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
+    clients: 'client stacks, comma separated (default: all)',
+  });
+  command
+    .option('--client-procs <n>', 'load-generating processes per cell', '1')
+    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
+    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0');
+  addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
+  const foreign = addForeignServerOptions(command);
+  addShardOptions(command);
+  addLiveOptions(command);
+  addJournalOptions(command);
+  addParameterOptions(command, info.parameters, RUN_FLAGS);
+  return { command, foreign };
+}
+
+/**
+ * Reads `run`'s arguments into options: an unknown scenario, flag or unit, or a value out of
+ * range, throws the one-line error the CLI prints. `env` is where --shard env:NAME is read.
+ */
+export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ParsedRunArgs> {
+  const loaded = await loadScenario(args[0]!);
+  const info = scenarioInfo(loaded.scenario);
+  const { command, foreign } = runCommand(info, Object.keys(loaded.scenario.presets ?? {}));
+  command.parse(args.slice(1), { from: 'user' });
+  const flags = command.opts<RunFlags>();
+  const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'), env);
+  const options: RunOptions = {
+    scenario: loaded.scenario,
+    params: paramsFromFlags(info, flags),
+    ...commonOptionsFromFlags(flags),
+    repeat: readCount('--repeat', flags.repeat ?? '1'),
+    ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
+    ...foreignTrustOptions(flags),
+    ...(shard ? { shard } : {}),
+  };
+  const maxErrors = readCount('--max-errors', flags.maxErrors ?? '0');
+  return { loaded, flags, options, maxErrors };
+}
+
+/** Parses and plans: every check `run` makes before it starts a process, with nothing started. */
+export async function planFromRunArgs(args: string[], env: NodeJS.ProcessEnv): Promise<RunPlan> {
+  const parsed = await parseRunArgs(args, env);
+  return planRun(parsed.options, parsed.loaded);
+}

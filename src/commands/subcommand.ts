@@ -1,0 +1,16 @@
+/**
+ * A subcommand's commander instance. Its parse errors throw, so that cli.ts
+ * turns them into one line and exit 2, instead of commander printing its own
+ * message and exiting.
+ */
+import { Command } from 'commander';
+
+export function subcommand(name: string): Command {
+  return new Command(name).exitOverride().configureOutput({ writeErr: () => undefined });
+}
+
+/** Parses the words after the subcommand's name into its operands (as many as it declares required, at least) and its flags. */
+export function parseWords<F extends object, O extends string[] = string[]>(command: Command, args: string[]): { operands: O; flags: F } {
+  command.parse(args, { from: 'user' });
+  return { operands: command.args as O, flags: command.opts<F>() };
+}
