@@ -68,6 +68,8 @@ for (const [file, scenario, params] of SERVED) {
         const info = result.scenarios[0]!.metrics[key]!;
         if (info.role === 'errors' && value !== null) assert.equal(value, 0, `${scenario} ${key}`);
       }
+      // The protocol's frame count, ceil(length / fragmentSize), is what the wire carries (no empty final frame).
+      if (scenario === 'firehose') assert.equal(cell.metrics.wireDataFrames, cell.metrics.serverFramesSent, 'frames on the wire = frames the server says it sent');
     }
   });
 }

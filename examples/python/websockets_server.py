@@ -165,6 +165,19 @@ FEED: tuple[list[str], list[str]] | None = None
 HIGH_WATER_BYTES = 1024 * 1024
 
 
+async def send_frames(ws: ServerConnection, frames: list[str]) -> None:
+    """One text message as exactly these frames. ws.send(iterable) would add an empty
+    final frame, and the firehose protocol sends ceil(length / fragmentSize) frames.
+    send_context() is what ws.send() itself waits in: the write buffer's backpressure."""
+    last = len(frames) - 1
+    for index, frame in enumerate(frames):
+        async with ws.send_context():
+            if index == 0:
+                ws.protocol.send_text(frame.encode(), fin=index == last)
+            else:
+                ws.protocol.send_continuation(frame.encode(), fin=index == last)
+
+
 async def firehose(ws: ServerConnection, params: wp.Params) -> None:
     global FEED
     FEED = FEED or wp.build_order_book_feed()
@@ -175,8 +188,10 @@ async def firehose(ws: ServerConnection, params: wp.Params) -> None:
 
     async def send(text: str) -> None:
         frames = wp.fragments(text, fragment_bytes)
-        # An iterable of strings goes out as one fragmented text message, one frame per item.
-        await ws.send(frames if len(frames) > 1 else text)
+        if len(frames) > 1:
+            await send_frames(ws, frames)
+        else:
+            await ws.send(text)
         wp.count("firehose", "messagesSent")
         wp.count("firehose", "framesSent", len(frames))
         wp.count("firehose", "bytesSent", len(text))
