@@ -128,22 +128,14 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
     serverCase('stats route trickles, then SIGINT', 'slow-stats', {
       duration: '30s',
       wanted: 'interrupted',
-      inject: async ({ child, stderr, until: wait }) => {
-        await wait(stderr, /: started/);
-        await sleep(2500);
-        killQuietly(child.pid, 'SIGINT');
-      },
+      inject: signalWsbenchOnceStarted('SIGINT', 2500),
     }),
     serverCase('bogus Sec-WebSocket-Accept', 'bogus-accept', { duration: '2s', clients: ['ws', 'undici', 'deno', 'bun'] }),
     serverCase('--server-cmd daemonises (setsid)', 'setsid', { duration: '1s', wanted: 'measured' }),
     serverCase('kill -9 wsbench, setsid server', 'setsid', {
       duration: '20s',
       wanted: 'killed',
-      inject: async ({ child, stderr, until: wait }) => {
-        await wait(stderr, /: started/);
-        await sleep(1500);
-        killQuietly(child.pid, 'SIGKILL');
-      },
+      inject: signalWsbenchOnceStarted('SIGKILL', 1500),
     }),
     refusal('k8s bad run arguments', () => ({
       argv: ['k8s', '--shards', '2', '--image', 'img', '--', ...k8sArgs[k8sTurn++ % k8sArgs.length], '--target', 'ws://server.bench:8080/'],
@@ -241,6 +233,15 @@ function scan(pgid, tag) {
     }
   }
   return found;
+}
+
+/** An inject that signals wsbench `afterMs` after its cell started. */
+function signalWsbenchOnceStarted(signal, afterMs) {
+  return async ({ child, stderr, until: wait }) => {
+    await wait(stderr, /: started/);
+    await sleep(afterMs);
+    killQuietly(child.pid, signal);
+  };
 }
 
 function killQuietly(pid, signal) {
