@@ -26,7 +26,7 @@
  * and the compiled test fixtures.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,6 +41,7 @@ const buildRoot = dirname(dirname(bin));
 const MISBEHAVING = join(buildRoot, 'dist/test/fixtures/misbehaving-server.js');
 const PREVIOUS = join(buildRoot, 'test/fixtures/echo-run.json');
 const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/result-file.js')).href);
+const { hasEstablishedConnection: connected } = await import(pathToFileURL(join(buildRoot, 'dist/test/established-connection.js')).href);
 const { faultCases } = await import('./fault-cases.mjs');
 
 /** Each fault, how many times, and what the run must leave. */
@@ -117,32 +118,6 @@ function childrenWithRole(pid, role) {
   return found.sort((x, y) => x - y);
 }
 
-/** True once process `pid` holds an established TCP connection (a client has connected: its window opens right after). */
-function connected(pid) {
-  let inodes;
-  try {
-    inodes = new Set(readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
-      try {
-        return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]].filter(Boolean);
-      } catch {
-        return [];
-      }
-    }));
-  } catch {
-    return false;
-  }
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    try {
-      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-        const fields = line.trim().split(/\s+/);
-        if (fields[3] === '01' && inodes.has(fields[9])) return true;
-      }
-    } catch {
-      // No IPv6 table.
-    }
-  }
-  return false;
-}
 
 async function oneRun(fault, index) {
   const dir = mkdtempSync(join(tmpdir(), 'wsbench-fault-'));

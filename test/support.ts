@@ -1,11 +1,12 @@
 /** Shared by the tests: runs the real bin in a child process and reads what it printed. */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+export { hasEstablishedConnection } from './established-connection.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/wsbench.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -121,31 +122,3 @@ export function childWithRole(pid: number, role: string): number | undefined {
   });
 }
 
-/** True once `pid` holds an established TCP connection (a client that connected: its window opens right after). */
-export function hasEstablishedConnection(pid: number): boolean {
-  let inodes: Set<string>;
-  try {
-    inodes = new Set(
-      readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
-        try {
-          return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? ''].filter(Boolean);
-        } catch {
-          return [];
-        }
-      }),
-    );
-  } catch {
-    return false;
-  }
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    try {
-      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-        const fields = line.trim().split(/\s+/);
-        if (fields[3] === '01' && inodes.has(fields[9]!)) return true;
-      }
-    } catch {
-      // no IPv6 table
-    }
-  }
-  return false;
-}
