@@ -13,6 +13,7 @@ import type { SavedResult } from '../result-file.js';
 import { checkJournalAtOut } from '../journal/guard.js';
 import { journalPathOf } from '../journal/records.js';
 import { RunJournal } from '../journal/writer.js';
+import { redactUrlsIn } from '../redact/url-secrets.js';
 
 export interface JournalFlags {
   out: string;
@@ -44,7 +45,7 @@ export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario
   if (!flags.discardJournal) checkJournalAtOut(flags.out);
   const out = resolve(flags.out);
   const scenario = { given: await scenarioGiven(loaded), url: loaded.url, name: loaded.scenario.name };
-  return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${line}\n`));
+  return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${line}\n`));
 }
 
 /** One listener for the journal and the rest (the journal hears each event after them). */

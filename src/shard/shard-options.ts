@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { notAnAddress } from '../listening/listen-address.js';
+import { redactUrl } from '../redact/url-secrets.js';
 import { ParameterError } from '../errors.js';
 import type { ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
@@ -92,7 +93,8 @@ export interface ShardedConfiguration {
 
 /** sha256 (hex) of the configuration in a fixed key order; a target's --target-pid is the host's own and is left out. */
 export function configHash(config: ShardedConfiguration): string {
-  const targets = config.foreign.map((f) => (f.kind === 'target' ? { kind: f.kind, name: f.name, protocol: f.protocol, url: f.url } : { kind: f.kind, name: f.name }));
+  // The URL as recorded (secrets redacted): a hash of the real one would let a weak password be guessed from the file.
+  const targets = config.foreign.map((f) => (f.kind === 'target' ? { kind: f.kind, name: f.name, protocol: f.protocol, url: redactUrl(f.url) } : { kind: f.kind, name: f.name }));
   const canonical = canonicalJson({
     scenario: config.info,
     paramSets: config.paramSets,
