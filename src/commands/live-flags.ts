@@ -9,6 +9,7 @@ import { parseDurationMs } from '../parsing/units.js';
 import type { RunEvent } from '../core/events.js';
 import { LiveBindError, LiveViews, type LiveViewOptions } from '../live/live-views.js';
 import { exposureWarning, notAnAddress, parseListenAddress, type ListenAddress } from '../listening/listen-address.js';
+import { terminalText } from '../escape/terminal.js';
 
 const LOOPBACK = '127.0.0.1';
 const DEFAULT_METRICS_LINGER_MS = 15_000;
@@ -63,7 +64,7 @@ function readLinger(text: string): number {
 
 /** The views the flags ask for, not yet listening. */
 export function liveViews(flags: LiveFlags, stderr: NodeJS.WritableStream = process.stderr): LiveViews {
-  return new LiveViews(liveOptionsFromFlags(flags), (line) => stderr.write(`${line}\n`));
+  return new LiveViews(liveOptionsFromFlags(flags), (line) => stderr.write(`${terminalText(line)}\n`));
 }
 
 /** Binds the views and prints where they are; a failed bind is a UsageError naming the flag. */
