@@ -6,6 +6,7 @@
  * --barrier URL the shards were given are answered.
  */
 import { test } from 'node:test';
+import { hostname } from 'node:os';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -93,6 +94,7 @@ test('a surface bound to every address answers the machine\'s own addresses only
   // 192.0.2.0/24 is documentation space: no machine here has it.
   assert.equal(all.allows('192.0.2.7:9464'), false);
   assert.equal(all.allows('evil.example:9464'), false);
+  assert.equal(all.allows(`${hostname()}:9464`), true, 'the machine\'s own name, as a scrape config gives it');
   const one = new HostCheck('10.213.0.2', []);
   assert.equal(one.allows('10.213.0.2:7070'), true);
   assert.equal(one.allows('localhost:7070'), false, 'localhost is not this address when it is not loopback');

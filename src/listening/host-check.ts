@@ -4,13 +4,15 @@
  * rebinding) and then read whatever answers there as if it were its own; its
  * requests still carry its name in `Host`. So a surface answers only the
  * address it bound, `localhost` when that is loopback, the machine's own
- * addresses when it bound them all (0.0.0.0, ::), and names its user gave
- * (the --barrier URL's host); anything else gets 421 and nothing of the run.
+ * addresses when it bound them all (0.0.0.0, ::), the machine's own host name
+ * (what a scrape config names it by; a page elsewhere cannot rebind that name),
+ * and names its user gave (the --barrier URL's host); anything else gets 421
+ * and nothing of the run.
  * The port is not compared: a forwarded port (ssh -L, kubectl port-forward)
  * arrives under another one, and a rebinding page can use any port anyway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { networkInterfaces } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { canonicalIp, isLoopbackAddress, isWildcardAddress, LOCALHOST } from './listen-address.js';
 
 export class HostCheck {
@@ -28,6 +30,7 @@ export class HostCheck {
     const ip = canonicalIp(bound);
     if (ip !== null && !this.wildcard) this.names.add(ip);
     if (this.loopback) this.names.add(LOCALHOST);
+    this.names.add(hostname().toLowerCase());
   }
 
   /** True when `host` (a Host header, with or without its port) names this surface. */
