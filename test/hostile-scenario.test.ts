@@ -58,8 +58,9 @@ test('a scenario with hostile declarations runs, draws, reports, scrapes and com
     const promtool = spawnSync('promtool', ['check', 'metrics'], { input: scrape, encoding: 'utf8' });
     // Exit 1 and "parsing error" are a scrape it cannot read; its style lints (exit 3) are not this test's.
     if (!promtool.error) assert.ok(promtool.status !== 1 && !/parsing error/.test(promtool.stderr + promtool.stdout), `promtool parses the scrape: ${promtool.stderr}`);
-  } finally {
-    if (cli.child.exitCode === null) await cli.finished;
+  } catch (error) {
+    cli.child.kill('SIGKILL');
+    throw error;
   }
   const { code } = await cli.finished;
   assert.equal(code, 0, cli.stderr());
