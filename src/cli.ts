@@ -15,6 +15,8 @@ import { capacityFromArgs } from './commands/capacity.js';
 import { k8sFromArgs } from './commands/k8s.js';
 import { recoverFromArgs } from './commands/recover.js';
 import { initFromArgs } from './commands/init.js';
+import { redactUrlsIn } from './redact/url-secrets.js';
+import { terminalLines, terminalText } from './escape/terminal.js';
 
 /** Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike). */
 const QUICK_SUITE = ['echo', '--preset', 'quick'];
@@ -67,15 +69,15 @@ main(process.argv.slice(2)).then(
     settled = true;
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') process.exit(0);
-      process.stderr.write(`wsbench: ${error.message.replace(/^error: /, '').split('\n')[0]}\n`);
+      process.stderr.write(`wsbench: ${terminalText(redactUrlsIn(error.message.replace(/^error: /, '').split('\n')[0]!))}\n`);
       process.exit(2);
     }
     if (error instanceof UsageError) {
       const message = error instanceof ParameterError ? asFlagMessage(error) : error.message;
-      process.stderr.write(`wsbench: ${message}\n`);
+      process.stderr.write(`wsbench: ${terminalText(redactUrlsIn(message))}\n`);
       process.exit(2);
     }
-    process.stderr.write(`wsbench: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`wsbench: internal error: ${terminalLines(redactUrlsIn((error as Error).stack ?? String(error)))}\n`);
     process.exit(1);
   },
 );

@@ -57,7 +57,7 @@ export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
 export { LiveViews, LiveBindError } from './live/live-views.js';
 export type { LiveViewOptions } from './live/live-views.js';
-export type { ListenAddress } from './live/listen.js';
+export type { ListenAddress } from './listening/listen-address.js';
 export { writeResultFile, readResultFile, resultFromJson, saveResult } from './result-file.js';
 export type { SavedResult } from './result-file.js';
 export { writeResultAndReport, writeReportFiles, ResultWriteError } from './result-output.js';

@@ -83,6 +83,8 @@ test('three shards on three hosts against one server merge into one result holdi
     writeFileSync(log, outcome.stdout);
     return log;
   });
+  // Shard 0's barrier listens on its host's address, beyond loopback: it says so, once.
+  assert.match(outcomes[0]!.stderr, /^warning: the barrier \(--barrier-listen\) listens on 10\.213\.0\.\d+:7070, beyond loopback: the run is visible to the network$/m);
   const results = outcomes.map((o) => JSON.parse(o.stdout) as BenchResult);
   for (const [i, result] of results.entries()) {
     assert.equal(result.shard?.index, i);

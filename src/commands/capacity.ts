@@ -22,6 +22,7 @@ import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } fro
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';
 import { printAndSave, writeReport } from './run-output.js';
 import { answerInterrupts } from './interrupts.js';
+import { terminalText } from '../escape/terminal.js';
 
 const DEFAULT_OUT = 'wsbench-capacity.json';
 /** Flags of `capacity` itself; a scenario parameter may not reuse these names. */
@@ -116,7 +117,7 @@ function exitCode(result: CapacityResult, movedElsewhere: boolean): number {
 /** One stderr line per finished step, so a long search shows where it is. */
 function progress(vary: string): (event: CapacityEvent) => void {
   return (event) => {
-    if (event.type === 'server-start') process.stderr.write(`${event.server} x ${event.client}:\n`);
+    if (event.type === 'server-start') process.stderr.write(`${terminalText(`${event.server} x ${event.client}`)}:\n`);
     if (event.type !== 'step-end') return;
     const s = event.step;
     const parts = [
@@ -126,6 +127,6 @@ function progress(vary: string): (event: CapacityEvent) => void {
       s.clientCpuPercent.length ? `cli CPU ${s.clientCpuPercent.map((c) => Math.round(c)).join('+')} %` : null,
     ].filter(Boolean);
     const verdict = s.clientSaturated && s.verdict !== 'refused' ? 'load generator saturated' : s.verdict === 'within' ? 'within' : `${s.verdict}: ${s.breaches.join('; ')}`;
-    process.stderr.write(`  ${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`);
+    process.stderr.write(`  ${terminalText(`${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict}`)} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`);
   };
 }

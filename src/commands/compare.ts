@@ -22,6 +22,7 @@ import { compareResults } from '../report/compare.js';
 import { gate, gateLines } from '../report/compare-gate.js';
 import { renderComparison } from '../report/compare-text.js';
 import { renderComparisonMarkdown } from '../report/compare-markdown.js';
+import { terminalText } from '../escape/terminal.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -57,9 +58,9 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   if (format === 'json') process.stdout.write(JSON.stringify({ ...comparison, gate: verdict }, null, 2) + '\n');
   else if (format === 'markdown') process.stdout.write(renderComparisonMarkdown(comparison, names, verdict));
   else process.stdout.write(renderComparison(comparison, names, verdict) + '\n');
-  if (format === 'json') for (const warning of comparison.warnings) process.stderr.write(`warning: ${warning}\n`);
+  if (format === 'json') for (const warning of comparison.warnings) process.stderr.write(`warning: ${terminalText(warning)}\n`);
   if (verdict !== null && (format === 'json' || !(process.stdout.isTTY && process.stderr.isTTY))) {
-    process.stderr.write(gateLines(verdict).map((l) => `${l}\n`).join(''));
+    process.stderr.write(gateLines(verdict).map((l) => `${terminalText(l)}\n`).join(''));
   }
   if (flags.summary !== undefined) appendSummary(flags.summary, renderComparisonMarkdown(comparison, names, verdict));
   return verdict?.exitCode ?? 0;
@@ -67,7 +68,7 @@ export async function compareFromArgs(args: string[]): Promise<number> {
 
 /** A result file (or a journal's rebuilt result) whose histograms all decode (see stored-histograms.ts). */
 async function readChecked(path: string): Promise<BenchResult> {
-  const result = await readResultOrJournal(path, (line) => process.stderr.write(`note: ${line}\n`));
+  const result = await readResultOrJournal(path, (line) => process.stderr.write(`note: ${terminalText(line)}\n`));
   checkStoredHistograms(result, path);
   return result;
 }

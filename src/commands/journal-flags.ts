@@ -13,6 +13,8 @@ import type { SavedResult } from '../result-file.js';
 import { checkJournalAtOut } from '../journal/guard.js';
 import { journalPathOf } from '../journal/records.js';
 import { RunJournal } from '../journal/writer.js';
+import { redactUrlsIn } from '../redact/url-secrets.js';
+import { terminalText } from '../escape/terminal.js';
 
 export interface JournalFlags {
   out: string;
@@ -44,7 +46,7 @@ export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario
   if (!flags.discardJournal) checkJournalAtOut(flags.out);
   const out = resolve(flags.out);
   const scenario = { given: await scenarioGiven(loaded), url: loaded.url, name: loaded.scenario.name };
-  return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${line}\n`));
+  return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${terminalText(line)}\n`));
 }
 
 /** One listener for the journal and the rest (the journal hears each event after them). */
@@ -60,8 +62,8 @@ export function withJournal(journal: RunJournal | null, onEvent: (event: RunEven
 export async function endRunJournal(journal: RunJournal | null, saved: SavedResult, flags: JournalFlags, stderr: NodeJS.WritableStream = process.stderr): Promise<void> {
   if (!journal) return;
   const left = await journal.finish(saved.path, flags.keepJournal === true);
-  if (left && saved.path === null) stderr.write(`journal: ${journal.path} is kept: "wsbench recover ${journal.path}" rebuilds the result from it\n`);
-  else if (left) stderr.write(`journal: ${journal.path}\n`);
+  if (left && saved.path === null) stderr.write(`${terminalText(`journal: ${journal.path} is kept: "wsbench recover ${journal.path}" rebuilds the result from it`)}\n`);
+  else if (left) stderr.write(`journal: ${terminalText(journal.path)}\n`);
 }
 
 /** How a rebuild loads the scenario again: a built-in by its name (wherever wsbench is installed then), else its file. */

@@ -8,7 +8,8 @@ import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../parsing/units.js';
 import type { RunEvent } from '../core/events.js';
 import { LiveBindError, LiveViews, type LiveViewOptions } from '../live/live-views.js';
-import type { ListenAddress } from '../live/listen.js';
+import { exposureWarning, notAnAddress, parseListenAddress, type ListenAddress } from '../listening/listen-address.js';
+import { terminalText } from '../escape/terminal.js';
 
 const LOOPBACK = '127.0.0.1';
 const DEFAULT_METRICS_LINGER_MS = 15_000;
@@ -41,13 +42,18 @@ export function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
   };
 }
 
-/** "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT"; without a host, loopback (another address is only ever bound when named). */
+/**
+ * "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT"; without a host, loopback (another address is only ever bound when named).
+ * HOST is an IP address or localhost: a name is refused by its spelling, never looked up.
+ */
 export function readAddress(flag: '--dashboard' | '--metrics-listen', text: string): ListenAddress {
-  const match = /^\s*(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]*)):)?(\d{1,5})\s*$/.exec(text);
-  const port = match ? Number(match[3]) : Number.NaN;
+  const read = parseListenAddress(text, LOOPBACK, true);
   const example = flag === '--dashboard' ? 8080 : 9464;
-  if (!match || port > 65_535) throw new UsageError(`${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:${example}, or :0 for a free loopback port)`);
-  return { host: match[1] ?? (match[2] || LOOPBACK), port };
+  if ('problem' in read) {
+    if (read.problem === 'name') throw new UsageError(`${flag}: ${notAnAddress(read.host!)} (e.g. ${LOOPBACK}:${example})`);
+    throw new UsageError(`${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:${example}, or :0 for a free loopback port)`);
+  }
+  return read;
 }
 
 function readLinger(text: string): number {
@@ -58,7 +64,7 @@ function readLinger(text: string): number {
 
 /** The views the flags ask for, not yet listening. */
 export function liveViews(flags: LiveFlags, stderr: NodeJS.WritableStream = process.stderr): LiveViews {
-  return new LiveViews(liveOptionsFromFlags(flags), (line) => stderr.write(`${line}\n`));
+  return new LiveViews(liveOptionsFromFlags(flags), (line) => stderr.write(`${terminalText(line)}\n`));
 }
 
 /** Binds the views and prints where they are; a failed bind is a UsageError naming the flag. */
@@ -72,6 +78,10 @@ export async function startLiveViews(views: LiveViews, stderr: NodeJS.WritableSt
   }
   if (views.dashboardUrl) stderr.write(`dashboard: ${views.dashboardUrl}\n`);
   if (views.metricsUrl) stderr.write(`metrics: ${views.metricsUrl}\n`);
+  for (const { option, address } of views.bound) {
+    const warning = exposureWarning(option === 'dashboard' ? '--dashboard' : '--metrics-listen', address);
+    if (warning) stderr.write(`${warning}\n`);
+  }
 }
 
 /** One listener for both the progress line and the views. */

@@ -11,6 +11,7 @@ import { renderTable } from '../report/table.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { mergeShards, type ShardInput } from '../shard/merge.js';
 import { configurationDifference } from '../shard/merge-warnings.js';
+import { terminalText } from '../escape/terminal.js';
 
 export async function mergeFromArgs(args: string[]): Promise<number> {
   const command = subcommand('wsbench merge')
@@ -26,8 +27,8 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
   const merged = await mergeShards(inputs);
   writeResultFile(flags.out, merged);
   process.stdout.write(flags.json ? JSON.stringify(merged, null, 2) + '\n' : renderTable(merged) + '\n');
-  for (const warning of merged.merge?.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
-  process.stderr.write(`merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${flags.out}\n`);
+  for (const warning of merged.merge?.warnings ?? []) process.stderr.write(`warning: ${terminalText(warning)}\n`);
+  process.stderr.write(`merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${terminalText(flags.out)}\n`);
   return merged.cells.some((c) => c.status === 'failed') ? 1 : 0;
 }
 

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { ParameterError } from '../errors.js';
 import type { ParameterInfo } from '../declaration-types.js';
 import { formatValue } from '../parsing/parameter-values.js';
+import { terminalText } from '../escape/terminal.js';
 
 /** Flags of `run` itself, by the RunOptions name a library error uses. */
 const RUN_OPTION_FLAGS: Record<string, string> = {
@@ -46,7 +47,8 @@ export function addParameterOptions(command: Command, parameters: Record<string,
   for (const [name, info] of Object.entries(parameters)) {
     if (reserved.includes(name)) throw new Error(`parameter "${name}" clashes with a wsbench flag`);
     const value = info.kind === 'boolean' ? '[bool]' : '<value>';
-    command.addOption(new Option(`--${toKebab(name)} ${value}`, `${info.description} (${describeParameter(info)})`));
+    // A user scenario's words, shown by --help in a terminal.
+    command.addOption(new Option(`--${toKebab(name)} ${value}`, terminalText(`${info.description} (${describeParameter(info)})`)));
   }
 }
 

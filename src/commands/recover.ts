@@ -18,6 +18,7 @@ import { isJournal } from '../journal/reader.js';
 import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
+import { terminalText } from '../escape/terminal.js';
 
 interface RecoverFlags {
   out?: string;
@@ -41,7 +42,7 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
   try {
     const { result } = await recoverJournal(path);
     const recovered = result.recovered!;
-    process.stderr.write(`${recovered.reason}\n${recovered.notes.map((note) => `  ${note}\n`).join('')}`);
+    process.stderr.write(`${terminalText(recovered.reason)}\n${recovered.notes.map((note) => `  ${terminalText(note)}\n`).join('')}`);
     const output = { out, json: flags.json === true, png: flags.png === true };
     const saved = printAndSave(result, output);
     if (saved.path === out) settleJournal(path, saved.path, flags.keepJournal === true);
@@ -59,6 +60,6 @@ function settleJournal(path: string, resultPath: string, keep: boolean): void {
     const end: JournalRecord = { type: 'end', atMs: Date.now(), result: resultPath, by: 'recover' };
     appendFileSync(path, `\n${JSON.stringify(end)}\n`);
   } catch (error) {
-    process.stderr.write(`journal: could not ${keep ? 'mark' : 'remove'} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`);
+    process.stderr.write(`${terminalText(`journal: could not ${keep ? 'mark' : 'remove'} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)}\n`);
   }
 }

@@ -7,6 +7,7 @@ import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
 import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
 import { chartProblems } from '../report/charts/index.js';
+import { terminalText } from '../escape/terminal.js';
 
 interface ReportFlags {
   out?: string;
@@ -24,12 +25,12 @@ export async function reportFromArgs(args: string[]): Promise<number> {
   }
   const writer = resultFileWriter(path);
   if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
-  const result = await readResultOrJournal(path, (line) => process.stderr.write(`${line}\n`));
+  const result = await readResultOrJournal(path, (line) => process.stderr.write(`${terminalText(line)}\n`));
   checkStoredHistograms(result, path);
   // A journal's report goes where its run's would have: <out>.report/ beside <out>.journal.
   const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path.replace(/\.journal$/, '')), png: flags.png === true });
-  process.stdout.write(written.map((p) => `${p}\n`).join(''));
+  process.stdout.write(written.map((p) => `${terminalText(p)}\n`).join(''));
   // Also in report.html, beside the charts that were drawn.
-  for (const line of chartProblems(result)) process.stderr.write(`warning: ${path}: ${line}\n`);
+  for (const line of chartProblems(result)) process.stderr.write(`warning: ${terminalText(`${path}: ${line}`)}\n`);
   return 0;
 }

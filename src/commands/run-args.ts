@@ -16,6 +16,7 @@ import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFla
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
 import { addLiveOptions, LIVE_FLAG_NAMES, type LiveFlags } from './live-flags.js';
 import { addJournalOptions, JOURNAL_FLAG_NAMES, type JournalFlags } from './journal-flags.js';
+import { terminalText } from '../escape/terminal.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
@@ -37,7 +38,7 @@ export interface ParsedRunArgs {
 }
 
 export function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
-  const command = subcommand(`wsbench run ${info.name}`).description(info.description);
+  const command = subcommand(`wsbench run ${info.name}`).description(terminalText(info.description));
   addStackOptions(command, {
     servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
     clients: 'client stacks, comma separated (default: all)',

@@ -15,6 +15,7 @@ import type { BenchResult, CellResult } from '../result-types.js';
 import { renderTable } from '../report/table.js';
 import { describeArtifacts } from '../report/artifacts.js';
 import { writeReportFiles } from '../result-output.js';
+import { terminalLines, terminalText } from '../escape/terminal.js';
 
 export interface OutputOptions {
   out: string;
@@ -31,19 +32,20 @@ export interface OutputOptions {
 /** Prints the table (or the JSON) on stdout, then writes the result file; says on stderr where it went. */
 export function printAndSave(result: BenchResult, options: OutputOptions): SavedResult {
   const table = options.table ?? renderTable;
-  process.stdout.write(options.json ? JSON.stringify(result, null, options.jsonLine ? undefined : 2) + '\n' : table(result) + '\n');
+  // The table's own text is escaped field by field; terminalLines is the net for any table that would not be.
+  process.stdout.write(options.json ? JSON.stringify(result, null, options.jsonLine ? undefined : 2) + '\n' : terminalLines(table(result)) + '\n');
   const saved = saveResult(options.out, result);
   if (saved.path === null) {
-    process.stderr.write(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder\n`);
+    process.stderr.write(terminalText(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder`) + '\n');
     if (!options.json) {
       // The last place left: stdout, after the table, for a redirect or a terminal's scrollback.
       process.stderr.write('results: the result JSON follows the table on stdout\n');
       process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     }
   } else if (saved.problem !== null) {
-    process.stderr.write(`results: could not write ${options.out} (${saved.problem}); saved to ${saved.path} instead\n`);
+    process.stderr.write(terminalText(`results: could not write ${options.out} (${saved.problem}); saved to ${saved.path} instead`) + '\n');
   } else if (!options.json) {
-    process.stderr.write(`results: ${saved.path}\n`);
+    process.stderr.write(`results: ${terminalText(saved.path)}\n`);
   }
   return saved;
 }
@@ -89,5 +91,5 @@ export async function writeReport(result: BenchResult, saved: SavedResult, optio
   if (saved.path === null) return;
   const report = await writeReportFiles(result, saved, options);
   // The JSON is the source of truth and is already written; `wsbench report` can retry the rest.
-  process.stderr.write(report.problem === null ? describeArtifacts(report.artifacts) : `charts and report not written: ${report.problem}\n`);
+  process.stderr.write(terminalLines(report.problem === null ? describeArtifacts(report.artifacts) : `charts and report not written: ${report.problem}\n`));
 }

@@ -9,6 +9,14 @@ import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { liveViews, startLiveViews, withLiveViews } from './live-flags.js';
 import { endRunJournal, openRunJournal, withJournal } from './journal-flags.js';
 import { parseRunArgs, runCommand, type ParsedRunArgs } from './run-args.js';
+import { exposureWarning, type ListenAddress } from '../listening/listen-address.js';
+
+/** Shard 0's line about its barrier, and the warning when the barrier is reachable beyond loopback. */
+function barrierListening(shard: { runId: string; count: number }, address: string, bound: ListenAddress): void {
+  process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`);
+  const warning = exposureWarning('the barrier (--barrier-listen)', bound);
+  if (warning) process.stderr.write(`${warning}\n`);
+}
 
 async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedRunArgs): Promise<number> {
   const live = liveViews(flags);
@@ -20,7 +28,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
     ...parsed,
     signal: controller.signal,
     argv: process.argv.slice(2),
-    ...(shard ? { shard: { ...shard, onBarrierListening: (address: string) => process.stderr.write(`barrier: run ${shard.runId}, ${shard.count} shards, on ${address}\n`) } } : {}),
+    ...(shard ? { shard: { ...shard, onBarrierListening: (address: string, bound: ListenAddress) => barrierListening(shard, address, bound) } } : {}),
     onEvent: withJournal(journal, withLiveViews(live, progress.onEvent)),
   };
   checkWritable(flags.out);

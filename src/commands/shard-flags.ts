@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../parsing/units.js';
+import { notAnAddress, parseListenAddress } from '../listening/listen-address.js';
 import { DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS, type ShardOptions } from '../shard/shard-options.js';
 
 /** Furthest ahead a start time may lie. */
@@ -100,10 +101,10 @@ function readTime(text: string): number {
   return ms;
 }
 
-/** "HOST:PORT", "[v6]:PORT" or ":PORT" (all addresses). */
+/** "HOST:PORT", "[v6]:PORT" or ":PORT" (all addresses); HOST is an IP address or localhost, never looked up. */
 function readListen(text: string): { host: string; port: number } {
-  const match = /^\s*(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]*)):(\d{1,5})\s*$/.exec(text);
-  const port = match ? Number(match[3]) : Number.NaN;
-  if (!match || port > 65_535) throw new UsageError(`--barrier-listen: "${text}" is not HOST:PORT (e.g. 0.0.0.0:7070)`);
-  return { host: match[1] ?? (match[2] || DEFAULT_BARRIER_LISTEN.host), port };
+  const read = parseListenAddress(text, DEFAULT_BARRIER_LISTEN.host, false);
+  if (!('problem' in read)) return read;
+  if (read.problem === 'name') throw new UsageError(`--barrier-listen: ${notAnAddress(read.host!)} (e.g. 0.0.0.0:7070)`);
+  throw new UsageError(`--barrier-listen: "${text}" is not HOST:PORT (e.g. 0.0.0.0:7070)`);
 }

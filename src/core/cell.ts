@@ -29,6 +29,7 @@ import type { RunTls } from './run-tls.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
 import { declaresServerMetrics } from './metric-values.js';
+import { redactUrlsIn } from '../redact/url-secrets.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -287,6 +288,7 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ChildFailure('interrupted');
 }
 
+/** A failure as the result records it: its first line, any URL in it without secrets. */
 function reasonOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return redactUrlsIn((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
 }

@@ -13,6 +13,7 @@ import type { RunEvent } from './events.js';
 import type { MatrixPlan } from './plan.js';
 import { foreignServerInfo } from './servers/foreign-options.js';
 import { cellWindow } from './window.js';
+import { redactUrlsIn } from '../redact/url-secrets.js';
 
 export interface ExecuteOptions {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
@@ -84,7 +85,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
       interrupted: signal.aborted,
       coordinationFailure: coordinator?.failure ?? null,
       warnings: plan.warnings,
-      ...(options.argv ? { argv: options.argv } : {}),
+      ...(options.argv ? { argv: options.argv.map(redactUrlsIn) } : {}),
       host: plan.host,
     },
     runs,

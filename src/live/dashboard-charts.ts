@@ -10,6 +10,7 @@ import { drawRequest } from '../report/charts/index.js';
 import { CHART_CONFIG, VEGA_LITE_SCHEMA, round4, type DrawnChart, type ScenarioView } from '../report/charts/common.js';
 import { liveRates } from '../report/progress.js';
 import { encodeHistogram } from '../core/metrics.js';
+import { vegaSafeSpec } from '../escape/vega.js';
 import type { LiveCellRun } from './state.js';
 
 const MIB = 1024 * 1024;
@@ -36,7 +37,7 @@ export function liveCharts(scenario: ScenarioInfo, cell: LiveCellRun, label: str
   const view: ScenarioView = { scenario, cells: [asMeasuredCell(scenario, cell, timeSeries)], sweptParams: [], subtitle: [`live: ${label}, the window so far`] };
   const drawn = liveChartRequests(scenario).flatMap((request, r) => drawRequest(view, request).map((chart, i) => ({ name: `${request.kind}-${r}-${i}`, ...chart })));
   const resources = resourcesOverTime(scenario, cell, label);
-  return resources ? [...drawn, { name: 'processes', ...resources }] : drawn;
+  return resources ? [...drawn, { name: 'processes', ...resources, spec: vegaSafeSpec(resources.spec) }] : drawn;
 }
 
 /**

@@ -12,7 +12,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LiveState } from './state.js';
 import { dashboardSnapshot, OwnProcess } from './dashboard-snapshot.js';
-import { closeWithin, hostText, listenOn, type ListenAddress } from './listen.js';
+import { closeWithin, listenOn } from './listen.js';
+import { hostText, type ListenAddress } from '../listening/listen-address.js';
+import { HostCheck } from '../listening/host-check.js';
 
 /** Pages hear from the run at least this often. */
 export const PUSH_INTERVAL_MS = 1000;
@@ -62,7 +64,10 @@ export class DashboardServer {
   static async start(state: LiveState, address: ListenAddress, clock: () => number = Date.now): Promise<DashboardServer> {
     const assets = loadAssets();
     let dashboard: DashboardServer | null = null;
-    const server = createServer((request, response) => dashboard?.handle(request, response, assets));
+    const hosts = new HostCheck(address.host);
+    const server = createServer((request, response) => {
+      if (hosts.admit(request, response)) dashboard?.handle(request, response, assets);
+    });
     const bound = await listenOn(server, address);
     dashboard = new DashboardServer(state, server, bound, clock);
     dashboard.begin();

@@ -4,19 +4,16 @@
  * a page or a scraper that keeps its connection open.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-export interface ListenAddress {
-  host: string;
-  /** 0: any free port. */
-  port: number;
-}
+import { isIP, type AddressInfo } from 'node:net';
+import { hostText, notAnAddress, type ListenAddress } from '../listening/listen-address.js';
 
 /** Why a bind failed, in words; the caller names its flag in front. */
 export class BindError extends Error {}
 
 /** Listens on `address`; resolves with the address bound (the port chosen when 0 was asked). */
 export function listenOn(server: Server, address: ListenAddress): Promise<ListenAddress> {
+  // Node would look a name up before binding: only an address is bound, so nothing is ever resolved.
+  if (isIP(address.host) === 0) return Promise.reject(new BindError(notAnAddress(address.host)));
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);
@@ -39,15 +36,8 @@ function bindProblem(error: NodeJS.ErrnoException, { host, port }: ListenAddress
     case 'EADDRINUSE': return `${where} is in use (port 0 picks a free one)`;
     case 'EADDRNOTAVAIL': return `${host} is not an address of this machine`;
     case 'EACCES': return `${where}: ports below 1024 need privileges`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN': return `${host} is not a host name this machine can resolve`;
     default: return `cannot listen on ${where}: ${error.message}`;
   }
-}
-
-/** A host as it goes before ":port" (IPv6 in brackets). */
-export function hostText(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** Stops accepting, then drops whatever connection is still open at the deadline. */

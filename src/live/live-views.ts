@@ -8,7 +8,8 @@ import type { RunEvent } from '../core/events.js';
 import { LiveState } from './state.js';
 import { DashboardServer } from './dashboard-server.js';
 import { MetricsServer } from './metrics-server.js';
-import { BindError, type ListenAddress } from './listen.js';
+import { BindError } from './listen.js';
+import type { ListenAddress } from '../listening/listen-address.js';
 
 /** Pages and scrapers still connected at the end get this long before their connections are dropped. */
 const CLOSE_DEADLINE_MS = 2000;
@@ -51,6 +52,14 @@ export class LiveViews {
 
   get metricsUrl(): string | null {
     return this.metrics?.url ?? null;
+  }
+
+  /** What is listening, by option: the addresses bound (the port chosen when 0 was asked). */
+  get bound(): Array<{ option: 'dashboard' | 'metrics'; address: ListenAddress }> {
+    return [
+      ...(this.dashboard ? [{ option: 'dashboard' as const, address: this.dashboard.address }] : []),
+      ...(this.metrics ? [{ option: 'metrics' as const, address: this.metrics.address }] : []),
+    ];
   }
 
   /** Binds what was asked for; on a failed bind, closes what was bound and throws LiveBindError. */

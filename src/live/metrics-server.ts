@@ -8,7 +8,9 @@
 import { createServer, type Server } from 'node:http';
 import type { LiveState } from './state.js';
 import { renderMetrics } from './openmetrics.js';
-import { closeWithin, hostText, listenOn, type ListenAddress } from './listen.js';
+import { closeWithin, listenOn } from './listen.js';
+import { hostText, type ListenAddress } from '../listening/listen-address.js';
+import { HostCheck } from '../listening/host-check.js';
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -26,7 +28,9 @@ export class MetricsServer {
   /** Binds; rejects with a BindError when the address cannot be had. */
   static async start(state: LiveState, address: ListenAddress): Promise<MetricsServer> {
     let metrics: MetricsServer | null = null;
+    const hosts = new HostCheck(address.host);
     const server = createServer((request, response) => {
+      if (!hosts.admit(request, response)) return;
       const path = new URL(request.url ?? '/', 'http://metrics').pathname;
       if (request.method !== 'GET' && request.method !== 'HEAD') return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
       if (path !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('wsbench serves /metrics\n');

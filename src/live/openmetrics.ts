@@ -11,6 +11,7 @@ import type { MetricUnit } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { LATENCY_BUCKET_BOUNDS_SECONDS } from './latency-buckets.js';
 import { LIVE_CELL_STATUSES, type LiveCellRun, type LiveState } from './state.js';
+import { openMetricsLabelValue } from '../escape/openmetrics.js';
 
 type Labels = Array<[string, string]>;
 
@@ -127,12 +128,8 @@ export function parameterLabel(name: string): string {
 }
 
 function sample(name: string, labels: Labels, value: number): string {
-  const text = labels.length === 0 ? '' : `{${labels.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
+  const text = labels.length === 0 ? '' : `{${labels.map(([k, v]) => `${k}="${openMetricsLabelValue(v)}"`).join(',')}}`;
   return `${name}${text} ${formatValue(value)}`;
-}
-
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 
 function formatValue(value: number): string {

@@ -6,7 +6,8 @@
  */
 import type { CapacityResult } from '../result-types.js';
 import { capacityNotes, capacitySteps, capacitySummary, capacityTitle } from './capacity-table.js';
-import { escapeHtml, figureHtml, textTableHtml, type RenderedChart } from './html-parts.js';
+import { figureHtml, textTableHtml, type RenderedChart } from './html-parts.js';
+import { escapeHtml } from '../escape/html.js';
 
 export function capacitySectionHtml(result: CapacityResult, charts: RenderedChart[]): string {
   const summary = capacitySummary(result.capacity);

@@ -9,6 +9,7 @@ import type { CellComparison, Comparison, MetricDelta, UnmatchedCell } from './c
 import { formatChange, type Gate } from './compare-gate.js';
 import { noiseLegend, verdictLegend, verdictText } from './compare-text.js';
 import { formatNumber } from './table.js';
+import { markdownCode, markdownTableCell, markdownText } from '../escape/markdown.js';
 
 export function renderComparisonMarkdown(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
   const metrics = [...new Set(comparison.cells.flatMap((c) => c.deltas.filter((d) => d.role !== 'status').map((d) => d.metric)))];
@@ -16,22 +17,23 @@ export function renderComparisonMarkdown(comparison: Comparison, names: { base: 
   const align = [':--', ':--', ...metrics.map(() => '--:'), ':--'];
   const blank = metrics.map(() => '');
   const rows = [
-    ...comparison.cells.map((cell) => [cell.label, statusText(cell), ...metrics.map((m) => changeText(cell.deltas.find((d) => d.metric === m), gate)), cellVerdict(cell, gate)]),
-    ...comparison.missingInNext.map((cell) => [cell.label, `${cell.status} → missing`, ...blank, missingVerdict(cell)]),
-    ...comparison.newInNext.map((cell) => [cell.label, `new: ${cell.status}`, ...blank, 'new, not gated']),
+    ...comparison.cells.map((cell) => [markdownText(cell.label), statusText(cell), ...metrics.map((m) => changeText(cell.deltas.find((d) => d.metric === m), gate)), cellVerdict(cell, gate)]),
+    ...comparison.missingInNext.map((cell) => [markdownText(cell.label), `${markdownText(cell.status)} → missing`, ...blank, missingVerdict(cell)]),
+    ...comparison.newInNext.map((cell) => [markdownText(cell.label), `new: ${markdownText(cell.status)}`, ...blank, 'new, not gated']),
   ];
-  const line = (cells: string[]): string => `| ${cells.map(escapeCell).join(' | ')} |`;
+  // Every user text of a cell went through markdownText above; the cell as a whole only has its pipes escaped.
+  const line = (cells: string[]): string => `| ${cells.map(markdownTableCell).join(' | ')} |`;
   const quoted = [
-    ...(comparison.environmentNote ? [`> **note**: ${comparison.environmentNote}`] : []),
-    ...comparison.warnings.map((w) => `> **warning**: ${w}`),
+    ...(comparison.environmentNote ? [`> **note**: ${markdownText(comparison.environmentNote)}`] : []),
+    ...comparison.warnings.map((w) => `> **warning**: ${markdownText(w)}`),
   ];
   return [
     '### wsbench compare',
     '',
-    `base \`${names.base}\`, new \`${names.next}\``,
+    `base ${markdownCode(names.base)}, new ${markdownCode(names.next)}`,
     '',
     ...(quoted.length ? [quoted.join('\n>\n'), ''] : []),
-    line(header),
+    line(header.map((h, i) => (i >= 2 && i < header.length - 1 ? markdownText(h) : h))),
     `| ${align.join(' | ')} |`,
     ...rows.map(line),
     '',
@@ -46,7 +48,7 @@ export function renderComparisonMarkdown(comparison: Comparison, names: { base: 
 }
 
 function statusText(cell: CellComparison): string {
-  return cell.baseStatus === cell.nextStatus ? cell.baseStatus : `${cell.baseStatus} → ${cell.nextStatus}`;
+  return markdownText(cell.baseStatus === cell.nextStatus ? cell.baseStatus : `${cell.baseStatus} → ${cell.nextStatus}`);
 }
 
 /** `+4.1% ±2.0%`, or `0 → 3` where there is no percentage (a base of 0); bold when it counts as REGRESSED. */
@@ -66,8 +68,8 @@ function changeText(d: MetricDelta | undefined, gate: Gate | null): string {
 function cellVerdict(cell: CellComparison, gate: Gate | null): string {
   const worded = cell.deltas.map((d) => ({ d, verdict: verdictText(d, gate) }));
   const what = (d: MetricDelta): string => {
-    if (d.role === 'status') return `${cell.nextStatus} in new${cell.nextReason ? `: ${cell.nextReason}` : ''}`;
-    return d.changePct === null ? `${d.metric} ${formatNumber(d.base)} → ${formatNumber(d.next)}` : `${d.metric} ${formatChange(d.changePct)}`;
+    if (d.role === 'status') return markdownText(`${cell.nextStatus} in new${cell.nextReason ? `: ${cell.nextReason}` : ''}`);
+    return d.changePct === null ? `${markdownText(d.metric)} ${formatNumber(d.base)} → ${formatNumber(d.next)}` : `${markdownText(d.metric)} ${formatChange(d.changePct)}`;
   };
   const list = (verdict: string): string => worded.filter((w) => w.verdict === verdict).map((w) => what(w.d)).join('; ');
   if (worded.some((w) => w.verdict === 'REGRESSED')) return `**REGRESSED**: ${list('REGRESSED')}`;
@@ -80,9 +82,4 @@ function cellVerdict(cell: CellComparison, gate: Gate | null): string {
 
 function missingVerdict(cell: UnmatchedCell): string {
   return cell.status === 'skipped' ? 'n/a (skipped in base)' : '**REGRESSED**: missing in new';
-}
-
-/** A table cell holds no pipe and no line break. */
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 }

@@ -7,6 +7,7 @@
 import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compare.js';
 import { countedByGate, formatChange, gateLines, type Gate } from './compare-gate.js';
 import { formatNumber } from './table.js';
+import { terminalText } from '../escape/terminal.js';
 
 /** The verdict column: REGRESSED only for what the gate (if any) counts. */
 export function verdictText(d: MetricDelta, gate: Pick<Gate, 'thresholdPct'> | null): string {
@@ -55,21 +56,22 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
   for (const cell of comparison.missingInNext) {
     rows.push([cell.label, 'status', cell.status, 'missing', '', '', cell.status === 'skipped' ? 'n/a' : 'REGRESSED']);
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const shown = rows.map((row) => row.map(terminalText));
+  const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => r[i]!.length)));
   const line = (row: string[]): string => row.map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
   return [
-    `base: ${names.base}`,
-    `new:  ${names.next}`,
-    ...(comparison.environmentNote ? [`note: ${comparison.environmentNote}`] : []),
-    ...comparison.warnings.map((w) => `warning: ${w}`),
+    `base: ${terminalText(names.base)}`,
+    `new:  ${terminalText(names.next)}`,
+    ...(comparison.environmentNote ? [`note: ${terminalText(comparison.environmentNote)}`] : []),
+    ...comparison.warnings.map((w) => `warning: ${terminalText(w)}`),
     '',
     line(header),
-    ...rows.map(line),
+    ...shown.map(line),
     '',
     noiseLegend(comparison),
     verdictLegend(gate),
-    ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${comparison.onlyInBase.join('; ')}`] : []),
-    ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${comparison.onlyInNext.join('; ')}`] : []),
-    ...(gate ? ['', ...gateLines(gate)] : []),
+    ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${terminalText(comparison.onlyInBase.join('; '))}`] : []),
+    ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${terminalText(comparison.onlyInNext.join('; '))}`] : []),
+    ...(gate ? ['', ...gateLines(gate).map(terminalText)] : []),
   ].join('\n');
 }

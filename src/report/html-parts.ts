@@ -1,8 +1,9 @@
 /**
- * Pieces every part of report.html shares: escaping, inline SVG, a chart as a
- * figure with its caption, a plain text table.
+ * Pieces every part of report.html shares: inline SVG, a chart as a figure
+ * with its caption, a plain text table (text escaped by src/escape/html.ts).
  */
 import type { ChartSpec } from './charts/common.js';
+import { escapeHtml } from '../escape/html.js';
 
 export interface RenderedChart {
   chart: ChartSpec;
@@ -36,8 +37,4 @@ export function textTableHtml(header: string[], rows: string[][], text: number[]
   const head = header.map((h, i) => `<th${cls(i)}>${escapeHtml(h)}</th>`).join('');
   const body = rows.map((row) => `<tr>${row.map((v, i) => `<td${cls(i)}>${escapeHtml(v)}</td>`).join('')}</tr>`).join('\n');
   return `<div class="cells"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -5,7 +5,8 @@
  */
 import { isMeasured, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../result-types.js';
 import { cellTable, type CellTable } from './table.js';
-import { escapeHtml, figureHtml, type RenderedChart } from './html-parts.js';
+import { figureHtml, type RenderedChart } from './html-parts.js';
+import { escapeHtml } from '../escape/html.js';
 import { capacitySectionHtml } from './capacity-html.js';
 
 export interface RenderedScenario {

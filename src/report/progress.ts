@@ -11,6 +11,7 @@ import type { MetricInfo, ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import type { RunEvent } from '../core/events.js';
 import { parameterText } from './parameter-labels.js';
+import { terminalText } from '../escape/terminal.js';
 
 export type ProgressMode = 'tty' | 'lines' | 'off';
 
@@ -88,7 +89,7 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
   const head = (event: Extract<RunEvent, { type: 'cell-start' | 'cell-end' }>): string => {
     const round = repeat > 1 ? ` round ${event.round + 1}/${repeat}` : '';
     const params = paramsText(scenario, event.params);
-    return `[${event.index + 1}/${event.total}]${round} ${event.scenario} ${event.server} x ${event.client}${params ? ` ${params}` : ''}`;
+    return terminalText(`[${event.index + 1}/${event.total}]${round} ${event.scenario} ${event.server} x ${event.client}${params ? ` ${params}` : ''}`);
   };
   return {
     onEvent(event) {
@@ -105,7 +106,7 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
             windowMs: event.windowMs,
             cellStartedAt: now,
             windowOpenedAt: null,
-            rates: rates.map((r) => ({ header: r.header, perSec: null })),
+            rates: rates.map((r) => ({ header: terminalText(r.header), perSec: null })),
           };
           last = null;
           if (mode === 'lines') stream.write(`${state.label}: started\n`);
@@ -125,7 +126,7 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
             state.rates = rates.map((r) => {
               const value = event.counters[r.counter];
               const moved = value === undefined ? null : value - (previous.counters[r.counter] ?? 0);
-              return { header: r.header, perSec: moved === null ? null : (moved * r.scale * 1000) / (now - previous.at) };
+              return { header: terminalText(r.header), perSec: moved === null ? null : (moved * r.scale * 1000) / (now - previous.at) };
             });
           }
           last = { at: now, counters: event.counters };
@@ -133,7 +134,7 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
           return;
         case 'cell-end': {
           const took = state ? ` in ${((now - state.cellStartedAt) / 1000).toFixed(1)}s` : '';
-          const outcome = `${event.status}${event.reason ? ` (${event.reason.split('\n')[0]})` : ''}${took}`;
+          const outcome = `${event.status}${event.reason ? ` (${terminalText(event.reason.split('\n')[0]!)})` : ''}${took}`;
           stream.write(mode === 'lines' ? `${head(event)}: ${outcome}\n` : `\r\x1b[K${head(event)}: ${outcome}\n`);
           state = null;
           last = null;

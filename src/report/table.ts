@@ -11,6 +11,7 @@ import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from
 import { NO_SAMPLES } from '../core/metric-values.js';
 import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from './parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
+import { terminalText } from '../escape/terminal.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -45,9 +46,9 @@ export function renderTable(result: BenchResult): string {
       : '';
   const sections = result.scenarios.map((scenario) => {
     const table = cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name));
-    return [`${scenario.name}: ${scenario.description}`, ...(table.fixed ? [table.fixed] : []), renderCellTable(table)].join('\n');
+    return [terminalText(`${scenario.name}: ${scenario.description}`), ...(table.fixed ? [terminalText(table.fixed)] : []), renderCellTable(table)].join('\n');
   });
-  const warnings = (result.warnings ?? []).map((w) => `warning: ${w}`);
+  const warnings = (result.warnings ?? []).map((w) => `warning: ${terminalText(w)}`);
   return sections.join('\n\n') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
 }
 
@@ -79,15 +80,17 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   };
 }
 
+/** The table as terminal text: every string a user's declarations, names or values put in it is shown, never obeyed. */
 function renderCellTable(table: CellTable): string {
-  const { header, rows } = table;
+  const header = table.header.map(terminalText);
+  const rows = table.rows.map((row) => ({ values: row.values.map(terminalText) }));
   const full = (values: string[]): boolean => values.length === header.length;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (full(r.values) ? (r.values[i] ?? '').length : 0))));
   const line = (row: string[]): string =>
     full(row)
       ? row.map((v, i) => (i < table.textColumns ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ')
       : [...row.slice(0, -1).map((v, i) => v.padEnd(widths[i]!)), row.at(-1)].join('  ');
-  return [...(rows.length ? [line(header), ...rows.map((r) => line(r.values))] : []), ...table.footer].join('\n').trimEnd();
+  return [...(rows.length ? [line(header), ...rows.map((r) => line(r.values))] : []), ...table.footer.map(terminalText)].join('\n').trimEnd();
 }
 
 /**

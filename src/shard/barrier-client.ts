@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact/url-secrets.js';
 import { CHECK_IN_PATH, monotonicMs, preciseEpochMs, TIME_PATH, type CheckIn, type Release, type TimeAnswer } from './barrier-protocol.js';
 
 /** Round trips of one offset estimate, this far apart; the quickest one wins (a busy moment only makes a probe slower). */
@@ -32,7 +33,12 @@ export interface ClockEstimate {
 export class BarrierRunMismatch extends UsageError {}
 
 export class BarrierClient {
-  constructor(readonly url: string, readonly runId: string, readonly count: number, readonly shard: number, readonly timeoutMs: number) {}
+  /** The URL as messages show it (no password, no query values). */
+  private readonly shown: string;
+
+  constructor(readonly url: string, readonly runId: string, readonly count: number, readonly shard: number, readonly timeoutMs: number) {
+    this.shown = redactUrl(url);
+  }
 
   /** Waits for the barrier to answer, then keeps the best of a few round trips. */
   async estimateClock(signal: AbortSignal): Promise<ClockEstimate> {
@@ -86,7 +92,7 @@ export class BarrierClient {
       } catch (error) {
         if (!(error instanceof Unreachable)) throw error;
         if (Date.now() + RETRY_MS > deadline) {
-          throw new Error(`barrier ${this.url}: not reachable for ${Math.round(limitMs / 1000)} s (${error.message}); is shard 0 running?`);
+          throw new Error(`barrier ${this.shown}: not reachable for ${Math.round(limitMs / 1000)} s (${error.message}); is shard 0 running?`);
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, RETRY_MS);
@@ -126,8 +132,8 @@ export class BarrierClient {
           const status = response.statusCode ?? 0;
           if (status === 200 && data !== null) return finish(null, data);
           const said = data?.error ?? (text.trim().slice(0, 200) || 'no body');
-          if (status === 409) return finish(new BarrierRunMismatch(`barrier ${this.url} refused shard ${this.shard}: ${said}`));
-          finish(new Error(`barrier ${this.url}: HTTP ${status}: ${said}`));
+          if (status === 409) return finish(new BarrierRunMismatch(`barrier ${this.shown} refused shard ${this.shard}: ${said}`));
+          finish(new Error(`barrier ${this.shown}: HTTP ${status}: ${said}`));
         });
       });
       request.on('error', (error: NodeJS.ErrnoException) => finish(new Unreachable(error.code ?? error.message)));

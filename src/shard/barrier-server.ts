@@ -8,7 +8,9 @@
  * if it arrives before a later release. Shard 0 checks in directly, in process.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import { HostCheck } from '../listening/host-check.js';
+import { notAnAddress } from '../listening/listen-address.js';
 import { CHECK_IN_PATH, monotonicMs, preciseEpochMs, TIME_PATH, type CheckIn, type Release, type TimeAnswer } from './barrier-protocol.js';
 
 /** Largest check-in body read; a check-in is under 300 bytes. */
@@ -81,9 +83,17 @@ export class BarrierServer {
     return { runId: this.runId, epochMs: preciseEpochMs(), monotonicMs: monotonicMs() };
   }
 
-  /** Serves the barrier over HTTP; resolves with the address it listens on. */
-  listen(host: string, port: number): Promise<AddressInfo> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
+  /**
+   * Serves the barrier over HTTP on `host` (an IP literal: nothing is looked up); resolves with the address it
+   * listens on. It answers requests addressed to that address (localhost on loopback, the machine's addresses
+   * on 0.0.0.0 or ::) or to one of `names`, the host of the --barrier URL the shards were given.
+   */
+  listen(host: string, port: number, names: readonly string[] = []): Promise<AddressInfo> {
+    if (isIP(host) === 0) return Promise.reject(new Error(`barrier: cannot listen on ${host}: ${notAnAddress(host)}`));
+    const hosts = new HostCheck(host, names);
+    const server = http.createServer((req, res) => {
+      if (hosts.admit(req, res)) void this.handle(req, res);
+    });
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`barrier: cannot listen on ${host}:${port}: ${error.code ?? error.message}`)));

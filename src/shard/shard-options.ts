@@ -5,6 +5,9 @@
  * its flags (src/commands/shard-flags.ts).
  */
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { notAnAddress } from '../listening/listen-address.js';
+import { redactUrl } from '../redact/url-secrets.js';
 import { ParameterError } from '../errors.js';
 import type { ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
@@ -35,8 +38,8 @@ export interface ShardOptions {
   /** The same for every shard of one run; the barrier and merge refuse others. */
   runId: string;
   start: ShardStart;
-  /** Shard 0 tells where it serves the barrier (e.g. to print it). */
-  onBarrierListening?: (address: string) => void;
+  /** Shard 0 tells where it serves the barrier (e.g. to print it): as text, and as the address bound. */
+  onBarrierListening?: (address: string, bound: { host: string; port: number }) => void;
 }
 
 /** Refuses what cannot work, naming the option; a sharded run measures --target servers only. */
@@ -70,6 +73,7 @@ export function checkShardOptions(shard: ShardOptions, servers: string[], foreig
   if (start.listen && (!Number.isInteger(start.listen.port) || start.listen.port < 0 || start.listen.port > 65_535)) {
     throw new ParameterError('barrierListen', `port ${start.listen.port} is not one of 0 .. 65535`);
   }
+  if (start.listen && isIP(start.listen.host) === 0) throw new ParameterError('barrierListen', notAnAddress(start.listen.host));
   if (start.timeoutMs !== undefined && (!Number.isFinite(start.timeoutMs) || start.timeoutMs < 100)) {
     throw new ParameterError('barrierTimeout', `${start.timeoutMs}ms is shorter than 100ms`);
   }
@@ -89,7 +93,8 @@ export interface ShardedConfiguration {
 
 /** sha256 (hex) of the configuration in a fixed key order; a target's --target-pid is the host's own and is left out. */
 export function configHash(config: ShardedConfiguration): string {
-  const targets = config.foreign.map((f) => (f.kind === 'target' ? { kind: f.kind, name: f.name, protocol: f.protocol, url: f.url } : { kind: f.kind, name: f.name }));
+  // The URL as recorded (secrets redacted): a hash of the real one would let a weak password be guessed from the file.
+  const targets = config.foreign.map((f) => (f.kind === 'target' ? { kind: f.kind, name: f.name, protocol: f.protocol, url: redactUrl(f.url) } : { kind: f.kind, name: f.name }));
   const canonical = canonicalJson({
     scenario: config.info,
     paramSets: config.paramSets,

@@ -12,6 +12,7 @@ import { preciseEpochMs, type Release } from './barrier-protocol.js';
 import { BarrierServer } from './barrier-server.js';
 import { DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS, type ShardOptions } from './shard-options.js';
 import type { ShardInfo } from '../shard-types.js';
+import { hostText } from '../listening/listen-address.js';
 
 export class ShardSession implements WindowCoordinator {
   private barrier: BarrierServer | null = null;
@@ -46,8 +47,9 @@ export class ShardSession implements WindowCoordinator {
       if (options.index === 0) {
         session.barrier = new BarrierServer(options.runId, options.count, timeoutMs);
         const listen = start.listen ?? DEFAULT_BARRIER_LISTEN;
-        const address = await session.barrier.listen(listen.host, listen.port);
-        options.onBarrierListening?.(`${address.address}:${address.port}`);
+        // The shards reach it by the host of their --barrier URL (a DNS name in Kubernetes): that name is its own.
+        const address = await session.barrier.listen(listen.host, listen.port, [barrierUrlHost(start.url)]);
+        options.onBarrierListening?.(`${hostText(address.address)}:${address.port}`, { host: address.address, port: address.port });
       } else {
         session.client = new BarrierClient(start.url, options.runId, options.count, options.index, timeoutMs);
         session.clock = await session.client.estimateClock(signal);
@@ -158,6 +160,11 @@ function releaseNotes(release: Release): string[] {
   }
   for (const { shard, reason } of release.withdrawn) notes.push(`barrier: shard ${shard} sat this cell out: ${reason}`);
   return notes;
+}
+
+/** The host of the --barrier URL, without brackets (checkShardOptions made sure it parses). */
+function barrierUrlHost(url: string): string {
+  return new URL(url).hostname.replace(/^\[|\]$/g, '');
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;

@@ -12,6 +12,7 @@ import { fillPlaceholders, plainArgv, portSourceOf, takesCertificate } from './c
 import { protocolOfUrl } from './foreign-url.js';
 import { isTlsUrl } from '../../clients/tls-trust.js';
 import type { ForeignServerSpec } from './types.js';
+import { redactUrl, redactUrlsIn } from '../../redact/url-secrets.js';
 
 /** A server that is already running. */
 export interface TargetOption {
@@ -58,9 +59,9 @@ export function foreignSpecs(targets: readonly TargetOption[], commands: readonl
   };
   for (const target of targets) {
     const protocol = protocolOfUrl(target.url);
-    if (!protocol) throw new ParameterError('targets', `"${target.url}" is not ${URL_KINDS}`);
+    if (!protocol) throw new ParameterError('targets', `"${redactUrl(target.url)}" is not ${URL_KINDS}`);
     const name = target.name ?? new URL(target.url).host;
-    checkName('targets', name, target.url);
+    checkName('targets', name, redactUrl(target.url));
     if (target.pid !== undefined) {
       if (!Number.isInteger(target.pid) || target.pid < 1) throw new ParameterError('targetPid', `"${target.pid}" is not a process id`);
       if (!readProcess(target.pid)) throw new ParameterError('targetPid', `no process ${target.pid} (for target ${name})`);
@@ -135,8 +136,8 @@ export function foreignScenarioSkip(scenario: AnyScenario): string | null {
   return why ? `${scenario.name} runs only against wsbench's own servers: ${why}` : null;
 }
 
-/** How the result JSON records a foreign server. */
+/** How the result JSON records a foreign server: its URL (and any URL in its command) without secrets. */
 export function foreignServerInfo(spec: ForeignServerSpec): ForeignServerInfo {
-  if (spec.kind === 'target') return { name: spec.name, kind: 'target', protocol: spec.protocol, url: spec.url, ...(spec.pid !== undefined ? { pid: spec.pid } : {}) };
-  return { name: spec.name, kind: 'command', protocol: spec.protocol, url: spec.urlTemplate, command: spec.command };
+  if (spec.kind === 'target') return { name: spec.name, kind: 'target', protocol: spec.protocol, url: redactUrl(spec.url), ...(spec.pid !== undefined ? { pid: spec.pid } : {}) };
+  return { name: spec.name, kind: 'command', protocol: spec.protocol, url: redactUrl(spec.urlTemplate), command: redactUrlsIn(spec.command) };
 }

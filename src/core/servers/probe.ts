@@ -66,6 +66,8 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       path,
       method: 'GET',
       agent: false,
+      // Credentials in the URL go as Basic auth, as the ws client sends them: a server that checks them lets the probe in.
+      ...(url.username || url.password ? { auth: `${url.username}:${url.password}` } : {}),
       ...(secure ? nodeTlsOptions(options.tls) : {}),
       headers: {
         Connection: 'Upgrade',

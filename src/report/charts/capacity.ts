@@ -11,6 +11,7 @@ import type { CapacitySection, SloClause } from '../../capacity-types.js';
 import type { CapacityResult, ScenarioInfo } from '../../result-types.js';
 import { clauseHolds } from '../../capacity/slo.js';
 import { frame, type DrawnChart, type ScenarioView } from './common.js';
+import { vegaString } from '../../escape/vega.js';
 
 /** A capacity chart before the report names it: `kind` becomes the name's suffix. */
 export interface CapacityChart extends DrawnChart {
@@ -97,7 +98,7 @@ function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloCl
           data: { values: rows },
           layer: [
             // The line joins the steps that count, in count order; invalid ones are points only.
-            { transform: [{ filter: `datum.outcome !== '${MARKS.invalid.label}'` }], mark: 'line', encoding: { x, y, color, order: { field: 'count', type: 'quantitative' } } },
+            { transform: [{ filter: `datum.outcome !== ${vegaString(MARKS.invalid.label)}` }], mark: 'line', encoding: { x, y, color, order: { field: 'count', type: 'quantitative' } } },
             { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, y, color, shape } },
           ],
         },

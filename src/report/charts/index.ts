@@ -11,6 +11,7 @@ import type { ChartKind, ChartRequest } from '../../declaration-types.js';
 import type { BenchResult, CapacityResult } from '../../result-types.js';
 import { chartName, scenarioView, type ChartSpec, type DrawnChart, type ScenarioView } from './common.js';
 import { checkRequest } from './request-check.js';
+import { vegaSafeSpec } from '../../escape/vega.js';
 import { byParameterCharts } from './by-parameter.js';
 import { cumulativeChart } from './cumulative.js';
 import { capacityCharts } from './capacity.js';
@@ -34,10 +35,10 @@ export const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
   resources: resourcesChart,
 };
 
-/** The charts one checked request draws. */
+/** The charts one checked request draws, every text in their specs made safe for Vega (src/escape/vega.ts). */
 export function drawRequest(view: ScenarioView, request: ChartRequest): DrawnChart[] {
   const builder = CHART_BUILDERS[request.kind] as Builder<ChartKind>;
-  return builder(view, request);
+  return builder(view, request).map((drawn) => ({ ...drawn, spec: vegaSafeSpec(drawn.spec) }));
 }
 
 /** One scenario's charts, and a line for each request (or part of one) not drawn: `scenarios[0].charts[2] (sizes): not drawn: ...`. */
@@ -68,7 +69,7 @@ export function buildChartsAndProblems(result: BenchResult): ScenarioCharts[] {
     const view = scenarioView(result, scenario);
     // A capacity result holds the one scenario it searched.
     const searched = result.capacity && s === 0 ? capacityCharts(view, result as CapacityResult) : [];
-    const capacity = searched.map(({ kind, ...drawn }) => ({ name: uniqueName(scenario.name, kind), ...drawn }));
+    const capacity = searched.map(({ kind, ...drawn }) => ({ name: uniqueName(scenario.name, kind), ...drawn, spec: vegaSafeSpec(drawn.spec) }));
     const notDrawn: string[] = [];
     const charts = scenario.charts.flatMap((request, r) => {
       const { drawable, problems } = checkRequest(view, request);
