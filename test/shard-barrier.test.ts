@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BarrierServer } from '../src/shard/barrier-server.js';
 import { BarrierClient, BarrierRunMismatch } from '../src/shard/barrier-client.js';
-import type { Release } from '../src/shard/barrier-protocol.js';
+import { CHECK_IN_PATH, type Release } from '../src/shard/barrier-protocol.js';
 import { UsageError } from '../src/errors.js';
 
 const servers: BarrierServer[] = [];
@@ -99,4 +99,11 @@ test('a barrier that cannot be reached fails after its timeout, naming it', asyn
   await server.close();
   const client = new BarrierClient(url, 'run-f', 2, 1, 1200);
   await assert.rejects(client.checkIn(0, 0, signal), new RegExp(`barrier ${url}: not reachable for 1 s \\(ECONNREFUSED\\); is shard 0 running\\?`));
+});
+
+test('a check-in that is not application/json is refused (415): no page can send one cross-site without a preflight', async () => {
+  const { url } = await barrier('run-g', 2, 60_000);
+  const body = JSON.stringify({ runId: 'run-g', count: 2, shard: 1, round: 0 });
+  const response = await fetch(`${url}${CHECK_IN_PATH}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+  assert.equal(response.status, 415);
 });

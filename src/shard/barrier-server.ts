@@ -145,6 +145,9 @@ export class BarrierServer {
         return answer(res, 200, this.time(url.searchParams.get('run') ?? '', Number(url.searchParams.get('count'))), true);
       }
       if (req.method === 'POST' && url.pathname === CHECK_IN_PATH) {
+        // A browser sends a cross-site POST without asking first only as a "simple" content type; requiring
+        // JSON makes it ask (CORS preflight), which this server never grants, so no page can check a shard in.
+        if (!isJson(req.headers['content-type'])) return answer(res, 415, { error: 'a check-in is application/json' });
         const body = await readBody(req);
         const request = parseCheckIn(body);
         return answer(res, 200, await this.checkIn(request));
@@ -155,6 +158,10 @@ export class BarrierServer {
       answer(res, 500, { error: (error as Error).message });
     }
   }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 function answer(res: http.ServerResponse, status: number, body: unknown, keepAlive = false): void {
