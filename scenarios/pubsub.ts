@@ -94,6 +94,8 @@ export default defineScenario({
   },
   builtInServerSkip: (p) =>
     p.broker === 'wsbench' ? null : `broker=${p.broker}: wsbench's own servers speak its pub/sub protocol; a ${p.broker} broker is a --server-cmd or --target`,
+  // The probe of a broker offers what its clients will: graphql-ws closes a handshake without its own.
+  subprotocols: (p) => BROKERS[p.broker].subprotocols,
   windowMs: () => undefined, // the clients end it: every publication arrived, or the drain is over
   // Connecting and subscribing every connection: 15 s, plus 10 ms per connection.
   readyTimeoutMs: (p) => 15_000 + 10 * (p.publishers + p.subscribers),

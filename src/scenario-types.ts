@@ -241,6 +241,12 @@ export interface ScenarioDefinition<
    */
   builtInServerSkip?(params: NoInfer<ScenarioParams<D>>): string | null;
   /**
+   * The WebSocket subprotocols this parameter set's connections offer (ctx.connect's `protocols`):
+   * wsbench's probe of a --target or --server-cmd server offers them too, since a broker may
+   * refuse a handshake without its own (graphql-ws, RabbitMQ's Web-MQTT). Default none.
+   */
+  subprotocols?(params: NoInfer<ScenarioParams<D>>): string[];
+  /**
    * The server half still works as several processes sharing one port (the common
    * `serverProcesses` parameter): each process serves only the connections the kernel
    * hands it, and what the processes must agree on travels by ctx.tellSiblings. Without

@@ -41,6 +41,8 @@ export interface CommandCell {
   tls?: CellTls;
   /** Whether the scenario declares server-side metrics (the stats route's note is said only then). */
   serverMetrics?: boolean;
+  /** The WebSocket subprotocols the cell's clients offer: the probe offers them too. */
+  subprotocols?: string[];
 }
 
 export class CommandServer implements CellServer {
@@ -98,7 +100,7 @@ export class CommandServer implements CellServer {
         const url = urlWithParams(fillPlaceholders(this.spec.urlTemplate, { host, port: where }), this.cell.scenario, this.cell.params);
         try {
           const tls = this.cell.tls?.client ? { tls: this.cell.tls.client } : {};
-          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, ...tls });
+          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...tls });
           const started = this.sampled(url);
           this.window.httpOrigin = started.httpUrl;
           return started;
