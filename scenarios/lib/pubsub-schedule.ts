@@ -11,7 +11,6 @@
 
 export interface PubSubShape {
   publishers: number;
-  subscribers: number;
   topics: number;
   topicsPerSubscriber: number;
   rate: number;
@@ -39,13 +38,6 @@ export function topicsOfSubscriber(s: number, p: Pick<PubSubShape, 'topics' | 't
 export function publicationsOnTopic(topic: number, p: Pick<PubSubShape, 'rate' | 'duration' | 'topics'>): number {
   const total = publicationsOf(p);
   return topic < total ? Math.floor((total - 1 - topic) / p.topics) + 1 : 0;
-}
-
-/** What every subscriber together should receive: each topic's publications times its subscribers. */
-export function expectedDeliveries(p: PubSubShape): number {
-  const subscribersOf = new Array<number>(p.topics).fill(0);
-  for (let s = 0; s < p.subscribers; s++) for (const t of topicsOfSubscriber(s, p)) subscribersOf[t]! += 1;
-  return subscribersOf.reduce((sum, count, topic) => sum + count * publicationsOnTopic(topic, p), 0);
 }
 
 /**
