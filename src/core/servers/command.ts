@@ -24,6 +24,15 @@ import { ServerCgroup } from './server-cgroup.js';
 import { groupOf, listenersOn, startTicks } from './port-listeners.js';
 
 const STOP_GRACE_MS = 3000;
+/**
+ * A command that exits with this code before it listens says it cannot run here (a broker that is
+ * not installed): its cell is n/a with the last line it printed, as an unavailable stack's is.
+ * The code is the one automake's test harness reads as "skipped".
+ */
+export const CANNOT_RUN_HERE_EXIT_CODE = 77;
+
+/** A server command said it cannot run here (exit code 77 before listening); the cell is skipped with `message`. */
+export class ServerUnavailable extends Error {}
 const POLL_MS = 50;
 const STDERR_TAIL_BYTES = 8192;
 
@@ -89,6 +98,7 @@ export class CommandServer implements CellServer {
       // without one, on its port (exit code 0: a daemon may still be on its way there, until the deadline).
       if (this.exitInfo && !this.daemonRuns() && !(this.cgroup === null && this.exitCode === 0 && where !== null)) {
         const line = this.lastLine();
+        if (this.exitCode === CANNOT_RUN_HERE_EXIT_CODE) throw new ServerUnavailable(`${this.spec.name}: ${line || `cannot run here (it exited with code ${CANNOT_RUN_HERE_EXIT_CODE})`}`);
         throw new Error(`${this.spec.name} ${this.exitInfo}${this.child?.pid === undefined ? '' : ` before listening${line ? `: ${line}` : ''}`}`);
       }
       if (Date.now() >= deadline) {
