@@ -140,6 +140,8 @@ export default defineScenario({
     const localSubscribersOf = new Array<number>(p.topics).fill(0);
     const tallies: SubscriberTally[] = [];
     let complete = 0;
+    /** Set at the end: what arrives after the losses were counted counts nowhere (it would count twice). */
+    let ended = false;
     let wake: () => void = () => undefined;
     const fairness = new DeliverySpread((topic) => localSubscribersOf[topic]!, (us) => spread.recordUs(us));
 
@@ -163,6 +165,7 @@ export default defineScenario({
       for (const topic of topics) {
         localSubscribersOf[topic]! += 1;
         await client.subscribe(topicName(topic), (payload) => {
+          if (ended) return;
           const nowUs = ctx.nowUs();
           const publication = decodePublication(payload);
           if (!publication || topicOf(publication.n, p) !== topic) {
@@ -206,6 +209,7 @@ export default defineScenario({
     const end = streamEnd(ctx.signal, DRAIN_MS, () => complete >= subscriberCount || problem !== null);
     wake = end.wake;
     await end.finished;
+    ended = true;
     ctx.done();
     ctx.counter('missing').add(tallies.reduce((sum, t) => sum + Math.max(0, t.expected - t.distinct), 0));
     ctx.counter('subscribersShort').add(tallies.filter((t) => !t.complete).length);
