@@ -7,7 +7,7 @@
  * Heart-beats are off. A topic `t` is the destination `/topic/t` (RabbitMQ's
  * amq.topic exchange: every subscriber gets every message).
  */
-import { Confirmations, type BrokerClient, type BrokerProtocol } from './broker-client.js';
+import { Confirmations, utf8, type BrokerClient, type BrokerProtocol } from './broker-client.js';
 
 const NUL = '\0';
 const TOPIC_PREFIX = '/topic/';
@@ -20,6 +20,8 @@ export const stompPubSub: BrokerProtocol = {
     const receipts = new Map<string, Confirmations>();
     const handlers = new Map<string, (payload: string) => void>();
     let pending = '';
+    // One decoder for the stream: a character split between two frames still decodes whole.
+    const decoder = new TextDecoder();
     const onFrame = (command: string, headers: Map<string, string>, body: string): void => {
       if (command === 'MESSAGE') {
         const handler = handlers.get(headers.get('subscription') ?? '');
@@ -38,7 +40,7 @@ export const stompPubSub: BrokerProtocol = {
     const socket = await open({
       protocols: ['v12.stomp'],
       onMessage(data) {
-        pending += typeof data === 'string' ? data : new TextDecoder().decode(data);
+        pending += typeof data === 'string' ? data : decoder.decode(data, { stream: true });
         for (;;) {
           // Heart-beat EOLs may sit between frames.
           pending = pending.replace(/^[\r\n]+/, '');
@@ -69,8 +71,7 @@ export const stompPubSub: BrokerProtocol = {
         return confirmed;
       },
       publish(topic, payload) {
-        // The payload is ASCII text here: its length in characters is its length in bytes.
-        socket.send(`SEND\ndestination:${TOPIC_PREFIX}${topic}\ncontent-type:text/plain\ncontent-length:${payload.length}\n\n${payload}${NUL}`);
+        socket.send(`SEND\ndestination:${TOPIC_PREFIX}${topic}\ncontent-type:text/plain\ncontent-length:${utf8(payload).byteLength}\n\n${payload}${NUL}`);
       },
       async close() {
         socket.send(`DISCONNECT\n\n${NUL}`);
@@ -81,7 +82,7 @@ export const stompPubSub: BrokerProtocol = {
   },
 };
 
-/** The first whole frame of `text`, or null while it is incomplete. */
+/** The first whole frame of `text` (text bodies only), or null while it is incomplete. */
 function readFrame(text: string): { command: string; headers: Map<string, string>; body: string; length: number } | null {
   const headEnd = text.indexOf('\n\n');
   if (headEnd < 0) return null;
@@ -93,8 +94,9 @@ function readFrame(text: string): { command: string; headers: Map<string, string
     if (colon > 0 && !headers.has(line.slice(0, colon))) headers.set(line.slice(0, colon), line.slice(colon + 1));
   }
   const bodyAt = headEnd + 2;
-  const declared = headers.get('content-length');
-  const end = declared !== undefined ? bodyAt + Number(declared) : text.indexOf(NUL, bodyAt);
-  if (end < 0 || text.length < end + 1) return null;
+  // Text bodies hold no NUL, so the frame ends at the first one; content-length counts bytes, not
+  // the characters of this decoded text, and is not needed.
+  const end = text.indexOf(NUL, bodyAt);
+  if (end < 0) return null;
   return { command, headers, body: text.slice(bodyAt, end), length: end + 1 };
 }
