@@ -24,6 +24,8 @@ import { ServerCgroup } from './server-cgroup.js';
 import { groupOf, listenersOn, startTicks } from './port-listeners.js';
 
 const STOP_GRACE_MS = 3000;
+const POLL_MS = 50;
+const STDERR_TAIL_BYTES = 8192;
 /**
  * A command that exits with this code before it listens says it cannot run here (a broker that is
  * not installed): its cell is n/a with the last line it printed, as an unavailable stack's is.
@@ -33,8 +35,6 @@ export const CANNOT_RUN_HERE_EXIT_CODE = 77;
 
 /** A server command said it cannot run here (exit code 77 before listening); the cell is skipped with `message`. */
 export class ServerUnavailable extends Error {}
-const POLL_MS = 50;
-const STDERR_TAIL_BYTES = 8192;
 
 const live = new Set<CommandServer>();
 // Whatever way wsbench leaves (an error, process.exit), no command's group or cgroup outlives it.
