@@ -3,7 +3,7 @@
 # Web-STOMP (default) or Web-MQTT plugin on 127.0.0.1:PORT, path /ws:
 #   wsbench run pubsub --broker stomp --server-start-timeout 60s \
 #     --server-cmd 'rabbit=examples/brokers/rabbitmq.sh {port} stomp' --server-url 'ws://{host}:{port}/ws'
-# Everything it writes is in a temporary folder, removed when it stops; it listens on loopback
+# Everything it writes is in a temporary folder, removed when it stops (a SIGKILL leaves it in $TMPDIR); it listens on loopback
 # only (no AMQP listener; Erlang distribution and its own epmd on 127.0.0.1, on free ports),
 # and epmd runs in the foreground in this script's process group, so that stopping the group
 # stops all of it (an epmd started by RabbitMQ itself would detach and outlive the cell).
@@ -26,17 +26,24 @@ set -- $(node -e '
 const net = require("node:net");
 const take = () => new Promise((done) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => done(p)); }); });
 Promise.all([take(), take()]).then((ports) => console.log(ports.join(" ")));')
-dist_port=$1
+dist_port=${1:?rabbitmq.sh: node (on PATH) picks its free ports}
 epmd_port=$2
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/wsbench-rabbitmq.XXXXXX")
-# The folder goes first: wsbench kills what is left of the group 3 s after its SIGTERM, and a
-# node on its way down needs none of it (nothing of a throwaway node is worth keeping).
+# A throwaway node needs no graceful shutdown, which would go on writing to the folder while it is
+# removed (and take longer than the 3 s wsbench gives a server after its SIGTERM): the Erlang VM
+# (the server script's child) is killed at once, then the folder goes.
+# (`|| :` throughout: under `set -e`, a kill of what is already gone would end the script here.)
 cleanup() {
   trap - EXIT INT TERM
+  set +e
+  if [ -n "${rabbit:-}" ]; then
+    for vm in $(cat "/proc/$rabbit/task/$rabbit/children" 2>/dev/null || :); do kill -KILL "$vm" 2>/dev/null || :; done
+    kill -KILL "$rabbit" 2>/dev/null || :
+    wait "$rabbit" 2>/dev/null || :
+  fi
+  [ -z "${epmd_pid:-}" ] || kill "$epmd_pid" 2>/dev/null || :
   rm -rf "$dir"
-  [ -n "${rabbit:-}" ] && kill "$rabbit" 2>/dev/null && wait "$rabbit" 2>/dev/null
-  [ -n "${epmd_pid:-}" ] && kill "$epmd_pid" 2>/dev/null
   return 0
 }
 trap cleanup EXIT
