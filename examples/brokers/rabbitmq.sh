@@ -32,20 +32,27 @@ epmd_port=$2
 dir=$(mktemp -d "${TMPDIR:-/tmp}/wsbench-rabbitmq.XXXXXX")
 # A throwaway node needs no graceful shutdown, which would go on writing to the folder while it is
 # removed (and take longer than the 3 s wsbench gives a server after its SIGTERM): the Erlang VM
-# (the server script's child) is killed at once, then the folder goes.
-# (`|| :` throughout: under `set -e`, a kill of what is already gone would end the script here.)
+# (the server script's child) is killed at once, then the folder goes. A second SIGTERM (wsbench
+# sends one to the group and one to each process of the server's cgroup) must not cut the cleanup
+# short: it is ignored from here on. `|| :` throughout: under `set -e`, a kill of what is already
+# gone would end the cleanup there.
 cleanup() {
-  trap - EXIT INT TERM
+  trap '' INT TERM
+  trap - EXIT
   set +e
-  if [ -n "${rabbit:-}" ]; then
-    for vm in $(cat "/proc/$rabbit/task/$rabbit/children" 2>/dev/null || :); do kill -KILL "$vm" 2>/dev/null || :; done
-    kill -KILL "$rabbit" 2>/dev/null || :
-    wait "$rabbit" 2>/dev/null || :
-  fi
+  vms=''
+  [ -z "${rabbit:-}" ] || vms="$(cat "/proc/$rabbit/task/$rabbit/children" 2>/dev/null || :) $rabbit"
+  for vm in $vms; do kill -KILL "$vm" 2>/dev/null || :; done
   [ -z "${epmd_pid:-}" ] || kill "$epmd_pid" 2>/dev/null || :
-  rm -rf "$dir"
+  # SIGKILLed processes write nothing more; a file created in the same instant makes one rm fail.
+  for attempt in 1 2 3 4 5; do
+    rm -rf "$dir" 2>/dev/null || :
+    [ -e "$dir" ] || break
+    sleep 0.1
+  done
   return 0
 }
+
 trap cleanup EXIT
 trap 'cleanup; exit 0' INT TERM
 
