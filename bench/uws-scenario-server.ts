@@ -19,6 +19,6 @@ export async function serveScenario(scenario: AnyScenario, params: ParamValues):
   const hosted = hostServerLogic(scenario.server!.bind(scenario), { params, metrics, processIndex: 0, processCount: 1, tellSiblings: () => undefined });
   const running = await uwsServer.start({ host: '127.0.0.1', handlers: hosted.handlers });
   // fanout streams through the stack's own broadcast.
-  hosted.listening(running.broadcast);
+  hosted.listening(running);
   return { url: running.url, logic: hosted.logic, metrics };
 }

@@ -52,6 +52,13 @@ export interface ServerConnection {
   bufferedAmountBytes(): number;
   /** Closes the connection politely. */
   close(): void;
+  /**
+   * Adds the connection to `topic`, the stack's own way (uWS and Bun topics, a socket.io room, a
+   * topic map on ws and Deno): RunningServer.publish(topic) reaches it from then on, until it closes.
+   */
+  subscribe(topic: string): void;
+  /** Takes the connection off `topic`. */
+  unsubscribe(topic: string): void;
 }
 
 /** A plain HTTP request served by the same server process as the WebSockets. */
@@ -124,6 +131,8 @@ export interface RunningServer {
   httpUrl: string;
   /** Sends one message to every open connection, the stack's idiomatic way. */
   broadcast(data: MessageData): void;
+  /** Sends one message to every connection subscribed to `topic`, through the stack's own pub/sub. */
+  publish(topic: string, data: MessageData): void;
   /** Messages the stack refused to queue (backpressure drops), since start. */
   stackDrops(): number;
   close(): Promise<void>;
@@ -231,6 +240,8 @@ export interface ClientConnectOptions {
    * among connections (undici's dispatcher) gives this one a socket of its own to watch.
    */
   inspectSocket?: boolean;
+  /** WebSocket subprotocols to offer in the handshake (Sec-WebSocket-Protocol), e.g. `['mqtt']` for an MQTT broker. */
+  protocols?: string[];
 }
 
 /** What a client stack can do beyond plain messages. */

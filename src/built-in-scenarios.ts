@@ -49,6 +49,15 @@ export interface BuiltInScenarioParameters {
     connectTimeout: DurationParameter;
     sourceAddresses: IntegerParameter;
   };
+  pubsub: {
+    publishers: IntegerParameter;
+    subscribers: IntegerParameter;
+    topics: IntegerParameter;
+    topicsPerSubscriber: IntegerParameter;
+    rate: IntegerParameter;
+    size: SizeParameter;
+    broker: ChoiceParameter<'wsbench' | 'nats' | 'mqtt' | 'graphql-ws' | 'stomp'>;
+  };
   'push-vs-poll': {
     test: ChoiceParameter<'continuous' | 'sustained'>;
     pollInterval: DurationParameter;

@@ -81,6 +81,11 @@ export interface ServerScenarioContext<P extends ParamValues = ParamValues> exte
   params: P;
   /** Valid once the server listens (before any connection arrives). */
   broadcast(data: MessageData): void;
+  /**
+   * Sends `data` to every connection of this process subscribed to `topic` (connection.subscribe),
+   * through the stack's own pub/sub: uWS and Bun topics, socket.io rooms, a topic map on ws and Deno.
+   */
+  publish(topic: string, data: MessageData): void;
   /** Open connections right now (this process's, when the server runs as several). */
   connections(): ReadonlySet<ServerConnection>;
   /** 0-based index of this server process and how many serve the cell (the `serverProcesses` parameter). */
@@ -229,6 +234,18 @@ export interface ScenarioDefinition<
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
   requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; wsbenchServer?: string };
+  /**
+   * Why this parameter set cannot run on wsbench's own server stacks (they host the server half),
+   * or null: pubsub's `broker=nats` speaks a protocol only a --server-cmd or --target broker
+   * speaks. Those cells are skipped with the reason.
+   */
+  builtInServerSkip?(params: NoInfer<ScenarioParams<D>>): string | null;
+  /**
+   * The WebSocket subprotocols this parameter set's connections offer (ctx.connect's `protocols`):
+   * wsbench's probe of a --target or --server-cmd server offers them too, since a broker may
+   * refuse a handshake without its own (graphql-ws, RabbitMQ's Web-MQTT). Default none.
+   */
+  subprotocols?(params: NoInfer<ScenarioParams<D>>): string[];
   /**
    * The server half still works as several processes sharing one port (the common
    * `serverProcesses` parameter): each process serves only the connections the kernel

@@ -1,6 +1,6 @@
 """
 wsbench reference server on the `websockets` library (asyncio API): echo,
-ticker-orders, chat, fanout, firehose, churn, slow-consumer and reconnect-storm,
+ticker-orders, chat, fanout, firehose, churn, slow-consumer, reconnect-storm and pubsub,
 each as its page in docs/protocols/ describes. wsbench picks the scenario with `?scenario=NAME` on every
 connection (the path works too: ws://host:port/fanout).
 
@@ -274,6 +274,36 @@ async def reconnect_storm(ws: ServerConnection, params: wp.Params) -> None:
     await ws.wait_closed()
 
 
+# ------------------------------------------------------------------ pubsub
+
+# topic -> its subscribed connections: the topic map a `websockets` user writes (the library has no topics).
+TOPICS: dict[str, set[ServerConnection]] = {}
+
+
+async def pubsub(ws: ServerConnection, params: wp.Params) -> None:
+    joined: set[str] = set()
+    try:
+        async for message in ws:
+            try:
+                frame = json.loads(message)
+            except ValueError:
+                continue
+            if isinstance(frame.get("pub"), str):
+                # Forwarded unchanged; broadcast() writes to each subscriber without waiting for any.
+                broadcast(TOPICS.get(frame["pub"], ()), message)
+            elif isinstance(frame.get("sub"), str):
+                TOPICS.setdefault(frame["sub"], set()).add(ws)
+                joined.add(frame["sub"])
+                await ws.send(json.dumps({"subscribed": frame["sub"]}))
+    finally:
+        for topic in joined:
+            members = TOPICS.get(topic)
+            if members is not None:
+                members.discard(ws)
+                if not members:
+                    del TOPICS[topic]
+
+
 # ------------------------------------------------------------------ the server
 
 SCENARIOS = {
@@ -285,6 +315,7 @@ SCENARIOS = {
     "churn": churn,
     "slow-consumer": slow_consumer,
     "reconnect-storm": reconnect_storm,
+    "pubsub": pubsub,
 }
 
 

@@ -17,7 +17,7 @@ export const bunClient: ClientAdapter = {
   },
   probe: () => probeRuntime('bun'),
   connect: (url, options) =>
-    connectBuiltIn('bun', builtInWebSocket('bun'), url, { perMessageDeflate: options.deflate === true, ...bunTlsOption(options.tls) }, options),
+    connectBuiltIn('bun', builtInWebSocket('bun'), url, { perMessageDeflate: options.deflate === true, ...bunTlsOption(options.tls), ...(options.protocols ? { protocols: options.protocols } : {}) }, options),
 };
 
 /** Bun's WebSocket takes Node-style TLS options under `tls` (a Bun extension of the constructor). */

@@ -19,7 +19,8 @@ export const denoClient: ClientAdapter = {
   async connect(url, options) {
     if (options.deflate) throw new Error('Deno cannot negotiate permessage-deflate');
     if (options.tls?.insecure) throw new Error("Deno's WebSocket cannot skip certificate verification");
-    return connectBuiltIn('deno', builtInWebSocket('deno'), url, denoSocketOptions(options.tls), options);
+    const socketOptions = { ...denoSocketOptions(options.tls), ...(options.protocols ? { protocols: options.protocols } : {}) };
+    return connectBuiltIn('deno', builtInWebSocket('deno'), url, Object.keys(socketOptions).length > 0 ? socketOptions : undefined, options);
   },
 };
 

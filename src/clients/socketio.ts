@@ -28,9 +28,10 @@ export const socketioClient: ClientAdapter = {
   },
   probe: () => probeByImport('socket.io-client', () => import('socket.io-client')),
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, tls }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, tls, protocols }) {
     // engine.io-client owns its transport socket and offers no raw byte stream to tap.
     if (onWireData) return Promise.reject(new Error('socket.io client cannot hand over wire data: engine.io-client exposes no raw socket'));
+    if (protocols?.length) return Promise.reject(new Error('socket.io client cannot offer WebSocket subprotocols: engine.io-client sets its own handshake'));
     return new Promise<ClientConnection>((resolve, reject) => {
       const socket: Socket = io(url, {
         transports: ['websocket'],

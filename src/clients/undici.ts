@@ -128,7 +128,7 @@ export const undiciClient: ClientAdapter = {
   },
   probe: () => probeByImport('undici', () => import('undici')),
 
-  async connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, tls, inspectSocket }) {
+  async connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, tls, inspectSocket, protocols }) {
     let session: TlsSession = NO_TLS;
     let failure: string | undefined;
     let raw: Socket | undefined;
@@ -146,7 +146,7 @@ export const undiciClient: ClientAdapter = {
         })
       : null;
     const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
-    const socket = new WebSocket(url, dispatcher ? { dispatcher } : undefined);
+    const socket = new WebSocket(url, dispatcher || protocols ? { ...(dispatcher ? { dispatcher } : {}), ...(protocols ? { protocols } : {}) } : undefined);
     // The upgraded socket left the agent's pool at the handshake; closing frees the rest.
     const freeAgent = (): void => void ownAgent?.close().catch(() => undefined);
     const connection = await whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, {

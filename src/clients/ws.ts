@@ -27,9 +27,9 @@ export const wsClient: ClientAdapter = {
   },
   probe: probeWs,
 
-  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, textAsBytes, tls }) {
+  connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, textAsBytes, tls, protocols = [] }) {
     return new Promise<ClientConnection>((resolve, reject) => {
-      const socket = new WebSocket(url, {
+      const socket = new WebSocket(url, protocols, {
         perMessageDeflate: deflate ? { ...WS_DEFLATE_OPTIONS } : false,
         maxPayload: MAX_PAYLOAD_BYTES,
         autoPong: true,

@@ -17,6 +17,9 @@ import { tlsOutcomes } from './tls-sessions.js';
 
 export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
+  // A server that cannot run here (a --server-cmd that exited 77) makes the cell n/a, as an unavailable stack does.
+  const unavailable = runs.find((r) => r.unavailable !== undefined)?.unavailable;
+  if (unavailable !== undefined && runs.every((r) => r.unavailable !== undefined)) return { ...identity, status: 'skipped', reason: unavailable, elapsedMs };
   const failedRound = runs.findIndex((r) => r.failure !== null);
   const errorsRound = runs.findIndex((r) => r.errors !== null);
   const troubled = failedRound >= 0 ? failedRound : errorsRound;

@@ -22,7 +22,7 @@ import { connectionVerdict, whenText } from './cell-verdict.js';
 import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
-import { freePort } from './servers/command.js';
+import { freePort, ServerUnavailable } from './servers/command.js';
 import { onPort, restartingServer } from './server-restart.js';
 import type { CellGate } from './coordination.js';
 import type { RunTls } from './run-tls.js';
@@ -69,6 +69,8 @@ export interface CellRun {
   failure: string | null;
   /** Connections lost or that could not open while the round still ran to its end; null when none. */
   errors: string | null;
+  /** Set when the server said it cannot run here (a --server-cmd that exited 77 before listening): the cell is n/a with this reason. */
+  unavailable?: string;
   /** When the failure or the errors happened, and what they did to the connections; null when neither did. */
   fault: CellFault | null;
   /** Null when no client reported anything. */
@@ -165,6 +167,11 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     state.stackDrops = serverReport?.stackDrops ?? null;
     state.serverReported = serverReport?.complete ?? false;
   } catch (error) {
+    if (error instanceof ServerUnavailable && !options.signal.aborted) {
+      // Nothing was measured; `finally` stops what it had started.
+      options.shard?.gate.withdraw(error.message);
+      return { failure: null, errors: null, fault: null, measured: null, unavailable: error.message, elapsedMs: Date.now() - started };
+    }
     if (options.signal.aborted) state.failure = 'interrupted';
     else fail(state, error);
     // The other shards need not wait for a window this shard will never open.
@@ -234,7 +241,7 @@ function judgeRound(failure: string | null, failedAtMs: number | null, connectio
 /** wsbench's own server child running the stack's adapter, or the foreign server the plan names; on `port` when given (a restart). */
 function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls, port?: number): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params, tls, serverMetrics: declaresServerMetrics(plan.loaded.scenario) });
+  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params, tls, serverMetrics: declaresServerMetrics(plan.loaded.scenario), subprotocols: plan.loaded.scenario.subprotocols?.(plan.params) ?? [] });
   const count = serverProcessCount(plan.params);
   const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
   return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) }, port);

@@ -58,7 +58,7 @@ export type RunEvent =
    * measured, as the result is assembled from it (a journal keeps it, so a rebuilt cell is the run's own):
    * core/cell.ts's CellRun, unknown here because cell.ts imports this file (the layers point down).
    */
-  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'errors' | 'failed'; reason: string | null; saturation?: string; notes?: string[]; outcome?: unknown })
+  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'errors' | 'failed' | 'skipped'; reason: string | null; saturation?: string; notes?: string[]; outcome?: unknown })
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
 

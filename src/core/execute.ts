@@ -65,9 +65,9 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         tls: plan.tls,
       });
       runs[i]!.push(outcome);
-      const status = outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
+      const status = outcome.unavailable !== undefined ? 'skipped' : outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
       const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
-      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.failure ?? outcome.errors, ...findings, outcome });
+      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.unavailable ?? outcome.failure ?? outcome.errors, ...findings, outcome });
     }
   }
   // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).

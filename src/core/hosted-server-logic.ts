@@ -22,15 +22,20 @@ export interface ServerLogicHost {
 export interface HostedServerLogic {
   logic: ServerLogic;
   handlers: ServerHandlers;
-  /** Once the stack listens: broadcast() goes through the stack's own from then on. */
-  listening(broadcast: ServerScenarioContext['broadcast']): void;
+  /** Once the stack listens: broadcast() and publish() go through the stack's own from then on. */
+  listening(stack: Pick<ServerScenarioContext, 'broadcast' | 'publish'>): void;
 }
 
 export function hostServerLogic(server: (ctx: ServerScenarioContext) => ServerLogic, host: ServerLogicHost): HostedServerLogic {
   const { metrics } = host;
   const open = new Set<ServerConnection>();
-  let broadcast: ServerScenarioContext['broadcast'] = () => {
-    throw new Error('broadcast() before the server listens');
+  let stack: Pick<ServerScenarioContext, 'broadcast' | 'publish'> = {
+    broadcast: () => {
+      throw new Error('broadcast() before the server listens');
+    },
+    publish: () => {
+      throw new Error('publish() before the server listens');
+    },
   };
   const ctx: ServerScenarioContext = {
     params: host.params,
@@ -38,7 +43,8 @@ export function hostServerLogic(server: (ctx: ServerScenarioContext) => ServerLo
     histogram: (name) => metrics.histogram(name),
     sizeHistogram: (name) => metrics.sizeHistogram(name),
     counter: (name) => metrics.counter(name),
-    broadcast: (data) => broadcast(data),
+    broadcast: (data) => stack.broadcast(data),
+    publish: (topic, data) => stack.publish(topic, data),
     connections: () => open,
     processIndex: host.processIndex,
     processCount: host.processCount,
@@ -60,8 +66,8 @@ export function hostServerLogic(server: (ctx: ServerScenarioContext) => ServerLo
   return {
     logic,
     handlers,
-    listening: (stackBroadcast) => {
-      broadcast = stackBroadcast;
+    listening: (running) => {
+      stack = { broadcast: (data) => running.broadcast(data), publish: (topic, data) => running.publish(topic, data) };
     },
   };
 }

@@ -74,7 +74,7 @@ async function start(message: ServerStartMessage): Promise<void> {
       ...(message.port !== undefined ? { port: message.port } : {}),
       ...(message.tls ? { tls: message.tls } : {}),
     });
-    hosted.listening(running.broadcast);
+    hosted.listening(running);
     stackDrops = running.stackDrops;
     await sendToParent({ type: 'ready', url: running.url, httpUrl: running.httpUrl });
   } catch (error) {

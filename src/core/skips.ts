@@ -42,6 +42,9 @@ export function whySkip(
     if (skip !== null) return skip;
   } else if (!scenario.server) {
     return NO_SERVER_HALF;
+  } else {
+    const skip = scenario.builtInServerSkip?.(cell.params) ?? null;
+    if (skip !== null) return skip;
   }
   // A foreign server pairs by the same rules, as a stack whose protocol its URL says.
   const pairing = [...stacks, ...foreign.map(foreignStackInfo)];

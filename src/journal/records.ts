@@ -68,7 +68,7 @@ export type JournalRecord =
   | (Stamped & { type: 'tick'; index: number; process: number; ticks: ProgressTick[] })
   | (Stamped & { type: 'resources'; index: number; role: 'server' | 'client'; process: number; cpuPercent: number; cpuSeconds: number; rssBytes: number })
   /** `outcome`: what the round measured, exactly as the run's own result is assembled from it. */
-  | (Stamped & { type: 'cell-end'; index: number; round: number; status: 'ok' | 'errors' | 'failed'; reason: string | null; outcome: CellRun })
+  | (Stamped & { type: 'cell-end'; index: number; round: number; status: 'ok' | 'errors' | 'failed' | 'skipped'; reason: string | null; outcome: CellRun })
   | (Stamped & { type: 'run-end'; interrupted: boolean })
   /** The run wrote its result (or `wsbench recover` did): nothing here waits for a rebuild. */
   | (Stamped & { type: 'end'; result: string | null; by: 'run' | 'recover' });

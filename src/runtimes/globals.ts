@@ -23,6 +23,7 @@ export interface BunServerWebSocket<T> {
   send(data: string | Uint8Array, compress?: boolean): number;
   getBufferedAmount(): number;
   subscribe(topic: string): void;
+  unsubscribe(topic: string): void;
   close(code?: number): void;
 }
 

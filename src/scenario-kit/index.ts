@@ -19,6 +19,12 @@ export { sleep, aborted, waitUntil } from './waiting.js';
 export { FrameParser, OPCODE } from '../parsing/frame-parser.js';
 export type { FrameParserEvents } from '../parsing/frame-parser.js';
 export { openFileLimit } from '../open-file-limit.js';
+export { wsbenchPubSub } from './brokers/wsbench-pubsub.js';
+export { natsPubSub } from './brokers/nats.js';
+export { mqttPubSub } from './brokers/mqtt.js';
+export { stompPubSub } from './brokers/stomp.js';
+export { graphqlWsPubSub } from './brokers/graphql-ws.js';
+export type { BrokerProtocol, BrokerClient, BrokerConnectOptions, OpenSocket } from './brokers/broker-client.js';
 export type {
   JsonValue,
   Clock,

@@ -3,7 +3,8 @@
  * routes on the same port. Runs in a Bun child; in Node only probe() is called.
  * Compression off unless the cell asks, limits pinned like uWS's, broadcast by
  * publish(). Bun cannot send one message as several frames. TLS is Bun's own
- * (BoringSSL), given the PEM text.
+ * (BoringSSL), given the PEM text. Pub/sub is Bun's own: ws.subscribe(topic) and
+ * server.publish(topic), as its users write it.
  */
 import type { MessageData, RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { bunApi, type BunServerWebSocket } from '../runtimes/globals.js';
@@ -41,6 +42,7 @@ export const bunServer: ServerAdapter = {
     publishToSelf: false,
     httpIdleTimeoutSec: HTTP_IDLE_TIMEOUT_SEC,
     tls: "when on: Bun.serve's tls option, Bun's default versions and ciphers on BoringSSL",
+    pubsub: "Bun's own topics: ws.subscribe(topic), server.publish(topic, message)",
   },
   probe: () => probeRuntime('bun'),
 
@@ -97,6 +99,9 @@ export const bunServer: ServerAdapter = {
       broadcast(data) {
         server.publish(BROADCAST_TOPIC, data, deflate);
       },
+      publish(topic, data) {
+        server.publish(topic, data, deflate);
+      },
       stackDrops: () => dropped,
       async close() {
         for (const socket of sockets) socket.close(1000);
@@ -115,5 +120,7 @@ function wrap(socket: BunServerWebSocket<SocketData>, id: number, count: (status
     close: () => {
       if (!socket.data.closed) socket.close(1000);
     },
+    subscribe: (topic) => void (socket.data.closed || socket.subscribe(topic)),
+    unsubscribe: (topic) => void (socket.data.closed || socket.unsubscribe(topic)),
   };
 }

@@ -3,13 +3,15 @@
  * same port. Runs in a Deno child; in Node only probe() is called. Deno's
  * WebSocket has no permessage-deflate, no frame control and no queue limit
  * (it never drops); its ping-based idle timeout is turned off. TLS is Deno's
- * own (rustls), given the PEM text.
+ * own (rustls), given the PEM text. Deno has no topics of its own: pub/sub is
+ * the topic map its users write (topic-map.ts), published by a loop.
  */
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
 import { denoApi, type WebSocketLike } from '../runtimes/globals.js';
 import { probeRuntime } from '../runtimes/probe.js';
 import { serveFetchRoute, wantsWebSocket } from './fetch-routes.js';
 import { serverUrls } from './server-urls.js';
+import { TopicMap } from './topic-map.js';
 
 const OPEN = 1;
 
@@ -25,6 +27,7 @@ export const denoServer: ServerAdapter = {
     idleTimeoutSec: 0,
     binaryType: 'arraybuffer',
     tls: "when on: Deno.serve's cert and key, rustls' default versions and ciphers",
+    pubsub: 'a Map of topic to Set of sockets (Deno has no topics); publish loops over the set',
   },
   probe: () => probeRuntime('deno'),
 
@@ -34,12 +37,13 @@ export const denoServer: ServerAdapter = {
     if (deflate) throw new Error('Deno cannot negotiate permessage-deflate');
     let nextId = 0;
     const sockets = new Set<WebSocketLike>();
+    const topics = new TopicMap<WebSocketLike>();
     const listenOptions = { hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined, ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}) };
     const server = deno.serve(listenOptions, (request) => {
       if (!wantsWebSocket(request)) return serveFetchRoute(request, handlers.routes);
       const { socket, response } = deno.upgradeWebSocket(request, { idleTimeout: 0 });
       socket.binaryType = 'arraybuffer';
-      const connection = wrap(socket, nextId++);
+      const connection = wrap(socket, nextId++, topics);
       socket.addEventListener('open', () => {
         sockets.add(socket);
         handlers.onConnection(connection);
@@ -49,6 +53,7 @@ export const denoServer: ServerAdapter = {
         handlers.onMessage(connection, typeof data === 'string' ? data : new Uint8Array(data));
       });
       socket.addEventListener('close', () => {
+        topics.leave(socket);
         if (sockets.delete(socket)) handlers.onClose(connection);
       });
       socket.addEventListener('error', () => undefined); // the close event that follows carries the news
@@ -60,6 +65,9 @@ export const denoServer: ServerAdapter = {
       broadcast(data) {
         for (const socket of sockets) if (socket.readyState === OPEN) socket.send(data);
       },
+      publish(topic, data) {
+        for (const socket of topics.subscribers(topic)) if (socket.readyState === OPEN) socket.send(data);
+      },
       stackDrops: () => 0,
       async close() {
         for (const socket of sockets) socket.close(1000);
@@ -69,7 +77,7 @@ export const denoServer: ServerAdapter = {
   },
 };
 
-function wrap(socket: WebSocketLike, id: number): ServerConnection {
+function wrap(socket: WebSocketLike, id: number, topics: TopicMap<WebSocketLike>): ServerConnection {
   return {
     id,
     send(data) {
@@ -79,5 +87,7 @@ function wrap(socket: WebSocketLike, id: number): ServerConnection {
     },
     bufferedAmountBytes: () => socket.bufferedAmount,
     close: () => socket.close(1000),
+    subscribe: (topic) => topics.subscribe(socket, topic),
+    unsubscribe: (topic) => topics.unsubscribe(socket, topic),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * socket.io on node:http (node:https with TLS), WebSocket transport only (no
  * long-polling upgrade dance), compression off unless the cell asks. Messages
- * travel as the `m` event.
+ * travel as the `m` event. Pub/sub is socket.io's rooms: socket.join(topic) and
+ * io.to(topic).emit(), as its users write it.
  */
 import { Server, type Socket } from 'socket.io';
 import { probeByImport } from '../package-version.js';
@@ -30,6 +31,7 @@ export const socketioServer: ServerAdapter = {
     pingTimeoutMs: PING_TIMEOUT_MS,
     connectionStateRecovery: false,
     tls: "when on: node:https, Node's default TLS versions, ciphers and session tickets",
+    pubsub: 'rooms: socket.join(topic), io.to(topic).emit(event, message), on the default in-memory adapter',
   },
   probe: () => probeByImport('socket.io', () => import('socket.io')),
 
@@ -57,6 +59,7 @@ export const socketioServer: ServerAdapter = {
     return {
       ...serverUrls(host, port, { tls: tls !== undefined, socketio: true }),
       broadcast: (data) => void io.emit(MESSAGE_EVENT, data),
+      publish: (topic, data) => void io.to(topic).emit(MESSAGE_EVENT, data),
       stackDrops: () => 0, // socket.io buffers per socket without limit
       async close() {
         io.disconnectSockets(true);
@@ -77,6 +80,8 @@ function wrap(socket: Socket, id: number): ServerConnection {
     // socket.io frames its own packets; it offers no control over WebSocket fragmentation.
     bufferedAmountBytes: () => underlyingBufferedAmount(socket),
     close: () => void socket.disconnect(true),
+    subscribe: (topic) => void socket.join(topic),
+    unsubscribe: (topic) => void socket.leave(topic),
   };
 }
 

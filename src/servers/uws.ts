@@ -2,6 +2,7 @@
  * uWebSockets.js: compression off unless the cell asks, backpressure limit raised
  * so the stack never drops silently (drops it does make are counted), broadcast
  * by publish(). TLS through its own SSLApp (uSockets on its bundled BoringSSL).
+ * Pub/sub is uWS's own: ws.subscribe(topic) and app.publish(topic), as its users write it.
  */
 import { STATUS_CODES } from 'node:http';
 import { createServer } from 'node:net';
@@ -44,6 +45,7 @@ export const uwsServer: ServerAdapter = {
     idleTimeoutSec: 0,
     sendPingsAutomatically: false,
     tls: "when on: SSLApp, uSockets' defaults on its bundled BoringSSL (TLS 1.2-1.3)",
+    pubsub: "uWS's own topics: ws.subscribe(topic), app.publish(topic, message)",
   },
   async probe() {
     const load = loadUws();
@@ -104,6 +106,9 @@ export const uwsServer: ServerAdapter = {
       ...serverUrls(host, port, { tls: tls !== undefined }),
       broadcast(data) {
         app.publish(BROADCAST_TOPIC, data, typeof data !== 'string', deflate);
+      },
+      publish(topic, data) {
+        app.publish(topic, data, typeof data !== 'string', deflate);
       },
       stackDrops: () => dropped,
       async close() {
@@ -169,6 +174,8 @@ function wrap(
     close: () => {
       if (open) socket.end(1000);
     },
+    subscribe: (topic) => void (open && socket.subscribe(topic)),
+    unsubscribe: (topic) => void (open && socket.unsubscribe(topic)),
   };
   return { connection, markClosed: () => (open = false) };
 }

@@ -1,4 +1,8 @@
-/** The `ws` server on node:http (node:https with TLS): compression off unless the cell asks, limits pinned. */
+/**
+ * The `ws` server on node:http (node:https with TLS): compression off unless the cell asks, limits pinned.
+ * ws has no topics of its own: pub/sub is the topic map its users write (topic-map.ts), published by a
+ * loop over the topic's sockets, as broadcast loops over every client.
+ */
 import { WebSocketServer, type WebSocket } from 'ws';
 import { probeWs } from './ws-build.js';
 import type { RunningServer, ServerAdapter, ServerConnection } from '../adapter-types.js';
@@ -7,6 +11,7 @@ import { serverUrls } from './server-urls.js';
 import { NODE_SHARES_PORTS } from '../runtimes/reuse-port.js';
 import { splitIntoFragments } from './fragments.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from './deflate-settings.js';
+import { TopicMap } from './topic-map.js';
 
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
@@ -23,6 +28,7 @@ export const wsServer: ServerAdapter = {
     autoPong: true,
     utf8Validation: true,
     tls: "when on: node:https, Node's default TLS versions, ciphers and session tickets",
+    pubsub: 'a Map of topic to Set of sockets (ws has no topics); publish loops over the set',
   },
   probe: probeWs,
 
@@ -36,13 +42,17 @@ export const wsServer: ServerAdapter = {
       skipUTF8Validation: false,
     });
     let nextId = 0;
+    const topics = new TopicMap<WebSocket>();
 
     wss.on('connection', (socket: WebSocket) => {
-      const connection = wrap(socket, nextId++);
+      const connection = wrap(socket, nextId++, topics);
       socket.on('message', (data: Buffer, isBinary: boolean) => {
         handlers.onMessage(connection, isBinary ? data : data.toString());
       });
-      socket.on('close', () => handlers.onClose(connection));
+      socket.on('close', () => {
+        topics.leave(socket);
+        handlers.onClose(connection);
+      });
       socket.on('error', () => socket.terminate());
       handlers.onConnection(connection);
     });
@@ -52,6 +62,9 @@ export const wsServer: ServerAdapter = {
       ...serverUrls(host, port, { tls: tls !== undefined }),
       broadcast(data) {
         for (const client of wss.clients) if (client.readyState === 1) client.send(data);
+      },
+      publish(topic, data) {
+        for (const client of topics.subscribers(topic)) if (client.readyState === 1) client.send(data);
       },
       stackDrops: () => 0, // ws queues without limit; it never drops
       async close() {
@@ -64,7 +77,7 @@ export const wsServer: ServerAdapter = {
   },
 };
 
-function wrap(socket: WebSocket, id: number): ServerConnection {
+function wrap(socket: WebSocket, id: number, topics: TopicMap<WebSocket>): ServerConnection {
   return {
     id,
     send(data) {
@@ -79,5 +92,7 @@ function wrap(socket: WebSocket, id: number): ServerConnection {
     },
     bufferedAmountBytes: () => socket.bufferedAmount,
     close: () => socket.close(),
+    subscribe: (topic) => topics.subscribe(socket, topic),
+    unsubscribe: (topic) => topics.unsubscribe(socket, topic),
   };
 }

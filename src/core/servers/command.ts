@@ -26,6 +26,15 @@ import { groupOf, listenersOn, startTicks } from './port-listeners.js';
 const STOP_GRACE_MS = 3000;
 const POLL_MS = 50;
 const STDERR_TAIL_BYTES = 8192;
+/**
+ * A command that exits with this code before it listens says it cannot run here (a broker that is
+ * not installed): its cell is n/a with the last line it printed, as an unavailable stack's is.
+ * The code is the one automake's test harness reads as "skipped".
+ */
+export const CANNOT_RUN_HERE_EXIT_CODE = 77;
+
+/** A server command said it cannot run here (exit code 77 before listening); the cell is skipped with `message`. */
+export class ServerUnavailable extends Error {}
 
 const live = new Set<CommandServer>();
 // Whatever way wsbench leaves (an error, process.exit), no command's group or cgroup outlives it.
@@ -41,6 +50,8 @@ export interface CommandCell {
   tls?: CellTls;
   /** Whether the scenario declares server-side metrics (the stats route's note is said only then). */
   serverMetrics?: boolean;
+  /** The WebSocket subprotocols the cell's clients offer: the probe offers them too. */
+  subprotocols?: string[];
 }
 
 export class CommandServer implements CellServer {
@@ -87,6 +98,7 @@ export class CommandServer implements CellServer {
       // without one, on its port (exit code 0: a daemon may still be on its way there, until the deadline).
       if (this.exitInfo && !this.daemonRuns() && !(this.cgroup === null && this.exitCode === 0 && where !== null)) {
         const line = this.lastLine();
+        if (this.exitCode === CANNOT_RUN_HERE_EXIT_CODE) throw new ServerUnavailable(`${this.spec.name}: ${line || `cannot run here (it exited with code ${CANNOT_RUN_HERE_EXIT_CODE})`}`);
         throw new Error(`${this.spec.name} ${this.exitInfo}${this.child?.pid === undefined ? '' : ` before listening${line ? `: ${line}` : ''}`}`);
       }
       if (Date.now() >= deadline) {
@@ -98,7 +110,7 @@ export class CommandServer implements CellServer {
         const url = urlWithParams(fillPlaceholders(this.spec.urlTemplate, { host, port: where }), this.cell.scenario, this.cell.params);
         try {
           const tls = this.cell.tls?.client ? { tls: this.cell.tls.client } : {};
-          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, ...tls });
+          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...tls });
           const started = this.sampled(url);
           this.window.httpOrigin = started.httpUrl;
           return started;

@@ -25,6 +25,8 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** For a wss:// or https:// server: what to trust, as the cell's clients do; absent: Node's default roots. */
   tls?: ClientTls;
+  /** WebSocket subprotocols to offer, as the cell's clients will (a broker may refuse a handshake without its own). */
+  protocols?: string[];
 }
 
 /** Why the probe failed; `refused` = nothing listens yet (a starting command may still get there). */
@@ -74,6 +76,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
         Upgrade: 'websocket',
         'Sec-WebSocket-Version': '13',
         'Sec-WebSocket-Key': key,
+        ...(options.protocols?.length ? { 'Sec-WebSocket-Protocol': options.protocols.join(', ') } : {}),
       },
     });
     const timer = setTimeout(() => {

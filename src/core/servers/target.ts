@@ -17,7 +17,7 @@ export class TargetServer implements CellServer {
   private readonly window: ForeignWindow;
   private readonly extraNotes: string[] = [];
 
-  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls; serverMetrics?: boolean }) {
+  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls; serverMetrics?: boolean; subprotocols?: string[] }) {
     this.window = new ForeignWindow(cell.scenario, cell.tls?.client, cell.serverMetrics === false);
   }
 
@@ -26,7 +26,7 @@ export class TargetServer implements CellServer {
   async start(signal: AbortSignal): Promise<StartedServer> {
     const url = urlWithParams(this.spec.url, this.cell.scenario, this.cell.params);
     try {
-      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, signal, ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
+      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
     } catch (error) {
       throw new Error(`target ${this.spec.name}: ${(error as Error).message}`);
     }
