@@ -224,11 +224,12 @@ export interface ScenarioDefinition<
   /**
    * Stack features the scenario cannot do without; pairs lacking one are skipped:
    * `fragmentControl` (server sendFragmented), `httpRoutes` (server serves routes),
-   * `wireTap` (client onWireData), `pauseReading` (client throttleReading). `wsbenchServer`: the scenario runs only against
+   * `wireTap` (client onWireData), `pauseReading` (client throttleReading), `httpClient` (the client half calls
+   * the server's HTTP routes through ctx.http). `wsbenchServer`: the scenario runs only against
    * wsbench's own servers (its server half is no documented wire protocol a --target
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
-  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; wsbenchServer?: string };
+  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; httpClient?: boolean; wsbenchServer?: string };
   /**
    * The server half still works as several processes sharing one port (the common
    * `serverProcesses` parameter): each process serves only the connections the kernel

@@ -6,17 +6,19 @@
  */
 import { createHttpClient } from '../clients/http.js';
 import { loadClientAdapter } from '../stacks.js';
+import { isHostedClient } from '../hosted-client-types.js';
 import type { ClientScenarioContext, ServerRestartTimes } from '../scenario-types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
 import { exitWithParent, sendToParent, type ClientStartMessage, type ProgressTick, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { EventLoopSampler, type LoopStats } from './resources.js';
-import { firstOfShare, shareOf } from './share.js';
+import { firstOfShare, shareOf } from '../share.js';
 import { importScenario } from './scenario-loader.js';
 import { handshakeLog } from './handshakes.js';
 import { ConnectionBook } from './connection-ledger.js';
 import { countedConnect, DEFAULT_CONNECT_TIMEOUT_MS } from './counted-connect.js';
+import { watchParent } from './parent-watchdog.js';
 
 // A crash still hands over the ticks not sent yet, before its partial report.
 exitWithParent(() => {
@@ -164,7 +166,10 @@ async function run(message: ClientStartMessage): Promise<void> {
       note,
       serverRestart: () => (scenario.serverRestart ? restartTimes : Promise.resolve(null)),
     };
-    await scenario.client(ctx);
+    // A stack whose client half runs elsewhere (a browser) gets this ctx as its bridge.
+    await (isHostedClient(adapter)
+      ? adapter.runClientHalf({ ctx, scenario: message.scenario, url: message.url, watchProcessGroup: (pgid) => watchParent(pgid, process.pid, 'group') })
+      : scenario.client(ctx));
     closeWindow();
     await sendLastTick();
     await sendToParent({ type: 'report', report: report() });

@@ -1,0 +1,175 @@
+/**
+ * A client process of the browser client: it serves its pages (page-server.ts),
+ * starts one headless Chromium per page, sets each page's clock on
+ * CLOCK_MONOTONIC, runs the scenario's client half on every page, and keeps
+ * the books through its own ctx (page-bridge.ts). Each page takes one share of
+ * the cell's work, as a client process does elsewhere: a process of P pages is
+ * P processes to the scenario.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ClientHalfHost } from '../../hosted-client-types.js';
+import type { ParamValues } from '../../declaration-types.js';
+import type { PageConnector } from './bridge-protocol.js';
+import { probeChromium } from './chromium-binary.js';
+import { RunningBrowser } from './browser-process.js';
+import { startPageServer } from './page-server.js';
+import { PageBridge } from './page-bridge.js';
+import { windowUncertaintyUs, type ClockOffset } from './clock-offset.js';
+import { PAGE_CONNECTION_LIMIT } from './page/page-context.js';
+
+/** A page (and its browser) that has not said hello by then is not coming. */
+const PAGE_START_TIMEOUT_MS = 30_000;
+/** After the window closed, pages get this long to finish (a drain, closing connections) before the process gives up on them. */
+const PAGE_FINISH_TIMEOUT_MS = 15_000;
+/** The histogram (µs) that records each page's clock uncertainty: one sample per page per window. */
+export const CLOCK_UNCERTAINTY_HISTOGRAM = 'browserClockUncertainty';
+
+/**
+ * Pages per client process: enough for this process's connections at PAGE_CONNECTION_LIMIT a page
+ * (and a browser), the same number in every process so that shares line up. The scenario's
+ * `connections` parameter says how many, or chat's `members`; without either, one page.
+ */
+export function pagesPerProcess(params: ParamValues, processCount: number): number {
+  const total = [params.connections, params.members].find((value): value is number => typeof value === 'number') ?? 1;
+  return Math.max(1, Math.ceil(Math.ceil(total / processCount) / PAGE_CONNECTION_LIMIT));
+}
+
+export async function runInBrowsers(host: ClientHalfHost, connector: PageConnector): Promise<void> {
+  const chromium = probeChromium();
+  if (!chromium.available) throw new Error(chromium.reason);
+  const { ctx } = host;
+  const pages = pagesPerProcess(ctx.params, ctx.processCount);
+  let fail: (reason: string) => void = () => undefined;
+  const failure = new Promise<never>((_, reject) => (fail = (reason) => reject(new Error(reason))));
+  failure.catch(() => undefined);
+  const bridges: Array<PageBridge | undefined> = [];
+  const arrived: Array<(bridge: PageBridge) => void> = [];
+  const arrivals = Array.from({ length: pages }, (_, i) => new Promise<PageBridge>((resolve) => (arrived[i] = resolve)));
+
+  const server = await startPageServer({
+    scenarioFile: fileURLToPath(host.scenario.url),
+    onControl(page, socket) {
+      if (page < 0 || page >= pages || bridges[page]) return void socket.terminate();
+      const bridge = new PageBridge(page, socket, ctx, host.url, fail);
+      bridges[page] = bridge;
+      arrived[page]!(bridge);
+    },
+  });
+  const browsers: RunningBrowser[] = [];
+  try {
+    await within(PAGE_START_TIMEOUT_MS, 'a browser page to load', failure, Promise.all(Array.from({ length: pages }, async (_, i) => {
+      const browser = await RunningBrowser.start({ binary: chromium.binary.path, hosts: [server.host, new URL(host.url).hostname], watchProcessGroup: host.watchProcessGroup, onFailure: fail });
+      browsers.push(browser);
+      await browser.openPage(server.pageUrl(i));
+      const bridge = await arrivals[i]!;
+      await bridge.greeted;
+    })));
+    const live = bridges as PageBridge[];
+    const startClocks: ClockOffset[] = [];
+    for (const bridge of live) startClocks.push(await Promise.race([bridge.measureClock(), failure]));
+    describe(host, live, browsers, chromium.version);
+
+    let ready = 0;
+    let finished = 0;
+    let done = 0;
+    let windowClosed = false;
+    let allFinished: () => void = () => undefined;
+    const over = new Promise<void>((resolve) => (allFinished = resolve));
+    const closeWindow = (): void => {
+      if (windowClosed) return;
+      windowClosed = true;
+      ctx.done();
+    };
+    const stop = (): void => live.forEach((bridge) => bridge.send({ t: 'stop' }));
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    live.forEach((bridge, i) =>
+      bridge.start(
+        {
+          t: 'start',
+          scenarioPath: server.pathOf(fileURLToPath(host.scenario.url)),
+          scenarioName: host.scenario.name,
+          params: ctx.params,
+          url: host.url,
+          httpUrl: ctx.httpUrl,
+          connector,
+          processIndex: ctx.processIndex * pages + i,
+          processCount: ctx.processCount * pages,
+          offsetUs: startClocks[i]!.offsetUs,
+        },
+        {
+          ready: () => {
+            if (++ready < pages) return;
+            void ctx.ready().then(() => live.forEach((b) => b.send({ t: 'go' })), (error: Error) => fail(error.message));
+          },
+          // The process's window closes when every page's has: a page that is done measures nothing more.
+          done: () => {
+            if (++done === pages) closeWindow();
+          },
+          finished: () => {
+            if (++finished === pages) allFinished();
+          },
+          failed: (reason) => fail(pages > 1 ? `browser page ${i + 1}: ${reason}` : reason),
+        },
+      ),
+    );
+    await Promise.race([over, failure, finishDeadline(ctx.signal, pages)]);
+    closeWindow();
+    await recordClock(host, live, startClocks, failure);
+  } finally {
+    await Promise.allSettled(browsers.map((browser) => browser.close()));
+    await server.close();
+  }
+}
+
+/** Rejects when the pages are still running PAGE_FINISH_TIMEOUT_MS after the window closed. */
+function finishDeadline(signal: AbortSignal, pages: number): Promise<never> {
+  return new Promise((_, reject) => {
+    const arm = (): void => {
+      setTimeout(() => reject(new Error(`${pages > 1 ? 'a browser page' : 'the browser page'} did not finish within ${PAGE_FINISH_TIMEOUT_MS / 1000} s after the window closed (hung?)`)), PAGE_FINISH_TIMEOUT_MS).unref();
+    };
+    if (signal.aborted) arm();
+    else signal.addEventListener('abort', arm, { once: true });
+  });
+}
+
+/** Waits for `work`, failing with what went wrong first, or after `timeoutMs`. */
+async function within<T>(timeoutMs: number, what: string, failure: Promise<never>, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, failure, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What ran, in the cell's notes: the browser, its pages, and how fine the page clock is. */
+function describe(host: ClientHalfHost, bridges: PageBridge[], browsers: RunningBrowser[], version: string): void {
+  const product = browsers[0]?.product || `Chromium ${version}`;
+  host.ctx.note(`browser: ${product}, headless; ${bridges.length} page${bridges.length > 1 ? 's' : ''} per client process, one browser each`);
+  const steps = [...new Set(bridges.map((b) => b.hello?.timerResolutionUs ?? 0))];
+  const isolated = bridges.every((b) => b.hello?.crossOriginIsolated === true);
+  host.ctx.note(`page clock: performance.now() in steps of ${steps.join(', ')} µs${isolated ? ' (cross-origin isolated)' : ' (not cross-origin isolated: coarse)'}`);
+}
+
+/**
+ * Measures each page's offset again now the window is over and records how well the page clock sat on
+ * CLOCK_MONOTONIC through it: one sample per page in CLOCK_UNCERTAINTY_HISTOGRAM, and a note. A page
+ * that cannot answer any more keeps its start uncertainty.
+ */
+async function recordClock(host: ClientHalfHost, bridges: PageBridge[], startClocks: ClockOffset[], failure: Promise<never>): Promise<void> {
+  const recorder = host.ctx.histogram(CLOCK_UNCERTAINTY_HISTOGRAM);
+  let worst = { uncertaintyUs: 0, driftUs: null as number | null };
+  for (const [i, bridge] of bridges.entries()) {
+    const end = await Promise.race([bridge.measureClock(), failure]).catch(() => null);
+    const clock = windowUncertaintyUs(startClocks[i]!, end);
+    recorder.recordUs(clock.uncertaintyUs);
+    if (clock.uncertaintyUs >= worst.uncertaintyUs) worst = clock;
+  }
+  const drift = worst.driftUs === null ? 'no end probe' : `the end's estimate ${worst.driftUs >= 0 ? '+' : ''}${worst.driftUs.toFixed(1)} µs from the start's`;
+  host.ctx.note(
+    `page clock on CLOCK_MONOTONIC within ±${worst.uncertaintyUs.toFixed(1)} µs (quickest of 20 probes at the window's start and end; ${drift}): one-way delays are known to that, round trips are timed on the page clock alone`,
+  );
+}
