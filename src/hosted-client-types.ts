@@ -7,6 +7,7 @@
  */
 import type { ClientAdapter } from './adapter-types.js';
 import type { ClientScenarioContext } from './scenario-types.js';
+import type { SampledStat } from './result-types.js';
 
 /** What the client process lends such a stack. */
 export interface ClientHalfHost {
@@ -22,10 +23,17 @@ export interface ClientHalfHost {
 export interface HostedClientAdapter extends ClientAdapter {
   /**
    * Runs the scenario's client half elsewhere, bridged to `host.ctx`; resolves when it is over there,
+   * with what it measured of the loop that ran it (reported in place of the client process's own),
    * rejects with the reason it failed. connect() is then called by the ctx for each connection the
    * other program opens, and only counts it (see the stack).
    */
-  runClientHalf(host: ClientHalfHost): Promise<void>;
+  runClientHalf(host: ClientHalfHost): Promise<HostedLoop>;
+}
+
+/** The busy share and timer lateness of the loop that ran the client half elsewhere (null: not measured). */
+export interface HostedLoop {
+  utilization: SampledStat | null;
+  timerLatenessMs: SampledStat | null;
 }
 
 export function isHostedClient(adapter: ClientAdapter): adapter is HostedClientAdapter {

@@ -42,6 +42,8 @@ let windowStartUs = 0;
 let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
 let eventLoop: LoopStats | undefined;
+/** What a stack running the client half elsewhere measured of the loop that runs it (a page's), in place of this process's. */
+let hostedLoop: LoopStats | null = null;
 let ticker: NodeJS.Timeout | null = null;
 /** Progress interval the orchestrator asked for, the last tick taken, and those not sent yet. */
 let progressIntervalMs = 1000;
@@ -167,9 +169,9 @@ async function run(message: ClientStartMessage): Promise<void> {
       serverRestart: () => (scenario.serverRestart ? restartTimes : Promise.resolve(null)),
     };
     // A stack whose client half runs elsewhere (a browser) gets this ctx as its bridge.
-    await (isHostedClient(adapter)
-      ? adapter.runClientHalf({ ctx, scenario: message.scenario, url: message.url, watchProcessGroup: (pgid) => watchParent(pgid, process.pid, 'group') })
-      : scenario.client(ctx));
+    if (isHostedClient(adapter)) {
+      hostedLoop = await adapter.runClientHalf({ ctx, scenario: message.scenario, url: message.url, watchProcessGroup: (pgid) => watchParent(pgid, process.pid, 'group') });
+    } else await scenario.client(ctx);
     closeWindow();
     await sendLastTick();
     await sendToParent({ type: 'report', report: report() });
@@ -194,8 +196,8 @@ function report(): ProcessReport {
   return {
     histograms: metrics.encodeAll(),
     counters: metrics.counterValues(),
-    eventLoopUtilization: eventLoop.utilization,
-    timerLatenessMs: eventLoop.timerLatenessMs,
+    eventLoopUtilization: (hostedLoop ?? eventLoop).utilization,
+    timerLatenessMs: (hostedLoop ?? eventLoop).timerLatenessMs,
     windowMs: windowStartUs === 0 ? 0 : (trafficEndUs - windowStartUs) / 1000,
     connections: book.ledger(windowStartUs),
     notes,

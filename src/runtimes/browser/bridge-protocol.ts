@@ -60,8 +60,8 @@ export type FromPage =
   | { t: 'ready' }
   | { t: 'done' }
   | { t: 'restart?' }
-  /** The client half returned (failed: threw, with its reason). */
-  | { t: 'finished' }
+  /** The client half returned (failed: threw, with its reason), with how late the page's 50 ms timer fired in the window (ms). */
+  | { t: 'finished'; timerLatenessMs: { mean: number; max: number } | null }
   | { t: 'failed'; reason: string };
 
 export type ToPage =

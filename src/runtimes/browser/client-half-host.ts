@@ -7,7 +7,7 @@
  * P processes to the scenario.
  */
 import { fileURLToPath } from 'node:url';
-import type { ClientHalfHost } from '../../hosted-client-types.js';
+import type { ClientHalfHost, HostedLoop } from '../../hosted-client-types.js';
 import type { ParamValues } from '../../declaration-types.js';
 import type { PageConnector } from './bridge-protocol.js';
 import { probeChromium } from './chromium-binary.js';
@@ -16,11 +16,16 @@ import { startPageServer } from './page-server.js';
 import { PageBridge } from './page-bridge.js';
 import { windowUncertaintyUs, type ClockOffset } from './clock-offset.js';
 import { PAGE_CONNECTION_LIMIT } from './page/page-context.js';
+import { RendererLoad } from './renderer-load.js';
+import { groupMemory } from './process-group.js';
 
 /** A page (and its browser) that has not said hello by then is not coming. */
 const PAGE_START_TIMEOUT_MS = 30_000;
-/** After the window closed, pages get this long to finish (a drain, closing connections) before the process gives up on them. */
-const PAGE_FINISH_TIMEOUT_MS = 15_000;
+/**
+ * After the window closed, pages get this long to finish (a drain, closing connections) before the process
+ * gives up on them: less than the orchestrator waits for the report (15 s), so the reason is this one.
+ */
+const PAGE_FINISH_TIMEOUT_MS = 10_000;
 /** The histogram (µs) that records each page's clock uncertainty: one sample per page per window. */
 export const CLOCK_UNCERTAINTY_HISTOGRAM = 'browserClockUncertainty';
 
@@ -34,7 +39,7 @@ export function pagesPerProcess(params: ParamValues, processCount: number): numb
   return Math.max(1, Math.ceil(Math.ceil(total / processCount) / PAGE_CONNECTION_LIMIT));
 }
 
-export async function runInBrowsers(host: ClientHalfHost, connector: PageConnector): Promise<void> {
+export async function runInBrowsers(host: ClientHalfHost, connector: PageConnector): Promise<HostedLoop> {
   const chromium = probeChromium();
   if (!chromium.available) throw new Error(chromium.reason);
   const { ctx } = host;
@@ -72,13 +77,23 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     let ready = 0;
     let finished = 0;
     let done = 0;
-    let windowClosed = false;
     let allFinished: () => void = () => undefined;
     const over = new Promise<void>((resolve) => (allFinished = resolve));
+    const lateness: Array<{ mean: number; max: number }> = [];
+    const renderers = new RendererLoad(browsers.map((browser) => browser.pid));
+    let busy: HostedLoop['utilization'] = null;
+    // The window closes for the process when every page's has, or when the engine closes it.
+    let ended = false;
+    const windowEnd = (): void => {
+      if (ended || !started) return;
+      ended = true;
+      busy = renderers.stop();
+      memoryNote(host, browsers);
+    };
+    let started = false;
+    ctx.signal.addEventListener('abort', windowEnd, { once: true });
     const closeWindow = (): void => {
-      if (windowClosed) return;
-      windowClosed = true;
-      ctx.done();
+      if (!ctx.signal.aborted) ctx.done();
     };
     const stop = (): void => live.forEach((bridge) => bridge.send({ t: 'stop' }));
     ctx.signal.addEventListener('abort', stop, { once: true });
@@ -99,13 +114,21 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
         {
           ready: () => {
             if (++ready < pages) return;
-            void ctx.ready().then(() => live.forEach((b) => b.send({ t: 'go' })), (error: Error) => fail(error.message));
+            void ctx.ready().then(
+              () => {
+                started = true;
+                renderers.start();
+                live.forEach((b) => b.send({ t: 'go' }));
+              },
+              (error: Error) => fail(error.message),
+            );
           },
           // The process's window closes when every page's has: a page that is done measures nothing more.
           done: () => {
             if (++done === pages) closeWindow();
           },
-          finished: () => {
+          finished: (timerLatenessMs) => {
+            if (timerLatenessMs) lateness.push(timerLatenessMs);
             if (++finished === pages) allFinished();
           },
           failed: (reason) => fail(pages > 1 ? `browser page ${i + 1}: ${reason}` : reason),
@@ -115,6 +138,11 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     await Promise.race([over, failure, finishDeadline(ctx.signal, pages)]);
     closeWindow();
     await recordClock(host, live, startClocks, failure);
+    return {
+      utilization: busy,
+      // The latest page speaks for the process, as its busiest part does for CPU.
+      timerLatenessMs: lateness.length === 0 ? null : { mean: Math.max(...lateness.map((l) => l.mean)), max: Math.max(...lateness.map((l) => l.max)) },
+    };
   } finally {
     await Promise.allSettled(browsers.map((browser) => browser.close()));
     await server.close();
@@ -154,6 +182,16 @@ function describe(host: ClientHalfHost, bridges: PageBridge[], browsers: Running
   host.ctx.note(`page clock: performance.now() in steps of ${steps.join(', ')} µs${isolated ? ' (cross-origin isolated)' : ' (not cross-origin isolated: coarse)'}`);
 }
 
+/** The browsers' memory at the window's end, both ways of adding it up (the samples add RSS). */
+function memoryNote(host: ClientHalfHost, browsers: RunningBrowser[]): void {
+  const memory = groupMemory(browsers.map((browser) => browser.pid));
+  if (!memory) return;
+  const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
+  host.ctx.note(
+    `browser memory at the window's end: RSS ${mb(memory.rssBytes)} MB added over its processes (as the client's RSS is), PSS ${mb(memory.pssBytes)} MB (pages its processes share counted once)`,
+  );
+}
+
 /**
  * Measures each page's offset again now the window is over and records how well the page clock sat on
  * CLOCK_MONOTONIC through it: one sample per page in CLOCK_UNCERTAINTY_HISTOGRAM, and a note. A page
@@ -172,4 +210,11 @@ async function recordClock(host: ClientHalfHost, bridges: PageBridge[], startClo
   host.ctx.note(
     `page clock on CLOCK_MONOTONIC within ±${worst.uncertaintyUs.toFixed(1)} µs (quickest of 20 probes at the window's start and end; ${drift}): one-way delays are known to that, round trips are timed on the page clock alone`,
   );
+  // Which latencies are one-way only the scenario knows: each one typically shorter than the uncertainty is named.
+  const short = [...new Set(bridges.flatMap((bridge) => [...bridge.typical.medians()].filter(([, medianUs]) => medianUs < worst.uncertaintyUs).map(([name]) => name)))];
+  if (short.length > 0) {
+    host.ctx.note(
+      `warning: the page clock's uncertainty (±${worst.uncertaintyUs.toFixed(1)} µs) is larger than the median of ${short.join(', ')}: where that is a one-way delay (a server's timestamp to the page), it is not resolved`,
+    );
+  }
 }

@@ -10,6 +10,7 @@ import type { ClientConnection, ClientConnectOptions } from '../../adapter-types
 import type { ClientScenarioContext, Counter, Recorder, SizeRecorder } from '../../scenario-types.js';
 import type { FromPage, PageStart, RecordBatch, ToPage } from './bridge-protocol.js';
 import { offsetOf, type ClockOffset, type ClockProbe } from './clock-offset.js';
+import { TypicalValues } from './typical-values.js';
 
 /**
  * How the browser adapter's connect() finds the page connection it stands for: the bridge passes
@@ -42,7 +43,7 @@ interface Counted {
 export interface PageEvents {
   ready(): void;
   done(): void;
-  finished(): void;
+  finished(timerLatenessMs: { mean: number; max: number } | null): void;
   failed(reason: string): void;
 }
 
@@ -52,6 +53,8 @@ export class PageBridge {
   private readonly sizes = new Map<string, SizeRecorder>();
   private readonly counters = new Map<string, Counter>();
   private readonly connections = new Map<number, Counted>();
+  /** What the page's latencies typically were, to set the clock's uncertainty beside. */
+  readonly typical = new TypicalValues();
   private readonly probes = new Map<number, (pageUs: number) => void>();
   private nextProbe = 0;
   private events: PageEvents | null = null;
@@ -128,7 +131,7 @@ export class PageBridge {
       case 'done':
         return this.events?.done();
       case 'finished':
-        return this.events?.finished();
+        return this.events?.finished(message.timerLatenessMs);
       case 'failed':
         return this.events?.failed(message.reason);
       default:
@@ -139,11 +142,17 @@ export class PageBridge {
   private record(batch: RecordBatch): void {
     for (const [name, values] of Object.entries(batch.us ?? {})) {
       const recorder = this.recorder(name);
-      for (const value of values) recorder.recordUs(value);
+      for (const value of values) {
+        recorder.recordUs(value);
+        this.typical.add(name, value);
+      }
     }
     for (const [name, pairs] of Object.entries(batch.usInterval ?? {})) {
       const recorder = this.recorder(name);
-      for (let i = 0; i + 1 < pairs.length; i += 2) recorder.recordUsWithInterval(pairs[i]!, pairs[i + 1]!);
+      for (let i = 0; i + 1 < pairs.length; i += 2) {
+        recorder.recordUsWithInterval(pairs[i]!, pairs[i + 1]!);
+        this.typical.add(name, pairs[i]!);
+      }
     }
     for (const [name, values] of Object.entries(batch.bytes ?? {})) {
       let sizes = this.sizes.get(name);

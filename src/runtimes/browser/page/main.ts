@@ -31,13 +31,13 @@ control.addEventListener('message', (event) => {
 });
 
 async function run(start: PageStart): Promise<void> {
-  const { ctx, receive: handle, flush } = pageContext(start, { send });
+  const { ctx, receive: handle, flush, timerLateness } = pageContext(start, { send });
   receive = handle;
   try {
     const scenario = await importScenario(start.scenarioPath, start.scenarioName);
     await scenario.client(ctx);
     flush();
-    send({ t: 'finished' });
+    send({ t: 'finished', timerLatenessMs: timerLateness() });
   } catch (error) {
     flush();
     send({ t: 'failed', reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]! });

@@ -25,13 +25,18 @@ export const PAGE_CONNECTION_LIMIT = 250;
  */
 const HANDSHAKES_AT_ONCE = 4;
 const MAX_NOTES = 20;
+/** The page's timer lateness is measured as a Node client process measures its own (src/core/resources.ts). */
+const LATENESS_TICK_MS = 50;
 
 export interface PageLink {
   send(message: FromPage): void;
 }
 
 /** The ctx, and the handler for what the client process sends once the scenario runs. */
-export function pageContext(start: PageStart, link: PageLink): { ctx: ClientScenarioContext; receive(message: ToPage): void; flush(): void } {
+export function pageContext(
+  start: PageStart,
+  link: PageLink,
+): { ctx: ClientScenarioContext; receive(message: ToPage): void; flush(): void; timerLateness(): { mean: number; max: number } | null } {
   const batch = new RecordBatcher();
   const window = new AbortController();
   const notes = new Set<string>();
@@ -53,6 +58,8 @@ export function pageContext(start: PageStart, link: PageLink): { ctx: ClientScen
   };
   const flusher = setInterval(flush, RECORD_FLUSH_MS);
   window.signal.addEventListener('abort', () => clearInterval(flusher), { once: true });
+  const lateness = new TimerLateness();
+  void opened.then(() => lateness.start(window.signal));
 
   const unavailableHttp = (): never => {
     throw new Error("a browser page cannot call the server's HTTP routes (another origin, and the routes send no CORS headers)");
@@ -200,7 +207,32 @@ export function pageContext(start: PageStart, link: PageLink): { ctx: ClientScen
         break;
     }
   };
-  return { ctx, receive, flush };
+  return { ctx, receive, flush, timerLateness: () => lateness.stats() };
+}
+
+/** How late a 50 ms timer of the page fired while the window was open: how long work waited for the page's loop. */
+class TimerLateness {
+  private sumMs = 0;
+  private maxMs = 0;
+  private ticks = 0;
+
+  start(signal: AbortSignal): void {
+    if (signal.aborted) return;
+    let lastMs = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      const lateMs = Math.max(0, now - lastMs - LATENESS_TICK_MS);
+      lastMs = now;
+      this.ticks += 1;
+      this.sumMs += lateMs;
+      this.maxMs = Math.max(this.maxMs, lateMs);
+    }, LATENESS_TICK_MS);
+    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
+
+  stats(): { mean: number; max: number } | null {
+    return this.ticks === 0 ? null : { mean: Math.round((this.sumMs / this.ticks) * 10) / 10, max: Math.round(this.maxMs * 10) / 10 };
+  }
 }
 
 /** At most `limit` handshakes at a time; the others wait their turn in order. */
