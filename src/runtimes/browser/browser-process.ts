@@ -44,6 +44,8 @@ export class RunningBrowser {
   private readonly profile: string;
   private stderrTail = '';
   private closing = false;
+  /** Set once it answered: a failure before that is start()'s to tell. */
+  private up = false;
   private readonly exited: Promise<void>;
 
   private constructor(private readonly launch: BrowserLaunch) {
@@ -61,7 +63,7 @@ export class RunningBrowser {
     });
     this.cdp = new CdpPipe(this.child.stdio[3] as Writable, this.child.stdio[4] as Readable);
     this.cdp.onEvent = (event) => {
-      if (event.method === 'Target.targetCrashed' && !this.closing) {
+      if (event.method === 'Target.targetCrashed' && this.up && !this.closing) {
         launch.onFailure(`a browser page crashed (${String(event.params.status)}, error code ${String(event.params.errorCode)})`);
       }
     };
@@ -74,7 +76,7 @@ export class RunningBrowser {
       this.child.on('exit', (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.cdp.close(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
-        if (!this.closing) launch.onFailure(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
+        if (this.up && !this.closing) launch.onFailure(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
         this.ended();
         resolve();
       });
@@ -88,6 +90,7 @@ export class RunningBrowser {
       const version = await browser.cdp.send('Browser.getVersion', {}, START_TIMEOUT_MS);
       browser.product = String(version.product ?? '');
       await browser.cdp.send('Target.setDiscoverTargets', { discover: true });
+      browser.up = true;
       return browser;
     } catch (error) {
       await browser.close();

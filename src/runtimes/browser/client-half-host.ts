@@ -26,6 +26,8 @@ const PAGE_START_TIMEOUT_MS = 30_000;
  * gives up on them: less than the orchestrator waits for the report (15 s), so the reason is this one.
  */
 const PAGE_FINISH_TIMEOUT_MS = 10_000;
+/** A page's control socket closed: this long for the reason (a crash) before the close itself is the reason. */
+const GONE_GRACE_MS = 250;
 /** The histogram (µs) that records each page's clock uncertainty: one sample per page per window. */
 export const CLOCK_UNCERTAINTY_HISTOGRAM = 'browserClockUncertainty';
 
@@ -55,7 +57,8 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     scenarioFile: fileURLToPath(host.scenario.url),
     onControl(page, socket) {
       if (page < 0 || page >= pages || bridges[page]) return void socket.terminate();
-      const bridge = new PageBridge(page, socket, ctx, host.url, fail);
+      // A page that crashed closes its control socket too: the crash event, a moment later, says more.
+      const bridge = new PageBridge(page, socket, ctx, host.url, (reason) => setTimeout(() => fail(reason), GONE_GRACE_MS).unref());
       bridges[page] = bridge;
       arrived[page]!(bridge);
     },
