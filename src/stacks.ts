@@ -26,6 +26,12 @@ export const clientStacks: Record<string, () => Promise<ClientAdapter>> = {
   'browser-socketio': async () => (await import('./clients/browser-socketio.js')).browserSocketioClient,
 };
 
+/**
+ * Client stacks a run leaves out unless they are named: each starts a real browser per client process
+ * (a second or more and some hundreds of MB per cell), which a bare `wsbench run` should not.
+ */
+export const CLIENTS_ONLY_WHEN_NAMED: readonly string[] = ['browser', 'browser-socketio'];
+
 /** Adapters loaded so far, by "role/name": the engine reads their runtime without awaiting. */
 const loaded = new Map<string, ServerAdapter | ClientAdapter>();
 

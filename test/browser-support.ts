@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeChromium } from '../src/runtimes/browser/chromium-binary.js';
 
-const chromium = probeChromium();
+const chromium = await probeChromium();
 
 /** False where a Chromium is installed; else why the browser tests cannot run (.ci/run installs Debian's). */
 export const NO_CHROMIUM: string | false = chromium.available ? false : `no Chromium here: ${chromium.reason}`;

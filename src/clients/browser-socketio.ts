@@ -19,7 +19,7 @@ export const browserSocketioClient: HostedClientAdapter = {
     reconnection: false,
     perMessageDeflate: 'offered by the browser on the transport; negotiated only when the server accepts it (deflate=on)',
   },
-  probe: async () => browserAvailability(),
+  probe: () => browserAvailability(),
   connect: (url, options) => countPageConnection('browser-socketio', url, options),
   runClientHalf: (host) => runInBrowsers(host, 'socket.io'),
 };

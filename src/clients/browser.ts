@@ -40,14 +40,14 @@ export const browserClient: HostedClientAdapter = {
   runtime: 'node',
   capabilities: BROWSER_CAPABILITIES,
   settings: BROWSER_SETTINGS,
-  probe: async () => browserAvailability(),
+  probe: () => browserAvailability(),
   connect: (url, options) => countPageConnection('browser', url, options),
   runClientHalf: (host) => runInBrowsers(host, 'websocket'),
 };
 
 /** Available when a Chromium is found and says its version. */
-export function browserAvailability(): Availability {
-  const chromium = probeChromium();
+export async function browserAvailability(): Promise<Availability> {
+  const chromium = await probeChromium();
   return chromium.available ? { available: true, version: chromium.version } : { available: false, version: null, reason: chromium.reason };
 }
 

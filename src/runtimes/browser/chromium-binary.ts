@@ -4,7 +4,7 @@
  * first `chromium` or `chromium-browser` on PATH: the system's browser, never
  * one downloaded. Its version comes from `<binary> --version`, once per process.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
@@ -58,20 +58,25 @@ export interface ChromiumBinary {
 
 export type ChromiumProbe = { available: true; binary: ChromiumBinary; version: string } | { available: false; version: null; reason: string };
 
-let cached: ChromiumProbe | null = null;
+let cached: Promise<ChromiumProbe> | null = null;
 
-/** The Chromium to run and its version, or why there is none; cached for the life of the process. */
-export function probeChromium(): ChromiumProbe {
+/**
+ * The Chromium to run and its version, or why there is none; cached for the life of the process.
+ * Asynchronous: `--version` starts the browser binary (half a second here), while the other stacks probe.
+ */
+export function probeChromium(): Promise<ChromiumProbe> {
   cached ??= probe();
   return cached;
 }
 
-function probe(): ChromiumProbe {
-  const binary = findChromium();
+async function probe(): Promise<ChromiumProbe> {
+  const binary = locateChromium();
   if ('reason' in binary) return { available: false, version: null, reason: binary.reason };
   let output: string;
   try {
-    output = execFileSync(binary.path, ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    output = await new Promise<string>((resolve, reject) => {
+      execFile(binary.path, ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    });
   } catch (error) {
     return { available: false, version: null, reason: `${binary.path} --version failed (${binary.source}): ${(error as Error).message.split('\n')[0]}` };
   }
@@ -81,7 +86,8 @@ function probe(): ChromiumProbe {
   return { available: true, binary, version };
 }
 
-function findChromium(): ChromiumBinary | { reason: string } {
+/** The binary to run, or why there is none (its version is probeChromium()'s). */
+export function locateChromium(): ChromiumBinary | { reason: string } {
   const fromEnv = process.env[CHROMIUM_ENV];
   if (fromEnv) return isExecutable(fromEnv) ? { path: fromEnv, source: `${CHROMIUM_ENV}=${fromEnv}` } : { reason: `${CHROMIUM_ENV}=${fromEnv} is not an executable file` };
   if (isExecutable(DEFAULT_PATH)) return { path: DEFAULT_PATH, source: DEFAULT_PATH };

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ClientHalfHost, HostedLoop } from '../../hosted-client-types.js';
 import type { ParamValues } from '../../declaration-types.js';
 import type { PageConnector } from './bridge-protocol.js';
-import { probeChromium } from './chromium-binary.js';
+import { locateChromium } from './chromium-binary.js';
 import { RunningBrowser } from './browser-process.js';
 import { startPageServer } from './page-server.js';
 import { PageBridge } from './page-bridge.js';
@@ -42,8 +42,9 @@ export function pagesPerProcess(params: ParamValues, processCount: number): numb
 }
 
 export async function runInBrowsers(host: ClientHalfHost, connector: PageConnector): Promise<HostedLoop> {
-  const chromium = probeChromium();
-  if (!chromium.available) throw new Error(chromium.reason);
+  // The orchestrator probed its version; this process only needs the binary.
+  const chromium = locateChromium();
+  if ('reason' in chromium) throw new Error(chromium.reason);
   const { ctx } = host;
   const pages = pagesPerProcess(ctx.params, ctx.processCount);
   let fail: (reason: string) => void = () => undefined;
@@ -66,7 +67,7 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
   const browsers: RunningBrowser[] = [];
   try {
     await within(PAGE_START_TIMEOUT_MS, 'a browser page to load', failure, Promise.all(Array.from({ length: pages }, async (_, i) => {
-      const browser = await RunningBrowser.start({ binary: chromium.binary.path, hosts: [server.host, new URL(host.url).hostname], watchProcessGroup: host.watchProcessGroup, onFailure: fail });
+      const browser = await RunningBrowser.start({ binary: chromium.path, hosts: [server.host, new URL(host.url).hostname], watchProcessGroup: host.watchProcessGroup, onFailure: fail });
       browsers.push(browser);
       await browser.openPage(server.pageUrl(i));
       const bridge = await arrivals[i]!;
@@ -75,7 +76,7 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     const live = bridges as PageBridge[];
     const startClocks: ClockOffset[] = [];
     for (const bridge of live) startClocks.push(await Promise.race([bridge.measureClock(), failure]));
-    describe(host, live, browsers, chromium.version);
+    describe(host, live, browsers);
 
     let ready = 0;
     let finished = 0;
@@ -177,8 +178,8 @@ async function within<T>(timeoutMs: number, what: string, failure: Promise<never
 }
 
 /** What ran, in the cell's notes: the browser, its pages, and how fine the page clock is. */
-function describe(host: ClientHalfHost, bridges: PageBridge[], browsers: RunningBrowser[], version: string): void {
-  const product = browsers[0]?.product || `Chromium ${version}`;
+function describe(host: ClientHalfHost, bridges: PageBridge[], browsers: RunningBrowser[]): void {
+  const product = browsers[0]?.product || 'Chromium';
   host.ctx.note(`browser: ${product}, headless; ${bridges.length} page${bridges.length > 1 ? 's' : ''} per client process, one browser each`);
   const steps = [...new Set(bridges.map((b) => b.hello?.timerResolutionUs ?? 0))];
   const isolated = bridges.every((b) => b.hello?.crossOriginIsolated === true);
