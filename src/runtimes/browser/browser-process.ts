@@ -16,13 +16,17 @@ import { CHROMIUM_FLAGS, resolverRules } from './chromium-binary.js';
 
 const PROFILE_PREFIX = 'wsbench-browser-';
 const START_TIMEOUT_MS = 30_000;
+/** A killed browser's exit is awaited this long at most (its pipe and exit events can lag under load). */
 const CLOSE_GRACE_MS = 2000;
 const STDERR_TAIL_BYTES = 2048;
 
 /** Every browser this process started and has not seen end: killed, whatever way the process leaves. */
 const running = new Set<RunningBrowser>();
 process.on('exit', () => {
-  for (const browser of running) browser.killNow();
+  for (const browser of running) {
+    browser.killNow();
+    browser.removeProfile();
+  }
 });
 
 export interface BrowserLaunch {
@@ -70,14 +74,14 @@ export class RunningBrowser {
     this.exited = new Promise((resolve) => {
       this.child.on('error', (error) => {
         this.cdp.close(`the browser could not start: ${error.message}`);
-        this.ended();
+        this.removeProfile();
         resolve();
       });
       this.child.on('exit', (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.cdp.close(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
         if (this.up && !this.closing) launch.onFailure(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
-        this.ended();
+        this.removeProfile();
         resolve();
       });
     });
@@ -103,16 +107,15 @@ export class RunningBrowser {
     await this.cdp.send('Target.createTarget', { url });
   }
 
-  /** Asks the browser to close, then kills whatever of its group is left; removes its profile. */
+  /**
+   * Ends the browser and every process of its group at once, and removes its profile. No polite close:
+   * the profile is thrown away, and Chromium's own shutdown took a second or more of every cell.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      await this.cdp.send('Browser.close', {}, CLOSE_GRACE_MS).catch(() => undefined);
-      await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS))]);
-    }
-    // Its helpers (zygote, renderers, network service) may outlive the main process for a moment.
     this.killNow();
-    await this.exited;
+    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+    this.removeProfile();
   }
 
   /** SIGKILL to the whole group, at once: for exit handlers, which cannot wait. */
@@ -122,10 +125,10 @@ export class RunningBrowser {
     } catch {
       // the group is gone already
     }
-    this.ended();
   }
 
-  private ended(): void {
+  /** Once it is gone: its profile goes too. */
+  removeProfile(): void {
     if (!running.delete(this)) return;
     rmSync(this.profile, { recursive: true, force: true, maxRetries: 3 });
   }
