@@ -79,7 +79,13 @@ export function pageContext(
     async connect({ timeoutMs, onMessage, onUnexpectedClose, onWireData }) {
       if (onWireData) throw new Error('the browser client cannot hand over wire data: a page sees no socket');
       if (held >= PAGE_CONNECTION_LIMIT) {
-        throw new Error(`a browser page holds at most ${PAGE_CONNECTION_LIMIT} connections (Chromium's own limit is about 255 per page and per browser): lower the connections, or add client processes`);
+        // Refused as the browser would refuse it, and counted by the engine as one that could not open.
+        const id = ++nextId;
+        const verdict = new Promise<void>((resolve, reject) => verdicts.set(id, { resolve, reject }));
+        link.send({ t: 'connect', id });
+        link.send({ t: 'open-failed', id, reason: `a browser page holds at most ${PAGE_CONNECTION_LIMIT} connections (Chromium's own limit is about 255 per page and per browser): lower the connections, or add client processes` });
+        await verdict;
+        throw new Error('the engine counted a connection the page refused');
       }
       held += 1;
       let holding = true;
