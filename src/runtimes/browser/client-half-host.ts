@@ -214,11 +214,13 @@ async function recordClock(host: ClientHalfHost, bridges: PageBridge[], startClo
   host.ctx.note(
     `page clock on CLOCK_MONOTONIC within ±${worst.uncertaintyUs.toFixed(1)} µs (quickest of 20 probes at the window's start and end; ${drift}): one-way delays are known to that, round trips are timed on the page clock alone`,
   );
-  // Which latencies are one-way only the scenario knows: each one typically shorter than the uncertainty is named.
-  const short = [...new Set(bridges.flatMap((bridge) => [...bridge.typical.medians()].filter(([, medianUs]) => medianUs < worst.uncertaintyUs).map(([name]) => name)))];
-  if (short.length > 0) {
-    host.ctx.note(
-      `warning: the page clock's uncertainty (±${worst.uncertaintyUs.toFixed(1)} µs) is larger than the median of ${short.join(', ')}: where that is a one-way delay (a server's timestamp to the page), it is not resolved`,
-    );
+  // A latency that depends on the offset (a one-way delay) and is typically shorter than its uncertainty is not resolved.
+  const short = new Map<string, number>();
+  for (const bridge of bridges) {
+    for (const [name, medianUs] of bridge.typical.offsetDependent()) if (medianUs < worst.uncertaintyUs) short.set(name, Math.min(medianUs, short.get(name) ?? medianUs));
+  }
+  if (short.size > 0) {
+    const named = [...short].map(([name, medianUs]) => `${name} (median ${medianUs} µs)`).join(', ');
+    host.ctx.note(`warning: the page clock's offset is known to ±${worst.uncertaintyUs.toFixed(1)} µs, more than ${named}: a one-way delay that short is not resolved on a page`);
   }
 }

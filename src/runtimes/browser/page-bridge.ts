@@ -53,8 +53,8 @@ export class PageBridge {
   private readonly sizes = new Map<string, SizeRecorder>();
   private readonly counters = new Map<string, Counter>();
   private readonly connections = new Map<number, Counted>();
-  /** What the page's latencies typically were, to set the clock's uncertainty beside. */
-  readonly typical = new TypicalValues();
+  /** What the page's latencies typically were, to set the clock's uncertainty beside (made at hello, with the clock's step). */
+  typical = new TypicalValues(1);
   private readonly probes = new Map<number, (pageUs: number) => void>();
   private nextProbe = 0;
   private events: PageEvents | null = null;
@@ -102,6 +102,7 @@ export class PageBridge {
         return;
       case 'hello':
         this.hello = message;
+        this.typical = new TypicalValues(message.timerResolutionUs);
         this.helloSeen();
         return;
       case 'records':
