@@ -3,7 +3,8 @@
  * (1 connection, 32-byte text, one message in flight) against a bare page
  * script doing the same ping-pong on the same kind of browser, both against one
  * echo server (echo's own server half on uws, in a child process), in the same
- * run, rounds alternating. The bare page is what any page measuring round trips
+ * run, rounds alternating; a second bare page each round, after wsbench's, is the
+ * control (two identical clients measured the same way: the noise). The bare page is what any page measuring round trips
  * must do: read performance.now() at send and at reply, keep the difference.
  * What wsbench adds on top is its bookkeeping: the scenario's ctx, records sent
  * to the client process in batches, the control socket.
@@ -36,6 +37,8 @@ interface Round {
 export interface BrowserFloor {
   wsbench: Round[];
   bare: Round[];
+  /** A second bare page each round, after wsbench's: bare over bare is the comparison's own noise. */
+  control: Round[];
   /** 1-minute load average before and after, as os.loadavg() read it. */
   load: [number, number];
   version: string;
@@ -50,15 +53,17 @@ export async function browserFloor(log: (line: string) => void = () => undefined
     const { url } = await reply<{ url: string }>(server);
     const wsbench: Round[] = [];
     const bare: Round[] = [];
+    const control: Round[] = [];
     let version = '';
     for (let round = 1; round <= BROWSER_FLOOR.rounds; round++) {
       const page = await barePage(chromium.path, url);
       bare.push(page.round);
       version = page.version;
       wsbench.push(await wsbenchRound(url));
-      log(`round ${round}/${BROWSER_FLOOR.rounds}: bare page p50 ${bare.at(-1)!.p50Ms.toFixed(3)} ms, wsbench browser echo p50 ${wsbench.at(-1)!.p50Ms.toFixed(3)} ms`);
+      control.push((await barePage(chromium.path, url)).round);
+      log(`round ${round}/${BROWSER_FLOOR.rounds}: bare page p50 ${bare.at(-1)!.p50Ms.toFixed(3)} ms, wsbench browser echo p50 ${wsbench.at(-1)!.p50Ms.toFixed(3)} ms, bare again ${control.at(-1)!.p50Ms.toFixed(3)} ms`);
     }
-    return { wsbench, bare, load: [loadBefore, loadavg()[0]!], version };
+    return { wsbench, bare, control, load: [loadBefore, loadavg()[0]!], version };
   } finally {
     server.kill();
   }
@@ -77,6 +82,7 @@ export function renderBrowserFloor(floor: BrowserFloor | string): string {
     line('bare page script (performance.now() around each reply)', floor.bare),
     line('wsbench echo, browser client', floor.wsbench),
     `  wsbench over bare: p50 ${(p50(floor.wsbench) / p50(floor.bare)).toFixed(2)}x (rounds ${floor.bare.map((b, i) => (floor.wsbench[i]!.p50Ms / b.p50Ms).toFixed(2)).join(', ')}), p99 ${(p99(floor.wsbench) / p99(floor.bare)).toFixed(2)}x, mean ${(mean(floor.wsbench) / mean(floor.bare)).toFixed(2)}x, msg/s ${(rate(floor.wsbench) / rate(floor.bare)).toFixed(2)}x`,
+    `  control, the bare page again after wsbench over the bare page before it: p50 ${(p50(floor.control) / p50(floor.bare)).toFixed(2)}x (rounds ${floor.bare.map((b, i) => (floor.control[i]!.p50Ms / b.p50Ms).toFixed(2)).join(', ')}), mean ${(mean(floor.control) / mean(floor.bare)).toFixed(2)}x, msg/s ${(rate(floor.control) / rate(floor.bare)).toFixed(2)}x: the noise the ratios above sit in`,
   ].join('\n');
 }
 
