@@ -14,10 +14,9 @@ export const browserSocketioClient: HostedClientAdapter = {
   capabilities: BROWSER_CAPABILITIES,
   settings: {
     ...BROWSER_SETTINGS,
-    library: "socket.io-client's browser bundle (dist/socket.io.esm.min.js)",
+    library: "socket.io-client's browser bundle",
     transports: 'websocket',
     reconnection: false,
-    perMessageDeflate: 'offered by the browser on the transport; negotiated only when the server accepts it (deflate=on)',
   },
   probe: () => browserAvailability(),
   connect: (url, options) => countPageConnection('browser-socketio', url, options),

@@ -26,12 +26,13 @@ export const BROWSER_CAPABILITIES = {
   httpClient: false,
 } as const;
 
+/** Kept short: every result's environment carries them (docs/browser.md says the rest). */
 export const BROWSER_SETTINGS = {
-  browser: 'the system Chromium (WSBENCH_CHROMIUM, else /usr/bin/chromium, else chromium on PATH), headless, a new empty profile per browser',
-  pages: 'one page per browser, at most 250 connections a page (Chromium allows about 255 per page and per browser); a process opens as many as its share needs',
-  perMessageDeflate: 'always offered by the browser; negotiated only when the server accepts it (deflate=on)',
+  browser: 'the system Chromium, headless, a new empty profile each',
+  pages: 'one per browser, at most 250 connections each',
+  perMessageDeflate: 'offered by the browser; on when the server accepts (deflate=on)',
   binaryType: 'arraybuffer',
-  clock: "timed on the page (performance.now(), cross-origin isolated); offset to CLOCK_MONOTONIC by the quickest of 20 probes at the window's start and end",
+  clock: 'page clock, offset to CLOCK_MONOTONIC by the quickest of 20 probes',
 };
 
 export const browserClient: HostedClientAdapter = {

@@ -86,15 +86,15 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     const lateness: Array<{ mean: number; max: number }> = [];
     const renderers = new RendererLoad(browsers.map((browser) => browser.pid));
     let busy: HostedLoop['utilization'] = null;
-    // The window closes for the process when every page's has, or when the engine closes it.
+    let started = false;
     let ended = false;
+    // The window closes for the process when every page's has, or when the engine closes it.
     const windowEnd = (): void => {
       if (ended || !started) return;
       ended = true;
       busy = renderers.stop();
       memoryNote(host, browsers);
     };
-    let started = false;
     ctx.signal.addEventListener('abort', windowEnd, { once: true });
     const closeWindow = (): void => {
       if (!ctx.signal.aborted) ctx.done();
@@ -144,7 +144,7 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     await recordClock(host, live, startClocks, failure);
     return {
       utilization: busy,
-      // The latest page speaks for the process, as its busiest part does for CPU.
+      // The page whose timer fired latest speaks for the process, as its busiest renderer does for the loop.
       timerLatenessMs: lateness.length === 0 ? null : { mean: Math.max(...lateness.map((l) => l.mean)), max: Math.max(...lateness.map((l) => l.max)) },
     };
   } finally {
