@@ -7,7 +7,7 @@
  * client process is killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -55,9 +55,13 @@ export class RunningBrowser {
   private constructor(private readonly launch: BrowserLaunch) {
     removeAbandonedProfiles();
     this.profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+    // Chromium's own temporary files (its singleton socket's folder) go inside the profile, and with it.
+    const temp = join(this.profile, 'tmp');
+    mkdirSync(temp);
     this.child = spawn(launch.binary, [...CHROMIUM_FLAGS, resolverRules(launch.hosts), `--user-data-dir=${this.profile}`, '--remote-debugging-pipe', 'about:blank'], {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TMPDIR: temp },
     });
     this.pid = this.child.pid ?? -1;
     running.add(this);
