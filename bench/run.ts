@@ -2,7 +2,8 @@
  * `npm run bench`: what wsbench's own machinery costs (echo round trip against
  * bare TCP; client CPU per message at full load, echo and firehose, against bare
  * ws loops doing the same exchange; what one fan-out client process delivers at
- * 10,000 connections against a bare ws client process). Each comparison runs wsbench and a bare
+ * 10,000 connections against a bare ws client process; the browser client's echo against a bare page
+ * script on the same browser). Each comparison runs wsbench and a bare
  * baseline on the same machine in the same run, so drift hits both: rounds
  * alternate, or (echo at full load) both clients share one server and one window.
  */
@@ -12,6 +13,7 @@ import { run } from '../src/index.js';
 import { firehoseBaseline, renderFirehoseBaseline } from './firehose-baseline.js';
 import { echoCost, renderEchoCost } from './echo-cost.js';
 import { fanoutBaseline, renderFanoutBaseline } from './fanout-baseline.js';
+import { browserFloor, renderBrowserFloor } from './browser-floor.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 3000;
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
   await comparison('echo at full load', async () => renderEchoCost(await echoCost(undefined, progress('echo cost'))));
   await comparison('firehose receive path', async () => renderFirehoseBaseline(await firehoseBaseline(undefined, progress('firehose'))));
   await comparison('fan-out', async () => renderFanoutBaseline(await fanoutBaseline(undefined, progress('fanout'))));
+  await comparison('browser echo floor', async () => renderBrowserFloor(await browserFloor(progress('browser floor'))));
 }
 
 const progress = (label: string) => (line: string): void => void process.stderr.write(`${label} ${line}\n`);

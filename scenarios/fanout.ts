@@ -172,7 +172,10 @@ export default defineScenario({
       timeoutMs: p.connectTimeout,
       signal: ctx.signal,
       // The first connection loads the stack's lazy code; RSS after it is the per-connection baseline.
-      onFirstOpened: () => void ctx.counter('rssAfterFirstConnectBytes').add(process.memoryUsage.rss()),
+      // A browser page cannot read its processes' memory (it has no process.memoryUsage): no baseline, no per-connection figure.
+      onFirstOpened: () => {
+        if (typeof process.memoryUsage === 'function') ctx.counter('rssAfterFirstConnectBytes').add(process.memoryUsage.rss());
+      },
       open: async (index) => {
         const tally: Tally = { received: 0, nextSeq: 0, done: false, kept: false };
         const connection = await ctx.connect({

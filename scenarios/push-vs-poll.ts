@@ -70,6 +70,8 @@ export default defineScenario({
   name: 'push-vs-poll',
   description:
     'Order updates pushed over WebSocket vs polled over REST from the same server: latency from creation to sighting, and what each costs.',
+  // The client half places orders and polls over HTTP (ctx.http).
+  requires: { httpRoutes: true, httpClient: true },
   parameters: {
     test: {
       kind: 'choice',

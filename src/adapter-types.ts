@@ -260,6 +260,8 @@ export interface ClientCapabilities {
   pauseReading: boolean;
   /** Its connections show the TCP, TLS and upgrade steps of their handshake (handshakePhases()). */
   handshakePhases: boolean;
+  /** Its client half can call the server's HTTP routes (ctx.http); a browser page cannot (another origin, no CORS). */
+  httpClient: boolean;
 }
 
 /** One client stack. */

@@ -229,11 +229,12 @@ export interface ScenarioDefinition<
   /**
    * Stack features the scenario cannot do without; pairs lacking one are skipped:
    * `fragmentControl` (server sendFragmented), `httpRoutes` (server serves routes),
-   * `wireTap` (client onWireData), `pauseReading` (client throttleReading). `wsbenchServer`: the scenario runs only against
+   * `wireTap` (client onWireData), `pauseReading` (client throttleReading), `httpClient` (the client half calls
+   * the server's HTTP routes through ctx.http). `wsbenchServer`: the scenario runs only against
    * wsbench's own servers (its server half is no documented wire protocol a --target
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
-  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; wsbenchServer?: string };
+  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; httpClient?: boolean; wsbenchServer?: string };
   /**
    * Why this parameter set cannot run on wsbench's own server stacks (they host the server half),
    * or null: pubsub's `broker=nats` speaks a protocol only a --server-cmd or --target broker

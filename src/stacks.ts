@@ -6,6 +6,7 @@
 import { UsageError } from './errors.js';
 import type { ClientAdapter, ServerAdapter } from './adapter-types.js';
 import type { Runtime } from './result-types.js';
+import { isHostedClient } from './hosted-client-types.js';
 
 export const serverStacks: Record<string, () => Promise<ServerAdapter>> = {
   ws: async () => (await import('./servers/ws.js')).wsServer,
@@ -21,7 +22,15 @@ export const clientStacks: Record<string, () => Promise<ClientAdapter>> = {
   socketio: async () => (await import('./clients/socketio.js')).socketioClient,
   bun: async () => (await import('./clients/bun.js')).bunClient,
   deno: async () => (await import('./clients/deno.js')).denoClient,
+  browser: async () => (await import('./clients/browser.js')).browserClient,
+  'browser-socketio': async () => (await import('./clients/browser-socketio.js')).browserSocketioClient,
 };
+
+/**
+ * Client stacks a run leaves out unless they are named: each starts a real browser per client process
+ * (a second or more and some hundreds of MB per cell), which a bare `wsbench run` should not.
+ */
+export const CLIENTS_ONLY_WHEN_NAMED: readonly string[] = ['browser', 'browser-socketio'];
 
 /** Adapters loaded so far, by "role/name": the engine reads their runtime without awaiting. */
 const loaded = new Map<string, ServerAdapter | ClientAdapter>();
@@ -40,6 +49,15 @@ export async function loadClientAdapter(name: string): Promise<ClientAdapter> {
   const adapter = await load();
   loaded.set(`client/${name}`, adapter);
   return adapter;
+}
+
+/**
+ * Whether a client stack's processes are measured with their whole process tree: a stack whose client
+ * half runs in processes its client process starts (a browser's) carries its load there.
+ */
+export function clientSampledAsTree(name: string): boolean {
+  const adapter = loaded.get(`client/${name}`);
+  return adapter !== undefined && isHostedClient(adapter as ClientAdapter);
 }
 
 /**

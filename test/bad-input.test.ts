@@ -12,7 +12,7 @@ const WITHOUT_TABLE = fileURLToPath(new URL('./fixtures/scenario-without-table.j
 /** Each bad input: the exact one line on stderr, exit 2, nothing on stdout. */
 const cases: Array<[string, string[], string]> = [
   ['unknown server stack', ['run', 'echo', '--servers', 'ws,nginx'], 'wsbench: --servers: unknown server stack "nginx" (known: ws, uws, socketio, bun, deno)'],
-  ['unknown client stack', ['run', 'echo', '--clients', 'curl'], 'wsbench: --clients: unknown client stack "curl" (known: ws, undici, socketio, bun, deno)'],
+  ['unknown client stack', ['run', 'echo', '--clients', 'curl'], 'wsbench: --clients: unknown client stack "curl" (known: ws, undici, socketio, bun, deno, browser, browser-socketio)'],
   ['unknown scenario', ['run', 'nope'], /* known list grows as scenarios land */ 'wsbench: unknown scenario "nope" (known: '],
   ['unknown option', ['run', 'echo', '--bogus', '1'], "wsbench: unknown option '--bogus'"],
   ['unknown command', ['frobnicate'], 'wsbench: unknown command "frobnicate" (commands: '],

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetricsRegistry, decodeHistogram, mergeEncoded, mergeHistogramSets, summarizeEncoded, summarizeLatencies, sumCounterSets } from '../src/core/metrics.js';
-import { shareOf } from '../src/core/share.js';
+import { shareOf } from '../src/share.js';
 
 /** Two "processes" record 1..1000 µs and 1001..2000 µs; below 2048 µs the histogram is exact. */
 function twoProcesses() {

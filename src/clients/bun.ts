@@ -8,7 +8,7 @@ export const bunClient: ClientAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: false, pauseReading: false, handshakePhases: false },
+  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: false, pauseReading: false, handshakePhases: false, httpClient: true },
   settings: {
     // Bun offers permessage-deflate unless told not to: the offer follows the cell.
     perMessageDeflate: 'off unless the cell asks (deflate=on)',

@@ -9,7 +9,7 @@ export const denoClient: ClientAdapter = {
   protocol: 'websocket',
   runtime: 'deno',
   // Deno skips certificate checks only for a whole process started with --unsafely-ignore-certificate-errors.
-  capabilities: { wireTap: false, deflate: false, tls: true, tlsInsecure: false, tlsSession: false, pauseReading: false, handshakePhases: false },
+  capabilities: { wireTap: false, deflate: false, tls: true, tlsInsecure: false, tlsSession: false, pauseReading: false, handshakePhases: false, httpClient: true },
   settings: {
     perMessageDeflate: 'not supported by Deno',
     binaryType: 'arraybuffer',

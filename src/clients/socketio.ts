@@ -18,7 +18,7 @@ export const socketioClient: ClientAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true },
+  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true, httpClient: true },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,

@@ -120,7 +120,7 @@ export const undiciClient: ClientAdapter = {
   name: 'undici',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true },
+  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true, httpClient: true },
   settings: {
     perMessageDeflate: 'always offered (undici has no option); servers accept it only when the cell asks',
     binaryType: 'arraybuffer',

@@ -24,8 +24,9 @@ async function renderList(asJson: boolean): Promise<string> {
   if (asJson) return JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2) + '\n';
   const lines = ['Runtimes (WSBENCH_BUN / WSBENCH_DENO name another build):', ...runtimeLines(runtimes), ''];
   lines.push('Stacks (as they load on this machine):');
+  const stackWidth = Math.max(9, ...stacks.map((stack) => stack.name.length));
   for (const stack of stacks) {
-    lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(9)} ${stack.protocol.padEnd(9)} ${(stack.runtime ?? 'node').padEnd(5)} ${describeStack(stack)}`);
+    lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(stackWidth)} ${stack.protocol.padEnd(9)} ${(stack.runtime ?? 'node').padEnd(5)} ${describeStack(stack)}`);
   }
   lines.push('', 'Scenarios (wsbench run <scenario> [--param value]; durations need a unit, bare sizes are bytes):');
   const specs = scenarios.flatMap(({ info }) => Object.entries(info.parameters));

@@ -41,7 +41,7 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
   const command = subcommand(`wsbench run ${info.name}`).description(terminalText(info.description));
   addStackOptions(command, {
     servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
-    clients: 'client stacks, comma separated (default: all)',
+    clients: 'client stacks, comma separated (default: all but browser and browser-socketio, which start a real browser: name them)',
   });
   command
     .option('--client-procs <n>', 'load-generating processes per cell', '1')

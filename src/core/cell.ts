@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { ParamValues } from '../declaration-types.js';
 import type { CellFault, CellMeasurements, CellResources, ConnectionLedger, ProcessReport } from '../result-types.js';
 import { ChildFailure, ManagedChild } from './processes.js';
-import { stackRuntime } from '../stacks.js';
+import { clientSampledAsTree, stackRuntime } from '../stacks.js';
 import { sumCounterSets } from './metrics.js';
 import { assembleMeasurements, sideBySide } from './measurements.js';
 import type { LoadedScenario } from './scenario-loader.js';
@@ -130,7 +130,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     throwIfAborted(options.signal);
 
     const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
-    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample);
+    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample, clientSampledAsTree(plan.client));
     const sampling = resources;
     clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
     await server.windowOpen(options.signal);

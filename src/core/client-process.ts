@@ -6,17 +6,19 @@
  */
 import { createHttpClient } from '../clients/http.js';
 import { loadClientAdapter } from '../stacks.js';
+import { isHostedClient } from '../hosted-client-types.js';
 import type { ClientScenarioContext, ServerRestartTimes } from '../scenario-types.js';
 import type { ProcessReport } from '../result-types.js';
 import { monotonicUs } from './clock.js';
 import { exitWithParent, sendToParent, type ClientStartMessage, type ProgressTick, type ToChild } from './ipc.js';
 import { MetricsRegistry } from './metrics.js';
 import { EventLoopSampler, type LoopStats } from './resources.js';
-import { firstOfShare, shareOf } from './share.js';
+import { firstOfShare, shareOf } from '../share.js';
 import { importScenario } from './scenario-loader.js';
 import { handshakeLog } from './handshakes.js';
 import { ConnectionBook } from './connection-ledger.js';
 import { countedConnect, DEFAULT_CONNECT_TIMEOUT_MS } from './counted-connect.js';
+import { watchParent } from './parent-watchdog.js';
 
 // A crash still hands over the ticks not sent yet, before its partial report.
 exitWithParent(() => {
@@ -40,6 +42,8 @@ let windowStartUs = 0;
 let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
 let eventLoop: LoopStats | undefined;
+/** What a stack running the client half elsewhere measured of the loop that runs it (a page's), in place of this process's. */
+let hostedLoop: LoopStats | null = null;
 let ticker: NodeJS.Timeout | null = null;
 /** Progress interval the orchestrator asked for, the last tick taken, and those not sent yet. */
 let progressIntervalMs = 1000;
@@ -164,7 +168,10 @@ async function run(message: ClientStartMessage): Promise<void> {
       note,
       serverRestart: () => (scenario.serverRestart ? restartTimes : Promise.resolve(null)),
     };
-    await scenario.client(ctx);
+    // A stack whose client half runs elsewhere (a browser) gets this ctx as its bridge.
+    if (isHostedClient(adapter)) {
+      hostedLoop = await adapter.runClientHalf({ ctx, scenario: message.scenario, url: message.url, watchProcessGroup: (pgid) => watchParent(pgid, process.pid, 'group') });
+    } else await scenario.client(ctx);
     closeWindow();
     await sendLastTick();
     await sendToParent({ type: 'report', report: report() });
@@ -189,8 +196,8 @@ function report(): ProcessReport {
   return {
     histograms: metrics.encodeAll(),
     counters: metrics.counterValues(),
-    eventLoopUtilization: eventLoop.utilization,
-    timerLatenessMs: eventLoop.timerLatenessMs,
+    eventLoopUtilization: (hostedLoop ?? eventLoop).utilization,
+    timerLatenessMs: (hostedLoop ?? eventLoop).timerLatenessMs,
     windowMs: windowStartUs === 0 ? 0 : (trafficEndUs - windowStartUs) / 1000,
     connections: book.ledger(windowStartUs),
     notes,

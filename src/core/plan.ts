@@ -6,7 +6,7 @@
  * runs many steps (capacity) plans again only what changes, with replan().
  */
 import { ParameterError, UsageError } from '../errors.js';
-import { clientStacks, serverStacks } from '../stacks.js';
+import { CLIENTS_ONLY_WHEN_NAMED, clientStacks, serverStacks } from '../stacks.js';
 import type { ParamValues } from '../declaration-types.js';
 import type { Scenario, ScenarioInputs } from '../scenario-types.js';
 import type { BuiltInScenarioParameters } from '../built-in-scenarios.js';
@@ -139,7 +139,7 @@ function checkOptions(options: Omit<MatrixOptions, 'scenario'>): CheckedOptions 
   // Measuring your own server runs it alone unless built-in stacks are asked for beside it.
   const picked = pickStacks('servers', options.servers ?? (foreign.length > 0 ? foreignNames : undefined), [...builtIn, ...foreignNames]);
   const servers = [...picked, ...foreignNames.filter((name) => !picked.includes(name))];
-  const clients = pickStacks('clients', options.clients, Object.keys(clientStacks));
+  const clients = pickStacks('clients', options.clients, Object.keys(clientStacks), CLIENTS_ONLY_WHEN_NAMED);
   const clientProcesses = wholeNumber('clientProcesses', options.clientProcesses ?? 1, 1, 64);
   const repeat = wholeNumber('repeat', options.repeat ?? 1, 1, 100);
   const host = options.host ?? '127.0.0.1';
@@ -178,8 +178,9 @@ function wholeNumber(name: string, value: number, min: number, max: number): num
   return value;
 }
 
-function pickStacks(option: 'servers' | 'clients', wanted: string[] | undefined, known: string[]): string[] {
-  if (wanted === undefined) return known;
+/** The stacks `wanted`, checked against `known`; when none are named, every known one but those `onlyWhenNamed`. */
+function pickStacks(option: 'servers' | 'clients', wanted: string[] | undefined, known: string[], onlyWhenNamed: readonly string[] = []): string[] {
+  if (wanted === undefined) return known.filter((name) => !onlyWhenNamed.includes(name));
   if (wanted.length === 0) throw new ParameterError(option, `give at least one of ${known.join(', ')}`);
   for (const name of wanted) {
     if (name === '') throw new ParameterError(option, `an empty name in the list (known: ${known.join(', ')})`);

@@ -21,6 +21,7 @@ const REQUIREMENTS = [
   { need: 'httpRoutes', side: 'server', missing: 'needs a server that serves its HTTP routes' },
   { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
   { need: 'pauseReading', side: 'client', missing: "needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)" },
+  { need: 'httpClient', side: 'client', missing: "needs a client that can call the server's HTTP routes" },
 ] as const;
 
 /** Why a built-in server stack skips a client-only scenario: worded without names, so the table folds every such pair into one line. */

@@ -17,16 +17,18 @@ export class WindowResources {
   /**
    * `serverPids`: the server's processes, taken as one (several when it runs as several processes), or a reading of its own (a cgroup);
    * `serverTree`: sample each one's whole process tree (a server started by command may fork workers);
-   * `onSample`: hears each sample as it is taken (client `process` by index, the server as 0).
+   * `onSample`: hears each sample as it is taken (client `process` by index, the server as 0);
+   * `clientTree`: sample each client's whole process tree (a browser client's load runs in the browser it starts).
    */
   constructor(
     serverPids: readonly number[] | ProcSource,
     clientPids: number[],
     serverTree = false,
     onSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void,
+    clientTree = false,
   ) {
     this.server = Array.isArray(serverPids) && serverPids.length === 0 ? null : new ProcSampler(serverPids as ProcSource, serverTree);
-    this.clients = clientPids.map((pid) => new ProcSampler(pid));
+    this.clients = clientPids.map((pid) => new ProcSampler(pid, clientTree));
     this.clientStats = clientPids.map(() => undefined);
     if (onSample && this.server) this.server.onSample = (sample) => onSample('server', 0, sample);
     if (onSample) this.clients.forEach((client, index) => (client.onSample = (sample) => onSample('client', index, sample)));

@@ -1,0 +1,26 @@
+/**
+ * A handshake the server refuses (HTTP 503 to every second upgrade) is one the
+ * browser refuses to open: the page's script hears only a close code, the
+ * engine counts the connection as one that could not open, and echo, which
+ * needs all of its connections, fails its cell with the browser's words.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli, tempDir } from './support.js';
+import { NO_CHROMIUM } from './browser-support.js';
+import type { BenchResult } from '../src/result-types.js';
+
+const REFUSING = fileURLToPath(new URL('./fixtures/refusing-server.js', import.meta.url));
+
+test('a connection the browser cannot open fails the echo cell with the reason', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+  const out = join(tempDir(), 'r.json');
+  const command = `refusing=${process.execPath} ${REFUSING} --port {port} --status-every 2`;
+  const outcome = await runCli(['run', 'echo', '--server-cmd', command, '--clients', 'browser', '--connections', '4', '--duration', '1s', '--out', out], { timeoutMs: 100_000 });
+  assert.equal(outcome.code, 1, outcome.stderr);
+  const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
+  assert.equal(cell?.status, 'failed');
+  assert.match('reason' in cell! ? cell.reason : '', /^client: the browser could not open the WebSocket \(close code 1006\)/);
+});
