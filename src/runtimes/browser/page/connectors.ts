@@ -13,6 +13,8 @@ export interface OpenOptions {
   onMessage(data: MessageData): void;
   /** Closed (or failed once open) without the scenario asking. */
   onClose(reason: string): void;
+  /** WebSocket subprotocols to offer (an MQTT or STOMP broker wants its own). */
+  protocols?: string[];
 }
 
 /** A connection being opened: `opened` settles once, with the connection or the reason it did not open. */
@@ -39,9 +41,9 @@ function phasesFrom(startMs: number, openMs: number): HandshakePhases {
   return { tcpConnectUs: null, tlsHandshakeUs: null, upgradeUs: null, totalUs: (openMs - startMs) * 1000, reason: 'a page sees no socket: only the time from connect to open' };
 }
 
-function openWebSocket(url: string, { onMessage, onClose }: OpenOptions): Opening {
+function openWebSocket(url: string, { onMessage, onClose, protocols }: OpenOptions): Opening {
   const startMs = performance.now();
-  const socket: BrowserWebSocket = new page.WebSocket(url);
+  const socket: BrowserWebSocket = new page.WebSocket(url, protocols ?? []);
   socket.binaryType = 'arraybuffer';
   let opened = false;
   let closing = false;
@@ -101,7 +103,11 @@ function loadSocketIo(): Promise<SocketIoFactory> {
   return socketIo;
 }
 
-function openSocketIo(url: string, { onMessage, onClose }: OpenOptions): Opening {
+function openSocketIo(url: string, { onMessage, onClose, protocols }: OpenOptions): Opening {
+  if (protocols?.length) {
+    const refused = Promise.reject(new Error("socket.io's browser client cannot offer WebSocket subprotocols: engine.io sets its own handshake"));
+    return { opened: refused, abandon: () => undefined };
+  }
   const startMs = performance.now();
   let socket: SocketIoSocket | null = null;
   let abandoned = false;

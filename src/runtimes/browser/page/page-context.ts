@@ -76,7 +76,7 @@ export function pageContext(
     histogram: (name) => batch.histogram(name),
     sizeHistogram: (name) => batch.sizeHistogram(name),
     counter: (name) => batch.counter(name),
-    async connect({ timeoutMs, onMessage, onUnexpectedClose, onWireData }) {
+    async connect({ timeoutMs, onMessage, onUnexpectedClose, onWireData, protocols }) {
       if (onWireData) throw new Error('the browser client cannot hand over wire data: a page sees no socket');
       if (held >= PAGE_CONNECTION_LIMIT) {
         // Refused as the browser would refuse it, and counted by the engine as one that could not open.
@@ -103,6 +103,7 @@ export function pageContext(
       link.send({ t: 'connect', id, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
       const opening = openConnection(start.connector, start.url, {
         onMessage,
+        ...(protocols?.length ? { protocols } : {}),
         onClose: (reason) => {
           letGo();
           if (lost !== null) return;

@@ -15,7 +15,7 @@ export interface BrowserWebSocket {
 }
 
 export interface PageGlobals {
-  WebSocket: new (url: string) => BrowserWebSocket;
+  WebSocket: new (url: string, protocols?: string[]) => BrowserWebSocket;
   location: { href: string; search: string; host: string; pathname: string };
   navigator: { userAgent: string };
   crossOriginIsolated?: boolean;
