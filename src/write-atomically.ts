@@ -2,35 +2,34 @@
  * Writes a file through a temp file and a rename: a reader (a browser, compare,
  * an interrupted run's next reader) never sees half a file. The temp file has a
  * name nobody can have prepared and is created exclusively, so an existing file
- * or symlink planted there fails the write instead of being followed. It goes
- * when the write fails, so a full disk leaves no litter.
+ * or symlink planted there fails the write instead of being followed (see
+ * safe-files.ts). It goes when the write fails, so a full disk leaves no
+ * litter. The rename replaces what is at `path` (a symlink there is replaced,
+ * never followed): the caller has decided that `path` is the user's named
+ * output or a file wsbench can show it wrote.
  */
 import { randomBytes } from 'node:crypto';
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync } from 'node:fs';
+import { createNew, removeIfSame, type FileIdentity } from './safe-files.js';
 
 /** Writes `content` to `path` atomically; returns `path`. */
 export function writeAtomically(path: string, content: string | Buffer): string {
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, content, { flag: 'wx' });
-  } catch (error) {
-    // EEXIST: the name was taken, by nobody we know: not ours to remove. Else it is our half-written file.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') removeQuietly(temporary);
-    throw error;
-  }
+  // A failed write removes its own temp file; EEXIST (the name was taken, by nobody we know) removes nothing.
+  const identity = createNew(temporary, content);
   try {
     renameSync(temporary, path);
   } catch (error) {
-    removeQuietly(temporary);
+    removeQuietly(temporary, identity);
     throw error;
   }
   return path;
 }
 
-function removeQuietly(path: string): void {
+function removeQuietly(path: string, identity: FileIdentity): void {
   try {
-    unlinkSync(path);
+    removeIfSame(path, identity);
   } catch {
-    // Never created, or its folder is gone.
+    // Its folder is gone.
   }
 }

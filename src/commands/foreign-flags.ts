@@ -5,9 +5,9 @@
  * RunOptions.targets and .serverCommands; --ca (the file read here) and
  * --insecure into .ca and .insecure. The library checks the rest.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { readChecked } from '../safe-files.js';
 import { parseDurationMs } from '../parsing/units.js';
 import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
 
@@ -49,11 +49,8 @@ export function addForeignServerOptions(command: Command): Given[] {
 export function foreignTrustOptions(flags: Readonly<Record<string, unknown>>): { ca?: string; insecure?: boolean } {
   const trust: { ca?: string; insecure?: boolean } = flags.insecure === true ? { insecure: true } : {};
   if (typeof flags.ca !== 'string') return trust;
-  try {
-    return { ...trust, ca: readFileSync(flags.ca, 'utf8') };
-  } catch (error) {
-    throw new UsageError(`--ca: cannot read ${flags.ca} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+  // A regular file within the PEM limit: a FIFO would wait for a writer, /dev/zero would never end.
+  return { ...trust, ca: readChecked(flags.ca, 'pem', { flag: '--ca' }).toString('utf8') };
 }
 
 /** The flags as the library's options; usage errors for what only the command line can get wrong. */
