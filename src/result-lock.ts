@@ -42,7 +42,7 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${writeProblem(error)})`);
       const found = readLock(path);
-      if (found.problem !== null) throw new UsageError(`${flag}: ${found.problem}: wsbench locks ${resultPath} there and removes only a lock of its own; move it, or give another ${flag}`);
+      if (found.problem !== null) throw new UsageError(`${flag}: ${found.problem}: wsbench keeps the lock of ${resultPath} there and removes only a lock of its own; move it, or give another ${flag}`);
       const owner = found.owner;
       if (owner && isAlive(owner)) {
         throw new UsageError(`${flag}: ${resultPath} is being written by another wsbench run (pid ${owner.pid}); give this run another ${flag}`);

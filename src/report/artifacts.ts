@@ -98,9 +98,9 @@ export function checkArtifactsFolder(outDir: string): void {
     const entry = entryAt(folder);
     if (entry?.isSymbolicLink()) throw new UsageError(`${folder} is a symbolic link: ${REAL_FOLDERS}`);
     if (entry && !entry.isDirectory()) throw new UsageError(`${folder} is ${kindOf(entry)}, where the report's ${folder === outDir ? 'folder' : 'charts folder'} goes`);
-    if (!entry) return;
+    if (!entry) return; // No folder, nothing in it to refuse.
+    if (folder === outDir) refuseOthersFiles(outDir, ['report.html']);
   }
-  refuseOthersFiles(outDir, ['report.html']);
 }
 
 /** Throws when one of `names` (relative to `outDir`) holds something wsbench did not write there. */
