@@ -59,7 +59,8 @@ export function saveResult(path: string, result: BenchResult): SavedResult {
   let problem: string | null = null;
   for (const candidate of [path, join(tmpdir(), name), resolve(name)]) {
     try {
-      writeAtomically(candidate, text);
+      // The place asked for is replaced; a fallback name wsbench made up is only ever created.
+      writeAtomically(candidate, text, { replace: candidate === path });
       return { requested: path, path: candidate, problem };
     } catch (error) {
       problem ??= writeProblem(error);

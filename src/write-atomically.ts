@@ -9,20 +9,26 @@
  * output or a file wsbench can show it wrote.
  */
 import { randomBytes } from 'node:crypto';
-import { renameSync } from 'node:fs';
+import { linkSync, renameSync } from 'node:fs';
 import { createNew, removeIfSame, type FileIdentity } from './safe-files.js';
 
-/** Writes `content` to `path` atomically; returns `path`. */
-export function writeAtomically(path: string, content: string | Buffer): string {
+/**
+ * Writes `content` to `path` atomically; returns `path`. `replace: false` is for a name wsbench made up
+ * (a fallback place for a result): the file appears there only if nothing was at the name (EEXIST else).
+ */
+export function writeAtomically(path: string, content: string | Buffer, options: { replace?: boolean } = {}): string {
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   // A failed write removes its own temp file; EEXIST (the name was taken, by nobody we know) removes nothing.
   const identity = createNew(temporary, content);
   try {
-    renameSync(temporary, path);
+    // A hard link is made only where no name is: the rename that never replaces.
+    if (options.replace === false) linkSync(temporary, path);
+    else renameSync(temporary, path);
   } catch (error) {
     removeQuietly(temporary, identity);
     throw error;
   }
+  if (options.replace === false) removeQuietly(temporary, identity);
   return path;
 }
 

@@ -8,9 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempDir, usageErrorLine } from './support.js';
+import { saveResult } from '../src/result-file.js';
+import type { BenchResult } from '../src/result-types.js';
 
 /** A one-cell echo that, if not refused, runs and writes in a couple of seconds. */
 const RUN = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s'];
@@ -105,4 +108,24 @@ test('compare --summary through a symlink is refused, and nothing is appended wh
   const line = usageErrorLine(await runCli(['compare', FIXTURE, FIXTURE, '--summary', summary]));
   assert.equal(line, `wsbench: --summary: ${summary} is a symbolic link, not a regular file`);
   assert.equal(readFileSync(victim, 'utf8'), VICTIM_TEXT);
+});
+
+test('a result that cannot go to --out falls back to a new file: a symlink planted at the temp folder name is neither followed nor replaced', () => {
+  const { dir, victim } = layout();
+  const result = JSON.parse(readFileSync(FIXTURE, 'utf8')) as BenchResult;
+  // The fallback name is predictable (start time and pid): a stranger sharing /tmp can plant a link there first.
+  const name = `wsbench-results-${result.startedAt.replace(/[:.]/g, '-')}-${process.pid}.json`;
+  const planted = join(tmpdir(), name);
+  symlinkSync(victim, planted);
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const saved = saveResult(join(dir, 'no-such-folder', 'o.json'), result);
+    assert.equal(saved.path, join(dir, name), 'saved in the current folder, the next place');
+    assert.equal(readFileSync(victim, 'utf8'), VICTIM_TEXT);
+    assertLink(planted, victim);
+  } finally {
+    process.chdir(cwd);
+    rmSync(planted, { force: true });
+  }
 });
