@@ -71,7 +71,7 @@ export function resultFileWriter(resultPath: string): number | null {
 }
 
 interface FoundLock {
-  /** The run named in it; null when none (a half-written lock: nobody can prove it is held, so it is stale). */
+  /** The run named in it; null when nothing is there, or it is not a lock (then `problem` says so). */
   owner: LockOwner | null;
   /** "<path> is ..." when what is there is not a wsbench lock: not ours to take over or remove. */
   problem: string | null;
@@ -90,6 +90,8 @@ function readLock(path: string): FoundLock {
   } catch (error) {
     return { owner: null, problem: (error as Error).message, identity };
   }
+  // Between a lock's creation and its one write, or a run killed right there: not provably a lock, nor provably not.
+  if (text === '') return { owner: null, problem: `${path} is empty (another run is taking it this instant, or one was killed as it did: remove it if no wsbench run is going)`, identity };
   try {
     const data = JSON.parse(text) as Partial<LockOwner>;
     if (typeof data === 'object' && data !== null && typeof data.pid === 'number' && Object.keys(data).every((key) => key === 'pid' || key === 'startTicks')) {

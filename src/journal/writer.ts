@@ -12,8 +12,8 @@
  * journal; the run goes on and writes its result at the end as usual. A torn
  * write can then only be the journal's last line, which a reader ignores.
  */
-import { closeSync, fsync, fsyncSync, unlinkSync } from 'node:fs';
-import { openNew, removeIfSame, writeAll, type FileIdentity } from '../safe-files.js';
+import { closeSync, fsync, fsyncSync } from 'node:fs';
+import { entryAt, openNew, removeIfSame, writeAll, type FileIdentity } from '../safe-files.js';
 import { notOwnJournal } from './guard.js';
 import type { RunEvent } from '../core/events.js';
 import type { CellRun } from '../core/cell.js';
@@ -156,13 +156,11 @@ export class RunJournal {
     if (this.fd !== null) return;
     // A journal of an earlier run to this --out (finished, or discarded) is replaced, as its result file is;
     // anything else there is not ours (the guard refused it before the run: this is one put there since).
+    const before = entryAt(this.path);
     const foreign = notOwnJournal(this.path);
     if (foreign !== null) throw new Error(`${foreign}; wsbench replaces only a journal of its own`);
-    try {
-      unlinkSync(this.path);
-    } catch {
-      // There was none.
-    }
+    // The journal just judged, and no file put in its place since.
+    if (before !== null) removeIfSame(this.path, before);
     // Created new, never through a symlink: one put at the name since fails the open (EEXIST).
     const { fd, identity } = openNew(this.path);
     this.fd = fd;
