@@ -140,6 +140,8 @@ export function openProblem(path: string, error: unknown): string {
   if (code === 'ENOTDIR') return `${path} does not exist (a part of it is not a folder)`;
   if (code === 'ELOOP') return `${path} is a symbolic link: wsbench does not follow it there`;
   if (code === 'EACCES' || code === 'EPERM') return `cannot read ${path}: permission denied`;
+  // What open() answers for a socket (and a device with no driver).
+  if (code === 'ENXIO') return `${path} is a socket or a device, not a regular file`;
   return `cannot read ${path}: ${code ?? (error as Error).message.split('\n')[0]}`;
 }
 
