@@ -9,10 +9,12 @@ export class UsageError extends Error {
 /**
  * Bad input for one scenario parameter. The library's message names the
  * parameter (`duration: ...`); the CLI names the flag instead (`--duration: ...`).
+ * `mentions`: other parameters the problem names (a bound one of them sets),
+ * which the CLI names as flags too.
  */
 export class ParameterError extends UsageError {
   override readonly name = 'ParameterError';
-  constructor(readonly parameter: string, readonly problem: string) {
+  constructor(readonly parameter: string, readonly problem: string, readonly mentions: readonly string[] = []) {
     super(`${parameter}: ${problem}`);
   }
 }

@@ -3,7 +3,7 @@
  * and reads it back, any version, checked against the published JSON Schema,
  * with one-line errors for bad files.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ParameterError, UsageError } from './errors.js';
@@ -12,18 +12,23 @@ import { upgradeCapacityV1, upgradeV1, withCommonDefaults, CAPACITY_V1_FORMAT, t
 import type { V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
+import { entryAt, kindOf, readChecked } from './safe-files.js';
 
-/** Fails before any work starts when `path` could not be written later (a ParameterError about `out`: the CLI says --out). */
+/**
+ * Fails before any work starts when `path` could not be written later (a ParameterError about `out`: the
+ * CLI says --out). The file named is replaced by a rename when written (a symlink there is replaced, never
+ * followed); a folder, a FIFO or a device there is refused.
+ */
 export function checkWritable(path: string): void {
   const target = resolve(path);
   const directory = dirname(target);
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new ParameterError('out', `directory ${directory} does not exist`);
   try {
     accessSync(directory, constants.W_OK);
-    if (existsSync(target)) {
-      if (statSync(target).isDirectory()) throw new ParameterError('out', `${path} is a directory`);
-      accessSync(target, constants.W_OK);
-    }
+    const entry = entryAt(target);
+    if (entry?.isDirectory()) throw new ParameterError('out', `${path} is a directory`);
+    if (entry && !entry.isFile() && !entry.isSymbolicLink()) throw new ParameterError('out', `${path} is ${kindOf(entry)}, not a regular file`);
+    if (entry?.isFile()) accessSync(target, constants.W_OK);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new ParameterError('out', `${path} is not writable`);
@@ -54,7 +59,8 @@ export function saveResult(path: string, result: BenchResult): SavedResult {
   let problem: string | null = null;
   for (const candidate of [path, join(tmpdir(), name), resolve(name)]) {
     try {
-      writeAtomically(candidate, text);
+      // The place asked for is replaced; a fallback name wsbench made up is only ever created.
+      writeAtomically(candidate, text, { replace: candidate === path });
       return { requested: path, path: candidate, problem };
     } catch (error) {
       problem ??= writeProblem(error);
@@ -78,14 +84,9 @@ export function writeProblem(error: unknown): string {
   return (code && words[code]) ?? code ?? (error as Error).message.split('\n')[0]!;
 }
 
-/** Reads a result file of any version this wsbench knows, upgraded to the current shape. */
+/** Reads a result file of any version this wsbench knows, upgraded to the current shape (a regular file within READ_LIMITS.result). */
 export function readResultFile(path: string): BenchResult {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = readChecked(path, 'result').toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -6,10 +6,15 @@
  * was killed with -9) is stale and taken over. Creating the lock is also the
  * first real write in the output folder: a folder that only looks writable
  * (/proc, a read-only mount as root) is refused before anything runs.
+ *
+ * The lock is created new (safe-files.ts), never through a symlink, and only a
+ * lock is ever taken over or removed: anything else at `<out>.lock` (a file
+ * that holds no lock, a symlink, a FIFO) refuses the run, naming it.
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
 import { writeProblem } from './result-file.js';
+import { createNew, entryAt, kindOf, readChecked, removeIfSame, type FileIdentity } from './safe-files.js';
 
 interface LockOwner {
   pid: number;
@@ -27,24 +32,24 @@ export interface ResultLock {
 export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
   const path = `${resultPath}.lock`;
   const me: LockOwner = { pid: process.pid, startTicks: startTicksOf(process.pid) };
+  let mine: FileIdentity;
   for (let attempt = 0; ; attempt++) {
     try {
-      writeFileSync(path, JSON.stringify(me) + '\n', { flag: 'wx' });
+      // A write that fails (a full disk) removes the file it created: an empty lock would be litter nobody owns.
+      mine = createNew(path, JSON.stringify(me) + '\n');
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') {
-        // 'wx' created the file before the write failed (a full disk): an empty lock is litter nobody owns.
-        removeQuietly(path);
-        throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${writeProblem(error)})`);
-      }
-      const owner = readOwner(path);
+      if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${writeProblem(error)})`);
+      const found = readLock(path);
+      if (found.problem !== null) throw new UsageError(`${flag}: ${found.problem}: wsbench keeps the lock of ${resultPath} there and removes only a lock of its own; move it, or give another ${flag}`);
+      const owner = found.owner;
       if (owner && isAlive(owner)) {
         throw new UsageError(`${flag}: ${resultPath} is being written by another wsbench run (pid ${owner.pid}); give this run another ${flag}`);
       }
       // Stale: its process is gone. Take it over once; losing that race to a third run is a refusal.
       if (attempt > 0) throw new UsageError(`${flag}: ${resultPath} is being written by another wsbench run; give this run another ${flag}`);
-      removeQuietly(path);
+      removeQuietly(path, found.identity);
     }
   }
   let held = true;
@@ -52,8 +57,7 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
     if (!held) return;
     held = false;
     process.off('exit', release);
-    const owner = readOwner(path);
-    if (owner?.pid === me.pid) removeQuietly(path);
+    removeQuietly(path, mine);
   };
   // Whatever way the process leaves (short of SIGKILL), the lock goes with it.
   process.on('exit', release);
@@ -62,19 +66,41 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
 
 /** The live run writing `resultPath`, if one is: its pid; null when no live lock exists. */
 export function resultFileWriter(resultPath: string): number | null {
-  const owner = readOwner(`${resultPath}.lock`);
+  const owner = readLock(`${resultPath}.lock`).owner;
   return owner && isAlive(owner) && owner.pid !== process.pid ? owner.pid : null;
 }
 
-function readOwner(path: string): LockOwner | null {
+interface FoundLock {
+  /** The run named in it; null when nothing is there, or it is not a lock (then `problem` says so). */
+  owner: LockOwner | null;
+  /** "<path> is ..." when what is there is not a wsbench lock: not ours to take over or remove. */
+  problem: string | null;
+  identity: FileIdentity | null;
+}
+
+/** What is at a lock's path, read without following a link or waiting on a FIFO. */
+function readLock(path: string): FoundLock {
+  const entry = entryAt(path);
+  if (entry === null) return { owner: null, problem: null, identity: null };
+  if (!entry.isFile()) return { owner: null, problem: `${path} is ${kindOf(entry)}`, identity: null };
+  const identity = { dev: entry.dev, ino: entry.ino };
+  let text: string;
   try {
-    const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof data.pid !== 'number') return null;
-    return { pid: data.pid, startTicks: typeof data.startTicks === 'number' ? data.startTicks : null };
-  } catch {
-    // Unreadable or half-written: a lock nobody can prove is held is stale.
-    return null;
+    text = readChecked(path, 'own', { noFollow: true }).toString('utf8');
+  } catch (error) {
+    return { owner: null, problem: (error as Error).message, identity };
   }
+  // Between a lock's creation and its one write, or a run killed right there: not provably a lock, nor provably not.
+  if (text === '') return { owner: null, problem: `${path} is empty (another run is taking it this instant, or one was killed as it did: remove it if no wsbench run is going)`, identity };
+  try {
+    const data = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof data === 'object' && data !== null && typeof data.pid === 'number' && Object.keys(data).every((key) => key === 'pid' || key === 'startTicks')) {
+      return { owner: { pid: data.pid, startTicks: typeof data.startTicks === 'number' ? data.startTicks : null }, problem: null, identity };
+    }
+  } catch {
+    // Not JSON.
+  }
+  return { owner: null, problem: `${path} is not a wsbench lock`, identity };
 }
 
 function isAlive(owner: LockOwner): boolean {
@@ -111,9 +137,11 @@ function startTicksOf(pid: number): number | null {
   }
 }
 
-function removeQuietly(path: string): void {
+/** Removes the lock at `path` if it is still the file `identity` names. */
+function removeQuietly(path: string, identity: FileIdentity | null): void {
+  if (identity === null) return;
   try {
-    unlinkSync(path);
+    removeIfSame(path, identity);
   } catch {
     // Already gone (the folder was removed, or another run cleaned it up).
   }

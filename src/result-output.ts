@@ -5,9 +5,9 @@
  * beside wherever it went. Nothing here prints: the CLI says what happened,
  * the library returns it.
  */
-import { saveResult, type SavedResult } from './result-file.js';
+import { checkWritable, saveResult, type SavedResult } from './result-file.js';
 import type { BenchResult } from './result-types.js';
-import { writeArtifacts } from './report/artifacts.js';
+import { artifactsDirOf, checkArtifactsFolder, writeArtifacts } from './report/artifacts.js';
 
 export interface WrittenReport {
   /** Every file of the report folder written: report.html, charts/*.vl.json, .svg (and .png). */
@@ -32,6 +32,15 @@ export class ResultWriteError extends Error {
           : `results: ${written.saved.path} written; report and charts not written: ${written.problem}`,
     );
   }
+}
+
+/**
+ * Before anything runs: `out` can be written (a ParameterError about `out`), and the report folder
+ * beside it can take a report without following a link or replacing a file wsbench did not write.
+ */
+export function checkOutputs(out: string): void {
+  checkWritable(out);
+  checkArtifactsFolder(artifactsDirOf(out));
 }
 
 /** report.html and charts/ beside wherever the JSON was saved; nothing when it was saved nowhere. */

@@ -12,9 +12,8 @@ import type { RunEvent } from './core/events.js';
 import type { LoadedScenario, ScenarioRef } from './core/scenario-loader.js';
 import type { BenchResult } from './result-types.js';
 import { isScenario } from './scenario-types.js';
-import { checkWritable } from './result-file.js';
 import { lockResultFile } from './result-lock.js';
-import { ResultWriteError, writeResultAndReport } from './result-output.js';
+import { checkOutputs, ResultWriteError, writeResultAndReport } from './result-output.js';
 import { checkShardOptions, configHash, type ShardOptions } from './shard/shard-options.js';
 import { ShardSession } from './shard/shard-session.js';
 
@@ -52,7 +51,7 @@ export interface RunPlan extends MatrixPlan {
  * `loaded`: the scenario, when the caller has loaded it already (the CLI, for its flags).
  */
 export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loaded?: LoadedScenario): Promise<RunPlan> {
-  if (options.out !== undefined) checkWritable(options.out);
+  if (options.out !== undefined) checkOutputs(options.out);
   const plan = await planMatrix(options, loaded);
   if (options.shard) checkShardOptions(options.shard, plan.servers, plan.foreign);
   return { ...plan, shard: options.shard ?? null };

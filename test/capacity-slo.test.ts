@@ -114,7 +114,7 @@ test('bad SLOs on the command line: one line naming --slo, exit 2, nothing start
     [['capacity', 'fanout'], "wsbench: --slo: required: what must hold, e.g. --slo 'p99<500ms,errors=0'"],
     [['capacity', 'fanout', '--slo', 'p99<1s', '--connections', '10'], 'wsbench: --connections: the capacity search varies it: set its range with start and max instead'],
     [['capacity', 'fanout', '--slo', 'p99<1s', '--vary', 'interval'], 'wsbench: --vary: interval is a duration parameter; the search varies a whole-number one (a count of connections)'],
-    [['capacity', 'fanout', '--slo', 'p99<1s', '--start', '500', '--max', '100'], 'wsbench: --max: 100 is not a whole number from 500 to 100000'],
+    [['capacity', 'fanout', '--slo', 'p99<1s', '--start', '500', '--max', '100'], 'wsbench: --max: 100 is below --start (500): give a smaller --start, or a --max of 500 or more'],
   ];
   for (const [args, expected] of cases) {
     const outcome = await runCli(args);

@@ -44,8 +44,8 @@ function badFiles(): Array<[string, string, string]> {
   mkdirSync(directory);
   const missing = join(dir, 'missing.json');
   return [
-    ['missing', missing, `wsbench: cannot read ${missing}: ENOENT\n`],
-    ['unreadable', directory, `wsbench: cannot read ${directory}: EISDIR\n`],
+    ['missing', missing, `wsbench: ${missing} does not exist\n`],
+    ['a directory', directory, `wsbench: ${directory} is a folder, not a regular file\n`],
     ['truncated', truncated, `wsbench: ${truncated} is not valid JSON (truncated or corrupted?)\n`],
     ['not wsbench', foreign, `wsbench: ${foreign} is not a wsbench result file\n`],
     ['newer schema', newer, `wsbench: ${newer} has schemaVersion ${SCHEMA_VERSION + 1}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench\n`],

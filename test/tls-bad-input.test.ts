@@ -13,7 +13,7 @@ const missing = join(folder, 'missing.pem');
 
 /** Each bad TLS input: the exact one line on stderr, exit 2, nothing started and nothing on stdout. */
 const cases: RefusedInput[] = [
-  ['--ca whose file cannot be read', ['--target', 'wss://127.0.0.1:9/', '--ca', missing], `wsbench: --ca: cannot read ${missing} (ENOENT)`],
+  ['--ca whose file does not exist', ['--target', 'wss://127.0.0.1:9/', '--ca', missing], `wsbench: --ca: ${missing} does not exist`],
   ['--ca whose file holds no certificate', ['--target', 'wss://127.0.0.1:9/', '--ca', notPem], 'wsbench: --ca: holds no PEM certificate'],
   [
     '--ca without a wss target',

@@ -104,6 +104,10 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   const start = options.start ?? Math.max(DEFAULT_START, spec.min ?? 1);
   const max = options.max ?? Math.min(DEFAULT_MAX, spec.max ?? DEFAULT_MAX);
   wholeInRange('start', start, spec.min ?? 1, spec.max ?? Number.MAX_SAFE_INTEGER);
+  // The bound below max is start's, perhaps its default: the message names start, or the user meets a 100 they never gave.
+  if (Number.isSafeInteger(max) && max < start) {
+    throw new ParameterError('max', `${max} is below start (${start}${options.start === undefined ? ', its default' : ''}): give a smaller start, or a max of ${start} or more`, ['start', 'max']);
+  }
   wholeInRange('max', max, start, spec.max ?? Number.MAX_SAFE_INTEGER);
   const resolution = options.resolution ?? DEFAULT_RESOLUTION;
   if (!(resolution > 0 && resolution < 1)) throw new ParameterError('resolution', `${resolution} is not a share between 0 and 1 (0.1 = 10 %)`);

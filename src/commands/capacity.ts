@@ -13,7 +13,7 @@ import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { loadScenario } from '../core/scenario-loader.js';
 import { scenarioInfo } from '../core/scenario-info.js';
 import type { CapacityResult, ScenarioInfo } from '../result-types.js';
-import { checkWritable } from '../result-file.js';
+import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
 import { renderCapacityTable } from '../report/capacity-table.js';
@@ -88,7 +88,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readCount('--max-client-processes', flags.maxClientProcesses) } : {}),
     onEvent: flags.json ? undefined : progress(flags.vary ?? 'connections'),
   };
-  checkWritable(flags.out);
+  checkOutputs(flags.out);
   const plan = await planCapacity(options, loaded); // every bad input is refused before a process starts
 
   // One writer per result file, as for `run`.

@@ -11,10 +11,11 @@
  * shows even when stdout is redirected to a file or holds JSON; only when both
  * streams are a terminal are they printed once.
  */
-import { appendFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
+import { appendToFile, checkAppendable as checkAppendableFile } from '../safe-files.js';
 import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
@@ -91,14 +92,10 @@ function readPercent(text: string): number {
 function checkAppendable(path: string): void {
   const directory = dirname(resolve(path));
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`--summary: directory ${directory} does not exist`);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--summary: ${path} is a directory`);
+  checkAppendableFile(path, '--summary');
 }
 
-/** A step summary holds what earlier steps wrote: add to it, a blank line apart. */
+/** A step summary holds what earlier steps wrote: add to it, a blank line apart (a regular file only, never through a link). */
 function appendSummary(path: string, markdown: string): void {
-  try {
-    appendFileSync(path, `\n${markdown}`);
-  } catch (error) {
-    throw new UsageError(`--summary: cannot append to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  appendToFile(path, `\n${markdown}`, '--summary');
 }

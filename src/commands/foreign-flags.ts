@@ -5,9 +5,9 @@
  * RunOptions.targets and .serverCommands; --ca (the file read here) and
  * --insecure into .ca and .insecure. The library checks the rest.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { readChecked } from '../safe-files.js';
 import { parseDurationMs } from '../parsing/units.js';
 import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
 
@@ -49,11 +49,8 @@ export function addForeignServerOptions(command: Command): Given[] {
 export function foreignTrustOptions(flags: Readonly<Record<string, unknown>>): { ca?: string; insecure?: boolean } {
   const trust: { ca?: string; insecure?: boolean } = flags.insecure === true ? { insecure: true } : {};
   if (typeof flags.ca !== 'string') return trust;
-  try {
-    return { ...trust, ca: readFileSync(flags.ca, 'utf8') };
-  } catch (error) {
-    throw new UsageError(`--ca: cannot read ${flags.ca} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+  // A regular file within the PEM limit: a FIFO would wait for a writer, /dev/zero would never end.
+  return { ...trust, ca: readChecked(flags.ca, 'pem', { flag: '--ca' }).toString('utf8') };
 }
 
 /** The flags as the library's options; usage errors for what only the command line can get wrong. */
@@ -65,8 +62,8 @@ export function foreignServerOptions(given: Given[], startTimeout?: string): { t
   let last: '--target' | '--server-cmd' | null = null;
   for (const { flag, text } of given) {
     if (flag === '--target') {
-      const named = /^([^=:/?#]*)=(.*)$/s.exec(text);
-      targets.push(named ? { name: named[1]!.trim(), url: named[2]!.trim() } : { url: text.trim() });
+      const named = targetName(text);
+      targets.push(named ? { name: named.name.trim(), url: named.url.trim() } : { url: text.trim() });
       last = flag;
     } else if (flag === '--server-cmd') {
       const named = /^([^=\s]*)=(.*)$/s.exec(text.trim());
@@ -76,6 +73,8 @@ export function foreignServerOptions(given: Given[], startTimeout?: string): { t
     } else if (flag === '--target-pid') {
       const named = /^([^=]*)=(.*)$/s.exec(text);
       const pidText = (named ? named[2]! : text).trim();
+      if (pidText === '') throw new UsageError('--target-pid: empty: give the process id of the --target\'s server (a "$(pgrep ...)" that matched no process gives an empty one)');
+      if (/^\d+(\s+\d+)+$/.test(pidText)) throw new UsageError(`--target-pid: "${pidText.split(/\s+/).join(' ')}" is more than one process id: give one (pgrep -o gives the oldest match)`);
       if (!/^\d+$/.test(pidText) || Number(pidText) < 1) throw new UsageError(`--target-pid: "${pidText}" is not a process id`);
       const target = named ? targets.find((t) => nameOf(t) === named[1]!.trim()) : last === '--target' ? targets.at(-1) : undefined;
       if (!target) {
@@ -91,6 +90,17 @@ export function foreignServerOptions(given: Given[], startTimeout?: string): { t
     }
   }
   return { targets, serverCommands };
+}
+
+/**
+ * NAME=URL taken apart where the URL begins (its scheme), so that a name holding "=" is judged as a name
+ * and not blamed on the URL; without a scheme, at the first "=" of a name with no ":/?#" (then the URL is
+ * what is wrong). null: no name, the whole text is the URL.
+ */
+function targetName(text: string): { name: string; url: string } | null {
+  const atScheme = /^((?:(?!:\/\/).)*?)=\s*((?:wss?|https?):\/\/.*)$/is.exec(text);
+  const named = atScheme ?? /^([^=:/?#]*)=(.*)$/s.exec(text);
+  return named ? { name: named[1]!, url: named[2]! } : null;
 }
 
 function nameOf(target: TargetOption): string {

@@ -5,13 +5,15 @@
  * (nodenext, strict), scenario.ts (the client-only jsonrpc scenario of
  * templates/init/, to run against --target) and .gitignore, so that
  * `npm install && npm run bench -- --target ws://...` works at once. It
- * writes only into a new or empty folder.
+ * writes only into a new or empty real folder (a symlink is refused), and
+ * creates each file new, never through a link (safe-files.ts).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { packageRoot, wsbenchDependency } from './init-dependency.js';
+import { createNew, entryAt, kindOf, realFolder } from '../safe-files.js';
 
 /** Copied as they are: template file -> name in the new project. */
 const TEMPLATES: Array<[string, string]> = [['scenario.ts', 'scenario.ts'], ['tsconfig.json', 'tsconfig.json'], ['gitignore', '.gitignore']];
@@ -40,9 +42,9 @@ export async function initFromArgs(args: string[]): Promise<number> {
     dependencies: { wsbench: dependency.spec },
     devDependencies: Object.fromEntries(DEV_TOOLS.map((name) => [name, own.devDependencies?.[name] ?? 'latest'])),
   };
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const [template, name] of TEMPLATES) writeFileSync(join(dir, name), readFileSync(join(root, 'templates', 'init', template)));
+  realFolder(dir, 'give a new or empty folder (init writes only into a real one)');
+  writeNew(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [template, name] of TEMPLATES) writeNew(join(dir, name), readFileSync(join(root, 'templates', 'init', template)));
 
   const shown = relative(process.cwd(), dir) || '.';
   process.stdout.write([
@@ -59,9 +61,21 @@ export async function initFromArgs(args: string[]): Promise<number> {
 }
 
 function checkEmpty(dir: string): void {
-  if (!existsSync(dir)) return;
-  if (!statSync(dir).isDirectory()) throw new UsageError(`init: ${dir} is a file: give a new or empty folder`);
+  const entry = entryAt(dir);
+  if (entry === null) return;
+  if (entry.isSymbolicLink()) throw new UsageError(`init: ${dir} is a symbolic link: give a new or empty folder (init writes only into a real one)`);
+  if (!entry.isDirectory()) throw new UsageError(`init: ${dir} is ${kindOf(entry)}: give a new or empty folder`);
   if (readdirSync(dir).length > 0) throw new UsageError(`init: ${dir} is not empty: give a new or empty folder`);
+}
+
+/** A project file, created new: a file or link put there since the folder was checked is refused, never replaced. */
+function writeNew(path: string, content: string | Buffer): void {
+  try {
+    createNew(path, content);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`init: cannot write ${path} (${code === 'EEXIST' ? 'something was put there since the folder was checked' : code ?? (error as Error).message})`);
+  }
 }
 
 /** The folder's name as an npm package name; never `wsbench` itself, which npm refuses to depend on. */

@@ -43,7 +43,7 @@ export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario
     if (flags.keepJournal) throw new UsageError('--keep-journal: not with --no-journal');
     return null;
   }
-  if (!flags.discardJournal) checkJournalAtOut(flags.out);
+  checkJournalAtOut(flags.out, '--out', flags.discardJournal === true);
   const out = resolve(flags.out);
   const scenario = { given: await scenarioGiven(loaded), url: loaded.url, name: loaded.scenario.name };
   return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${terminalText(line)}\n`));

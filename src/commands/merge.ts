@@ -3,9 +3,10 @@
  * of a run. An input may be a result file or a log holding results one JSON
  * line each (`kubectl logs` of the shard pods).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
+import { readChecked } from '../safe-files.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
 import { renderTable } from '../report/table.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
@@ -34,12 +35,7 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
 
 /** A whole-file result, or every line of a log that is a wsbench result. */
 function readShards(path: string): ShardInput[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = readChecked(path, 'result').toString('utf8');
   const whole = parseOrNull(text);
   if (whole !== null) return [shardInput(whole, path)];
   const found = text.split('\n').flatMap((line, i) => {

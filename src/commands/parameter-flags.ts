@@ -30,9 +30,10 @@ export function flagFor(name: string): string {
   return RUN_OPTION_FLAGS[name] ?? `--${toKebab(name)}`;
 }
 
-/** A library ParameterError, reworded for the command line: `--duration: ...`. */
+/** A library ParameterError, reworded for the command line: `--duration: ...`, and each parameter it mentions as its flag. */
 export function asFlagMessage(error: ParameterError): string {
-  return `${flagFor(error.parameter)}: ${error.problem}`;
+  const problem = error.mentions.reduce((text, name) => text.replace(new RegExp(`(?<![\\w-])${name}(?![\\w-])`, 'g'), flagFor(name)), error.problem);
+  return `${flagFor(error.parameter)}: ${problem}`;
 }
 
 /** "(duration; default 5s; comma list sweeps)": what --help and `list` say about a parameter. */

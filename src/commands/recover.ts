@@ -9,14 +9,15 @@
  * all: the journal then stays); 2 bad input (not a journal, a scenario that
  * cannot be loaded again, a run still going).
  */
-import { appendFileSync, unlinkSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
-import { checkWritable } from '../result-file.js';
+import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { isJournal } from '../journal/reader.js';
 import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
+import { appendToFile, openChecked, removeIfSame, type FileIdentity } from '../safe-files.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { terminalText } from '../escape/terminal.js';
 
@@ -35,9 +36,13 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     .option('--json', 'print the result JSON on stdout instead of the table')
     .option('--png', 'also write charts/*.png beside the SVGs');
   const { operands: [path], flags } = parseWords<RecoverFlags, [string]>(command, args);
+  // A missing file, a FIFO, a folder or a file past the journal limit is said as what it is, at once.
+  const { fd, stat } = openChecked(path, 'journal');
+  closeSync(fd);
+  const identity: FileIdentity = { dev: stat.dev, ino: stat.ino };
   if (!isJournal(path)) throw new UsageError(`${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`);
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
-  checkWritable(out);
+  checkOutputs(out);
   const lock = lockResultFile(out);
   try {
     const { result } = await recoverJournal(path);
@@ -45,7 +50,7 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     process.stderr.write(`${terminalText(recovered.reason)}\n${recovered.notes.map((note) => `  ${terminalText(note)}\n`).join('')}`);
     const output = { out, json: flags.json === true, png: flags.png === true };
     const saved = printAndSave(result, output);
-    if (saved.path === out) settleJournal(path, saved.path, flags.keepJournal === true);
+    if (saved.path === out) settleJournal(path, identity, saved.path, flags.keepJournal === true);
     await writeReportAndExitCode(result, saved, output);
     return saved.problem === null ? 0 : 1;
   } finally {
@@ -54,12 +59,17 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
 }
 
 /** The result is where it was asked for: the journal goes, or is marked as rebuilt so that a run may reuse its --out. */
-function settleJournal(path: string, resultPath: string, keep: boolean): void {
+function settleJournal(path: string, read: FileIdentity, resultPath: string, keep: boolean): void {
   try {
-    if (!keep) return unlinkSync(path);
-    const end: JournalRecord = { type: 'end', atMs: Date.now(), result: resultPath, by: 'recover' };
-    appendFileSync(path, `\n${JSON.stringify(end)}\n`);
+    if (keep) {
+      const end: JournalRecord = { type: 'end', atMs: Date.now(), result: resultPath, by: 'recover' };
+      return appendToFile(path, `\n${JSON.stringify(end)}\n`, 'journal');
+    }
+    // Only the file that was read goes: a link to it, or a file put at its name since, stays.
+    if (!removeIfSame(path, read)) process.stderr.write(`${terminalText(`journal: ${path} is kept: it is not the file that was read (a symbolic link to it, or one put there since)`)}\n`);
   } catch (error) {
-    process.stderr.write(`${terminalText(`journal: could not ${keep ? 'mark' : 'remove'} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)}\n`);
+    const line = error instanceof UsageError ? error.message : `journal: could not ${keep ? 'mark' : 'remove'} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    process.stderr.write(`${terminalText(line)}
+`);
   }
 }

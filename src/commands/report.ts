@@ -1,11 +1,10 @@
 /** `wsbench report results.json [--out dir] [--png]`: charts and HTML from a result file alone. */
-import { existsSync, statSync } from 'node:fs';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { readResultOrJournal } from '../journal/recover.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
-import { artifactsDirOf, writeArtifacts } from '../report/artifacts.js';
+import { artifactsDirOf, checkArtifactsFolder, writeArtifacts } from '../report/artifacts.js';
 import { chartProblems } from '../report/charts/index.js';
 import { terminalText } from '../escape/terminal.js';
 
@@ -20,15 +19,18 @@ export async function reportFromArgs(args: string[]): Promise<number> {
     .option('--out <dir>', 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)')
     .option('--png', 'also write charts/*.png');
   const { operands: [path], flags } = parseWords<ReportFlags, [string]>(command, args);
-  if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory()) {
-    throw new UsageError(`--out: ${flags.out} is a file, not a directory`);
+  // A journal's report goes where its run's would have: <out>.report/ beside <out>.journal.
+  const outDir = flags.out ?? artifactsDirOf(path.replace(/\.journal$/, ''));
+  try {
+    checkArtifactsFolder(outDir);
+  } catch (error) {
+    throw flags.out !== undefined && error instanceof UsageError ? new UsageError(`--out: ${error.message}`) : error;
   }
   const writer = resultFileWriter(path);
   if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
   const result = await readResultOrJournal(path, (line) => process.stderr.write(`${terminalText(line)}\n`));
   checkStoredHistograms(result, path);
-  // A journal's report goes where its run's would have: <out>.report/ beside <out>.journal.
-  const written = await writeArtifacts(result, path, { outDir: flags.out ?? artifactsDirOf(path.replace(/\.journal$/, '')), png: flags.png === true });
+  const written = await writeArtifacts(result, path, { outDir, png: flags.png === true });
   process.stdout.write(written.map((p) => `${terminalText(p)}\n`).join(''));
   // Also in report.html, beside the charts that were drawn.
   for (const line of chartProblems(result)) process.stderr.write(`warning: ${terminalText(`${path}: ${line}`)}\n`);

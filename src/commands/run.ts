@@ -1,6 +1,6 @@
 /** `wsbench run <scenario>`: scenario flags, one plan, its execution, table or JSON, result file. */
 import { execute, planRun, type RunOptions } from '../run.js';
-import { checkWritable } from '../result-file.js';
+import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../report/progress.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
@@ -31,7 +31,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
     ...(shard ? { shard: { ...shard, onBarrierListening: (address: string, bound: ListenAddress) => barrierListening(shard, address, bound) } } : {}),
     onEvent: withJournal(journal, withLiveViews(live, progress.onEvent)),
   };
-  checkWritable(flags.out);
+  checkOutputs(flags.out);
   const plan = await planRun(options, loaded); // every bad input is refused before a process starts
   await startLiveViews(live);
 

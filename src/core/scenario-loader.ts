@@ -3,10 +3,11 @@
  * defineScenario(), and checks that it really is one. Children import the same
  * module URL and pick the scenario by name, so both halves come from one file.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
+import { readChecked } from '../safe-files.js';
 import { isScenario, type AnyScenario } from '../scenario-types.js';
 
 /** Built-in scenarios live in scenarios/, compiled next to dist/src. */
@@ -61,7 +62,8 @@ function checkedFile(path: string, label: string): string {
   if (/\.[cm]?ts$/.test(path)) {
     throw new UsageError(`${label} is TypeScript: compile it to JavaScript first (tsc), then run the .js file (Node 20 cannot run .ts files)`);
   }
-  if (!readFileSync(path, 'utf8').includes('defineScenario')) {
+  // A regular file within the scenario limit: a FIFO or a device is one line, not a wait.
+  if (!readChecked(path, 'scenario').toString('utf8').includes('defineScenario')) {
     throw new UsageError(`${label} is not a wsbench scenario: it never calls defineScenario() (not run)`);
   }
   return pathToFileURL(path).href;

@@ -5,10 +5,16 @@
  * discard it. A journal that ends with its run's result written (kept with
  * --keep-journal) is replaced like the result file it belongs to; one whose
  * run is still going is refused as the result file's lock refuses it.
+ *
+ * Anything else at `<out>.journal` (a file that is not a journal, a symlink,
+ * a FIFO) is not wsbench's to replace or delete: the run is refused before it
+ * starts, --discard-journal or not, and the writer checks again when it opens.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { resultFileWriter } from '../result-lock.js';
+import { entryAt, kindOf, openChecked } from '../safe-files.js';
+import { isJournal } from './reader.js';
 import { journalPathOf } from './records.js';
 
 /** The end of a journal is read to find its last record: a cell-end line can be long, so this much. */
@@ -16,9 +22,15 @@ const TAIL_BYTES = 1 << 20;
 /** Records that hold measurements: a journal without any has nothing for `wsbench recover`. */
 const MEASURED = ['{"type":"tick"', '{"type":"resources"', '{"type":"cell-end"'];
 
-/** Throws the refusal when `out`'s journal waits for `wsbench recover`. */
-export function checkJournalAtOut(out: string, flag = '--out'): void {
+/**
+ * Throws the refusal when something other than a journal is at `out`'s journal path, or (unless `discard`)
+ * when the journal there waits for `wsbench recover`.
+ */
+export function checkJournalAtOut(out: string, flag = '--out', discard = false): void {
   const path = journalPathOf(out);
+  const foreign = notOwnJournal(path);
+  if (foreign !== null) throw new UsageError(`${flag}: ${foreign}: the run writes its journal there and replaces only a journal of its own; move it, or give another ${flag} (or --no-journal)`);
+  if (discard) return;
   const stoppedAt = unfinishedSince(path);
   if (stoppedAt === undefined) return;
   const writer = resultFileWriter(out);
@@ -29,20 +41,22 @@ export function checkJournalAtOut(out: string, flag = '--out'): void {
   );
 }
 
+/** "<path> is ..." when something is at `path` that is not a journal wsbench wrote (never followed); null when nothing is, or a journal. */
+export function notOwnJournal(path: string): string | null {
+  const entry = entryAt(path);
+  if (entry === null) return null;
+  if (!entry.isFile()) return `${path} is ${kindOf(entry)}`;
+  return isJournal(path, { noFollow: true }) ? null : `${path} is not a wsbench journal`;
+}
+
 /**
- * undefined: no journal, an empty one, or one whose run wrote its result; else the wall clock of
- * its last whole record (null when none can be read from its end).
+ * undefined: no journal, or one whose run wrote its result; else the wall clock of its last whole
+ * record (null when none can be read from its end). Called once notOwnJournal found a journal or nothing.
  */
 function unfinishedSince(path: string): number | null | undefined {
-  let fd: number;
+  if (entryAt(path) === null) return undefined;
+  const { fd, size } = openChecked(path, 'journal', { noFollow: true });
   try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return undefined;
     const length = Math.min(size, TAIL_BYTES);
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);

@@ -6,9 +6,10 @@
  * `recover --keep-journal` leaves may follow it); anywhere else the file is
  * not what wsbench wrote, and reading stops with one line.
  */
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../errors.js';
+import { openChecked, readHead } from '../safe-files.js';
 import { JOURNAL_VERSION, type JournalHeader, type JournalRecord } from './records.js';
 
 /** The ignored last line, when a write was cut short. */
@@ -23,15 +24,15 @@ export interface JournalVisitor {
   record(record: JournalRecord): void;
 }
 
-/** Reads `path` into `visitor`; returns the torn last line, if there was one. */
+/** Reads `path` into `visitor`; returns the torn last line, if there was one. Only a regular file within the journal limit is read. */
 export async function readJournal(path: string, visitor: JournalVisitor): Promise<{ torn: TornLine | null }> {
-  let stream: ReturnType<typeof createReadStream>;
-  try {
-    closeSync(openSync(path, 'r'));
-    stream = createReadStream(path, { encoding: 'utf8' });
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  const { fd, size } = openChecked(path, 'journal');
+  if (size === 0) {
+    closeSync(fd);
+    throw new UsageError(`${path} is empty: nothing to recover`);
   }
+  // What the file held when it was checked, and no more: a file that grows is not read without end.
+  const stream = createReadStream('', { fd, encoding: 'utf8', start: 0, end: size - 1 });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
   let header: JournalHeader | null = null;
@@ -61,24 +62,16 @@ export async function readJournal(path: string, visitor: JournalVisitor): Promis
 }
 
 /**
- * True when the file at `path` starts as a journal does (a result file starts `{` and a newline). Anything
- * unreadable (missing, a directory, no permission) is not a journal: the result file reader says why in one line.
+ * True when the file at `path` is a regular file that starts as a journal does (a result file starts `{`
+ * and a newline). Anything else (missing, a FIFO, a folder, no permission) is not a journal: the result
+ * file reader says why in one line. `noFollow`: a symlink at `path` is not one either.
  */
-export function isJournal(path: string): boolean {
+export function isJournal(path: string, options: { noFollow?: boolean } = {}): boolean {
   const prefix = '{"type":"journal"';
-  let fd: number;
   try {
-    fd = openSync(path, 'r');
+    return readHead(path, prefix.length, options).toString('utf8') === prefix;
   } catch {
     return false;
-  }
-  try {
-    const buffer = Buffer.alloc(prefix.length);
-    return readSync(fd, buffer, 0, buffer.length, 0) === buffer.length && buffer.toString('utf8') === prefix;
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
   }
 }
 

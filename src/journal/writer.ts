@@ -12,7 +12,9 @@
  * journal; the run goes on and writes its result at the end as usual. A torn
  * write can then only be the journal's last line, which a reader ignores.
  */
-import { closeSync, fsync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync } from 'node:fs';
+import { entryAt, openNew, removeIfSame, writeAll, type FileIdentity } from '../safe-files.js';
+import { notOwnJournal } from './guard.js';
 import type { RunEvent } from '../core/events.js';
 import type { CellRun } from '../core/cell.js';
 import { toolVersion } from '../package-version.js';
@@ -26,6 +28,8 @@ export type JournalIdentity = Pick<JournalHeader, 'argv' | 'cwd' | 'out' | 'scen
 
 export class RunJournal {
   private fd: number | null = null;
+  /** The file this journal created: only it is ever removed. */
+  private created: FileIdentity | null = null;
   private pending: string[] = [];
   private timer: NodeJS.Timeout | null = null;
   private lastSyncMs = 0;
@@ -60,11 +64,7 @@ export class RunJournal {
     await this.closeFile();
     if (!this.opened) return false;
     if (resultPath === null || keep) return true;
-    try {
-      unlinkSync(this.path);
-    } catch {
-      // Removed already.
-    }
+    this.removeOwn();
     return false;
   }
 
@@ -76,12 +76,15 @@ export class RunJournal {
   async close(): Promise<void> {
     const open = this.fd !== null;
     await this.closeFile();
-    if (open && !this.measured) {
-      try {
-        unlinkSync(this.path);
-      } catch {
-        // Removed already.
-      }
+    if (open && !this.measured) this.removeOwn();
+  }
+
+  /** Removes the journal if the file at its path is still the one it created. */
+  private removeOwn(): void {
+    try {
+      if (this.created) removeIfSame(this.path, this.created);
+    } catch {
+      // Its folder is gone.
     }
   }
 
@@ -151,8 +154,17 @@ export class RunJournal {
 
   private open(): void {
     if (this.fd !== null) return;
-    // 'w': a finished journal of an earlier run to this --out is replaced, as its result file is.
-    this.fd = openSync(this.path, 'w');
+    // A journal of an earlier run to this --out (finished, or discarded) is replaced, as its result file is;
+    // anything else there is not ours (the guard refused it before the run: this is one put there since).
+    const before = entryAt(this.path);
+    const foreign = notOwnJournal(this.path);
+    if (foreign !== null) throw new Error(`${foreign}; wsbench replaces only a journal of its own`);
+    // The journal just judged, and no file put in its place since.
+    if (before !== null) removeIfSame(this.path, before);
+    // Created new, never through a symlink: one put at the name since fails the open (EEXIST).
+    const { fd, identity } = openNew(this.path);
+    this.fd = fd;
+    this.created = identity;
     this.opened = true;
     const header: JournalHeader = { type: 'journal', version: JOURNAL_VERSION, tool: toolVersion(), pid: process.pid, ...this.identity };
     this.pending.push(JSON.stringify(header) + '\n');
@@ -171,9 +183,8 @@ export class RunJournal {
     if (this.fd === null || this.pending.length === 0) return;
     const data = Buffer.from(this.pending.join(''));
     this.pending = [];
-    let offset = 0;
     // A write may take part of the buffer (a signal, a nearly full disk): the rest follows, or the fault ends the journal.
-    while (offset < data.length) offset += writeSync(this.fd, data, offset);
+    writeAll(this.fd, data);
     this.bytes += data.length;
     if (Date.now() - this.lastSyncMs >= FSYNC_MS) this.sync();
   }
@@ -198,6 +209,7 @@ export class RunJournal {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const code = (error as NodeJS.ErrnoException).code;
-    this.report(`journal: cannot write ${this.path} (${code ?? (error as Error).message.split('\n')[0]}); the run goes on without it and writes its result at the end`);
+    const why = code === 'EEXIST' ? 'something was put at its name since the run was checked' : code ?? (error as Error).message.split('\n')[0];
+    this.report(`journal: cannot write ${this.path} (${why}); the run goes on without it and writes its result at the end`);
   }
 }

@@ -6,9 +6,12 @@
  * folder's own charts/ (a name wsbench gives charts, no other folder, no
  * link), that is a regular file and not a symlink, with the inode, size and
  * modification time recorded when it was written. Nothing else is ever deleted.
+ * A name the list holds may be written again (wsbench wrote a file by that
+ * name there); any other name that holds something is refused before writing.
  */
-import { lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { entryAt, kindOf, readChecked } from '../safe-files.js';
 
 export const MANIFEST = '.wsbench-files.json';
 
@@ -31,7 +34,7 @@ export function manifestOf(outDir: string, written: string[]): string {
 /** Removes the previous write's chart files that this write (`written`) did not remake, when they are provably wsbench's. */
 export function removeStale(outDir: string, written: string[]): void {
   const remade = new Set(written.map((file) => relative(outDir, file)));
-  for (const [file, was] of Object.entries(readManifest(join(outDir, MANIFEST)))) {
+  for (const [file, was] of Object.entries(readManifest(join(outDir, MANIFEST)) ?? {})) {
     if (remade.has(file) || !CHART_FILE.test(file) || typeof was?.ino !== 'number') continue;
     const path = join(outDir, file);
     try {
@@ -43,11 +46,34 @@ export function removeStale(outDir: string, written: string[]): void {
   }
 }
 
-function readManifest(path: string): Manifest {
+/**
+ * The first of `names` (relative to `outDir`) that holds something wsbench did not write, said as
+ * "<path> is ...": a symlink, a FIFO, a file the folder's list does not name; or the list itself when
+ * it is not one. null when every name is free or wsbench's.
+ */
+export function notOwnFile(outDir: string, names: string[]): string | null {
+  const listPath = join(outDir, MANIFEST);
+  const listEntry = entryAt(listPath);
+  if (listEntry && !listEntry.isFile()) return `${listPath} is ${kindOf(listEntry)}`;
+  const listed = listEntry ? readManifest(listPath) : {};
+  if (listed === null) return `${listPath} is not the list of files wsbench writes there`;
+  for (const name of names) {
+    const path = join(outDir, name);
+    const entry = entryAt(path);
+    if (entry === null) continue;
+    if (!entry.isFile()) return `${path} is ${kindOf(entry)}`;
+    if (!Object.hasOwn(listed, name)) return `${path} is not a file wsbench wrote`;
+  }
+  return null;
+}
+
+/** The folder's list; null when the file there is not one (not JSON, not an object of entries). */
+function readManifest(path: string): Manifest | null {
   try {
-    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Manifest) : {};
+    const data = JSON.parse(readChecked(path, 'own', { noFollow: true }).toString('utf8')) as unknown;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+    return Object.values(data).every((entry) => typeof entry === 'object' && entry !== null) ? (data as Manifest) : null;
   } catch {
-    return {};
+    return null;
   }
 }

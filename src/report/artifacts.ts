@@ -9,19 +9,24 @@
  * Writing again removes the charts of the previous write that this one did not
  * rewrite (a chart the new result does not have), if they are provably the ones
  * it wrote (see artifacts-manifest.ts): nothing else in the folder is ever
- * touched. Nothing is written through a symlink inside the folder: a linked
- * charts/ is refused, and each file is written to a new temp file and renamed
- * over its name, which replaces a link instead of following it.
+ * touched. Nothing is written through a symlink: the folder and its charts/
+ * are real folders or refused, and each file is written to a new temp file
+ * and renamed over its name. A name that holds something wsbench did not
+ * write there (a file the list does not name, a symlink, a FIFO) is refused
+ * before any file is written: wsbench never replaces a file of yours.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join, sep } from 'node:path';
 import { UsageError } from '../errors.js';
+import { entryAt, kindOf, realFolder } from '../safe-files.js';
 import type { BenchResult } from '../result-types.js';
 import { buildChartsAndProblems, type ChartSpec } from './charts/index.js';
 import type { RenderedChart } from './html-parts.js';
 import { renderHtml, type RenderedScenario } from './html.js';
-import { MANIFEST, manifestOf, removeStale } from './artifacts-manifest.js';
+import { MANIFEST, manifestOf, notOwnFile, removeStale } from './artifacts-manifest.js';
 import { writeAtomically } from '../write-atomically.js';
+
+/** The refusal of a symlinked folder, one line. */
+const REAL_FOLDERS = 'wsbench writes a report folder only through real folders';
 
 export interface ArtifactOptions {
   /** Directory for report.html and charts/; defaults to `<result name>.report/` beside the result file. */
@@ -57,11 +62,15 @@ export async function renderCharts(result: BenchResult): Promise<RenderedScenari
 export async function writeArtifacts(result: BenchResult, resultPath: string, options: ArtifactOptions = {}): Promise<string[]> {
   const outDir = options.outDir ?? artifactsDirOf(resultPath);
   const chartDir = join(outDir, 'charts');
-  mkdirSync(outDir, { recursive: true });
-  makeRealFolder(chartDir);
+  checkArtifactsFolder(outDir);
+  realFolder(outDir, REAL_FOLDERS);
+  realFolder(chartDir, REAL_FOLDERS);
   const rendered = await renderCharts(result);
+  const charts = rendered.flatMap((r) => [...(r.capacity ?? []), ...r.charts]);
+  const names = charts.flatMap(({ chart }) => ['.vl.json', '.svg', ...(options.png ? ['.png'] : [])].map((ext) => join('charts', `${chart.name}${ext}`)));
+  refuseOthersFiles(outDir, names);
   const written: string[] = [];
-  for (const { chart, svg } of rendered.flatMap((r) => [...(r.capacity ?? []), ...r.charts])) {
+  for (const { chart, svg } of charts) {
     const stem = join(chartDir, chart.name);
     written.push(writeAtomically(`${stem}.vl.json`, JSON.stringify(chart.spec, null, 2) + '\n'));
     written.push(writeAtomically(`${stem}.svg`, svg));
@@ -78,17 +87,26 @@ function replaceManifest(outDir: string, written: string[]): void {
   writeAtomically(join(outDir, MANIFEST), manifestOf(outDir, written));
 }
 
-/** `path` as a folder of its own: made when absent, refused when it is a symlink (to anywhere) or a file. */
-function makeRealFolder(path: string): void {
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
-    mkdirSync(path);
-    return;
+/**
+ * Before anything runs (and again before the report is written): `outDir` can take a report without
+ * following a link or replacing a file wsbench did not write: the folder and its charts/ are real folders
+ * or absent, and its report.html and file list are wsbench's or absent. Chart names are known only once
+ * drawn; writeArtifacts checks them then, before writing any file.
+ */
+export function checkArtifactsFolder(outDir: string): void {
+  for (const folder of [outDir, join(outDir, 'charts')]) {
+    const entry = entryAt(folder);
+    if (entry?.isSymbolicLink()) throw new UsageError(`${folder} is a symbolic link: ${REAL_FOLDERS}`);
+    if (entry && !entry.isDirectory()) throw new UsageError(`${folder} is ${kindOf(entry)}, where the report's ${folder === outDir ? 'folder' : 'charts folder'} goes`);
+    if (!entry) return; // No folder, nothing in it to refuse.
+    if (folder === outDir) refuseOthersFiles(outDir, ['report.html']);
   }
-  if (stat.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link: wsbench writes a report folder only through real folders`);
-  if (!stat.isDirectory()) throw new UsageError(`${path} is a file, where the report's charts folder goes`);
+}
+
+/** Throws when one of `names` (relative to `outDir`) holds something wsbench did not write there. */
+function refuseOthersFiles(outDir: string, names: string[]): void {
+  const problem = notOwnFile(outDir, names);
+  if (problem !== null) throw new UsageError(`${problem}: wsbench replaces only files it wrote; move it, or write the report to another folder`);
 }
 
 /** Two lines for stderr after a run: where the report and the charts are. */

@@ -4,9 +4,10 @@
  * under the system temp dir, readable by this user only, gone by remove() or,
  * failing that, when this process exits.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createNew } from '../safe-files.js';
 
 export interface PemFiles {
   /** The folder (mode 0700) holding the files (mode 0600). */
@@ -23,7 +24,7 @@ process.on('exit', () => {
 });
 
 export function writePemFiles(pem: { certPem: string; keyPem: string }): PemFiles {
-  // mkdtemp makes the folder 0700; 'wx' refuses a file someone slipped in first.
+  // mkdtemp makes the folder 0700; createNew refuses a file or link someone slipped in first.
   const dir = mkdtempSync(join(tmpdir(), 'wsbench-tls-'));
   leftBehind.add(dir);
   const remove = (): void => {
@@ -33,8 +34,8 @@ export function writePemFiles(pem: { certPem: string; keyPem: string }): PemFile
   try {
     const certPath = join(dir, 'cert.pem');
     const keyPath = join(dir, 'key.pem');
-    writeFileSync(certPath, pem.certPem, { mode: 0o600, flag: 'wx' });
-    writeFileSync(keyPath, pem.keyPem, { mode: 0o600, flag: 'wx' });
+    createNew(certPath, pem.certPem, 0o600);
+    createNew(keyPath, pem.keyPem, 0o600);
     return { dir, certPath, keyPath, remove };
   } catch (error) {
     remove();
