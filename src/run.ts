@@ -15,7 +15,8 @@ import { isScenario } from './scenario-types.js';
 import { checkWritable } from './result-file.js';
 import { lockResultFile } from './result-lock.js';
 import { ResultWriteError, writeResultAndReport } from './result-output.js';
-import { checkShardOptions, configHash, type ShardOptions } from './shard/shard-options.js';
+import { checkShardOptions, checkShardShares, configHash, type ShardOptions } from './shard/shard-options.js';
+import { allParameters } from './core/params.js';
 import { ShardSession } from './shard/shard-session.js';
 
 export type { ParamsFor } from './core/plan.js';
@@ -54,7 +55,10 @@ export interface RunPlan extends MatrixPlan {
 export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loaded?: LoadedScenario): Promise<RunPlan> {
   if (options.out !== undefined) checkWritable(options.out);
   const plan = await planMatrix(options, loaded);
-  if (options.shard) checkShardOptions(options.shard, plan.servers, plan.foreign);
+  if (options.shard) {
+    checkShardOptions(options.shard, plan.servers, plan.foreign);
+    checkShardShares(options.shard, allParameters(plan.loaded.scenario), plan.paramSets, plan.clientProcesses);
+  }
   return { ...plan, shard: options.shard ?? null };
 }
 

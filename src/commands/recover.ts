@@ -18,6 +18,7 @@ import { isJournal } from '../journal/reader.js';
 import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
+import { leaveOnInterrupt } from './interrupts.js';
 
 interface RecoverFlags {
   out?: string;
@@ -38,6 +39,8 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkWritable(out);
   const lock = lockResultFile(out);
+  // An interrupt ends recover at once; its exit hook releases the lock (the journal stays for another try).
+  const stopAnswering = leaveOnInterrupt('recover');
   try {
     const { result } = await recoverJournal(path);
     const recovered = result.recovered!;
@@ -48,6 +51,7 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     await writeReportAndExitCode(result, saved, output);
     return saved.problem === null ? 0 : 1;
   } finally {
+    stopAnswering();
     lock.release();
   }
 }
