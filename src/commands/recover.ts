@@ -13,7 +13,7 @@ import { appendFileSync, unlinkSync } from 'node:fs';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { checkWritable } from '../result-file.js';
-import { lockResultFile } from '../result-lock.js';
+import { lockResultFile, type ResultLock } from '../result-lock.js';
 import { isJournal } from '../journal/reader.js';
 import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
@@ -38,10 +38,12 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
   if (!isJournal(path)) throw new UsageError(`${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`);
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkWritable(out);
-  const lock = lockResultFile(out);
-  // An interrupt ends recover at once; its exit hook releases the lock (the journal stays for another try).
+  // An interrupt ends recover at once, and the lock's exit hook releases it (the journal stays for another try).
+  // Answered before the lock is taken: a signal between the two would otherwise leave it behind.
   const stopAnswering = leaveOnInterrupt('recover');
+  let lock: ResultLock | null = null;
   try {
+    lock = lockResultFile(out);
     const { result } = await recoverJournal(path);
     const recovered = result.recovered!;
     process.stderr.write(`${recovered.reason}\n${recovered.notes.map((note) => `  ${note}\n`).join('')}`);
@@ -52,7 +54,7 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     return saved.problem === null ? 0 : 1;
   } finally {
     stopAnswering();
-    lock.release();
+    lock?.release();
   }
 }
 
