@@ -184,7 +184,8 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   const connections = sumLedgers(reports.flatMap((r) => (r.connections ? [r.connections] : [])));
-  // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by them.
+  // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by the ledger:
+  // its own metrics of role errors say which of them are faults (cell-verdict.ts).
   const judged = plan.loaded.scenario.connectionFaults === 'measured' ? sumLedgers([]) : connections;
   const measured: NonNullable<CellRun['measured']> = {
     measurements,
