@@ -54,7 +54,8 @@ export default defineScenario({
       default: 0, min: 0, max: 250,
     },
   },
-  // Refused, reset and unanswered handshakes are what churn counts, by reason: results, not faults.
+  // Refused, reset and unanswered handshakes are what churn counts, by reason: its own metrics say
+  // which are faults (handshakeFailed, exchangeFailed: role errors), not the engine's connection ledger.
   connectionFaults: 'measured',
   duration: { description: 'how long new connections are started (the window lasts until the last of them is done)', default: '10s' },
   presets: {
@@ -228,8 +229,11 @@ export default defineScenario({
     },
     attempts: total('attempts', 'tried'),
     opened: total('opened', 'opened'),
+    // A fault: a server that refuses (429, 503), resets or never answers a handshake did not serve that client,
+    // whatever rate it was asked for. The cell is errors; the breakdown below says why.
     handshakeFailed: total('handshakeFailed', 'failed', { role: 'errors', description: 'handshakes that did not open, for any reason' }),
     ...failureCountMetrics('handshakeFailed', (f) => `fail ${f}`),
+    // A fault: an opened connection that stopped answering.
     exchangeFailed: total('exchangeFailed', 'lost', { role: 'errors', description: 'opened connections whose echoes broke off (closed, or none within the timeout)' }),
     ...latencyMetrics('handshake', {
       stats: ['p50', 'p90', 'p99', 'max', 'count'],

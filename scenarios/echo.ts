@@ -20,7 +20,7 @@ export default defineScenario({
   name: 'echo',
   description: 'Round trips of fixed-size messages, N connections x W in flight (ping-pong when W = 1).',
   parameters: {
-    connections: { kind: 'integer', description: 'open connections (over all client processes)', default: 1, min: 1, max: 100_000, sweepable: true },
+    connections: { kind: 'integer', description: 'open connections (over all client processes)', default: 1, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
     payload: { kind: 'size', description: 'message size', default: 32, min: 1, max: '64MiB', sweepable: true },
     binary: { kind: 'boolean', description: 'send binary frames instead of text', default: false },
     inflight: { kind: 'integer', description: 'messages in flight per connection', default: 1, min: 1, max: 10_000, sweepable: true },

@@ -61,7 +61,7 @@ export default defineScenario({
   parameters: {
     connections: {
       kind: 'integer', description: 'connected clients over all client processes; each value of a sweep is one step of the load ladder',
-      default: 10, min: 1, max: 100_000, sweepable: true,
+      default: 10, min: 1, max: 100_000, sweepable: true, spread: 'processes',
     },
     interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
     ...CONNECT_PHASE_PARAMETERS,

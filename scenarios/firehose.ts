@@ -238,6 +238,7 @@ export default defineScenario({
     serverMessagesSent: total('messagesSent', 'server msgs', { side: 'server' }),
     serverFramesSent: total('framesSent', 'server frames', { side: 'server' }),
     serverBytesSent: { header: 'server bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'bytesSent', side: 'server' } },
+    // A fault: the feed waits for backpressure, so a message the stack refused to queue is one the client never gets.
     stackDrops: {
       header: 'stack drops', unit: 'count', better: 'lower', role: 'errors',
       source: { custom: "messages the server stack refused to queue, as the stack counts them", compute: ({ stackDrops }) => stackDrops },

@@ -37,7 +37,7 @@ export default defineScenario({
   description: 'N connections held open, each pinging every interval; server RSS and CPU per connection, ping round trips.',
   parameters: {
     connections: {
-      kind: 'integer', description: 'open connections over all client processes', default: 100, min: 1, max: 100_000, sweepable: true,
+      kind: 'integer', description: 'open connections over all client processes', default: 100, min: 1, max: 100_000, sweepable: true, spread: 'processes',
     },
     interval: { kind: 'duration', description: 'time between two pings on one connection', default: '1s', min: '10ms', max: '1h', sweepable: true },
     ...CONNECT_PHASE_PARAMETERS,

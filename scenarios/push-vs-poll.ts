@@ -212,6 +212,7 @@ export default defineScenario({
         },
       },
     },
+    // A fault of the measurement itself: its latencies cannot be trusted.
     negativeLatencies: total('negativeLatencies', 'negative', {
       role: 'errors', description: 'updates seen before their creation time: the one-clock assumption broke',
     }),

@@ -43,7 +43,7 @@ export default defineScenario({
   name: 'reconnect-storm',
   description: 'N clients hold a connection; the server is killed and started again; time until the clients are back, attempts and failures by reason.',
   parameters: {
-    connections: { kind: 'integer', description: 'clients over all client processes, each holding one connection', default: 100, min: 1, max: 100_000, sweepable: true },
+    connections: { kind: 'integer', description: 'clients over all client processes, each holding one connection', default: 100, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
     policy: {
       kind: 'choice', choices: RECONNECT_POLICIES, default: 'backoff', sweepable: true,
       description: 'when a dropped client tries again: immediate (at once, after every failure too), fixed (delay before every attempt), backoff (a random wait up to backoffBase x 2^attempt, at most backoffCap)',
@@ -68,7 +68,8 @@ export default defineScenario({
     }
     return connectPhaseProblem(p);
   },
-  // Every client is dropped by the restart on purpose, and failed attempts are counted by reason: results, not faults.
+  // Every client is dropped by the restart on purpose, and failed attempts are counted by reason: its own
+  // metrics say which are faults (connectFailed, neverBack: role errors), not the engine's connection ledger.
   connectionFaults: 'measured',
   serverRestart: { atMs: (p) => p.restartAt, downtimeMs: (p) => p.downtime },
   // Holding a connection needs nothing the server processes would have to share.
@@ -168,8 +169,10 @@ export default defineScenario({
   metrics: {
     connected: total('connected', 'conn', { description: 'clients connected before the window opened' }),
     ...CONNECT_FAILURE_METRICS,
+    // Not a fault: the kill drops every client on purpose.
     lost: total('connectionsLost', 'lost', { description: 'connections dropped under the clients (by the kill, as a rule: one per client)' }),
     back: total('back', 'back', { better: 'higher', description: 'clients connected again after a drop' }),
+    // A fault: a client the server never took back within the window.
     neverBack: total('neverBack', 'never back', { role: 'errors', description: 'clients still without a connection when the window ended' }),
     ...latencyMetrics('timeToBack', {
       stats: ['p50', 'p90', 'p99', 'max', 'count'],
@@ -179,9 +182,10 @@ export default defineScenario({
     }),
     serverDownMs: {
       header: 'srv back ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'serverDown', stat: 'max' },
-      description: 'from the kill until wsbench saw the new server ready (its own server: the ready signal; a command: a handshake answered)',
+      description: 'from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered)',
     },
     attempts: total('attempts', 'attempts', { better: 'none', description: 'reconnect attempts, the successful ones included' }),
+    // Not faults: attempts fail while the server is down, by design; a client that never gets back is neverBack.
     ...ATTEMPT_FAILURE_METRICS,
     attemptsAbandoned: total('attemptsAbandoned', 'abandoned', { description: 'attempts under way when the window closed (neither open nor failed)' }),
     serverCpuPeak: { header: 'srv CPU% peak', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMax' }, description: 'the highest of the server\'s 250 ms CPU samples in the window (its old and new process alike)' },

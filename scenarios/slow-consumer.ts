@@ -65,7 +65,7 @@ export default defineScenario({
   description: 'A stream to N clients of which a share read slowly or not at all (paused sockets); healthy and slow clients apart, and what the server queued, dropped and closed.',
   requires: { pauseReading: true },
   parameters: {
-    connections: { kind: 'integer', description: 'connected clients over all client processes', default: 100, min: 1, max: 100_000, sweepable: true },
+    connections: { kind: 'integer', description: 'connected clients over all client processes', default: 100, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
     slowShare: { kind: 'number', description: 'share of the clients that read slowly (0.1 = 10 %), spread evenly', default: 0.1, min: 0, max: 1, sweepable: true },
     slowMode: { kind: 'choice', description: 'stop: slow clients stop reading; rate: they read slowReadRate bytes a second', choices: ['stop', 'rate'], default: 'stop', sweepable: true },
     slowReadRate: { kind: 'size', description: 'bytes a second a slow client reads in slowMode rate', default: '4kb', min: 1 },
@@ -90,7 +90,8 @@ export default defineScenario({
     if (p.stopAfter >= p.duration) return { parameter: 'stopAfter', message: `${p.stopAfter}ms is not within the stream's ${p.duration}ms: no client would be slow` };
     return connectPhaseProblem(p);
   },
-  // A stack that closes a slow consumer at its limit is what is measured, counted per group: results, not faults.
+  // A stack that closes a slow consumer at its limit is what is measured, counted per group: its own metrics
+  // say which are faults (the healthy clients' losses: role errors), not the engine's connection ledger.
   connectionFaults: 'measured',
   sendQueueLimit: (p) => (p.backpressureLimit > 0 ? { bytes: p.backpressureLimit, onLimit: p.onLimit } : undefined),
   windowMs: () => undefined, // the clients end the cell once the stream and the slow clients' drain are over
@@ -277,6 +278,7 @@ export default defineScenario({
     ...latencyMetrics('delay', { stats: ['p50', 'p99', 'max'], primary: ['p50', 'p99'], description: "healthy clients, one-way: the message's due time on the server to its arrival" }),
     ...latencyMetrics('slowDelay', { stats: ['p50', 'p99', 'max'], label: 'slow', description: 'slow clients, one-way, their drain at the end included' }),
     healthyReceived: total('healthyReceived', 'recv'),
+    // Faults: what a healthy client lost. The slow clients' losses below are what the stack does by design.
     healthyMissing: total('healthyMissing', 'miss', { role: 'errors', description: 'messages a healthy client never received' }),
     healthySkipped: total('healthySkipped', 'skip', { role: 'errors', description: 'messages missing from the middle of a healthy client\'s sequence (dropped by the server)' }),
     healthyClosed: total('healthyClosed', 'closed', { role: 'errors', description: 'healthy clients whose connection closed during the stream' }),

@@ -75,7 +75,7 @@ export default defineScenario({
   parameters: {
     tickInterval: { kind: 'duration', description: 'time between two price ticks', default: '10ms', min: '1ms', max: '60s', sweepable: true },
     connections: {
-      kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true,
+      kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true, spread: 'processes',
     },
     symbols: { kind: 'integer', description: 'stock symbols priced on every tick', default: 1, min: 1, max: 1000, sweepable: true },
   },

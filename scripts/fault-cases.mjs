@@ -6,19 +6,14 @@
  * arguments, merge onto an input, a corrupt histogram, a bad scenario
  * declaration, a symlinked report folder, a full disk), plus the CI gate on a
  * cell that went ok -> skipped. Each case runs the real bin and returns what
- * went wrong, sorted the way fault-injection.mjs counts it:
- *   { code, hung, left: [process...], lost: string|null, readAsOk: string|null }
+ * went wrong, sorted the way fault-injection.mjs counts it (scripts/fault-run.mjs
+ * says how). The cases of issue 29 are in scripts/fault-cases-hostile.mjs.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** How long a run may take after its fault before it counts as hung. */
-const HANG_MS = 90_000;
+import { caseDirs, faultShown, runBin as runBinIn, signalWsbenchOnceStarted, sleep, startTarget, until } from './fault-run.mjs';
 
 export function faultCases({ bin, buildRoot, readResultFile }) {
   const FIXTURE = join(buildRoot, 'dist/test/fixtures/foreign-echo-server.js');
@@ -26,52 +21,13 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
   const scenarioFixture = (name) => join(buildRoot, `dist/test/fixtures/${name}.js`);
   const fixtureCommand = (mode, tag, extra = '') => `${process.execPath} ${FIXTURE} --port {port} --mode ${mode} --tag ${tag}${extra}`;
 
-  /** Runs the bin in its own process group; `inject(child, stderr)` once it has started. Hung after HANG_MS. */
-  async function runBin(argv, { cwd, inject, tag } = {}) {
-    const child = spawn(process.execPath, [bin, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    child.stdout.on('data', (c) => (stdout += c));
-    const exited = new Promise((r) => child.on('close', (code) => r(code)));
-    if (inject) await inject(child, () => stderr);
-    const hung = await Promise.race([exited.then(() => false), sleep(HANG_MS).then(() => true)]);
-    if (hung) killQuietly(-child.pid, 'SIGKILL');
-    const code = await exited;
-    const left = await leftBehind(child.pid, tag);
-    for (const line of left) killQuietly(Number(line.split(' ')[0]), 'SIGKILL');
-    return { code, hung, left, stderr, stdout };
-  }
-
-  /** Waits for `pattern` on the run's stderr (a cell's progress line), at most 60 s. */
-  async function until(getStderr, pattern) {
-    for (let waited = 0; waited < 60_000 && !pattern.test(getStderr()); waited += 50) await sleep(50);
-  }
-
-  /** Cell statuses that are not ok, or what reads as ok although the server misbehaved. */
-  function faultShown(out, code, wanted) {
-    let result;
-    try {
-      result = readResultFile(out);
-    } catch (error) {
-      return { lost: `no valid result file (exit ${code}): ${error.message.split('\n')[0]}`, readAsOk: null };
-    }
-    const run = result.cells.filter((c) => c.status !== 'skipped');
-    if (run.length === 0) return { lost: null, readAsOk: `every cell was skipped (exit ${code})` };
-    const ok = run.filter((c) => c.status === 'ok');
-    if (wanted === 'measured') return { lost: null, readAsOk: null };
-    if (wanted === 'interrupted') {
-      return { lost: null, readAsOk: code === 130 && result.interrupted ? null : `not marked interrupted (exit ${code})` };
-    }
-    if (ok.length > 0 || code === 0) return { lost: null, readAsOk: `${ok.map((c) => `${c.server} x ${c.client}`).join(', ') || 'the run'} read as ok (exit ${code})` };
-    return { lost: null, readAsOk: null };
-  }
+  const runBin = (argv, options) => runBinIn(bin, argv, options);
 
   /** A server case: the fixture in `mode` as a --server-cmd (or as a --target the script starts and kills). */
   const serverCase = (name, mode, { duration = '4s', extra = '', clients = ['ws'], inject, wanted = 'fault', asTarget = false } = {}) => ({
     name,
     async run() {
-      const dir = mkdtempSync(join(tmpdir(), 'wsbench-fault-'));
+      const { dir, outside } = caseDirs();
       const out = join(dir, 'r.json');
       const tag = `wsbench-fault-${randomBytes(6).toString('hex')}`;
       let target = null;
@@ -79,7 +35,7 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
       if (asTarget) {
         // Its own tag: the script, not wsbench, owns it, so it is not counted as left behind.
         target = await startTarget(FIXTURE, `${tag}-target`);
-        if (!target) return { code: null, hung: false, left: [], lost: 'the target fixture did not start', readAsOk: null };
+        if (!target) return { code: null, hung: false, left: [], lost: 'the target fixture did not start', readAsOk: null, outside: [] };
         serverArgs = ['--target', `ws://127.0.0.1:${target.port}/`];
       } else {
         serverArgs = ['--server-cmd', `fixture=${fixtureCommand(mode, tag, extra)}`];
@@ -89,8 +45,8 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
       target?.child.kill('SIGKILL');
       const shown = ran.hung ? { lost: existsSync(out) ? null : 'hung, and no result written', readAsOk: null }
         : wanted === 'killed' ? { lost: null, readAsOk: null } // nothing in memory survives kill -9: only what it leaves running counts
-          : faultShown(out, ran.code, wanted);
-      return { code: ran.code, hung: ran.hung, left: ran.left, ...shown };
+          : faultShown(readResultFile, out, ran.code, wanted);
+      return { code: ran.code, hung: ran.hung, left: ran.left, ...shown, outside: outside() };
     },
   });
 
@@ -98,16 +54,18 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
   const refusal = (name, make) => ({
     name,
     async run() {
-      const dir = mkdtempSync(join(tmpdir(), 'wsbench-fault-'));
-      const { argv, intact, wantCode = 2, skip } = make(dir);
-      if (skip) return { code: null, hung: false, left: [], lost: null, readAsOk: null, skipped: skip };
-      const ran = await runBin(argv, { cwd: dir });
+      const dirs = caseDirs();
+      const { argv, intact, wantCode = 2, wantLine, skip, hangMs } = make(dirs.dir, dirs);
+      if (skip) return { code: null, hung: false, left: [], lost: null, readAsOk: null, outside: [], skipped: skip };
+      const ran = await runBin(argv, { cwd: dirs.dir, ...(hangMs ? { hangMs } : {}) });
       const lines = ran.stderr.trim().split('\n').filter(Boolean);
       let readAsOk = null;
-      if (ran.code !== wantCode) readAsOk = `exit ${ran.code}, not ${wantCode}: ${lines.at(-1) ?? ''}`;
+      if (ran.hung) readAsOk = null;
+      else if (ran.code !== wantCode) readAsOk = `exit ${ran.code}, not ${wantCode}: ${lines.at(-1) ?? ''}`;
       else if (wantCode === 2 && lines.length !== 1) readAsOk = `${lines.length} lines on stderr, not one`;
+      else if (wantLine && !wantLine.test(lines.at(-1) ?? '')) readAsOk = `said "${lines.at(-1) ?? ''}", not ${wantLine}`;
       const damage = intact?.();
-      return { code: ran.code, hung: ran.hung, left: ran.left, lost: damage ?? null, readAsOk };
+      return { code: ran.code, hung: ran.hung, left: ran.left, lost: damage ?? null, readAsOk, outside: dirs.outside() };
     },
   });
 
@@ -156,15 +114,13 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
     }),
     refusal('scenario with a bad metric', () => ({ argv: ['run', scenarioFixture('scenario-bad-metric'), '--servers', 'ws', '--clients', 'ws', '--duration', '200ms'] })),
     refusal('chart of a missing histogram', () => ({ argv: ['run', scenarioFixture('scenario-chart-ghost'), '--servers', 'ws', '--clients', 'ws', '--duration', '200ms'] })),
-    refusal('report through a symlinked charts/', (dir) => {
+    refusal('report through a symlinked charts/', (dir, { elsewhere }) => {
       const file = join(dir, 'r.json');
       copyFileSync(PREVIOUS, file);
-      const elsewhere = join(dir, 'elsewhere');
-      mkdirSync(elsewhere);
-      writeFileSync(join(elsewhere, 'keep.txt'), 'not wsbench\'s');
       mkdirSync(join(dir, 'r.report'));
+      // Whatever it writes or deletes through the link lands in elsewhere/, which the case checksums.
       symlinkSync(elsewhere, join(dir, 'r.report', 'charts'));
-      return { argv: ['report', file], intact: () => (JSON.stringify(readdirSync(elsewhere)) === '["keep.txt"]' ? null : 'report wrote or deleted through the symlink') };
+      return { argv: ['report', file] };
     }),
     refusal('compare: a cell went ok -> skipped', (dir) => {
       const base = join(dir, 'base.json');
@@ -191,63 +147,4 @@ export function faultCases({ bin, buildRoot, readResultFile }) {
       };
     }),
   ];
-}
-
-/** The fixture echo server as a --target: started here, its port read from its first line. */
-async function startTarget(fixture, tag) {
-  const child = spawn(process.execPath, [fixture, '--port', '0', '--mode', 'echo', '--tag', tag], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let text = '';
-  child.stdout.on('data', (c) => (text += c));
-  for (let waited = 0; waited < 10_000; waited += 50) {
-    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(text)?.[1];
-    if (port) return { child, port: Number(port) };
-    await sleep(50);
-  }
-  child.kill('SIGKILL');
-  return null;
-}
-
-/** Processes of the run's group, or carrying its tag anywhere (a server that left the group), a few seconds after it ended. */
-async function leftBehind(pgid, tag) {
-  let left = [];
-  for (let waited = 0; waited <= 5000; waited += 100) {
-    left = scan(pgid, tag);
-    if (left.length === 0) break;
-    await sleep(100);
-  }
-  return left;
-}
-
-function scan(pgid, tag) {
-  const found = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state === 'Z') continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      if (Number(group) === pgid || (tag && cmdline.includes(tag))) found.push(`${entry} ${cmdline.slice(0, 100)}`);
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** An inject that signals wsbench `afterMs` after its cell started. */
-function signalWsbenchOnceStarted(signal, afterMs) {
-  return async ({ child, stderr, until: wait }) => {
-    await wait(stderr, /: started/);
-    await sleep(afterMs);
-    killQuietly(child.pid, signal);
-  };
-}
-
-function killQuietly(pid, signal) {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Gone already.
-  }
 }

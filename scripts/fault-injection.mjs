@@ -1,33 +1,37 @@
 #!/usr/bin/env node
 /**
  * Faults injected into real runs on loopback: kill -9 of the server, of a
- * client, of wsbench itself; SIGINT and SIGTERM to wsbench and to its whole
- * process group; a server that hangs in a busy loop. After each run it checks
- * /proc for anything of the run's process group still alive (children and
- * their `wsbench-watchdog` shell loops stay in wsbench's group), and that no
- * result was lost:
+ * client, of wsbench itself; SIGINT, SIGTERM and SIGHUP to wsbench and to its
+ * whole process group; a server that hangs in a busy loop. Each case runs in
+ * a fresh folder beside an "elsewhere" folder whose files are checksummed
+ * before and after (scripts/fault-run.mjs). After each run it checks /proc for
+ * anything of the run's process group still alive (children and their
+ * `wsbench-watchdog` shell loops stay in wsbench's group) and for cgroups
+ * named after its pid, and that no result was lost:
  *   - a killed server or client, a hung server: the file is written, valid, and
  *     the cell failed with a reason, keeping what the clients measured;
- *   - SIGINT or SIGTERM: the file is written, valid, marked interrupted, and the
- *     cut cell kept its numbers;
+ *   - SIGINT, SIGTERM or SIGHUP: the file is written, valid, marked interrupted,
+ *     the cut cell kept its numbers, and the exit code is 130 (129 for SIGHUP);
  *   - kill -9 of wsbench: nothing in memory can survive that, so the previous
  *     result at --out must be intact (never half-written), `wsbench recover`
  *     must rebuild what its journal holds, and the next run with the same --out
  *     must go ahead (its lock is stale).
- * Then the cases of scripts/fault-cases.mjs: servers under test that misbehave
- * (each cell must show the fault, never `ok`), and bad input that must be
- * refused with one line.
+ * Then the cases of scripts/fault-cases.mjs (servers under test that misbehave:
+ * each cell must show the fault, never `ok`; bad input that must be refused
+ * with one line) and of scripts/fault-cases-hostile.mjs (issue 29: files
+ * wsbench must not write through, special files it must not read, hostile
+ * requests and text, secrets, faults of churn and reconnect storms, cgroups
+ * and locks left, impossible numbers, messages).
  *
  *   node scripts/fault-injection.mjs [--bin bin/wsbench.js] [--runs 20] [--only TEXT]
  *
  * --runs N: N rounds of every case (default 1); --only TEXT: only the cases whose name holds TEXT. Ends with
- * `N runs, H hangs, P processes left, R results lost, K faults read as ok`;
- * exit 1 unless all four are 0. Needs a build (npm run build): it runs the bin
- * and the compiled test fixtures.
+ * `N runs, H hangs, P processes, cgroups or locks left, R results lost, K faults read as ok, F files written
+ * or deleted outside the output`; exit 1 unless all five are 0. Needs a build (npm run build): it runs the
+ * bin and the compiled test fixtures.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -43,6 +47,8 @@ const PREVIOUS = join(buildRoot, 'test/fixtures/echo-run.json');
 const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/result-file.js')).href);
 const { hasEstablishedConnection: connected } = await import(pathToFileURL(join(buildRoot, 'dist/test/established-connection.js')).href);
 const { faultCases } = await import('./fault-cases.mjs');
+const { hostileCases } = await import('./fault-cases-hostile.mjs');
+const { caseDirs, cgroupsOf } = await import('./fault-run.mjs');
 
 /** Each fault, how many times, and what the run must leave. */
 const FAULTS = [
@@ -54,6 +60,9 @@ const FAULTS = [
   { name: 'SIGINT to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGINT'), expect: 'interrupted' },
   { name: 'SIGTERM to wsbench', times: 2, inject: (run) => kill(run.pid, 'SIGTERM'), expect: 'interrupted' },
   { name: 'SIGTERM to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGTERM'), expect: 'interrupted' },
+  // A terminal that closes hangs up the whole group; wsbench answers it as SIGTERM, and says so by its exit code.
+  { name: 'SIGHUP to wsbench', times: 1, inject: (run) => kill(run.pid, 'SIGHUP'), expect: 'interrupted', code: 129 },
+  { name: 'SIGHUP to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGHUP'), expect: 'interrupted', code: 129 },
   { name: 'hung server (busy loop)', times: 3, inject: () => undefined, expect: 'failed', scenario: MISBEHAVING, extra: ['--fault', 'spin'], duration: '3s' },
 ];
 const SERVERS = ['ws', 'uws'];
@@ -120,7 +129,7 @@ function childrenWithRole(pid, role) {
 
 
 async function oneRun(fault, index) {
-  const dir = mkdtempSync(join(tmpdir(), 'wsbench-fault-'));
+  const { dir, outside } = caseDirs();
   const out = join(dir, 'r.json');
   if (fault.expect === 'previous-intact') copyFileSync(PREVIOUS, out);
   const before = fault.expect === 'previous-intact' ? readFileSync(out) : null;
@@ -150,7 +159,7 @@ async function oneRun(fault, index) {
   await sleep(1000);
   if (run.server === null || run.client === null) {
     kill(-child.pid, 'SIGKILL');
-    return { code: null, hung: false, left: [], lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`, readAsOk: null };
+    return { code: null, hung: false, left: [], lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`, readAsOk: null, outside: outside() };
   }
   fault.inject(run);
   const hung = await Promise.race([exited.then(() => false), sleep(60_000).then(() => true)]);
@@ -160,15 +169,15 @@ async function oneRun(fault, index) {
   // Watchdogs notice a dead parent within half a second; give the group a few to empty.
   let left = [];
   for (let waited = 0; waited <= 5000; waited += 100) {
-    left = [...new Set([...groupMembers(child.pid), ...watchdogsOf(seen)])];
+    left = [...new Set([...groupMembers(child.pid), ...watchdogsOf(seen), ...cgroupsOf(child.pid)])];
     if (left.length === 0) break;
     await sleep(100);
   }
   const problem = verdict(fault, out, before, code, dir);
-  for (const line of left) kill(Number(line.split(' ')[0]), 'SIGKILL');
+  for (const line of left) if (/^\d+ /.test(line)) kill(Number(line.split(' ')[0]), 'SIGKILL');
   // A cell that reads ok despite its fault is its own count; everything else wrong is a result lost.
   const readAsOk = problem?.startsWith('the cell is ok') ? problem : null;
-  return { code, hung, left, lost: readAsOk ? null : problem, readAsOk };
+  return { code, hung, left, lost: readAsOk ? null : problem, readAsOk, outside: outside() };
 }
 
 /** Null when nothing was lost; else what was. */
@@ -197,7 +206,7 @@ function verdict(fault, out, before, code, dir) {
   }
   const [cell] = result.cells;
   if (fault.expect === 'interrupted') {
-    if (code !== 130 || !result.interrupted) return `not marked interrupted (exit ${code})`;
+    if (code !== (fault.code ?? 130) || !result.interrupted) return `not marked interrupted with exit ${fault.code ?? 130} (exit ${code})`;
     if (cell?.measurements === undefined) return 'the cut cell lost its numbers';
     return null;
   }
@@ -208,8 +217,9 @@ function verdict(fault, out, before, code, dir) {
 
 const own = FAULTS.flatMap((f) => Array.from({ length: f.times }, () => f)).map((fault, i) => ({ name: fault.name, run: () => oneRun(fault, i) }));
 const only = option('only', '');
-const cases = [...own, ...faultCases({ bin, buildRoot, readResultFile })].filter((c) => c.name.includes(only));
-const counts = { runs: 0, hangs: 0, left: 0, lost: 0, readAsOk: 0, skipped: 0 };
+const context = { bin, buildRoot, readResultFile };
+const cases = [...own, ...faultCases(context), ...hostileCases(context)].filter((c) => c.name.includes(only));
+const counts = { runs: 0, hangs: 0, left: 0, lost: 0, readAsOk: 0, outside: 0, skipped: 0 };
 for (let round = 0; round < rounds; round++) {
   for (const c of cases) {
     const started = Date.now();
@@ -220,16 +230,20 @@ for (let round = 0; round < rounds; round++) {
     counts.left += outcome.left.length;
     if (outcome.lost) counts.lost += 1;
     if (outcome.readAsOk) counts.readAsOk += 1;
+    const outside = outcome.outside ?? [];
+    counts.outside += outside.length;
     const problems = [
       outcome.hung ? 'HUNG' : null,
       outcome.lost ? `lost: ${outcome.lost}` : null,
       outcome.readAsOk ? `read as ok: ${outcome.readAsOk}` : null,
       outcome.left.length ? `left: ${outcome.left.join('; ')}` : null,
+      outside.length ? `outside the output: ${outside.join('; ')}` : null,
     ].filter(Boolean);
     const status = outcome.skipped ? `skipped (${outcome.skipped})` : problems.length === 0 ? 'ok' : `PROBLEM ${problems.join('; ')}`;
-    console.log(`${String(counts.runs).padStart(3)}. ${c.name.padEnd(36)} exit ${String(outcome.code).padEnd(4)} ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${status}`);
+    console.log(`${String(counts.runs).padStart(3)}. ${c.name.padEnd(44)} exit ${String(outcome.code).padEnd(4)} ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${status}`);
   }
 }
 console.log(`${counts.runs} runs (${rounds} round${rounds === 1 ? '' : 's'} of ${cases.length} cases${counts.skipped ? `, ${counts.skipped} skipped` : ''}), `
-  + `${counts.hangs} hangs, ${counts.left} processes left, ${counts.lost} results lost, ${counts.readAsOk} faults read as ok`);
-process.exit(counts.hangs === 0 && counts.left === 0 && counts.lost === 0 && counts.readAsOk === 0 ? 0 : 1);
+  + `${counts.hangs} hangs, ${counts.left} processes, cgroups or locks left, ${counts.lost} results lost, ${counts.readAsOk} faults read as ok, `
+  + `${counts.outside} files written or deleted outside the output`);
+process.exit(counts.hangs === 0 && counts.left === 0 && counts.lost === 0 && counts.readAsOk === 0 && counts.outside === 0 ? 0 : 1);

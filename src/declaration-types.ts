@@ -23,6 +23,12 @@ export interface IntegerParameter extends ParameterBase {
   default: number;
   min?: number;
   max?: number;
+  /**
+   * 'processes': a count the client processes split among themselves with ctx.share() (connections,
+   * members). A sharded run whose shard would get none of it is refused before anything starts: that
+   * shard would measure nothing, over a window that ends at once.
+   */
+  spread?: 'processes';
 }
 
 export interface NumberParameter extends ParameterBase {

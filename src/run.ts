@@ -14,7 +14,8 @@ import type { BenchResult } from './result-types.js';
 import { isScenario } from './scenario-types.js';
 import { lockResultFile } from './result-lock.js';
 import { checkOutputs, ResultWriteError, writeResultAndReport } from './result-output.js';
-import { checkShardOptions, configHash, type ShardOptions } from './shard/shard-options.js';
+import { checkShardOptions, checkShardShares, configHash, type ShardOptions } from './shard/shard-options.js';
+import { allParameters } from './core/params.js';
 import { ShardSession } from './shard/shard-session.js';
 
 export type { ParamsFor } from './core/plan.js';
@@ -53,7 +54,10 @@ export interface RunPlan extends MatrixPlan {
 export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loaded?: LoadedScenario): Promise<RunPlan> {
   if (options.out !== undefined) checkOutputs(options.out);
   const plan = await planMatrix(options, loaded);
-  if (options.shard) checkShardOptions(options.shard, plan.servers, plan.foreign);
+  if (options.shard) {
+    checkShardOptions(options.shard, plan.servers, plan.foreign);
+    checkShardShares(options.shard, allParameters(plan.loaded.scenario), plan.paramSets, plan.clientProcesses);
+  }
   return { ...plan, shard: options.shard ?? null };
 }
 

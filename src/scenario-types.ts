@@ -171,7 +171,7 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
 export interface ServerRestartTimes {
   /** Right before wsbench killed the server (SIGKILL): the moment its clients start to be lost. */
   stoppedAtUs: number;
-  /** When wsbench saw the new server ready (its own: the ready signal; a command's: a handshake answered). */
+  /** When wsbench first saw the new server serving (its own: the ready signal; a command's: its first handshake answered, the probe's hold after it not counted). */
   servingAtUs: number;
 }
 
@@ -293,8 +293,10 @@ export interface ScenarioDefinition<
    * Connections that could not open or were lost make a cell `errors` (or `failed` when every
    * one was lost): they are faults. A scenario whose subject is exactly that (handshakes refused
    * under churn, clients dropped by a restart, slow consumers a stack closes) declares
-   * `connectionFaults: 'measured'`: it counts them in its own metrics (with role 'errors' where
-   * they are errors), and they do not decide the cell's status. Default 'fault'.
+   * `connectionFaults: 'measured'`: the engine's connection ledger then does not judge the cell,
+   * and the scenario counts them in its own metrics instead, with role 'errors' for those that
+   * are faults. Either way, any metric of role 'errors' above zero makes the cell `errors`.
+   * Default 'fault'.
    */
   connectionFaults?: 'fault' | 'measured';
   /**

@@ -3,7 +3,7 @@
  * that answers every 5th upgrade with HTTP 503, resets every 7th and never
  * answers every 11th, each client stack's counts by reason are the server's own
  * (its stats route, read at the window's edges), and every attempt is either
- * opened (accepted by the server) or failed. The handshake deadline is generous
+ * opened (accepted by the server) or failed, and the cell has errors. The handshake deadline is generous
  * (3 s): a tight one turned slow resets and opens into timeouts on a loaded machine.
  */
 import { test } from 'node:test';
@@ -21,7 +21,9 @@ test('churn: refused, reset and unanswered handshakes are counted by reason, as 
     params: { rate: 40, duration: '2s', handshakeTimeout: '3s', messages: 2 },
   });
   for (const cell of result.cells) {
-    assert.ok(isMeasured(cell) && cell.status === 'ok', `${cell.client}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
+    // Refused handshakes are faults, counted by reason: the cell has errors, and says how many.
+    assert.ok(isMeasured(cell) && cell.status === 'errors', `${cell.client}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
+    assert.match(cell.reason, new RegExp(`^errors counted: failed ${cell.measurements.counters.handshakeFailed}\\b`));
     const c = cell.measurements.counters;
     const s = cell.measurements.serverCounters;
     const failures = `${cell.client}: ${JSON.stringify(c)} server ${JSON.stringify(s)} notes ${cell.notes.join(' | ')}`;

@@ -44,6 +44,16 @@ const cases: Array<[string, string[], string, NodeJS.ProcessEnv?]> = [
   ['a listen address without a port', ['--shard', '0/2', '--run-id', 'r1', ...TARGET, ...BARRIER, '--barrier-listen', '0.0.0.0'], 'wsbench: --barrier-listen: "0.0.0.0" is not HOST:PORT (e.g. 0.0.0.0:7070)'],
   ['a barrier timeout without a unit', ['--shard', '0/2', '--run-id', 'r1', ...TARGET, ...BARRIER, '--barrier-timeout', '30'], 'wsbench: --barrier-timeout: "30" is not a duration such as 30s, 2m'],
   [
+    'a shard that would get no connection',
+    ['--shard', '1/2', '--run-id', 'r1', ...TARGET, ...BARRIER, '--connections', '1'],
+    'wsbench: --connections: 1 spread over 2 shards of 1 client process leaves shard 1 with none: it would measure nothing (give at least 2, or fewer shards)',
+  ],
+  [
+    'shards that would get no connection, with several client processes each',
+    ['--shard', '0/4', '--run-id', 'r1', ...TARGET, ...BARRIER, '--connections', '1,10', '--client-procs', '3'],
+    'wsbench: --connections: 1 spread over 4 shards of 3 client processes leaves shards 1 to 3 with none: it would measure nothing (give at least 10, or fewer shards)',
+  ],
+  [
     'a built-in server beside the target',
     ['--shard', '0/2', '--run-id', 'r1', ...TARGET, ...BARRIER, '--servers', 'ws,127.0.0.1:9'],
     'wsbench: --shard: every server of a sharded run must be a target that runs elsewhere, the same for every shard (not one: ws)',

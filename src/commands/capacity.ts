@@ -21,8 +21,8 @@ import { addParameterOptions } from './parameter-flags.js';
 import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';
 import { printAndSave, writeReport } from './run-output.js';
-import { answerInterrupts } from './interrupts.js';
 import { terminalText } from '../escape/terminal.js';
+import { answerInterrupts, interruptedExitCode } from './interrupts.js';
 
 const DEFAULT_OUT = 'wsbench-capacity.json';
 /** Flags of `capacity` itself; a scenario parameter may not reuse these names. */
@@ -108,9 +108,9 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   }
 }
 
-/** 130 interrupted; 1 when a server's search could not run or the JSON went elsewhere; else 0 (a step that broke the SLO is the search working). */
+/** 130 interrupted (129 by SIGHUP); 1 when a server's search could not run or the JSON went elsewhere; else 0 (a step that broke the SLO is the search working). */
 function exitCode(result: CapacityResult, movedElsewhere: boolean): number {
-  if (result.interrupted) return 130;
+  if (result.interrupted) return interruptedExitCode();
   return movedElsewhere || result.capacity.servers.some((s) => s.status === 'failed') ? 1 : 0;
 }
 

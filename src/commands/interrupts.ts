@@ -1,5 +1,7 @@
 /**
- * How `run` and `capacity` answer SIGINT and SIGTERM. The first interrupt
+ * How `run` and `capacity` answer SIGINT, SIGTERM and SIGHUP (the terminal
+ * closed: the run is cut short all the same, and what it measured is written;
+ * the exit code is then 129 instead of 130). The first interrupt
  * aborts the work: every wait of the current cell (or step) ends at once, its
  * processes hand in what they measured, and that is written; children still
  * running after a grace period are killed. A second interrupt kills every
@@ -20,6 +22,16 @@ const SAME_INTERRUPT_MS = 1000;
 export const FORCED_EXIT_MS = 1500;
 /** Beyond the grace, stopping the processes and writing the result get this long before the stop is forced. */
 const FINISH_LIMIT_MS = 15_000;
+/** The signals that interrupt a run, each answered the same way. */
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The first interrupt of this process, if any: it sets the exit code. */
+let firstInterrupt: NodeJS.Signals | null = null;
+
+/** The exit code of an interrupted command: 129 after SIGHUP (128 + its number, as a shell says), 130 otherwise. */
+export function interruptedExitCode(): number {
+  return firstInterrupt === 'SIGHUP' ? 129 : 130;
+}
 
 /**
  * Starts answering interrupts by aborting `controller`; `current` names what finishes ("cell", "step").
@@ -38,30 +50,56 @@ export function answerInterrupts(controller: AbortController, current: string): 
     // Whatever still holds the command (a write to a hung disk) gets this long; the exit says what was cut short.
     setTimeout(() => {
       process.stderr.write(answered ? 'wsbench: forced to stop before the result was written\n' : 'wsbench: forced to stop after the result was written\n');
-      process.exit(130);
+      process.exit(interruptedExitCode());
     }, FORCED_EXIT_MS).unref();
   };
-  const onSignal = (): void => {
+  const onSignal = (signal: NodeJS.Signals = 'SIGTERM'): void => {
     if (controller.signal.aborted) {
       if (Date.now() - interruptedAt > SAME_INTERRUPT_MS) force('interrupted again');
       return;
     }
     interruptedAt = Date.now();
-    process.stderr.write(`\ninterrupted: finishing the current ${current} and writing what was measured (Ctrl+C again to force)\n`);
+    firstInterrupt ??= signal;
+    process.stderr.write(`\ninterrupted${signal === 'SIGHUP' ? ' (SIGHUP: the terminal closed)' : ''}: finishing the current ${current} and writing what was measured (Ctrl+C again to force)\n`);
     controller.abort();
     setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();
     finishTimer = setTimeout(() => force(`still not done ${Math.round((INTERRUPT_GRACE_MS + FINISH_LIMIT_MS) / 1000)} s after the interrupt`), INTERRUPT_GRACE_MS + FINISH_LIMIT_MS);
     finishTimer.unref();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of INTERRUPTS) process.on(signal, onSignal);
+  // A closed terminal fails every later write to it (EIO): that must not end the run before its result is written.
+  process.stdout.on('error', ignoreWriteError);
+  process.stderr.on('error', ignoreWriteError);
   // Under npx, a SIGTERM to npm reaches only npm's shell: its going away is the interrupt (never a second, forcing one).
   const stopWatchingParent = watchPackageManagerParent(() => controller.signal.aborted || onSignal());
   return () => {
     answered = false;
     clearTimeout(finishTimer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of INTERRUPTS) process.off(signal, onSignal);
     stopWatchingParent();
+  };
+}
+
+/** A write to a terminal that is gone: the result file, not the screen, is what must get through. */
+function ignoreWriteError(): void {
+  // nothing to do: the table is lost with the terminal, the result file is written all the same
+}
+
+/**
+ * For a command with no children to wait for that holds a lock (`recover`): the first SIGINT,
+ * SIGTERM or SIGHUP ends it at once, exit 130 (129 for SIGHUP), through process.exit so that its
+ * exit hooks run and release what it holds. Returns the function that stops answering.
+ */
+export function leaveOnInterrupt(what: string): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    firstInterrupt ??= signal;
+    process.stderr.write(`\ninterrupted: ${what} stopped\n`);
+    process.exit(interruptedExitCode());
+  };
+  process.stdout.on('error', ignoreWriteError);
+  process.stderr.on('error', ignoreWriteError);
+  for (const signal of INTERRUPTS) process.on(signal, onSignal);
+  return () => {
+    for (const signal of INTERRUPTS) process.off(signal, onSignal);
   };
 }

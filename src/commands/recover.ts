@@ -13,13 +13,14 @@ import { closeSync } from 'node:fs';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { checkOutputs } from '../result-output.js';
-import { lockResultFile } from '../result-lock.js';
+import { lockResultFile, type ResultLock } from '../result-lock.js';
 import { isJournal } from '../journal/reader.js';
 import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
 import { appendToFile, openChecked, removeIfSame, type FileIdentity } from '../safe-files.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { terminalText } from '../escape/terminal.js';
+import { leaveOnInterrupt } from './interrupts.js';
 
 interface RecoverFlags {
   out?: string;
@@ -43,8 +44,12 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
   if (!isJournal(path)) throw new UsageError(`${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`);
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkOutputs(out);
-  const lock = lockResultFile(out);
+  // An interrupt ends recover at once, and the lock's exit hook releases it (the journal stays for another try).
+  // Answered before the lock is taken: a signal between the two would otherwise leave it behind.
+  const stopAnswering = leaveOnInterrupt('recover');
+  let lock: ResultLock | null = null;
   try {
+    lock = lockResultFile(out);
     const { result } = await recoverJournal(path);
     const recovered = result.recovered!;
     process.stderr.write(`${terminalText(recovered.reason)}\n${recovered.notes.map((note) => `  ${terminalText(note)}\n`).join('')}`);
@@ -54,7 +59,8 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     await writeReportAndExitCode(result, saved, output);
     return saved.problem === null ? 0 : 1;
   } finally {
-    lock.release();
+    stopAnswering();
+    lock?.release();
   }
 }
 

@@ -4,18 +4,21 @@
  * the result file, somewhere else if it cannot go where asked; then the report
  * folder, whose failure never touches the JSON.
  *
- * Exit code (docs/running.md has the table): 130 when interrupted; else 1 when
- * a cell failed, a cell has errors beyond --max-errors, nothing was measured
+ * Exit code (docs/running.md has the table): 130 when interrupted (129 by SIGHUP); else 1 when
+ * a cell failed, a cell has errors beyond --max-errors (its largest count: connections
+ * lost or that could not open, or a metric of role errors), nothing was measured
  * (every cell skipped), or the result file could not be written where asked
  * (it was saved elsewhere, and a CI job must not go on reading a stale file at
  * that path); else 0. A non-zero code says why on stderr, in one line.
  */
 import { saveResult, type SavedResult } from '../result-file.js';
-import type { BenchResult, CellResult } from '../result-types.js';
+import type { BenchResult, CellResult, ScenarioInfo } from '../result-types.js';
+import { countedErrors, errorCount } from '../core/cell-verdict.js';
 import { renderTable } from '../report/table.js';
 import { describeArtifacts } from '../report/artifacts.js';
 import { writeReportFiles } from '../result-output.js';
 import { terminalLines, terminalText } from '../escape/terminal.js';
+import { interruptedExitCode } from './interrupts.js';
 
 export interface OutputOptions {
   out: string;
@@ -23,7 +26,7 @@ export interface OutputOptions {
   /** With `json`: the JSON on one line (a shard's result in `kubectl logs`, for `wsbench merge`). */
   jsonLine?: boolean;
   png: boolean;
-  /** Connections lost or refused that a cell with errors may have and still exit 0 (--max-errors); default 0. */
+  /** The count of errors a cell may have and still let the run exit 0 (--max-errors; cell-verdict.ts says what counts); default 0. */
   maxErrors?: number;
   /** The table stdout gets; default the cells' table. */
   table?: (result: BenchResult) => string;
@@ -53,33 +56,35 @@ export function printAndSave(result: BenchResult, options: OutputOptions): Saved
 /** Writes report.html and the charts beside wherever the JSON went; returns the run's exit code. */
 export async function writeReportAndExitCode(result: BenchResult, saved: SavedResult, options: OutputOptions): Promise<number> {
   await writeReport(result, saved, options);
-  if (result.interrupted) return 130;
+  if (result.interrupted) return interruptedExitCode();
   if (saved.problem !== null) return 1;
-  const why = verdictProblem(result.cells, options.maxErrors ?? 0);
+  const why = verdictProblem(result, options.maxErrors ?? 0);
   if (why === null) return 0;
   process.stderr.write(`exit 1: ${why}\n`);
   return 1;
 }
 
 /** Why the cells make the run fail, in one line; null when they do not. */
-export function verdictProblem(cells: CellResult[], maxErrors: number): string | null {
+export function verdictProblem(result: Pick<BenchResult, 'cells' | 'scenarios'>, maxErrors: number): string | null {
+  const { cells } = result;
   if (cells.length > 0 && cells.every((c) => c.status === 'skipped')) return `nothing was measured: every cell was skipped (${plural(cells.length, 'cell')})`;
   const failed = cells.filter((c) => c.status === 'failed').length;
-  const beyond = cells.filter((c) => c.status === 'errors' && faultCount(c) > maxErrors);
+  const counts = cells.filter((c) => c.status === 'errors').map((c) => faultCount(c, result.scenarios));
+  const beyond = counts.filter((n) => n > maxErrors);
   const parts = [
     ...(failed > 0 ? [`${plural(failed, 'cell')} failed`] : []),
-    ...(beyond.length > 0
-      ? [`${plural(beyond.length, 'cell')} lost or could not open connections (at most ${Math.max(...beyond.map(faultCount))} in a cell) beyond --max-errors ${maxErrors}`]
-      : []),
+    ...(beyond.length > 0 ? [`${plural(beyond.length, 'cell')} with errors (at most ${Math.max(...beyond)} in a cell) beyond --max-errors ${maxErrors}`] : []),
   ];
   return parts.length ? parts.join('; ') : null;
 }
 
-/** Connections a cell lost or could not open. */
-function faultCount(cell: CellResult): number {
-  const connections = 'fault' in cell && cell.fault ? cell.fault.connections : null;
+/** A cell's count of errors (cell-verdict.ts): connections it lost or could not open, or a metric of role errors, whichever is largest. */
+function faultCount(cell: CellResult, scenarios: readonly ScenarioInfo[]): number {
+  const fault = 'fault' in cell ? cell.fault : undefined;
+  const declared = scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {};
+  const counted = 'metrics' in cell ? countedErrors(declared, cell.metrics) : [];
   // An errors cell without its counts (a merged file of an older shard) counts as over any allowance.
-  return connections ? connections.lost + connections.failed : Number.POSITIVE_INFINITY;
+  return errorCount(fault, counted) ?? Number.POSITIVE_INFINITY;
 }
 
 function plural(n: number, word: string): string {

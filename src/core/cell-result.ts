@@ -3,7 +3,8 @@
  * computes the scenario's metrics once from the pool, and decides the status:
  * failed when a round failed (a headline latency with no samples too: "no
  * samples" is never ok), errors when a round lost connections or could not
- * open some, else ok. The load generator's saturation is judged once, from
+ * open some or counted a fault (a metric of role errors above zero:
+ * cell-verdict.ts), else ok. The load generator's saturation is judged once, from
  * the pooled resources.
  */
 import type { ParamValues } from '../declaration-types.js';
@@ -14,6 +15,7 @@ import { computeMetrics, emptyHistograms, type MetricValues } from './metric-val
 import { poolMeasured } from './rounds.js';
 import { loadSaturationOf } from './saturation.js';
 import { tlsOutcomes } from './tls-sessions.js';
+import { countedErrors, countedErrorsText } from './cell-verdict.js';
 
 export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
@@ -25,7 +27,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   const troubled = failedRound >= 0 ? failedRound : errorsRound;
   const said = (i: number, text: string | null): string | null => (i < 0 ? null : runs.length > 1 ? `round ${i + 1}: ${text}` : text);
   let reason = said(failedRound, runs[failedRound]?.failure ?? null);
-  const errors = said(errorsRound, runs[errorsRound]?.errors ?? null);
+  let errors = said(errorsRound, runs[errorsRound]?.errors ?? null);
   const fault = troubled < 0 ? undefined : (runs[troubled]!.fault ?? undefined);
   const measured = runs.flatMap((r) => (r.measured ? [r.measured] : []));
   if (measured.length === 0) return { ...identity, status: 'failed', reason: reason ?? 'nothing was measured', elapsedMs };
@@ -34,6 +36,8 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   const rounds = runs.length > 1 ? runs.map((run) => roundOf(scenario, identity.params, clientProcesses, run)) : null;
   const values = valuesOf(scenario, identity.params, clientProcesses, pooled);
   if (rounds) combineRounds(scenario, values, rounds);
+  // Each round was judged by the same rule (cell.ts); the pool is too, for a count only the rounds together reach.
+  errors ??= countedErrorsText(countedErrors(scenario.metrics as Record<string, MetricDefinition>, values.metrics));
   const empty = emptyHistograms(scenario, values, 'primary-latency');
   if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
   const loadSaturation = loadSaturationOf(pooled.resources.clients);

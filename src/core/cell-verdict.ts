@@ -1,12 +1,53 @@
 /**
- * What a round's connections say about its status, from the engine's own
- * ledger (connection-ledger.ts), the same for wsbench's servers and foreign
- * ones: every connection lost fails the round (the server closed them or went
- * away; no traffic ran after that), some lost or some that could not open give
- * it `errors`, and none keeps it ok. The numbers stay in the cell either way:
- * scenarios that measure how many connections a server holds still count them.
+ * The engine's verdict on a round, the same for every scenario and every kind
+ * of server. Two things make it `errors`:
+ *   - its connections, from the engine's own ledger (connection-ledger.ts):
+ *     every connection lost fails the round (the server closed them or went
+ *     away; no traffic ran after that), some lost or some that could not open
+ *     give it `errors` (unless the scenario declares `connectionFaults:
+ *     'measured'`: then its own metrics say which of them are faults);
+ *   - any metric the scenario declares with role `errors` above zero: a fault
+ *     it counted (a refused handshake, a client never back, a lost message).
+ * None of either keeps it ok. The numbers stay in the cell either way.
  */
+import type { MetricRole } from '../declaration-types.js';
 import type { CellFault, ConnectionLedger } from '../result-types.js';
+
+/** What the rule reads of a metric's declaration (a scenario's or a result file's). */
+export interface DeclaredRole {
+  header: string;
+  role: MetricRole;
+}
+
+/** One metric of role `errors` above zero. */
+export interface CountedError {
+  key: string;
+  header: string;
+  value: number;
+}
+
+/** The metrics of role `errors` whose value is above zero, in declaration order: every one is a fault. */
+export function countedErrors(declared: Readonly<Record<string, DeclaredRole>>, values: Readonly<Record<string, number | null | undefined>>): CountedError[] {
+  return Object.entries(declared).flatMap(([key, { header, role }]) => {
+    const value = values[key];
+    return role === 'errors' && typeof value === 'number' && value > 0 ? [{ key, header, value }] : [];
+  });
+}
+
+/** The counted faults in words: "errors counted: failed 30, never back 2"; null when there are none. */
+export function countedErrorsText(counted: readonly CountedError[]): string | null {
+  if (counted.length === 0) return null;
+  return `errors counted: ${counted.map((c) => `${c.header} ${count(c.value)}`).join(', ')}`;
+}
+
+/**
+ * The number --max-errors is held against: the largest of the connections lost or that could not
+ * open (when the ledger judged them) and each counted metric; null when the cell says none of them.
+ */
+export function errorCount(fault: Pick<CellFault, 'connections'> | null | undefined, counted: readonly CountedError[]): number | null {
+  const counts = [...(fault ? [fault.connections.lost + fault.connections.failed] : []), ...counted.map((c) => c.value)];
+  return counts.length === 0 ? null : Math.max(...counts);
+}
 
 export interface ConnectionVerdict {
   /** Set when every connection was lost: the round failed. */
@@ -52,5 +93,5 @@ function seconds(ms: number): string {
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return Number.isInteger(n) ? n.toLocaleString('en-US') : String(Number(n.toPrecision(4)));
 }

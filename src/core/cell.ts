@@ -11,6 +11,7 @@ import { clientSampledAsTree, stackRuntime } from '../stacks.js';
 import { sumCounterSets } from './metrics.js';
 import { assembleMeasurements, sideBySide } from './measurements.js';
 import type { LoadedScenario } from './scenario-loader.js';
+import type { MetricDefinition } from '../scenario-types.js';
 import { TimeSeriesCollector, progressIntervalMs } from './time-series.js';
 import { cellWindow } from './window.js';
 import { WindowResources } from './window-resources.js';
@@ -18,7 +19,7 @@ import { silenceOf } from './saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
 import { sumLedgers } from './connection-ledger.js';
-import { connectionVerdict, whenText } from './cell-verdict.js';
+import { connectionVerdict, countedErrors, countedErrorsText, whenText, type CountedError } from './cell-verdict.js';
 import type { CellServer, CellTls, ForeignServerSpec } from './servers/types.js';
 import { ChildServer } from './servers/child.js';
 import { foreignServer } from './servers/foreign.js';
@@ -28,8 +29,8 @@ import type { CellGate } from './coordination.js';
 import type { RunTls } from './run-tls.js';
 import type { ProgressTick } from './ipc.js';
 import type { ResourceSample } from './events.js';
-import { declaresServerMetrics } from './metric-values.js';
 import { redactUrlsIn } from '../redact/url-secrets.js';
+import { computeMetrics, declaresServerMetrics } from './metric-values.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('./server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('./client-process.js', import.meta.url));
@@ -191,21 +192,20 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   const connections = sumLedgers(reports.flatMap((r) => (r.connections ? [r.connections] : [])));
-  // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by them.
+  // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by the ledger:
+  // its own metrics of role errors say which of them are faults (cell-verdict.ts).
   const judged = plan.loaded.scenario.connectionFaults === 'measured' ? sumLedgers([]) : connections;
-  const verdict = judgeRound(state.failure, failedAtMs, judged);
-  return {
-    ...verdict,
-    measured: {
-      measurements,
-      resources: resources.build(state.serverReport, clientReports),
-      stackDrops: state.stackDrops,
-      serverReported: state.serverReport === null ? false : state.serverReported,
-      notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
-      ...(state.saturation ? { saturation: state.saturation } : {}),
-    },
-    elapsedMs,
+  const measured: NonNullable<CellRun['measured']> = {
+    measurements,
+    resources: resources.build(state.serverReport, clientReports),
+    stackDrops: state.stackDrops,
+    serverReported: state.serverReport === null ? false : state.serverReported,
+    notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
+    ...(state.saturation ? { saturation: state.saturation } : {}),
   };
+  const { metrics } = computeMetrics(plan.loaded.scenario, { ...measured, clientProcesses: options.clientProcesses, params: plan.params });
+  const verdict = judgeRound(state.failure, failedAtMs, judged, countedErrors(plan.loaded.scenario.metrics as Record<string, MetricDefinition>, metrics));
+  return { ...verdict, measured, elapsedMs };
 }
 
 /** Keeps the first failure of a round, and when it happened if the error says (a child's exit, a server's death). */
@@ -216,11 +216,12 @@ function fail(state: { failure: string | null; failedAtEpochMs: number | null },
 }
 
 /**
- * A round's status from what failed and what its connections went through: a failure keeps
- * its own reason (with when it happened, if known); every connection lost fails the round;
- * some lost or that could not open give it errors.
+ * A round's status from what failed, what its connections went through and what it counted
+ * (cell-verdict.ts): a failure keeps its own reason (with when it happened, if known); every
+ * connection lost fails the round; some lost or that could not open, or any metric of role
+ * errors above zero, give it errors.
  */
-function judgeRound(failure: string | null, failedAtMs: number | null, connections: ConnectionLedger): Pick<CellRun, 'failure' | 'errors' | 'fault'> {
+function judgeRound(failure: string | null, failedAtMs: number | null, connections: ConnectionLedger, counted: CountedError[]): Pick<CellRun, 'failure' | 'errors' | 'fault'> {
   const verdict = connectionVerdict(connections);
   const counts = { opened: connections.opened, failed: connections.failed, lost: connections.lost };
   if (failure !== null) {
@@ -234,7 +235,9 @@ function judgeRound(failure: string | null, failedAtMs: number | null, connectio
     const rates = trafficMs !== undefined && trafficMs > 0 ? `; rates are over the ${(trafficMs / 1000).toFixed(2)} s the traffic ran` : '';
     return { failure: `${failure}${when}${rates}`, errors: null, fault };
   }
-  if (!verdict) return { failure: null, errors: null, fault: null };
+  const countedText = countedErrorsText(counted);
+  if (!verdict) return { failure: null, errors: countedText, fault: null };
+  if (verdict.errors !== null && countedText !== null) return { ...verdict, errors: `${verdict.errors}; ${countedText}` };
   return verdict;
 }
 

@@ -109,9 +109,9 @@ export function sendToParent(message: FromChild): Promise<void> {
 /**
  * A child follows its parent: when the IPC channel closes, it leaves, and when the
  * parent is gone while its event loop is stuck, the watchdog thread kills it.
- * Ctrl+C in a terminal, or SIGTERM to the process group, reaches the child too;
- * the child ignores it so that the parent can collect what it measured before
- * stopping it.
+ * Ctrl+C in a terminal, SIGTERM to the process group, or SIGHUP when the
+ * terminal closes, reaches the child too; the child ignores it so that the
+ * parent can collect what it measured before stopping it.
  */
 export function exitWithParent(partialReport: () => ProcessReport | undefined = () => undefined): void {
   // A crash reports its own message: the stderr tail may show a line of source first.
@@ -125,5 +125,6 @@ export function exitWithParent(partialReport: () => ProcessReport | undefined = 
   // Signals sent to the whole group (Ctrl+C, `kill -TERM -pgid`) are wsbench's to handle.
   process.on('SIGINT', () => undefined);
   process.on('SIGTERM', () => undefined);
+  process.on('SIGHUP', () => undefined);
   watchParent();
 }

@@ -3,12 +3,28 @@
  * Every value comes from its declared source; a value that cannot be had is
  * null with the reason beside it, never a 0 that looks measured.
  */
-import type { HistogramSource, HistogramStat, MetricRole } from '../declaration-types.js';
+import type { HistogramSource, HistogramStat, MetricRole, MetricUnit } from '../declaration-types.js';
 import type { EncodedHistogram } from '../result-types.js';
 import type { AnyScenario, MetricDefinition, MetricInput } from '../scenario-types.js';
 import { decodeHistogram } from './metrics.js';
 
 export const NO_SAMPLES = 'no samples in the window';
+
+/**
+ * The shortest window a rate is computed over. Timers and the clients' schedules work to about a
+ * millisecond, and a window must span many of their ticks for what was counted in it to be a rate:
+ * a shorter one (a process or shard with nothing to do ends its window at once) would divide a
+ * count by next to nothing. Every metric in a rate unit is then null with the reason.
+ */
+export const MIN_RATE_WINDOW_MS = 10;
+const RATE_UNITS: ReadonlySet<MetricUnit> = new Set(['msg/s', '/s', 'bytes/s', 'MB/s']);
+
+/** Why no rate can be computed over a window of `windowMs`; null when one can. */
+export function rateWindowProblem(windowMs: number): string | null {
+  if (!(windowMs > 0)) return 'no measurement window';
+  if (windowMs < MIN_RATE_WINDOW_MS) return `the window (${Number(windowMs.toPrecision(2))} ms) is too short to hold a rate (under ${MIN_RATE_WINDOW_MS} ms)`;
+  return null;
+}
 export const NOT_REPORTED_BY_SERVER = 'the server did not report it';
 
 export interface MetricValues {
@@ -28,8 +44,9 @@ export interface MetricContext extends MetricInput {
 export function computeMetrics(scenario: AnyScenario, context: MetricContext): MetricValues {
   const metrics: Record<string, number | null> = {};
   const missing: Record<string, string> = {};
+  const tooShort = rateWindowProblem(context.measurements.windowMs);
   for (const [key, definition] of Object.entries(scenario.metrics as Record<string, MetricDefinition>)) {
-    const outcome = valueOf(definition, context);
+    const outcome = tooShort !== null && RATE_UNITS.has(definition.unit) ? tooShort : valueOf(definition, context);
     metrics[key] = typeof outcome === 'number' ? outcome : null;
     if (typeof outcome === 'string') missing[key] = outcome;
   }
@@ -71,7 +88,7 @@ function valueOf(definition: MetricDefinition, context: MetricContext): number |
     const total = (server ? m.serverCounters : m.counters)[source.counter] ?? 0;
     const scale = source.scale ?? 1;
     if (source.as !== 'rate') return total * scale;
-    return m.windowMs > 0 ? (total * scale * 1000) / m.windowMs : 'no measurement window';
+    return rateWindowProblem(m.windowMs) ?? (total * scale * 1000) / m.windowMs;
   }
   const resources = context.resources;
   if (source.resource === 'server') {

@@ -151,7 +151,8 @@ export class RestartingServer implements CellServer {
       this.current = this.build(this.port);
       const started = await this.current.start(signal);
       await this.current.windowOpen(signal);
-      const servingAtUs = monotonicUs();
+      // When it was first seen serving, the same fact for every kind of server (servers/types.ts).
+      const servingAtUs = started.servingAtUs ?? monotonicUs();
       if (started.pid !== null) resources.serverRestarted([started.pid, ...(started.siblingPids ?? [])]);
       tell({ stoppedAtUs, servingAtUs });
       this.ownNotes.push(

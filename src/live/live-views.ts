@@ -86,7 +86,7 @@ export class LiveViews {
 
   /**
    * Ends the views: after a run that was not interrupted, /metrics first waits (up to its linger, cut short
-   * by SIGINT or SIGTERM) for one scrape of the final values; then both servers close within their deadline.
+   * by SIGINT, SIGTERM or SIGHUP) for one scrape of the final values; then both servers close within their deadline.
    */
   async close(): Promise<void> {
     if (this.metrics && this.options.metricsLingerMs > 0 && this.state.ended?.interrupted !== true) {
@@ -94,12 +94,14 @@ export class LiveViews {
       const onSignal = (): void => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
+      process.once('SIGHUP', onSignal);
       this.report(`metrics: waiting up to ${this.options.metricsLingerMs / 1000} s for a last scrape of ${this.metrics.url} (Ctrl+C skips)`);
       try {
         await this.metrics.waitForScrape(this.options.metricsLingerMs, stop.signal);
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
+        process.off('SIGHUP', onSignal);
       }
     }
     await this.closeServers();

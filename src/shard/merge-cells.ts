@@ -2,8 +2,11 @@
  * One cell of a sharded run, put back together from its shards: histograms
  * added bucket by bucket (exact: the percentiles are those of all samples),
  * counters summed, client processes side by side, rates over the window in
- * which every shard was measuring. The metrics are then computed once from
- * that, from the scenario's declarations, like those of any cell.
+ * which every shard was measuring (or, where that window is far shorter than a
+ * shard's own, over the one from the first opening to the last close, and the
+ * cell says so). The metrics are then computed once from that, from the
+ * scenario's declarations, like those of any cell, and judged by the engine's
+ * one rule (cell-verdict.ts).
  */
 import type { MetricInfo } from '../declaration-types.js';
 import { computeMetrics } from '../core/metric-values.js';
@@ -13,6 +16,7 @@ import { assembleMeasurements, serverPartOf } from '../core/measurements.js';
 import type { CellFault, CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { loadSaturationOf } from '../core/saturation.js';
 import { isMeasured } from '../result-types.js';
+import { countedErrors, countedErrorsText } from '../core/cell-verdict.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 
 export interface ShardCell {
@@ -35,7 +39,8 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
   const measured = parts.filter((p): p is ShardCell & { cell: MeasuredCell } => isMeasured(p.cell));
   if (measured.length === 0) return { ...identity, status: 'failed', reason: problems.join('; ') || 'no shard measured this cell', elapsedMs };
 
-  const measurements = mergeMeasurements(measured);
+  const window = mergedWindow(measured);
+  const measurements = mergeMeasurements(measured, window.windowMs);
   const resources = {
     server: measured.map((p) => p.cell.resources.server).find((s) => s !== null) ?? null,
     clients: measured.flatMap((p) => p.cell.resources.clients),
@@ -59,7 +64,7 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     measurements,
     resources,
     stackDrops: drops.length ? Math.max(...drops) : null,
-    notes: [...new Set(measured.flatMap((p) => p.cell.notes))],
+    notes: [...new Set([...measured.flatMap((p) => p.cell.notes), ...(window.note ? [window.note] : [])])],
     ...(loadSaturation ? { loadSaturation } : {}),
     ...(fault ? { fault } : {}),
     ...(tlsOutcomes(measurements.counters).length > 0 ? { tls: tlsOutcomes(measurements.counters) } : {}),
@@ -67,6 +72,8 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
   };
   if (problems.length) return { ...identity, status: 'failed', reason: [...problems, ...errors].join('; '), ...numbers };
   if (errors.length) return { ...identity, status: 'errors', reason: errors.join('; '), ...numbers };
+  const counted = countedErrorsText(countedErrors(info.metrics, values.metrics));
+  if (counted) return { ...identity, status: 'errors', reason: counted, ...numbers };
   return { ...identity, status: 'ok', ...numbers };
 }
 
@@ -81,11 +88,42 @@ function mergeFaults(faults: CellFault[]): CellFault | null {
   };
 }
 
-function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>): CellMeasurements {
+function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>, windowMs: number): CellMeasurements {
   const all = parts.map((p) => p.cell.measurements);
   // The server is one, shared by every shard: whichever shard heard from it speaks for it.
   const serverPart = all.find((m) => Object.keys(m.serverHistograms).length + Object.keys(m.serverCounters).length > 0);
-  return assembleMeasurements(all, serverPart ? [serverPartOf(serverPart)] : [], () => commonWindowMs(parts), mergeSeries(all.map((m) => m.timeSeries)));
+  return assembleMeasurements(all, serverPart ? [serverPartOf(serverPart)] : [], () => windowMs, mergeSeries(all.map((m) => m.timeSeries)));
+}
+
+/**
+ * The common window may be this much shorter than a shard's own window, at most: shards lined
+ * up by a barrier or a start time differ by milliseconds, and a scenario whose clients end the
+ * window differs by its drain. Shorter, the counts were gathered over far more time than it holds.
+ */
+const COMMON_WINDOW_SHARE = 0.5;
+
+/**
+ * The window the merged rates are over, and what the cell says when it is not the common one.
+ * As a rule, the window in which every shard was measuring (commonWindowMs). When that is less
+ * than COMMON_WINDOW_SHARE of a shard's own window (a shard with nothing to do ends its window at
+ * once; windows that did not line up), dividing every shard's counts by it would make a rate no
+ * server ever served: the rates are then over the window from the first opening to the last close
+ * (the longest shard's, without the times), which holds every count, and the note says so.
+ */
+export function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): { windowMs: number; note: string | null } {
+  const common = commonWindowMs(parts);
+  const longest = Math.max(...parts.map((p) => p.cell.measurements.windowMs));
+  if (common >= COMMON_WINDOW_SHARE * longest) return { windowMs: common, note: null };
+  const spans = shardSpans(parts);
+  const whole = spans ? Math.max(...spans.map((w) => w.end)) - Math.min(...spans.map((w) => w.start)) : longest;
+  const shortest = parts.reduce((a, b) => (b.cell.measurements.windowMs < a.cell.measurements.windowMs ? b : a));
+  return {
+    windowMs: whole,
+    note:
+      `shard ${shortest.shard} measured for ${ms(shortest.cell.measurements.windowMs)}, another shard for ${ms(longest)}, and all of them at once for ${ms(common)} `
+      + `(a shard with nothing to do, or windows that did not line up): rates are over the ${ms(whole)} from the first window's opening to the last one's close, `
+      + 'which holds every count, and so read low rather than high',
+  };
 }
 
 /**
@@ -94,14 +132,23 @@ function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>): Ce
  * window opened can only say how long it was: then the shortest of them.
  */
 export function commonWindowMs(parts: Array<ShardCell & { cell: MeasuredCell }>): number {
+  const known = shardSpans(parts);
+  if (!known) return Math.min(...parts.map((p) => p.cell.measurements.windowMs));
+  return Math.max(0, Math.min(...known.map((w) => w.end)) - Math.max(...known.map((w) => w.start)));
+}
+
+/** Each shard's window on shard 0's clock; null when a shard did not record when its window opened. */
+function shardSpans(parts: Array<ShardCell & { cell: MeasuredCell }>): Array<{ start: number; end: number }> | null {
   const windows = parts.map((p) => {
     const opened = p.cell.measurements.windowOpenedAtEpochMs;
     const offset = p.clockOffsetMs ?? 0;
     return opened === undefined ? null : { start: opened - offset, end: opened - offset + p.cell.measurements.windowMs };
   });
-  if (windows.some((w) => w === null)) return Math.min(...parts.map((p) => p.cell.measurements.windowMs));
-  const known = windows as Array<{ start: number; end: number }>;
-  return Math.max(0, Math.min(...known.map((w) => w.end)) - Math.max(...known.map((w) => w.start)));
+  return windows.some((w) => w === null) ? null : (windows as Array<{ start: number; end: number }>);
+}
+
+function ms(value: number): string {
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Number(value.toPrecision(2))} ms`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { notAnAddress } from '../listening/listen-address.js';
 import { redactUrl } from '../redact/url-secrets.js';
 import { ParameterError } from '../errors.js';
-import type { ParamValues } from '../declaration-types.js';
+import type { ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import type { ForeignServerSpec } from '../core/servers/types.js';
 
@@ -76,6 +76,30 @@ export function checkShardOptions(shard: ShardOptions, servers: string[], foreig
   if (start.listen && isIP(start.listen.host) === 0) throw new ParameterError('barrierListen', notAnAddress(start.listen.host));
   if (start.timeoutMs !== undefined && (!Number.isFinite(start.timeoutMs) || start.timeoutMs < 100)) {
     throw new ParameterError('barrierTimeout', `${start.timeoutMs}ms is shorter than 100ms`);
+  }
+}
+
+/**
+ * Refuses a sharded run in which a shard would get none of a count the client processes split among
+ * themselves (a parameter declared `spread: 'processes'`, such as connections): that shard would
+ * measure nothing, over a window that ends at once. Shares go to the lowest process numbers first,
+ * so the shards from ceil(total / processes per shard) on would get none.
+ */
+export function checkShardShares(shard: Pick<ShardOptions, 'count'>, parameters: Readonly<Record<string, ParameterSpec>>, paramSets: readonly ParamValues[], clientProcesses: number): void {
+  for (const [name, spec] of Object.entries(parameters)) {
+    if (spec.kind !== 'integer' || spec.spread !== 'processes') continue;
+    for (const params of paramSets) {
+      const total = params[name];
+      if (typeof total !== 'number') continue;
+      const served = Math.ceil(total / clientProcesses);
+      if (served >= shard.count) continue;
+      const empty = shard.count - served === 1 ? `shard ${served}` : `shards ${served} to ${shard.count - 1}`;
+      const processes = `${clientProcesses} client process${clientProcesses === 1 ? '' : 'es'}`;
+      throw new ParameterError(
+        name,
+        `${total} spread over ${shard.count} shards of ${processes} leaves ${empty} with none: it would measure nothing (give at least ${(shard.count - 1) * clientProcesses + 1}, or fewer shards)`,
+      );
+    }
   }
 }
 

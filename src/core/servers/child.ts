@@ -11,6 +11,7 @@ import type { ServerStartMessage } from '../ipc.js';
 import { mergeHistogramSets, sumCounterSets } from '../metrics.js';
 import type { ManagedChild } from '../processes.js';
 import type { CellServer, ServerReport, StartedServer } from './types.js';
+import { monotonicUs } from '../clock.js';
 
 const SERVER_START_TIMEOUT_MS = 15_000;
 /**
@@ -39,11 +40,13 @@ export class ChildServer implements CellServer {
     const joined = await Promise.all(rest.map((child, i) => this.startOne(child, i + 1, port, signal)));
     const stray = joined.find((j) => j.url !== ready.url);
     if (stray) throw new Error(`server processes listen apart: ${ready.url} and ${stray.url}`);
+    // Every process said it is ready: it serves from now.
+    const servingAtUs = monotonicUs();
     const pids = this.children.map((c) => c.process.pid);
     // A process without a pid (its fork failed) cannot be sampled: then none is, rather than part of the server.
-    if (pids.some((p) => p === undefined)) return { url: ready.url!, httpUrl: ready.httpUrl!, pid: null, tree: false };
+    if (pids.some((p) => p === undefined)) return { url: ready.url!, httpUrl: ready.httpUrl!, pid: null, tree: false, servingAtUs };
     const [pid, ...siblingPids] = pids as number[];
-    return { url: ready.url!, httpUrl: ready.httpUrl!, pid: pid!, ...(siblingPids.length ? { siblingPids } : {}), tree: false };
+    return { url: ready.url!, httpUrl: ready.httpUrl!, pid: pid!, ...(siblingPids.length ? { siblingPids } : {}), tree: false, servingAtUs };
   }
 
   private async startOne(child: ManagedChild, processIndex: number, port: number | undefined, signal: AbortSignal) {

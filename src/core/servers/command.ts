@@ -110,10 +110,11 @@ export class CommandServer implements CellServer {
         const url = urlWithParams(fillPlaceholders(this.spec.urlTemplate, { host, port: where }), this.cell.scenario, this.cell.params);
         try {
           const tls = this.cell.tls?.client ? { tls: this.cell.tls.client } : {};
-          await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...tls });
+          const { answeredAtUs } = await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...tls });
           const started = this.sampled(url);
           this.window.httpOrigin = started.httpUrl;
-          return started;
+          // Serving since its first answered handshake: the probe's hold after it is a check, not start-up time.
+          return { ...started, servingAtUs: answeredAtUs };
         } catch (error) {
           if (signal.aborted) throw new Error('interrupted');
           if (!(error instanceof ProbeFailure) || !error.refused) {

@@ -15,6 +15,7 @@ import type { Protocol } from '../../result-types.js';
 import type { ClientTls } from '../../adapter-types.js';
 import { FrameParser, OPCODE } from '../../parsing/frame-parser.js';
 import { nodeTlsOptions } from '../../clients/tls-trust.js';
+import { monotonicUs } from '../clock.js';
 
 export interface ProbeOptions {
   /** For connecting and for the handshake's answer, together. */
@@ -36,11 +37,20 @@ export class ProbeFailure extends Error {
   }
 }
 
+/** What the probe saw of a server that passed it. */
+export interface ProbeAnswer {
+  /**
+   * When the server's handshake answer arrived (CLOCK_MONOTONIC, µs): the moment it was seen
+   * serving. The hold that follows only checks that it keeps the connection, and is not part of it.
+   */
+  answeredAtUs: number;
+}
+
 /** A masked close frame with code 1000 (clients must mask what they send). */
 const CLOSE_FRAME = Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8]);
 
 /** Resolves when the server completed a WebSocket handshake and kept the connection for holdMs. */
-export function probeServer(serverUrl: string, protocol: Protocol, options: ProbeOptions): Promise<void> {
+export function probeServer(serverUrl: string, protocol: Protocol, options: ProbeOptions): Promise<ProbeAnswer> {
   const url = new URL(serverUrl);
   const secure = url.protocol === 'wss:' || url.protocol === 'https:';
   const path = protocol === 'websocket' ? `${url.pathname}${url.search}` : engineIoPath(url);
@@ -48,14 +58,13 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
   return new Promise((resolve, reject) => {
     let connected = false;
     let settled = false;
-    const finish = (error: ProbeFailure | null): void => {
+    const finish = (error: ProbeFailure): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       request.destroy();
-      if (error) reject(error);
-      else resolve();
+      reject(error);
     };
     const onAbort = (): void => {
       finish(new ProbeFailure('interrupted'));
@@ -98,6 +107,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       response.on('error', answer);
     });
     request.on('upgrade', (response, socket: Socket, head: Buffer) => {
+      const answeredAtUs = monotonicUs();
       // RFC 6455 4.1: a client must fail a connection whose accept value is not the key's.
       const accept = response.headers['sec-websocket-accept'];
       if (accept !== acceptFor(key)) {
@@ -127,7 +137,7 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
         socket.on('error', () => undefined);
         socket.end(CLOSE_FRAME);
         setTimeout(() => socket.destroy(), 1000).unref();
-        resolve();
+        resolve({ answeredAtUs });
       }, options.holdMs);
     });
     request.end();

@@ -7,11 +7,15 @@
  * delegated subtree). Elsewhere (a container with a read-only /sys/fs/cgroup)
  * the caller falls back to finding the server's listener by its port.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { readProcess, type ProcReading } from '../proc-sampler.js';
 
 let sequence = 0;
+/** Whether this process has looked for cgroups that runs before it left behind. */
+let swept = false;
+/** The cgroups wsbench makes: wsbench-<its pid>-<n>. */
+const NAME = /^wsbench-(\d+)-\d+$/;
 
 export class ServerCgroup {
   private constructor(readonly path: string) {}
@@ -21,6 +25,10 @@ export class ServerCgroup {
     if (process.env.WSBENCH_CGROUP === 'off') return { unavailable: 'WSBENCH_CGROUP=off' };
     const parent = ownCgroupDirectory();
     if ('unavailable' in parent) return parent;
+    if (!swept) {
+      swept = true;
+      removeLeftovers(parent.path);
+    }
     const path = join(parent.path, `wsbench-${process.pid}-${++sequence}`);
     try {
       mkdirSync(path);
@@ -99,6 +107,32 @@ export class ServerCgroup {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+}
+
+/**
+ * Removes the empty cgroups of wsbench runs whose process is gone (one killed with -9 whose
+ * watchdog could not finish): only empty ones, since rmdir refuses any other, and only those whose
+ * pid no process holds. A cgroup still holding processes is left to whoever started them.
+ */
+export function removeLeftovers(directory: string): string[] {
+  const removed: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(directory);
+  } catch {
+    return removed;
+  }
+  for (const name of entries) {
+    const pid = NAME.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || existsSync(`/proc/${pid}`)) continue;
+    try {
+      rmdirSync(join(directory, name));
+      removed.push(name);
+    } catch {
+      // not empty, or gone already
+    }
+  }
+  return removed;
 }
 
 /** Where cgroup v2 is mounted, from /proc/self/mountinfo; null when it is not. */

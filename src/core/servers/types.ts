@@ -32,6 +32,12 @@ export interface StartedServer {
   tree: boolean;
   /** A reading of the server's own that replaces the pids' (its cgroup: every process in it, exited ones' CPU included). */
   read?: () => ProcReading | null;
+  /**
+   * When wsbench first saw it serving (CLOCK_MONOTONIC, µs), the same fact for every kind of server:
+   * the ready signal of its last process (wsbench's own), or the first handshake it answered (a command).
+   * Absent where wsbench did not start it (a target).
+   */
+  servingAtUs?: number;
 }
 
 /** What the server said about the window, when it said anything. */
