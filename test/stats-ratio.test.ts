@@ -51,8 +51,8 @@ test('values measured once: their intervals combine on the log scale (se / value
 
 test('the mean over clients: mean log ratio, its error from each pair', () => {
   const parts = [
-    { log: Math.log(1.2), standardError: 0.03, degreesOfFreedom: 4, method: 'paired rounds' as const },
-    { log: Math.log(1.1), standardError: 0.04, degreesOfFreedom: 4, method: 'paired rounds' as const },
+    { log: Math.log(1.2), standardError: 0.03, degreesOfFreedom: 4, method: 'paired rounds' as const, basis: 'rounds' as const },
+    { log: Math.log(1.1), standardError: 0.04, degreesOfFreedom: 4, method: 'paired rounds' as const, basis: 'rounds' as const },
   ];
   const mean = meanLogRatio(parts)!;
   close(mean.log, (Math.log(1.2) + Math.log(1.1)) / 2, 'mean');

@@ -31,6 +31,8 @@ export interface Side {
 export interface LogRatio extends Spread {
   log: number;
   method: RatioInterval['method'];
+  /** What the spread was read from: the rounds' own values, or the two values' intervals. */
+  basis: 'rounds' | 'intervals';
 }
 
 /** ln(a / b) with its spread; null when a side has no usable value or spread. */
@@ -44,11 +46,12 @@ export function logRatio(a: Side, b: Side, paired: boolean): LogRatio | null {
   const bLogs = positiveLogs(b.rounds);
   if (aLogs && bLogs) {
     const spread = combineIndependent([logSpread(aLogs), logSpread(bLogs)]);
-    return { log: mean(aLogs) - mean(bLogs), ...spread, method: 'independent' };
+    return { log: mean(aLogs) - mean(bLogs), ...spread, method: 'independent', basis: 'rounds' };
   }
   if (!a.interval || !b.interval) return null;
   const spread = combineIndependent([relativeSpread(a.value, a.interval), relativeSpread(b.value, b.interval)]);
-  return { log: Math.log(a.value / b.value), ...spread, method: 'independent' };
+  const basis = a.interval.method === 'rounds' && b.interval.method === 'rounds' ? 'rounds' : 'intervals';
+  return { log: Math.log(a.value / b.value), ...spread, method: 'independent', basis };
 }
 
 /** The ratio and its interval at CONFIDENCE_LEVEL. */
@@ -74,7 +77,8 @@ export function meanLogRatio(parts: LogRatio[]): LogRatio | null {
   if (parts.length === 1) return parts[0]!;
   const spread = combineIndependent(parts.map((p) => ({ standardError: p.standardError / parts.length, degreesOfFreedom: p.degreesOfFreedom })));
   const method = parts.every((p) => p.method === 'paired rounds') ? 'paired rounds' : 'independent';
-  return { log: mean(parts.map((p) => p.log)), ...spread, method };
+  const basis = parts.every((p) => p.basis === 'rounds') ? 'rounds' : 'intervals';
+  return { log: mean(parts.map((p) => p.log)), ...spread, method, basis };
 }
 
 /** True when the interval holds 1: no difference shown at CONFIDENCE_LEVEL. */
@@ -89,7 +93,7 @@ function pairedLogs(a: Side['rounds'], b: Side['rounds']): LogRatio | null {
     return typeof x === 'number' && typeof y === 'number' && x > 0 && y > 0 ? [Math.log(x / y)] : [];
   });
   if (logs.length < MIN_ROUNDS) return null;
-  return { log: mean(logs), ...logSpread(logs), method: 'paired rounds' };
+  return { log: mean(logs), ...logSpread(logs), method: 'paired rounds', basis: 'rounds' };
 }
 
 function positiveLogs(rounds: Side['rounds']): number[] | null {
