@@ -276,13 +276,14 @@ export interface Measured {
 }
 
 /**
- * A confidence interval of one number (docs/reading-results.md says how each method works).
- * `rounds`: the value +- t x the standard error of a round's value, from the spread of the cell's
- * rounds (--repeat 3 or more). `window`: batch means over the window's own intervals (about ten
- * consecutive batches, widened for the correlation of neighbouring batches), for a cell measured once.
+ * A confidence interval of one number (docs/reading-results.md says how each method works): the value
+ * times / divided by exp(t x standardError / value), on the log scale. `rounds`: the standard error of
+ * a round's value, from the spread of the cell's rounds (--repeat 3 or more). `window`: batch means over
+ * the window's own intervals (about ten consecutive batches after the warm-up, widened for the
+ * correlation of neighbouring batches), for a cell measured once.
  */
 export interface ValueInterval {
-  /** Bounds, in the metric's unit; never below 0 (every key number is a latency or a rate). */
+  /** Bounds, in the metric's unit; above 0 for a value above 0 (every key number is a latency or a rate). */
   low: number;
   high: number;
   /** Confidence level, 0..1 (0.95). */

@@ -28,6 +28,8 @@ test('t quantiles and Welch-Satterthwaite are exact', () => {
 test('rounds: the standard error of a round, with rounds - 1 degrees of freedom; fewer than 3 rounds give none', () => {
   const spread = roundSpread([10, 12, 14])!;
   close(spread.standardError, 2 / Math.sqrt(3), 'se');
+  assert.equal(spread.scale, 'linear');
+  assert.equal(roundSpread([10, 0, 14], true)!.scale, 'linear', 'no logs of 0');
   assert.equal(spread.degreesOfFreedom, 2);
   assert.equal(roundSpread([10, 12]), null);
   assert.equal(roundSpread([10, null, 12]), null, 'a round without the value does not count');
@@ -96,20 +98,26 @@ test('a cell measured once: window intervals around its values; a constant p50 s
   assert.equal(p50.degreesOfFreedom, 9);
   // 0.001 ms steps: a uniform rounding error has a standard deviation of 0.001 / sqrt(12).
   close(p50.standardError, 0.001 / Math.sqrt(12), 'resolution floor');
-  close(p50.high - 0.026, tCritical(9) * 0.001 / Math.sqrt(12), 'half width');
-  // Batches of two 100 ms intervals: rates 10,000 and 11,000 per second alternately.
+  close(p50.high, 0.026 * Math.exp((tCritical(9) * 0.001) / Math.sqrt(12) / 0.026), 'high, on the log scale');
+  close(p50.low * p50.high, 0.026 ** 2, 'symmetric on the log scale');
+  // Batches of two 100 ms intervals: rates 10,000 and 11,000 per second alternately, their spread read on logs.
   const rate = intervals.rate!;
-  close(rate.standardError, Math.sqrt((10 * 250_000) / 9) / Math.sqrt(10), 'rate se');
+  const half = (Math.log(11_000) - Math.log(10_000)) / 2;
+  close(rate.standardError, 10_500 * (Math.sqrt((10 * half ** 2) / 9) / Math.sqrt(10)), 'rate se: value x the relative error');
+  close(rate.low * rate.high, 10_500 ** 2, 'symmetric on the log scale');
   assert.equal(intervals.max, undefined, 'a detail gets no interval');
   assert.match(noInterval.custom!, /not recorded interval by interval/);
 });
 
-test('a repeated cell: intervals from its rounds, centred on the pooled value', () => {
+test('a repeated cell: intervals from its rounds (the spread of their logs), around the pooled value', () => {
   const rounds = [10, 12, 14].map((p50) => ({ metrics: { p50, rate: 100 } }));
   const { intervals } = cellIntervals(METRICS, { metrics: { p50: 11.5, rate: 100 }, rounds, timeSeries: series() });
   assert.equal(intervals.p50!.method, 'rounds');
-  close(intervals.p50!.low, 11.5 - tCritical(2) * (2 / Math.sqrt(3)), 'low');
-  close(intervals.p50!.high, 11.5 + tCritical(2) * (2 / Math.sqrt(3)), 'high');
+  const logs = [10, 12, 14].map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / 3;
+  const relative = Math.sqrt(logs.reduce((sum, l) => sum + (l - mean) ** 2, 0) / 2) / Math.sqrt(3);
+  close(intervals.p50!.low, 11.5 / Math.exp(tCritical(2) * relative), 'low');
+  close(intervals.p50!.high, 11.5 * Math.exp(tCritical(2) * relative), 'high');
   assert.equal(intervals.p50!.level, 0.95);
   assert.deepEqual([intervals.rate!.low, intervals.rate!.high], [100, 100], 'identical rounds: no spread');
 });

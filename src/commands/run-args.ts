@@ -19,10 +19,11 @@ import { addJournalOptions, JOURNAL_FLAG_NAMES, type JournalFlags } from './jour
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
 export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
+  slo?: string;
   maxErrors?: string;
   jsonLine?: boolean;
 }
@@ -45,7 +46,11 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
   command
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
     .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
-    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0');
+    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0')
+    .option(
+      '--slo <clauses>',
+      "what every cell must keep, e.g. 'p99<10ms,errors=0' (capacity's grammar); judged on each value's 95% interval: pass, fail (exit 1) or inconclusive",
+    );
   addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
@@ -71,6 +76,7 @@ export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = proc
     params: paramsFromFlags(info, flags),
     ...commonOptionsFromFlags(flags),
     repeat: readCount('--repeat', flags.repeat ?? '1'),
+    ...(flags.slo !== undefined ? { slo: flags.slo } : {}),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...foreignTrustOptions(flags),
     ...(shard ? { shard } : {}),

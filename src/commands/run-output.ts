@@ -5,13 +5,13 @@
  * folder, whose failure never touches the JSON.
  *
  * Exit code (docs/running.md has the table): 130 when interrupted; else 1 when
- * a cell failed, a cell has errors beyond --max-errors, nothing was measured
+ * a cell failed, a cell has errors beyond --max-errors, a cell failed --slo, nothing was measured
  * (every cell skipped), or the result file could not be written where asked
  * (it was saved elsewhere, and a CI job must not go on reading a stale file at
  * that path); else 0. A non-zero code says why on stderr, in one line.
  */
 import { saveResult, type SavedResult } from '../result-file.js';
-import type { BenchResult, CellResult } from '../result-types.js';
+import { isMeasured, type BenchResult, type CellResult } from '../result-types.js';
 import { renderTable } from '../report/table.js';
 import { describeArtifacts } from '../report/artifacts.js';
 import { writeReportFiles } from '../result-output.js';
@@ -64,8 +64,10 @@ export function verdictProblem(cells: CellResult[], maxErrors: number): string |
   if (cells.length > 0 && cells.every((c) => c.status === 'skipped')) return `nothing was measured: every cell was skipped (${plural(cells.length, 'cell')})`;
   const failed = cells.filter((c) => c.status === 'failed').length;
   const beyond = cells.filter((c) => c.status === 'errors' && faultCount(c) > maxErrors);
+  const missedSlo = cells.filter((c) => isMeasured(c) && c.slo?.verdict === 'fail').length;
   const parts = [
     ...(failed > 0 ? [`${plural(failed, 'cell')} failed`] : []),
+    ...(missedSlo > 0 ? [`${plural(missedSlo, 'cell')} failed --slo (the whole interval beyond the bound)`] : []),
     ...(beyond.length > 0
       ? [`${plural(beyond.length, 'cell')} lost or could not open connections (at most ${Math.max(...beyond.map(faultCount))} in a cell) beyond --max-errors ${maxErrors}`]
       : []),

@@ -13,6 +13,7 @@ import type { RunEvent } from './events.js';
 import type { MatrixPlan } from './plan.js';
 import { foreignServerInfo } from './servers/foreign-options.js';
 import { cellWindow } from './window.js';
+import { withSloVerdicts } from '../stats/slo-verdict.js';
 
 export interface ExecuteOptions {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
@@ -73,7 +74,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
-  return runResult(
+  const result = runResult(
     {
       ...runIdentity,
       info: plan.info,
@@ -89,4 +90,5 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     },
     runs,
   );
+  return plan.slo ? withSloVerdicts(result, plan.slo) : result;
 }

@@ -22,6 +22,7 @@ import type { ForeignServerSpec } from './servers/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from './servers/foreign-options.js';
 import { RunTls } from './run-tls.js';
 import { checkForeignTls, foreignTrustOf, paramsWithTlsDefault } from './tls-options.js';
+import { parseSlo, type Slo } from '../capacity/slo.js';
 
 /**
  * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
@@ -65,6 +66,11 @@ export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
   ca?: string;
   /** Skip certificate verification for those servers instead (a warning says so in the result); not with `ca`. */
   insecure?: boolean;
+  /**
+   * What every cell must keep, in capacity's grammar: 'p99<10ms,errors=0' (src/capacity/slo.ts). Each cell is
+   * judged against the interval of each value (pass, fail, or inconclusive when it straddles the bound).
+   */
+  slo?: string;
 }
 
 /** One cell of the plan: null `skip` when it runs. */
@@ -93,6 +99,8 @@ export interface MatrixPlan {
   tls: RunTls;
   /** Things about how the run measures that its numbers do not show (said in the result and under the table). */
   warnings: string[];
+  /** The objective every cell is judged against (`slo`), parsed against the scenario's declarations; null without one. */
+  slo: Slo | null;
 }
 
 /** What replan() may change between the steps of one search. */
@@ -126,7 +134,7 @@ export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */
 function withoutScenario(options: MatrixOptions): Omit<MatrixOptions, 'scenario'> {
-  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure'] as const;
+  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure', 'slo'] as const;
   return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
 }
 
@@ -165,7 +173,9 @@ function expand(
     }),
   );
   const warnings = tls.foreignTrust?.insecure ? [insecureWarning(checked.foreign)] : [];
-  return { ...checked, loaded, info: scenarioInfo(loaded.scenario), paramSets, stacks, cells, options, tls, warnings };
+  const info = scenarioInfo(loaded.scenario);
+  const slo = options.slo !== undefined ? parseSlo(options.slo, info) : null;
+  return { ...checked, loaded, info, paramSets, stacks, cells, options, tls, warnings, slo };
 }
 
 function insecureWarning(foreign: CheckedOptions['foreign']): string {

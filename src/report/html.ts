@@ -125,7 +125,7 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
  */
 function tableHtml(table: CellTable): string {
   const th = (h: string, i: number): string => `<th${i < table.textColumns ? ' class="text"' : ''}>${escapeHtml(h)}</th>`;
-  const statusColumn = table.textColumns - 1;
+  const statusColumn = table.header.indexOf('status');
   const td = (value: string, i: number, mark: string | null): string => {
     const classes = [...(i < table.textColumns ? ['text'] : []), ...(mark && i === statusColumn ? [mark] : [])];
     return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(value)}</td>`;

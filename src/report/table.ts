@@ -11,6 +11,8 @@ import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from
 import { NO_SAMPLES } from '../core/metric-values.js';
 import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from './parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
+import { statisticsFootnotes } from './table-stats-notes.js';
+import { withInterval } from './interval-text.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -55,15 +57,18 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const shown = cells.filter((c) => c.status !== 'skipped');
   const swept = variedParameters(cells);
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
-  const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
+  // An SLO column when the run was judged against one (`run --slo`).
+  const judged = cells.some((c) => isMeasured(c) && c.slo);
+  const header = [...swept, 'server', 'client', 'status', ...(judged ? ['slo'] : []), ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
   const rows = shown.map((cell): CellTableRow => {
     const status = statusText(cell);
     const front = [...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
+    if (judged) front.push(cell.slo?.verdict ?? 'n/a');
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
       const value = cell.metrics[key];
-      if (typeof value === 'number') return formatMetric(value, info?.unit ?? 'count');
+      if (typeof value === 'number') return withInterval(value, info?.unit ?? 'count', cell.intervals?.[key]);
       return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : 'n/a';
     });
     const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
@@ -73,9 +78,12 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   return {
     fixed: fixed ? `every cell: ${fixed}` : '',
     header,
-    textColumns: swept.length + 3,
+    textColumns: swept.length + 3 + (judged ? 1 : 0),
     rows,
-    footer: tableFootnotes(scenario, cells, rows.map((r) => r.values[swept.length + 2]!), (cell) => cellLabel(cell, swept, scenario.parameters)),
+    footer: [
+      ...tableFootnotes(scenario, cells, rows.map((r) => r.values[swept.length + 2]!), (cell) => cellLabel(cell, swept, scenario.parameters)),
+      ...statisticsFootnotes(scenario, cells, (cell) => cellLabel(cell, swept, scenario.parameters)),
+    ],
   };
 }
 
@@ -102,6 +110,7 @@ export function statusText(cell: CellResult): string {
     cell.status,
     ...(cell.saturation ? ['saturated'] : []),
     ...(load ? [load.saturated.length > 0 ? 'client saturated' : 'client starved'] : []),
+    ...(cell.unstable ? ['unstable'] : []),
   ].join(', ');
 }
 

@@ -24,7 +24,8 @@
  * warm-up that White's MSER rule finds (the truncation, up to half the
  * batches, that minimises the remaining batches' variance over their count
  * squared; White, "An effective truncation heuristic for bias reduction in
- * simulation output", 1997). The value itself still covers the whole window.
+ * simulation output", 1997), applied to the intervals before they are
+ * batched. The value itself still covers the whole window.
  *
  * A percentile's batch value is the mean of its intervals' percentiles: to first
  * order (Bahadur's representation of a sample quantile) the percentile of a
@@ -32,7 +33,7 @@
  * estimate the spread of the window's own percentile.
  */
 import { sampleCorrelation, sampleStandardDeviation, sampleVariance } from 'simple-statistics';
-import type { Spread } from './confidence.js';
+import type { ScaledSpread } from './confidence.js';
 
 /** One interval of the window: its value, and its weight (samples for a latency, milliseconds for a rate). */
 export interface Weighted {
@@ -47,31 +48,37 @@ export const MIN_BATCHES = 4;
 /** Correlation between batches is capped here before it widens the error (at most sqrt(9) = 3 times). */
 const MAX_CORRELATION = 0.8;
 
-export type BatchSpread = Spread & { samples: number };
+export type BatchSpread = ScaledSpread;
 
 /**
  * The batch-means spread of `series` (in window order). `minWeight`: the least
  * weight a batch needs to say anything (e.g. 10 samples beyond a percentile),
- * so batches grow until each has it. A string says why there is none.
+ * so batches grow until each has it. `logScale`: read the spread of the batch
+ * values' logarithms (when all are above 0), a relative error: a p99 batch
+ * that hit a stall reads 20x the others, and a spread of logs neither lets that
+ * one batch swamp the rest nor reaches below 0. A string says why there is none.
  */
-export function batchMeansSpread(series: ReadonlyArray<Weighted>, minWeight = 0): BatchSpread | string {
-  const points = series.filter((p) => Number.isFinite(p.value) && p.weight > 0);
-  if (points.length < MIN_BATCHES) return `the window has ${points.length} interval${points.length === 1 ? '' : 's'} with samples; an interval needs ${MIN_BATCHES}`;
-  let size = Math.max(1, Math.floor(points.length / TARGET_BATCHES));
+export function batchMeansSpread(series: ReadonlyArray<Weighted>, minWeight = 0, logScale = false): BatchSpread | string {
+  const usable = series.filter((p) => Number.isFinite(p.value) && p.weight > 0);
+  if (usable.length < MIN_BATCHES) return `the window has ${usable.length} interval${usable.length === 1 ? '' : 's'} with samples; an interval needs ${MIN_BATCHES}`;
+  const onLogs = logScale && usable.every((p) => p.value > 0);
+  const scale = (value: number): number => (onLogs ? Math.log(value) : value);
+  // The warm-up is cut interval by interval, before batching: what is left still makes about ten batches.
+  const points = usable.slice(warmUpBatches(usable.map((p) => scale(p.value))));
+  let size = Math.max(1, Math.round(points.length / TARGET_BATCHES));
   let batches = batchesOf(points, size);
   while (batches.some((b) => b.weight < minWeight) && batches.length > MIN_BATCHES) batches = batchesOf(points, ++size);
   if (batches.length < MIN_BATCHES || batches.some((b) => b.weight < minWeight)) {
-    return `the window holds too few samples for ${MIN_BATCHES} batches of at least ${Math.ceil(minWeight)} each`;
+    return `the window holds too few samples for ${MIN_BATCHES} batches of at least ${Math.ceil(minWeight)} each after its warm-up`;
   }
-  const values = batches.map((b) => b.value).slice(warmUpBatches(batches.map((b) => b.value)));
-  if (values.length < MIN_BATCHES) return `the window's batches after its warm-up are ${values.length}; an interval needs ${MIN_BATCHES}`;
+  const values = batches.map((b) => scale(b.value));
   const deviation = sampleStandardDeviation(values);
   const correlation = deviation > 0 && values.length >= 3 ? lagOneCorrelation(values) : 0;
   const widen = correlation > 0 ? Math.sqrt((1 + Math.min(correlation, MAX_CORRELATION)) / (1 - Math.min(correlation, MAX_CORRELATION))) : 1;
-  return { standardError: (deviation / Math.sqrt(values.length)) * widen, degreesOfFreedom: values.length - 1, samples: values.length };
+  return { standardError: (deviation / Math.sqrt(values.length)) * widen, degreesOfFreedom: values.length - 1, samples: values.length, scale: onLogs ? 'log' : 'linear' };
 }
 
-/** MSER: how many leading values to leave out (at most half, leaving MIN_BATCHES). */
+/** MSER: how many leading values to leave out (at most half, leaving MIN_BATCHES); applied to the window's intervals before they are batched. */
 export function warmUpBatches(values: number[]): number {
   let best = { cut: 0, score: Number.POSITIVE_INFINITY };
   for (let cut = 0; cut <= Math.floor(values.length / 2) && values.length - cut >= MIN_BATCHES; cut++) {

@@ -10,7 +10,7 @@
  */
 import type { MetricInfo } from '../declaration-types.js';
 import type { TimeSeries, ValueInterval } from '../result-types.js';
-import { CONFIDENCE_LEVEL, tCritical, type Spread } from './confidence.js';
+import { CONFIDENCE_LEVEL, tCritical, type ScaledSpread } from './confidence.js';
 import { roundSpread } from './round-spread.js';
 import { batchMeansSpread } from './batch-means.js';
 import { windowSeries } from './window-series.js';
@@ -44,7 +44,7 @@ export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cel
   for (const [key, info] of Object.entries(metrics)) {
     const value = cell.metrics[key];
     if (!isKeyMetric(info) || typeof value !== 'number' || !Number.isFinite(value)) continue;
-    const rounds = roundSpread((cell.rounds ?? []).map((r) => r.metrics?.[key]));
+    const rounds = roundSpread((cell.rounds ?? []).map((r) => r.metrics?.[key]), true);
     const spread = rounds ? { ...rounds, method: 'rounds' as const } : windowSpread(info, cell.timeSeries);
     if (typeof spread === 'string') out.noInterval[key] = spread;
     else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value));
@@ -57,29 +57,30 @@ export function windowIntervals(metrics: Readonly<Record<string, MetricInfo>>, v
   return cellIntervals(metrics, { metrics: values, ...(timeSeries ? { timeSeries } : {}) }).intervals;
 }
 
-function windowSpread(info: MetricInfo, timeSeries: TimeSeries | undefined): (Spread & { samples: number; method: 'window' }) | string {
+function windowSpread(info: MetricInfo, timeSeries: TimeSeries | undefined): (ScaledSpread & { method: 'window' }) | string {
   const series = windowSeries(info, timeSeries);
   if (typeof series === 'string') return series;
-  const spread = batchMeansSpread(series.points, series.minWeight);
+  const spread = batchMeansSpread(series.points, series.minWeight, true);
   return typeof spread === 'string' ? spread : { ...spread, method: 'window' };
 }
 
 /**
- * value +- t x standard error, the error raised to the rounding noise of the value's resolution
- * (a uniform error one step wide has a standard deviation of step / sqrt(12)), never below 0.
+ * The interval at CONFIDENCE_LEVEL. A spread of logarithms (a relative error e) gives the value
+ * times / divided by exp(t x e): latencies and rates are positive and their noise multiplicative (a
+ * stall multiplies a p99), so the interval never reaches below 0, and ratios of two cells (also
+ * worked on logs) agree with it; `standardError` then holds value x e, the error the delta method
+ * gives the value itself. A spread of the values gives value +- t x se, cut at 0. Either is first
+ * raised to the rounding noise of the value's resolution (a uniform error one step wide has a
+ * standard deviation of step / sqrt(12)).
  */
-export function intervalAround(value: number, spread: Spread & { samples: number }, method: ValueInterval['method'], resolution = 0): ValueInterval {
-  const standardError = Math.max(spread.standardError, resolution / Math.sqrt(12));
-  const half = tCritical(spread.degreesOfFreedom) * standardError;
-  return {
-    low: Math.max(0, value - half),
-    high: value + half,
-    level: CONFIDENCE_LEVEL,
-    method,
-    standardError,
-    degreesOfFreedom: spread.degreesOfFreedom,
-    samples: spread.samples,
-  };
+export function intervalAround(value: number, spread: ScaledSpread, method: ValueInterval['method'], resolution = 0): ValueInterval {
+  const onLogs = spread.scale === 'log' && value > 0;
+  const standardError = Math.max(onLogs ? spread.standardError * value : spread.standardError, resolution / Math.sqrt(12));
+  const t = tCritical(spread.degreesOfFreedom);
+  const [low, high] = onLogs
+    ? [value * Math.exp((-t * standardError) / value), value * Math.exp((t * standardError) / value)]
+    : [Math.max(0, value - t * standardError), value + t * standardError];
+  return { low, high, level: CONFIDENCE_LEVEL, method, standardError, degreesOfFreedom: spread.degreesOfFreedom, samples: spread.samples };
 }
 
 /** The step a value is recorded in: for a latency its histogram's and the result's rounding; 0 for other numbers. */

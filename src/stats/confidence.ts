@@ -22,6 +22,12 @@ export interface Spread {
   degreesOfFreedom: number;
 }
 
+/** A spread read from `samples` values (rounds, batches), of the values themselves or of their logarithms (a relative error). */
+export interface ScaledSpread extends Spread {
+  samples: number;
+  scale: 'log' | 'linear';
+}
+
 /**
  * The standard error of a sum or difference of independent estimates, with the
  * Welch-Satterthwaite degrees of freedom (what Welch's t-test uses): the
