@@ -277,7 +277,8 @@ test('compare shows the same number as the table for a repeated cell', () => {
   const file = { ...result(infoOf(scenario), [pooled]), repeat: 3 };
   const comparison = compareResults(file, structuredClone(file));
   const table = renderTable(file).split('\n');
-  const row = table.find((line) => line.startsWith('ws '))!.trim().split(/\s+/);
+  // Columns are two spaces apart at least; a number's interval (`0.25 ±0.01`) is one space after it.
+  const row = table.find((line) => line.startsWith('ws '))!.trim().split(/\s{2,}/).map((value) => value.split(' ')[0]);
   const header = table.find((line) => line.startsWith('server '))!.split(/\s{2,}/);
   assert.ok(isMeasured(pooled));
   for (const [key, metric] of [['rttP50Ms', 'p50 ms'], ['rttP99Ms', 'p99 ms'], ['messagesPerSec', 'msg/s']] as const) {
