@@ -7,6 +7,7 @@ import { isMeasured, type BenchResult, type CellResult, type Environment, type S
 import { cellTable, type CellTable } from './table.js';
 import { escapeHtml, figureHtml, type RenderedChart } from './html-parts.js';
 import { capacitySectionHtml } from './capacity-html.js';
+import { picksHtml } from './html-picks.js';
 
 export interface RenderedScenario {
   scenario: string;
@@ -37,6 +38,7 @@ figcaption { color: #555; font-size: 0.92em; }
 .note { color: #8a5a00; }
 p.fixed { font-family: monospace; color: #444; }
 pre.footer { font-size: 0.92em; color: #555; white-space: pre-wrap; }
+ul.picks li { margin: 0.15em 0; }
 `;
 
 export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): string {
@@ -114,6 +116,7 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
     `<p>${escapeHtml(scenario.description)}</p>`,
     ...(table.fixed ? [`<p class="fixed">${escapeHtml(table.fixed)}</p>`] : []),
     tableHtml(table),
+    picksHtml(scenario, cells),
     ...(charts.length === 0 && notDrawn.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
     ...notDrawn.map((line) => `<p class="note">${escapeHtml(line)}</p>`),
   ].join('\n');

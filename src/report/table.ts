@@ -13,6 +13,7 @@ import { cellLabel, fixedParametersText, formatParameterValue, variedParameters 
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
 import { withInterval } from './interval-text.js';
+import { pickFootnotes } from './pick-text.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -46,8 +47,9 @@ export function renderTable(result: BenchResult): string {
         ' (histograms merged, counters and windows added; each round is in the JSON)'
       : '';
   const sections = result.scenarios.map((scenario) => {
-    const table = cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name));
-    return [`${scenario.name}: ${scenario.description}`, ...(table.fixed ? [table.fixed] : []), renderCellTable(table)].join('\n');
+    const cells = result.cells.filter((c) => c.scenario === scenario.name);
+    const table = cellTable(scenario, cells);
+    return [`${scenario.name}: ${scenario.description}`, ...(table.fixed ? [table.fixed] : []), renderCellTable(table), ...pickFootnotes(scenario, cells)].join('\n');
   });
   const warnings = (result.warnings ?? []).map((w) => `warning: ${w}`);
   return sections.join('\n\n') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
