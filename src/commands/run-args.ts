@@ -19,11 +19,12 @@ import { addJournalOptions, JOURNAL_FLAG_NAMES, type JournalFlags } from './jour
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', 'control', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
 export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
   slo?: string;
+  control?: boolean;
   maxErrors?: string;
   jsonLine?: boolean;
 }
@@ -47,6 +48,7 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
     .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
     .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0')
+    .option('--control', "measure this machine's noise: the first pair again, as the first and the last cell of every round; the result says how far the two read apart")
     .option(
       '--slo <clauses>',
       "what every cell must keep, e.g. 'p99<10ms,errors=0' (capacity's grammar); judged on each value's 95% interval: pass, fail (exit 1) or inconclusive",
@@ -77,6 +79,7 @@ export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = proc
     ...commonOptionsFromFlags(flags),
     repeat: readCount('--repeat', flags.repeat ?? '1'),
     ...(flags.slo !== undefined ? { slo: flags.slo } : {}),
+    ...(flags.control ? { control: true } : {}),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...foreignTrustOptions(flags),
     ...(shard ? { shard } : {}),

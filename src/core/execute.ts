@@ -35,7 +35,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   const cells = plan.cells;
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
-  const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip }));
+  const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip, ...(cell.control ? { control: cell.control } : {}) }));
   const environment = {
     ...describeEnvironment(plan.stacks),
     ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),

@@ -71,11 +71,18 @@ export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
    * judged against the interval of each value (pass, fail, or inconclusive when it straddles the bound).
    */
   slo?: string;
+  /**
+   * Measure the machine's own noise: the first pair that runs, measured twice more as two cells, the
+   * first and the last of every round; the result's `control` says how far the two read apart.
+   */
+  control?: boolean;
 }
 
 /** One cell of the plan: null `skip` when it runs. */
 export interface PlannedCell extends CellPlan {
   skip: string | null;
+  /** Set on the two cells of the noise control (`control`): first (1) and last (2) of every round. */
+  control?: 1 | 2;
 }
 
 export interface MatrixPlan {
@@ -134,7 +141,7 @@ export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */
 function withoutScenario(options: MatrixOptions): Omit<MatrixOptions, 'scenario'> {
-  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure', 'slo'] as const;
+  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure', 'slo', 'control'] as const;
   return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
 }
 
@@ -174,6 +181,9 @@ function expand(
   );
   const warnings = tls.foreignTrust?.insecure ? [insecureWarning(checked.foreign)] : [];
   const info = scenarioInfo(loaded.scenario);
+  const pair = options.control ? cells.find((c) => c.skip === null) : undefined;
+  if (options.control && !pair) throw new ParameterError('control', 'no pair of the run can run here, so none can be its control');
+  if (pair) cells.splice(0, cells.length, { ...pair, control: 1 }, ...cells, { ...pair, control: 2 });
   const slo = options.slo !== undefined ? parseSlo(options.slo, info) : null;
   return { ...checked, loaded, info, paramSets, stacks, cells, options, tls, warnings, slo };
 }

@@ -8,6 +8,7 @@ import { cellTable, type CellTable } from './table.js';
 import { escapeHtml, figureHtml, type RenderedChart } from './html-parts.js';
 import { capacitySectionHtml } from './capacity-html.js';
 import { picksHtml } from './html-picks.js';
+import { controlLines } from './control-text.js';
 
 export interface RenderedScenario {
   scenario: string;
@@ -68,6 +69,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
         : '') +
       '</p>',
     ...(result.warnings ?? []).map((warning) => `<p class="note"><strong>Warning:</strong> ${escapeHtml(warning)}</p>`),
+    ...controlLines(result).filter((line) => line !== '').map((line) => `<p class="fixed">${escapeHtml(line)}</p>`),
     environmentBlock(result.environment, result.clientProcesses),
     ...(result.capacity ? [capacitySectionHtml({ ...result, capacity: result.capacity }, rendered.flatMap((r) => r.capacity ?? []))] : []),
     ...sections,

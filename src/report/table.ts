@@ -14,6 +14,7 @@ import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
 import { withInterval } from './interval-text.js';
 import { pickFootnotes } from './pick-text.js';
+import { controlLines } from './control-text.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -52,7 +53,8 @@ export function renderTable(result: BenchResult): string {
     return [`${scenario.name}: ${scenario.description}`, ...(table.fixed ? [table.fixed] : []), renderCellTable(table), ...pickFootnotes(scenario, cells)].join('\n');
   });
   const warnings = (result.warnings ?? []).map((w) => `warning: ${w}`);
-  return sections.join('\n\n') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
+  const control = controlLines(result);
+  return sections.join('\n\n') + (control.length ? `\n${control.join('\n')}` : '') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
 }
 
 export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTable {
