@@ -121,14 +121,14 @@ function readPercent(text: string): number {
 }
 
 /** Fails before anything is compared when `path` could not be appended to. */
-function checkAppendable(path: string): void {
+export function checkAppendable(path: string): void {
   const directory = dirname(resolve(path));
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`--summary: directory ${directory} does not exist`);
   if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--summary: ${path} is a directory`);
 }
 
 /** A step summary holds what earlier steps wrote: add to it, a blank line apart. */
-function appendSummary(path: string, markdown: string): void {
+export function appendSummary(path: string, markdown: string): void {
   try {
     appendFileSync(path, `\n${markdown}`);
   } catch (error) {

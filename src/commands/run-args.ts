@@ -19,12 +19,13 @@ import { addJournalOptions, JOURNAL_FLAG_NAMES, type JournalFlags } from './jour
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', 'control', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', 'control', 'summary', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
 export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
   slo?: string;
   control?: boolean;
+  summary?: string;
   maxErrors?: string;
   jsonLine?: boolean;
 }
@@ -48,6 +49,7 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
     .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
     .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0')
+    .option('--summary <file>', 'also append the result as Markdown (table, what to pick, SLO) to this file (e.g. "$GITHUB_STEP_SUMMARY")')
     .option('--control', "measure this machine's noise: the first pair again, as the first and the last cell of every round; the result says how far the two read apart")
     .option(
       '--slo <clauses>',
