@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combineIndependent, tCritical } from '../src/stats/confidence.js';
+import { combineIndependent, familyLevel, tCritical } from '../src/stats/confidence.js';
 import { roundSpread } from '../src/stats/round-spread.js';
 import { batchMeansSpread, warmUpBatches, type Weighted } from '../src/stats/batch-means.js';
 import { cellIntervals } from '../src/stats/cell-intervals.js';
@@ -23,6 +23,8 @@ test('t quantiles and Welch-Satterthwaite are exact', () => {
   const combined = combineIndependent([{ standardError: 3, degreesOfFreedom: 4 }, { standardError: 4, degreesOfFreedom: 9 }]);
   close(combined.standardError, 5, 'combined error');
   close(combined.degreesOfFreedom, 625 / (81 / 4 + 256 / 9), 'Welch-Satterthwaite');
+  close(familyLevel(10), 0.995, 'Bonferroni: 10 changes at 99.5 % hold together at 95 %');
+  assert.equal(familyLevel(1), 0.95);
 });
 
 test('rounds: the standard error of a round, with rounds - 1 degrees of freedom; fewer than 3 rounds give none', () => {

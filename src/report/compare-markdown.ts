@@ -7,7 +7,7 @@
  */
 import type { CellComparison, Comparison, MetricDelta, UnmatchedCell } from './compare.js';
 import { formatChange, type Gate } from './compare-gate.js';
-import { intervalText, noiseLegend, verdictLegend, verdictText } from './compare-text.js';
+import { intervalText, levelText, noiseLegend, verdictLegend, verdictText } from './compare-text.js';
 import { formatNumber } from './table.js';
 
 export function renderComparisonMarkdown(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
@@ -35,7 +35,7 @@ export function renderComparisonMarkdown(comparison: Comparison, names: { base: 
     `| ${align.join(' | ')} |`,
     ...rows.map(line),
     '',
-    `Each change is new against base in percent, with its 95 % interval; bold is what ${gate ? 'the gate counts' : 'regressed'}.`,
+    `Each change is new against base in percent, with its interval (${levelText(comparison.intervalLevel)}); bold is what ${gate ? 'the gate counts' : 'regressed'}.`,
     '',
     verdictLegend(gate, comparison.marginPct),
     '',

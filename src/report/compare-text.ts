@@ -31,11 +31,23 @@ export function noiseLegend(comparison?: Comparison): string {
     ? ' Capacities: a capacity moved only when the two searches\' brackets (capacity up to broke at) do not overlap.'
     : '';
   const pct = `${RATE_NOISE_FRACTION * 100}%`;
-  return 'interval: the 95 % confidence interval of the change (new / base - 1), on the log scale: with 3+ rounds on both sides from the rounds' +
+  const level = comparison && comparison.intervalTests > 1
+    ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, so that together they hold at 95 %)`
+    : 'the 95 % confidence interval of the change (new / base - 1)';
+  return `interval: ${level}, on the log scale: with 3+ rounds on both sides from the rounds` +
     " (paired round by round for two servers of one run, else Welch's t on the rounds' logs); otherwise from each cell's interval of its window," +
     ' never narrower than the run-to-run band a single window cannot see (latencies: half the spread of the source histogram half a nine either side' +
     ` of the percentile; rates: the larger of ${pct} and the spread of the per-interval rates; RSS ${pct}; CPU the larger of ${pct} and the window's max over mean);` +
     ` errors compare exactly (any rise regresses). docs/reading-results.md says more.${capacity}`;
+}
+
+/** `99.6%`: a level as a header says it, to the first digit that is not 9. */
+export function levelText(level: number): string {
+  for (let digits = 0; digits < 4; digits++) {
+    const text = (level * 100).toFixed(digits);
+    if (Number(text) < 100) return `${text}%`;
+  }
+  return `${(level * 100).toFixed(4)}%`;
 }
 
 /** `+4.1% [-2.0%, +10.3%]`; '' without an interval. */
@@ -46,7 +58,7 @@ export function intervalText(d: MetricDelta): string {
 
 /** The delta table; with `gate`, judged by its threshold and followed by its lines. */
 export function renderComparison(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
-  const header = ['cell', 'metric', 'base', 'new', 'change', '95% interval', 'test', 'verdict'];
+  const header = ['cell', 'metric', 'base', 'new', 'change', `${levelText(comparison.intervalLevel)} interval`, 'test', 'verdict'];
   const rows: string[][] = [];
   for (const cell of comparison.cells) {
     const label = cell.label;

@@ -77,6 +77,13 @@ export interface Comparison {
   warnings: string[];
   /** The margin in percent: a change smaller than this is never regressed or improved (the gate's threshold, else DEFAULT_MARGIN_PCT). */
   marginPct: number;
+  /**
+   * The level of each change's interval: 95 % shared out over the changes judged on an interval
+   * (Bonferroni: 1 - 0.05 / changes), so the comparison as a whole holds at 95 %.
+   */
+  intervalLevel: number;
+  /** How many changes that level was shared out over. */
+  intervalTests: number;
   /** Set when two servers of one file were compared (`compare FILE --servers base,new`): their names. */
   servers?: { base: string; next: string };
 }

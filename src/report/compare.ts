@@ -12,7 +12,7 @@ import { sampleStandardDeviation } from 'simple-statistics';
 import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
 import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
 import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
-import { CONFIDENCE_LEVEL } from '../stats/confidence.js';
+import { familyLevel } from '../stats/confidence.js';
 import type { MetricInfo } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CapacityResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
 import { cellNamer } from './parameter-labels.js';
@@ -51,9 +51,12 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
       ...compareCapacities(base as CapacityResult, next as CapacityResult),
       environmentNote: environmentNote(base, next),
       marginPct,
+      intervalLevel: familyLevel(1),
+      intervalTests: 0,
     };
   }
-  const judge = { marginPct, paired: options.pairedRounds === true };
+  const tests = intervalTests(base, next);
+  const judge = { marginPct, paired: options.pairedRounds === true, level: familyLevel(tests) };
   const nextByKey = new Map(next.cells.map((c) => [cellKey(c), c]));
   const baseKeys = new Set(base.cells.map(cellKey));
   const scenarioOf = (name: string): ScenarioInfo | undefined =>
@@ -89,6 +92,8 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
     environmentNote: environmentNote(base, next),
     warnings: [shortWindowWarning('base', base), shortWindowWarning('new', next), ...unstableWarnings(base, next)].filter((w): w is string => w !== null),
     marginPct,
+    intervalLevel: judge.level,
+    intervalTests: tests,
   };
 }
 
@@ -110,6 +115,21 @@ export function compareServers(result: BenchResult, base: string, next: string, 
 interface Judging {
   marginPct: number;
   paired: boolean;
+  /** The level of each change's interval: the comparison's family of changes holds at 95 % together. */
+  level: number;
+}
+
+/**
+ * How many changes a comparison judges on an interval: per cell both files measured, each primary
+ * latency and rate with a direction and the server's CPU and RSS. Each is judged at
+ * familyLevel(that many), so that identical code reads no regression anywhere at 95 %.
+ */
+function intervalTests(base: BenchResult, next: BenchResult): number {
+  const nextKeys = new Set(next.cells.filter(isMeasured).map(cellKey));
+  return base.cells.filter((c) => isMeasured(c) && nextKeys.has(cellKey(c))).reduce((sum, cell) => {
+    const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
+    return sum + metrics.filter((m) => (m.role === 'primary-latency' || m.role === 'primary-rate') && m.better !== 'none').length + 2;
+  }, 0);
 }
 
 /** A cell's recorded reason when it did not end ok; null for an ok cell. */
@@ -241,7 +261,7 @@ function delta(
   const next = n.value;
   const changePct = base !== null && next !== null && base !== 0 ? ((next - base) / Math.abs(base)) * 100 : null;
   const bandPct = noise !== null && base !== null && base !== 0 ? (noise / Math.abs(base)) * 100 : null;
-  const change = base !== null && next !== null ? changeInterval({ ...b, value: base }, { ...n, value: next }, changePct, bandPct, judge.paired) : null;
+  const change = base !== null && next !== null ? changeInterval({ ...b, value: base }, { ...n, value: next }, changePct, bandPct, judge) : null;
   const verdict: Verdict = change ? judgeChange(change, better, judge.marginPct) : 'n/a';
   return { key, metric, role, base, next, changePct, noise, change, better, verdict };
 }
@@ -252,14 +272,14 @@ function delta(
  * how far two runs of it differ, so a change measured from one is never given an interval narrower
  * than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
  */
-function changeInterval(b: Side, n: Side, changePct: number | null, bandPct: number | null, paired: boolean): ChangeInterval | null {
+function changeInterval(b: Side, n: Side, changePct: number | null, bandPct: number | null, { paired, level }: Judging): ChangeInterval | null {
   const log = logRatio(n, b, paired);
   if (log) {
-    const ratio = ratioInterval(log);
+    const ratio = ratioInterval(log, level);
     const estimatePct = (ratio.ratio - 1) * 100;
     const fromRounds = log.basis === 'rounds';
     const test = `${log.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals'}, t(${formatDf(log.degreesOfFreedom)})`;
-    const interval = { estimatePct, lowPct: (ratio.low - 1) * 100, highPct: (ratio.high - 1) * 100, level: CONFIDENCE_LEVEL };
+    const interval = { estimatePct, lowPct: (ratio.low - 1) * 100, highPct: (ratio.high - 1) * 100, level };
     if (fromRounds || bandPct === null) return { ...interval, method: test };
     return {
       ...interval,

@@ -54,14 +54,14 @@ export function logRatio(a: Side, b: Side, paired: boolean): LogRatio | null {
   return { log: Math.log(a.value / b.value), ...spread, method: 'independent', basis };
 }
 
-/** The ratio and its interval at CONFIDENCE_LEVEL. */
-export function ratioInterval(ratio: LogRatio): RatioInterval {
-  const half = ratio.standardError > 0 ? tCritical(ratio.degreesOfFreedom) * ratio.standardError : 0;
+/** The ratio and its interval at `level` (default CONFIDENCE_LEVEL). */
+export function ratioInterval(ratio: LogRatio, level = CONFIDENCE_LEVEL): RatioInterval {
+  const half = ratio.standardError > 0 ? tCritical(ratio.degreesOfFreedom, level) * ratio.standardError : 0;
   return {
     ratio: Math.exp(ratio.log),
     low: Math.exp(ratio.log - half),
     high: Math.exp(ratio.log + half),
-    level: CONFIDENCE_LEVEL,
+    level,
     method: ratio.method,
     degreesOfFreedom: ratio.degreesOfFreedom,
   };
