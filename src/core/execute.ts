@@ -13,7 +13,7 @@ import type { RunEvent } from './events.js';
 import type { MatrixPlan } from './plan.js';
 import { foreignServerInfo } from './servers/foreign-options.js';
 import { cellWindow } from './window.js';
-import { withSloVerdicts } from '../stats/slo-verdict.js';
+import { withSloVerdicts } from '../slo/verdict.js';
 
 export interface ExecuteOptions {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */

@@ -22,7 +22,7 @@ import type { ForeignServerSpec } from './servers/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from './servers/foreign-options.js';
 import { RunTls } from './run-tls.js';
 import { checkForeignTls, foreignTrustOf, paramsWithTlsDefault } from './tls-options.js';
-import { parseSlo, type Slo } from '../capacity/slo.js';
+import { parseSlo, type Slo } from '../slo/grammar.js';
 
 /**
  * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
@@ -67,7 +67,7 @@ export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
   /** Skip certificate verification for those servers instead (a warning says so in the result); not with `ca`. */
   insecure?: boolean;
   /**
-   * What every cell must keep, in capacity's grammar: 'p99<10ms,errors=0' (src/capacity/slo.ts). Each cell is
+   * What every cell must keep, in capacity's grammar: 'p99<10ms,errors=0' (src/slo/grammar.ts). Each cell is
    * judged against the interval of each value (pass, fail, or inconclusive when it straddles the bound).
    */
   slo?: string;

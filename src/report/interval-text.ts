@@ -5,16 +5,13 @@
  * `0.163 [0.092, 0.289]` (intervals are read on the log scale, so a wide one
  * reaches further up than down); and ratios as percentages with their interval.
  */
-import type { MetricUnit } from '../declaration-types.js';
 import type { RatioInterval, ValueInterval } from '../result-types.js';
-import { formatMetric } from './table.js';
 
 /** Sides of an interval this close (the longer at most this many times the shorter) are shown as one ±. */
 const SYMMETRIC_ENOUGH = 1.25;
 
-/** `0.027 ±0.001`, or `0.163 [0.092, 0.289]`: the value as the table formats it, with its interval in the same decimals. */
-export function withInterval(value: number, unit: MetricUnit, interval: ValueInterval | undefined): string {
-  const text = formatMetric(value, unit);
+/** `0.027 ±0.001`, or `0.163 [0.092, 0.289]`: `value` as the table formats it (`text`), with its interval in the same decimals. */
+export function withInterval(text: string, value: number, interval: ValueInterval | undefined): string {
   if (!interval) return text;
   const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
   const below = value - interval.low;

@@ -72,7 +72,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
       const value = cell.metrics[key];
-      if (typeof value === 'number') return withInterval(value, info?.unit ?? 'count', cell.intervals?.[key]);
+      if (typeof value === 'number') return withInterval(formatMetric(value, info?.unit ?? 'count'), value, cell.intervals?.[key]);
       return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : 'n/a';
     });
     const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];

@@ -1,6 +1,6 @@
 /**
  * `run --slo 'p99<10ms,errors=0'`: each cell judged against the objective, in
- * capacity's grammar (src/capacity/slo.ts parses it and says what a clause
+ * the grammar capacity uses too (grammar.ts parses it and says what a clause
  * names). A clause whose value has a confidence interval is judged on the
  * whole interval: pass when all of it keeps the bound, fail when none of it
  * does, inconclusive when it straddles the bound (the cell cannot tell: more
@@ -9,7 +9,7 @@
  */
 import type { CellResult, CellSloVerdict, SloClauseVerdict, SloVerdict } from '../result-types.js';
 import { isMeasured } from '../result-types.js';
-import { checkSlo, clauseHolds, type Slo } from '../capacity/slo.js';
+import { checkSlo, clauseHolds, type Slo } from './grammar.js';
 
 /** The cell's verdict; null for a cell that measured nothing (skipped, or failed before its window: its status already fails the run). */
 export function judgeCellSlo(slo: Slo, cell: CellResult): CellSloVerdict | null {
