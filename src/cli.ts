@@ -18,8 +18,12 @@ import { initFromArgs } from './commands/init.js';
 import { redactUrlsIn } from './redact/url-secrets.js';
 import { terminalLines, terminalText } from './escape/terminal.js';
 
-/** Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike). */
-const QUICK_SUITE = ['echo', '--preset', 'quick'];
+/**
+ * Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike), each
+ * pair in 3 interleaved rounds: rounds spread every pair over the whole minute, so each number's
+ * interval (from its rounds) sees how far this machine drifts, which one longer window cannot.
+ */
+const QUICK_SUITE = ['echo', '--preset', 'quick', '--repeat', '3'];
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runFromArgs,

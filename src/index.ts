@@ -46,12 +46,22 @@ export type { RenderedScenario } from './report/html.js';
 export type { RenderedChart } from './report/html-parts.js';
 export { renderCharts, writeArtifacts } from './report/artifacts.js';
 export type { ArtifactOptions } from './report/artifacts.js';
-export { compareResults } from './report/compare.js';
-export type { CellComparison, Comparison, MetricDelta, UnmatchedCell, Verdict } from './report/compare.js';
+export { compareResults, compareServers } from './report/compare.js';
+export type { CellComparison, Comparison, CompareOptions, MetricDelta, UnmatchedCell, Verdict } from './report/compare.js';
+export { renderResultMarkdown } from './report/run-markdown.js';
+export { CONFIDENCE_LEVEL } from './stats/confidence.js';
+export { cellIntervals } from './stats/cell-intervals.js';
+export { logRatio, ratioInterval, isTie } from './stats/ratio.js';
+export type { LogRatio, Side as RatioSide } from './stats/ratio.js';
+export { picksOf } from './stats/ranking.js';
+export type { Pick, Difference } from './stats/ranking.js';
+export { judgeChange, DEFAULT_MARGIN_PCT } from './stats/verdict.js';
+export type { ChangeInterval, ChangeVerdict } from './stats/verdict.js';
+export { judgeCellSlo } from './slo/verdict.js';
 export { renderComparison } from './report/compare-text.js';
 export { renderComparisonMarkdown } from './report/compare-markdown.js';
-export { gate, gateLines, regressionsBeyond } from './report/compare-gate.js';
-export type { Gate, GateRegression } from './report/compare-gate.js';
+export { gate, gateLines, regressionsBeyond, INCONCLUSIVE_EXIT_CODE } from './report/compare-gate.js';
+export type { Gate, GateRegression, InconclusivePolicy } from './report/compare-gate.js';
 export { percentileNoiseMs } from './report/compare-noise.js';
 export { createProgress, progressLine } from './report/progress.js';
 export type { Progress, ProgressMode } from './report/progress.js';
@@ -177,6 +187,12 @@ export type {
   CellResult,
   MeasuredCell,
   RoundResult,
+  ValueInterval,
+  RatioInterval,
+  CellSloVerdict,
+  SloClauseVerdict,
+  SloVerdict,
+  ControlSection,
   StackInfo,
   Environment,
   ForeignServerInfo,
@@ -187,8 +203,8 @@ export type {
 } from './result-types.js';
 export { capacity, planCapacity, executeCapacity } from './capacity/run-capacity.js';
 export type { CapacityOptions, CapacityEvent, CapacityPlan } from './capacity/run-capacity.js';
-export { parseSlo, checkSlo } from './capacity/slo.js';
-export type { Slo, ClauseOutcome } from './capacity/slo.js';
+export { parseSlo, checkSlo } from './slo/grammar.js';
+export type { Slo, ClauseOutcome } from './slo/grammar.js';
 export { searchCapacity, tolerance } from './capacity/search.js';
 export type { StepJudgement, SearchSettings, SearchStep, SearchOutcome, StepFunction } from './capacity/search.js';
 export { judgeCell, STARVED_LOOP_SHARE } from './capacity/judge.js';

@@ -5,7 +5,7 @@
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
-import type { CapacitySection } from './capacity-types.js';
+import type { CapacitySection, SloClause } from './capacity-types.js';
 
 export const SCHEMA_VERSION = 3;
 
@@ -192,6 +192,10 @@ export interface IntervalLatency {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Absent in files older than the field. */
+  meanMs?: number;
+  p90Ms?: number;
+  p999Ms?: number;
 }
 
 export interface TimeSeriesPoint {
@@ -258,6 +262,62 @@ export interface Measured {
    * histograms merged, counters and windows added, metrics computed once from that.
    */
   rounds?: RoundResult[];
+  /**
+   * The confidence interval of each key number (every primary-latency and primary-rate metric with a
+   * better direction), by metric key; absent in files older than the field (wsbench reads them in).
+   */
+  intervals?: Record<string, ValueInterval>;
+  /** Why a key number has no interval ("the window has 3 intervals; an interval needs 5"), by metric key. */
+  noInterval?: Record<string, string>;
+  /** Set when the rounds disagree far more than their own spread (a machine switching speeds), in words. */
+  unstable?: string;
+  /** The verdict of `run --slo` on this cell. */
+  slo?: CellSloVerdict;
+}
+
+/**
+ * A confidence interval of one number (docs/reading-results.md says how each method works): the value
+ * times / divided by exp(t x standardError / value), on the log scale. `rounds`: the standard error of
+ * a round's value, from the spread of the cell's rounds (--repeat 3 or more). `window`: batch means over
+ * the window's own intervals (about ten consecutive batches after the warm-up, widened for the
+ * correlation of neighbouring batches), for a cell measured once.
+ */
+export interface ValueInterval {
+  /** Bounds, in the metric's unit; above 0 for a value above 0 (every key number is a latency or a rate). */
+  low: number;
+  high: number;
+  /** Confidence level, 0..1 (0.95). */
+  level: number;
+  method: 'rounds' | 'window';
+  /** Standard error of the value, in its unit: what a comparison of two cells combines. */
+  standardError: number;
+  /** Degrees of freedom of the t quantile (rounds - 1, or batches - 1). */
+  degreesOfFreedom: number;
+  /** Rounds, or batches of the window, the spread was read from. */
+  samples: number;
+}
+
+/** `run --slo`: each clause judged against the interval of the value it names. */
+export interface CellSloVerdict {
+  /** fail when any clause fails; else inconclusive when any is; else pass. */
+  verdict: SloVerdict;
+  clauses: SloClauseVerdict[];
+}
+
+/** pass: the whole interval keeps the bound; fail: none of it does; inconclusive: the interval straddles the bound. */
+export type SloVerdict = 'pass' | 'fail' | 'inconclusive';
+
+export interface SloClauseVerdict {
+  /** The clause as written, spaces removed: "p99<10ms". */
+  clause: string;
+  verdict: SloVerdict;
+  /** The value judged (a sum for `errors`); null when the cell does not have it (the clause fails). */
+  value: number | null;
+  /** Its interval when it has one; the clause is judged on the value alone when it has none (counts are exact). */
+  low?: number;
+  high?: number;
+  /** For people: "p99 0.21 ms [0.18, 0.25] < 10 ms", "p99 not measured: no samples". */
+  why: string;
 }
 
 /**
@@ -344,6 +404,8 @@ export interface RoundResult {
   metrics?: Record<string, number | null>;
   resources?: CellResources;
   elapsedMs: number;
+  /** The interval of each key number within this round's own window (method `window`): how far the round alone could be off. */
+  intervals?: Record<string, ValueInterval>;
 }
 
 /** One stack as it was on the machine that ran. */
@@ -447,6 +509,33 @@ export interface BenchResult {
   warnings?: string[];
   /** Set when this result is a capacity search (`wsbench capacity`): its cells are the search's steps. */
   capacity?: CapacitySection;
+  /** `run --slo`: the objective every cell was judged against (each cell's `slo` holds its verdict). */
+  slo?: { text: string; clauses: SloClause[] };
+  /** `run --control`: one pair measured twice, interleaved with the rest: how far two identical cells read apart here. */
+  control?: ControlSection;
+}
+
+/** The noise control: the same pair as two cells, the first and the last of every round. */
+export interface ControlSection {
+  server: string;
+  client: string;
+  /** The two measurements of the pair, as cells (their identity is the pair's). */
+  cells: [CellResult, CellResult];
+  /** The second over the first for each key number, with its interval; null where either has no value. */
+  ratios: Record<string, RatioInterval | null>;
+}
+
+/** A ratio of two values with its confidence interval. */
+export interface RatioInterval {
+  /** The estimate: a ratio of the values, or with rounds the geometric mean of the rounds' ratios. */
+  ratio: number;
+  low: number;
+  high: number;
+  level: number;
+  /** `paired rounds`: round by round (rounds interleaved); `independent`: the two values' own intervals combined. */
+  method: 'paired rounds' | 'independent';
+  /** Degrees of freedom of the t quantile (Welch-Satterthwaite when independent). */
+  degreesOfFreedom: number;
 }
 
 /** Where a rebuilt result came from, and what the rebuild could not know. */

@@ -17,6 +17,8 @@
  * version 1 files: every reporter reads the declarations.
  */
 import { STACK_PARAMETERS } from './common-parameters.js';
+import { cellIntervals } from './stats/cell-intervals.js';
+import { unstableRounds } from './stats/unstable.js';
 import type { ChartRequest, HistogramStat, MetricInfo, MetricSource, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { CapacitySection, CapacitySettings, CapacityStep, ServerCapacity } from './capacity-types.js';
 import {
@@ -31,6 +33,7 @@ import {
   type RoundResult,
   type ScenarioInfo,
   type SizeSummary,
+  isMeasured,
 } from './result-types.js';
 
 const COMMON_DEFAULTS: ParamValues = Object.fromEntries(Object.entries(STACK_PARAMETERS).map(([name, spec]) => [name, spec.default]));
@@ -253,4 +256,23 @@ function parametersOf(cells: V1Cell[]): Record<string, ParameterInfo> {
     }
   }
   return parameters;
+}
+
+/**
+ * Files written before cells carried the confidence interval of their key numbers (or merged from
+ * shards, whose cells are pooled anew) get them here, from what the file holds: the rounds' values,
+ * or the time series. Rounds of such a file have no interval of their own, so an unstable cell is
+ * told by the spread of its rounds alone.
+ */
+export function withIntervals(result: BenchResult): BenchResult {
+  if (result.cells.every((c) => !isMeasured(c) || c.intervals)) return result;
+  const cells = result.cells.map((cell): CellResult => {
+    if (!isMeasured(cell) || cell.intervals) return cell;
+    const declared = result.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {};
+    const timeSeries = cell.measurements.timeSeries;
+    const { intervals, noInterval } = cellIntervals(declared, { metrics: cell.metrics, ...(cell.rounds ? { rounds: cell.rounds } : {}), ...(timeSeries ? { timeSeries } : {}) });
+    const unstable = unstableRounds(declared, cell.rounds);
+    return { ...cell, intervals, ...(Object.keys(noInterval).length > 0 ? { noInterval } : {}), ...(unstable ? { unstable } : {}) };
+  });
+  return { ...result, cells };
 }

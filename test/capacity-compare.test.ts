@@ -19,7 +19,7 @@ const BASE = capacityResult([
   { server: 'deno', capacity: 800, brokeAt: 880 },
 ]);
 
-test('each server\'s capacity: regressed, improved or within its bracket; a server that no longer ran regresses', () => {
+test('each server\'s capacity: regressed, improved or unchanged within its bracket; a server that no longer ran regresses', () => {
   const next = capacityResult([
     { server: 'ws', capacity: 700, brokeAt: 770 },
     { server: 'uws', capacity: 4200, brokeAt: 4600 },
@@ -30,7 +30,7 @@ test('each server\'s capacity: regressed, improved or within its bracket; a serv
   const rows = comparison.cells.map((c) => [c.label, ...c.deltas.map((d) => [d.key, d.base, d.next, d.changePct === null ? null : Math.round(d.changePct), d.noise, d.verdict])]);
   assert.deepEqual(rows, [
     ['echo capacity ws x ws', ['capacity', 1000, 700, -30, 100, 'regressed']],
-    ['echo capacity uws x ws', ['capacity', 4000, 4200, 5, 400, 'within noise']],
+    ['echo capacity uws x ws', ['capacity', 4000, 4200, 5, 400, 'unchanged']],
     ['echo capacity bun x ws', ['capacity', 3000, 3400, 13, null, 'improved']],
     ['echo capacity deno x ws', ['status', null, null, null, null, 'regressed']],
   ]);
@@ -51,8 +51,8 @@ test('compare on the command line: the capacity rows, and the gate\'s exit code'
   writeFileSync(next, JSON.stringify(capacityResult([{ server: 'ws', capacity: 500, brokeAt: 550 }, { server: 'uws', capacity: 4000, brokeAt: 4400 }])));
   const outcome = await runCli(['compare', base, next, '--fail-on-regression', '20']);
   assert.equal(outcome.code, 1, outcome.stderr);
-  assert.match(outcome.stdout, /^echo capacity ws x ws\s+capacity \(connections\)\s+1000\s+500\s+-50\.0%\s+100\s+REGRESSED$/m);
-  assert.match(outcome.stdout, /^echo capacity uws x ws\s+capacity \(connections\)\s+4000\s+4000\s+\+0\.0%\s+400\s+within noise$/m);
+  assert.match(outcome.stdout, /^echo capacity ws x ws\s+capacity \(connections\)\s+1000\s+500\s+-50\.0%\s+brackets ±100\s+REGRESSED$/m);
+  assert.match(outcome.stdout, /^echo capacity uws x ws\s+capacity \(connections\)\s+4000\s+4000\s+\+0\.0%\s+brackets ±400\s+unchanged$/m);
   assert.match(outcome.stdout, /only in base \(2\): echo capacity bun x ws; echo capacity deno x ws/);
   assert.match(outcome.stderr, /^regression beyond 20%: echo capacity ws x ws: capacity \(connections\) -50\.0%$/m);
 

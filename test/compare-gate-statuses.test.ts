@@ -73,7 +73,7 @@ test('a gate that passes says so in one line, with its threshold, on stdout and 
   const next = write(dir, 'next.json', [ok('ws', 'ws'), ok('uws', 'ws'), ok('deno', 'ws')]);
   const outcome = await runCli(['compare', base, next, '--fail-on-regression', '25']);
   assert.equal(outcome.code, 0, outcome.stderr);
-  const line = 'gate passed at --fail-on-regression 25%: 2 cells compared, none regressed beyond the noise by more than 25%, none failed, skipped or missing; 1 cell only in the new file, not gated';
+  const line = 'gate passed at --fail-on-regression 25%: 2 cells compared, none regressed significantly by more than 25%, none failed, skipped or missing; 1 cell only in the new file, not gated';
   assert.equal(outcome.stderr.trimEnd(), line);
   assert.equal(outcome.stdout.trimEnd().split('\n').at(-1), line);
 });

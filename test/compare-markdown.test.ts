@@ -1,6 +1,6 @@
 /**
  * `compare --format markdown` writes what a pull request can show: one row per
- * cell with its verdict, each compared metric's change with its noise band,
+ * cell with its verdict, each compared metric's change with its interval,
  * and the gate's line; `--summary FILE` appends the same to a file (a GitHub
  * step summary) whatever stdout holds.
  */
@@ -30,7 +30,7 @@ function write(dir: string, name: string, cells: CellResult[]): string {
   return path;
 }
 
-test('--format markdown: a row per cell with its verdict, changes with their noise band, and the gate line', async () => {
+test('--format markdown: a row per cell with its verdict, changes with their intervals, and the gate line', async () => {
   const dir = tempDir();
   const base = write(dir, 'base.json', [measured('ws', 200, 10_000), measured('uws', 200, 10_000)]);
   const next = write(dir, 'next.json', [
@@ -44,7 +44,9 @@ test('--format markdown: a row per cell with its verdict, changes with their noi
   assert.equal(header, '| cell | status | p99 ms | msg/s | srv CPU % | srv RSS MiB | verdict |');
   assert.equal(lines[lines.indexOf(header!) + 1], '| :-- | :-- | --: | --: | --: | --: | :-- |');
   const ws = lines.find((l) => l.startsWith('| echo ws x ws |'))!;
-  assert.match(ws, /^\| echo ws x ws \| ok \| \*\*\+\d+\.\d% ±\d+\.\d%\*\* \| \+0\.0% ±\d+\.\d% \| \+0\.0% ±\d+\.\d% \| \+0\.0% ±\d+\.\d% \| \*\*REGRESSED\*\*: p99 ms \+\d+\.\d% \|$/);
+  const change = '\\+\\d+\\.\\d% \\[[-+]\\d+\\.\\d%, \\+\\d+\\.\\d%\\]';
+  const same = '\\+0\\.0% \\[-\\d+\\.\\d%, \\+\\d+\\.\\d%\\]';
+  assert.match(ws, new RegExp(`^\\| echo ws x ws \\| ok \\| \\*\\*${change}\\*\\* \\| ${same} \\| ${same} \\| ${same} \\| \\*\\*REGRESSED\\*\\*: p99 ms \\+\\d+\\.\\d% \\|$`));
   assert.equal(lines.find((l) => l.startsWith('| echo uws x ws |')), '| echo uws x ws | ok → skipped |  |  |  |  | **REGRESSED**: skipped in new: uws is not installed |');
   assert.ok(lines.some((l) => /^\*\*gate failed\*\* at --fail-on-regression 20%: 2 regressions/.test(l)), outcome.stdout);
   assert.match(outcome.stderr, /^gate failed at --fail-on-regression 20%/m, 'the CI log shows the gate line when stdout goes to a file');
@@ -64,7 +66,7 @@ test('--summary FILE appends the markdown to the file, keeping what was there; s
   assert.ok(text.startsWith('# earlier step\n'), 'appended, not overwritten');
   assert.equal(text.split('| cell | status |').length - 1, 2, 'one table per compare');
   assert.match(text, /\*\*gate passed\*\* at --fail-on-regression 10%/);
-  assert.match(text, /^\| echo ws x ws \| ok \| \+0\.0% ±\d+\.\d% \|.*\| within noise \|$/m);
+  assert.match(text, /^\| echo ws x ws \| ok \| \+0\.0% \[-\d+\.\d%, \+\d+\.\d%\] \|.*\| (unchanged|inconclusive: .*) \|$/m);
 });
 
 test('a bad --format or an unwritable --summary is one line and exit 2, before anything is compared', async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { isMeasured, type BenchResult, type ProcessResources } from '../src/index.js';
 import { loadSaturationOf, SATURATED_CPU_PERCENT } from '../src/core/saturation.js';
 import { judgeCell } from '../src/capacity/judge.js';
-import { parseSlo } from '../src/capacity/slo.js';
+import { parseSlo } from '../src/slo/grammar.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, scenarioInfo } from './fixtures/synthetic-results.js';
 

@@ -94,16 +94,17 @@ test("quick start, `npx wsbench`: the package's bin with no arguments runs the q
   const { code } = await quickSuite.finished;
   assert.equal(code, 130, quickSuite.stderr());
 
-  // The README: echo, 32 B ping-pong, 2 s per cell, the 5 x 5 matrix with 8 n/a, and the files it leaves.
+  // The README: echo, 32 B ping-pong, 3 interleaved rounds of 0.6 s per cell, the 5 x 5 matrix with 8 n/a, and the files it leaves.
   assert.match(quickSuite.stdout(), /^echo: /);
   const resultFile = join(folder, 'wsbench-results.json');
   assert.ok(existsSync(resultFile), 'wsbench-results.json in the current folder');
   assert.ok(existsSync(join(folder, 'wsbench-results.report', 'report.html')), 'wsbench-results.report/report.html beside it');
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as BenchResult;
   assert.equal(result.cells.length, 25);
+  assert.equal(result.repeat, 3);
   for (const cell of result.cells) {
     assert.equal(cell.scenario, 'echo');
-    assert.deepEqual([cell.params.payload, cell.params.inflight, cell.params.connections, cell.params.duration], [32, 1, 1, 2000]);
+    assert.deepEqual([cell.params.payload, cell.params.inflight, cell.params.connections, cell.params.duration], [32, 1, 1, 600]);
   }
   const cannotTalk = result.cells.filter((cell) => cell.status === 'skipped' && / cannot talk to /.test(cell.reason));
   assert.equal(cannotTalk.length, 8, 'the 8 n/a pairs (socket.io against plain WebSocket)');

@@ -85,7 +85,7 @@ test('compare prints the delta table; --fail-on-regression exits 1 only beyond t
   ]);
   assert.equal(plain.code, 0, plain.stderr);
   assert.match(plain.stdout, /echo ws x ws\s+rtt p50 ms/);
-  assert.match(plain.stdout, /rtt p99 ms\s+\S+\s+\S+\s+\+\d+\.\d%\s+\S+\s+REGRESSED/);
+  assert.match(plain.stdout, /rtt p99 ms\s+\S+\s+\S+\s+\+\d+\.\d%\s+\[\S+, \S+\]\s+.*\sREGRESSED$/m);
   assert.equal(failing.code, 1);
   assert.match(failing.stderr, /^regression beyond 10%: echo ws x ws: rtt p99 ms \+\d+\.\d%$/m);
   assert.equal(lenient.code, 0, lenient.stderr);

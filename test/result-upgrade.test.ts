@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../src/errors.js';
 import { readResultFile, resultFromJson, writeResultFile } from '../src/result-file.js';
-import { SCHEMA_VERSION, isMeasured } from '../src/result-types.js';
+import { SCHEMA_VERSION, isMeasured, type MeasuredCell } from '../src/result-types.js';
+import { withIntervals } from '../src/result-upgrade.js';
 import { formatNumber, renderTable } from '../src/report/table.js';
 import { compareResults } from '../src/report/compare.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
@@ -65,7 +66,7 @@ test('its table renders with the version 1 columns and values', () => {
   assert.deepEqual(comparison.cells[0]!.deltas.map((d) => d.metric), ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB']);
 });
 
-test('a version 2 file round-trips unchanged', () => {
+test('a version 2 file round-trips unchanged but for the intervals its cells get when read', () => {
   const scenario = scenarioInfo('echo', {
     metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
     table: ['rttP50Ms'],
@@ -78,7 +79,11 @@ test('a version 2 file round-trips unchanged', () => {
   ]);
   const path = join(tempDir(), 'v2.json');
   writeResultFile(path, written);
-  assert.deepEqual(readResultFile(path), written);
+  const read = readResultFile(path);
+  assert.deepEqual(read, withIntervals(written));
+  const measured = read.cells[0] as MeasuredCell;
+  assert.deepEqual(measured.intervals, {}, 'no rounds and no time series: no interval ...');
+  assert.match(measured.noInterval?.rttP50Ms ?? '', /no time series/, '... and the reason');
 });
 
 test('a version 2 file from before serverProcesses reads with its default, so compare matches its cells to new ones', () => {

@@ -22,8 +22,8 @@ test('points sum counters over processes and merge each interval\'s latency exac
   assert.equal(series.intervalMs, 1000);
   assert.deepEqual(series.points.map((p) => p.tMs), [1000, 2000]);
   assert.deepEqual(series.points.map((p) => p.counters.received), [3, 4]);
-  assert.deepEqual(series.points[0]!.latency.rtt, { count: 3, p50Ms: 0.2, p99Ms: 0.3, maxMs: 0.3 });
-  assert.deepEqual(series.points[1]!.latency.rtt, { count: 1, p50Ms: 1, p99Ms: 1, maxMs: 1 });
+  assert.deepEqual(series.points[0]!.latency.rtt, { count: 3, p50Ms: 0.2, p99Ms: 0.3, maxMs: 0.3, meanMs: 0.2, p90Ms: 0.3, p999Ms: 0.3 });
+  assert.deepEqual(series.points[1]!.latency.rtt, { count: 1, p50Ms: 1, p99Ms: 1, maxMs: 1, meanMs: 1, p90Ms: 1, p999Ms: 1 });
 });
 
 test('a long run folds into at most 900 points without losing a sample', () => {

@@ -7,7 +7,7 @@
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../core/params.js';
 import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../core/saturation.js';
-import { checkSlo, type Slo } from './slo.js';
+import { checkSlo, type Slo } from '../slo/grammar.js';
 import type { BreakCause, CapacityStep } from '../capacity-types.js';
 
 export { STARVED_LOOP_SHARE, isStarved };

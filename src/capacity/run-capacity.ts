@@ -22,7 +22,7 @@ import { foreignServerInfo, foreignStackInfo, type ServerCommandOption, type Tar
 import type { ForeignServerSpec } from '../core/servers/types.js';
 import { STARVED_LOOP_SHARE, describeBreak, judgeCell, refusedStep, type StepMeasurement } from './judge.js';
 import { searchCapacity, type SearchOutcome } from './search.js';
-import { parseSlo, type Slo } from './slo.js';
+import { parseSlo, type Slo } from '../slo/grammar.js';
 import { startKeptServer, type KeptServer } from './kept-server.js';
 
 const DEFAULT_VARY = 'connections';
@@ -35,7 +35,7 @@ const NOT_REACHED = 'the search was interrupted before this server\'s turn';
 export interface CapacityOptions {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
   scenario: ScenarioRef;
-  /** e.g. 'p99<500ms,errors=0': see src/capacity/slo.ts. */
+  /** e.g. 'p99<500ms,errors=0': see src/slo/grammar.ts. */
   slo: string;
   /** Server stacks; default all, or none when `targets` or `serverCommands` name servers (as in run()). */
   servers?: string[];

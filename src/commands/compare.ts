@@ -1,8 +1,10 @@
 /**
- * `wsbench compare base.json new.json [--fail-on-regression PCT] [--format text|markdown|json] [--summary FILE]`:
- * per-cell deltas and a CI gate.
+ * `wsbench compare base.json new.json [--fail-on-regression PCT] [--inconclusive pass|fail] [--format text|markdown|json] [--summary FILE]`,
+ * or `wsbench compare result.json --servers base,new` (two servers of one run, paired round by round):
+ * per-cell changes with their intervals and verdicts, and a CI gate.
  *
- * Exit code: 0 compared (and the gate, if any, passed); 1 the gate failed;
+ * Exit code: 0 compared (and the gate, if any, passed); 1 the gate found a regression;
+ * 3 nothing regressed but a change was inconclusive and --inconclusive fail was given;
  * 2 bad input (a file, a flag, no cell in common, a --summary that cannot be written).
  *
  * The gate's lines (each regression, then one line saying whether it passed,
@@ -19,8 +21,9 @@ import { appendToFile, checkAppendable as checkAppendableFile } from '../safe-fi
 import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
-import { compareResults } from '../report/compare.js';
-import { gate, gateLines } from '../report/compare-gate.js';
+import { compareResults, compareServers } from '../report/compare.js';
+import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../report/compare-gate.js';
+import { DEFAULT_MARGIN_PCT } from '../stats/verdict.js';
 import { renderComparison } from '../report/compare-text.js';
 import { renderComparisonMarkdown } from '../report/compare-markdown.js';
 import { terminalText } from '../escape/terminal.js';
@@ -30,6 +33,8 @@ type Format = (typeof FORMATS)[number];
 
 interface CompareFlags {
   failOnRegression?: string;
+  inconclusive?: string;
+  servers?: string;
   json?: boolean;
   format?: string;
   summary?: string;
@@ -37,25 +42,37 @@ interface CompareFlags {
 
 export async function compareFromArgs(args: string[]): Promise<number> {
   const command = subcommand('wsbench compare')
-    .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it)')
-    .argument('<new>', 'result JSON to compare with it (or a journal)')
+    .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it); with --servers, the one result to compare two servers of')
+    .argument('[new]', 'result JSON to compare with it (or a journal); not with --servers')
+    .option('--servers <base,new>', 'compare two servers of one result (e.g. two --server-cmd builds of one --repeat run): their rounds pair up one by one')
     .option(
       '--fail-on-regression <pct>',
-      'exit 1 when a cell got worse beyond the noise by more than this many percent; a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
+      'exit 1 when a cell got significantly worse (its whole 95% interval on the worse side) by more than this many percent; a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
     )
+    .option('--inconclusive <pass|fail>', 'with --fail-on-regression: what a change the data cannot decide does to the gate; fail exits 3', 'pass')
     .option('--format <format>', `what stdout gets: ${FORMATS.join(', ')}`, 'text')
     .option('--json', 'the same as --format json')
     .option('--summary <file>', 'also append the Markdown comparison to this file (e.g. "$GITHUB_STEP_SUMMARY")');
-  const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, args);
+  const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, args) as { operands: [string, string | undefined]; flags: CompareFlags };
   const format = readFormat(flags);
   const threshold = flags.failOnRegression === undefined ? null : readPercent(flags.failOnRegression);
+  const policy = readPolicy(flags, threshold !== null);
+  const servers = flags.servers === undefined ? null : readServers(flags.servers, nextPath);
+  if (servers === null && nextPath === undefined) throw new UsageError('compare: give two result files, or one with --servers base,new');
   if (flags.summary !== undefined) checkAppendable(flags.summary);
-  const comparison = compareResults(await readChecked(basePath), await readChecked(nextPath));
+  const marginPct = threshold ?? DEFAULT_MARGIN_PCT;
+  const comparison = servers
+    ? compareServers(await readChecked(basePath), servers.base, servers.next, { marginPct })
+    : compareResults(await readChecked(basePath), await readChecked(nextPath!), { marginPct });
   if (comparison.cells.length === 0) {
-    throw new UsageError(`${basePath} and ${nextPath} have no cell in common (cells match on scenario, server, client and every parameter)`);
+    throw new UsageError(
+      servers
+        ? `${basePath} has no cell of ${servers.base} and ${servers.next} with the same client and parameters`
+        : `${basePath} and ${nextPath} have no cell in common (cells match on scenario, server, client and every parameter)`,
+    );
   }
-  const verdict = threshold === null ? null : gate(comparison, threshold);
-  const names = { base: basePath, next: nextPath };
+  const verdict = threshold === null ? null : gate(comparison, threshold, policy);
+  const names = servers ? { base: `${servers.base} in ${basePath}`, next: `${servers.next} in ${basePath}` } : { base: basePath, next: nextPath! };
   if (format === 'json') process.stdout.write(JSON.stringify({ ...comparison, gate: verdict }, null, 2) + '\n');
   else if (format === 'markdown') process.stdout.write(renderComparisonMarkdown(comparison, names, verdict));
   else process.stdout.write(renderComparison(comparison, names, verdict) + '\n');
@@ -82,6 +99,23 @@ function readFormat(flags: CompareFlags): Format {
   return format;
 }
 
+function readPolicy(flags: CompareFlags, gated: boolean): InconclusivePolicy {
+  const policy = INCONCLUSIVE_POLICIES.find((p) => p === flags.inconclusive);
+  if (!policy) throw new UsageError(`--inconclusive: "${flags.inconclusive}" is not one of ${INCONCLUSIVE_POLICIES.join(', ')}`);
+  if (policy === 'fail' && !gated) throw new UsageError('--inconclusive fail: give --fail-on-regression too (it is the gate that fails)');
+  return policy;
+}
+
+/** `base,new`: two different server names; not beside a second file. */
+function readServers(text: string, second: string | undefined): { base: string; next: string } {
+  if (second !== undefined) throw new UsageError(`--servers compares two servers of one result: give one file, not ${second} too`);
+  const names = text.split(',').map((s) => s.trim());
+  if (names.length !== 2 || names.some((n) => n === '') || names[0] === names[1]) {
+    throw new UsageError(`--servers: "${text}" is not two different server names, base and new, such as base,new`);
+  }
+  return { base: names[0]!, next: names[1]! };
+}
+
 function readPercent(text: string): number {
   const value = Number(text.replace(/%$/, ''));
   if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`--fail-on-regression: "${text}" is not a percentage (a number >= 0)`);
@@ -89,13 +123,13 @@ function readPercent(text: string): number {
 }
 
 /** Fails before anything is compared when `path` could not be appended to. */
-function checkAppendable(path: string): void {
+export function checkAppendable(path: string): void {
   const directory = dirname(resolve(path));
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`--summary: directory ${directory} does not exist`);
   checkAppendableFile(path, '--summary');
 }
 
 /** A step summary holds what earlier steps wrote: add to it, a blank line apart (a regular file only, never through a link). */
-function appendSummary(path: string, markdown: string): void {
+export function appendSummary(path: string, markdown: string): void {
   appendToFile(path, `\n${markdown}`, '--summary');
 }

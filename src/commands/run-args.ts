@@ -20,10 +20,13 @@ import { terminalText } from '../escape/terminal.js';
 
 const DEFAULT_OUT = 'wsbench-results.json';
 /** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
+const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', 'control', 'summary', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
 export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
+  slo?: string;
+  control?: boolean;
+  summary?: string;
   maxErrors?: string;
   jsonLine?: boolean;
 }
@@ -46,7 +49,13 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
   command
     .option('--client-procs <n>', 'load-generating processes per cell', '1')
     .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
-    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0');
+    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0')
+    .option('--summary <file>', 'also append the result as Markdown (table, what to pick, SLO) to this file (e.g. "$GITHUB_STEP_SUMMARY")')
+    .option('--control', "measure this machine's noise: the first pair again, as the first and the last cell of every round; the result says how far the two read apart")
+    .option(
+      '--slo <clauses>',
+      "what every cell must keep, e.g. 'p99<10ms,errors=0' (capacity's grammar); judged on each value's 95% interval: pass, fail (exit 1) or inconclusive",
+    );
   addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
@@ -72,6 +81,8 @@ export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = proc
     params: paramsFromFlags(info, flags),
     ...commonOptionsFromFlags(flags),
     repeat: readCount('--repeat', flags.repeat ?? '1'),
+    ...(flags.slo !== undefined ? { slo: flags.slo } : {}),
+    ...(flags.control ? { control: true } : {}),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
     ...foreignTrustOptions(flags),
     ...(shard ? { shard } : {}),

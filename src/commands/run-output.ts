@@ -6,14 +6,15 @@
  *
  * Exit code (docs/running.md has the table): 130 when interrupted (129 by SIGHUP); else 1 when
  * a cell failed, a cell has errors beyond --max-errors (its largest count: connections
- * lost or that could not open, or a metric of role errors), nothing was measured
+ * lost or that could not open, or a metric of role errors), a cell failed --slo, nothing was measured
  * (every cell skipped), or the result file could not be written where asked
  * (it was saved elsewhere, and a CI job must not go on reading a stale file at
  * that path); else 0. A non-zero code says why on stderr, in one line.
  */
 import { saveResult, type SavedResult } from '../result-file.js';
-import type { BenchResult, CellResult, ScenarioInfo } from '../result-types.js';
+import type { ScenarioInfo } from '../result-types.js';
 import { countedErrors, errorCount } from '../core/cell-verdict.js';
+import { isMeasured, type BenchResult, type CellResult } from '../result-types.js';
 import { renderTable } from '../report/table.js';
 import { describeArtifacts } from '../report/artifacts.js';
 import { writeReportFiles } from '../result-output.js';
@@ -71,8 +72,10 @@ export function verdictProblem(result: Pick<BenchResult, 'cells' | 'scenarios'>,
   const failed = cells.filter((c) => c.status === 'failed').length;
   const counts = cells.filter((c) => c.status === 'errors').map((c) => faultCount(c, result.scenarios));
   const beyond = counts.filter((n) => n > maxErrors);
+  const missedSlo = cells.filter((c) => isMeasured(c) && c.slo?.verdict === 'fail').length;
   const parts = [
     ...(failed > 0 ? [`${plural(failed, 'cell')} failed`] : []),
+    ...(missedSlo > 0 ? [`${plural(missedSlo, 'cell')} failed --slo (the whole interval beyond the bound)`] : []),
     ...(beyond.length > 0 ? [`${plural(beyond.length, 'cell')} with errors (at most ${Math.max(...beyond)} in a cell) beyond --max-errors ${maxErrors}`] : []),
   ];
   return parts.length ? parts.join('; ') : null;

@@ -9,6 +9,8 @@ import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { liveViews, startLiveViews, withLiveViews } from './live-flags.js';
 import { endRunJournal, openRunJournal, withJournal } from './journal-flags.js';
 import { parseRunArgs, runCommand, type ParsedRunArgs } from './run-args.js';
+import { appendSummary, checkAppendable } from './compare.js';
+import { renderResultMarkdown } from '../report/run-markdown.js';
 import { exposureWarning, type ListenAddress } from '../listening/listen-address.js';
 
 /** Shard 0's line about its barrier, and the warning when the barrier is reachable beyond loopback. */
@@ -32,6 +34,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
     onEvent: withJournal(journal, withLiveViews(live, progress.onEvent)),
   };
   checkOutputs(flags.out);
+  if (flags.summary !== undefined) checkAppendable(flags.summary);
   const plan = await planRun(options, loaded); // every bad input is refused before a process starts
   await startLiveViews(live);
 
@@ -45,6 +48,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
     const saved = printAndSave(result, output);
     await endRunJournal(journal, saved, flags);
+    if (flags.summary !== undefined) appendSummary(flags.summary, renderResultMarkdown(result));
     // No child is left to wait for: from here Ctrl+C may simply end the process.
     stopAnswering();
     return await writeReportAndExitCode(result, saved, output);

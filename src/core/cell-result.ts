@@ -5,10 +5,12 @@
  * samples" is never ok), errors when a round lost connections or could not
  * open some or counted a fault (a metric of role errors above zero:
  * cell-verdict.ts), else ok. The load generator's saturation is judged once, from
- * the pooled resources.
+ * the pooled resources. Each key number gets its confidence interval (from the
+ * rounds, or from the window's own intervals: src/stats/), each round the
+ * interval of its own window, and rounds that disagree far beyond those are named.
  */
 import type { ParamValues } from '../declaration-types.js';
-import type { CellIdentity, CellResult, RoundResult } from '../result-types.js';
+import type { CellIdentity, CellResult, RoundResult, ScenarioInfo } from '../result-types.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
@@ -16,6 +18,9 @@ import { poolMeasured } from './rounds.js';
 import { loadSaturationOf } from './saturation.js';
 import { tlsOutcomes } from './tls-sessions.js';
 import { countedErrors, countedErrorsText } from './cell-verdict.js';
+import { scenarioInfo } from './scenario-info.js';
+import { cellIntervals, windowIntervals } from '../stats/cell-intervals.js';
+import { unstableRounds } from '../stats/unstable.js';
 
 export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
@@ -40,6 +45,10 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   errors ??= countedErrorsText(countedErrors(scenario.metrics as Record<string, MetricDefinition>, values.metrics));
   const empty = emptyHistograms(scenario, values, 'primary-latency');
   if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
+  const declared = scenarioInfo(scenario).metrics;
+  if (rounds) rounds.forEach((round, i) => addRoundIntervals(declared, round, runs[i]!));
+  const { intervals, noInterval } = cellIntervals(declared, { metrics: values.metrics, ...(rounds ? { rounds } : {}), ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}) });
+  const unstable = unstableRounds(declared, rounds ?? undefined);
   const loadSaturation = loadSaturationOf(pooled.resources.clients);
   const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
@@ -54,6 +63,9 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
     ...(loadSaturation ? { loadSaturation } : {}),
     ...(fault ? { fault } : {}),
     ...(rounds ? { rounds } : {}),
+    intervals,
+    ...(Object.keys(noInterval).length > 0 ? { noInterval } : {}),
+    ...(unstable ? { unstable } : {}),
     elapsedMs,
   };
   if (reason !== null) return { ...identity, status: 'failed', reason, ...numbers };
@@ -80,6 +92,13 @@ function roundOf(scenario: AnyScenario, params: ParamValues, clientProcesses: nu
     ...(run.measured ? { metrics: valuesOf(scenario, params, clientProcesses, run.measured).metrics, resources: run.measured.resources } : {}),
     elapsedMs: run.elapsedMs,
   };
+}
+
+/** A round's own window interval of each key number: how far that round alone could be off. */
+function addRoundIntervals(declared: ScenarioInfo['metrics'], round: RoundResult, run: CellRun): void {
+  if (!round.metrics || !run.measured) return;
+  const intervals = windowIntervals(declared, round.metrics, run.measured.measurements.timeSeries);
+  if (Object.keys(intervals).length > 0) round.intervals = intervals;
 }
 
 /** Metrics declared `acrossRounds` take the min, max, mean or sum of the rounds' own values. */

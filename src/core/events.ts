@@ -28,7 +28,7 @@ export type RunEvent =
       scenario: ScenarioInfo;
       cells: number;
       repeat: number;
-      plan?: Array<{ server: string; client: string; params: ParamValues; skip: string | null }>;
+      plan?: Array<{ server: string; client: string; params: ParamValues; skip: string | null; control?: 1 | 2 }>;
       /** Set when this run is one shard of several. */
       shard?: { index: number; count: number; runId: string };
       /** ISO time the run started, as its result says (a journal rebuilds the result from these). */

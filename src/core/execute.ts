@@ -14,6 +14,7 @@ import type { MatrixPlan } from './plan.js';
 import { foreignServerInfo } from './servers/foreign-options.js';
 import { cellWindow } from './window.js';
 import { redactUrlsIn } from '../redact/url-secrets.js';
+import { withSloVerdicts } from '../slo/verdict.js';
 
 export interface ExecuteOptions {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
@@ -35,7 +36,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   const cells = plan.cells;
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
-  const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip }));
+  const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip, ...(cell.control ? { control: cell.control } : {}) }));
   const environment = {
     ...describeEnvironment(plan.stacks),
     ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),
@@ -74,7 +75,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
-  return runResult(
+  const result = runResult(
     {
       ...runIdentity,
       info: plan.info,
@@ -90,4 +91,5 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     },
     runs,
   );
+  return plan.slo ? withSloVerdicts(result, plan.slo) : result;
 }

@@ -22,6 +22,7 @@ import type { ForeignServerSpec } from './servers/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from './servers/foreign-options.js';
 import { RunTls } from './run-tls.js';
 import { checkForeignTls, foreignTrustOf, paramsWithTlsDefault } from './tls-options.js';
+import { parseSlo, type Slo } from '../slo/grammar.js';
 
 /**
  * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
@@ -65,11 +66,23 @@ export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
   ca?: string;
   /** Skip certificate verification for those servers instead (a warning says so in the result); not with `ca`. */
   insecure?: boolean;
+  /**
+   * What every cell must keep, in capacity's grammar: 'p99<10ms,errors=0' (src/slo/grammar.ts). Each cell is
+   * judged against the interval of each value (pass, fail, or inconclusive when it straddles the bound).
+   */
+  slo?: string;
+  /**
+   * Measure the machine's own noise: the first pair that runs, measured twice more as two cells, the
+   * first and the last of every round; the result's `control` says how far the two read apart.
+   */
+  control?: boolean;
 }
 
 /** One cell of the plan: null `skip` when it runs. */
 export interface PlannedCell extends CellPlan {
   skip: string | null;
+  /** Set on the two cells of the noise control (`control`): first (1) and last (2) of every round. */
+  control?: 1 | 2;
 }
 
 export interface MatrixPlan {
@@ -93,6 +106,8 @@ export interface MatrixPlan {
   tls: RunTls;
   /** Things about how the run measures that its numbers do not show (said in the result and under the table). */
   warnings: string[];
+  /** The objective every cell is judged against (`slo`), parsed against the scenario's declarations; null without one. */
+  slo: Slo | null;
 }
 
 /** What replan() may change between the steps of one search. */
@@ -126,7 +141,7 @@ export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */
 function withoutScenario(options: MatrixOptions): Omit<MatrixOptions, 'scenario'> {
-  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure'] as const;
+  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure', 'slo', 'control'] as const;
   return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
 }
 
@@ -165,7 +180,12 @@ function expand(
     }),
   );
   const warnings = tls.foreignTrust?.insecure ? [insecureWarning(checked.foreign)] : [];
-  return { ...checked, loaded, info: scenarioInfo(loaded.scenario), paramSets, stacks, cells, options, tls, warnings };
+  const info = scenarioInfo(loaded.scenario);
+  const pair = options.control ? cells.find((c) => c.skip === null) : undefined;
+  if (options.control && !pair) throw new ParameterError('control', 'no pair of the run can run here, so none can be its control');
+  if (pair) cells.splice(0, cells.length, { ...pair, control: 1 }, ...cells, { ...pair, control: 2 });
+  const slo = options.slo !== undefined ? parseSlo(options.slo, info) : null;
+  return { ...checked, loaded, info, paramSets, stacks, cells, options, tls, warnings, slo };
 }
 
 function insecureWarning(foreign: CheckedOptions['foreign']): string {

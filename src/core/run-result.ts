@@ -10,13 +10,14 @@ import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, ty
 import type { AnyScenario } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { cellResult } from './cell-result.js';
+import { controlSection } from '../stats/control.js';
 
 export interface RunRecord {
   info: ScenarioInfo;
   /** The scenario module's own object: its metrics are computed from the measurements. */
   scenario: AnyScenario;
-  /** The plan's cells in order; null `skip` when the cell runs. */
-  cells: ReadonlyArray<{ server: string; client: string; params: ParamValues; skip: string | null }>;
+  /** The plan's cells in order; null `skip` when the cell runs; `control` on the two cells of the noise control. */
+  cells: ReadonlyArray<{ server: string; client: string; params: ParamValues; skip: string | null; control?: 1 | 2 }>;
   clientProcesses: number;
   repeat: number;
   environment: Environment;
@@ -44,6 +45,9 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
     if (rounds.length === 0) return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
     return cellResult(identity, record.scenario, record.clientProcesses, rounds);
   });
+  // The noise control's two cells leave the matrix for their own section.
+  const controls = record.cells.flatMap((c, i) => (c.control ? [cells[i]!] : []));
+  const matrix = cells.filter((_, i) => !record.cells[i]!.control);
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'wsbench', version: toolVersion() },
@@ -56,7 +60,8 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
     clientProcesses: record.clientProcesses,
     repeat: record.repeat,
     scenarios: [record.info],
-    cells,
+    cells: matrix,
+    ...(controls.length === 2 ? { control: controlSection(record.info.metrics, controls[0]!, controls[1]!) } : {}),
     ...(record.warnings && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
   };
 }

@@ -130,7 +130,11 @@ function latencyOf(histograms: Record<string, EncodedHistogram>): TimeSeriesPoin
   const latency: TimeSeriesPoint['latency'] = {};
   for (const [name, encoded] of Object.entries(histograms)) {
     const summary = summarizeEncoded(encoded);
-    if (summary) latency[name] = { count: summary.count, p50Ms: summary.p50Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs };
+    if (summary) {
+      const { count, p50Ms, p99Ms, maxMs, meanMs, p90Ms, p999Ms } = summary;
+      // Every statistic a primary latency may name, so its interval can be read interval by interval (src/stats/).
+      latency[name] = { count, p50Ms, p99Ms, maxMs, meanMs, p90Ms, p999Ms };
+    }
   }
   return latency;
 }

@@ -77,10 +77,11 @@ function capacityDeltas(b: ServerCapacity, n: ServerCapacity, vary: string): Met
 /** The capacity's change; verdict from the brackets [capacity, brokeAt), an open one (no break found) reaching up without end. */
 export function capacityDelta(b: ServerCapacity, n: ServerCapacity, vary: string): MetricDelta {
   const changePct = b.capacity === 0 ? null : ((n.capacity - b.capacity) / b.capacity) * 100;
-  let verdict: Verdict = 'within noise';
+  // Overlapping brackets: the two searches cannot tell the capacities apart.
+  let verdict: Verdict = 'unchanged';
   if (n.brokeAt !== null && n.brokeAt <= b.capacity) verdict = 'regressed';
   else if (b.brokeAt !== null && n.capacity >= b.brokeAt) verdict = 'improved';
   const widths = [b, n].map((s) => (s.brokeAt === null ? null : s.brokeAt - s.capacity));
   const noise = widths.some((w) => w === null) ? null : Math.max(...(widths as number[]));
-  return { key: 'capacity', metric: `capacity (${vary})`, role: 'capacity', base: b.capacity, next: n.capacity, changePct, noise, better: 'higher', verdict };
+  return { key: 'capacity', metric: `capacity (${vary})`, role: 'capacity', base: b.capacity, next: n.capacity, changePct, noise, change: null, better: 'higher', verdict };
 }

@@ -1,6 +1,11 @@
 /**
- * The verdict a CI gate draws from a comparison: what regressed beyond the
- * threshold, every cell of the base accounted for, and the lines that say so.
+ * The verdict a CI gate draws from a comparison: what regressed (significantly,
+ * and by more than the threshold), what the data could not decide
+ * (inconclusive: failing the gate only with --inconclusive fail), every cell of
+ * the base accounted for, and the lines that say so.
+ *
+ * Exit codes: 0 passed; 1 a regression; 3 nothing regressed but something was
+ * inconclusive and the gate was told to fail on that.
  */
 import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell } from './compare.js';
 
@@ -35,11 +40,23 @@ function weighed(comparison: Comparison): Weighed[] {
   return [...matched, ...missing];
 }
 
-/** True when the gate at `pct` counts this delta: beyond `pct` percent, or any regressed status or error count whatever its size. */
+/**
+ * True when the gate at `pct` counts this delta: a regressed verdict (significant, and its estimate
+ * beyond `pct` percent: the comparison was judged with that margin), or any regressed status or
+ * error count whatever its size.
+ */
 export function countedByGate(d: MetricDelta, pct: number): boolean {
   if (d.verdict !== 'regressed') return false;
-  return d.changePct === null || d.role === 'status' || d.role === 'errors' || Math.abs(d.changePct) > pct;
+  if (d.role === 'status' || d.role === 'errors') return true;
+  const estimate = d.change?.estimatePct ?? d.changePct;
+  return estimate === null || Math.abs(estimate) > pct;
 }
+
+/** What the gate does with an inconclusive change: let it pass (the default), or fail with exit code 3. */
+export type InconclusivePolicy = 'pass' | 'fail';
+export const INCONCLUSIVE_POLICIES: readonly InconclusivePolicy[] = ['pass', 'fail'];
+/** The exit code of a gate that failed on inconclusive changes alone (--inconclusive fail). */
+export const INCONCLUSIVE_EXIT_CODE = 3;
 
 /** Regressions a CI gate fails on (see countedByGate), missing cells included. */
 export function regressionsBeyond(comparison: Comparison, pct: number): Array<{ cell: string; delta: MetricDelta }> {
@@ -65,41 +82,59 @@ export interface GateRegression {
 export interface Gate {
   thresholdPct: number;
   regressions: GateRegression[];
-  /** 1 when anything regressed beyond the threshold, else 0. */
-  exitCode: 0 | 1;
+  /** Changes the data could not decide (their interval reaches beyond the threshold and holds 0, or ...): see src/stats/verdict.ts. */
+  inconclusive: GateRegression[];
+  /** --inconclusive: whether those fail the gate. */
+  inconclusivePolicy: InconclusivePolicy;
+  /** 1 when anything regressed beyond the threshold; else 3 when something was inconclusive under --inconclusive fail; else 0. */
+  exitCode: 0 | 1 | 3;
   /** The one line that says whether the gate passed, and against what threshold. */
   summary: string;
 }
 
-export function gate(comparison: Comparison, pct: number): Gate {
-  const regressions = weighed(comparison)
-    .filter((w) => countedByGate(w.delta, pct))
-    .map(({ cell, delta: d, base, next, reason }): GateRegression => ({
-      cell,
-      metric: d.metric,
-      key: d.key,
-      changePct: d.changePct,
-      base: d.role === 'status' ? base : d.base,
-      next: d.role === 'status' ? next : d.next,
-      reason: d.role === 'status' ? reason : null,
-    }));
-  return { thresholdPct: pct, regressions, exitCode: regressions.length > 0 ? 1 : 0, summary: summaryLine(comparison, pct, regressions.length) };
+export function gate(comparison: Comparison, pct: number, inconclusivePolicy: InconclusivePolicy = 'pass'): Gate {
+  const entry = ({ cell, delta: d, base, next, reason }: Weighed): GateRegression => ({
+    cell,
+    metric: d.metric,
+    key: d.key,
+    changePct: d.change?.estimatePct ?? d.changePct,
+    base: d.role === 'status' ? base : d.base,
+    next: d.role === 'status' ? next : d.next,
+    reason: d.role === 'status' ? reason : null,
+  });
+  const all = weighed(comparison);
+  const regressions = all.filter((w) => countedByGate(w.delta, pct)).map(entry);
+  const inconclusive = all.filter((w) => w.delta.verdict === 'inconclusive').map(entry);
+  const exitCode = regressions.length > 0 ? 1 : inconclusive.length > 0 && inconclusivePolicy === 'fail' ? INCONCLUSIVE_EXIT_CODE : 0;
+  return {
+    thresholdPct: pct,
+    regressions,
+    inconclusive,
+    inconclusivePolicy,
+    exitCode,
+    summary: summaryLine(comparison, pct, regressions.length, inconclusive.length, inconclusivePolicy),
+  };
 }
 
-function summaryLine(comparison: Comparison, pct: number, regressions: number): string {
+function summaryLine(comparison: Comparison, pct: number, regressions: number, inconclusive: number, policy: InconclusivePolicy): string {
   const at = `at --fail-on-regression ${pct}%`;
   const compared = `${count(comparison.cells.length, 'cell')} compared`;
+  const undecided = inconclusive > 0 ? `; ${count(inconclusive, 'change')} inconclusive (the data cannot tell: more rounds, --repeat, narrow it)` : '';
   if (regressions > 0) {
     return `gate failed ${at}: ${count(regressions, 'regression')} in ${compared}` +
-      ' (a cell failed, skipped or missing in the new file, and any rise in errors, fail whatever the threshold)';
+      ' (a cell failed, skipped or missing in the new file, and any rise in errors, fail whatever the threshold)' + undecided;
+  }
+  if (inconclusive > 0 && policy === 'fail') {
+    return `gate failed ${at} with --inconclusive fail: none regressed, but ${count(inconclusive, 'change')} in ${compared} inconclusive` +
+      ' (the interval reaches beyond the threshold; more rounds, --repeat, narrow it)';
   }
   const skippedBoth = comparison.cells.filter((c) => c.baseStatus === 'skipped' && c.nextStatus === 'skipped').length;
   const notes = [
     ...(skippedBoth ? [`${count(skippedBoth, 'cell')} skipped in both files`] : []),
     ...(comparison.newInNext.length ? [`${count(comparison.newInNext.length, 'cell')} only in the new file, not gated`] : []),
   ];
-  return `gate passed ${at}: ${compared}, none regressed beyond the noise by more than ${pct}%, none failed, skipped or missing` +
-    notes.map((n) => `; ${n}`).join('');
+  return `gate passed ${at}: ${compared}, none regressed significantly by more than ${pct}%, none failed, skipped or missing` +
+    notes.map((n) => `; ${n}`).join('') + undecided;
 }
 
 /** The gate's lines for a log: one per regression, then the summary. */
@@ -109,7 +144,10 @@ export function gateLines(verdict: Gate): string[] {
     const change = r.changePct === null ? `${r.metric} ${r.base} -> ${r.next}` : `${r.metric} ${formatChange(r.changePct)}`;
     return `regression beyond ${verdict.thresholdPct}%: ${r.cell}: ${change}`;
   });
-  return [...lines, verdict.summary];
+  const undecided = verdict.inconclusivePolicy === 'fail'
+    ? verdict.inconclusive.map((r) => `inconclusive: ${r.cell}: ${r.changePct === null ? r.metric : `${r.metric} ${formatChange(r.changePct)}`}`)
+    : [];
+  return [...lines, ...undecided, verdict.summary];
 }
 
 /** `+12.3%`, `-4.0%`; '' when there is no change to show. */

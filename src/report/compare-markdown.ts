@@ -7,7 +7,7 @@
  */
 import type { CellComparison, Comparison, MetricDelta, UnmatchedCell } from './compare.js';
 import { formatChange, type Gate } from './compare-gate.js';
-import { noiseLegend, verdictLegend, verdictText } from './compare-text.js';
+import { intervalText, levelText, noiseLegend, verdictLegend, verdictText } from './compare-text.js';
 import { formatNumber } from './table.js';
 import { markdownCode, markdownTableCell, markdownText } from '../escape/markdown.js';
 
@@ -37,9 +37,9 @@ export function renderComparisonMarkdown(comparison: Comparison, names: { base: 
     `| ${align.join(' | ')} |`,
     ...rows.map(line),
     '',
-    `Each change is new against base, ± its noise band in percent of base; bold is what ${gate ? 'the gate counts' : 'regressed'}.`,
+    `Each change is new against base in percent, with its interval (${levelText(comparison.intervalLevel)}); bold is what ${gate ? 'the gate counts' : 'regressed'}.`,
     '',
-    verdictLegend(gate),
+    verdictLegend(gate, comparison.marginPct),
     '',
     noiseLegend(comparison),
     ...(gate ? ['', gate.summary.replace(/^gate (passed|failed)/, '**gate $1**')] : []),
@@ -51,16 +51,14 @@ function statusText(cell: CellComparison): string {
   return markdownText(cell.baseStatus === cell.nextStatus ? cell.baseStatus : `${cell.baseStatus} → ${cell.nextStatus}`);
 }
 
-/** `+4.1% ±2.0%`, or `0 → 3` where there is no percentage (a base of 0); bold when it counts as REGRESSED. */
+/** `+4.1% [-2.0%, +10.3%]`, or `0 → 3` where there is no percentage (a base of 0); bold when it counts as REGRESSED. */
 function changeText(d: MetricDelta | undefined, gate: Gate | null): string {
   if (!d) return '';
   if (d.base === null || d.next === null) return 'n/a';
   let text: string;
-  if (d.changePct === null) text = `${formatNumber(d.base)} → ${formatNumber(d.next)}`;
-  else {
-    const band = d.noise === null || d.base === 0 ? '' : ` ±${((d.noise / Math.abs(d.base)) * 100).toFixed(1)}%`;
-    text = `${formatChange(d.changePct)}${band}`;
-  }
+  if (d.change) text = `${formatChange(d.change.estimatePct)} ${intervalText(d)}`;
+  else if (d.changePct === null) text = `${formatNumber(d.base)} → ${formatNumber(d.next)}`;
+  else text = formatChange(d.changePct);
   return verdictText(d, gate) === 'REGRESSED' ? `**${text}**` : text;
 }
 
@@ -69,14 +67,15 @@ function cellVerdict(cell: CellComparison, gate: Gate | null): string {
   const worded = cell.deltas.map((d) => ({ d, verdict: verdictText(d, gate) }));
   const what = (d: MetricDelta): string => {
     if (d.role === 'status') return markdownText(`${cell.nextStatus} in new${cell.nextReason ? `: ${cell.nextReason}` : ''}`);
-    return d.changePct === null ? `${markdownText(d.metric)} ${formatNumber(d.base)} → ${formatNumber(d.next)}` : `${markdownText(d.metric)} ${formatChange(d.changePct)}`;
+    const pct = d.change?.estimatePct ?? d.changePct;
+    return pct === null ? `${markdownText(d.metric)} ${formatNumber(d.base)} → ${formatNumber(d.next)}` : `${markdownText(d.metric)} ${formatChange(pct)}`;
   };
   const list = (verdict: string): string => worded.filter((w) => w.verdict === verdict).map((w) => what(w.d)).join('; ');
-  if (worded.some((w) => w.verdict === 'REGRESSED')) return `**REGRESSED**: ${list('REGRESSED')}`;
-  const under = worded.find((w) => w.verdict.startsWith('regressed, under'));
-  if (under) return `${under.verdict}: ${list(under.verdict)}`;
-  if (worded.some((w) => w.verdict === 'improved')) return `improved: ${list('improved')}`;
-  if (worded.some((w) => w.verdict === 'within noise')) return 'within noise';
+  // The worst first: what the gate counts, then what regressed, improved, could not be told, did not change.
+  for (const verdict of ['REGRESSED', 'regressed', 'inconclusive', 'improved']) {
+    if (worded.some((w) => w.verdict === verdict)) return `${verdict === 'REGRESSED' ? '**REGRESSED**' : verdict}: ${list(verdict)}`;
+  }
+  if (worded.some((w) => w.verdict === 'unchanged')) return 'unchanged';
   return 'n/a';
 }
 

@@ -1,60 +1,80 @@
 /**
  * The comparison for a terminal or a CI log: one block per cell, one line per
- * metric, the cells the new file lacks, and, with a gate, the gate's lines.
- * With a gate, REGRESSED means what the gate counts, so the table and the exit
- * code never disagree.
+ * metric with its change, the change's 95 % interval, the test behind it and
+ * the verdict, the cells the new file lacks, and, with a gate, the gate's
+ * lines. REGRESSED is what the gate counts, so the table and the exit code
+ * never disagree.
  */
 import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compare.js';
 import { countedByGate, formatChange, gateLines, type Gate } from './compare-gate.js';
 import { formatNumber } from './table.js';
 import { terminalText } from '../escape/terminal.js';
 
-/** The verdict column: REGRESSED only for what the gate (if any) counts. */
+/** The verdict column: REGRESSED (what the gate counts), improved, unchanged, inconclusive, n/a. */
 export function verdictText(d: MetricDelta, gate: Pick<Gate, 'thresholdPct'> | null): string {
   if (d.verdict !== 'regressed') return d.verdict;
   if (gate === null || countedByGate(d, gate.thresholdPct)) return 'REGRESSED';
-  return `regressed, under ${gate.thresholdPct}%`;
+  return 'regressed';
 }
 
-/** What the verdicts mean, and which threshold judged them. */
-export function verdictLegend(gate: Pick<Gate, 'thresholdPct'> | null): string {
-  if (gate === null) return 'verdict: REGRESSED = worse beyond the noise (no gate: --fail-on-regression not given)';
-  const pct = `${gate.thresholdPct}%`;
-  return `verdict: REGRESSED = worse beyond the noise and by more than the gate's ${pct} (a status change for the worse, a missing cell or a rise in errors: at any size);` +
-    ` "regressed, under ${pct}" = worse beyond the noise, by less than the gate counts`;
+/** What the verdicts mean, and which margin judged them. */
+export function verdictLegend(gate: Pick<Gate, 'thresholdPct'> | null, marginPct: number): string {
+  const m = `${marginPct}%`;
+  const source = gate === null ? `the default margin (no gate: --fail-on-regression not given)` : `the gate's --fail-on-regression ${m}`;
+  return `verdict (margin ${m}, ${source}): REGRESSED = the whole interval on the worse side of 0 and the change worse by more than ${m}` +
+    ' (a status change for the worse, a missing cell or a rise in errors: at any size); improved = the same on the better side;' +
+    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it`;
 }
 
-/** One line on how each metric's noise band is read (and a capacity's, when `comparison` holds one). */
+/** One line on how each change's interval is made (and a capacity's, when `comparison` holds one). */
 export function noiseLegend(comparison?: Comparison): string {
   const capacity = comparison?.cells.some((c) => c.deltas.some((d) => d.role === 'capacity'))
-    ? ' Capacities: the wider of the two searches\' brackets (capacity up to broke at); a capacity moved only when the brackets do not overlap.'
+    ? ' Capacities: a capacity moved only when the two searches\' brackets (capacity up to broke at) do not overlap.'
     : '';
   const pct = `${RATE_NOISE_FRACTION * 100}%`;
-  return 'noise: latencies, half the spread of the source histogram half a nine either side of the percentile read' +
-    ' (mean and std as p50, max as p99.9, min as p1; larger of the two cells);' +
-    ` rates, the larger of ${pct} of base and the standard deviation of the per-interval rates of the source counter;` +
-    ' errors, none (any increase regresses); with --repeat (3+ rounds), never less than the spread between rounds;' +
-    ` RSS, ${pct} of base; CPU, the larger of ${pct} and the window's max-over-mean.${capacity}`;
+  const level = comparison && comparison.intervalTests > 1
+    ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, so that together they hold at 95 %)`
+    : 'the 95 % confidence interval of the change (new / base - 1)';
+  return `interval: ${level}, on the log scale: with 3+ rounds on both sides from the rounds` +
+    " (paired round by round for two servers of one run, else Welch's t on the rounds' logs); otherwise from each cell's interval of its window," +
+    ' never narrower than the run-to-run band a single window cannot see (latencies: half the spread of the source histogram half a nine either side' +
+    ` of the percentile; rates: the larger of ${pct} and the spread of the per-interval rates; RSS ${pct}; CPU the larger of ${pct} and the window's max over mean);` +
+    ` errors compare exactly (any rise regresses). docs/reading-results.md says more.${capacity}`;
+}
+
+/** `99.6%`: a level as a header says it, to the first digit that is not 9. */
+export function levelText(level: number): string {
+  for (let digits = 0; digits < 4; digits++) {
+    const text = (level * 100).toFixed(digits);
+    if (Number(text) < 100) return `${text}%`;
+  }
+  return `${(level * 100).toFixed(4)}%`;
+}
+
+/** `+4.1% [-2.0%, +10.3%]`; '' without an interval. */
+export function intervalText(d: MetricDelta): string {
+  if (!d.change) return '';
+  return `[${formatChange(d.change.lowPct)}, ${formatChange(d.change.highPct)}]`;
 }
 
 /** The delta table; with `gate`, judged by its threshold and followed by its lines. */
 export function renderComparison(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
-  const header = ['cell', 'metric', 'base', 'new', 'change', 'noise ±', 'verdict'];
+  const header = ['cell', 'metric', 'base', 'new', 'change', `${levelText(comparison.intervalLevel)} interval`, 'test', 'verdict'];
   const rows: string[][] = [];
   for (const cell of comparison.cells) {
     const label = cell.label;
     if (cell.deltas.length === 0) {
-      rows.push([label, 'status', cell.baseStatus, cell.nextStatus, '', '', 'n/a']);
+      rows.push([label, 'status', cell.baseStatus, cell.nextStatus, '', '', '', 'n/a']);
       continue;
     }
     cell.deltas.forEach((d, i) => {
       const values = d.role === 'status' ? [cell.baseStatus, cell.nextStatus] : [formatNumber(d.base), formatNumber(d.next)];
-      const noise = d.noise === null ? '' : formatNumber(d.noise);
-      rows.push([i === 0 ? label : '', d.metric, ...values, formatChange(d.changePct), noise, verdictText(d, gate)]);
+      const test = d.change?.method ?? (d.role === 'errors' ? 'exact count' : d.role === 'capacity' ? `brackets${d.noise === null ? ', one open' : ` ±${formatNumber(d.noise)}`}` : '');
+      rows.push([i === 0 ? label : '', d.metric, ...values, formatChange(d.change?.estimatePct ?? d.changePct), intervalText(d), test, verdictText(d, gate)]);
     });
   }
   for (const cell of comparison.missingInNext) {
-    rows.push([cell.label, 'status', cell.status, 'missing', '', '', cell.status === 'skipped' ? 'n/a' : 'REGRESSED']);
+    rows.push([cell.label, 'status', cell.status, 'missing', '', '', '', cell.status === 'skipped' ? 'n/a' : 'REGRESSED']);
   }
   const shown = rows.map((row) => row.map(terminalText));
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => r[i]!.length)));
@@ -69,7 +89,7 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
     ...shown.map(line),
     '',
     noiseLegend(comparison),
-    verdictLegend(gate),
+    verdictLegend(gate, comparison.marginPct),
     ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${terminalText(comparison.onlyInBase.join('; '))}`] : []),
     ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${terminalText(comparison.onlyInNext.join('; '))}`] : []),
     ...(gate ? ['', ...gateLines(gate).map(terminalText)] : []),

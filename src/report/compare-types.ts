@@ -5,8 +5,11 @@
  */
 import type { MetricRole } from '../declaration-types.js';
 import type { CellResult, CellStatus } from '../result-types.js';
+import type { ChangeInterval, ChangeVerdict } from '../stats/verdict.js';
 
-export type Verdict = 'regressed' | 'improved' | 'within noise' | 'n/a';
+/** src/stats/verdict.ts says how a change and its interval make each; n/a where nothing could be compared. */
+export type Verdict = ChangeVerdict | 'n/a';
+export type { ChangeInterval } from '../stats/verdict.js';
 
 export interface MetricDelta {
   /** The metric's key in the scenario's declarations; `status`, `serverCpuPercent`, `serverRssMiB`, `capacity` for the rows compare adds. */
@@ -19,8 +22,14 @@ export interface MetricDelta {
   next: number | null;
   /** (next - base) / base in percent; null when either side is missing or base is 0. */
   changePct: number | null;
-  /** Smallest change in the metric's unit that counts as real (see the noise rules below). */
+  /**
+   * The run-to-run band of the rules of thumb in compare-noise.ts, in the metric's unit: the change's interval
+   * when the data give none, and its floor when a side was measured in one window (which cannot see how far
+   * two runs differ). Null where there is none.
+   */
   noise: number | null;
+  /** The change with its interval, in percent of base; null where none could be made (a status, an errors count, a missing value). */
+  change: ChangeInterval | null;
   /** Which way is better. */
   better: 'lower' | 'higher';
   verdict: Verdict;
@@ -66,9 +75,20 @@ export interface Comparison {
   environmentNote: string | null;
   /** Reasons to trust the verdicts less, e.g. a side measured in one round of short windows. */
   warnings: string[];
+  /** The margin in percent: a change smaller than this is never regressed or improved (the gate's threshold, else DEFAULT_MARGIN_PCT). */
+  marginPct: number;
+  /**
+   * The level of each change's interval: 95 % shared out over the changes judged on an interval
+   * (Bonferroni: 1 - 0.05 / changes), so the comparison as a whole holds at 95 %.
+   */
+  intervalLevel: number;
+  /** How many changes that level was shared out over. */
+  intervalTests: number;
+  /** Set when two servers of one file were compared (`compare FILE --servers base,new`): their names. */
+  servers?: { base: string; next: string };
 }
 
 /** The `status` row of a comparison, with its verdict. */
 export function statusChange(verdict: Verdict): MetricDelta {
-  return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, better: 'higher', verdict };
+  return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, change: null, better: 'higher', verdict };
 }

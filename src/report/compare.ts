@@ -1,12 +1,18 @@
 /**
- * Per-cell deltas between two result files, and whether each change is bigger
- * than the noise the data itself shows. Compares the metrics each scenario
- * declares with a comparing role, reading their values from `cell.metrics`
- * (the numbers the table shows) and their noise from the measurements behind
- * them. Pure functions; the CLI prints.
+ * Per-cell deltas between two result files (or two servers of one file), each
+ * change with its confidence interval and the verdict it supports (improved,
+ * regressed, unchanged or inconclusive: src/stats/verdict.ts). Compares the
+ * metrics each scenario declares with a comparing role, reading their values
+ * from `cell.metrics` (the numbers the table shows), their intervals and rounds
+ * from the cells (src/stats/), and the run-to-run band of compare-noise.ts
+ * where the data give no interval or only a single window's. Pure functions;
+ * the CLI prints.
  */
 import { sampleStandardDeviation } from 'simple-statistics';
 import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
+import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
+import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
+import { familyLevel } from '../stats/confidence.js';
 import type { MetricInfo } from '../declaration-types.js';
 import { isMeasured, type BenchResult, type CapacityResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
 import { cellNamer } from './parameter-labels.js';
@@ -30,14 +36,27 @@ export const RATE_NOISE_FRACTION = 0.05;
  */
 const SHORT_WINDOW_MS = 10_000;
 
+export interface CompareOptions {
+  /** A change smaller than this many percent is never regressed or improved; default DEFAULT_MARGIN_PCT. */
+  marginPct?: number;
+  /** The two sides are cells of one run whose rounds were interleaved: round r of each is paired with round r of the other. */
+  pairedRounds?: boolean;
+}
+
 /** Cell by cell; two capacity results by each server's capacity (compare-capacity.ts). */
-export function compareResults(base: BenchResult, next: BenchResult): Comparison {
+export function compareResults(base: BenchResult, next: BenchResult, options: CompareOptions = {}): Comparison {
+  const marginPct = options.marginPct ?? DEFAULT_MARGIN_PCT;
   if (base.capacity && next.capacity) {
     return {
       ...compareCapacities(base as CapacityResult, next as CapacityResult),
       environmentNote: environmentNote(base, next),
+      marginPct,
+      intervalLevel: familyLevel(1),
+      intervalTests: 0,
     };
   }
+  const tests = intervalTests(base, next);
+  const judge = { marginPct, paired: options.pairedRounds === true, level: familyLevel(tests) };
   const nextByKey = new Map(next.cells.map((c) => [cellKey(c), c]));
   const baseKeys = new Set(base.cells.map(cellKey));
   const scenarioOf = (name: string): ScenarioInfo | undefined =>
@@ -56,7 +75,7 @@ export function compareResults(base: BenchResult, next: BenchResult): Comparison
       baseStatus: b.status,
       nextStatus: n.status,
       nextReason: reasonOf(n),
-      deltas: compareCell(b, n, scenarioOf(b.scenario)),
+      deltas: compareCell(b, n, scenarioOf(b.scenario), judge),
     });
   }
   const unmatched = (c: CellResult): UnmatchedCell => ({
@@ -71,8 +90,46 @@ export function compareResults(base: BenchResult, next: BenchResult): Comparison
     missingInNext: missing.map(unmatched),
     newInNext: added.map(unmatched),
     environmentNote: environmentNote(base, next),
-    warnings: [shortWindowWarning('base', base), shortWindowWarning('new', next)].filter((w): w is string => w !== null),
+    warnings: [shortWindowWarning('base', base), shortWindowWarning('new', next), ...unstableWarnings(base, next)].filter((w): w is string => w !== null),
+    marginPct,
+    intervalLevel: judge.level,
+    intervalTests: tests,
   };
+}
+
+/**
+ * Two servers of one file as base and new (`compare FILE --servers base,new`): each cell of `base`
+ * against the cell of `next` with the same client and parameters. Their rounds ran interleaved in
+ * one run, so they pair round by round.
+ */
+export function compareServers(result: BenchResult, base: string, next: string, options: Omit<CompareOptions, 'pairedRounds'> = {}): Comparison {
+  const pair = `${base} -> ${next}`;
+  const side = (server: string): BenchResult => ({
+    ...result,
+    cells: result.cells.filter((c) => c.server === server).map((c) => ({ ...c, server: pair })),
+  });
+  return { ...compareResults(side(base), side(next), { ...options, pairedRounds: true }), servers: { base, next } };
+}
+
+/** What decides how a metric's change is judged. */
+interface Judging {
+  marginPct: number;
+  paired: boolean;
+  /** The level of each change's interval: the comparison's family of changes holds at 95 % together. */
+  level: number;
+}
+
+/**
+ * How many changes a comparison judges on an interval: per cell both files measured, each primary
+ * latency and rate with a direction and the server's CPU and RSS. Each is judged at
+ * familyLevel(that many), so that identical code reads no regression anywhere at 95 %.
+ */
+function intervalTests(base: BenchResult, next: BenchResult): number {
+  const nextKeys = new Set(next.cells.filter(isMeasured).map(cellKey));
+  return base.cells.filter((c) => isMeasured(c) && nextKeys.has(cellKey(c))).reduce((sum, cell) => {
+    const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
+    return sum + metrics.filter((m) => (m.role === 'primary-latency' || m.role === 'primary-rate') && m.better !== 'none').length + 2;
+  }, 0);
 }
 
 /** A cell's recorded reason when it did not end ok; null for an ok cell. */
@@ -80,18 +137,18 @@ function reasonOf(cell: CellResult): string | null {
   return cell.status !== 'ok' && 'reason' in cell && typeof cell.reason === 'string' ? cell.reason : null;
 }
 
-function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | undefined): MetricDelta[] {
+function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | undefined, judge: Judging): MetricDelta[] {
   if (b.status === 'skipped' && n.status === 'skipped') return [];
   const deltas: MetricDelta[] = [];
   const status = statusDelta(b.status, n.status);
   if (status) deltas.push(status);
   if (!isMeasured(b) || !isMeasured(n)) return deltas;
   for (const [key, info] of Object.entries(scenario?.metrics ?? {})) {
-    if (info.role === 'primary-latency' && info.better !== 'none') deltas.push(latencyDelta(key, info, b, n));
-    else if (info.role === 'primary-rate' && info.better !== 'none') deltas.push(rateDelta(key, info, b, n));
-    else if (info.role === 'errors') deltas.push(delta(key, info.header, 'errors', valueOf(b, key), valueOf(n, key), 0, 'lower'));
+    if (info.role === 'primary-latency' && info.better !== 'none') deltas.push(latencyDelta(key, info, b, n, judge));
+    else if (info.role === 'primary-rate' && info.better !== 'none') deltas.push(rateDelta(key, info, b, n, judge));
+    else if (info.role === 'errors') deltas.push(countDelta(key, info.header, valueOf(b, key), valueOf(n, key)));
   }
-  deltas.push(...resourceDeltas(b, n));
+  deltas.push(...resourceDeltas(b, n, judge));
   return deltas;
 }
 
@@ -112,8 +169,8 @@ function statusDelta(base: CellStatus, next: CellStatus): MetricDelta | null {
   return statusChange(verdict);
 }
 
-/** Noise read off the source histogram of both cells (the larger), raised to the spread between rounds. */
-function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell): MetricDelta {
+/** Band read off the source histogram of both cells (the larger), raised to the spread between rounds. */
+function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
   const base = valueOf(b, key);
   const next = valueOf(n, key);
   const source = 'histogram' in info.source ? info.source : null;
@@ -126,7 +183,7 @@ function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: Measure
     noise = base === null ? null : Math.abs(base) * RATE_NOISE_FRACTION;
   }
   if (noise !== null) noise = Math.max(noise, roundSpread(b, key), roundSpread(n, key));
-  return delta(key, info.header, 'primary-latency', base, next, noise, info.better === 'higher' ? 'higher' : 'lower');
+  return delta(key, info.header, 'primary-latency', metricSide(b, key), metricSide(n, key), noise, info.better === 'higher' ? 'higher' : 'lower', judge);
 }
 
 /**
@@ -137,7 +194,7 @@ function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: Measure
  * rounds. On a shared 2-core box two identical runs differ by far more than
  * 5%, and the time series shows it.
  */
-function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell): MetricDelta {
+function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
   const base = valueOf(b, key);
   const next = valueOf(n, key);
   let noise: number | null = null;
@@ -150,10 +207,10 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     const spreads = series.filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r));
     noise = Math.max(Math.abs(base) * RATE_NOISE_FRACTION, ...spreads, roundSpread(b, key), roundSpread(n, key));
   }
-  return delta(key, info.header, 'primary-rate', base, next, noise, info.better === 'lower' ? 'lower' : 'higher');
+  return delta(key, info.header, 'primary-rate', metricSide(b, key), metricSide(n, key), noise, info.better === 'lower' ? 'lower' : 'higher', judge);
 }
 
-function resourceDeltas(b: MeasuredCell, n: MeasuredCell): MetricDelta[] {
+function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta[] {
   const sb = b.resources.server;
   const sn = n.resources.server;
   if (!sb && !sn) return [];
@@ -163,29 +220,80 @@ function resourceDeltas(b: MeasuredCell, n: MeasuredCell): MetricDelta[] {
     : null;
   const rssB = sb ? sb.rssBytes.max / 1024 / 1024 : null;
   const rssN = sn ? sn.rssBytes.max / 1024 / 1024 : null;
+  const cpu = (c: MeasuredCell): number | null => c.resources.server?.cpuPercent.mean ?? null;
+  const rss = (c: MeasuredCell): number | null => (c.resources.server ? c.resources.server.rssBytes.max / 1024 / 1024 : null);
+  const roundsOf = (c: MeasuredCell, pick: (r: NonNullable<NonNullable<MeasuredCell['rounds']>[number]['resources']>) => number | null) =>
+    c.rounds?.map((r) => (r.resources ? pick(r.resources) : null));
+  const cpuSide = (c: MeasuredCell): SideValue => ({ value: cpu(c), rounds: roundsOf(c, (r) => r.server?.cpuPercent.mean ?? null) });
+  const rssSide = (c: MeasuredCell): SideValue => ({ value: rss(c), rounds: roundsOf(c, (r) => (r.server ? r.server.rssBytes.max / 1024 / 1024 : null)) });
   return [
-    delta('serverCpuPercent', 'srv CPU %', 'resources', sb?.cpuPercent.mean ?? null, sn?.cpuPercent.mean ?? null, cpuNoise, 'lower'),
-    delta('serverRssMiB', 'srv RSS MiB', 'resources', rssB, rssN, rssB === null ? null : rssB * RATE_NOISE_FRACTION, 'lower'),
+    delta('serverCpuPercent', 'srv CPU %', 'resources', cpuSide(b), cpuSide(n), cpuNoise, 'lower', judge),
+    delta('serverRssMiB', 'srv RSS MiB', 'resources', rssSide(b), rssSide(n), rssB === null ? null : rssB * RATE_NOISE_FRACTION, 'lower', judge),
   ];
+}
+
+/** One side of a metric's comparison: the value, and its interval and rounds where the cell has them. */
+type SideValue = Omit<Side, 'value'> & { value: number | null };
+
+function metricSide(cell: MeasuredCell, key: string): SideValue {
+  const interval = cell.intervals?.[key];
+  return { value: valueOf(cell, key), ...(interval ? { interval } : {}), ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}) };
+}
+
+/** A count compares exactly: any rise in errors regresses whatever the threshold. */
+function countDelta(key: string, metric: string, base: number | null, next: number | null): MetricDelta {
+  const changePct = base !== null && next !== null && base !== 0 ? ((next - base) / Math.abs(base)) * 100 : null;
+  const verdict: Verdict = base === null || next === null ? 'n/a' : next > base ? 'regressed' : next < base ? 'improved' : 'unchanged';
+  return { key, metric, role: 'errors', base, next, changePct, noise: 0, change: null, better: 'lower', verdict };
 }
 
 function delta(
   key: string,
   metric: string,
   role: MetricDelta['role'],
-  base: number | null,
-  next: number | null,
+  b: SideValue,
+  n: SideValue,
   noise: number | null,
   better: 'lower' | 'higher',
+  judge: Judging,
 ): MetricDelta {
+  const base = b.value;
+  const next = n.value;
   const changePct = base !== null && next !== null && base !== 0 ? ((next - base) / Math.abs(base)) * 100 : null;
-  let verdict: Verdict = 'n/a';
-  if (base !== null && next !== null && noise !== null) {
-    const change = next - base;
-    if (Math.abs(change) <= noise) verdict = 'within noise';
-    else verdict = (change > 0) === (better === 'lower') ? 'regressed' : 'improved';
+  const bandPct = noise !== null && base !== null && base !== 0 ? (noise / Math.abs(base)) * 100 : null;
+  const change = base !== null && next !== null ? changeInterval({ ...b, value: base }, { ...n, value: next }, changePct, bandPct, judge) : null;
+  const verdict: Verdict = change ? judgeChange(change, better, judge.marginPct) : 'n/a';
+  return { key, metric, role, base, next, changePct, noise, change, better, verdict };
+}
+
+/**
+ * The change of next over base in percent, with its interval: from the rounds (paired within one
+ * run, Welch's t between two) or the two windows' intervals (src/stats/ratio.ts). A window cannot see
+ * how far two runs of it differ, so a change measured from one is never given an interval narrower
+ * than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
+ */
+function changeInterval(b: Side, n: Side, changePct: number | null, bandPct: number | null, { paired, level }: Judging): ChangeInterval | null {
+  const log = logRatio(n, b, paired);
+  if (log) {
+    const ratio = ratioInterval(log, level);
+    const estimatePct = (ratio.ratio - 1) * 100;
+    const fromRounds = log.basis === 'rounds';
+    const test = `${log.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals'}, t(${formatDf(log.degreesOfFreedom)})`;
+    const interval = { estimatePct, lowPct: (ratio.low - 1) * 100, highPct: (ratio.high - 1) * 100, level };
+    if (fromRounds || bandPct === null) return { ...interval, method: test };
+    return {
+      ...interval,
+      lowPct: Math.min(interval.lowPct, estimatePct - bandPct),
+      highPct: Math.max(interval.highPct, estimatePct + bandPct),
+      method: `${test}, widened to the run-to-run band ±${bandPct.toFixed(1)}%`,
+    };
   }
-  return { key, metric, role, base, next, changePct, noise, better, verdict };
+  if (changePct === null || bandPct === null) return null;
+  return { estimatePct: changePct, lowPct: changePct - bandPct, highPct: changePct + bandPct, level: null, method: `run-to-run band ±${bandPct.toFixed(1)}% (no interval in the data)` };
+}
+
+function formatDf(df: number): string {
+  return Number.isInteger(df) ? String(df) : df.toFixed(1);
 }
 
 function valueOf(cell: MeasuredCell, key: string): number | null {
@@ -200,6 +308,16 @@ function statusSuffix(cell: CellResult): string {
 function environmentNote(base: BenchResult, next: BenchResult): string | null {
   const describe = (r: BenchResult): string => `${r.environment.cpuModel} x${r.environment.cpuCores}, Node ${r.environment.node}`;
   return describe(base) === describe(next) ? null : `different machines or Node: base ${describe(base)}; new ${describe(next)}`;
+}
+
+/** Cells either file measured on a machine that changed speed between rounds. */
+function unstableWarnings(base: BenchResult, next: BenchResult): string[] {
+  return [['base', base] as const, ['new', next] as const].flatMap(([side, result]) => {
+    const unstable = result.cells.filter((c) => isMeasured(c) && c.unstable);
+    if (unstable.length === 0) return [];
+    const first = unstable[0] as MeasuredCell;
+    return [`${side}: ${unstable.length} of ${result.cells.filter(isMeasured).length} cells ${first.unstable!.replace(/^unstable: /, 'unstable (e.g. ')}${unstable.length > 0 ? ')' : ''}`];
+  });
 }
 
 function shortWindowWarning(side: string, result: BenchResult): string | null {

@@ -8,6 +8,8 @@ import { cellTable, type CellTable } from './table.js';
 import { figureHtml, type RenderedChart } from './html-parts.js';
 import { escapeHtml } from '../escape/html.js';
 import { capacitySectionHtml } from './capacity-html.js';
+import { picksHtml } from './html-picks.js';
+import { controlLines } from './control-text.js';
 
 export interface RenderedScenario {
   scenario: string;
@@ -38,6 +40,7 @@ figcaption { color: #555; font-size: 0.92em; }
 .note { color: #8a5a00; }
 p.fixed { font-family: monospace; color: #444; }
 pre.footer { font-size: 0.92em; color: #555; white-space: pre-wrap; }
+ul.picks li { margin: 0.15em 0; }
 `;
 
 export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): string {
@@ -67,6 +70,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
         : '') +
       '</p>',
     ...(result.warnings ?? []).map((warning) => `<p class="note"><strong>Warning:</strong> ${escapeHtml(warning)}</p>`),
+    ...controlLines(result).filter((line) => line !== '').map((line) => `<p class="fixed">${escapeHtml(line)}</p>`),
     environmentBlock(result.environment, result.clientProcesses),
     ...(result.capacity ? [capacitySectionHtml({ ...result, capacity: result.capacity }, rendered.flatMap((r) => r.capacity ?? []))] : []),
     ...sections,
@@ -115,6 +119,7 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
     `<p>${escapeHtml(scenario.description)}</p>`,
     ...(table.fixed ? [`<p class="fixed">${escapeHtml(table.fixed)}</p>`] : []),
     tableHtml(table),
+    picksHtml(scenario, cells),
     ...(charts.length === 0 && notDrawn.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
     ...notDrawn.map((line) => `<p class="note">${escapeHtml(line)}</p>`),
   ].join('\n');
@@ -126,7 +131,7 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
  */
 function tableHtml(table: CellTable): string {
   const th = (h: string, i: number): string => `<th${i < table.textColumns ? ' class="text"' : ''}>${escapeHtml(h)}</th>`;
-  const statusColumn = table.textColumns - 1;
+  const statusColumn = table.header.indexOf('status');
   const td = (value: string, i: number, mark: string | null): string => {
     const classes = [...(i < table.textColumns ? ['text'] : []), ...(mark && i === statusColumn ? [mark] : [])];
     return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(value)}</td>`;

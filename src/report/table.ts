@@ -12,6 +12,10 @@ import { NO_SAMPLES } from '../core/metric-values.js';
 import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from './parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 import { terminalText } from '../escape/terminal.js';
+import { statisticsFootnotes } from './table-stats-notes.js';
+import { withInterval } from './interval-text.js';
+import { pickFootnotes } from './pick-text.js';
+import { controlLines } from './control-text.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -45,26 +49,31 @@ export function renderTable(result: BenchResult): string {
         ' (histograms merged, counters and windows added; each round is in the JSON)'
       : '';
   const sections = result.scenarios.map((scenario) => {
-    const table = cellTable(scenario, result.cells.filter((c) => c.scenario === scenario.name));
-    return [terminalText(`${scenario.name}: ${scenario.description}`), ...(table.fixed ? [terminalText(table.fixed)] : []), renderCellTable(table)].join('\n');
+    const cells = result.cells.filter((c) => c.scenario === scenario.name);
+    const table = cellTable(scenario, cells);
+    return [terminalText(`${scenario.name}: ${scenario.description}`), ...(table.fixed ? [terminalText(table.fixed)] : []), renderCellTable(table), ...pickFootnotes(scenario, cells).map(terminalText)].join('\n');
   });
   const warnings = (result.warnings ?? []).map((w) => `warning: ${terminalText(w)}`);
-  return sections.join('\n\n') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
+  const control = controlLines(result).map(terminalText);
+  return sections.join('\n\n') + (control.length ? `\n${control.join('\n')}` : '') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
 }
 
 export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTable {
   const shown = cells.filter((c) => c.status !== 'skipped');
   const swept = variedParameters(cells);
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
-  const header = [...swept, 'server', 'client', 'status', ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
+  // An SLO column when the run was judged against one (`run --slo`).
+  const judged = cells.some((c) => isMeasured(c) && c.slo);
+  const header = [...swept, 'server', 'client', 'status', ...(judged ? ['slo'] : []), ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
   const rows = shown.map((cell): CellTableRow => {
     const status = statusText(cell);
     const front = [...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
+    if (judged) front.push(cell.slo?.verdict ?? 'n/a');
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
       const value = cell.metrics[key];
-      if (typeof value === 'number') return formatMetric(value, info?.unit ?? 'count');
+      if (typeof value === 'number') return withInterval(formatMetric(value, info?.unit ?? 'count'), value, cell.intervals?.[key]);
       return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : 'n/a';
     });
     const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
@@ -74,9 +83,12 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   return {
     fixed: fixed ? `every cell: ${fixed}` : '',
     header,
-    textColumns: swept.length + 3,
+    textColumns: swept.length + 3 + (judged ? 1 : 0),
     rows,
-    footer: tableFootnotes(scenario, cells, rows.map((r) => r.values[swept.length + 2]!), (cell) => cellLabel(cell, swept, scenario.parameters)),
+    footer: [
+      ...tableFootnotes(scenario, cells, rows.map((r) => r.values[swept.length + 2]!), (cell) => cellLabel(cell, swept, scenario.parameters)),
+      ...statisticsFootnotes(scenario, cells, (cell) => cellLabel(cell, swept, scenario.parameters)),
+    ],
   };
 }
 
@@ -105,6 +117,7 @@ export function statusText(cell: CellResult): string {
     cell.status,
     ...(cell.saturation ? ['saturated'] : []),
     ...(load ? [load.saturated.length > 0 ? 'client saturated' : 'client starved'] : []),
+    ...(cell.unstable ? ['unstable'] : []),
   ].join(', ');
 }
 

@@ -22,6 +22,7 @@ import {
   type ScenarioView,
 } from './common.js';
 import { parameterBoxCharts } from './parameter-boxes.js';
+import { INTERVAL_CAPTION, intervalFields, intervalRules } from './interval-marks.js';
 
 export interface ByParameterRequest {
   parameter: string;
@@ -36,6 +37,9 @@ interface Row {
   header: string;
   at: number | string;
   value: number;
+  /** The value's 95 % interval, where the cell has one. */
+  low?: number;
+  high?: number;
 }
 
 export function byParameterCharts(view: ScenarioView, request: ByParameterRequest): DrawnChart[] {
@@ -56,7 +60,14 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       const value = metricValue(cell, metric.key);
       const at = cell.params[parameter]!;
       if (value === null) return [];
-      return [{ pair: cellLabel(view, cell, others), metric: metric.key, header: names.get(metric.key)!, at: numeric ? (at as number) : parameterValueText(view, parameter, at), value: round4(value) }];
+      return [{
+        pair: cellLabel(view, cell, others),
+        metric: metric.key,
+        header: names.get(metric.key)!,
+        at: numeric ? (at as number) : parameterValueText(view, parameter, at),
+        value: round4(value),
+        ...intervalFields(cell, metric.key, round4),
+      }];
     }),
   );
   if (rows.length === 0) return null;
@@ -64,9 +75,10 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
   const pairs = firstSeen(rows, (r) => r.pair);
   const headline = drawn.map(metricLabel).join(', ');
   const what = `${headline} by ${parameter}`;
+  const whiskers = rows.some((r) => r.low !== undefined) ? ` ${INTERVAL_CAPTION}` : '';
   if (numeric) {
     return {
-      caption: `${what}, one line per server x client pair${drawn.some((m) => m.role === 'errors') ? '; counts of what went wrong on a symlog scale, so zero stays on the chart' : ''}.`,
+      caption: `${what}, one line per server x client pair${drawn.some((m) => m.role === 'errors') ? '; counts of what went wrong on a symlog scale, so zero stays on the chart' : ''}.${whiskers}`,
       spec: {
         ...frame(view, titleOf(request.title, what), `Each metric against ${parameter}, one panel per unit.`),
         data: { values: rows },
@@ -76,7 +88,7 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
     };
   }
   return {
-    caption: `${what}, one bar per server x client pair.`,
+    caption: `${what}, one bar per server x client pair.${whiskers}`,
     spec: {
       ...frame(view, titleOf(request.title, what), `Each metric for each value of ${parameter}, one panel per metric.`),
       data: { values: rows },
@@ -84,17 +96,23 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       concat: drawn.map((metric) => {
         // Words on this axis print as the table prints them ("1kB"): the unit is in each label, not the title.
         const x = { field: 'at', type: 'nominal' as const, title: parameter, sort: values.map((v) => parameterValueText(view, parameter, v)), axis: { labelAngle: 0 } };
+        const xOffset = { field: 'pair', type: 'nominal' as const, sort: pairs };
         return {
           width: { step: 24 * pairs.length + 16 },
           height: 200,
           transform: [{ filter: { field: 'metric', equal: metric.key } }],
-          mark: 'bar' as const,
-          encoding: {
-            x,
-            xOffset: { field: 'pair', type: 'nominal' as const, sort: pairs },
-            y: { field: 'value', type: 'quantitative' as const, title: metricTitle(metric) },
-            color: { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: pairs },
-          },
+          layer: [
+            {
+              mark: 'bar' as const,
+              encoding: {
+                x,
+                xOffset,
+                y: { field: 'value', type: 'quantitative' as const, title: metricTitle(metric) },
+                color: { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: pairs },
+              },
+            },
+            ...intervalRules({ x, xOffset }),
+          ],
         };
       }),
     },
@@ -144,6 +162,7 @@ function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[
         encoding: { x, y, color, strokeDash: { field: 'header', type: 'nominal' as const, title: 'metric', sort: dashes } },
       },
       { mark: { type: 'point' as const, filled: true, size: 25 }, encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color } },
+      ...intervalRules({ x }),
     ],
   };
 }

@@ -9,7 +9,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CapacitySection, SloClause } from '../../capacity-types.js';
 import type { CapacityResult, ScenarioInfo } from '../../result-types.js';
-import { clauseHolds } from '../../capacity/slo.js';
+import { clauseHolds } from '../../slo/grammar.js';
 import { frame, type DrawnChart, type ScenarioView } from './common.js';
 import { vegaString } from '../../escape/vega.js';
 

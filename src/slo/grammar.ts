@@ -1,5 +1,6 @@
 /**
- * Service-level objectives for the capacity search, such as "p99<500ms,errors=0".
+ * Service-level objectives, such as "p99<500ms,errors=0": what a capacity search
+ * holds its steps to, and what `run --slo` judges every cell against (verdict.ts).
  * A clause names what the scenario DECLARES, never a metric's name: `p99` is the
  * p99 statistic of the scenario's primary-latency histogram, `errors` the sum of
  * every metric whose role is `errors`, and any declared metric key may stand
