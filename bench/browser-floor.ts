@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import echo from '../scenarios/echo.js';
 import { run } from '../src/index.js';
-import { watchParent } from '../src/core/parent-watchdog.js';
+import { watchParent } from '../src/child/parent-watchdog.js';
 import { RunningBrowser } from '../src/runtimes/browser/browser-process.js';
 import { locateChromium } from '../src/runtimes/browser/chromium-binary.js';
 import { exitWithBench, median, reply } from './bench-children.js';

@@ -26,7 +26,7 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
   ['(program: V8 and native code outside JS)', (f) => f.functionName === '(program)'],
   ['histograms (hdr-histogram-js, the bucket tally and its encoding)', (f) => f.url.includes('hdr-histogram-js') || /\/src\/core\/(bucket-tally|histogram-codec)\.js/.test(f.url)],
   ['ws library (frames, masking, events)', (f) => f.url.includes('/node_modules/ws/')],
-  ['wsbench metrics (src/core/metrics.js)', (f) => f.url.includes('/src/core/metrics.js')],
+  ['wsbench metrics (src/measure/metrics.js)', (f) => f.url.includes('/src/measure/metrics.js')],
   ['wsbench client process, IPC, progress ticks', (f) => /\/src\/core\/(client-process|ipc|time-series|resources|clock)\.js/.test(f.url)],
   ['wsbench ws adapter (src/clients/ws.js)', (f) => f.url.includes('/src/clients/')],
   ['scenario code (echo.js closures)', (f) => f.url.includes('/scenarios/')],

@@ -15,9 +15,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { RunEvent } from '../src/core/events.js';
-import type { ProgressTick } from '../src/core/ipc.js';
-import { TimeSeriesCollector } from '../src/core/time-series.js';
+import type { RunEvent } from '../src/engine/events.js';
+import type { ProgressTick } from '../src/measure/time-series.js';
+import { TimeSeriesCollector } from '../src/measure/time-series.js';
 import type { JournalRecord } from '../src/journal/records.js';
 import { RunJournal } from '../src/journal/writer.js';
 import { LiveState } from '../src/live/state.js';

@@ -11,13 +11,13 @@
  *     npx tsc -p tsconfig.json && node dist/bench/tls-handshake-cost.js [connections] [rounds] [ecdsa-p256|rsa-2048]
  */
 import { fileURLToPath } from 'node:url';
-import { ManagedChild } from '../src/core/processes.js';
-import { readProcess } from '../src/core/proc-sampler.js';
+import { ManagedChild } from '../src/engine/processes.js';
+import { readProcess } from '../src/measure/proc-sampler.js';
 import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
 import { makeCertificate, type CertificateKeyType } from '../src/tls/certificate.js';
 import type { ClientAdapter, ClientTls, ServerTls, TlsSession } from '../src/adapter-types.js';
 
-const SERVER_ENTRY = fileURLToPath(new URL('../src/core/server-process.js', import.meta.url));
+const SERVER_ENTRY = fileURLToPath(new URL('../src/child/server-process.js', import.meta.url));
 const ECHO = { url: new URL('../scenarios/echo.js', import.meta.url).href, name: 'echo' };
 const STACKS = ['ws', 'uws', 'socketio', 'bun', 'deno'];
 const CLOCK_TICK_MS = 10;

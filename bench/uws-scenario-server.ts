@@ -3,8 +3,8 @@
  * outside wsbench's server process, so a bare baseline client can be fed by
  * exactly the server code wsbench's client is measured against.
  */
-import { hostServerLogic } from '../src/core/hosted-server-logic.js';
-import { MetricsRegistry } from '../src/core/metrics.js';
+import { hostServerLogic } from '../src/child/hosted-server-logic.js';
+import { MetricsRegistry } from '../src/measure/metrics.js';
 import { uwsServer } from '../src/servers/uws.js';
 import type { AnyScenario, ParamValues, ServerLogic } from '../src/index.js';
 

@@ -1,9 +1,10 @@
 /** wsbench's library API. Every export is listed by name. */
 export { run, planRun, execute } from './run.js';
 export type { RunOptions, RunPlan, ParamsFor } from './run.js';
-export type { TargetOption, ServerCommandOption } from './core/servers/foreign-options.js';
-export type { RunEvent, RunEventType, ResourceSample } from './core/events.js';
-export type { ScenarioRef } from './core/scenario-loader.js';
+export type { TargetOption, ServerCommandOption } from './engine/server-lifecycles/foreign-options.js';
+export type { RunEvent, RunEventType } from './engine/events.js';
+export type { ResourceSample } from './measure/proc-sampler.js';
+export type { ScenarioRef } from './child/scenario-loader.js';
 export type { BuiltInScenarioParameters } from './built-in-scenarios.js';
 export {
   defineScenario,
@@ -74,7 +75,7 @@ export { writeResultAndReport, writeReportFiles, ResultWriteError } from './resu
 export type { WrittenOutput, WrittenReport } from './result-output.js';
 export { UsageError, ParameterError } from './errors.js';
 export { parseDurationMs, parseSizeBytes } from './parsing/units.js';
-export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './core/metrics.js';
+export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './measure/metrics.js';
 export { serverStacks, clientStacks } from './stacks.js';
 export { SCHEMA_VERSION, isMeasured } from './result-types.js';
 export type {
@@ -213,7 +214,7 @@ export {
   // The names of the time when the client and server thresholds were two constants.
   SATURATED_CPU_PERCENT as CLIENT_SATURATED_CPU_PERCENT,
   SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
-} from './core/saturation.js';
+} from './engine/saturation.js';
 export type { StepMeasurement } from './capacity/judge.js';
 export { renderCapacityTable } from './report/capacity-table.js';
 export type {

@@ -6,19 +6,19 @@
  * With `out`, run() writes the result file and its report as `wsbench run`
  * does, through the same functions; without it, nothing.
  */
-import { planMatrix, type MatrixOptions, type MatrixPlan } from './core/plan.js';
-import { executeMatrix } from './core/execute.js';
-import type { RunEvent } from './core/events.js';
-import type { LoadedScenario, ScenarioRef } from './core/scenario-loader.js';
+import { planMatrix, type MatrixOptions, type MatrixPlan } from './engine/plan.js';
+import { executeMatrix } from './engine/execute.js';
+import type { RunEvent } from './engine/events.js';
+import type { LoadedScenario, ScenarioRef } from './child/scenario-loader.js';
 import type { BenchResult } from './result-types.js';
 import { isScenario } from './scenario-types.js';
 import { lockResultFile } from './result-lock.js';
 import { checkOutputs, ResultWriteError, writeResultAndReport } from './result-output.js';
 import { checkShardOptions, checkShardShares, configHash, type ShardOptions } from './shard/shard-options.js';
-import { allParameters } from './core/params.js';
+import { allParameters } from './engine/params.js';
 import { ShardSession } from './shard/shard-session.js';
 
-export type { ParamsFor } from './core/plan.js';
+export type { ParamsFor } from './engine/plan.js';
 
 export interface RunOptions<S extends ScenarioRef = ScenarioRef> extends MatrixOptions<S> {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */

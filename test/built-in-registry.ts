@@ -7,7 +7,7 @@
  *   npx tsc -p tsconfig.json && node dist/test/built-in-registry.js > src/built-in-scenarios.ts
  */
 import { fileURLToPath } from 'node:url';
-import { builtInScenarios, loadScenario } from '../src/core/scenario-loader.js';
+import { builtInScenarios, loadScenario } from '../src/child/scenario-loader.js';
 import type { ParameterSpec } from '../src/declaration-types.js';
 
 const TYPES: Record<ParameterSpec['kind'], string> = {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fanout from '../scenarios/fanout.js';
-import { scenarioInfo } from '../src/core/scenario-info.js';
+import { scenarioInfo } from '../src/engine/scenario-info.js';
 import { upgradeV1, type V1Result } from '../src/result-upgrade.js';
 import { checkSlo, judgeCell, parseSlo, type ScenarioInfo } from '../src/index.js';
 import { describeBreak } from '../src/capacity/judge.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricInfo } from '../src/declaration-types.js';
-import { histogramStat } from '../src/core/metric-values.js';
+import { histogramStat } from '../src/measure/metric-values.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeHistogram, encodeHistogram, newHistogram } from '../src/core/metrics.js';
-import { histogramStat } from '../src/core/metric-values.js';
-import { cellResult } from '../src/core/cell-result.js';
-import { scenarioInfo as infoOf } from '../src/core/scenario-info.js';
-import type { CellRun } from '../src/core/cell.js';
+import { decodeHistogram, encodeHistogram, newHistogram } from '../src/measure/metrics.js';
+import { histogramStat } from '../src/measure/metric-values.js';
+import { cellResult } from '../src/engine/cell-result.js';
+import { scenarioInfo as infoOf } from '../src/engine/scenario-info.js';
+import type { CellRun } from '../src/engine/cell.js';
 import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
 import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare.js';

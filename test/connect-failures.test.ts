@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/core/metrics.js';
+import { MetricsRegistry } from '../src/measure/metrics.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from '../scenarios/lib/connect-failures.js';
 
 test('connect failures count by reason under connectFailed, with one note per reason', () => {

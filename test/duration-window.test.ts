@@ -7,9 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defineScenario, total } from 'wsbench/scenario';
-import { resolveParameterSets } from '../src/core/params.js';
-import { scenarioInfo } from '../src/core/scenario-info.js';
-import { cellWindow } from '../src/core/window.js';
+import { resolveParameterSets } from '../src/engine/params.js';
+import { scenarioInfo } from '../src/engine/scenario-info.js';
+import { cellWindow } from '../src/engine/window.js';
 
 /** A scenario with one parameter of its own and nothing about its window. */
 const plain = {

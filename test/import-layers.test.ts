@@ -7,39 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
-import { REPO_ROOT } from './support.js';
-
-const ROOTS = ['src', 'scenarios'];
-/** The package's own name, as the built-in scenarios and user code import it. */
-const SELF_IMPORTS: Record<string, string> = { wsbench: 'src/index.ts', 'wsbench/scenario': 'src/scenario-kit/index.ts' };
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/** file -> the files it imports (relative imports and the package's own name). */
-function importGraph(): Map<string, string[]> {
-  const files = ROOTS.flatMap(sourceFiles);
-  const known = new Set(files);
-  return new Map(
-    files.map((file) => {
-      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
-      const targets = [...text.matchAll(IMPORT)].flatMap((match) => {
-        const specifier = (match[1] ?? match[2])!;
-        const target = SELF_IMPORTS[specifier] ?? (specifier.startsWith('.') ? normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts') : null);
-        return target !== null && known.has(target) && target !== file ? [target] : [];
-      });
-      return [file, [...new Set(targets)]];
-    }),
-  );
-}
+import { dirname, join, relative } from 'node:path';
+import { importGraph } from './import-graph.js';
 
 /** A loop in the graph, as its nodes in order; null when there is none. */
 function findLoop(nodes: string[], next: (node: string) => string[]): string[] | null {
@@ -67,7 +36,7 @@ function findLoop(nodes: string[], next: (node: string) => string[]): string[] |
   return null;
 }
 
-const graph = importGraph();
+const graph = new Map([...importGraph()].map(([file, imports]) => [file, imports.files]));
 
 test('no file imports itself back through others', () => {
   const loop = findLoop([...graph.keys()], (file) => graph.get(file) ?? []);
@@ -103,7 +72,7 @@ test('no folder imports itself back through others, at any level', () => {
   }
 });
 
-/** Every folder that holds `file`, nearest last: src/core/servers/x.ts -> src, src/core, src/core/servers. */
+/** Every folder that holds `file`, nearest last: src/engine/server-lifecycles/x.ts -> src, src/engine, src/engine/server-lifecycles. */
 function ancestors(file: string): string[] {
   const parts = dirname(file).split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));

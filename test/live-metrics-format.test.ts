@@ -1,9 +1,9 @@
 /** /metrics text from run events: families by declaration, labels, exact histogram buckets, states. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/core/metrics.js';
-import type { RunEvent } from '../src/core/events.js';
-import { scenarioInfo } from '../src/core/scenario-info.js';
+import { MetricsRegistry } from '../src/measure/metrics.js';
+import type { RunEvent } from '../src/engine/events.js';
+import { scenarioInfo } from '../src/engine/scenario-info.js';
 import { LiveState } from '../src/live/state.js';
 import { renderMetrics } from '../src/live/openmetrics.js';
 import echo from '../scenarios/echo.js';

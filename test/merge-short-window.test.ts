@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { isMeasured, type BenchResult, type MeasuredCell } from '../src/result-types.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
-import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/core/metric-values.js';
+import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/measure/metric-values.js';
 import { defineScenario } from '../src/scenario-kit/index.js';
 import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';

@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeHistogram, newHistogram } from '../src/core/metrics.js';
-import { histogramStat } from '../src/core/metric-values.js';
+import { encodeHistogram, newHistogram } from '../src/measure/metrics.js';
+import { histogramStat } from '../src/measure/metric-values.js';
 import { isMeasured, type BenchResult } from '../src/result-types.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';

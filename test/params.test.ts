@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDurationMs, parseSizeBytes } from '../src/parsing/units.js';
-import { resolveParameterSets } from '../src/core/params.js';
-import { loadScenario } from '../src/core/scenario-loader.js';
-import { scenarioInfo } from '../src/core/scenario-info.js';
+import { resolveParameterSets } from '../src/engine/params.js';
+import { loadScenario } from '../src/child/scenario-loader.js';
+import { scenarioInfo } from '../src/engine/scenario-info.js';
 import { inputFromText } from '../src/commands/parameter-flags.js';
 import { ParameterError } from '../src/errors.js';
 import echo from '../scenarios/echo.js';

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createProgress, progressLine, type ProgressMode } from '../src/report/progress.js';
-import type { RunEvent } from '../src/core/events.js';
-import { scenarioInfo } from '../src/core/scenario-info.js';
+import type { RunEvent } from '../src/engine/events.js';
+import { scenarioInfo } from '../src/engine/scenario-info.js';
 import echo from '../scenarios/echo.js';
 
 function capture(mode: ProgressMode, events: Array<[number, RunEvent]>): string {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SCHEMA_VERSION } from '../src/result-types.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
-import { histogramStat } from '../src/core/metric-values.js';
+import { histogramStat } from '../src/measure/metric-values.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 
 const ECHO_METRICS: Record<string, MetricInfo> = {

@@ -13,7 +13,7 @@ import { buildCharts } from '../src/report/charts/index.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderTable } from '../src/report/table.js';
 import { readResultFile } from '../src/result-file.js';
-import { histogramStat, NO_SAMPLES } from '../src/core/metric-values.js';
+import { histogramStat, NO_SAMPLES } from '../src/measure/metric-values.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { cell, exponentialHistogram, result as syntheticResult, scenarioInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, tempDir } from './support.js';

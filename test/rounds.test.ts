@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
-import { cellResult } from '../src/core/cell-result.js';
-import type { CellRun } from '../src/core/cell.js';
-import { histogramStat } from '../src/core/metric-values.js';
-import { mergeEncoded } from '../src/core/metrics.js';
-import type { RunEvent } from '../src/core/events.js';
+import { cellResult } from '../src/engine/cell-result.js';
+import type { CellRun } from '../src/engine/cell.js';
+import { histogramStat } from '../src/measure/metric-values.js';
+import { mergeEncoded } from '../src/measure/metrics.js';
+import type { RunEvent } from '../src/engine/events.js';
 import { isMeasured } from '../src/result-types.js';
 import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';

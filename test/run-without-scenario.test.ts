@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtInScenarios } from '../src/core/scenario-loader.js';
+import { builtInScenarios } from '../src/child/scenario-loader.js';
 import { runCli, usageErrorLine } from './support.js';
 
 // A bare `wsbench run` used to run echo's whole matrix for minutes without saying so.

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { silenceOf } from '../src/core/saturation.js';
-import type { ProcStats } from '../src/core/proc-sampler.js';
+import { silenceOf } from '../src/engine/saturation.js';
+import type { ProcStats } from '../src/measure/proc-sampler.js';
 import type { TimeSeries } from '../src/result-types.js';
 
 const busy = { cpuPercent: { mean: 98, max: 100 } } as ProcStats;

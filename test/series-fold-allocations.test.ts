@@ -6,9 +6,9 @@
  */
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, sumCounterSets } from '../src/core/metrics.js';
-import type { ProgressTick } from '../src/core/ipc.js';
-import { TimeSeriesCollector } from '../src/core/time-series.js';
+import { MetricsRegistry, sumCounterSets } from '../src/measure/metrics.js';
+import type { ProgressTick } from '../src/measure/time-series.js';
+import { TimeSeriesCollector } from '../src/measure/time-series.js';
 import { LiveCellSeries, MAX_LIVE_POINTS } from '../src/live/cell-series.js';
 
 /** A histogram's counts array: 23 x 1024 entries for 1 µs .. 1 hour at 3 digits; nothing else here makes one this long. */

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isMeasured, renderTable, run } from '../src/index.js';
-import { RunTls } from '../src/core/run-tls.js';
+import { RunTls } from '../src/engine/run-tls.js';
 
 test('tls=off,on: every pair runs both ways, and the TLS cells record the negotiated version and cipher', async () => {
   const result = await run({ scenario: 'echo', servers: ['ws', 'deno'], clients: ['undici', 'bun'], params: { tls: ['off', 'on'], duration: '400ms' } });

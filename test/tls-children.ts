@@ -6,11 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ClientTls, ServerTls, TlsSession } from '../src/index.js';
-import { ManagedChild } from '../src/core/processes.js';
+import { ManagedChild } from '../src/engine/processes.js';
 import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
 
-const SERVER_ENTRY = fileURLToPath(new URL('../src/core/server-process.js', import.meta.url));
-const CLIENT_ENTRY = fileURLToPath(new URL('../src/core/client-process.js', import.meta.url));
+const SERVER_ENTRY = fileURLToPath(new URL('../src/child/server-process.js', import.meta.url));
+const CLIENT_ENTRY = fileURLToPath(new URL('../src/child/client-process.js', import.meta.url));
 export const TLS_SCENARIO = { url: new URL('./fixtures/tls-exchange.js', import.meta.url).href, name: 'tls-exchange' };
 const START_TIMEOUT_MS = 20_000;
 const EXCHANGE_TIMEOUT_MS = 20_000;

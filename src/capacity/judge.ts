@@ -1,12 +1,12 @@
 /**
  * Turns one measured cell into a capacity step: did the SLO hold, what broke,
- * and was the server or the load generator out of CPU (core/saturation.ts
+ * and was the server or the load generator out of CPU (engine/saturation.ts
  * holds that threshold) or starved of it (here). Both are written into the
  * capacity JSON.
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
-import { serverProcessCount } from '../core/params.js';
-import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../core/saturation.js';
+import { serverProcessCount } from '../engine/params.js';
+import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../engine/saturation.js';
 import { checkSlo, type Slo } from '../slo/grammar.js';
 import type { BreakCause, CapacityStep } from '../capacity-types.js';
 

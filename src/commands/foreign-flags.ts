@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { parseDurationMs } from '../parsing/units.js';
-import type { ServerCommandOption, TargetOption } from '../core/servers/foreign-options.js';
+import type { ServerCommandOption, TargetOption } from '../engine/server-lifecycles/foreign-options.js';
 
 /** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
 export const FOREIGN_FLAG_NAMES = ['target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout', 'ca', 'insecure'];

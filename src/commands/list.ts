@@ -1,8 +1,8 @@
 /** `wsbench list`: the runtimes and stacks as they load on this machine, and the scenarios with their parameters. */
 import { subcommand } from './subcommand.js';
-import { probeStacks } from '../core/environment.js';
-import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
-import { scenarioInfo } from '../core/scenario-info.js';
+import { probeStacks } from '../engine/environment.js';
+import { builtInScenarios, loadScenario } from '../child/scenario-loader.js';
+import { scenarioInfo } from '../engine/scenario-info.js';
 import type { RuntimeInfo, ScenarioInfo, StackInfo } from '../result-types.js';
 import { locateRuntimes } from '../runtimes/locate.js';
 import { formatValue } from '../parsing/parameter-values.js';

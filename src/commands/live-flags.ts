@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../parsing/units.js';
-import type { RunEvent } from '../core/events.js';
+import type { RunEvent } from '../engine/events.js';
 import { LiveBindError, LiveViews, type LiveViewOptions } from '../live/live-views.js';
 import { exposureWarning, notAnAddress, parseListenAddress, type ListenAddress } from '../listening/listen-address.js';
 import { terminalText } from '../escape/terminal.js';

@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import { subcommand } from './subcommand.js';
 import { planRun, type RunOptions, type RunPlan } from '../run.js';
-import { loadScenario, type LoadedScenario } from '../core/scenario-loader.js';
-import { scenarioInfo } from '../core/scenario-info.js';
+import { loadScenario, type LoadedScenario } from '../child/scenario-loader.js';
+import { scenarioInfo } from '../engine/scenario-info.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { addParameterOptions } from './parameter-flags.js';
 import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, foreignTrustOptions } from './foreign-flags.js';

@@ -13,7 +13,7 @@
  */
 import { saveResult, type SavedResult } from '../result-file.js';
 import type { ScenarioInfo } from '../result-types.js';
-import { countedErrors, errorCount } from '../core/cell-verdict.js';
+import { countedErrors, errorCount } from '../engine/cell-verdict.js';
 import { isMeasured, type BenchResult, type CellResult } from '../result-types.js';
 import { renderTable } from '../report/table.js';
 import { describeArtifacts } from '../report/artifacts.js';

@@ -6,8 +6,8 @@
  * the scenarios, each with the command that lists its own parameters.
  */
 import type { Command } from 'commander';
-import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
-import { scenarioInfo } from '../core/scenario-info.js';
+import { builtInScenarios, loadScenario } from '../child/scenario-loader.js';
+import { scenarioInfo } from '../engine/scenario-info.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { UsageError } from '../errors.js';
 import { COMMON_PARAMETERS } from '../common-parameters.js';

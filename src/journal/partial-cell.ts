@@ -10,12 +10,12 @@
  * there, and the cell's notes say so.
  */
 import type { CellResources, EncodedHistogram, ProcessResources } from '../result-types.js';
-import type { CellRun } from '../core/cell.js';
-import type { ProgressTick } from '../core/ipc.js';
-import { assembleMeasurements, sideBySide, type ClientPart } from '../core/measurements.js';
-import { decodeHistogram, encodeHistogram, newHistogram } from '../core/metrics.js';
-import { ResourceTally } from '../core/resource-tally.js';
-import { TimeSeriesCollector } from '../core/time-series.js';
+import type { CellRun } from '../engine/cell.js';
+import type { ProgressTick } from '../measure/time-series.js';
+import { assembleMeasurements, sideBySide, type ClientPart } from '../measure/measurements.js';
+import { decodeHistogram, encodeHistogram, newHistogram } from '../measure/metrics.js';
+import { ResourceTally } from '../measure/resource-tally.js';
+import { TimeSeriesCollector } from '../measure/time-series.js';
 
 type Histogram = ReturnType<typeof newHistogram>;
 

@@ -2,15 +2,15 @@
  * A run's result, rebuilt from its journal's records: each cell round that
  * ended is taken as the run handed it in (its cell-end record holds it whole),
  * the round wsbench stopped in is rebuilt from its intervals (partial-cell.ts),
- * and the result is assembled by the engine's own rule (core/run-result.ts),
+ * and the result is assembled by the engine's own rule (engine/run-result.ts),
  * with the scenario's metrics computed from the measurements as in a run.
  */
 import type { BenchResult, RecoveryInfo } from '../result-types.js';
 import type { AnyScenario } from '../scenario-types.js';
-import type { CellRun } from '../core/cell.js';
-import { runResult } from '../core/run-result.js';
-import { progressIntervalMs } from '../core/time-series.js';
-import { cellWindow } from '../core/window.js';
+import type { CellRun } from '../engine/cell.js';
+import { runResult } from '../engine/run-result.js';
+import { progressIntervalMs } from '../measure/time-series.js';
+import { cellWindow } from '../engine/window.js';
 import { UsageError } from '../errors.js';
 import { PartialCell } from './partial-cell.js';
 import type { JournalRecord } from './records.js';

@@ -13,8 +13,8 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { Environment, ScenarioInfo } from '../result-types.js';
-import type { CellRun } from '../core/cell.js';
-import type { ProgressTick } from '../core/ipc.js';
+import type { CellRun } from '../engine/cell.js';
+import type { ProgressTick } from '../measure/time-series.js';
 
 /** Bumped on any change an older reader would misread. */
 export const JOURNAL_VERSION = 1;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { BenchResult } from '../result-types.js';
 import type { AnyScenario } from '../scenario-types.js';
-import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
+import { builtInScenarios, loadScenario } from '../child/scenario-loader.js';
 import { resultFileWriter } from '../result-lock.js';
 import { readResultFile } from '../result-file.js';
 import { isJournal, readJournal, type TornLine } from './reader.js';

@@ -15,8 +15,8 @@
 import { closeSync, fsync, fsyncSync } from 'node:fs';
 import { entryAt, openNew, removeIfSame, writeAll, type FileIdentity } from '../safe-files.js';
 import { notOwnJournal } from './guard.js';
-import type { RunEvent } from '../core/events.js';
-import type { CellRun } from '../core/cell.js';
+import type { RunEvent } from '../engine/events.js';
+import type { CellRun } from '../engine/cell.js';
 import { toolVersion } from '../package-version.js';
 import { JOURNAL_VERSION, type JournalHeader, type JournalRecord } from './records.js';
 

@@ -12,8 +12,8 @@
  * engine, not from here.
  */
 import type { EncodedHistogram, IntervalLatency, TimeSeries, TimeSeriesPoint } from '../result-types.js';
-import type { ProgressTick } from '../core/ipc.js';
-import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, summarizeEncoded, summarizeHistogram, sumCounterSets } from '../core/metrics.js';
+import type { ProgressTick } from '../measure/time-series.js';
+import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, summarizeEncoded, summarizeHistogram, sumCounterSets } from '../measure/metrics.js';
 
 type Histogram = ReturnType<typeof newHistogram>;
 

@@ -9,7 +9,7 @@ import type { EncodedHistogram, MeasuredCell, ScenarioInfo, TimeSeries } from '.
 import { drawRequest } from '../report/charts/index.js';
 import { CHART_CONFIG, VEGA_LITE_SCHEMA, round4, type DrawnChart, type ScenarioView } from '../report/charts/common.js';
 import { liveRates } from '../report/progress.js';
-import { encodeHistogram } from '../core/metrics.js';
+import { encodeHistogram } from '../measure/metrics.js';
 import { vegaSafeSpec } from '../escape/vega.js';
 import type { LiveCellRun } from './state.js';
 

@@ -4,7 +4,7 @@
  * connects late gets everything at once; nothing is sent as a difference.
  */
 import type { CellResult, ScenarioInfo, TimeSeries } from '../result-types.js';
-import { summarizeHistogram } from '../core/metrics.js';
+import { summarizeHistogram } from '../measure/metrics.js';
 import { parametersText, variedParameters } from '../report/parameter-labels.js';
 import { liveRates } from '../report/progress.js';
 import type { ChartSpec } from '../report/charts/common.js';

@@ -6,7 +6,7 @@
  * count, within the same precision.
  */
 import hdr from 'hdr-histogram-js';
-import type { newHistogram } from '../core/metrics.js';
+import type { newHistogram } from '../measure/metrics.js';
 
 type Histogram = ReturnType<typeof newHistogram>;
 

@@ -4,7 +4,7 @@
  * end. A fault in a view is reported once and silences the views; it never
  * reaches the engine, whose run goes on.
  */
-import type { RunEvent } from '../core/events.js';
+import type { RunEvent } from '../engine/events.js';
 import { LiveState } from './state.js';
 import { DashboardServer } from './dashboard-server.js';
 import { MetricsServer } from './metrics-server.js';

@@ -26,7 +26,7 @@ interface Family {
 export type CounterFamily = 'wsbench_errors_total' | 'wsbench_bytes_total' | 'wsbench_messages_total' | 'wsbench_connections_opened_total' | 'wsbench_scenario_counter_total';
 
 const BYTE_UNITS: readonly MetricUnit[] = ['bytes', 'KB', 'MB', 'bytes/s', 'MB/s'];
-/** The engine's own count of WebSocket handshakes, in every client (core/handshakes.ts). */
+/** The engine's own count of WebSocket handshakes, in every client (child/handshakes.ts). */
 const HANDSHAKES_COUNTER = 'connectionsOpened';
 /** Label names wsbench sets itself: a parameter of the same name is exported as param_<name>. */
 const RESERVED_LABELS = new Set(['scenario', 'server', 'client', 'round', 'shard', 'counter', 'histogram', 'role', 'process', 'state', 'le', 'quantile', 'job', 'instance']);

@@ -8,7 +8,8 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
-import type { ResourceSample, RunEvent } from '../core/events.js';
+import type { RunEvent } from '../engine/events.js';
+import type { ResourceSample } from '../measure/proc-sampler.js';
 import { LiveCellSeries } from './cell-series.js';
 import { latencyBuckets, type LatencyBuckets } from './latency-buckets.js';
 

@@ -5,7 +5,7 @@
  */
 import { sampleStandardDeviation } from 'simple-statistics';
 import type { HistogramStat } from '../declaration-types.js';
-import { decodeHistogram } from '../core/metrics.js';
+import { decodeHistogram } from '../measure/metrics.js';
 import type { MeasuredCell } from '../result-types.js';
 
 type Histogram = ReturnType<typeof decodeHistogram>;

@@ -9,7 +9,7 @@
 import type { Writable } from 'node:stream';
 import type { MetricInfo, ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
-import type { RunEvent } from '../core/events.js';
+import type { RunEvent } from '../engine/events.js';
 import { parameterText } from './parameter-labels.js';
 import { terminalText } from '../escape/terminal.js';
 

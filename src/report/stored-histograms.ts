@@ -6,7 +6,7 @@
  * in one line naming the cell and the histogram.
  */
 import { UsageError } from '../errors.js';
-import { decodeHistogram } from '../core/metrics.js';
+import { decodeHistogram } from '../measure/metrics.js';
 import { isMeasured, type BenchResult } from '../result-types.js';
 import { cellNamer } from './parameter-labels.js';
 

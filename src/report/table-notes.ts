@@ -5,7 +5,7 @@
  * status that appears means.
  */
 import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
-import { NO_SAMPLES } from '../core/metric-values.js';
+import { NO_SAMPLES } from '../measure/metric-values.js';
 import { pairLabel } from './parameter-labels.js';
 
 /** The server-cost columns every table ends with. */

@@ -8,7 +8,7 @@
  * 409: another run id or shard count. 410: this cell's barrier already released
  * the others without this shard. 400: a body that is not a check-in.
  */
-import { monotonicUs } from '../core/clock.js';
+import { monotonicUs } from '../measure/clock.js';
 
 export const TIME_PATH = '/wsbench/barrier/time';
 export const CHECK_IN_PATH = '/wsbench/barrier/check-in';

@@ -9,14 +9,14 @@
  * one rule (cell-verdict.ts).
  */
 import type { MetricInfo } from '../declaration-types.js';
-import { computeMetrics } from '../core/metric-values.js';
-import { tlsOutcomes } from '../core/tls-sessions.js';
-import { sumCounterSets } from '../core/metrics.js';
-import { assembleMeasurements, serverPartOf } from '../core/measurements.js';
+import { computeMetrics } from '../measure/metric-values.js';
+import { tlsOutcomes } from '../child/tls-sessions.js';
+import { sumCounterSets } from '../measure/metrics.js';
+import { assembleMeasurements, serverPartOf } from '../measure/measurements.js';
 import type { CellFault, CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
-import { loadSaturationOf } from '../core/saturation.js';
+import { loadSaturationOf } from '../engine/saturation.js';
 import { isMeasured } from '../result-types.js';
-import { countedErrors, countedErrorsText } from '../core/cell-verdict.js';
+import { countedErrors, countedErrorsText } from '../engine/cell-verdict.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 
 export interface ShardCell {

@@ -6,7 +6,7 @@
  * figure may be the load generators' limit rather than the server's.
  */
 import { UsageError } from '../errors.js';
-import { builtInScenarios, loadScenario } from '../core/scenario-loader.js';
+import { builtInScenarios, loadScenario } from '../child/scenario-loader.js';
 import { cellKey } from '../cell-key.js';
 import { isMeasured, type BenchResult, type CellResult } from '../result-types.js';
 import type { AnyScenario } from '../scenario-types.js';

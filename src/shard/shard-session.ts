@@ -5,8 +5,8 @@
  * into its result as ShardInfo.
  */
 import { UsageError } from '../errors.js';
-import { HISTOGRAM_OPTIONS } from '../core/metrics.js';
-import type { CellGate, WindowCoordinator } from '../core/coordination.js';
+import { HISTOGRAM_OPTIONS } from '../measure/metrics.js';
+import type { CellGate, WindowCoordinator } from '../engine/coordination.js';
 import { BarrierClient, type ClockEstimate } from './barrier-client.js';
 import { preciseEpochMs, type Release } from './barrier-protocol.js';
 import { BarrierServer } from './barrier-server.js';

@@ -25,7 +25,7 @@ export const PAGE_CONNECTION_LIMIT = 250;
  */
 const HANDSHAKES_AT_ONCE = 4;
 const MAX_NOTES = 20;
-/** The page's timer lateness is measured as a Node client process measures its own (src/core/resources.ts). */
+/** The page's timer lateness is measured as a Node client process measures its own (src/measure/resources.ts). */
 const LATENESS_TICK_MS = 50;
 
 export interface PageLink {
