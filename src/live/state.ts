@@ -12,9 +12,9 @@ import type { ResourceSample, RunEvent } from '../core/events.js';
 import { LiveCellSeries } from './cell-series.js';
 import { latencyBuckets, type LatencyBuckets } from './latency-buckets.js';
 
-export type LiveCellStatus = 'pending' | 'skipped' | 'connecting' | 'running' | 'ok' | 'failed' | 'interrupted';
+export type LiveCellStatus = 'pending' | 'skipped' | 'connecting' | 'running' | 'ok' | 'errors' | 'failed' | 'interrupted';
 
-export const LIVE_CELL_STATUSES: readonly LiveCellStatus[] = ['pending', 'skipped', 'connecting', 'running', 'ok', 'failed', 'interrupted'];
+export const LIVE_CELL_STATUSES: readonly LiveCellStatus[] = ['pending', 'skipped', 'connecting', 'running', 'ok', 'errors', 'failed', 'interrupted'];
 
 /** The latest /proc reading of one process of a cell. */
 export interface LiveProcess extends ResourceSample {
