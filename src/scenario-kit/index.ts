@@ -34,6 +34,7 @@ export type {
   ServerRestartTimes,
   MetricInput,
   ComputedSource,
+  ValueWithResolution,
   MetricDefinition,
   ParameterProblem,
   ScenarioParams,
