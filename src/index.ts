@@ -39,17 +39,17 @@ export type {
   HandshakeFailure,
   FrameParserEvents,
 } from './scenario-kit/index.js';
-export { renderTable, formatNumber } from './report/table.js';
+export { renderTable, formatNumber } from './report/run/table.js';
 export { buildCharts } from './report/charts/index.js';
 export type { ChartSpec } from './report/charts/index.js';
-export { renderHtml } from './report/html.js';
-export type { RenderedScenario } from './report/html.js';
-export type { RenderedChart } from './report/html-parts.js';
-export { renderCharts, writeArtifacts } from './report/artifacts.js';
-export type { ArtifactOptions } from './report/artifacts.js';
-export { compareResults, compareServers } from './report/compare.js';
-export type { CellComparison, Comparison, CompareOptions, MetricDelta, UnmatchedCell, Verdict } from './report/compare.js';
-export { renderResultMarkdown } from './report/run-markdown.js';
+export { renderHtml } from './report/html/html.js';
+export type { RenderedScenario } from './report/html/html.js';
+export type { RenderedChart } from './report/html/html-parts.js';
+export { renderCharts, writeArtifacts } from './report/html/artifacts.js';
+export type { ArtifactOptions } from './report/html/artifacts.js';
+export { compareResults, compareServers } from './report/compare/compare.js';
+export type { CellComparison, Comparison, CompareOptions, MetricDelta, UnmatchedCell, Verdict } from './report/compare/compare.js';
+export { renderResultMarkdown } from './report/run/run-markdown.js';
 export { CONFIDENCE_LEVEL } from './stats/confidence.js';
 export { cellIntervals } from './stats/cell-intervals.js';
 export { logRatio, ratioInterval, isTie } from './stats/ratio.js';
@@ -59,13 +59,13 @@ export type { Pick, Difference } from './stats/ranking.js';
 export { judgeChange, DEFAULT_MARGIN_PCT } from './stats/verdict.js';
 export type { ChangeInterval, ChangeVerdict } from './stats/verdict.js';
 export { judgeCellSlo } from './slo/verdict.js';
-export { renderComparison } from './report/compare-text.js';
-export { renderComparisonMarkdown } from './report/compare-markdown.js';
-export { gate, gateLines, regressionsBeyond, INCONCLUSIVE_EXIT_CODE } from './report/compare-gate.js';
-export type { Gate, GateRegression, InconclusivePolicy } from './report/compare-gate.js';
-export { percentileNoiseMs } from './report/compare-noise.js';
-export { createProgress, progressLine } from './report/progress.js';
-export type { Progress, ProgressMode } from './report/progress.js';
+export { renderComparison } from './report/compare/compare-text.js';
+export { renderComparisonMarkdown } from './report/compare/compare-markdown.js';
+export { gate, gateLines, regressionsBeyond, INCONCLUSIVE_EXIT_CODE } from './report/compare/compare-gate.js';
+export type { Gate, GateRegression, InconclusivePolicy } from './report/compare/compare-gate.js';
+export { percentileNoiseMs } from './report/compare/compare-noise.js';
+export { createProgress, progressLine } from './live/progress.js';
+export type { Progress, ProgressMode } from './live/progress.js';
 export { LiveViews, LiveBindError } from './live/live-views.js';
 export type { LiveViewOptions } from './live/live-views.js';
 export type { ListenAddress } from './listening/listen-address.js';
@@ -218,7 +218,7 @@ export {
   SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
 } from './engine/saturation.js';
 export type { StepMeasurement } from './capacity/judge.js';
-export { renderCapacityTable } from './report/capacity-table.js';
+export { renderCapacityTable } from './report/capacity/capacity-table.js';
 export type {
   CapacitySection,
   CapacitySettings,

@@ -7,7 +7,7 @@
  */
 import { checkWritable, saveResult, type SavedResult } from './result-file.js';
 import type { BenchResult } from './result-types.js';
-import { artifactsDirOf, checkArtifactsFolder, writeArtifacts } from './report/artifacts.js';
+import { artifactsDirOf, checkArtifactsFolder, writeArtifacts } from './report/html/artifacts.js';
 
 export interface WrittenReport {
   /** Every file of the report folder written: report.html, charts/*.vl.json, .svg (and .png). */

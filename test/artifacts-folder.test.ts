@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDirOf, writeArtifacts } from '../src/report/artifacts.js';
+import { artifactsDirOf, writeArtifacts } from '../src/report/html/artifacts.js';
 import { buildCharts } from '../src/report/charts/index.js';
 import type { ChartRequest, MetricInfo } from '../src/declaration-types.js';
 import { tempDir } from './support.js';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import idle from '../scenarios/idle.js';
 import { computeMetrics } from '../src/measure/metric-values.js';
 import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { renderTable } from '../src/report/table.js';
+import { renderTable } from '../src/report/run/table.js';
 import { schemaProblem } from '../src/result-schema.js';
 import type { CellResult, MeasuredCell } from '../src/result-types.js';
 import { cell, resources, result } from './fixtures/synthetic-results.js';

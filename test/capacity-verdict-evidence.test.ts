@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { describeBreak, judgeCell } from '../src/capacity/judge.js';
 import { parseSlo } from '../src/slo/grammar.js';
 import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { capacitySteps } from '../src/report/capacity-table.js';
+import { capacitySteps } from '../src/report/capacity/capacity-table.js';
 import { resultFromJson } from '../src/result-file.js';
 import type { CapacityResult, MeasuredCell } from '../src/result-types.js';
 import echoScenario from '../scenarios/echo.js';

@@ -14,11 +14,11 @@ import { scenarioInfo as infoOf } from '../src/engine/scenario-info.js';
 import type { CellRun } from '../src/engine/cell.js';
 import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
-import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare.js';
-import { renderComparison } from '../src/report/compare-text.js';
-import { gate, regressionsBeyond } from '../src/report/compare-gate.js';
-import { percentileNoiseMs } from '../src/report/compare-noise.js';
-import { formatNumber, renderTable } from '../src/report/table.js';
+import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/report/compare/compare.js';
+import { renderComparison } from '../src/report/compare/compare-text.js';
+import { gate, regressionsBeyond } from '../src/report/compare/compare-gate.js';
+import { percentileNoiseMs } from '../src/report/compare/compare-noise.js';
+import { formatNumber, renderTable } from '../src/report/run/table.js';
 import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/result-types.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
 

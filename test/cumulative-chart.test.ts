@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { buildChartsAndProblems } from '../src/report/charts/index.js';
 import { cumulativeCounts } from '../src/report/charts/cumulative.js';
 import { histogramSeries } from '../src/report/charts/histograms.js';
-import { compileSpec, renderSvg } from '../src/report/render-svg.js';
+import { compileSpec, renderSvg } from '../src/report/html/render-svg.js';
 import { isMeasured } from '../src/result-types.js';
 import { cell, histogramOf, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

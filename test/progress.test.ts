@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createProgress, progressLine, type ProgressMode } from '../src/report/progress.js';
+import { createProgress, progressLine, type ProgressMode } from '../src/live/progress.js';
 import type { RunEvent } from '../src/engine/events.js';
 import { scenarioInfo } from '../src/engine/scenario-info.js';
 import echo from '../scenarios/echo.js';

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeasuredCell } from '../src/result-types.js';
-import { renderTable } from '../src/report/table.js';
-import { renderHtml } from '../src/report/html.js';
+import { renderTable } from '../src/report/run/table.js';
+import { renderHtml } from '../src/report/html/html.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const INFO = scenarioInfo('echo', {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildCharts, compareResults, readResultFile, renderTable, run, writeResultFile } from '../src/index.js';
-import { compileSpec } from '../src/report/render-svg.js';
+import { compileSpec } from '../src/report/html/render-svg.js';
 import heartbeat from './fixtures/user-scenario.js';
 import { tempDir } from './support.js';
 

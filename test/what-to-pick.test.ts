@@ -11,7 +11,7 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import type { MeasuredCell } from '../src/result-types.js';
 import { cellIntervals } from '../src/stats/cell-intervals.js';
 import { picksOf } from '../src/stats/ranking.js';
-import { pickFootnotes } from '../src/report/pick-text.js';
+import { pickFootnotes } from '../src/report/run/pick-text.js';
 import { tieGroups } from '../src/stats/tie-groups.js';
 import { logRatio, meanLogRatio, ratioInterval } from '../src/stats/ratio.js';
 import { cell, scenarioInfo } from './fixtures/synthetic-results.js';

@@ -16,7 +16,7 @@ import type { CapacityResult, ScenarioInfo } from '../result-types.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
-import { renderCapacityTable } from '../report/capacity-table.js';
+import { renderCapacityTable } from '../report/capacity/capacity-table.js';
 import { addParameterOptions } from './parameter-flags.js';
 import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';

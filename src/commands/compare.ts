@@ -21,11 +21,11 @@ import { appendToFile, checkAppendable as checkAppendableFile } from '../safe-fi
 import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
-import { compareResults, compareServers } from '../report/compare.js';
-import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../report/compare-gate.js';
+import { compareResults, compareServers } from '../report/compare/compare.js';
+import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../report/compare/compare-gate.js';
 import { DEFAULT_MARGIN_PCT } from '../stats/verdict.js';
-import { renderComparison } from '../report/compare-text.js';
-import { renderComparisonMarkdown } from '../report/compare-markdown.js';
+import { renderComparison } from '../report/compare/compare-text.js';
+import { renderComparisonMarkdown } from '../report/compare/compare-markdown.js';
 import { terminalText } from '../escape/terminal.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;

@@ -8,7 +8,7 @@ import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
-import { renderTable } from '../report/table.js';
+import { renderTable } from '../report/run/table.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { mergeShards, type ShardInput } from '../shard/merge.js';
 import { configurationDifference } from '../shard/merge-warnings.js';

@@ -2,7 +2,7 @@
 import { execute, planRun, type RunOptions } from '../run.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
-import { createProgress } from '../report/progress.js';
+import { createProgress } from '../live/progress.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { answerInterrupts } from './interrupts.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
@@ -10,7 +10,7 @@ import { liveViews, startLiveViews, withLiveViews } from './live-flags.js';
 import { endRunJournal, openRunJournal, withJournal } from './journal-flags.js';
 import { parseRunArgs, runCommand, type ParsedRunArgs } from './run-args.js';
 import { appendSummary, checkAppendable } from './compare.js';
-import { renderResultMarkdown } from '../report/run-markdown.js';
+import { renderResultMarkdown } from '../report/run/run-markdown.js';
 import { exposureWarning, type ListenAddress } from '../listening/listen-address.js';
 
 /** Shard 0's line about its barrier, and the warning when the barrier is reachable beyond loopback. */

@@ -6,14 +6,14 @@
  * footer. `cellTable` builds the rows once, so the HTML shows exactly these
  * strings. A pure function of the result JSON; the CLI prints it.
  */
-import type { MetricUnit } from '../declaration-types.js';
-import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../result-types.js';
-import { NO_SAMPLES } from '../measure/metric-values.js';
-import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from './parameter-labels.js';
+import type { MetricUnit } from '../../declaration-types.js';
+import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../../result-types.js';
+import { NO_SAMPLES } from '../../measure/metric-values.js';
+import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from '../parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
-import { terminalText } from '../escape/terminal.js';
+import { terminalText } from '../../escape/terminal.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
-import { withInterval } from './interval-text.js';
+import { withInterval } from '../interval-text.js';
 import { pickFootnotes } from './pick-text.js';
 import { controlLines } from './control-text.js';
 

@@ -1,11 +1,11 @@
 /**
  * The "what to pick" block of report.html: the same sentences as under the
- * terminal's table (pick-text.ts), as a list per parameter set, and the noise
+ * terminal's table (report/run/pick-text.ts), as a list per parameter set, and the noise
  * control's reading when the run had one.
  */
-import type { CellResult, ScenarioInfo } from '../result-types.js';
-import { escapeHtml } from '../escape/html.js';
-import { pickSections } from './pick-text.js';
+import type { CellResult, ScenarioInfo } from '../../result-types.js';
+import { escapeHtml } from '../../escape/html.js';
+import { pickSections } from '../run/pick-text.js';
 
 export function picksHtml(scenario: ScenarioInfo, cells: ReadonlyArray<CellResult>): string {
   const sections = pickSections(scenario, cells);

@@ -16,14 +16,14 @@
  * before any file is written: wsbench never replaces a file of yours.
  */
 import { basename, dirname, extname, join, sep } from 'node:path';
-import { UsageError } from '../errors.js';
-import { entryAt, kindOf, realFolder } from '../safe-files.js';
-import type { BenchResult } from '../result-types.js';
-import { buildChartsAndProblems, type ChartSpec } from './charts/index.js';
+import { UsageError } from '../../errors.js';
+import { entryAt, kindOf, realFolder } from '../../safe-files.js';
+import type { BenchResult } from '../../result-types.js';
+import { buildChartsAndProblems, type ChartSpec } from '../charts/index.js';
 import type { RenderedChart } from './html-parts.js';
 import { renderHtml, type RenderedScenario } from './html.js';
 import { MANIFEST, manifestOf, notOwnFile, removeStale } from './artifacts-manifest.js';
-import { writeAtomically } from '../write-atomically.js';
+import { writeAtomically } from '../../write-atomically.js';
 
 /** The refusal of a symlinked folder, one line. */
 const REAL_FOLDERS = 'wsbench writes a report folder only through real folders';

@@ -3,8 +3,8 @@
  * how far the same pair, measured twice in every round, read apart, and what
  * that means for the differences the run shows.
  */
-import type { BenchResult, RatioInterval } from '../result-types.js';
-import { controlDisagrees } from '../stats/control.js';
+import type { BenchResult, RatioInterval } from '../../result-types.js';
+import { controlDisagrees } from '../../stats/control.js';
 
 export function controlLines(result: BenchResult): string[] {
   const control = result.control;

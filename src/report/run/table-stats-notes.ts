@@ -4,8 +4,8 @@
  * cells whose rounds disagree far beyond their own spread, and each cell's
  * verdict against `run --slo` where it is not a plain pass.
  */
-import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
-import { CONFIDENCE_LEVEL } from '../stats/confidence.js';
+import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
+import { CONFIDENCE_LEVEL } from '../../stats/confidence.js';
 
 export function statisticsFootnotes(scenario: ScenarioInfo, cells: CellResult[], label: (cell: CellResult) => string): string[] {
   const measured = cells.filter(isMeasured);

@@ -5,12 +5,12 @@
  * tied with it, and each significant difference as a ratio with its interval:
  * "ws: p50 ms 12% [8%, 16%] higher than uws, across 4 clients".
  */
-import type { MetricInfo } from '../declaration-types.js';
-import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
-import { picksOf, type Difference, type Pick } from '../stats/ranking.js';
-import { isKeyMetric } from '../stats/cell-intervals.js';
-import { percentInterval, percentOff } from './interval-text.js';
-import { parametersText, variedParameters } from './parameter-labels.js';
+import type { MetricInfo } from '../../declaration-types.js';
+import { isMeasured, type CellResult, type ScenarioInfo } from '../../result-types.js';
+import { picksOf, type Difference, type Pick } from '../../stats/ranking.js';
+import { isKeyMetric } from '../../stats/cell-intervals.js';
+import { percentInterval, percentOff } from '../interval-text.js';
+import { parametersText, variedParameters } from '../parameter-labels.js';
 
 /** One parameter set's picks, in words. */
 export interface PickSection {

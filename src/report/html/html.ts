@@ -3,13 +3,13 @@
  * font, no link to anything) that opens offline and can be mailed around.
  * A pure function of the result and the rendered charts.
  */
-import { isMeasured, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../result-types.js';
-import { cellTable, type CellTable } from './table.js';
+import { isMeasured, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../../result-types.js';
+import { cellTable, type CellTable } from '../run/table.js';
 import { figureHtml, type RenderedChart } from './html-parts.js';
-import { escapeHtml } from '../escape/html.js';
+import { escapeHtml } from '../../escape/html.js';
 import { capacitySectionHtml } from './capacity-html.js';
 import { picksHtml } from './html-picks.js';
-import { controlLines } from './control-text.js';
+import { controlLines } from '../run/control-text.js';
 
 export interface RenderedScenario {
   scenario: string;
@@ -126,7 +126,7 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
 }
 
 /**
- * The terminal's table (same strings, from table.ts), with the reason of a failed cell or one
+ * The terminal's table (same strings, from report/run/table.ts), with the reason of a failed cell or one
  * with errors, and the evidence of a saturated load generator, on rows of their own.
  */
 function tableHtml(table: CellTable): string {

@@ -11,7 +11,7 @@
  */
 import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { entryAt, kindOf, readChecked } from '../safe-files.js';
+import { entryAt, kindOf, readChecked } from '../../safe-files.js';
 
 export const MANIFEST = '.wsbench-files.json';
 

@@ -2,12 +2,12 @@
  * The capacity section of report.html: the per-server table (capacity, where
  * and what broke), the search's charts, each server's steps, and the notes on
  * how saturation and invalid steps were decided. The same rows as the
- * terminal's table (capacity-table.ts).
+ * terminal's table (report/capacity/capacity-table.ts).
  */
-import type { CapacityResult } from '../result-types.js';
-import { capacityNotes, capacitySteps, capacitySummary, capacityTitle } from './capacity-table.js';
+import type { CapacityResult } from '../../result-types.js';
+import { capacityNotes, capacitySteps, capacitySummary, capacityTitle } from '../capacity/capacity-table.js';
 import { figureHtml, textTableHtml, type RenderedChart } from './html-parts.js';
-import { escapeHtml } from '../escape/html.js';
+import { escapeHtml } from '../../escape/html.js';
 
 export function capacitySectionHtml(result: CapacityResult, charts: RenderedChart[]): string {
   const summary = capacitySummary(result.capacity);

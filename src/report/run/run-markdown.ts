@@ -5,12 +5,12 @@
  * "what to pick" lines, the SLO's verdicts and unstable cells, then the noise
  * control. A pure function of the result, from the same strings as the table.
  */
-import type { BenchResult } from '../result-types.js';
+import type { BenchResult } from '../../result-types.js';
 import { cellTable } from './table.js';
 import { pickSections } from './pick-text.js';
 import { controlLines } from './control-text.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
-import { cellLabel, variedParameters } from './parameter-labels.js';
+import { cellLabel, variedParameters } from '../parameter-labels.js';
 
 export function renderResultMarkdown(result: BenchResult): string {
   const sections = result.scenarios.map((scenario) => {

@@ -4,10 +4,10 @@
  * The terminal prints them (renderCapacityTable); report.html shows the same
  * rows. Pure functions of the result JSON.
  */
-import type { CapacitySection, CapacityStep, ServerCapacity } from '../capacity-types.js';
-import type { CapacityResult } from '../result-types.js';
-import { formatNumber } from './table.js';
-import { saturationEvidence } from '../capacity/judge.js';
+import type { CapacitySection, CapacityStep, ServerCapacity } from '../../capacity-types.js';
+import type { CapacityResult } from '../../result-types.js';
+import { formatNumber } from '../run/table.js';
+import { saturationEvidence } from '../../capacity/judge.js';
 
 /** Header and rows of a table; the columns listed in `text` are text (left-aligned), the others numbers; the last runs free. */
 export interface TextTable {
