@@ -77,7 +77,7 @@ test('a bad --format or an unwritable --summary is one line and exit 2, before a
     runCli(['compare', base, base, '--summary', join(dir, 'no-such-dir', 'summary.md')]),
   ]);
   assert.equal(format.code, 2);
-  assert.equal(format.stderr, 'wsbench: --format: "html" is not one of text, markdown, json\n');
+  assert.equal(format.stderr, 'wsbench: --format: "html" is not one of table, json, json-line, markdown, csv, junit\n');
   assert.equal(format.stdout, '');
   assert.equal(summary.code, 2);
   assert.equal(summary.stderr, `wsbench: --summary: directory ${join(dir, 'no-such-dir')} does not exist\n`);

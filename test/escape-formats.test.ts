@@ -6,7 +6,8 @@
  * compiles, parses and renders; a Markdown table keeps its column count and a
  * code span holds its text to the end; an OpenMetrics sample parses back to its
  * label (and promtool accepts it, where installed); terminal text holds no
- * control character.
+ * control character; a CSV row keeps its fields and starts no formula; an XML
+ * document parses back to its text and attributes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,32 +20,10 @@ import { markdownCode, markdownTableCell, markdownText } from '../src/escape/mar
 import { openMetricsLabelValue } from '../src/escape/openmetrics.js';
 import { terminalLines, terminalText } from '../src/escape/terminal.js';
 import { visibleControls } from '../src/escape/controls.js';
-
-export const HOSTILE = [
-  'plain',
-  'a"b',
-  "it's",
-  'a\\"b',
-  'a\\',
-  '\\n not a newline',
-  'back`tick`s',
-  '```',
-  '`lead and trail`',
-  '</script><script>alert(1)</script>',
-  '<img src=x onerror=alert(1)>',
-  'line\nbreak',
-  'cr\rreturn',
-  'para\n\ngraph',
-  'pipe | in | it',
-  'nul\u0000bel\u0007del\u007f',
-  '\u001b[31mred\u001b[0m',
-  'c1\u009bcsi',
-  'ls\u2028ps\u2029',
-  'bidi\u202eoverride\u2066',
-  '&amp; &lt;',
-  '**bold** _em_ [link](http://x) ![i](x) ~~s~~ $x$ # h',
-  '${x} {{x}} datum["x"]',
-];
+import { csvNumber, csvRecord, csvText } from '../src/escape/csv.js';
+import { xmlAttribute, xmlText } from '../src/escape/xml.js';
+import { parseCsv, parseXml } from './format-parsers.js';
+import { HOSTILE } from './hostile-strings.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
@@ -184,5 +163,30 @@ test('terminal: no control character reaches the terminal, and a line stays one 
     const lines = terminalLines(`${text}\nnext`);
     assert.deepEqual(lines.split('\n').at(-1), 'next');
     assert.doesNotMatch(lines.replace(/\n/g, ''), CONTROL);
+  }
+});
+
+test('CSV: a row keeps its fields, each reads back as shown, and none starts a formula', () => {
+  const text = HOSTILE.map((h) => csvRecord([csvText(h), csvNumber(-1.5), csvText('after')])).join('');
+  const rows = parseCsv(text);
+  assert.equal(rows.length, HOSTILE.length);
+  for (const [i, row] of rows.entries()) {
+    const shown = visibleControls(HOSTILE[i]!);
+    assert.deepEqual(row, [/^[=+\-@]/.test(shown) ? `'${shown}` : shown, '-1.5', 'after'], JSON.stringify(HOSTILE[i]));
+    assert.doesNotMatch(row[0]!, /^[=+\-@]/, 'a spreadsheet would read it as a formula');
+  }
+  assert.equal(csvNumber(null), '');
+  assert.equal(csvNumber(Number.NaN), '');
+});
+
+test('XML: element text and attributes parse back to what was shown, in a document a strict parser accepts', () => {
+  const doc = `<?xml version="1.0" encoding="UTF-8"?>\n<all>${HOSTILE.map((h) => `<item name="${xmlAttribute(h)}">${xmlText(h)}</item>`).join('')}</all>\n`;
+  const parsed = parseXml(doc);
+  const items = parsed.children;
+  assert.equal(items.length, HOSTILE.length);
+  for (const [i, item] of items.entries()) {
+    assert.equal(item.attributes.name, visibleControls(HOSTILE[i]!), JSON.stringify(HOSTILE[i]));
+    // XML folds CR to LF in content; the escaper shows CR as a stand-in already.
+    assert.equal(item.text, visibleControls(HOSTILE[i]!, '\n\t'), JSON.stringify(HOSTILE[i]));
   }
 });

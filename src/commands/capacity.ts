@@ -16,11 +16,11 @@ import type { CapacityResult, ScenarioInfo } from '../result-types.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
-import { renderCapacityTable } from '../report/capacity/capacity-table.js';
 import { addParameterOptions } from './parameter-flags.js';
 import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
 import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';
-import { printAndSave, writeReport } from './run-output.js';
+import { printAndSave, writeOutputFiles } from './run-output.js';
+import { outputsFromFlags } from './format-flags.js';
 import { terminalText } from '../escape/terminal.js';
 import { answerInterrupts, interruptedExitCode } from './interrupts.js';
 
@@ -54,7 +54,7 @@ function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Comm
     .option('--resolution <share>', 'stop bisecting when the bracket is within this share of the capacity, e.g. 10% or 0.05', '10%')
     .option('--client-procs <n>', 'client processes of the first step', '1')
     .option('--max-client-processes <n>', 'most client processes a step may use when the load generator saturates (default: the cores)');
-  addOutputOptions(command, { out: 'result JSON: the steps\' cells and the search', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
+  addOutputOptions(command, { out: 'result JSON: the steps\' cells and the search', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table (--format json)', presets });
   const foreign = addForeignServerOptions(command);
   command.option('--keep-server', 'start each --server-cmd server once and keep it for all its steps (default: a fresh server for every step, as built-in stacks get)');
   addParameterOptions(command, info.parameters, CAPACITY_FLAGS);
@@ -73,6 +73,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   const servers = foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout) : { targets: [], serverCommands: [] };
   if (flags.keepServer && servers.serverCommands.length === 0) throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
   const controller = new AbortController();
+  const outputs = outputsFromFlags(flags, 'capacity', [{ path: flags.out, flag: '--out' }]);
   const options: CapacityOptions = {
     scenario: loaded.scenario,
     slo: flags.slo,
@@ -86,7 +87,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     ...(flags.start !== undefined ? { start: readCount('--start', flags.start) } : {}),
     ...(flags.max !== undefined ? { max: readCount('--max', flags.max) } : {}),
     ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readCount('--max-client-processes', flags.maxClientProcesses) } : {}),
-    onEvent: flags.json ? undefined : progress(flags.vary ?? 'connections'),
+    onEvent: outputs.stdout.format.forPeople ? progress(flags.vary ?? 'connections') : undefined,
   };
   checkOutputs(flags.out);
   const plan = await planCapacity(options, loaded); // every bad input is refused before a process starts
@@ -96,22 +97,22 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   const stopAnswering = answerInterrupts(controller, 'step');
   try {
     const result = await executeCapacity(plan, options);
-    const output = { out: flags.out, json: flags.json === true, png: flags.png === true, table: () => renderCapacityTable(result) };
+    const output = { out: flags.out, outputs, png: flags.png === true };
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
     const saved = printAndSave(result, output);
     stopAnswering();
-    await writeReport(result, saved, output);
-    return exitCode(result, saved.problem !== null);
+    const unwritten = await writeOutputFiles(result, saved, output);
+    return exitCode(result, saved.problem !== null || unwritten > 0);
   } finally {
     stopAnswering();
     lock.release();
   }
 }
 
-/** 130 interrupted (129 by SIGHUP); 1 when a server's search could not run or the JSON went elsewhere; else 0 (a step that broke the SLO is the search working). */
-function exitCode(result: CapacityResult, movedElsewhere: boolean): number {
+/** 130 interrupted (129 by SIGHUP); 1 when a server's search could not run, the JSON went elsewhere or a --format file was not written; else 0 (a step that broke the SLO is the search working). */
+function exitCode(result: CapacityResult, fileProblem: boolean): number {
   if (result.interrupted) return interruptedExitCode();
-  return movedElsewhere || result.capacity.servers.some((s) => s.status === 'failed') ? 1 : 0;
+  return fileProblem || result.capacity.servers.some((s) => s.status === 'failed') ? 1 : 0;
 }
 
 /** One stderr line per finished step, so a long search shows where it is. */

@@ -8,13 +8,13 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { inputFromText } from './parameter-flags.js';
+import { addFormatOptions, FORMAT_FLAG_NAMES, type FormatFlags } from './format-flags.js';
 
-export interface CommonFlags {
+export interface CommonFlags extends FormatFlags {
   servers?: string;
   clients?: string;
   clientProcs?: string;
   out: string;
-  json?: boolean;
   preset?: string;
   host?: string;
   png?: boolean;
@@ -23,18 +23,18 @@ export interface CommonFlags {
 }
 
 /** Flag names (as commander stores them) of the shared groups; a scenario parameter may not reuse them. */
-export const COMMON_FLAG_NAMES = ['servers', 'clients', 'clientProcs', 'out', 'json', 'preset', 'host', 'png', 'help'];
+export const COMMON_FLAG_NAMES = ['servers', 'clients', 'clientProcs', 'out', ...FORMAT_FLAG_NAMES, 'preset', 'host', 'png', 'help'];
 
 /** --servers and --clients, with what each command makes of them. */
 export function addStackOptions(command: Command, help: { servers: string; clients: string }): void {
   command.option('--servers <list>', help.servers).option('--clients <list>', help.clients);
 }
 
-/** --out, --json, --preset, --host and --png. */
-export function addOutputOptions(command: Command, help: { out: string; defaultOut: string; json: string; presets: string[] }): void {
+/** --out, the output formats (--format, --json, and --json-line where `jsonLine` gives its help), --preset, --host and --png. */
+export function addOutputOptions(command: Command, help: { out: string; defaultOut: string; json: string; jsonLine?: string; presets: string[] }): void {
+  command.option('--out <file>', help.out, help.defaultOut);
+  addFormatOptions(command, help);
   command
-    .option('--out <file>', help.out, help.defaultOut)
-    .option('--json', help.json)
     .option('--preset <name>', `parameter preset (${help.presets.join(', ') || 'none'})`)
     .option('--host <address>', 'loopback address the server binds', '127.0.0.1')
     .option('--png', 'also write charts/*.png beside the SVGs');

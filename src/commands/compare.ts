@@ -1,17 +1,19 @@
 /**
- * `wsbench compare base.json new.json [--fail-on-regression PCT] [--inconclusive pass|fail] [--format text|markdown|json] [--summary FILE]`,
+ * `wsbench compare base.json new.json [--fail-on-regression PCT] [--inconclusive pass|fail] [--format NAME[=FILE]] [--summary FILE]`,
  * or `wsbench compare result.json --servers base,new` (two servers of one run, paired round by round):
  * per-cell changes with their intervals and verdicts, and a CI gate.
  *
  * Exit code: 0 compared (and the gate, if any, passed); 1 the gate found a regression;
  * 3 nothing regressed but a change was inconclusive and --inconclusive fail was given;
- * 2 bad input (a file, a flag, no cell in common, a --summary that cannot be written).
+ * 2 bad input (a file, a flag, no cell in common, a --summary that cannot be written, a format
+ * that renders no comparison). A --format file that cannot be written makes an exit code of 0 a 1.
  *
  * The gate's lines (each regression, then one line saying whether it passed,
  * against what threshold) end the text and Markdown output, so a saved or
  * posted comparison carries its verdict. They also go to stderr, which a CI log
  * shows even when stdout is redirected to a file or holds JSON; only when both
- * streams are a terminal are they printed once.
+ * streams are a terminal are they printed once. A stdout format not for people (JSON, JUnit) gets
+ * its warnings on stderr too.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -24,19 +26,14 @@ import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { compareResults, compareServers } from '../report/compare/compare.js';
 import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../report/compare/compare-gate.js';
 import { DEFAULT_MARGIN_PCT } from '../stats/verdict.js';
-import { renderComparison } from '../report/compare/compare-text.js';
 import { renderComparisonMarkdown } from '../report/compare/compare-markdown.js';
 import { terminalText } from '../escape/terminal.js';
+import { addFormatOptions, outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
 
-const FORMATS = ['text', 'markdown', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
-interface CompareFlags {
+interface CompareFlags extends FormatFlags {
   failOnRegression?: string;
   inconclusive?: string;
   servers?: string;
-  json?: boolean;
-  format?: string;
   summary?: string;
 }
 
@@ -49,12 +46,12 @@ export async function compareFromArgs(args: string[]): Promise<number> {
       '--fail-on-regression <pct>',
       'exit 1 when a cell got significantly worse (its whole 95% interval on the worse side) by more than this many percent; a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
     )
-    .option('--inconclusive <pass|fail>', 'with --fail-on-regression: what a change the data cannot decide does to the gate; fail exits 3', 'pass')
-    .option('--format <format>', `what stdout gets: ${FORMATS.join(', ')}`, 'text')
-    .option('--json', 'the same as --format json')
+    .option('--inconclusive <pass|fail>', 'with --fail-on-regression: what a change the data cannot decide does to the gate; fail exits 3', 'pass');
+  addFormatOptions(command, { json: 'the same as --format json' });
+  command
     .option('--summary <file>', 'also append the Markdown comparison to this file (e.g. "$GITHUB_STEP_SUMMARY")');
   const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, args) as { operands: [string, string | undefined]; flags: CompareFlags };
-  const format = readFormat(flags);
+  const outputs = outputsFromFlags(flags, 'comparison', [basePath, ...(nextPath === undefined ? [] : [nextPath])].map((path) => ({ path, flag: 'input' })));
   const threshold = flags.failOnRegression === undefined ? null : readPercent(flags.failOnRegression);
   const policy = readPolicy(flags, threshold !== null);
   const servers = flags.servers === undefined ? null : readServers(flags.servers, nextPath);
@@ -73,15 +70,18 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   }
   const verdict = threshold === null ? null : gate(comparison, threshold, policy);
   const names = servers ? { base: `${servers.base} in ${basePath}`, next: `${servers.next} in ${basePath}` } : { base: basePath, next: nextPath! };
-  if (format === 'json') process.stdout.write(JSON.stringify({ ...comparison, gate: verdict }, null, 2) + '\n');
-  else if (format === 'markdown') process.stdout.write(renderComparisonMarkdown(comparison, names, verdict));
-  else process.stdout.write(renderComparison(comparison, names, verdict) + '\n');
-  if (format === 'json') for (const warning of comparison.warnings) process.stderr.write(`warning: ${terminalText(warning)}\n`);
-  if (verdict !== null && (format === 'json' || !(process.stdout.isTTY && process.stderr.isTTY))) {
+  const output = { comparison, names, gate: verdict, inconclusive: policy };
+  process.stdout.write(renderStdout(outputs, output));
+  // The table and Markdown carry the warnings and the gate's lines; JSON, JUnit and the like do not say them to a reader.
+  const forPeople = outputs.stdout.format.forPeople;
+  if (!forPeople) for (const warning of comparison.warnings) process.stderr.write(`warning: ${terminalText(warning)}\n`);
+  if (verdict !== null && (!forPeople || !(process.stdout.isTTY && process.stderr.isTTY))) {
     process.stderr.write(gateLines(verdict).map((l) => `${terminalText(l)}\n`).join(''));
   }
   if (flags.summary !== undefined) appendSummary(flags.summary, renderComparisonMarkdown(comparison, names, verdict));
-  return verdict?.exitCode ?? 0;
+  const unwritten = writeFormatFiles(outputs, output);
+  const code = verdict?.exitCode ?? 0;
+  return unwritten > 0 && code === 0 ? 1 : code;
 }
 
 /** A result file (or a journal's rebuilt result) whose histograms all decode (see stored-histograms.ts). */
@@ -89,14 +89,6 @@ async function readChecked(path: string): Promise<BenchResult> {
   const result = await readResultOrJournal(path, (line) => process.stderr.write(`note: ${terminalText(line)}\n`));
   checkStoredHistograms(result, path);
   return result;
-}
-
-function readFormat(flags: CompareFlags): Format {
-  if (flags.json && flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format}: give one of them`);
-  if (flags.json) return 'json';
-  const format = FORMATS.find((f) => f === flags.format);
-  if (!format) throw new UsageError(`--format: "${flags.format}" is not one of ${FORMATS.join(', ')}`);
-  return format;
 }
 
 function readPolicy(flags: CompareFlags, gated: boolean): InconclusivePolicy {

@@ -1,6 +1,6 @@
 /**
- * `wsbench merge shard-*.json [--out merged.json]`: one result from the shards
- * of a run. An input may be a result file or a log holding results one JSON
+ * `wsbench merge shard-*.json [--out merged.json] [--format NAME[=FILE]]`: one
+ * result from the shards of a run. An input may be a result file or a log holding results one JSON
  * line each (`kubectl logs` of the shard pods).
  */
 import { statSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
-import { renderTable } from '../report/run/table.js';
+import { addFormatOptions, outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { mergeShards, type ShardInput } from '../shard/merge.js';
 import { configurationDifference } from '../shard/merge-warnings.js';
@@ -17,20 +17,22 @@ import { terminalText } from '../escape/terminal.js';
 export async function mergeFromArgs(args: string[]): Promise<number> {
   const command = subcommand('wsbench merge')
     .argument('<shards...>', 'shard result files, or logs with one result JSON line per shard')
-    .option('--out <file>', 'merged result JSON file', 'wsbench-merged.json')
-    .option('--json', 'print the merged result JSON on stdout instead of the table');
+    .option('--out <file>', 'merged result JSON file', 'wsbench-merged.json');
+  addFormatOptions(command, { json: 'print the merged result JSON on stdout instead of the table (--format json)' });
   command.parse(args, { from: 'user' });
-  const flags = command.opts<{ out: string; json?: boolean }>();
+  const flags = command.opts<{ out: string } & FormatFlags>();
   checkWritable(flags.out);
   refuseOverwritingAnInput(flags.out, command.args);
+  const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }, ...command.args.map((path) => ({ path, flag: 'input' }))]);
   const inputs = command.args.flatMap(readShards);
   checkSameConfiguration(inputs);
   const merged = await mergeShards(inputs);
   writeResultFile(flags.out, merged);
-  process.stdout.write(flags.json ? JSON.stringify(merged, null, 2) + '\n' : renderTable(merged) + '\n');
+  process.stdout.write(renderStdout(outputs, merged));
   for (const warning of merged.merge?.warnings ?? []) process.stderr.write(`warning: ${terminalText(warning)}\n`);
   process.stderr.write(`merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${terminalText(flags.out)}\n`);
-  return merged.cells.some((c) => c.status === 'failed') ? 1 : 0;
+  const unwritten = writeFormatFiles(outputs, merged);
+  return merged.cells.some((c) => c.status === 'failed') || unwritten > 0 ? 1 : 0;
 }
 
 /** A whole-file result, or every line of a log that is a wsbench result. */

@@ -1,12 +1,12 @@
 /**
- * `wsbench recover <journal> [--out FILE] [--keep-journal] [--json] [--png]`:
+ * `wsbench recover <journal> [--out FILE] [--keep-journal] [--format NAME[=FILE]] [--json] [--png]`:
  * the result of a run that stopped without writing it (SIGKILL, the OOM
  * killer, a lost machine), rebuilt from the journal it left beside its --out.
  * It is written, printed and reported as the run's own would have been, marked
  * interrupted with the reason; then the journal goes, unless kept.
  *
  * Exit code: 0 rebuilt and written where asked; 1 written elsewhere (or not at
- * all: the journal then stays); 2 bad input (not a journal, a scenario that
+ * all: the journal then stays), or a --format file not written; 2 bad input (not a journal, a scenario that
  * cannot be loaded again, a run still going).
  */
 import { closeSync } from 'node:fs';
@@ -18,14 +18,14 @@ import { isJournal } from '../journal/reader.js';
 import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
 import { appendToFile, openChecked, removeIfSame, type FileIdentity } from '../safe-files.js';
-import { printAndSave, writeReportAndExitCode } from './run-output.js';
+import { printAndSave, writeOutputFiles } from './run-output.js';
+import { addFormatOptions, outputsFromFlags, type FormatFlags } from './format-flags.js';
 import { terminalText } from '../escape/terminal.js';
 import { leaveOnInterrupt } from './interrupts.js';
 
-interface RecoverFlags {
+interface RecoverFlags extends FormatFlags {
   out?: string;
   keepJournal?: boolean;
-  json?: boolean;
   png?: boolean;
 }
 
@@ -33,9 +33,9 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
   const command = subcommand('wsbench recover')
     .argument('<journal>', 'the journal a run left beside its result file (<out>.journal)')
     .option('--out <file>', 'result JSON file (default: the journal\'s name without .journal, where the run was to write it)')
-    .option('--keep-journal', 'keep the journal after the result is written (by default it is removed then)')
-    .option('--json', 'print the result JSON on stdout instead of the table')
-    .option('--png', 'also write charts/*.png beside the SVGs');
+    .option('--keep-journal', 'keep the journal after the result is written (by default it is removed then)');
+  addFormatOptions(command, { json: 'print the result JSON on stdout instead of the table (--format json)' });
+  command.option('--png', 'also write charts/*.png beside the SVGs');
   const { operands: [path], flags } = parseWords<RecoverFlags, [string]>(command, args);
   // A missing file, a FIFO, a folder or a file past the journal limit is said as what it is, at once.
   const { fd, stat } = openChecked(path, 'journal');
@@ -44,6 +44,7 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
   if (!isJournal(path)) throw new UsageError(`${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`);
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkOutputs(out);
+  const outputs = outputsFromFlags(flags, 'run', [{ path: out, flag: '--out' }, { path, flag: 'journal' }]);
   // An interrupt ends recover at once, and the lock's exit hook releases it (the journal stays for another try).
   // Answered before the lock is taken: a signal between the two would otherwise leave it behind.
   const stopAnswering = leaveOnInterrupt('recover');
@@ -53,11 +54,11 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     const { result } = await recoverJournal(path);
     const recovered = result.recovered!;
     process.stderr.write(`${terminalText(recovered.reason)}\n${recovered.notes.map((note) => `  ${terminalText(note)}\n`).join('')}`);
-    const output = { out, json: flags.json === true, png: flags.png === true };
+    const output = { out, outputs, png: flags.png === true };
     const saved = printAndSave(result, output);
     if (saved.path === out) settleJournal(path, identity, saved.path, flags.keepJournal === true);
-    await writeReportAndExitCode(result, saved, output);
-    return saved.problem === null ? 0 : 1;
+    const unwritten = await writeOutputFiles(result, saved, output);
+    return saved.problem === null && unwritten === 0 ? 0 : 1;
   } finally {
     stopAnswering();
     lock?.release();

@@ -28,7 +28,6 @@ export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFla
   control?: boolean;
   summary?: string;
   maxErrors?: string;
-  jsonLine?: boolean;
 }
 
 /** `run`'s arguments read and checked: what executing them needs, nothing started yet. */
@@ -56,7 +55,13 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
       '--slo <clauses>',
       "what every cell must keep, e.g. 'p99<10ms,errors=0' (capacity's grammar); judged on each value's 95% interval: pass, fail (exit 1) or inconclusive",
     );
-  addOutputOptions(command, { out: 'result JSON file', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table', presets });
+  addOutputOptions(command, {
+    out: 'result JSON file',
+    defaultOut: DEFAULT_OUT,
+    json: 'print the result JSON on stdout instead of the table (--format json)',
+    jsonLine: 'print the result as one line of JSON on stdout, for kubectl logs, then wsbench merge (--format json-line)',
+    presets,
+  });
   const foreign = addForeignServerOptions(command);
   addShardOptions(command);
   addLiveOptions(command);

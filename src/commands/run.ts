@@ -1,8 +1,9 @@
-/** `wsbench run <scenario>`: scenario flags, one plan, its execution, table or JSON, result file. */
+/** `wsbench run <scenario>`: scenario flags, one plan, its execution, the stdout format and --format files, result file. */
 import { execute, planRun, type RunOptions } from '../run.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../live/progress.js';
+import { outputsFromFlags } from './format-flags.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { answerInterrupts } from './interrupts.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
@@ -24,7 +25,9 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
   const live = liveViews(flags);
   const journal = await openRunJournal(flags, loaded);
   const controller = new AbortController();
-  const progress = createProgress(process.stderr, flags.json || flags.jsonLine ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
+  const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }]);
+  // Progress goes to stderr, but only beside text for people: JSON, CSV or JUnit on stdout is read by a program.
+  const progress = createProgress(process.stderr, !outputs.stdout.format.forPeople ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
   const shard = parsed.shard;
   const options: RunOptions = {
     ...parsed,
@@ -44,7 +47,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
   try {
     const result = await execute(plan, options);
     progress.done();
-    const output = { out: flags.out, json: flags.json === true || flags.jsonLine === true, jsonLine: flags.jsonLine === true, png: flags.png === true, maxErrors };
+    const output = { out: flags.out, outputs, png: flags.png === true, maxErrors };
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
     const saved = printAndSave(result, output);
     await endRunJournal(journal, saved, flags);

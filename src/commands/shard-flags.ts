@@ -23,7 +23,7 @@ export interface ShardFlags {
 }
 
 /** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const SHARD_FLAG_NAMES = ['shard', 'runId', 'startAt', 'barrier', 'barrierListen', 'barrierTimeout', 'jsonLine'];
+export const SHARD_FLAG_NAMES = ['shard', 'runId', 'startAt', 'barrier', 'barrierListen', 'barrierTimeout'];
 
 export function addShardOptions(command: Command): void {
   const listen = `${DEFAULT_BARRIER_LISTEN.host}:${DEFAULT_BARRIER_LISTEN.port}`;
@@ -33,8 +33,7 @@ export function addShardOptions(command: Command): void {
     .option('--start-at <time>', "open every shard's first window at this time: ISO time or epoch ms (NTP-synced hosts)")
     .option('--barrier <url>', "shard 0's barrier (http://HOST:PORT): every shard waits there once connected, so every cell's window opens at once")
     .option('--barrier-listen <host:port>', `where shard 0 serves the barrier (default ${listen})`)
-    .option('--barrier-timeout <duration>', `how long the barrier waits for the last shard of a cell before it opens the window without it (default ${DEFAULT_BARRIER_TIMEOUT_MS / 1000}s)`)
-    .option('--json-line', 'print the result as one line of JSON on stdout (for kubectl logs, then wsbench merge)');
+    .option('--barrier-timeout <duration>', `how long the barrier waits for the last shard of a cell before it opens the window without it (default ${DEFAULT_BARRIER_TIMEOUT_MS / 1000}s)`);
 }
 
 /** The flags as the library's option; undefined without --shard. `env` is where env:NAME is read. */

@@ -11,6 +11,8 @@ import { pickSections } from './pick-text.js';
 import { controlLines } from './control-text.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
 import { cellLabel, variedParameters } from '../parameter-labels.js';
+import { visibleControls } from '../../escape/controls.js';
+import { markdownCode } from '../../escape/markdown.js';
 
 export function renderResultMarkdown(result: BenchResult): string {
   const sections = result.scenarios.map((scenario) => {
@@ -23,7 +25,7 @@ export function renderResultMarkdown(result: BenchResult): string {
     return [
       `### ${escapeMarkdown(scenario.name)}`,
       '',
-      ...(table.fixed ? [`\`${table.fixed}\``, ''] : []),
+      ...(table.fixed ? [markdownCode(table.fixed), ''] : []),
       row(table.header),
       `| ${align.join(' | ')} |`,
       ...rows.map(row),
@@ -47,7 +49,7 @@ function row(values: string[]): string {
   return `| ${values.map((v) => escapeMarkdown(v).replace(/\|/g, '\\|')).join(' | ')} |`;
 }
 
-/** Text that is not Markdown: characters that would format are escaped, line breaks become spaces. */
+/** Text that is not Markdown: characters that would format are escaped, line breaks become spaces, other control characters visible stand-ins. */
 function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]<>])/g, '\\$1').replace(/\s*\n\s*/g, ' ');
+  return visibleControls(text.replace(/([\\`*_[\]<>])/g, '\\$1').replace(/\s*\n\s*/g, ' '));
 }
