@@ -1,0 +1,26 @@
+/**
+ * Adding a built-in scenario is its file in scenarios/ and its page in
+ * docs/scenarios/, listed in docs/scenarios/README.md (src/built-in-scenarios.ts
+ * is generated: test/built-in-registry.test.ts says how). A scenario without its
+ * page or its index line, or a page for a scenario that is gone, fails here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { builtInScenarios } from '../src/child/scenario-loader.js';
+import { REPO_ROOT } from './support.js';
+
+const DOCS = join(REPO_ROOT, 'docs', 'scenarios');
+
+test('every built-in scenario has its page in docs/scenarios/ and its line in the index', () => {
+  const index = readFileSync(join(DOCS, 'README.md'), 'utf8');
+  const names = builtInScenarios();
+  assert.ok(names.includes('echo'), `the built-ins: ${names.join(', ')}`);
+  for (const name of names) {
+    assert.ok(existsSync(join(DOCS, `${name}.md`)), `scenarios/${name}.ts has no page docs/scenarios/${name}.md`);
+    assert.ok(index.includes(`(${name}.md)`), `docs/scenarios/README.md does not link ${name}.md`);
+  }
+  const pages = readdirSync(DOCS).filter((file) => file.endsWith('.md') && file !== 'README.md').map((file) => file.slice(0, -'.md'.length));
+  assert.deepEqual(pages.filter((page) => !names.includes(page)), [], 'pages of scenarios that are not built in');
+});
