@@ -140,6 +140,7 @@ const BAD_INPUTS: Array<[string, string[], string]> = [
   ['no run arguments', ['--shards', '4', '--image', 'x'], 'wsbench: k8s: give the run arguments after "--"'],
   ['run arguments without --target', ['--shards', '4', '--image', 'x', '--', 'fanout'], 'wsbench: k8s: the run arguments need --target URL'],
   ['run arguments that set --shard', ['--shards', '4', '--image', 'x', '--', ...RUN_ARGS, '--shard', '0/4'], 'wsbench: k8s: the run arguments must not hold --shard: wsbench k8s sets it in every pod'],
+  ['run arguments that set --format', ['--shards', '4', '--image', 'x', '--', ...RUN_ARGS, '--format', 'csv'], 'wsbench: k8s: the run arguments must not hold --format: each pod prints its result as one line (--json-line); give --format to `wsbench merge` instead'],
   ['run flags without "--"', ['--shards', '4', '--image', 'x', 'fanout', '--target', 'ws://a/'], 'wsbench: unknown option \'--target\' (the run arguments go after "--")'],
 ];
 

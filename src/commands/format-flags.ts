@@ -45,7 +45,8 @@ export interface Outputs<K extends ResultKind = ResultKind> {
 
 /** --format (repeatable), --json, and --json-line when `jsonLine` gives its help. */
 export function addFormatOptions(command: Command, help: { json: string; jsonLine?: string }): void {
-  const names = [...Object.keys(outputFormats), ...Object.keys(FORMAT_ALIASES)].join(', ');
+  const aliases = Object.entries(FORMAT_ALIASES).map(([alias, name]) => `${alias} = ${name}`);
+  const names = `${Object.keys(outputFormats).join(', ')}${aliases.length ? `; ${aliases.join(', ')}` : ''}`;
   command
     .option(
       '--format <name[=file]>',

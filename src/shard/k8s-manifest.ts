@@ -15,9 +15,10 @@ export const INDEX_VARIABLE = 'JOB_COMPLETION_INDEX';
 /**
  * Set by `k8s` itself in every pod; given again after `--` they would contradict
  * it. `--json` would print a multi-line result that a log cannot hold one per
- * line, and `--server-cmd` / `--start-at` mean a server or a start per pod.
+ * line, `--format` another format beside the pod's JSON line (or a file the pod
+ * takes with it), and `--server-cmd` / `--start-at` mean a server or a start per pod.
  */
-const FLAGS_K8S_SETS = ['--shard', '--run-id', '--barrier', '--barrier-listen', '--json-line', '--json', '--server-cmd', '--start-at'];
+const FLAGS_K8S_SETS = ['--shard', '--run-id', '--barrier', '--barrier-listen', '--json-line', '--json', '--format', '--server-cmd', '--start-at'];
 
 export interface K8sManifestOptions {
   /** Names the Job, the Service and (with the index) each pod's hostname: a DNS-1035 label. */
@@ -245,6 +246,7 @@ function checkRunArgs(args: string[]): void {
 
 function reasonFor(flag: string): string {
   if (flag === '--json') return 'each pod prints its result as one line (--json-line) for `wsbench merge`';
+  if (flag === '--format') return 'each pod prints its result as one line (--json-line); give --format to `wsbench merge` instead';
   if (flag === '--server-cmd') return 'it would start one server per pod; run the server elsewhere and give --target';
   if (flag === '--start-at') return 'the pods line up on shard 0\'s barrier';
   return 'wsbench k8s sets it in every pod';
