@@ -47,8 +47,8 @@ export type { RenderedScenario } from './report/html/html.js';
 export type { RenderedChart } from './report/html/html-parts.js';
 export { renderCharts, writeArtifacts } from './report/html/artifacts.js';
 export type { ArtifactOptions } from './report/html/artifacts.js';
-export { compareResults, compareServers } from './report/compare/compare.js';
-export type { CellComparison, Comparison, CompareOptions, MetricDelta, UnmatchedCell, Verdict } from './report/compare/compare.js';
+export { compareResults, compareServers } from './compare/compare.js';
+export type { CellComparison, Comparison, CompareOptions, MetricDelta, UnmatchedCell, Verdict } from './compare/compare.js';
 export { renderResultMarkdown } from './report/run/run-markdown.js';
 export { CONFIDENCE_LEVEL } from './stats/confidence.js';
 export { cellIntervals } from './stats/cell-intervals.js';
@@ -59,11 +59,11 @@ export type { Pick, Difference } from './stats/ranking.js';
 export { judgeChange, DEFAULT_MARGIN_PCT } from './stats/verdict.js';
 export type { ChangeInterval, ChangeVerdict } from './stats/verdict.js';
 export { judgeCellSlo } from './slo/verdict.js';
-export { renderComparison } from './report/compare/compare-text.js';
-export { renderComparisonMarkdown } from './report/compare/compare-markdown.js';
-export { gate, gateLines, regressionsBeyond, INCONCLUSIVE_EXIT_CODE } from './report/compare/compare-gate.js';
-export type { Gate, GateRegression, InconclusivePolicy } from './report/compare/compare-gate.js';
-export { percentileNoiseMs } from './report/compare/compare-noise.js';
+export { renderComparison } from './compare/compare-text.js';
+export { renderComparisonMarkdown } from './compare/compare-markdown.js';
+export { gate, gateLines, regressionsBeyond, INCONCLUSIVE_EXIT_CODE } from './compare/compare-gate.js';
+export type { Gate, GateRegression, InconclusivePolicy } from './compare/compare-gate.js';
+export { percentileNoiseMs } from './compare/compare-noise.js';
 export { createProgress, progressLine } from './live/progress.js';
 export type { Progress, ProgressMode } from './live/progress.js';
 export { LiveViews, LiveBindError } from './live/live-views.js';
@@ -216,7 +216,7 @@ export {
   // The names of the time when the client and server thresholds were two constants.
   SATURATED_CPU_PERCENT as CLIENT_SATURATED_CPU_PERCENT,
   SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
-} from './engine/saturation.js';
+} from './measure/saturation.js';
 export type { StepMeasurement } from './capacity/judge.js';
 export { renderCapacityTable } from './report/capacity/capacity-table.js';
 export type {

@@ -25,7 +25,7 @@ const CHILD_ENTRIES = [
     .map((name) => join('scenarios', name)),
 ];
 /** The parent's folders: the engine, and what sits beside or above it. */
-const PARENT_ONLY_FOLDERS = ['src/engine/', 'src/report/', 'src/live/', 'src/shard/', 'src/capacity/', 'src/journal/', 'src/commands/', 'src/stats/', 'src/slo/'];
+const PARENT_ONLY_FOLDERS = ['src/engine/', 'src/report/', 'src/compare/', 'src/formats/', 'src/live/', 'src/shard/', 'src/capacity/', 'src/journal/', 'src/commands/', 'src/stats/', 'src/slo/'];
 /** Packages only the parent loads (reports, charts, statistics, the CLI, certificates). */
 const PARENT_ONLY_PACKAGES = ['ajv', 'commander', 'vega', 'vega-lite', '@resvg/resvg-js', 'simple-statistics', '@stdlib/stats-base-dists-t-quantile', 'yaml', '@peculiar/x509'];
 

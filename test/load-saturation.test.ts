@@ -2,7 +2,7 @@
  * A load generator that could not keep up is said, with its evidence (CPU,
  * event-loop utilisation, how late its timers fired) and what to do: in the
  * cell's JSON, the table's status and footer, and the HTML. One judgement
- * (engine/saturation.ts) serves run, capacity and shard merges, on the one CPU
+ * (measure/saturation.ts) serves run, capacity and shard merges, on the one CPU
  * threshold; a quiet cell never gets it.
  */
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMeasured, type BenchResult, type ProcessResources } from '../src/index.js';
-import { loadSaturationOf, SATURATED_CPU_PERCENT } from '../src/engine/saturation.js';
+import { loadSaturationOf, SATURATED_CPU_PERCENT } from '../src/measure/saturation.js';
 import { judgeCell } from '../src/capacity/judge.js';
 import { parseSlo } from '../src/slo/grammar.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';

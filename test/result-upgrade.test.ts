@@ -12,7 +12,7 @@ import { readResultFile, resultFromJson, writeResultFile } from '../src/result-f
 import { SCHEMA_VERSION, isMeasured, type MeasuredCell } from '../src/result-types.js';
 import { withIntervals } from '../src/result-upgrade.js';
 import { formatNumber, renderTable } from '../src/report/run/table.js';
-import { compareResults } from '../src/report/compare/compare.js';
+import { compareResults } from '../src/compare/compare.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, tempDir } from './support.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { silenceOf } from '../src/engine/saturation.js';
+import { silenceOf } from '../src/measure/saturation.js';
 import type { ProcStats } from '../src/measure/proc-sampler.js';
 import type { TimeSeries } from '../src/result-types.js';
 

@@ -1,12 +1,12 @@
 /**
  * Turns one measured cell into a capacity step: did the SLO hold, what broke,
- * and was the server or the load generator out of CPU (engine/saturation.ts
+ * and was the server or the load generator out of CPU (measure/saturation.ts
  * holds that threshold) or starved of it (here). Both are written into the
  * capacity JSON.
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../result-types.js';
 import { serverProcessCount } from '../engine/params.js';
-import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../engine/saturation.js';
+import { isSaturated, isStarved, loadSaturationOf, STARVED_LOOP_SHARE } from '../measure/saturation.js';
 import { checkSlo, type Slo } from '../slo/grammar.js';
 import type { BreakCause, CapacityStep } from '../capacity-types.js';
 
@@ -101,7 +101,7 @@ export function describeBreak(
 
 /**
  * The numbers the server's saturation was judged on: its CPU demand where /proc gave it (what
- * engine/saturation.ts reads first), beside the CPU it got; its CPU alone otherwise; its event loop.
+ * measure/saturation.ts reads first), beside the CPU it got; its CPU alone otherwise; its event loop.
  */
 export function saturationEvidence(step: Evidence): string {
   const { serverCpuPercent: cpu, serverCpuDemandPercent: demand, serverEventLoop: loop } = step;

@@ -11,7 +11,7 @@ import { toolVersion } from '../package-version.js';
 import { planMatrix, replan, type MatrixPlan } from '../engine/plan.js';
 import { executeMatrix } from '../engine/execute.js';
 import { describeEnvironment } from '../engine/environment.js';
-import { SATURATED_CPU_PERCENT } from '../engine/saturation.js';
+import { SATURATED_CPU_PERCENT } from '../measure/saturation.js';
 import type { RunEvent } from '../engine/events.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from '../child/scenario-loader.js';
 import { scenarioInfo } from '../engine/scenario-info.js';

@@ -23,10 +23,10 @@ import { appendToFile, checkAppendable as checkAppendableFile } from '../safe-fi
 import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
-import { compareResults, compareServers } from '../report/compare/compare.js';
-import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../report/compare/compare-gate.js';
+import { compareResults, compareServers } from '../compare/compare.js';
+import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../compare/compare-gate.js';
 import { DEFAULT_MARGIN_PCT } from '../stats/verdict.js';
-import { renderComparisonMarkdown } from '../report/compare/compare-markdown.js';
+import { renderComparisonMarkdown } from '../compare/compare-markdown.js';
 import { terminalText } from '../escape/terminal.js';
 import { addFormatOptions, outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
 

@@ -15,7 +15,7 @@ import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, setResolved, type MetricValues } from '../measure/metric-values.js';
 import { poolMeasured } from './rounds.js';
-import { loadSaturationOf } from './saturation.js';
+import { loadSaturationOf } from '../measure/saturation.js';
 import { tlsOutcomes } from '../child/tls-sessions.js';
 import { countedErrors, countedErrorsText } from './cell-verdict.js';
 import { scenarioInfo } from './scenario-info.js';

@@ -15,7 +15,7 @@ import type { MetricDefinition } from '../scenario-types.js';
 import { TimeSeriesCollector, progressIntervalMs } from '../measure/time-series.js';
 import { cellWindow } from './window.js';
 import { WindowResources } from '../measure/window-resources.js';
-import { silenceOf } from './saturation.js';
+import { silenceOf } from '../measure/saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
 import { serverProcessCount } from './params.js';
 import { sumLedgers } from '../child/connection-ledger.js';

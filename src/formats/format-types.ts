@@ -6,8 +6,8 @@
  * of what they are given; the commands print and write.
  */
 import type { BenchResult, CapacityResult } from '../result-types.js';
-import type { Comparison } from '../report/compare/compare.js';
-import type { Gate, InconclusivePolicy } from '../report/compare/compare-gate.js';
+import type { Comparison } from '../compare/compare.js';
+import type { Gate, InconclusivePolicy } from '../compare/compare-gate.js';
 
 /** A comparison as `compare` renders it: the cells' deltas, the two sides' names, and the gate when one was asked for. */
 export interface ComparisonOutput {

@@ -16,9 +16,9 @@ import { isMeasured, type BenchResult, type CellResult } from '../result-types.j
 import type { ComparisonOutput, OutputFormat } from './format-types.js';
 import { cellLabel, variedParameters } from '../report/parameter-labels.js';
 import { formatMetric } from '../report/run/table.js';
-import { formatChange } from '../report/compare/compare-gate.js';
-import { intervalText, verdictText } from '../report/compare/compare-text.js';
-import type { MetricDelta } from '../report/compare/compare.js';
+import { formatChange } from '../compare/compare-gate.js';
+import { intervalText, verdictText } from '../compare/compare-text.js';
+import type { MetricDelta } from '../compare/compare.js';
 import { xmlAttribute, xmlText } from '../escape/xml.js';
 
 /** One testcase: it passed, failed (with why), or was skipped (with why). */

@@ -1,7 +1,7 @@
 /** GitHub-flavoured Markdown, for a pull request comment or a CI step summary. */
 import type { OutputFormat } from './format-types.js';
 import { renderResultMarkdown } from '../report/run/run-markdown.js';
-import { renderComparisonMarkdown } from '../report/compare/compare-markdown.js';
+import { renderComparisonMarkdown } from '../compare/compare-markdown.js';
 
 const endLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
 

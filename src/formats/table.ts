@@ -2,7 +2,7 @@
 import type { OutputFormat } from './format-types.js';
 import { renderTable } from '../report/run/table.js';
 import { renderCapacityTable } from '../report/capacity/capacity-table.js';
-import { renderComparison } from '../report/compare/compare-text.js';
+import { renderComparison } from '../compare/compare-text.js';
 import { terminalLines } from '../escape/terminal.js';
 
 export const tableFormat: OutputFormat = {

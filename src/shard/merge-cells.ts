@@ -14,7 +14,7 @@ import { tlsOutcomes } from '../child/tls-sessions.js';
 import { sumCounterSets } from '../measure/metrics.js';
 import { assembleMeasurements, serverPartOf } from '../measure/measurements.js';
 import type { CellFault, CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
-import { loadSaturationOf } from '../engine/saturation.js';
+import { loadSaturationOf } from '../measure/saturation.js';
 import { isMeasured } from '../result-types.js';
 import { countedErrors, countedErrorsText } from '../engine/cell-verdict.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';

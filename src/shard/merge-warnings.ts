@@ -5,7 +5,7 @@
  */
 import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
 import { cellKey } from '../cell-key.js';
-import { loadSaturationOf } from '../engine/saturation.js';
+import { loadSaturationOf } from '../measure/saturation.js';
 import { cellNamer, parametersText } from '../report/parameter-labels.js';
 import type { ShardInfo } from '../shard-types.js';
 

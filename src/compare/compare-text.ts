@@ -7,8 +7,8 @@
  */
 import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compare.js';
 import { countedByGate, formatChange, gateLines, type Gate } from './compare-gate.js';
-import { formatNumber } from '../run/table.js';
-import { terminalText } from '../../escape/terminal.js';
+import { formatNumber } from '../report/run/table.js';
+import { terminalText } from '../escape/terminal.js';
 
 /** The verdict column: REGRESSED (what the gate counts), improved, unchanged, inconclusive, n/a. */
 export function verdictText(d: MetricDelta, gate: Pick<Gate, 'thresholdPct'> | null): string {

@@ -11,7 +11,7 @@
  * moving; a hung server then reads as saturated, its unanswered pings in view.
  */
 import type { LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
-import type { ProcStats } from '../measure/proc-sampler.js';
+import type { ProcStats } from './proc-sampler.js';
 
 /**
  * Mean CPU over the window, % of one core, from which a process counts as saturated: one event

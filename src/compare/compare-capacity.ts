@@ -8,9 +8,9 @@
  * and the gate treat them alike: a capacity drop beyond the gate's threshold,
  * and a server that no longer got a capacity, fail it.
  */
-import { UsageError } from '../../errors.js';
-import type { ServerCapacity } from '../../capacity-types.js';
-import type { CapacityResult, CellStatus } from '../../result-types.js';
+import { UsageError } from '../errors.js';
+import type { ServerCapacity } from '../capacity-types.js';
+import type { CapacityResult, CellStatus } from '../result-types.js';
 import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell, type Verdict } from './compare-types.js';
 
 /** The capacity comparison of two capacity results; refuses two searches that asked different questions. */

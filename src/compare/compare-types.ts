@@ -3,13 +3,13 @@
  * verdict each, and the cells only one file has. Plain data, shared by the
  * cell comparison (compare.ts), the capacity comparison and every renderer.
  */
-import type { MetricRole } from '../../declaration-types.js';
-import type { CellResult, CellStatus } from '../../result-types.js';
-import type { ChangeInterval, ChangeVerdict } from '../../stats/verdict.js';
+import type { MetricRole } from '../declaration-types.js';
+import type { CellResult, CellStatus } from '../result-types.js';
+import type { ChangeInterval, ChangeVerdict } from '../stats/verdict.js';
 
 /** src/stats/verdict.ts says how a change and its interval make each; n/a where nothing could be compared. */
 export type Verdict = ChangeVerdict | 'n/a';
-export type { ChangeInterval } from '../../stats/verdict.js';
+export type { ChangeInterval } from '../stats/verdict.js';
 
 export interface MetricDelta {
   /** The metric's key in the scenario's declarations; `status`, `serverCpuPercent`, `serverRssMiB`, `capacity` for the rows compare adds. */

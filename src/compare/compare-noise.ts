@@ -4,9 +4,9 @@
  * a rate interval by interval, and the spread between rounds.
  */
 import { sampleStandardDeviation } from 'simple-statistics';
-import type { HistogramStat } from '../../declaration-types.js';
-import { decodeHistogram } from '../../measure/metrics.js';
-import type { MeasuredCell } from '../../result-types.js';
+import type { HistogramStat } from '../declaration-types.js';
+import { decodeHistogram } from '../measure/metrics.js';
+import type { MeasuredCell } from '../result-types.js';
 
 type Histogram = ReturnType<typeof decodeHistogram>;
 

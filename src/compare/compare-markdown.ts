@@ -8,8 +8,8 @@
 import type { CellComparison, Comparison, MetricDelta, UnmatchedCell } from './compare.js';
 import { formatChange, type Gate } from './compare-gate.js';
 import { intervalText, levelText, noiseLegend, verdictLegend, verdictText } from './compare-text.js';
-import { formatNumber } from '../run/table.js';
-import { markdownCode, markdownTableCell, markdownText } from '../../escape/markdown.js';
+import { formatNumber } from '../report/run/table.js';
+import { markdownCode, markdownTableCell, markdownText } from '../escape/markdown.js';
 
 export function renderComparisonMarkdown(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
   const metrics = [...new Set(comparison.cells.flatMap((c) => c.deltas.filter((d) => d.role !== 'status').map((d) => d.metric)))];

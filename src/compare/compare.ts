@@ -10,13 +10,13 @@
  */
 import { sampleStandardDeviation } from 'simple-statistics';
 import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
-import { logRatio, ratioInterval, type Side } from '../../stats/ratio.js';
-import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../../stats/verdict.js';
-import { familyLevel } from '../../stats/confidence.js';
-import type { MetricInfo } from '../../declaration-types.js';
-import { isMeasured, type BenchResult, type CapacityResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
-import { cellNamer } from '../parameter-labels.js';
-import { cellKey } from '../../cell-key.js';
+import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
+import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
+import { familyLevel } from '../stats/confidence.js';
+import type { MetricInfo } from '../declaration-types.js';
+import { isMeasured, type BenchResult, type CapacityResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
+import { cellNamer } from '../report/parameter-labels.js';
+import { cellKey } from '../cell-key.js';
 import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell, type Verdict } from './compare-types.js';
 import { compareCapacities } from './compare-capacity.js';
 
