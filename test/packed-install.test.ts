@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { documentationPages, linkProblem, links } from './markdown.js';
 import { npm, npmEnv, offlineLock, packAndInstall, type PackedInstall } from './packed-install.js';
@@ -65,6 +65,36 @@ test('the tarball holds LICENSE (MIT), the README, docs/ and examples/, and a so
   }
   assert.deepEqual(unmapped, [], 'source maps whose sources are not in the tarball');
   assert.deepEqual(files.filter((file) => /(^|\/)(__pycache__|\.venv|node_modules)\//.test(file)), []);
+});
+
+/** The scripts npm runs when it installs a package, or lists for review when the package comes from a tarball. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+test('the installed package.json runs nothing at install, and no script of it names a file the package lacks', () => {
+  const { scripts = {} } = JSON.parse(readFileSync(join(installed.packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  assert.deepEqual(Object.keys(scripts).filter((name) => INSTALL_SCRIPTS.includes(name)), [], 'install scripts in the installed package.json');
+  // A path in a command: `scripts/build.mjs`, `dist/test/run-suite.js`.
+  const missing = Object.entries(scripts).flatMap(([name, command]) =>
+    (command.match(/[\w.-]+\/[\w./-]+/g) ?? []).filter((path) => !existsSync(join(installed.packageDir, path))).map((path) => `${name}: ${path}`));
+  assert.deepEqual(missing, [], 'files the scripts of the installed package.json run');
+});
+
+test('`npm install-scripts ls` in the project does not name wsbench (`npm install ./wsbench-*.tgz` warns about what it names)', async (t) => {
+  // Without the hidden lockfile npm reads every installed package.json, as an install from the bare tarball does.
+  const hidden = join(installed.projectDir, 'node_modules', '.package-lock.json');
+  renameSync(hidden, `${hidden}.aside`);
+  let listed: string;
+  try {
+    listed = await npm(['install-scripts', 'ls', '--json'], installed.projectDir);
+  } catch (error) {
+    if (/Unknown command/i.test((error as Error).message)) return t.skip('this npm has no install-scripts command (nor the warning it explains)');
+    throw error;
+  } finally {
+    renameSync(`${hidden}.aside`, hidden);
+  }
+  const { allowScripts = [] } = JSON.parse(listed) as { allowScripts?: Array<{ name: string }> };
+  t.diagnostic(`packages npm lists: ${allowScripts.map((entry) => entry.name).join(', ') || 'none'}`);
+  assert.deepEqual(allowScripts.filter((entry) => entry.name === 'wsbench'), []);
 });
 
 test('`npx wsbench list` in the project: every stack available, uWS native, Bun and Deno from the packages installed with it', async () => {
