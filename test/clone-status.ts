@@ -12,12 +12,17 @@ import { REPO_ROOT } from './support.js';
 
 /** Makes `folder` a repository with the checkout's .gitignore at its root. */
 export function asCloneRoot(folder: string): void {
-  execFileSync('git', ['init', '--quiet', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  asRepository(folder);
   copyFileSync(join(REPO_ROOT, '.gitignore'), join(folder, '.gitignore'));
 }
 
+/** Makes `folder` a repository as it is (a project with a .gitignore of its own). */
+export function asRepository(folder: string): void {
+  execFileSync('git', ['init', '--quiet', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
 /**
- * The files under `folder` (made by asCloneRoot) that no rule of .gitignore covers, as paths relative
+ * The files under `folder` (made by asCloneRoot or asRepository) that no rule of .gitignore covers, as paths relative
  * to it; `tracked` names the ones a clone holds anyway (a linked `examples`), which are left out.
  */
 export function unignoredFiles(folder: string, tracked: string[] = []): string[] {

@@ -131,7 +131,7 @@ const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<voi
   },
   'npm install': () => {
     // Not run here (it installs from the registry): packed-install.test.ts runs it in an init project, offline.
-    assert.match(readFileSync(join(REPO_ROOT, 'test', 'packed-install.test.ts'), 'utf8'), /test\('init in the installed package, then npm install && npm run bench -- --target: a table and a report'/);
+    assert.match(readFileSync(join(REPO_ROOT, 'test', 'packed-install.test.ts'), 'utf8'), /test\('init in the installed package, then npm install && npm run bench -- --target in a copy of the project elsewhere: a table and a report'/);
   },
   'npm run bench -- --target ws://127.0.0.1:8080/': () => {
     // Run by packed-install.test.ts after npm install (above); here: the project init wrote has that script.
