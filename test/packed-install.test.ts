@@ -16,6 +16,7 @@ import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
 import { asRepository, unignoredFiles } from './clone-status.js';
+import { FIGURES, FIGURE_TOLERANCE, installFigures, packFigures, quotedFigures, staleFigures } from './package-figures.js';
 import { isMeasured, type BenchResult, type RuntimeInfo, type StackInfo } from '../src/index.js';
 
 /** What `wsbench list --json` prints, as far as these tests read it. */
@@ -66,6 +67,15 @@ test('the tarball holds LICENSE (MIT), the README, docs/ and examples/, and a so
   }
   assert.deepEqual(unmapped, [], 'source maps whose sources are not in the tarball');
   assert.deepEqual(files.filter((file) => /(^|\/)(__pycache__|\.venv|node_modules)\//.test(file)), []);
+});
+
+// Before the other tests write anything into the project: node_modules as the install left it.
+test(`the sizes the docs quote are this tarball's and this install's, within ${FIGURE_TOLERANCE * 100} % (node scripts/package-size.mjs --install --write rewrites them)`, (t) => {
+  const measured = new Map([...packFigures(installed.packed), ...installFigures(installed.projectDir)]);
+  t.diagnostic([...measured].map(([key, value]) => `${key} ${FIGURES[key]!.show(value)}`).join(', '));
+  const quoted = new Set(quotedFigures(REPO_ROOT).map((figure) => figure.key));
+  assert.deepEqual(Object.keys(FIGURES).filter((key) => !quoted.has(key)), [], 'figures measured but quoted nowhere (a marker lost?)');
+  assert.deepEqual(staleFigures(REPO_ROOT, measured), []);
 });
 
 /** The scripts npm runs when it installs a package, or lists for review when the package comes from a tarball. */
