@@ -36,7 +36,7 @@ if (!existsSync(built)) {
   process.exit(2);
 }
 const figures = await import(pathToFileURL(built).href);
-const { npmEnv, packAndInstall } = await import(pathToFileURL(join(ROOT, 'dist', 'test', 'packed-install.js')).href);
+const { npmEnv, packAndInstall, packingAlone } = await import(pathToFileURL(join(ROOT, 'dist', 'test', 'packed-install.js')).href);
 
 const measured = new Map();
 if (args.includes('--install')) {
@@ -48,8 +48,9 @@ if (args.includes('--install')) {
     installed.remove();
   }
 } else {
-  // With its scripts, as a real pack: the manifest it measures is the one that ships.
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  // With its scripts, as a real pack: the manifest it measures is the one that ships. Not while a test packs.
+  const output = await packingAlone(async () => execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const [packed] = JSON.parse(output);
   for (const [key, value] of figures.packFigures(packed)) measured.set(key, value);
 }
 

@@ -141,11 +141,12 @@ export function offlineLock(projectDir: string, tarball: string): object {
 const PACK_LOCK = join(tmpdir(), `wsbench-pack-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 16)}.lock`);
 
 /**
- * Runs `work` while no other test process of this checkout packs. A pack rewrites the checkout's
- * package.json for its moment (prepack, scripts/pack-manifest.mjs), and the test files that pack run
- * side by side; a lock whose process is gone is taken over.
+ * Runs `work` while no other process of this checkout packs through here (the test files that pack run
+ * side by side; scripts/package-size.mjs packs too). A pack rewrites the checkout's package.json for
+ * its moment (prepack, scripts/pack-manifest.mjs), so two at once would ship each other's. A lock whose
+ * process is gone is taken over.
  */
-async function packingAlone<T>(work: () => Promise<T>): Promise<T> {
+export async function packingAlone<T>(work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + NPM_DEADLINE_MS;
   for (;;) {
     try {
