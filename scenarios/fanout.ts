@@ -22,11 +22,12 @@ import {
   ProtocolGuard,
   type ClientConnection,
   type MetricInput,
+  type ValueWithResolution,
 } from 'wsbench/scenario';
 import { connectionShare } from './lib/connection-share.js';
 import { streamEnd } from './lib/stream-end.js';
 import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
-import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
+import { scaled, serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
@@ -44,14 +45,18 @@ const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], descript
 
 /**
  * Client RSS per connection, in bytes: peak RSS in the window minus RSS once each process had
- * one connection open, per further connection; null below MIN_CONNECTIONS_FOR_RSS.
+ * one connection open, per further connection; null below MIN_CONNECTIONS_FOR_RSS. Its resolution
+ * is the clients' own RSS swing in the window (twice the peak over the mean, at least a page each)
+ * per connection, as for the server (lib/server-rss.ts).
  */
-function rssPerConnection({ measurements: { counters: c }, resources: { clients } }: MetricInput): number | null {
+function rssPerConnection({ measurements: { counters: c }, resources: { clients } }: MetricInput): ValueWithResolution | null {
   const connected = c.connected ?? 0;
   const baseline = c.rssAfterFirstConnectBytes;
   if (connected < MIN_CONNECTIONS_FOR_RSS || clients.length === 0 || baseline === undefined) return null;
   const peak = clients.reduce((sum, r) => sum + r.rssBytes.max, 0);
-  return Math.round((peak - baseline) / (connected - clients.length));
+  const swing = clients.reduce((sum, r) => sum + Math.max(2 * (r.rssBytes.max - r.rssBytes.mean), 4096), 0);
+  const further = connected - clients.length;
+  return { estimate: Math.round((peak - baseline) / further), resolution: Math.ceil(swing / further) };
 }
 
 export default defineScenario({
@@ -279,7 +284,7 @@ export default defineScenario({
     },
     clientRssPerConnectionKB: {
       header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => divide(rssPerConnection(input), 1000) },
+      source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => scaled(rssPerConnection(input), 1 / 1000) },
     },
     serverRssPerConnectionBytes: {
       header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
@@ -292,7 +297,7 @@ export default defineScenario({
       header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
       source: {
         custom: 'serverRssPerConnectionBytes / 1000',
-        compute: (input) => divide(serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS), 1000),
+        compute: (input) => scaled(serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS), 1 / 1000),
       },
     },
   },

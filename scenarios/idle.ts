@@ -19,7 +19,7 @@ import {
   type MetricInput,
 } from 'wsbench/scenario';
 import { connectionShare } from './lib/connection-share.js';
-import { serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
+import { scaled, serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
 import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
 import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
@@ -30,7 +30,6 @@ const DRAIN_MS = 1000;
 const PING = 'ping';
 
 const connectedOf = (input: MetricInput): number => input.measurements.counters.connected ?? 0;
-const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
 
 export default defineScenario({
   name: 'idle',
@@ -153,13 +152,13 @@ export default defineScenario({
     serverRssPerConnectionBytes: {
       header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
       source: {
-        custom: "server peak RSS in the window minus its RSS when the first connection arrived, per connected client (noisy below ~100 connections)",
+        custom: "server peak RSS in the window minus its RSS when the first connection arrived, per connected client; below resolution when smaller than the window's own RSS swing per connection",
         compute: (input) => serverRssPerConnection(input, connectedOf(input)),
       },
     },
     serverRssPerConnectionKB: {
       header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'serverRssPerConnectionBytes / 1000', compute: (input) => divide(serverRssPerConnection(input, connectedOf(input)), 1000) },
+      source: { custom: 'serverRssPerConnectionBytes / 1000', compute: (input) => scaled(serverRssPerConnection(input, connectedOf(input)), 1 / 1000) },
     },
     serverCpuPer1000Connections: {
       header: 'srv CPU%/1k conn', unit: '%', better: 'lower', role: 'detail', acrossRounds: 'mean',

@@ -59,6 +59,13 @@ export interface CapacityStep {
   /** Sum of every errors-role metric. */
   errors: number | null;
   serverCpuPercent: number | null;
+  /**
+   * Server CPU demand mean (on a CPU plus waiting in a run queue for one, /proc schedstat), in % of one
+   * core: what `serverSaturated` was judged on where /proc has it (a server on a crowded machine wants
+   * more than it gets). Null where it was not read (no schedstat, a server read through its cgroup).
+   * Files older than the field get it from the step's cell when read (result-upgrade.ts).
+   */
+  serverCpuDemandPercent?: number | null;
   /** Server event-loop utilisation mean, 0..1; null where the runtime does not report it. */
   serverEventLoop: number | null;
   serverRssBytes: number | null;

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ParameterError, UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
-import { upgradeCapacityV1, upgradeV1, withCommonDefaults, withIntervals, CAPACITY_V1_FORMAT, type CapacityV1 } from './result-upgrade.js';
-import type { V1Result } from './result-upgrade.js';
+import { upgradeCapacityV1, upgradeV1, withCommonDefaults, withIntervals, CAPACITY_V1_FORMAT, type CapacityV1, withStepDemand, type V1Result } from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
 import { entryAt, kindOf, readChecked } from './safe-files.js';
@@ -114,7 +113,7 @@ export function resultFromJson(data: unknown, source: string): BenchResult {
   if (version !== 1 && version !== 2 && version !== 3) throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
   checked(data, version, source);
   if (version === 1) return withIntervals(upgradeV1(data as unknown as V1Result));
-  return withIntervals(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION }));
+  return withIntervals(withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })));
 }
 
 function checked<T>(data: T, version: 1 | 2 | 3, source: string): T {

@@ -238,6 +238,13 @@ export interface Measured {
   metrics: Record<string, number | null>;
   /** Why each null metric is null, e.g. "no samples in the window". */
   missing: Record<string, string>;
+  /**
+   * The metrics measured with a resolution of their own (a scenario's computed metric that says how far
+   * its noise alone could move it, e.g. server memory per connection read off RSS samples), by key.
+   * One that is not told apart from 0 is null in `metrics`, "below its resolution" in `missing`, and
+   * its estimate is here, never in `metrics`. Absent when no metric has one.
+   */
+  resolution?: Record<string, MetricResolution>;
   measurements: CellMeasurements;
   resources: CellResources;
   /** Messages the server stack refused to queue (backpressure drops); null when not reported. */
@@ -402,10 +409,28 @@ export interface RoundResult {
   status: CellStatus;
   reason?: string;
   metrics?: Record<string, number | null>;
+  /** This round's metrics measured with a resolution of their own, as the cell's `resolution` says. */
+  resolution?: Record<string, MetricResolution>;
   resources?: CellResources;
   elapsedMs: number;
   /** The interval of each key number within this round's own window (method `window`): how far the round alone could be off. */
   intervals?: Record<string, ValueInterval>;
+}
+
+/**
+ * A value measured with a resolution of its own, for a quantity that is above 0 by nature (memory per
+ * connection). `resolved`: estimate - resolution > 0, and the metric holds the estimate. Otherwise the
+ * quantity is below the resolution: the metric is null and the quantity is at most
+ * max(estimate, 0) + resolution (`atMost`). Never read `estimate` as a measurement when not resolved.
+ */
+export interface MetricResolution {
+  /** What the computation gave, in the metric's unit; at or below 0 is possible when not resolved. */
+  estimate: number;
+  /** How far the measurement's own noise alone could move the estimate, either way, in the metric's unit. */
+  resolution: number;
+  resolved: boolean;
+  /** The most the quantity can be: max(estimate, 0) + resolution. */
+  atMost: number;
 }
 
 /** One stack as it was on the machine that ran. */

@@ -93,6 +93,26 @@ export function withCommonDefaults(result: BenchResult): BenchResult {
   return { ...result, cells: result.cells.map((c) => ({ ...c, params: { ...COMMON_DEFAULTS, ...c.params } })) };
 }
 
+/**
+ * A capacity search written before its steps carried the server's CPU demand: each step takes it from
+ * the cell the file keeps for its count (the last run at that count), so that a verdict of "server CPU
+ * saturated" prints the demand it was judged on. Steps without a cell (refused, or no demand read) get null.
+ */
+export function withStepDemand(result: BenchResult): BenchResult {
+  const capacity = (result as CapacityResult).capacity;
+  if (!capacity || capacity.servers.every((s) => s.steps.every((step) => step.serverCpuDemandPercent !== undefined))) return result;
+  const vary = capacity.settings.vary;
+  const demandOf = (server: string, client: string, count: number): number | null => {
+    const cell = result.cells.find((c) => c.server === server && c.client === client && c.params[vary] === count);
+    return cell && 'resources' in cell ? (cell.resources.server?.cpuDemandPercent?.mean ?? null) : null;
+  };
+  const servers = capacity.servers.map((s) => ({
+    ...s,
+    steps: s.steps.map((step) => (step.serverCpuDemandPercent !== undefined ? step : { ...step, serverCpuDemandPercent: demandOf(s.server, s.client, step.count) })),
+  }));
+  return { ...result, capacity: { ...capacity, servers } } as CapacityResult;
+}
+
 export const CAPACITY_V1_FORMAT = 'wsbench-capacity';
 
 /** The capacity file before version 3: the search alone, its steps' cells in `<name>-steps.json` beside it. */

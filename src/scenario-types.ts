@@ -188,9 +188,19 @@ export interface MetricInput<P extends ParamValues = ParamValues> {
   clientProcesses: number;
 }
 
+/**
+ * A computed value with the resolution of what it was read from: how far the measurement's own noise
+ * alone could move it, either way, in the metric's unit. For quantities above 0 by nature; one not told
+ * apart from 0 is recorded as below its resolution, never as a value (result's `resolution`).
+ */
+export interface ValueWithResolution {
+  estimate: number;
+  resolution: number;
+}
+
 /** A metric computed by the scenario: the function runs in wsbench, its result goes into the JSON. */
 export interface ComputedSource<P extends ParamValues = ParamValues> extends CustomSource {
-  compute(input: MetricInput<P>): number | null;
+  compute(input: MetricInput<P>): number | null | ValueWithResolution;
 }
 
 /** One metric as a scenario declares it: its meaning, and where its value comes from. */

@@ -30,6 +30,7 @@ const CASES: Record<string, { params: Record<string, unknown>; limit: number }> 
   'slow-consumer': { params: { connections: 6, slowShare: 0.34, duration: '500ms', interval: '20ms' }, limit: 3 },
   'ticker-orders': { params: { connections: 4, duration: '1s' }, limit: 3 },
   'push-vs-poll': { params: { test: 'continuous', pollInterval: '50ms', iterations: 4, duration: '600ms', samples: 3 }, limit: 1 },
+  pubsub: { params: { publishers: 1, subscribers: 4, topics: 2, rate: 40, duration: '1s' }, limit: 3 },
 };
 
 test('the table covers every built-in scenario', () => {

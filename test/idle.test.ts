@@ -20,11 +20,17 @@ test('idle, 20 connections on ws and uws: every ping answered, server RSS and CP
     assert.equal(m.pongsReceived, m.pingsSent);
     assert.equal(cell.measurements.serverCounters.pingsAnswered, m.pingsSent);
     assert.ok((m.rttSamples ?? 0) > 0);
-    // Memory per connection is a number (its size is the GC's business at 20 connections), derived from the server's own baseline.
-    assert.equal(typeof m.serverRssPerConnectionBytes, 'number', cell.missing.serverRssPerConnectionBytes);
+    // Memory per connection (its size is the GC's business at 20 connections) is derived from the server's own
+    // baseline, with its resolution: a value when told apart from 0, else below resolution, never a negative number.
     assert.ok(cell.measurements.serverCounters.serverRssBaselineBytes! > 0);
     const expected = Math.round((cell.resources.server!.rssBytes.max - cell.measurements.serverCounters.serverRssBaselineBytes!) / 20);
-    assert.equal(m.serverRssPerConnectionBytes, expected);
+    const measured = cell.resolution?.serverRssPerConnectionBytes;
+    assert.ok(measured, 'memory per connection comes with its resolution');
+    assert.equal(measured.estimate, expected);
+    assert.ok(measured.resolution >= 4096 / 20, 'at least a page over the connections');
+    if (measured.resolved) assert.equal(m.serverRssPerConnectionBytes, expected);
+    else assert.equal(m.serverRssPerConnectionBytes, null, 'below resolution is no value');
+    assert.ok((m.serverRssPerConnectionBytes ?? 0) >= 0);
     assert.equal(typeof m.serverCpuPer1000Connections, 'number');
   }
 });

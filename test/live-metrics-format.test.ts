@@ -8,9 +8,10 @@ import { LiveState } from '../src/live/state.js';
 import { renderMetrics } from '../src/live/openmetrics.js';
 import echo from '../scenarios/echo.js';
 
-const params = { connections: 2, payload: 32, state: 'x' };
+const params = { connections: 2, payload: 32, state: 'x', serverProcesses: 1 };
 const identity = { total: 2, round: 0, scenario: 'echo', server: 'uws', client: 'ws', params };
-const labels = 'scenario="echo",server="uws",client="ws",connections="2",payload="32",param_state="x"';
+// A parameter named like a label of wsbench's own is param_<name>; camelCase names are snake_case.
+const labels = 'scenario="echo",server="uws",client="ws",connections="2",payload="32",param_state="x",server_processes="1"';
 
 function runOf(): { state: LiveState; text: string } {
   const client = new MetricsRegistry();
@@ -39,19 +40,25 @@ test('client counters go to the family their declaration gives them, with the ce
   const lines = runOf().text.split('\n');
   assert.ok(lines.includes(`wsbench_messages_total{${labels},counter="received"} 15`), 'received is read as msg/s');
   assert.ok(lines.includes(`wsbench_errors_total{${labels},counter="errors"} 1`), 'errors is an errors-role metric');
-  assert.ok(lines.includes(`wsbench_scenario_counter_total{${labels},counter="sent"} 16`), 'sent is declared as a plain count');
+  assert.ok(lines.includes(`wsbench_scenario_counts_total{${labels},counter="sent"} 16`), 'sent is declared as a plain count');
   assert.ok(lines.includes(`wsbench_connections_opened_total{${labels}} 2`));
   assert.ok(lines.includes('# TYPE wsbench_messages_total counter'));
 });
 
-test('latency is a histogram in seconds with exact cumulative buckets', () => {
+test('latency is a histogram in seconds with exact cumulative buckets, a factor 2^(1/8) apart', () => {
   const lines = runOf().text.split('\n');
-  const bucket = (le: string): string | undefined => lines.find((l) => l.startsWith(`wsbench_latency_seconds_bucket{${labels},histogram="rtt",le="${le}"}`));
-  assert.equal(bucket('0.0001')?.split(' ')[1], '0');
-  assert.equal(bucket('0.00025')?.split(' ')[1], '10');
-  assert.equal(bucket('0.0025')?.split(' ')[1], '10');
-  assert.equal(bucket('0.005')?.split(' ')[1], '15');
-  assert.equal(bucket('+Inf')?.split(' ')[1], '15');
+  const buckets = lines.filter((l) => l.startsWith(`wsbench_latency_seconds_bucket{${labels},histogram="rtt",le="`)).map((l) => {
+    const [, le, count] = /le="([^"]+)"\} (\d+)$/.exec(l)!;
+    return { le: le === '+Inf' ? Infinity : Number(le), count: Number(count) };
+  });
+  assert.equal(buckets.length, 210, '209 bounds and +Inf');
+  const at = (seconds: number): number => buckets.find((b) => b.le >= seconds)!.count;
+  const below = (seconds: number): number => buckets.filter((b) => b.le < seconds).at(-1)!.count;
+  assert.equal(below(0.0002), 0);
+  assert.equal(at(0.0002), 10, 'the 200 µs samples in the first bucket that reaches 200 µs');
+  assert.equal(below(0.003), 10);
+  assert.equal(at(0.003), 15);
+  assert.equal(buckets.at(-1)!.count, 15);
   assert.ok(lines.includes(`wsbench_latency_seconds_count{${labels},histogram="rtt"} 15`));
   const sum = Number(lines.find((l) => l.startsWith(`wsbench_latency_seconds_sum{${labels}`))!.split(' ')[1]);
   assert.ok(Math.abs(sum - (10 * 0.0002 + 5 * 0.003)) < 0.001 * sum, `sum ${sum}`);

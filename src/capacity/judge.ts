@@ -29,6 +29,7 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
   const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
   const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
   const serverCpuPercent = server?.cpuPercent.mean ?? null;
+  const serverCpuDemandPercent = server?.cpuDemandPercent?.mean ?? null;
   // Several server processes add up their CPU: each is saturated near a core of its own.
   const serverProcesses = serverProcessCount(cell.params);
   const serverEventLoop = server?.eventLoopUtilization?.mean ?? null;
@@ -55,6 +56,7 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),
     errors: errorsOf(scenario, cell.metrics),
     serverCpuPercent,
+    serverCpuDemandPercent,
     serverEventLoop,
     serverRssBytes: server?.rssBytes.max ?? null,
     clientCpuPercent,
@@ -78,32 +80,46 @@ export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0);
 }
 
-/** What broke at a step, in words: "latency (p99 812 ms not < 500 ms); server CPU saturated (CPU 98 % of a core)". */
+/** The step fields a verdict cites. */
+type Evidence = Pick<CapacityStep, 'serverCpuPercent' | 'serverCpuDemandPercent' | 'serverEventLoop'>;
+
+/**
+ * What broke at a step, in words, with the evidence it was judged on: "latency (p99 812 ms not < 500 ms);
+ * server CPU saturated (CPU demand 97 % of a core, on CPU 47 %, event loop busy 99 %)".
+ */
 export function describeBreak(
-  step: Pick<CapacityStep, 'causes' | 'breaches' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'serverCpuPercent' | 'serverEventLoop'>,
+  step: Pick<CapacityStep, 'causes' | 'breaches' | 'serverSaturated' | 'serverStarved' | 'clientStarved'> & Evidence,
 ): string {
   const words: Record<BreakCause, string> = { latency: 'latency', errors: 'errors', metric: 'metric', failed: 'cell failed', refused: 'not runnable' };
   const what = step.causes.map((c) => words[c]).join(' + ');
   const parts = [`${what} (${step.breaches.join('; ')})`];
-  if (step.serverSaturated) parts.push(`server CPU saturated (${saturationEvidence(step.serverCpuPercent, step.serverEventLoop)})`);
-  if (step.serverStarved) parts.push(`server starved of CPU (${saturationEvidence(step.serverCpuPercent, step.serverEventLoop)}: the cores were busy elsewhere)`);
+  if (step.serverSaturated) parts.push(`server CPU saturated (${saturationEvidence(step)})`);
+  if (step.serverStarved) parts.push(`server starved of CPU (${saturationEvidence(step)}: the cores were busy elsewhere)`);
   else if (step.clientStarved) parts.push('a client process starved of CPU (the machine was full)');
   return parts.join('; ');
 }
 
-function saturationEvidence(cpu: number | null, loop: number | null): string {
-  return [cpu === null ? null : `CPU ${Math.round(cpu)} % of a core`, loop === null ? null : `event loop busy ${Math.round(loop * 100)} %`]
+/**
+ * The numbers the server's saturation was judged on: its CPU demand where /proc gave it (what
+ * core/saturation.ts reads first), beside the CPU it got; its CPU alone otherwise; its event loop.
+ */
+export function saturationEvidence(step: Evidence): string {
+  const { serverCpuPercent: cpu, serverCpuDemandPercent: demand, serverEventLoop: loop } = step;
+  const busy = typeof demand === 'number'
+    ? [`CPU demand ${Math.round(demand)} % of a core`, cpu === null ? null : `on CPU ${Math.round(cpu)} %`]
+    : [cpu === null ? null : `CPU ${Math.round(cpu)} % of a core`];
+  return [...busy, loop === null ? null : `event loop busy ${Math.round(loop * 100)} %`]
     .filter((s): s is string => s !== null)
     .join(', ');
 }
 
-type Unmeasured = 'clientSaturated' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'sloValues' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent' | 'clientEventLoop';
+type Unmeasured = 'clientSaturated' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'sloValues' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverCpuDemandPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent' | 'clientEventLoop';
 
 function empty(slo: Slo): Pick<StepMeasurement, Unmeasured> {
   return {
     sloValues: slo.clauses.map(() => null),
     clientSaturated: false, serverSaturated: false, serverStarved: false, clientStarved: false, latencyMs: null, errors: null,
-    serverCpuPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [], clientEventLoop: [],
+    serverCpuPercent: null, serverCpuDemandPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [], clientEventLoop: [],
   };
 }
 

@@ -13,7 +13,7 @@ import type { ParamValues } from '../declaration-types.js';
 import type { CellIdentity, CellResult, RoundResult, ScenarioInfo } from '../result-types.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
-import { computeMetrics, emptyHistograms, type MetricValues } from './metric-values.js';
+import { computeMetrics, emptyHistograms, setResolved, type MetricValues } from './metric-values.js';
 import { poolMeasured } from './rounds.js';
 import { loadSaturationOf } from './saturation.js';
 import { tlsOutcomes } from './tls-sessions.js';
@@ -54,6 +54,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   const numbers = {
     metrics: values.metrics,
     missing: values.missing,
+    ...(Object.keys(values.resolution).length > 0 ? { resolution: values.resolution } : {}),
     measurements: pooled.measurements,
     resources: pooled.resources,
     stackDrops: pooled.stackDrops,
@@ -86,10 +87,12 @@ function valuesOf(scenario: AnyScenario, params: ParamValues, clientProcesses: n
 
 function roundOf(scenario: AnyScenario, params: ParamValues, clientProcesses: number, run: CellRun): RoundResult {
   const reason = run.failure ?? run.errors;
+  const values = run.measured ? valuesOf(scenario, params, clientProcesses, run.measured) : null;
   return {
     status: run.failure !== null ? 'failed' : run.errors !== null ? 'errors' : 'ok',
     ...(reason !== null ? { reason } : {}),
-    ...(run.measured ? { metrics: valuesOf(scenario, params, clientProcesses, run.measured).metrics, resources: run.measured.resources } : {}),
+    ...(values && run.measured ? { metrics: values.metrics, resources: run.measured.resources } : {}),
+    ...(values && Object.keys(values.resolution).length > 0 ? { resolution: values.resolution } : {}),
     elapsedMs: run.elapsedMs,
   };
 }
@@ -106,6 +109,12 @@ function combineRounds(scenario: AnyScenario, values: MetricValues, rounds: Roun
   for (const [key, definition] of Object.entries(scenario.metrics as Record<string, MetricDefinition>)) {
     const how = definition.acrossRounds;
     if (!how) continue;
+    // A value with its resolution combines its rounds' estimates, resolved or not, and their resolutions.
+    const measured = rounds.flatMap((r) => (r.resolution?.[key] ? [r.resolution[key]] : []));
+    if (measured.length > 0) {
+      setResolved(values, key, definition.unit, combineResolutions(how, measured));
+      continue;
+    }
     const per = rounds.map((r) => r.metrics?.[key]).filter((v): v is number => typeof v === 'number');
     if (per.length === 0) {
       values.metrics[key] = null;
@@ -116,4 +125,14 @@ function combineRounds(scenario: AnyScenario, values: MetricValues, rounds: Roun
     values.metrics[key] = how === 'min' ? Math.min(...per) : how === 'max' ? Math.max(...per) : how === 'sum' ? sum : sum / per.length;
     delete values.missing[key];
   }
+}
+
+/** Rounds' estimates combined as the metric declares; the resolution of a mean or sum is the mean or sum of theirs, a min or max keeps its round's. */
+function combineResolutions(how: NonNullable<MetricDefinition['acrossRounds']>, rounds: Array<{ estimate: number; resolution: number }>): { estimate: number; resolution: number } {
+  if (how === 'min' || how === 'max') {
+    const pick = how === 'min' ? Math.min(...rounds.map((r) => r.estimate)) : Math.max(...rounds.map((r) => r.estimate));
+    return rounds.find((r) => r.estimate === pick)!;
+  }
+  const sum = (field: 'estimate' | 'resolution'): number => rounds.reduce((total, r) => total + r[field], 0);
+  return how === 'sum' ? { estimate: sum('estimate'), resolution: sum('resolution') } : { estimate: sum('estimate') / rounds.length, resolution: sum('resolution') / rounds.length };
 }

@@ -4,8 +4,8 @@
  * null with the reason beside it, never a 0 that looks measured.
  */
 import type { HistogramSource, HistogramStat, MetricRole, MetricUnit } from '../declaration-types.js';
-import type { EncodedHistogram } from '../result-types.js';
-import type { AnyScenario, MetricDefinition, MetricInput } from '../scenario-types.js';
+import type { EncodedHistogram, MetricResolution } from '../result-types.js';
+import type { AnyScenario, MetricDefinition, MetricInput, ValueWithResolution } from '../scenario-types.js';
 import { decodeHistogram } from './metrics.js';
 
 export const NO_SAMPLES = 'no samples in the window';
@@ -30,6 +30,8 @@ export const NOT_REPORTED_BY_SERVER = 'the server did not report it';
 export interface MetricValues {
   metrics: Record<string, number | null>;
   missing: Record<string, string>;
+  /** Metrics computed with a resolution of their own (see MetricResolution). */
+  resolution: Record<string, MetricResolution>;
 }
 
 export interface MetricContext extends MetricInput {
@@ -42,16 +44,32 @@ export interface MetricContext extends MetricInput {
 }
 
 export function computeMetrics(scenario: AnyScenario, context: MetricContext): MetricValues {
-  const metrics: Record<string, number | null> = {};
-  const missing: Record<string, string> = {};
+  const values: MetricValues = { metrics: {}, missing: {}, resolution: {} };
   const tooShort = rateWindowProblem(context.measurements.windowMs);
   for (const [key, definition] of Object.entries(scenario.metrics as Record<string, MetricDefinition>)) {
     const outcome = tooShort !== null && RATE_UNITS.has(definition.unit) ? tooShort : valueOf(definition, context);
-    metrics[key] = typeof outcome === 'number' ? outcome : null;
-    if (typeof outcome === 'string') missing[key] = outcome;
+    if (typeof outcome === 'object') setResolved(values, key, definition.unit, outcome);
+    else values.metrics[key] = typeof outcome === 'number' ? outcome : null;
+    if (typeof outcome === 'string') values.missing[key] = outcome;
   }
-  return { metrics, missing };
+  return values;
 }
+
+/**
+ * Records a value measured with its resolution: the metric holds it only when it is told apart from 0
+ * (estimate - resolution > 0); else the metric is null, below its resolution, with the most it can be.
+ */
+export function setResolved(values: MetricValues, key: string, unit: string, measured: ValueWithResolution): void {
+  const { estimate, resolution } = measured;
+  const resolved = estimate - resolution > 0;
+  const atMost = Math.max(estimate, 0) + resolution;
+  values.resolution[key] = { estimate, resolution, resolved, atMost };
+  values.metrics[key] = resolved ? estimate : null;
+  if (resolved) delete values.missing[key];
+  else values.missing[key] = `below its resolution: ${significant(estimate)} ± ${significant(resolution)} ${unit} from the measurement's own noise, so at most ${significant(atMost)} ${unit}`;
+}
+
+const significant = (value: number): string => String(Number(value.toPrecision(3)));
 
 /** The histograms behind null metrics of `role` that are null for lack of samples, if any. */
 export function emptyHistograms(scenario: AnyScenario, values: MetricValues, role: MetricRole): string[] {
@@ -61,14 +79,18 @@ export function emptyHistograms(scenario: AnyScenario, values: MetricValues, rol
   return [...new Set(names)];
 }
 
-/** A number, or the reason there is none. */
-function valueOf(definition: MetricDefinition, context: MetricContext): number | string {
+/** A number, a number with its resolution, or the reason there is none. */
+function valueOf(definition: MetricDefinition, context: MetricContext): number | ValueWithResolution | string {
   const source = definition.source;
   const m = context.measurements;
   if ('compute' in source) {
     try {
       const value = source.compute(context);
       if (value === null) return 'not applicable to this cell';
+      if (typeof value === 'object') {
+        if (!Number.isFinite(value.estimate) || !Number.isFinite(value.resolution) || value.resolution < 0) return `computed ${value.estimate} ± ${value.resolution}`;
+        return { estimate: value.estimate, resolution: value.resolution };
+      }
       return Number.isFinite(value) ? value : `computed ${String(value)}`;
     } catch (error) {
       return `failed to compute: ${(error as Error).message.split('\n')[0]}`;

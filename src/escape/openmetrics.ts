@@ -9,3 +9,8 @@ import { visibleControls } from './controls.js';
 export function openMetricsLabelValue(value: string): string {
   return visibleControls(value, '\n').replace(/[\\"\n]/g, (ch) => (ch === '\n' ? '\\n' : `\\${ch}`));
 }
+
+/** HELP text: only `\\` and `\n` are escapes there (a quote stands as it is); other controls become stand-ins. */
+export function openMetricsHelp(value: string): string {
+  return visibleControls(value, '\n').replace(/[\\\n]/g, (ch) => (ch === '\n' ? '\\n' : '\\\\'));
+}

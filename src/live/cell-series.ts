@@ -87,6 +87,19 @@ export class LiveCellSeries {
     this.settle(true);
   }
 
+  /**
+   * What a page keeps of the cell once it ended: its series folded (exactly)
+   * to at most `maxPoints` points, and its window's histograms encoded. The
+   * live histograms can then go.
+   */
+  kept(maxPoints: number): { timeSeries: TimeSeries | undefined; histograms: Record<string, EncodedHistogram> } {
+    this.finish();
+    while (this.points.length > maxPoints) this.fold();
+    const histograms: Record<string, EncodedHistogram> = {};
+    for (const [name, histogram] of this.window) if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
+    return { timeSeries: this.timeSeries(), histograms };
+  }
+
   /** The series as the report's over-time charts read it: settled points, then the ticks still open as they stand. */
   timeSeries(): TimeSeries | undefined {
     const carried = new Map(this.settledCounters);

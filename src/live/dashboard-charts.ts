@@ -1,8 +1,10 @@
 /**
- * The dashboard's charts of one cell run as it goes: the report's own builders
- * (over-time, percentiles) drawn from what the cell measured so far, given as a
- * cell of a result the way the report would see it, plus the processes' CPU and
- * memory over time, which the report has no chart for.
+ * The dashboard's charts as a run goes: the report's own builders (over-time,
+ * percentiles) drawn from what the running cell measured so far and what the
+ * last cells that ended measured (their curves stay, on the same axes, so the
+ * next cell reads against them), each given as a cell of a result the way the
+ * report would see it; plus the running cell's processes' CPU and memory over
+ * time, which the report has no chart for.
  */
 import type { ChartRequest, HistogramRef } from '../declaration-types.js';
 import type { EncodedHistogram, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
@@ -32,12 +34,39 @@ export function liveChartRequests(scenario: ScenarioInfo): ChartRequest[] {
   return [{ kind: 'over-time', ...(histogram !== undefined ? { histogram } : {}), rates }, ...requests];
 }
 
-/** Every chart of the cell run (`timeSeries`: its series as it stands), named by kind; none before it has measured anything. */
-export function liveCharts(scenario: ScenarioInfo, cell: LiveCellRun, label: string, timeSeries: TimeSeries | undefined): Array<DrawnChart & { name: string }> {
-  const view: ScenarioView = { scenario, cells: [asMeasuredCell(scenario, cell, timeSeries)], sweptParams: [], subtitle: [`live: ${label}, the window so far`] };
+/** A cell run as the charts draw it: its series and window histograms (as they stand, or as kept once it ended). */
+export interface ChartedCell {
+  cell: LiveCellRun;
+  timeSeries: TimeSeries | undefined;
+  histograms: Record<string, EncodedHistogram>;
+}
+
+/** How the run names its cells: the parameters that vary over it, and its rounds. */
+export interface RunNaming {
+  swept: string[];
+  repeat: number;
+}
+
+/**
+ * Every chart of the cells given (ended ones first, the running one last),
+ * named by kind; the running cell's processes too. None before anything was measured.
+ */
+export function liveCharts(scenario: ScenarioInfo, cells: ChartedCell[], current: LiveCellRun, label: string, naming: RunNaming): Array<DrawnChart & { name: string }> {
+  const earlier = cells.length - 1;
+  const subtitle = [`live: ${label}, the window so far${earlier > 0 ? `; the ${earlier === 1 ? 'cell' : `${earlier} cells`} before it as they ended` : ''}`];
+  // With rounds, the round sets a cell run apart from its pair's others.
+  const sweptParams = naming.repeat > 1 ? [...naming.swept, 'round'] : naming.swept;
+  const view: ScenarioView = { scenario, cells: cells.map((c) => asMeasuredCell(scenario, c, naming.repeat)), sweptParams, subtitle };
   const drawn = liveChartRequests(scenario).flatMap((request, r) => drawRequest(view, request).map((chart, i) => ({ name: `${request.kind}-${r}-${i}`, ...chart })));
-  const resources = resourcesOverTime(scenario, cell, label);
+  const resources = resourcesOverTime(scenario, current, label);
   return resources ? [...drawn, { name: 'processes', ...resources, spec: vegaSafeSpec(resources.spec) }] : drawn;
+}
+
+/** The running cell's window histograms, encoded as a result holds them. */
+export function windowHistograms(cell: LiveCellRun): Record<string, EncodedHistogram> {
+  const histograms: Record<string, EncodedHistogram> = {};
+  for (const [name, histogram] of cell.series?.window ?? []) if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
+  return histograms;
 }
 
 /**
@@ -45,14 +74,12 @@ export function liveCharts(scenario: ScenarioInfo, cell: LiveCellRun, label: str
  * identity, histograms, counters and time series; the status and metrics they
  * do not read are placeholders until the engine computes them at the cell's end.
  */
-function asMeasuredCell(scenario: ScenarioInfo, cell: LiveCellRun, timeSeries: TimeSeries | undefined): MeasuredCell {
-  const histograms: Record<string, EncodedHistogram> = {};
-  for (const [name, histogram] of cell.series?.window ?? []) if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
+function asMeasuredCell(scenario: ScenarioInfo, { cell, timeSeries, histograms }: ChartedCell, repeat: number): MeasuredCell {
   return {
     scenario: scenario.name,
     server: cell.server,
     client: cell.client,
-    params: cell.params,
+    params: repeat > 1 ? { ...cell.params, round: cell.round + 1 } : cell.params,
     elapsedMs: 0,
     status: 'ok',
     metrics: {},

@@ -6,9 +6,9 @@
 import type { CellResult, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { summarizeHistogram } from '../core/metrics.js';
 import { parametersText, variedParameters } from '../report/parameter-labels.js';
-import { liveRates } from '../report/progress.js';
+import { liveRates, type LiveRate } from '../report/progress.js';
 import type { ChartSpec } from '../report/charts/common.js';
-import { liveCharts, processLabel } from './dashboard-charts.js';
+import { liveCharts, processLabel, windowHistograms, type ChartedCell } from './dashboard-charts.js';
 import type { LiveCellRun, LiveCellStatus, LiveLogEntry, LiveState } from './state.js';
 
 /** Log entries a page is sent, newest first. */
@@ -93,8 +93,14 @@ export function dashboardSnapshot(state: LiveState, own: OwnProcess, now: number
     current: current && scenario ? currentCell(scenario, current, labelOf(current), series, now) : null,
     orchestrator: own.read(now),
     log: state.log.slice(-LOG_ENTRIES_SENT).reverse(),
-    charts: current && scenario ? liveCharts(scenario, current, labelOf(current), series) : [],
+    charts: current && scenario ? liveCharts(scenario, chartedCells(state, current, series), current, labelOf(current), { swept, repeat: state.repeat }) : [],
   };
+}
+
+/** The cells the charts draw: the ended ones the state keeps, in run order, then the current one as it stands. */
+function chartedCells(state: LiveState, current: LiveCellRun, series: TimeSeries | undefined): ChartedCell[] {
+  const ended = state.cells.flatMap((cell) => (cell !== current && cell.kept ? [{ cell, ...cell.kept }] : []));
+  return [...ended, { cell: current, timeSeries: series, histograms: windowHistograms(current) }];
 }
 
 function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, series: TimeSeries | undefined, now: number): CurrentCell {
@@ -116,16 +122,35 @@ function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, s
   };
 }
 
+/**
+ * The rates the page shows: the scenario's live rates (its primary-rate and
+ * progress metrics that are a client counter's rate); for a scenario whose
+ * headline rate it computes itself (fanout's msg/s over the stream, churn's
+ * handshakes a second), the rate of each client counter it totals, once that
+ * counter has counted something (`optional`: a failure count stays off the
+ * panel while it is 0).
+ */
+export function dashboardRates(scenario: ScenarioInfo): Array<LiveRate & { optional: boolean }> {
+  const declared = liveRates(scenario);
+  if (declared.length > 0) return declared.map((rate) => ({ ...rate, optional: false }));
+  return Object.entries(scenario.metrics).flatMap(([key, info]) => {
+    const source = info.source;
+    if (!('counter' in source) || (source.side ?? 'client') !== 'client' || source.as === 'rate' || info.unit !== 'count' || info.role === 'errors') return [];
+    return [{ key, header: `${info.header}/s`, counter: source.counter, scale: source.scale ?? 1, optional: true }];
+  });
+}
+
 /** The scenario's live rates over the last second or so of the series; null before two readings. */
 function liveRatesOf(scenario: ScenarioInfo, series: TimeSeries | undefined): CurrentCell['rates'] {
   const points = series?.points ?? [];
   const last = points.at(-1);
   const windowStart: { tMs: number; counters: Record<string, number> } = { tMs: 0, counters: {} };
   const base = last ? ([...points].reverse().find((p) => last.tMs - p.tMs >= RATE_SPAN_MS) ?? windowStart) : undefined;
-  return liveRates(scenario).map((rate) => {
-    if (!last || !base || last.tMs <= base.tMs || last.counters[rate.counter] === undefined) return { header: rate.header, perSec: null };
+  return dashboardRates(scenario).flatMap((rate): CurrentCell['rates'] => {
+    if (rate.optional && !last?.counters[rate.counter]) return [];
+    if (!last || !base || last.tMs <= base.tMs || last.counters[rate.counter] === undefined) return [{ header: rate.header, perSec: null }];
     const moved = last.counters[rate.counter]! - (base.counters[rate.counter] ?? 0);
-    return { header: rate.header, perSec: (moved * rate.scale * 1000) / (last.tMs - base.tMs) };
+    return [{ header: rate.header, perSec: (moved * rate.scale * 1000) / (last.tMs - base.tMs) }];
   });
 }
 

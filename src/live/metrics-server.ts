@@ -7,12 +7,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { LiveState } from './state.js';
-import { renderMetrics } from './openmetrics.js';
 import { closeWithin, listenOn } from './listen.js';
 import { hostText, type ListenAddress } from '../listening/listen-address.js';
 import { HostCheck } from '../listening/host-check.js';
-
-const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+import { exposition } from './exposition.js';
 
 export class MetricsServer {
   /** Listeners of waitForScrape(), told the number of each scrape answered. */
@@ -34,9 +32,9 @@ export class MetricsServer {
       const path = new URL(request.url ?? '/', 'http://metrics').pathname;
       if (request.method !== 'GET' && request.method !== 'HEAD') return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
       if (path !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('wsbench serves /metrics\n');
-      const body = renderMetrics(state);
+      const { contentType, body } = exposition(state, request.headers.accept);
       const render = metrics ? ++metrics.renders : 0;
-      response.writeHead(200, { 'content-type': CONTENT_TYPE, 'content-length': Buffer.byteLength(body) });
+      response.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body, () => metrics?.answered(render));
     });
     const bound = await listenOn(server, address);

@@ -7,14 +7,14 @@
  * anything itself.
  */
 import type { ParamValues } from '../declaration-types.js';
-import type { ScenarioInfo } from '../result-types.js';
+import type { EncodedHistogram, ScenarioInfo, TimeSeries } from '../result-types.js';
 import type { ResourceSample, RunEvent } from '../core/events.js';
 import { LiveCellSeries } from './cell-series.js';
 import { latencyBuckets, type LatencyBuckets } from './latency-buckets.js';
 
-export type LiveCellStatus = 'pending' | 'skipped' | 'connecting' | 'running' | 'ok' | 'failed' | 'interrupted';
+export type LiveCellStatus = 'pending' | 'skipped' | 'connecting' | 'running' | 'ok' | 'errors' | 'failed' | 'interrupted';
 
-export const LIVE_CELL_STATUSES: readonly LiveCellStatus[] = ['pending', 'skipped', 'connecting', 'running', 'ok', 'failed', 'interrupted'];
+export const LIVE_CELL_STATUSES: readonly LiveCellStatus[] = ['pending', 'skipped', 'connecting', 'running', 'ok', 'errors', 'failed', 'interrupted'];
 
 /** The latest /proc reading of one process of a cell. */
 export interface LiveProcess extends ResourceSample {
@@ -42,6 +42,8 @@ export interface LiveCellRun {
   windowMs: number | undefined;
   /** What the cell measured so far; kept for the current cell (or the last one, once the run ended) only. */
   series: LiveCellSeries | null;
+  /** An ended cell's curves, folded, for the page to draw beside the next cells' (the last KEPT_CELLS that ended). */
+  kept: { timeSeries: TimeSeries | undefined; histograms: Record<string, EncodedHistogram> } | null;
   /** Client counters summed over processes (the last report once the cell ended). */
   counters: Record<string, number>;
   /** Window time the counters cover, in ms. */
@@ -69,6 +71,10 @@ const MAX_LOG_ENTRIES = 500;
 /** Readings per process kept for the resource chart: ten minutes at one a second. */
 const RESOURCE_HISTORY_POINTS = 600;
 const RESOURCE_HISTORY_STEP_MS = 1000;
+/** Ended cells whose curves the page keeps beside the running one's. */
+export const KEPT_CELLS = 8;
+/** Points an ended cell's series keeps (folded exactly, pairs of points into one). */
+const KEPT_POINTS = 150;
 
 export class LiveState {
   scenario: ScenarioInfo | null = null;
@@ -98,12 +104,14 @@ export class LiveState {
         break;
       case 'cell-start': {
         const cell = this.cellAt(event.index, event);
-        // Cells that ended keep their totals (counters, latency buckets) and let their series go.
+        // Cells that ended keep their totals (counters, latency buckets) and their folded curves, and let their series go.
         for (const other of this.cells) {
           if (other === cell) continue;
           other.series = null;
           other.resourceHistory.clear();
         }
+        const ended = this.cells.filter((c) => c.kept !== null).sort((a, b) => (b.endedAtMs ?? 0) - (a.endedAtMs ?? 0) || b.index - a.index);
+        for (const old of ended.slice(KEPT_CELLS)) old.kept = null;
         Object.assign(cell, { status: 'connecting', startedAtMs: now, windowMs: event.windowMs, series: new LiveCellSeries() });
         this.current = cell;
         this.note(now, 'cell', `${this.nameOf(cell)}: starting`, cell.index);
@@ -186,6 +194,7 @@ export class LiveState {
     Object.assign(cell, { status: interrupted ? 'interrupted' : event.status, reason: event.reason, saturation: event.saturation ?? null, endedAtMs: now });
     cell.series?.finish();
     cell.latency = this.latencyOf(cell);
+    cell.kept = cell.series ? cell.series.kept(KEPT_POINTS) : null;
     const took = cell.startedAtMs === null ? '' : ` in ${((now - cell.startedAtMs) / 1000).toFixed(1)} s`;
     const kind: LiveLogKind = interrupted ? 'interrupted' : event.status === 'failed' ? 'failure' : 'cell';
     this.note(now, kind, `${this.nameOf(cell)}: ${cell.status}${event.reason ? ` (${event.reason})` : ''}${took}`, cell.index);
@@ -236,6 +245,7 @@ function newCell(index: number, round: number, server: string, client: string, p
     endedAtMs: null,
     windowMs: undefined,
     series: null,
+    kept: null,
     counters: {},
     windowElapsedMs: 0,
     latency: new Map(),

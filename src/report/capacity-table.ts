@@ -7,6 +7,7 @@
 import type { CapacitySection, CapacityStep, ServerCapacity } from '../capacity-types.js';
 import type { CapacityResult } from '../result-types.js';
 import { formatNumber } from './table.js';
+import { saturationEvidence } from '../capacity/judge.js';
 
 /** Header and rows of a table; the columns listed in `text` are text (left-aligned), the others numbers; the last runs free. */
 export interface TextTable {
@@ -36,9 +37,9 @@ export function capacitySteps(result: CapacityResult, server: ServerCapacity): T
   const key = result.capacity.latencyMetric;
   const latency = key === null ? undefined : result.scenarios[0]?.metrics[key];
   return {
-    header: [result.capacity.settings.vary, 'phase', 'procs', latency?.header ?? 'latency', 'errors', 'srv CPU%', 'srv loop%', 'srv RSS MB', 'cli CPU%', 'outcome'],
+    header: [result.capacity.settings.vary, 'phase', 'procs', latency?.header ?? 'latency', 'errors', 'srv CPU%', 'srv demand%', 'srv loop%', 'srv RSS MB', 'cli CPU%', 'outcome'],
     rows: server.steps.map(stepRow),
-    text: [1, 9],
+    text: [1, 10],
   };
 }
 
@@ -48,7 +49,8 @@ export function capacityNotes(result: CapacityResult): string[] {
   const t = s.thresholds;
   const kept = result.capacity.servers.filter((server) => server.serverPerStep === 'kept').map((server) => server.server);
   return [
-    `server CPU saturated: its CPU mean reached ${t.serverCpuPercent} % of one core (a single-threaded server can use no more).`,
+    `server CPU saturated: its CPU demand mean (srv demand%: on a CPU plus waiting for one, where /proc gives it; its CPU otherwise) reached ${t.serverCpuPercent} % of one core`
+      + ' (a single-threaded server can use no more); on a crowded machine the demand is above the CPU it got (srv CPU%).',
     `starved: the event loop was busy >= ${Math.round(t.starvedEventLoop * 100)} % of the window but the process was on CPU much less:`
       + ' it waited for a core other processes held, so the machine, not the server, was full at that step.',
     `invalid: a client process used more than ${t.clientCpuPercent} % of a core, so the load generator, not the server, may have set the numbers;`
@@ -86,7 +88,7 @@ function stepRow(step: CapacityStep): string[] {
   const pct = (v: number | null): string => (v === null ? '-' : v.toFixed(0));
   const outcome = step.outcome === 'within' ? 'within'
     : step.outcome === 'invalid' ? 'invalid: load generator saturated'
-      : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? '; server CPU saturated' : ''}${step.serverStarved ? '; server starved' : ''}`;
+      : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
   return [
     String(step.count),
     step.phase,
@@ -94,6 +96,7 @@ function stepRow(step: CapacityStep): string[] {
     formatNumber(step.latencyMs),
     step.errors === null ? '-' : String(step.errors),
     pct(step.serverCpuPercent),
+    pct(step.serverCpuDemandPercent ?? null),
     step.serverEventLoop === null ? '-' : (step.serverEventLoop * 100).toFixed(0),
     step.serverRssBytes === null ? '-' : (step.serverRssBytes / 1e6).toFixed(0),
     step.clientCpuPercent.length === 0 ? '-' : step.clientCpuPercent.map((c) => c.toFixed(0)).join('+'),

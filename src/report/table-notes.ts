@@ -69,18 +69,22 @@ function loadSaturatedSection(cells: CellResult[], label: (cell: CellResult) => 
  */
 function missingLines(scenario: ScenarioInfo, cells: CellResult[], label: (cell: CellResult) => string): string[] {
   const groups = new Map<string, { headers: string; reason: string; pairs: string[] }>();
+  // Values below their resolution show `< most`: their line says why, marked as the cell is.
+  const below = new Map<string, { headers: string; reason: string; pairs: string[] }>();
   for (const cell of cells) {
     if (!isMeasured(cell)) continue;
-    const headersByReason = new Map<string, string[]>();
+    const headersByReason = new Map<string, { headers: string[]; below: boolean }>();
     for (const key of scenario.table) {
       if (typeof cell.metrics[key] === 'number') continue;
       const reason = cell.missing[key];
       if (reason === undefined || reason === NO_SAMPLES) continue;
-      headersByReason.set(reason, [...(headersByReason.get(reason) ?? []), scenario.metrics[key]?.header ?? key]);
+      const entry = headersByReason.get(reason) ?? { headers: [], below: cell.resolution?.[key]?.resolved === false };
+      entry.headers.push(scenario.metrics[key]?.header ?? key);
+      headersByReason.set(reason, entry);
     }
-    for (const [reason, headers] of headersByReason) addToGroup(groups, headers.join(', '), reason, label(cell));
+    for (const [reason, entry] of headersByReason) addToGroup(entry.below ? below : groups, entry.headers.join(', '), reason, label(cell));
   }
-  return groupLines(groups, 'n/a ');
+  return [...groupLines(groups, 'n/a '), ...groupLines(below, '<   ')];
 }
 
 /** `-` for the server's cost, with the reason the cell's notes give, or that none is recorded. */

@@ -74,6 +74,9 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
     const numbers = metrics.map(({ key, info }) => {
       const value = cell.metrics[key];
       if (typeof value === 'number') return withInterval(formatMetric(value, info?.unit ?? 'count'), value, cell.intervals?.[key]);
+      // Below its resolution: the most it can be, never the estimate (which may be below 0).
+      const measured = cell.resolution?.[key];
+      if (measured && !measured.resolved) return `< ${formatMetric(measured.atMost, info?.unit ?? 'count')}`;
       return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : 'n/a';
     });
     const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];

@@ -40,6 +40,7 @@ export type {
   ServerRestartTimes,
   MetricInput,
   ComputedSource,
+  ValueWithResolution,
   MetricDefinition,
   ParameterProblem,
   ScenarioParams,

@@ -61,6 +61,7 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
   const numbers = {
     metrics: values.metrics,
     missing: values.missing,
+    ...(Object.keys(values.resolution).length > 0 ? { resolution: values.resolution } : {}),
     measurements,
     resources,
     stackDrops: drops.length ? Math.max(...drops) : null,

@@ -21,8 +21,10 @@ import {
   type DrawnChart,
   type ScenarioView,
 } from './common.js';
+import { parametersText } from '../parameter-labels.js';
 import { parameterBoxCharts } from './parameter-boxes.js';
 import { INTERVAL_CAPTION, intervalFields, intervalRules } from './interval-marks.js';
+import { seriesStyle, styleNote, type SeriesFields } from './series-style.js';
 
 export interface ByParameterRequest {
   parameter: string;
@@ -31,7 +33,7 @@ export interface ByParameterRequest {
   title?: string;
 }
 
-interface Row {
+interface Row extends SeriesFields {
   pair: string;
   metric: string;
   header: string;
@@ -60,8 +62,14 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       const value = metricValue(cell, metric.key);
       const at = cell.params[parameter]!;
       if (value === null) return [];
+      const variant = parametersText(cell.params, others, view.scenario.parameters);
+      const pair = cellLabel(view, cell, others);
       return [{
-        pair: cellLabel(view, cell, others),
+        pair,
+        cell: pair,
+        server: cell.server,
+        client: cell.client,
+        variant,
         metric: metric.key,
         header: names.get(metric.key)!,
         at: numeric ? (at as number) : parameterValueText(view, parameter, at),
@@ -78,7 +86,7 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
   const whiskers = rows.some((r) => r.low !== undefined) ? ` ${INTERVAL_CAPTION}` : '';
   if (numeric) {
     return {
-      caption: `${what}, one line per server x client pair${drawn.some((m) => m.role === 'errors') ? '; counts of what went wrong on a symlog scale, so zero stays on the chart' : ''}.${whiskers}`,
+      caption: `${what}, one line per server x client pair${drawn.some((m) => m.role === 'errors') ? '; counts of what went wrong on a symlog scale, so zero stays on the chart' : ''}. ${lineNote(rows)}${whiskers}`,
       spec: {
         ...frame(view, titleOf(request.title, what), `Each metric against ${parameter}, one panel per unit.`),
         data: { values: rows },
@@ -135,7 +143,13 @@ function panelsByUnit(metrics: DeclaredMetric[]): DeclaredMetric[][] {
   return [...panels.values()];
 }
 
-function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[], rows: Row[], pairs: string[], dashes: string[]) {
+/** How the line panels tell pairs and metrics apart, for the caption. */
+function lineNote(rows: Row[]): string {
+  const style = seriesStyle(rows);
+  return style.by === 'panel' ? 'One panel per pair; colour is the metric.' : `${styleNote(style)} The point shape is the metric.`;
+}
+
+function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[], rows: Row[], _pairs: string[], metricNames: string[]) {
   const keys = panel.map((m) => m.key);
   const own = rows.filter((r) => keys.includes(r.metric));
   const errors = panel[0]!.role === 'errors';
@@ -150,19 +164,26 @@ function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[
     title: parameterTitle(view, parameter, logX ? 'log scale' : undefined),
   };
   const y = { field: 'value', type: 'quantitative' as const, scale: { type: scale }, title: yTitle };
-  const color = { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: pairs };
-  return {
-    width: 400,
-    height: 240,
-    transform: [{ filter: { field: 'metric', oneOf: keys } }],
-    // Points in their own layer: on the line mark they would turn the dash legend into dots.
-    layer: [
-      {
-        mark: 'line' as const,
-        encoding: { x, y, color, strokeDash: { field: 'header', type: 'nominal' as const, title: 'metric', sort: dashes } },
-      },
-      { mark: { type: 'point' as const, filled: true, size: 25 }, encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color } },
+  const transform = [{ filter: { field: 'metric', oneOf: keys } }];
+  // Styled over every row, so that a pair looks the same in every panel.
+  const style = seriesStyle(rows);
+  const metric = { field: 'header', type: 'nominal' as const, title: 'metric', sort: metricNames };
+  if (style.by === 'panel') {
+    // One pair a panel: colour is free for the metric.
+    const layer = [
+      { mark: 'line' as const, encoding: { x, y, color: metric } },
+      { mark: { type: 'point' as const, filled: true, size: 25 }, encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color: metric } },
       ...intervalRules({ x }),
-    ],
-  };
+    ];
+    return { transform, facet: { field: 'pair', type: 'nominal' as const, title: null, sort: style.facet!.sort, columns: 4 }, spec: { width: 200, height: 160, layer } };
+  }
+  // Colour the server, dash the client; each metric is its own line, its points shaped by it.
+  const layer = [
+    { mark: 'line' as const, encoding: { x, y, color: style.color, strokeDash: style.strokeDash!, detail: { field: 'header', type: 'nominal' as const } } },
+    // Points in their own layer: on the line mark they would turn the dash legend into dots.
+    { mark: { type: 'point' as const, filled: true, size: 30 }, encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color: style.color, shape: metric } },
+    ...intervalRules({ x }),
+  ];
+  if (style.facet) return { transform, facet: { field: 'variant', type: 'nominal' as const, title: null, sort: style.facet.sort, columns: 2 }, spec: { width: 320, height: 200, layer } };
+  return { width: 400, height: 240, transform, layer };
 }

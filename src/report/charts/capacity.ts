@@ -12,6 +12,7 @@ import type { CapacityResult, ScenarioInfo } from '../../result-types.js';
 import { clauseHolds } from '../../slo/grammar.js';
 import { frame, type DrawnChart, type ScenarioView } from './common.js';
 import { vegaString } from '../../escape/vega.js';
+import { seriesStyle } from './series-style.js';
 
 /** A capacity chart before the report names it: `kind` becomes the name's suffix. */
 export interface CapacityChart extends DrawnChart {
@@ -71,7 +72,7 @@ function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloCl
       const value = step.sloValues[index] ?? null;
       if (value === null || step.outcome === 'refused') return [];
       const mark = step.outcome === 'invalid' ? MARKS.invalid : clauseHolds(clause, value) ? MARKS.held : MARKS.broke;
-      return [{ pair: pairOf(s), count: step.count, value, outcome: mark.label }];
+      return [{ pair: pairOf(s), cell: pairOf(s), server: s.server, client: s.client, variant: '', count: step.count, value, outcome: mark.label }];
     }),
   );
   if (rows.length === 0) return null;
@@ -82,7 +83,10 @@ function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloCl
   const x = { field: 'count', type: 'quantitative' as const, scale: { type: 'log' as const }, title: `${vary} (log scale)` };
   const yTitle = [unit, logY ? 'log scale' : ''].filter(Boolean).join(', ');
   const y = { field: 'value', type: 'quantitative' as const, scale: { type: logY ? ('log' as const) : ('linear' as const) }, title: yTitle ? `${what} (${yTitle})` : what };
-  const color = { field: 'pair', type: 'nominal' as const, title: 'server x client' };
+  // Colour the server and dash the client (a colour per pair only past the palette).
+  const style = seriesStyle(rows);
+  const color = style.by === 'server and client' ? style.color : { field: 'pair', type: 'nominal' as const, title: 'server x client' };
+  const dash = style.by === 'server and client' ? { strokeDash: style.strokeDash! } : {};
   const marks = Object.values(MARKS);
   const shape = { field: 'outcome', type: 'nominal' as const, title: 'step', scale: { domain: marks.map((m) => m.label), range: marks.map((m) => m.shape) } };
   return {
@@ -98,7 +102,7 @@ function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloCl
           data: { values: rows },
           layer: [
             // The line joins the steps that count, in count order; invalid ones are points only.
-            { transform: [{ filter: `datum.outcome !== ${vegaString(MARKS.invalid.label)}` }], mark: 'line', encoding: { x, y, color, order: { field: 'count', type: 'quantitative' } } },
+            { transform: [{ filter: `datum.outcome !== ${vegaString(MARKS.invalid.label)}` }], mark: 'line', encoding: { x, y, color, ...dash, order: { field: 'count', type: 'quantitative' } } },
             { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, y, color, shape } },
           ],
         },

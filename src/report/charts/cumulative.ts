@@ -5,8 +5,9 @@
  * the number of clients back against the time since the restart; a line that
  * levels off below the others' height had clients that never came back.
  */
-import { cellLabel, firstSeen, frame, round4, titleOf, type DrawnChart, type ScenarioView } from './common.js';
+import { frame, round4, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { histogramSeries, valueAt, type HistogramSeries } from './histograms.js';
+import { seriesEncoding, seriesFields, seriesStyle, styleNote } from './series-style.js';
 
 /** Most points a line gets: below this many samples, one per sample (exact); above, evenly spaced ranks. */
 const MAX_POINTS = 200;
@@ -33,8 +34,8 @@ export function cumulativeCounts(series: HistogramSeries): CumulativePoint[] {
 export function cumulativeChart(view: ScenarioView, request: { histogram: string; title?: string }): DrawnChart[] {
   const series = histogramSeries(view.cells, [request.histogram]).filter((s) => s.unit === 'ms');
   if (series.length === 0) return [];
-  const values = series.flatMap((s) => cumulativeCounts(s).map((p) => ({ value: round4(p.value), count: p.count, cell: cellLabel(view, s.cell) })));
-  const cells = firstSeen(values, (v) => v.cell);
+  const values = series.flatMap((s) => cumulativeCounts(s).map((p) => ({ value: round4(p.value), count: p.count, ...seriesFields(view, s.cell) })));
+  const style = seriesStyle(values);
   return [{
     caption: `Samples of ${request.histogram} at or below each value, one line per cell, from the merged HDR histograms (summed over rounds with --repeat).`,
     spec: {
@@ -46,7 +47,7 @@ export function cumulativeChart(view: ScenarioView, request: { histogram: string
       encoding: {
         x: { field: 'value', type: 'quantitative', title: `${request.histogram} (ms)` },
         y: { field: 'count', type: 'quantitative', title: `${request.histogram} samples at or below (count)` },
-        color: { field: 'cell', type: 'nominal', title: 'cell', sort: cells },
+        ...seriesEncoding(style),
       },
     },
   }];

@@ -18,7 +18,9 @@ import {
   type DrawnChart,
   type ScenarioView,
 } from './common.js';
+import { parametersText } from '../parameter-labels.js';
 import { boxStats, histogramSeries, percentileCurve, percentileX } from './histograms.js';
+import { seriesStyle } from './series-style.js';
 
 interface GridRequest {
   rows: string;
@@ -40,6 +42,10 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
     row: parameterValueLabel(view, rows, s.cell.params[rows]),
     column: parameterValueLabel(view, columns, s.cell.params[columns]),
     pair: cellLabel(view, s.cell, others),
+    cell: cellLabel(view, s.cell, others),
+    server: s.cell.server,
+    client: s.cell.client,
+    variant: parametersText(s.cell.params, others, view.scenario.parameters),
   });
   const facet = {
     row: { field: 'row', type: 'nominal', title: null, sort: parameterValues(cells, rows).map((v) => parameterValueLabel(view, rows, v)) },
@@ -47,6 +53,11 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
   } as const;
   const curves = series.flatMap((s) => percentileCurve(s).map((p) => ({ ...p, ...place(s) })));
   const pairs = firstSeen(curves, (v) => v.pair);
+  // Colour the server and dash the client when that tells every line of a panel apart; else a colour per pair.
+  const style = seriesStyle(curves);
+  const lines = style.by === 'server and client' && !style.facet
+    ? { color: style.color, strokeDash: style.strokeDash! }
+    : { color: { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: pairs } };
   const label = declaredMetrics(view, request.label === undefined ? [] : [request.label])[0];
   const summaries = series.map((s) => {
     const value = label ? metricValue(s.cell, label.key) : null;
@@ -67,7 +78,7 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
         encoding: {
           x: percentileX(Math.max(...curves.map((v) => v.x))),
           y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${request.histogram} (${unit}, log scale)` },
-          color: { field: 'pair', type: 'nominal', title: 'server x client', sort: pairs },
+          ...lines,
         },
       },
     ),

@@ -20,6 +20,7 @@ import {
   type DrawnChart,
   type ScenarioView,
 } from './common.js';
+import { seriesEncoding, seriesFields, seriesStyle, styleNote } from './series-style.js';
 
 const STATISTICS = ['p50', 'p99', 'max'] as const;
 /** Log scales need a positive value; 1 µs is below anything a socket measures. */
@@ -104,15 +105,15 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
         const intervalMs = point.tMs - (previous?.tMs ?? 0) || series.intervalMs;
         const before = previous?.counters[metric.source.counter] ?? 0;
         const value = ((now - before) * 1000 * (metric.source.scale ?? 1)) / intervalMs;
-        return [{ cell: cellLabel(view, cell), tS: point.tMs / 1000, metric: metric.key, value: round4(value) }];
+        return [{ ...seriesFields(view, cell), tS: point.tMs / 1000, metric: metric.key, value: round4(value) }];
       }),
     ),
   );
   if (values.length === 0) return null;
   const drawn = metrics.filter((m) => values.some((v) => v.metric === m.key));
-  const order = firstSeen(values, (v) => v.cell);
+  const style = seriesStyle(values);
   return {
-    caption: `${drawn.map((m) => metricTitle(m)).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes.`,
+    caption: `${drawn.map((m) => metricTitle(m)).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes. ${styleNote(style)}`,
     spec: {
       ...frame(view, titleOf(title.requested, `${drawn.map(metricLabel).join(', ')} over time`, title.part), 'Per-interval rates, one panel per metric, one line per cell.'),
       data: { values },
@@ -125,7 +126,7 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
         encoding: {
           x: { field: 'tS', type: 'quantitative' as const, title: 'time in window (s)' },
           y: { field: 'value', type: 'quantitative' as const, title: metricTitle(metric) },
-          color: { field: 'cell', type: 'nominal' as const, title: 'cell', sort: order },
+          ...seriesEncoding(style),
         },
       })),
     },

@@ -3,19 +3,20 @@
  * requested histogram (each panel titles its own unit).
  */
 import type { HistogramRef } from '../../declaration-types.js';
-import { cellLabel, firstSeen, frame, titleOf, type DrawnChart, type ScenarioView } from './common.js';
+import { frame, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { histogramSeries, percentileCurve, percentileX, refLabel } from './histograms.js';
+import { seriesEncoding, seriesFields, seriesStyle, styleNote } from './series-style.js';
 
 export function percentilesChart(view: ScenarioView, request: { histograms: HistogramRef[]; title?: string }): DrawnChart[] {
   const series = histogramSeries(view.cells, request.histograms);
   if (series.length === 0) return [];
   const values = series.flatMap((s) =>
-    percentileCurve(s).map((p) => ({ ...p, cell: cellLabel(view, s.cell), histogram: s.label })),
+    percentileCurve(s).map((p) => ({ ...p, ...seriesFields(view, s.cell), histogram: s.label })),
   );
   const panels = request.histograms.map(refLabel).filter((label) => series.some((s) => s.label === label));
-  const cells = firstSeen(values, (v) => v.cell);
+  const style = seriesStyle(values);
   return [{
-    caption: `Percentiles per cell (${panels.join(', ')}), from the merged HDR histograms; each step right is one more nine.`,
+    caption: `Percentiles per cell (${panels.join(', ')}), from the merged HDR histograms; each step right is one more nine. ${styleNote(style)}`,
     spec: {
       ...frame(view, titleOf(request.title, `${panels.join(', ')} by percentile`), 'Value at each percentile, HDR style: the x axis is 1/(1-p) on a log scale.'),
       data: { values },
@@ -31,7 +32,7 @@ export function percentilesChart(view: ScenarioView, request: { histograms: Hist
           encoding: {
             x: percentileX(maxX),
             y: { field: 'value', type: 'quantitative' as const, scale: { type: 'log' as const }, title: `${panel} (${own[0]!.unit}, log scale)` },
-            color: { field: 'cell', type: 'nominal' as const, title: 'cell', sort: cells },
+            ...seriesEncoding(style),
           },
         };
       }),
