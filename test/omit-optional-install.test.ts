@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './support.js';
 import { packAndInstall, type PackedInstall } from './packed-install.js';
+import { diskUsage, FIGURE_TOLERANCE, quotedFigures, staleFigures } from './package-figures.js';
 import type { BenchResult, RuntimeInfo } from '../src/index.js';
 
 /** The Bun this checkout installed, put on PATH as a system one would be. */
@@ -27,6 +28,14 @@ after(() => installed?.remove());
 
 const cellsOf = (result: BenchResult): Record<string, string> =>
   Object.fromEntries(result.cells.map((c) => [`${c.server}/${c.client}`, c.status === 'ok' ? 'ok' : `${c.status}: ${c.reason}`]));
+
+test(`the size the docs quote for node_modules with --omit=optional is this install's, within ${FIGURE_TOLERANCE * 100} %`, (t) => {
+  const omitted = diskUsage(join(installed.projectDir, 'node_modules'));
+  t.diagnostic(`node_modules: ${(omitted / 1024 / 1024).toFixed(1)} MiB`);
+  assert.ok(quotedFigures(REPO_ROOT).some((figure) => figure.key === 'nm-omit'), 'the docs quote it');
+  // The figure is written from a full install (what its optional packages take away); this install is the real thing.
+  assert.deepEqual(staleFigures(REPO_ROOT, new Map([['nm-omit', omitted]])), []);
+});
 
 test('installed with --omit=optional: no Bun or Deno package, and their cells are skipped with the reason while ws runs', async (t) => {
   t.diagnostic(`npm ci --omit=optional from the tarball (offline) ${installed.installSeconds.toFixed(1)} s`);

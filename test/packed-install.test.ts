@@ -8,13 +8,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { documentationPages, linkProblem, links } from './markdown.js';
 import { npm, npmEnv, offlineLock, packAndInstall, type PackedInstall } from './packed-install.js';
 import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
+import { asRepository, unignoredFiles } from './clone-status.js';
+import { FIGURES, FIGURE_TOLERANCE, installFigures, packFigures, quotedFigures, staleFigures } from './package-figures.js';
 import { isMeasured, type BenchResult, type RuntimeInfo, type StackInfo } from '../src/index.js';
 
 /** What `wsbench list --json` prints, as far as these tests read it. */
@@ -65,6 +67,45 @@ test('the tarball holds LICENSE (MIT), the README, docs/ and examples/, and a so
   }
   assert.deepEqual(unmapped, [], 'source maps whose sources are not in the tarball');
   assert.deepEqual(files.filter((file) => /(^|\/)(__pycache__|\.venv|node_modules)\//.test(file)), []);
+});
+
+// Before the other tests write anything into the project: node_modules as the install left it.
+test(`the sizes the docs quote are this tarball's and this install's, within ${FIGURE_TOLERANCE * 100} % (node scripts/package-size.mjs --install --write rewrites them)`, (t) => {
+  const measured = new Map([...packFigures(installed.packed), ...installFigures(installed.projectDir)]);
+  t.diagnostic([...measured].map(([key, value]) => `${key} ${FIGURES[key]!.show(value)}`).join(', '));
+  const quoted = new Set(quotedFigures(REPO_ROOT).map((figure) => figure.key));
+  assert.deepEqual(Object.keys(FIGURES).filter((key) => !quoted.has(key)), [], 'figures measured but quoted nowhere (a marker lost?)');
+  assert.deepEqual(staleFigures(REPO_ROOT, measured), []);
+});
+
+/** The scripts npm runs when it installs a package, or lists for review when the package comes from a tarball. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+test('the installed package.json runs nothing at install, and no script of it names a file the package lacks', () => {
+  const { scripts = {} } = JSON.parse(readFileSync(join(installed.packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  assert.deepEqual(Object.keys(scripts).filter((name) => INSTALL_SCRIPTS.includes(name)), [], 'install scripts in the installed package.json');
+  // A path in a command: `scripts/build.mjs`, `dist/test/run-suite.js`.
+  const missing = Object.entries(scripts).flatMap(([name, command]) =>
+    (command.match(/[\w.-]+\/[\w./-]+/g) ?? []).filter((path) => !existsSync(join(installed.packageDir, path))).map((path) => `${name}: ${path}`));
+  assert.deepEqual(missing, [], 'files the scripts of the installed package.json run');
+});
+
+test('`npm install-scripts ls` in the project does not name wsbench (`npm install ./wsbench-*.tgz` warns about what it names)', async (t) => {
+  // Without the hidden lockfile npm reads every installed package.json, as an install from the bare tarball does.
+  const hidden = join(installed.projectDir, 'node_modules', '.package-lock.json');
+  renameSync(hidden, `${hidden}.aside`);
+  let listed: string;
+  try {
+    listed = await npm(['install-scripts', 'ls', '--json'], installed.projectDir);
+  } catch (error) {
+    if (/Unknown command/i.test((error as Error).message)) return t.skip('this npm has no install-scripts command (nor the warning it explains)');
+    throw error;
+  } finally {
+    renameSync(`${hidden}.aside`, hidden);
+  }
+  const { allowScripts = [] } = JSON.parse(listed) as { allowScripts?: Array<{ name: string }> };
+  t.diagnostic(`packages npm lists: ${allowScripts.map((entry) => entry.name).join(', ') || 'none'}`);
+  assert.deepEqual(allowScripts.filter((entry) => entry.name === 'wsbench'), []);
 });
 
 test('`npx wsbench list` in the project: every stack available, uWS native, Bun and Deno from the packages installed with it', async () => {
@@ -131,22 +172,39 @@ test('every relative link of the installed README.md and docs/ resolves inside t
   assert.deepEqual(problems, []);
 });
 
-test('init in the installed package, then npm install && npm run bench -- --target: a table and a report', { timeout: 900_000 }, async (t) => {
+test('init in the installed package, then npm install && npm run bench -- --target in a copy of the project elsewhere: a table and a report', { timeout: 900_000 }, async (t) => {
   const server = startPrintingServer([process.execPath, join(installed.packageDir, 'examples', 'jsonrpc', 'server.mjs'), '--port', '0'], /listening on (\S+)/);
+  const tarballName = basename(installed.tarball);
+  const aside = `${installed.tarball}.aside`;
   try {
     const init = await installed.npx(['init', 'mybench']);
     assert.equal(init.code, 0, init.stderr);
-    const bench = join(installed.projectDir, 'mybench');
-    assert.match(init.stdout, /^wrote mybench\/: package\.json, scenario\.ts, tsconfig\.json, \.gitignore$/m);
+    const made = join(installed.projectDir, 'mybench');
+    assert.match(init.stdout, new RegExp(`^wrote mybench/: package\\.json, scenario\\.ts, tsconfig\\.json, \\.gitignore, vendor/${tarballName.replace(/\./g, '\\.')}$`, 'm'));
     assert.match(init.stdout, /^ {2}npm run bench -- --target ws:\/\/127\.0\.0\.1:8080\/$/m);
-    const manifest = JSON.parse(readFileSync(join(bench, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    assert.deepEqual(manifest.dependencies, { wsbench: `file:${installed.tarball}` }, 'the tarball it was installed from, not a registry version');
-    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(made, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    assert.deepEqual(manifest.dependencies, { wsbench: `file:vendor/${tarballName}` }, 'a copy of the tarball it was installed from, inside the project');
+    assert.ok(readFileSync(join(made, 'vendor', tarballName)).equals(readFileSync(installed.tarball)), 'the copy is the tarball');
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
     assert.deepEqual(manifest.devDependencies, { typescript: own.devDependencies.typescript, '@types/node': own.devDependencies['@types/node'] });
-    assert.equal(readFileSync(join(bench, 'scenario.ts'), 'utf8'), readFileSync(join(REPO_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8'));
+    assert.equal(readFileSync(join(made, 'scenario.ts'), 'utf8'), readFileSync(join(REPO_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8'));
+
+    // A colleague's clone of the project: somewhere else, and the tarball wsbench was installed from out of reach.
+    const bench = join(installed.projectDir, 'colleague', 'mybench');
+    mkdirSync(dirname(bench));
+    renameSync(made, bench);
+    renameSync(installed.tarball, aside);
+    asRepository(bench);
+
+    // With that tarball gone, init says so and falls back to the version.
+    const orphan = await installed.wsbench(['init', 'orphan']);
+    assert.equal(orphan.code, 0, orphan.stderr);
+    const orphanManifest = JSON.parse(readFileSync(join(installed.projectDir, 'orphan', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    assert.deepEqual(orphanManifest.dependencies, { wsbench: own.version });
+    assert.match(orphan.stdout, new RegExp(`^wsbench dependency: ${own.version.replace(/\./g, '\\.')} \\(its version, since the tarball this wsbench was installed from cannot be copied: \\S+ does not exist;`, 'm'));
 
     // Offline here, npm needs a lockfile to resolve from its cache; a user online runs plain `npm install`.
-    writeFileSync(join(bench, 'package-lock.json'), `${JSON.stringify(offlineLock(bench, installed.tarball), null, 2)}\n`);
+    writeFileSync(join(bench, 'package-lock.json'), `${JSON.stringify(offlineLock(bench, join(bench, 'vendor', tarballName)), null, 2)}\n`);
     let started = Date.now();
     await npm(['install'], bench);
     const installSeconds = (Date.now() - started) / 1000;
@@ -162,7 +220,10 @@ test('init in the installed package, then npm install && npm run bench -- --targ
     assert.match(run.stdout, /^127\.0\.0\.1:\d+\s+ws\s+ok(, [a-z ,]+)?\s+[\d.]+/m);
     assert.ok(existsSync(join(bench, 'wsbench-results.json')));
     assert.ok(existsSync(join(bench, 'wsbench-results.report', 'report.html')), run.stderr);
+    // What the project's git would take: its own files and the tarball; installs, builds and results are ignored.
+    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
   } finally {
     server.child.kill('SIGKILL');
+    if (existsSync(aside)) renameSync(aside, installed.tarball);
   }
 });

@@ -15,8 +15,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { REPO_ROOT, runCli, type CliOutcome } from './support.js';
+import { REPO_ROOT, alive, runCli, type CliOutcome } from './support.js';
 
 const execFileAsync = promisify(execFile);
 /** A full install writes ~380 MB; a busy 2-core machine took 30 s. */
@@ -32,6 +33,8 @@ export interface PackedInstall {
   packageDir: string;
   /** Every file in the tarball, relative to the package root (`dist/src/cli.js`). */
   packedFiles: string[];
+  /** What `npm pack --json` said of the tarball. */
+  packed: PackSummary;
   /** Seconds taken by `npm pack` and by `npm ci`. */
   packSeconds: number;
   installSeconds: number;
@@ -41,6 +44,16 @@ export interface PackedInstall {
   wsbench(args: string[], options?: WsbenchOptions): Promise<CliOutcome>;
   /** Deletes the project and the tarball. */
   remove(): void;
+}
+
+/** The fields of `npm pack --json` that the docs' sizes come from (scripts/package-size.mjs reads the same). */
+export interface PackSummary {
+  /** Bytes of the .tgz. */
+  size: number;
+  /** Bytes of its files, unpacked. */
+  unpackedSize: number;
+  entryCount: number;
+  files: Array<{ path: string; size: number }>;
 }
 
 export interface WsbenchOptions {
@@ -124,13 +137,50 @@ export function offlineLock(projectDir: string, tarball: string): object {
   return { name: project.name, version: project.version, lockfileVersion: 3, requires: true, packages };
 }
 
+/** Who holds the checkout's pack lock: a file with its pid, in the temp folder, named after the checkout. */
+const PACK_LOCK = join(tmpdir(), `wsbench-pack-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 16)}.lock`);
+
+/**
+ * Runs `work` while no other process of this checkout packs through here (the test files that pack run
+ * side by side; scripts/package-size.mjs packs too). A pack rewrites the checkout's package.json for
+ * its moment (prepack, scripts/pack-manifest.mjs), so two at once would ship each other's. A lock whose
+ * process is gone is taken over.
+ */
+export async function packingAlone<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + NPM_DEADLINE_MS;
+  for (;;) {
+    try {
+      writeFileSync(PACK_LOCK, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let owner: number;
+    try {
+      owner = Number(readFileSync(PACK_LOCK, 'utf8'));
+    } catch {
+      continue; // released in between: try again
+    }
+    // An empty file is one being written this instant: its owner is alive.
+    if (owner > 0 && !alive(owner)) rmSync(PACK_LOCK, { force: true });
+    else if (Date.now() > deadline) throw new Error(`another test process (pid ${owner}) has packed this checkout for ${NPM_DEADLINE_MS / 1000} s (${PACK_LOCK})`);
+    else await sleep(250);
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(PACK_LOCK, { force: true });
+  }
+}
+
 /** Packs this checkout and installs the tarball into a new temp project (without optional dependencies when asked). */
 export async function packAndInstall(options: { omitOptional?: boolean } = {}): Promise<PackedInstall> {
   const projectDir = mkdtempSync(join(tmpdir(), 'wsbench-packed-'));
   try {
     let started = Date.now();
-    // --ignore-scripts: prepare would rebuild dist/, which the test run already built.
-    const [packed] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', projectDir], REPO_ROOT)) as [{ filename: string; files: { path: string }[] }];
+    // With its scripts, as a user packs: prepack drops the manifest's scripts (dist/ is current: npm test built it).
+    const output = await packingAlone(() => npm(['pack', '--json', '--pack-destination', projectDir], REPO_ROOT));
+    const [packed] = JSON.parse(output) as [PackSummary & { filename: string }];
     const packSeconds = (Date.now() - started) / 1000;
     const tarball = join(projectDir, packed.filename);
     writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: PROJECT_NAME, version: '1.0.0', private: true, dependencies: { wsbench: `file:${packed.filename}` } }, null, 2)}\n`);
@@ -146,6 +196,7 @@ export async function packAndInstall(options: { omitOptional?: boolean } = {}): 
       tarball,
       packageDir: join(projectDir, 'node_modules', 'wsbench'),
       packedFiles: packed.files.map((file) => file.path).sort(),
+      packed,
       packSeconds,
       installSeconds,
       npx: run(['npx', 'wsbench']),

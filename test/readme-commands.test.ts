@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
 import { fencedBlocks } from './markdown.js';
+import { asCloneRoot, unignoredFiles } from './clone-status.js';
 
 /** A cell of 5 s takes ~10 s to its end on a busy machine; this leaves room. */
 const FIRST_CELL_DEADLINE_MS = 60_000;
@@ -49,9 +50,13 @@ function wsbenchArgs(command: string): string[] {
   return args;
 }
 
-/** A folder like a clone's root for a run: examples/ and .venv are the clone's, outputs land here. */
+/** What cloneLikeFolder links in from the checkout; a clone tracks it (.venv its .gitignore covers). */
+const CLONE_LINKS = ['examples'];
+
+/** A folder like a clone's root for a run, with its .gitignore: examples/ and .venv are the clone's, outputs land here. */
 function cloneLikeFolder(): string {
   const folder = tempDir();
+  asCloneRoot(folder);
   symlinkSync(join(REPO_ROOT, 'examples'), join(folder, 'examples'));
   if (existsSync(join(REPO_ROOT, '.venv'))) symlinkSync(join(REPO_ROOT, '.venv'), join(folder, '.venv'));
   return folder;
@@ -126,7 +131,7 @@ const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<voi
   },
   'npm install': () => {
     // Not run here (it installs from the registry): packed-install.test.ts runs it in an init project, offline.
-    assert.match(readFileSync(join(REPO_ROOT, 'test', 'packed-install.test.ts'), 'utf8'), /test\('init in the installed package, then npm install && npm run bench -- --target: a table and a report'/);
+    assert.match(readFileSync(join(REPO_ROOT, 'test', 'packed-install.test.ts'), 'utf8'), /test\('init in the installed package, then npm install && npm run bench -- --target in a copy of the project elsewhere: a table and a report'/);
   },
   'npm run bench -- --target ws://127.0.0.1:8080/': () => {
     // Run by packed-install.test.ts after npm install (above); here: the project init wrote has that script.
@@ -147,6 +152,7 @@ const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<voi
     const result = JSON.parse(readFileSync(join(folder, 'wsbench-capacity.json'), 'utf8')) as { capacity?: unknown; interrupted: boolean };
     assert.equal(result.interrupted, true);
     assert.ok(result.capacity, 'the capacity section of what was measured');
+    assert.deepEqual(unignoredFiles(folder, CLONE_LINKS), [], 'what capacity leaves shows in a clone\'s `git status`');
   },
   'npx wsbench run firehose --duration 1h --dashboard --metrics-listen :9464': async (t) => {
     const folder = cloneLikeFolder();

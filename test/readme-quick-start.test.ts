@@ -13,6 +13,7 @@ import { REPO_ROOT, tempDir } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
 import { fencedBlocks } from './markdown.js';
 import { suiteFiles } from './suite-files.js';
+import { asCloneRoot, unignoredFiles } from './clone-status.js';
 import { binNodeFlags } from '../bench/bin-node-flags.js';
 import type { BenchResult } from '../src/index.js';
 
@@ -79,15 +80,19 @@ after(() => {
   if (quickSuite && quickSuite.child.exitCode === null) process.kill(-quickSuite.pid, 'SIGKILL');
 });
 
-test("quick start, `npx wsbench`: the package's bin with no arguments runs the quick suite, checked through its first measured cell and then interrupted as Ctrl+C does (the rest of the ~1 min suite is not run)", async () => {
+test("quick start, `npx wsbench`: the package's bin with no arguments runs the quick suite, checked through its first measured cell and then interrupted as Ctrl+C does (the rest of the ~1 min suite is not run); what it writes, a clone's .gitignore covers", async () => {
   // npx in the clone runs the bin that package.json names; npx itself is not run (it may install the folder first).
   assert.equal(packageJson.name, 'wsbench');
   assert.equal(packageJson.bin.wsbench, 'bin/wsbench.js');
   const folder = tempDir();
+  // The folder stands for the clone's root: what the run writes there must be covered by the clone's .gitignore.
+  asCloneRoot(folder);
   // The bin is executed as npx executes it, by its `#!/usr/bin/env -S node ...` line, with this Node first on PATH.
   const env = { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
   quickSuite = startCli([], { cwd: folder, env, command: [join(REPO_ROOT, packageJson.bin.wsbench)], ownProcessGroup: true, timeoutMs: 60_000 });
   await quickSuite.waitForStderr(/: ok in /, FIRST_CELL_DEADLINE_MS);
+  // Mid-run: the result's lock and journal are there.
+  assert.deepEqual(unignoredFiles(folder), [], 'what the run keeps while it runs shows in a clone\'s `git status`');
   const orchestrator = readFileSync(`/proc/${quickSuite.pid}/cmdline`, 'utf8').split('\0');
   assert.deepEqual(orchestrator.slice(1, 1 + binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')).length), binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')), `the shebang's Node flags reach the orchestrator: ${orchestrator.join(' ')}`);
   process.kill(-quickSuite.pid, 'SIGINT');
@@ -109,4 +114,5 @@ test("quick start, `npx wsbench`: the package's bin with no arguments runs the q
   const cannotTalk = result.cells.filter((cell) => cell.status === 'skipped' && / cannot talk to /.test(cell.reason));
   assert.equal(cannotTalk.length, 8, 'the 8 n/a pairs (socket.io against plain WebSocket)');
   assert.equal(result.cells[0]!.status, 'ok', 'the first cell was measured');
+  assert.deepEqual(unignoredFiles(folder), [], 'what the quick start leaves shows in a clone\'s `git status`');
 });

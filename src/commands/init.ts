@@ -1,6 +1,7 @@
 /**
  * `wsbench init [dir]`: a ready project for a scenario of your own. It writes
- * package.json (depending on this wsbench: see init-dependency.ts; tsc and
+ * package.json (depending on this wsbench, with a copy of its tarball in
+ * vendor/ when it was installed from one: see init-dependency.ts; tsc and
  * Node's types at the versions wsbench itself builds with), tsconfig.json
  * (nodenext, strict), scenario.ts (the client-only jsonrpc scenario of
  * templates/init/, to run against --target) and .gitignore, so that
@@ -8,11 +9,11 @@
  * writes only into a new or empty real folder (a symlink is refused), and
  * creates each file new, never through a link (safe-files.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
-import { packageRoot, wsbenchDependency } from './init-dependency.js';
+import { packageRoot, VENDOR_DIR, wsbenchDependency } from './init-dependency.js';
 import { createNew, entryAt, kindOf, realFolder } from '../safe-files.js';
 
 /** Copied as they are: template file -> name in the new project. */
@@ -32,7 +33,9 @@ export async function initFromArgs(args: string[]): Promise<number> {
 
   const root = packageRoot();
   const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
-  const dependency = wsbenchDependency(root);
+  realFolder(dir, 'give a new or empty folder (init writes only into a real one)');
+  // Its real path: the path to a clone is relative to where the project really is.
+  const dependency = wsbenchDependency(realpathSync(dir), root);
   const manifest = {
     name: packageName(dir),
     version: '0.1.0',
@@ -42,13 +45,17 @@ export async function initFromArgs(args: string[]): Promise<number> {
     dependencies: { wsbench: dependency.spec },
     devDependencies: Object.fromEntries(DEV_TOOLS.map((name) => [name, own.devDependencies?.[name] ?? 'latest'])),
   };
-  realFolder(dir, 'give a new or empty folder (init writes only into a real one)');
   writeNew(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [template, name] of TEMPLATES) writeNew(join(dir, name), readFileSync(join(root, 'templates', 'init', template)));
+  if (dependency.vendored) {
+    realFolder(join(dir, VENDOR_DIR), 'init writes the tarball only into a real folder');
+    writeNew(join(dir, dependency.vendored.path), dependency.vendored.content);
+  }
 
   const shown = relative(process.cwd(), dir) || '.';
+  const written = ['package.json', ...TEMPLATES.map(([, name]) => name), ...(dependency.vendored ? [dependency.vendored.path] : [])];
   process.stdout.write([
-    `wrote ${shown}/: package.json, ${TEMPLATES.map(([, name]) => name).join(', ')}`,
+    `wrote ${shown}/: ${written.join(', ')}`,
     `wsbench dependency: ${dependency.spec} (${dependency.origin})`,
     'next:',
     ...(shown === '.' ? [] : [`  cd ${shown}`]),
