@@ -78,8 +78,15 @@ const anyResult = await run(named, { servers: stacks, clients: stacks, params: {
 for (const cell of anyResult.cells) if (isMeasured(cell)) console.log(cell.metrics['whatever']);
 `;
 
-/** CommonJS: the package is ESM-only, and this is the line docs/library.md gives such a project. */
-const COMMONJS = `async function main(): Promise<void> {
+/**
+ * CommonJS: the package is ESM-only, and this is the line docs/library.md gives such a project. A static
+ * import would be a require() that Node refuses (ERR_PACKAGE_PATH_NOT_EXPORTED): the types refuse it too.
+ */
+const COMMONJS = `// @ts-expect-error an ES module only: no require() of it
+import { run as required } from 'wsbench';
+export const kept = required;
+
+async function main(): Promise<void> {
   const { run } = await import('wsbench');
   const result = await run('echo', { params: { duration: '1s' } });
   for (const cell of result.cells) if (cell.status === 'ok') console.log(cell.metrics.rttP50Ms);
