@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { builtInScenarios, loadScenario } from '../src/child/scenario-loader.js';
 import { scenarioInfo } from '../src/engine/scenario-info.js';
 import type { MetricInfo, ParameterSpec } from '../src/declaration-types.js';
+import { meaningOf } from './metric-key-docs.js';
 
 const TYPES: Record<ParameterSpec['kind'], string> = {
   integer: 'IntegerParameter',
@@ -34,9 +35,9 @@ const commentText = (text: string): string => text.replace(/\s+/g, ' ').replace(
 
 const propertyName = (name: string): string => (/^[a-z_$][\w$]*$/i.test(name) ? name : `'${name}'`);
 
-/** What an editor shows on `cell.metrics.<key>`: its unit and what it measures. */
+/** What an editor shows on `cell.metrics.<key>`: what it measures (as the scenario's page words it) and its unit. */
 function metricComment(metric: MetricInfo): string {
-  return commentText(`${metric.description ?? metric.header} (${metric.unit})`);
+  return commentText(`${meaningOf(metric)} (${metric.unit})`);
 }
 
 export async function registrySource(): Promise<string> {
