@@ -9,7 +9,7 @@
 /// <reference types="node" preserve="true" />
 export { run, planRun, execute } from './run.js';
 export type { RunOptions, RunPlan, ParamsFor } from './run.js';
-export type { ResultOf, CellOf, MetricValuesOf, CellParamsOf, ScenarioOf } from './typed-results.js';
+export type { ResultOf, CellOf, MetricValuesOf, CellParamsOf, ScenarioOf, ScenarioRefInput, ScenarioPath } from './typed-results.js';
 export type { TargetOption, ServerCommandOption } from './engine/server-lifecycles/foreign-options.js';
 export type { RunEvent, RunEventType } from './engine/events.js';
 export type { ResourceSample } from './measure/proc-sampler.js';
