@@ -19,7 +19,7 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
     if (cell.status !== 'ok') assert.fail(`${label}: ${cell.status}: ${cell.reason}`);
     const m = cell.metrics;
     const v = (key: string): number => valueOf(m, key);
-    const p = cell.params as Record<string, number>;
+    const p = cell.params;
     assert.deepEqual(cell.notes.filter((n) => n.includes('one host, one clock')).length, 1, `${label}: the result says how latency was measured`);
     assert.equal(m.negativeLatencies, 0, `${label}: no update was seen before it was created`);
     assert.ok(v('restMinMs') >= 0 && v('wsMinMs') >= 0);
