@@ -1,11 +1,11 @@
 /**
- * The command-line edge of a run's journal: --no-journal, --keep-journal and
- * --discard-journal, the refusal of an --out whose journal waits for
- * `wsbench recover`, and the journal's end once the result is written.
+ * What `run` makes of its journal flags (declared in flags/watch-flags.ts):
+ * --no-journal, --keep-journal and --discard-journal, the refusal of an --out
+ * whose journal waits for `wsbench recover`, and the journal's end once the
+ * result is written.
  */
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { RunEvent } from '../engine/events.js';
 import { builtInScenarios, loadScenario, type LoadedScenario } from '../child/scenario-loader.js';
@@ -22,16 +22,6 @@ export interface JournalFlags {
   journal?: boolean;
   keepJournal?: boolean;
   discardJournal?: boolean;
-}
-
-/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const JOURNAL_FLAG_NAMES = ['journal', 'keepJournal', 'discardJournal'];
-
-export function addJournalOptions(command: Command): void {
-  command
-    .option('--no-journal', 'write no journal beside --out while the run goes on (a run killed with SIGKILL then loses what it measured)')
-    .option('--keep-journal', 'keep <out>.journal after the result is written (by default it is removed then)')
-    .option('--discard-journal', "start even though --out's journal holds a run that stopped without writing its result (it is overwritten)");
 }
 
 /**
