@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import type { RunEvent } from '../engine/events.js';
 import { builtInScenarios, loadScenario, type LoadedScenario } from '../child/scenario-loader.js';
 import type { SavedResult } from '../result-file.js';
+import type { TestPlanInfo } from '../result-types.js';
 import { checkJournalAtOut } from '../journal/guard.js';
 import { journalPathOf } from '../journal/records.js';
 import { RunJournal } from '../journal/writer.js';
@@ -28,7 +29,12 @@ export interface JournalFlags {
  * The run's journal at <out>.journal, not yet open (it opens when the run starts); null with --no-journal.
  * Throws the refusal when that journal holds a run waiting for `wsbench recover`.
  */
-export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario, stderr: NodeJS.WritableStream = process.stderr): Promise<RunJournal | null> {
+export async function openRunJournal(
+  flags: JournalFlags,
+  loaded: LoadedScenario,
+  plan: TestPlanInfo | null,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<RunJournal | null> {
   if (flags.journal === false) {
     if (flags.keepJournal) throw new UsageError('--keep-journal: not with --no-journal');
     return null;
@@ -36,7 +42,8 @@ export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario
   checkJournalAtOut(flags.out, '--out', flags.discardJournal === true);
   const out = resolve(flags.out);
   const scenario = { given: await scenarioGiven(loaded), url: loaded.url, name: loaded.scenario.name };
-  return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${terminalText(line)}\n`));
+  const identity = { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario, ...(plan ? { plan } : {}) };
+  return new RunJournal(journalPathOf(out), identity, (line) => stderr.write(`${terminalText(line)}\n`));
 }
 
 /** One listener for the journal and the rest (the journal hears each event after them). */

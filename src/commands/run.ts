@@ -25,7 +25,7 @@ function barrierListening(shard: { runId: string; count: number }, address: stri
 
 async function executeRun({ loaded, flags, options: parsed, maxErrors, plan: testPlan }: ParsedRunArgs): Promise<number> {
   const live = liveViews(flags);
-  const journal = await openRunJournal(flags, loaded);
+  const journal = await openRunJournal(flags, loaded, testPlan);
   const controller = new AbortController();
   const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }]);
   // Progress goes to stderr, but only beside text for people: JSON, CSV or JUnit on stdout is read by a program.

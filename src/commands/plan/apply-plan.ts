@@ -32,8 +32,9 @@ export interface PlanTarget {
   /** A fresh commander command with every flag the command takes (the scenario's parameters too). */
   build: () => Command;
   operands?: readonly OperandKey[];
-  /** The scenario's parameters, for run and capacity. */
+  /** The scenario's parameters (run and capacity), and its name for messages. */
   parameters?: Record<string, ParameterInfo>;
+  scenario?: string;
   /** The command whose --help lists the keys, for the message on an unknown one. */
   helpCommand: string;
 }
@@ -155,7 +156,7 @@ function unknownKey(key: string, where: string, target: PlanTarget): string {
   if (kebab !== key && keyShapes(target).has(kebab)) return `${where}: write it as the flag is spelled (${kebab})`;
   const others = COMMAND_NAMES.filter((name) => FLAGS.some((d) => d.flag === `--${key}` && d.commands[name] !== undefined));
   if (others.length > 0) return `${where}: a flag of ${others.join(' and ')}, not of ${target.command}`;
-  const parameters = target.parameters ? ' nor a parameter of the scenario' : '';
+  const parameters = target.parameters ? ` nor a parameter of ${target.scenario ?? 'the scenario'}` : '';
   return `${where}: not a flag of ${target.command}${parameters} (${target.helpCommand} lists them)`;
 }
 

@@ -47,7 +47,7 @@ export async function scenarioArgs(
   const rest = named ? args.slice(1) : args;
   if (!source) return { loaded, info, scenario, words: rest, plan: null };
   const presets = Object.keys(loaded.scenario.presets ?? {});
-  const target = { command, build: () => build(info, presets), parameters: info.parameters, helpCommand: `wsbench ${command} ${info.name} --help` };
+  const target = { command, build: () => build(info, presets), parameters: info.parameters, scenario: info.name, helpCommand: `wsbench ${command} ${info.name} --help` };
   const { args: words, record } = argsWithPlan({ ...source, values }, target, rest);
   const plan: PlanRecord = {
     path: record.path,
