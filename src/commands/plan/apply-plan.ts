@@ -52,21 +52,26 @@ export function argsWithPlan(source: PlanSource, target: PlanTarget, args: strin
   const operandWords: string[] = [];
   const words: string[] = [];
   const contents: Record<string, unknown> = {};
-  const commandLine: string[] = [];
+  const fromCommandLine = new Set<string>();
   for (const [key, value] of Object.entries(source.values)) {
     const where = `${source.path}: ${source.prefix}${key}`;
     const operand = operandKeys.find((o) => o.key === key);
     if (operand) {
-      if (operands.length > 0) continue; // the command line named its own
-      operandWords.push(...itemsOf(value, operand.many === true ? 'comma' : 'text', where));
-      contents[key] = value;
+      const items = itemsOf(value, operand.many === true ? 'comma' : 'text', where);
+      // When the command line names its own operands, they replace the plan's (recorded below, in the key's place).
+      contents[key] = operands.length > 0 ? undefined : value;
+      if (operands.length === 0) operandWords.push(...items);
       continue;
     }
     const shape = shapes.get(key);
     if (shape === undefined) throw new UsageError(unknownKey(key, where, target));
     const flag = `--${key}`;
-    if (typed.has(flag)) continue; // the command line's value wins; recorded below
-    words.push(...wordsOf(flag, shape, value, where));
+    const keyWords = wordsOf(flag, shape, value, where); // its shape is checked even when the command line overrides it
+    if (typed.has(flag)) {
+      contents[key] = undefined; // the command line's value, recorded below, keeps the key's place
+      continue;
+    }
+    words.push(...keyWords);
     flagFromPlan(flag, source.path, `${source.prefix}${key}`);
     contents[key] = value;
   }
@@ -75,7 +80,7 @@ export function argsWithPlan(source: PlanSource, target: PlanTarget, args: strin
       const given = o.many ? operands.slice(i) : operands[i];
       if (given === undefined || (Array.isArray(given) && given.length === 0)) return;
       contents[o.key] = given;
-      commandLine.push(o.key);
+      fromCommandLine.add(o.key);
     });
   }
   for (const [flag, option] of typed) {
@@ -83,9 +88,11 @@ export function argsWithPlan(source: PlanSource, target: PlanTarget, args: strin
     const key = planKeyOf(flag);
     const value = probe.getOptionValue(option.attributeName()) as unknown;
     contents[key] = option.negate ? value === false : value;
-    commandLine.push(key);
+    fromCommandLine.add(key);
   }
-  return { args: [...operandWords, ...words, ...args], record: { path: source.path, contents: redacted(contents) as Record<string, unknown>, commandLine } };
+  const commandLine = Object.keys(contents).filter((key) => fromCommandLine.has(key));
+  const record = { path: source.path, contents: redacted(withoutUnset(contents)) as Record<string, unknown>, commandLine };
+  return { args: [...operandWords, ...words, ...args], record };
 }
 
 /** Every key the command takes, with how its value is written. */
@@ -158,6 +165,11 @@ function unknownKey(key: string, where: string, target: PlanTarget): string {
   if (others.length > 0) return `${where}: a flag of ${others.join(' and ')}, not of ${target.command}`;
   const parameters = target.parameters ? ` nor a parameter of ${target.scenario ?? 'the scenario'}` : '';
   return `${where}: not a flag of ${target.command}${parameters} (${target.helpCommand} lists them)`;
+}
+
+/** The keys that hold a value (an operand the command line left out of its own is not one). */
+function withoutUnset(contents: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(contents).filter(([, value]) => value !== undefined));
 }
 
 /** Secrets in URLs redacted wherever they sit, as argv's are. */
