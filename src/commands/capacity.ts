@@ -48,7 +48,9 @@ function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Comm
 }
 
 export async function capacityFromArgs(args: string[]): Promise<number> {
-  if (namesNoScenario(args) && configPathIn(args) === null) return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
+  if (namesNoScenario(args) && configPathIn(args) === null) {
+    return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
+  }
   const { loaded, info, words, plan: testPlan } = await scenarioArgs('capacity', args, (i, presets) => capacityCommand(i, presets).command);
   const { command, foreign } = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(words, { from: 'user' });

@@ -51,7 +51,9 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     }
     throw error;
   }
-  const runArgs = source && runSection !== undefined ? await runWordsWithPlan(givenRunArgs, { path: source.path, values: runPlanOf(runSection, source.path), prefix: 'run.' }) : givenRunArgs;
+  const runArgs = source && runSection !== undefined
+    ? await runWordsWithPlan(givenRunArgs, { path: source.path, values: runPlanOf(runSection, source.path), prefix: 'run.' })
+    : givenRunArgs;
   const flags = command.opts<K8sFlags>();
   const shards = readFlag<number>(flags, '--shards')!;
   const barrierPort = readFlag<number>(flags, '--barrier-port')!;

@@ -56,7 +56,8 @@ export function addFlags(command: Command, name: CommandName, context: HelpConte
     const use = useOf(declaration, name)!;
     const value = use.value ?? declaration.value;
     const help = use.help ?? declaration.help ?? '';
-    const option = new Option(value === undefined ? declaration.flag : `${declaration.flag} ${value}`, typeof help === 'function' ? help(context) : help);
+    const words = value === undefined ? declaration.flag : `${declaration.flag} ${value}`;
+    const option = new Option(words, typeof help === 'function' ? help(context) : help);
     const fallback = use.default ?? declaration.default;
     if (fallback !== undefined) option.default(fallback);
     if (declaration.many === 'repeat') option.argParser((text: string, previous: string[] | undefined) => [...(previous ?? []), text]);
