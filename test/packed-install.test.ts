@@ -221,7 +221,7 @@ test('init in the installed package, then npm install && npm run bench -- --targ
     assert.ok(existsSync(join(bench, 'wsbench-results.json')));
     assert.ok(existsSync(join(bench, 'wsbench-results.report', 'report.html')), run.stderr);
     // What the project's git would take: its own files and the tarball; installs, builds and results are ignored.
-    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
+    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'plan.yaml', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
   } finally {
     server.child.kill('SIGKILL');
     if (existsSync(aside)) renameSync(aside, installed.tarball);
