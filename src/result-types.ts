@@ -551,6 +551,18 @@ export interface BenchResult<V extends MetricValueMap = MetricValueMap, P extend
   slo?: { text: string; clauses: SloClause[] };
   /** `run --control`: one pair measured twice, interleaved with the rest: how far two identical cells read apart here. */
   control?: ControlSection;
+  /** The test plan the run was given (`--config`), as it ran: absent without one. */
+  plan?: TestPlanInfo;
+}
+
+/** A test plan file as it ran: enough to run it again as it was. */
+export interface TestPlanInfo {
+  /** The plan file, as the command line named it. */
+  path: string;
+  /** Its keys (a flag's name without its dashes, a scenario parameter, `scenario`) with the values that ran: the command line's where it gave one. */
+  contents: Record<string, unknown>;
+  /** The keys the command line gave, over the file's or beside them. */
+  commandLine: string[];
 }
 
 /** The noise control: the same pair as two cells, the first and the last of every round. */

@@ -180,7 +180,7 @@ test('init in the installed package, then npm install && npm run bench -- --targ
     const init = await installed.npx(['init', 'mybench']);
     assert.equal(init.code, 0, init.stderr);
     const made = join(installed.projectDir, 'mybench');
-    assert.match(init.stdout, new RegExp(`^wrote mybench/: package\\.json, scenario\\.ts, tsconfig\\.json, \\.gitignore, vendor/${tarballName.replace(/\./g, '\\.')}$`, 'm'));
+    assert.match(init.stdout, new RegExp(`^wrote mybench/: package\\.json, scenario\\.ts, plan\\.yaml, tsconfig\\.json, \\.gitignore, vendor/${tarballName.replace(/\./g, '\\.')}$`, 'm'));
     assert.match(init.stdout, /^ {2}npm run bench -- --target ws:\/\/127\.0\.0\.1:8080\/$/m);
     const manifest = JSON.parse(readFileSync(join(made, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     assert.deepEqual(manifest.dependencies, { wsbench: `file:vendor/${tarballName}` }, 'a copy of the tarball it was installed from, inside the project');
@@ -221,7 +221,7 @@ test('init in the installed package, then npm install && npm run bench -- --targ
     assert.ok(existsSync(join(bench, 'wsbench-results.json')));
     assert.ok(existsSync(join(bench, 'wsbench-results.report', 'report.html')), run.stderr);
     // What the project's git would take: its own files and the tarball; installs, builds and results are ignored.
-    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
+    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'plan.yaml', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
   } finally {
     server.child.kill('SIGKILL');
     if (existsSync(aside)) renameSync(aside, installed.tarball);

@@ -1,5 +1,8 @@
 /** `wsbench list`: the runtimes and stacks as they load on this machine, and the scenarios with their parameters. */
+import type { Command } from 'commander';
 import { subcommand } from './subcommand.js';
+import { addFlags } from './flags/index.js';
+import { argsWithPlanOf } from './plan/apply-plan.js';
 import { probeStacks } from '../engine/environment.js';
 import { builtInScenarios, loadScenario } from '../child/scenario-loader.js';
 import { scenarioInfo } from '../engine/scenario-info.js';
@@ -9,11 +12,16 @@ import { formatValue } from '../parsing/parameter-values.js';
 import { toKebab } from './parameter-flags.js';
 
 export async function listFromArgs(args: string[]): Promise<number> {
-  const command = subcommand('wsbench list')
-    .option('--json', 'print as JSON');
-  command.parse(args, { from: 'user' });
+  const command = listCommand();
+  command.parse(await argsWithPlanOf('list', args, listCommand), { from: 'user' });
   process.stdout.write(await renderList(command.opts<{ json?: boolean }>().json === true));
   return 0;
+}
+
+function listCommand(): Command {
+  const command = subcommand('wsbench list');
+  addFlags(command, 'list');
+  return command;
 }
 
 async function renderList(asJson: boolean): Promise<string> {
