@@ -126,7 +126,7 @@ export function links(markdown: string): MarkdownLink[] {
   // Links may wrap over lines: read the prose as one text and map offsets back to lines.
   const text = prose.map((line) => withoutCodeSpans(line.text)).join('\n');
   const lineAt = (offset: number): number => prose[text.slice(0, offset).split('\n').length - 1]!.number;
-  const inline = /!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
+  const inline = /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
   for (const match of text.matchAll(inline)) {
     found.push({ target: match[1]!.replace(/^<|>$/g, ''), line: lineAt(match.index!) });
   }

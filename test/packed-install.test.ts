@@ -151,12 +151,12 @@ test('every docs/ or examples/ path that the help texts and the installed code n
   assert.ok(commands.includes('run') && commands.includes('list'), `the commands read from --help: ${commands.join(', ')}`);
   const invocations = [...commands.map((command) => [command, '--help']), ['run', 'echo', '--help'], ['capacity', 'echo', '--help']];
   const outcomes = await Promise.all(invocations.map((args) => installed.wsbench(args)));
-  outcomes.forEach((help, i) => assert.equal(help.code, 0, `wsbench ${invocations[i]!.join(' ')}: ${help.stderr}`));
+  outcomes.forEach((help, i) => { assert.equal(help.code, 0, `wsbench ${invocations[i]!.join(' ')}: ${help.stderr}`); });
   const helps = [top.stdout, ...outcomes.map((help) => help.stdout)];
   const named = new Set(helps.flatMap(pathsIn));
   assert.ok(named.has('docs/protocols/'), `--target's help points to docs/protocols/ (found: ${[...named].join(', ')})`);
   // Notes and errors are built at run time from strings in the code; comments there point readers the same way.
-  for (const file of filesUnder(join(installed.packageDir, 'dist'), '.js')) pathsIn(readFileSync(file, 'utf8')).forEach((path) => named.add(path));
+  for (const file of filesUnder(join(installed.packageDir, 'dist'), '.js')) pathsIn(readFileSync(file, 'utf8')).forEach((path) => { named.add(path); });
   assert.deepEqual([...named].filter((path) => !existsSync(join(installed.packageDir, path))), []);
 });
 
