@@ -20,7 +20,7 @@ const COMPILED_SCENARIO = fileURLToPath(new URL('../templates/init/scenario.js',
 const SERVER = join(REPO_ROOT, 'examples', 'jsonrpc', 'server.mjs');
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 test('init writes plan.yaml and a bench script that runs it; the command line overrides its target', { timeout: 120_000 }, async () => {
   const project = join(tempDir(), 'mybench');

@@ -139,6 +139,6 @@ for (const { label, bin, version, projects } of COMPILERS) {
     const { stdout } = await execFileAsync(process.execPath, [bin, '--version']);
     assert.match(stdout, version, `${bin} is ${label}`);
     const outputs = await Promise.all(projects.map((project) => compile(bin, project)));
-    projects.forEach((project, i) => assert.equal(outputs[i], '', `${project} under ${label}`));
+    projects.forEach((project, i) => { assert.equal(outputs[i], '', `${project} under ${label}`); });
   });
 }

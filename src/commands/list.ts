@@ -29,7 +29,7 @@ async function renderList(asJson: boolean): Promise<string> {
   const runtimes = locateRuntimes();
   const loaded = await Promise.all(builtInScenarios().map(async (name) => (await loadScenario(name)).scenario));
   const scenarios = loaded.map((s) => ({ info: scenarioInfo(s), presets: Object.keys(s.presets ?? {}) }));
-  if (asJson) return JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2) + '\n';
+  if (asJson) return `${JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2)}\n`;
   const lines = ['Runtimes (WSBENCH_BUN / WSBENCH_DENO name another build):', ...runtimeLines(runtimes), ''];
   lines.push('Stacks (as they load on this machine):');
   const stackWidth = Math.max(9, ...stacks.map((stack) => stack.name.length));
@@ -41,7 +41,7 @@ async function renderList(asJson: boolean): Promise<string> {
   const nameWidth = Math.max(...specs.map(([name]) => toKebab(name).length));
   const defaultWidth = Math.max(...specs.map(([, p]) => formatValue(p.kind, p.default).length));
   for (const { info, presets } of scenarios) lines.push(...scenarioLines(info, presets, nameWidth, defaultWidth));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function scenarioLines(info: ScenarioInfo, presets: string[], nameWidth: number, defaultWidth: number): string[] {

@@ -68,11 +68,11 @@ export function planKeyOf(flag: string): string {
 
 /** A switch: the flag alone, no value. */
 export function isSwitch(declaration: FlagDeclaration, command: CommandName): boolean {
-  return valueOf(declaration, command) === undefined;
+  return placeholderOf(declaration, command) === undefined;
 }
 
 /** The value placeholder in `command`. */
-export function valueOf(declaration: FlagDeclaration, command: CommandName): string | undefined {
+export function placeholderOf(declaration: FlagDeclaration, command: CommandName): string | undefined {
   return useOf(declaration, command)?.value ?? declaration.value;
 }
 

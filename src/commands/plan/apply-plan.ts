@@ -14,7 +14,7 @@ import type { ParameterInfo } from '../../declaration-types.js';
 import type { TestPlanInfo } from '../../result-types.js';
 import { redactUrlsIn } from '../../redact/url-secrets.js';
 import { FLAGS, flagsOf } from '../flags/index.js';
-import { COMMAND_NAMES, planKeyOf, toKebab, valueOf, type CommandName, type FlagDeclaration } from '../flags/flag-types.js';
+import { COMMAND_NAMES, planKeyOf, toKebab, placeholderOf, type CommandName, type FlagDeclaration } from '../flags/flag-types.js';
 import { flagFromPlan } from './plan-naming.js';
 import { planIn, type PlanSource } from './read-plan.js';
 
@@ -109,7 +109,7 @@ function keyShapes(target: PlanTarget): Map<string, Shape> {
 
 function shapeOf(declaration: FlagDeclaration, command: CommandName): Shape {
   if (declaration.many !== undefined) return declaration.many;
-  const value = valueOf(declaration, command);
+  const value = placeholderOf(declaration, command);
   return value === undefined ? 'switch' : value.startsWith('[') ? 'optional' : 'text';
 }
 
