@@ -25,7 +25,17 @@ import fanout from '../scenarios/fanout.js';
 import { run } from '../src/index.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
+import {
+  exited,
+  exitWithBench,
+  forkOnCpu,
+  killAll,
+  measureBareWindow,
+  median,
+  reply,
+  usPerMessage,
+  type ClientCost,
+} from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { serveScenario } from './uws-scenario-server.js';
 
@@ -61,9 +71,15 @@ export interface FanoutBaseline {
 /** Messages delivered per second of streaming, as fanout's msg/s metric counts them. */
 export const deliveredPerSec = (side: FanoutSide): number => side.messages / STREAM_SECONDS;
 
-export async function fanoutBaseline(rounds = FANOUT_COST.rounds, log: (line: string) => void = () => undefined): Promise<FanoutBaseline> {
+export async function fanoutBaseline(
+  rounds = FANOUT_COST.rounds,
+  log: (line: string) => void = () => undefined,
+): Promise<FanoutBaseline> {
   const pinning = pinForFullLoad();
-  const placement = typeof pinning === 'string' ? `not pinned (${pinning})` : `server on CPU ${pinning.serverCpu}, the client on CPU ${pinning.clientCpu}`;
+  const placement =
+    typeof pinning === 'string'
+      ? `not pinned (${pinning})`
+      : `server on CPU ${pinning.serverCpu}, the client on CPU ${pinning.clientCpu}`;
   const serverCpu = typeof pinning === 'string' ? null : pinning.serverCpu;
   const wsbench: FanoutSide[] = [];
   const bare: FanoutSide[] = [];
@@ -84,7 +100,10 @@ export async function fanoutBaseline(rounds = FANOUT_COST.rounds, log: (line: st
   }
 }
 
-async function withServer<T>(serverCpu: number | null, body: (url: string, server: ChildProcess, children: ChildProcess[]) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  serverCpu: number | null,
+  body: (url: string, server: ChildProcess, children: ChildProcess[]) => Promise<T>,
+): Promise<T> {
   const children: ChildProcess[] = [];
   try {
     const server = forkOnCpu(SELF, ['--role', 'server'], serverCpu);
@@ -112,7 +131,8 @@ function wsbenchRound(serverCpu: number | null): Promise<FanoutSide> {
     const [cell] = result.cells;
     if (cell?.status !== 'ok') throw new Error(`wsbench fanout cell ${cell?.status}: ${cell?.reason}`);
     const client = cell.resources.clients[0];
-    if (!client || cell.resources.clients.length !== 1) throw new Error('wsbench fanout cell: not one measured client process');
+    if (!client || cell.resources.clients.length !== 1)
+      throw new Error('wsbench fanout cell: not one measured client process');
     const windowMs = cell.measurements.windowMs;
     return {
       messages: cell.measurements.counters.received ?? 0,
@@ -137,7 +157,13 @@ function bareRound(serverCpu: number | null): Promise<FanoutSide> {
     const cost = await measureBareWindow(client);
     const { delayMs } = await percentiles;
     await exited(client);
-    return { messages: cost.messages, windowMs: cost.windowMs, cpuMs: cost.cpuMs, delayP50Ms: delayMs.p50, delayP99Ms: delayMs.p99 };
+    return {
+      messages: cost.messages,
+      windowMs: cost.windowMs,
+      cpuMs: cost.cpuMs,
+      delayP50Ms: delayMs.p50,
+      delayP99Ms: delayMs.p99,
+    };
   });
 }
 
@@ -167,7 +193,14 @@ export function renderFanoutBaseline({ wsbench, bare, placement }: FanoutBaselin
 
 /** The uws adapter running fanout's own server half, outside wsbench's server process. */
 async function serveTicks(): Promise<void> {
-  const params = { connections: FANOUT_COST.connections, interval: FANOUT_COST.intervalMs, duration: FANOUT_COST.durationMs, connectRate: FANOUT_COST.connectRate, connectTimeout: 10_000, sourceAddresses: 0 };
+  const params = {
+    connections: FANOUT_COST.connections,
+    interval: FANOUT_COST.intervalMs,
+    duration: FANOUT_COST.durationMs,
+    connectRate: FANOUT_COST.connectRate,
+    connectTimeout: 10_000,
+    sourceAddresses: 0,
+  };
   const { url } = await serveScenario(fanout, params);
   process.send!({ url });
 }
@@ -176,10 +209,17 @@ const role = process.argv[2] === '--role' ? process.argv[3] : null;
 if (role) exitWithBench();
 if (role === 'server') await serveTicks();
 else if (process.argv[1] === SELF && process.argv.includes('--profile')) {
-  await profiledRound(SELF, process.argv[process.argv.indexOf('--profile') + 1] ?? 'wsbench-profiles', async (serverCpu) => [
-    { marker: 'client-process.js', label: `wsbench fanout client: ${describeSide(await wsbenchRound(serverCpu))}` },
-    { marker: 'fanout-bare-client.js', label: `bare client, the next round: ${describeSide(await bareRound(serverCpu))}` },
-  ]);
+  await profiledRound(
+    SELF,
+    process.argv[process.argv.indexOf('--profile') + 1] ?? 'wsbench-profiles',
+    async (serverCpu) => [
+      { marker: 'client-process.js', label: `wsbench fanout client: ${describeSide(await wsbenchRound(serverCpu))}` },
+      {
+        marker: 'fanout-bare-client.js',
+        label: `bare client, the next round: ${describeSide(await bareRound(serverCpu))}`,
+      },
+    ],
+  );
 } else if (process.argv[1] === SELF) {
   const result = await fanoutBaseline(FANOUT_COST.rounds, (line) => process.stderr.write(`fanout ${line}\n`));
   process.stdout.write(`${renderFanoutBaseline(result)}\n`);

@@ -36,7 +36,8 @@ export function encodePriceTick(tick: PriceTick): string {
 export function decodePriceTick(text: string): PriceTick | null {
   try {
     const value = JSON.parse(text) as Partial<PriceTick>;
-    if (typeof value.seq !== 'number' || typeof value.price !== 'number' || typeof value.timestamp !== 'number') return null;
+    if (typeof value.seq !== 'number' || typeof value.price !== 'number' || typeof value.timestamp !== 'number')
+      return null;
     return value as PriceTick;
   } catch {
     return null;

@@ -39,7 +39,11 @@ export async function countedConnect(
     connection = await Promise.race([pending, deadline]);
   } catch (error) {
     book.couldNotOpen(error instanceof Error ? error.message : String(error));
-    if (late) pending.then((c) => c.close(), () => undefined);
+    if (late)
+      pending.then(
+        (c) => c.close(),
+        () => undefined,
+      );
     throw error;
   } finally {
     clearTimeout(timer);

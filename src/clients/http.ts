@@ -13,7 +13,11 @@ import { nodeTlsOptions } from './tls-trust.js';
 
 const { Pool: UndiciPool, buildConnector } = await loadUndici();
 
-export function createHttpClient(httpUrl: string, connections = 1, tls?: ClientTls): HttpClient & { close(): Promise<void> } {
+export function createHttpClient(
+  httpUrl: string,
+  connections = 1,
+  tls?: ClientTls,
+): HttpClient & { close(): Promise<void> } {
   const connectTcp = buildConnector(nodeTlsOptions(tls));
   const live = new Set<Socket>();
   const closed = { sentBytes: 0, receivedBytes: 0 };

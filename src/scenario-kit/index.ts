@@ -49,7 +49,16 @@ export type {
   Scenario,
   AnyScenario,
 } from '../scenario-types.js';
-export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler, HandshakePhases, SendQueueLimit } from '../adapter-types.js';
+export type {
+  MessageData,
+  ServerConnection,
+  ClientConnection,
+  HttpRequest,
+  HttpResponse,
+  HttpHandler,
+  HandshakePhases,
+  SendQueueLimit,
+} from '../adapter-types.js';
 export type {
   DurationText,
   SizeText,
