@@ -43,6 +43,9 @@ export async function countedConnect(
     throw error;
   } finally {
     clearTimeout(timer);
+    // The connection's closures keep this function's scope alive: without this, every open
+    // connection would hold its spent deadline (the timer, its callback and the promise).
+    timer = undefined;
   }
   book.connected();
   const close = connection.close.bind(connection);
