@@ -38,8 +38,8 @@ export const FANOUT_COST = {
   durationMs: 5000,
   /** Fast enough that 10,000 connections open in 2 s; both clients pace alike. */
   connectRate: 5000,
-  /** Per side; the order alternates (wsbench first, then bare first). */
-  rounds: 2,
+  /** Per side; the order alternates (ABBA). Four: a p99 moves with one GC pause in a burst, two rounds' median was one round's luck. */
+  rounds: 4,
   /** The goal: one wsbench client process delivers at least this share of a bare one's messages. */
   goalRatio: 0.95,
   /** ... at no more than this much of a bare one's client CPU per message, */
