@@ -25,7 +25,7 @@ export { mqttPubSub } from './brokers/mqtt.js';
 export { stompPubSub } from './brokers/stomp.js';
 export { graphqlWsPubSub } from './brokers/graphql-ws.js';
 export type { BrokerProtocol, BrokerClient, BrokerConnectOptions, OpenSocket } from './brokers/broker-client.js';
-// The building blocks the built-in scenarios share (docs/writing-a-scenario.md, "Building blocks").
+// The building blocks the built-in scenarios share (docs/scenario-kit.md).
 export { connectionShare } from './many-connections/connection-share.js';
 export type { ConnectionShare } from './many-connections/connection-share.js';
 export { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './many-connections/connect-phase.js';
