@@ -3,7 +3,14 @@
  * and the two halves it runs (server, client), with the contexts the engine
  * hands them. A scenario is made with defineScenario() (src/scenario/define.ts).
  */
-import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, SendQueueLimit, ServerConnection } from './adapter-types.js';
+import type {
+  ClientConnectOptions,
+  ClientConnection,
+  HttpHandler,
+  MessageData,
+  SendQueueLimit,
+  ServerConnection,
+} from './adapter-types.js';
 import type {
   ChartRequest,
   CustomSource,
@@ -244,7 +251,14 @@ export interface ScenarioDefinition<
    * wsbench's own servers (its server half is no documented wire protocol a --target
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
-  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; httpClient?: boolean; wsbenchServer?: string };
+  requires?: {
+    fragmentControl?: boolean;
+    httpRoutes?: boolean;
+    wireTap?: boolean;
+    pauseReading?: boolean;
+    httpClient?: boolean;
+    wsbenchServer?: string;
+  };
   /**
    * Why this parameter set cannot run on wsbench's own server stacks (they host the server half),
    * or null: pubsub's `broker=nats` speaks a protocol only a --server-cmd or --target broker

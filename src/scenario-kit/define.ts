@@ -5,7 +5,13 @@
  * records which module defined it, so child processes can import the same one.
  */
 import type { ParameterDeclarations } from '../declaration-types.js';
-import { SCENARIO_BRAND, type MetricDefinition, type Scenario, type ScenarioDefinition, type ScenarioParams } from '../scenario-types.js';
+import {
+  SCENARIO_BRAND,
+  type MetricDefinition,
+  type Scenario,
+  type ScenarioDefinition,
+  type ScenarioParams,
+} from '../scenario-types.js';
 import { checkDeclarations } from './check-declarations.js';
 
 export function defineScenario<

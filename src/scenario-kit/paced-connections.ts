@@ -6,7 +6,13 @@
 
 /** Why a connection could not open, as the ladder tables count it. */
 export type ConnectFailure = 'EMFILE' | 'EADDRNOTAVAIL' | 'ETIMEDOUT' | 'ECONNREFUSED' | 'other';
-export const CONNECT_FAILURES: readonly ConnectFailure[] = ['EMFILE', 'EADDRNOTAVAIL', 'ETIMEDOUT', 'ECONNREFUSED', 'other'];
+export const CONNECT_FAILURES: readonly ConnectFailure[] = [
+  'EMFILE',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'other',
+];
 
 /** Reads the errno name out of an adapter's rejection text (stacks word the rest differently). */
 export function classifyConnectError(message: string): ConnectFailure {

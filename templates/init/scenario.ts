@@ -10,7 +10,17 @@
  * A server to try it on ships with wsbench:
  *   node node_modules/wsbench/examples/jsonrpc/server.mjs --port 8080
  */
-import { aborted, defineScenario, latencyMetrics, parseJson, ProtocolGuard, rate, total, waitUntil, type ClientConnection } from 'wsbench/scenario';
+import {
+  aborted,
+  defineScenario,
+  latencyMetrics,
+  parseJson,
+  ProtocolGuard,
+  rate,
+  total,
+  waitUntil,
+  type ClientConnection,
+} from 'wsbench/scenario';
 
 const METHODS = ['echo', 'add', 'sha256'] as const;
 type Method = (typeof METHODS)[number];
@@ -18,14 +28,21 @@ type Method = (typeof METHODS)[number];
 const CONNECT_BATCH = 50;
 
 /** A request's params, and whether a result is the right answer to it. */
-function request(method: Method, id: number, rounds: number): { params: unknown[]; isRight: (result: unknown) => boolean } {
+function request(
+  method: Method,
+  id: number,
+  rounds: number,
+): { params: unknown[]; isRight: (result: unknown) => boolean } {
   switch (method) {
     case 'echo':
       return { params: [`hello ${id}`], isRight: (result) => result === `hello ${id}` };
     case 'add':
       return { params: [id, 1], isRight: (result) => result === id + 1 };
     case 'sha256':
-      return { params: [`block ${id}`, rounds], isRight: (result) => typeof result === 'string' && /^[0-9a-f]{64}$/.test(result) };
+      return {
+        params: [`block ${id}`, rounds],
+        isRight: (result) => typeof result === 'string' && /^[0-9a-f]{64}$/.test(result),
+      };
   }
 }
 
@@ -33,8 +50,22 @@ export default defineScenario({
   name: 'jsonrpc',
   description: 'JSON-RPC 2.0 requests with ids (echo, add, sha256), one in flight per connection; latency per method.',
   parameters: {
-    connections: { kind: 'integer', description: 'open connections (over all client processes)', default: 4, min: 1, max: 50_000, sweepable: true },
-    rounds: { kind: 'integer', description: 'sha256 rounds the server computes for each sha256 request', default: 100, min: 1, max: 100_000, sweepable: true },
+    connections: {
+      kind: 'integer',
+      description: 'open connections (over all client processes)',
+      default: 4,
+      min: 1,
+      max: 50_000,
+      sweepable: true,
+    },
+    rounds: {
+      kind: 'integer',
+      description: 'sha256 rounds the server computes for each sha256 request',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+    },
   },
   duration: { default: '5s' },
 
@@ -62,7 +93,9 @@ export default defineScenario({
       const connection = await ctx.connect({
         onMessage(data) {
           const nowUs = ctx.nowUs();
-          const reply = parseJson(typeof data === 'string' ? data : new TextDecoder().decode(data)) as { id?: unknown; result?: unknown; error?: unknown } | undefined;
+          const reply = parseJson(typeof data === 'string' ? data : new TextDecoder().decode(data)) as
+            | { id?: unknown; result?: unknown; error?: unknown }
+            | undefined;
           const sent = typeof reply?.id === 'number' ? pending.get(reply.id) : undefined;
           if (!reply || !sent) return guard.broken('a JSON-RPC reply carrying the id of a request in flight', data);
           pending.delete(reply.id as number);
@@ -98,7 +131,10 @@ export default defineScenario({
     ...latencyMetrics('echo', { stats: ['p50', 'p99', 'max'], primary: ['p99'], label: 'echo' }),
     ...latencyMetrics('add', { stats: ['p50', 'p99', 'max'], primary: ['p99'], label: 'add' }),
     ...latencyMetrics('sha256', { stats: ['p50', 'p99', 'max'], primary: ['p99'], label: 'sha256' }),
-    requestsPerSec: rate('replies', 'req/s', { role: 'primary-rate', description: 'right answers received per second of the window' }),
+    requestsPerSec: rate('replies', 'req/s', {
+      role: 'primary-rate',
+      description: 'right answers received per second of the window',
+    }),
     errors: total('errors', 'errors', { role: 'errors', description: 'error replies and wrong answers' }),
     connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },

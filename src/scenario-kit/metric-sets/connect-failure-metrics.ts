@@ -11,7 +11,8 @@ import { CONNECT_FAILURES, type ConnectFailure } from '../paced-connections.js';
 type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
 
 /** Counter and metric name of one failure reason, e.g. connectFailedEMFILE, connectFailedOther. */
-const failureKey = (reason: ConnectFailure): FailureKey => (reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`);
+const failureKey = (reason: ConnectFailure): FailureKey =>
+  reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`;
 
 /** The metrics: `connectFailed` and its breakdown by reason. */
 export const CONNECT_FAILURE_METRICS = {
@@ -22,9 +23,14 @@ export const CONNECT_FAILURE_METRICS = {
 };
 
 /** The `onFailure` of openPaced: counts the failure and its reason, and notes each reason once. */
-export function connectFailureCounter(ctx: Pick<ClientScenarioContext, 'counter' | 'note'>): (index: number, reason: ConnectFailure, message: string) => void {
+export function connectFailureCounter(
+  ctx: Pick<ClientScenarioContext, 'counter' | 'note'>,
+): (index: number, reason: ConnectFailure, message: string) => void {
   const failed = ctx.counter('connectFailed');
-  const byReason = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<ConnectFailure, Counter>;
+  const byReason = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<
+    ConnectFailure,
+    Counter
+  >;
   const noted = new Set<ConnectFailure>();
   return (_index, reason, message) => {
     failed.add();
