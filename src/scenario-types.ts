@@ -358,7 +358,7 @@ export interface Scenario<
 }
 
 /** Any scenario, whatever its parameters and metrics. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 export type AnyScenario = Scenario<any, any>;
 
 /** True for objects made by defineScenario(). */
