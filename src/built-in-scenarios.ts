@@ -5,14 +5,7 @@
  * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the
  * scenarios declare.
  */
-import type {
-  BooleanParameter,
-  ChoiceParameter,
-  DurationParameter,
-  IntegerParameter,
-  NumberParameter,
-  SizeParameter,
-} from './declaration-types.js';
+import type { BooleanParameter, ChoiceParameter, DurationParameter, IntegerParameter, NumberParameter, SizeParameter } from './declaration-types.js';
 import type { MetricDefinition, Scenario } from './scenario-types.js';
 
 export interface BuiltInScenarios {
@@ -22,9 +15,7 @@ export interface BuiltInScenarios {
       /** messages per second sent by all members together */ rate: NumberParameter;
       /** text bytes per message (besides sender, sequence, timestamp) */ payload: SizeParameter;
       /** server holds each message this long before broadcasting */ moderatorDelay: DurationParameter;
-      /** concurrent: each message waits its own delay; serial: one moderator, one message at a time */ moderatorMode: ChoiceParameter<
-        'concurrent' | 'serial'
-      >;
+      /** concurrent: each message waits its own delay; serial: one moderator, one message at a time */ moderatorMode: ChoiceParameter<'concurrent' | 'serial'>;
       /** outgoing queue per connection */ queue: ChoiceParameter<'unlimited' | 'bounded'>;
       /** bounded queue: most messages waiting per connection */ queueLimit: IntegerParameter;
       /** bounded queue: most bytes waiting per connection (0 = no byte limit) */ queueLimitBytes: SizeParameter;
@@ -270,9 +261,7 @@ export interface BuiltInScenarios {
       /** topics each subscriber listens to (at most topics) */ topicsPerSubscriber: IntegerParameter;
       /** publications per second, all publishers together */ rate: IntegerParameter;
       /** bytes of each publication (its number, its send time, padding) */ size: SizeParameter;
-      /** the protocol spoken to the server: wsbench's own (the built-in stacks), or a broker's (a --server-cmd or --target that is one) */ broker: ChoiceParameter<
-        'wsbench' | 'nats' | 'mqtt' | 'graphql-ws' | 'stomp'
-      >;
+      /** the protocol spoken to the server: wsbench's own (the built-in stacks), or a broker's (a --server-cmd or --target that is one) */ broker: ChoiceParameter<'wsbench' | 'nats' | 'mqtt' | 'graphql-ws' | 'stomp'>;
     },
     {
       /** publications sent by the publishers (counter `published`) (count) */ published: MetricDefinition;
@@ -306,9 +295,7 @@ export interface BuiltInScenarios {
   >;
   'push-vs-poll': Scenario<
     {
-      /** continuous: K orders at once, per iteration (seed test 1); sustained: steady flow, one approach at a time (seed test 2) */ test: ChoiceParameter<
-        'continuous' | 'sustained'
-      >;
+      /** continuous: K orders at once, per iteration (seed test 1); sustained: steady flow, one approach at a time (seed test 2) */ test: ChoiceParameter<'continuous' | 'sustained'>;
       /** REST poll interval (fixed rate, one request at a time) */ pollInterval: DurationParameter;
       /** continuous: batches placed */ iterations: IntegerParameter;
       /** continuous: orders placed at once per batch (K) */ orders: IntegerParameter;
@@ -366,9 +353,7 @@ export interface BuiltInScenarios {
   'reconnect-storm': Scenario<
     {
       /** clients over all client processes, each holding one connection */ connections: IntegerParameter;
-      /** when a dropped client tries again: immediate (at once, after every failure too), fixed (delay before every attempt), backoff (a random wait up to backoffBase x 2^attempt, at most backoffCap) */ policy: ChoiceParameter<
-        'immediate' | 'fixed' | 'backoff'
-      >;
+      /** when a dropped client tries again: immediate (at once, after every failure too), fixed (delay before every attempt), backoff (a random wait up to backoffBase x 2^attempt, at most backoffCap) */ policy: ChoiceParameter<'immediate' | 'fixed' | 'backoff'>;
       /** the fixed policy's wait before every attempt */ delay: DurationParameter;
       /** the backoff policy's first ceiling, doubled after every failed attempt */ backoffBase: DurationParameter;
       /** the backoff policy's largest ceiling */ backoffCap: DurationParameter;
@@ -415,18 +400,14 @@ export interface BuiltInScenarios {
     {
       /** connected clients over all client processes */ connections: IntegerParameter;
       /** share of the clients that read slowly (0.1 = 10 %), spread evenly */ slowShare: NumberParameter;
-      /** stop: slow clients stop reading; rate: they read slowReadRate bytes a second */ slowMode: ChoiceParameter<
-        'stop' | 'rate'
-      >;
+      /** stop: slow clients stop reading; rate: they read slowReadRate bytes a second */ slowMode: ChoiceParameter<'stop' | 'rate'>;
       /** bytes a second a slow client reads in slowMode rate */ slowReadRate: SizeParameter;
       /** slow clients read normally this long into the stream first */ stopAfter: DurationParameter;
       /** then read slowly this long, and normally again after (0 = until the stream ends) */ stopFor: DurationParameter;
       /** time between two messages of the stream */ interval: DurationParameter;
       /** size of each message (a small JSON header padded with spaces) */ messageSize: SizeParameter;
       /** per-connection send queue of stacks that limit it (uWS maxBackpressure, Bun backpressureLimit; 0 = the limit wsbench pins, 512 MiB); the others buffer without limit */ backpressureLimit: SizeParameter;
-      /** what such a stack does at the limit: drop the message, or close the connection */ onLimit: ChoiceParameter<
-        'drop' | 'close'
-      >;
+      /** what such a stack does at the limit: drop the message, or close the connection */ onLimit: ChoiceParameter<'drop' | 'close'>;
       /** connections opened per second, over all client processes */ connectRate: IntegerParameter;
       /** a connection not open after this counts as failed (ETIMEDOUT) */ connectTimeout: DurationParameter;
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
