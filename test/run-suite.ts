@@ -4,6 +4,11 @@
  * those that run alone. Arguments are passed on to both runs (`npm test --
  * --test-reporter=tap`). Exit code 1 when either run failed, 2 when the list is
  * wrong; a signal to this process is passed on to the run in progress.
+ *
+ * Every test has a deadline (TEST_DEADLINE_MS, far beyond the slowest test on a
+ * loaded machine) and a file exits once its tests ended: a wait that never
+ * settles, or a timer a failed test left running, fails that test by name
+ * instead of hanging the suite.
  */
 import { spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
@@ -12,13 +17,25 @@ import { suiteFiles, TEST_CONCURRENCY } from './suite-files.js';
 
 const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const TEST_DEADLINE_MS = 15 * 60_000;
 
 function nodeTest(files: string[], concurrency: number, args: string[]): Promise<number> {
   if (files.length === 0) return Promise.resolve(0);
   const paths = files.map((file) => relative(process.cwd(), join(TEST_DIR, file)));
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...args, ...paths], {
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      `--test-timeout=${TEST_DEADLINE_MS}`,
+      '--test-force-exit',
+      ...args,
+      ...paths,
+    ],
+    {
+      stdio: 'inherit',
+    },
+  );
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
   for (const signal of SIGNALS) process.on(signal, forward);
   return new Promise((resolve) => {

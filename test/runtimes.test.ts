@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMeasured, run, type BenchResult, type CellResult } from '../src/index.js';
-import { alive, childrenOf, commandOf, runCli, tempDir } from './support.js';
+import { alive, childrenOf, commandOf, runCli, tempDir, untilJournalSays } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));
 const DEFLATE_WIRE = fileURLToPath(new URL('./fixtures/deflate-wire.js', import.meta.url));
@@ -33,13 +33,14 @@ function watchChildren(): {
     pid: () => cli,
     onSpawn(pid) {
       cli = pid;
+      // Unref'd: a failed assertion before stop() must not keep the test file alive forever.
       timer = setInterval(
         () =>
           childrenOf(pid).forEach((c) => {
             RUNTIME_CHILD.test(seen.get(c) ?? '') || seen.set(c, commandOf(c));
           }),
         50,
-      );
+      ).unref();
     },
     stop: () => timer && clearInterval(timer),
   };
@@ -221,18 +222,25 @@ test('Bun and Deno children leave with wsbench at a normal end and on SIGINT to 
 
   const out = join(tempDir(), 'r.json');
   const interrupted = watchChildren();
-  const finished = runCli(['run', 'echo', '--servers', 'deno', '--clients', 'bun', '--duration', '30s', '--out', out], {
-    ownProcessGroup: true,
-    onSpawn: interrupted.onSpawn,
-  });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && runtimeChildren(interrupted.seen).length < 2)
-    await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 1000));
-  process.kill(-interrupted.pid(), 'SIGINT');
+  const finished = runCli(
+    ['run', 'echo', '--servers', 'deno', '--clients', 'bun', '--duration', '120s', '--out', out],
+    {
+      ownProcessGroup: true,
+      onSpawn: interrupted.onSpawn,
+      timeoutMs: 240_000,
+    },
+  );
+  try {
+    // Deadlines, not timings: a loaded machine may take tens of seconds to start both runtimes.
+    assert.ok(await untilJournalSays(out, 'window-open'), 'the window opened');
+    await new Promise((r) => setTimeout(r, 500));
+    process.kill(-interrupted.pid(), 'SIGINT');
+  } finally {
+    interrupted.stop();
+  }
   const outcome = await finished;
-  interrupted.stop();
   assert.equal(outcome.code, 130, outcome.stderr);
+  assert.deepEqual(runtimeChildren(interrupted.seen), ['bun', 'deno'], 'a deno server and a bun client ran');
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
   assert.ok(
     cell?.status === 'failed' && isMeasured(cell) && cell.reason === 'interrupted',
@@ -248,6 +256,7 @@ test('Bun and Deno children die when wsbench is SIGKILLed, a spinning Bun server
     ['deno', 'bun'],
   ] as const) {
     const watch = watchChildren();
+    const out = join(tempDir(), 'r.json');
     const finished = runCli(
       [
         'run',
@@ -259,19 +268,24 @@ test('Bun and Deno children die when wsbench is SIGKILLed, a spinning Bun server
         '--clients',
         client,
         '--duration',
-        '30s',
+        '120s',
         '--out',
-        join(tempDir(), 'r.json'),
+        out,
       ],
-      { onSpawn: watch.onSpawn },
+      { onSpawn: watch.onSpawn, timeoutMs: 240_000 },
     );
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && runtimeChildren(watch.seen).length < 2) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(runtimeChildren(watch.seen).length, 2, `${server} server and ${client} client started`);
-    await new Promise((r) => setTimeout(r, 1000));
-    process.kill(watch.pid(), 'SIGKILL');
+    try {
+      assert.ok(await untilJournalSays(out, 'window-open'), `${server}/${client}: the window opened`);
+      assert.deepEqual(
+        runtimeChildren(watch.seen),
+        [client, server].sort(),
+        `${server} server and ${client} client run`,
+      );
+    } finally {
+      watch.stop();
+      process.kill(watch.pid(), 'SIGKILL');
+    }
     await finished;
-    watch.stop();
     const until = Date.now() + 5000;
     while (Date.now() < until && [...watch.seen.keys()].some(alive)) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual([...watch.seen.keys()].filter(alive), [], `no ${server}/${client} child outlives wsbench`);

@@ -138,3 +138,20 @@ export function childWithRole(pid: number, role: string): number | undefined {
     }
   });
 }
+
+/**
+ * Waits (up to `ms`) until the journal beside `out` records an event of `type`,
+ * e.g. 'window-open': a signal sent after it finds something measured, however
+ * slowly a loaded machine started the run. True when it did.
+ */
+export async function untilJournalSays(out: string, type: string, ms = 90_000): Promise<boolean> {
+  const says = (): boolean => {
+    try {
+      return readFileSync(`${out}.journal`, 'utf8').includes(`"type":"${type}"`);
+    } catch {
+      return false;
+    }
+  };
+  for (const until = Date.now() + ms; Date.now() < until && !says(); ) await new Promise((r) => setTimeout(r, 50));
+  return says();
+}
