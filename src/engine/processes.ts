@@ -8,6 +8,8 @@ import type { ProcessReport, Runtime } from '../result-types.js';
 import { childLaunch } from '../runtimes/launch.js';
 
 const STDERR_TAIL_BYTES = 4096;
+/** How long an exited child's IPC channel may take to hand over what is still in it. */
+const CHANNEL_END_WAIT_MS = 2000;
 const live = new Set<ChildProcess>();
 
 // Last line of defence: whatever path the orchestrator leaves by, children die with it.
@@ -95,9 +97,13 @@ export class ManagedChild {
       this.process.on('exit', (code, signal) => {
         live.delete(this.process);
         this.exitedAtEpochMs = Date.now();
-        this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
-        this.wake();
-        resolve();
+        // A child sends its report and exits at once: the exit can be seen before the
+        // report is read off the channel. The exit counts once the channel has ended.
+        void channelEnded(this.process, CHANNEL_END_WAIT_MS).then(() => {
+          this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
+          this.wake();
+          resolve();
+        });
       });
     });
   }
@@ -174,6 +180,20 @@ export class ManagedChild {
     await this.exited;
     clearTimeout(timer);
   }
+}
+
+/** Resolves when `child`'s IPC channel has closed (every message in it delivered), or after `ms`. */
+function channelEnded(child: ChildProcess, ms: number): Promise<void> {
+  if (!child.connected) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      child.off('disconnect', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    child.once('disconnect', done);
+  });
 }
 
 /**
