@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import type { TopLevelSpec } from 'vega-lite';
 import { parseDurationMs } from '../src/parsing/units.js';
 import { renderSvg } from '../src/report/html/render-svg.js';
-import { machineSubtitle } from '../src/report/charts/common.js';
+import { machineSubtitle } from '../src/charts/common.js';
 import type { BenchResult } from '../src/result-types.js';
 import type { SoakSample, SoakSamples } from './soak-memory.js';
 

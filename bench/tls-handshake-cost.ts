@@ -11,7 +11,7 @@
  *     npx tsc -p tsconfig.json && node dist/bench/tls-handshake-cost.js [connections] [rounds] [ecdsa-p256|rsa-2048]
  */
 import { fileURLToPath } from 'node:url';
-import { ManagedChild } from '../src/engine/processes.js';
+import { ManagedChild } from '../src/child-processes.js';
 import { readProcess } from '../src/measure/proc-sampler.js';
 import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
 import { makeCertificate, type CertificateKeyType } from '../src/tls/certificate.js';

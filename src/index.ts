@@ -18,7 +18,7 @@ export type {
   ScenarioRefInput,
   ScenarioPath,
 } from './typed-results.js';
-export type { TargetOption, ServerCommandOption } from './engine/server-lifecycles/foreign-options.js';
+export type { TargetOption, ServerCommandOption } from './server-lifecycles/foreign-options.js';
 export type { RunEvent, RunEventType } from './engine/events.js';
 export type { ResourceSample } from './measure/proc-sampler.js';
 export type { ScenarioRef } from './child/scenario-loader.js';
@@ -57,8 +57,8 @@ export type {
   FrameParserEvents,
 } from './scenario-kit/index.js';
 export { renderTable, formatNumber } from './report/run/table.js';
-export { buildCharts } from './report/charts/index.js';
-export type { ChartSpec } from './report/charts/index.js';
+export { buildCharts } from './charts/index.js';
+export type { ChartSpec } from './charts/index.js';
 export { renderHtml } from './report/html/html.js';
 export type { RenderedScenario } from './report/html/html.js';
 export type { RenderedChart } from './report/html/html-parts.js';

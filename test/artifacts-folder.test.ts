@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactsDirOf, writeArtifacts } from '../src/report/html/artifacts.js';
-import { buildCharts } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
 import type { ChartRequest, MetricInfo } from '../src/declaration-types.js';
 import { tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';

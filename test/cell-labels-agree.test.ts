@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { MetricInfo, ParameterInfo } from '../src/declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
 import { renderTable } from '../src/report/run/table.js';
-import { buildCharts } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
 import { compareResults } from '../src/compare/compare.js';
 import { renderComparison } from '../src/compare/compare-text.js';
 import { gate } from '../src/compare/compare-gate.js';

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCharts } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
 import type { ChartRequest, MetricInfo, ParameterInfo } from '../src/declaration-types.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

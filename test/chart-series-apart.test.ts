@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vega from 'vega';
-import { buildCharts } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
 import { compileSpec } from '../src/report/html/render-svg.js';
 import type { ChartRequest, MetricInfo } from '../src/declaration-types.js';
 import type { CellResult, TimeSeriesPoint } from '../src/result-types.js';

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCharts } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { isMeasured } from '../src/result-types.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';

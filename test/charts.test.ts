@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCharts } from '../src/report/charts/index.js';
-import type { ChartSpec } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
+import type { ChartSpec } from '../src/charts/index.js';
 import { compileSpec, renderSvg } from '../src/report/html/render-svg.js';
 import type { ChartRequest, MetricInfo, MetricRole, MetricUnit, ParameterInfo } from '../src/declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';

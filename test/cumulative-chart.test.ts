@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildChartsAndProblems } from '../src/report/charts/index.js';
-import { cumulativeCounts } from '../src/report/charts/cumulative.js';
-import { histogramSeries } from '../src/report/charts/histograms.js';
+import { buildChartsAndProblems } from '../src/charts/index.js';
+import { cumulativeCounts } from '../src/charts/cumulative.js';
+import { histogramSeries } from '../src/charts/histograms.js';
 import { compileSpec, renderSvg } from '../src/report/html/render-svg.js';
 import { isMeasured } from '../src/result-types.js';
 import { cell, histogramOf, result, scenarioInfo } from './fixtures/synthetic-results.js';

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/index.js';
-import { readStats, STATS_TIMEOUT_MS } from '../src/engine/server-lifecycles/stats.js';
+import { readStats, STATS_TIMEOUT_MS } from '../src/server-lifecycles/stats.js';
 import { runCli, tempDir } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
 

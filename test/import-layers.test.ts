@@ -72,7 +72,7 @@ test('no folder imports itself back through others, at any level', () => {
   }
 });
 
-/** Every folder that holds `file`, nearest last: src/engine/server-lifecycles/x.ts -> src, src/engine, src/engine/server-lifecycles. */
+/** Every folder that holds `file`, nearest last: src/report/run/table.ts -> src, src/report, src/report/run. */
 function ancestors(file: string): string[] {
   const parts = dirname(file).split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));

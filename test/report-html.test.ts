@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeArtifacts } from '../src/report/html/artifacts.js';
-import { buildCharts } from '../src/report/charts/index.js';
+import { buildCharts } from '../src/charts/index.js';
 import { renderHtml } from '../src/report/html/html.js';
 import { renderTable } from '../src/report/run/table.js';
 import { readResultFile } from '../src/result-file.js';

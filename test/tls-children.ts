@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ClientTls, ServerTls, TlsSession } from '../src/index.js';
-import { ManagedChild } from '../src/engine/processes.js';
+import { ManagedChild } from '../src/child-processes.js';
 import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../src/child/server-process.js', import.meta.url));

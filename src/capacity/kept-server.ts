@@ -5,8 +5,8 @@
  * tree sampled), and it is stopped when the server's search ends, on every way
  * out (the command server's own exit hook and watchdog still apply).
  */
-import { CommandServer } from '../engine/server-lifecycles/command.js';
-import type { CommandSpec, TargetSpec } from '../engine/server-lifecycles/types.js';
+import { CommandServer } from '../server-lifecycles/command.js';
+import type { CommandSpec, TargetSpec } from '../server-lifecycles/types.js';
 import type { ParamValues } from '../declaration-types.js';
 
 export interface KeptServer {

@@ -30,8 +30,8 @@ import {
   foreignStackInfo,
   type ServerCommandOption,
   type TargetOption,
-} from '../engine/server-lifecycles/foreign-options.js';
-import type { ForeignServerSpec } from '../engine/server-lifecycles/types.js';
+} from '../server-lifecycles/foreign-options.js';
+import type { ForeignServerSpec } from '../server-lifecycles/types.js';
 import { STARVED_LOOP_SHARE, describeBreak, judgeCell, refusedStep, type StepMeasurement } from './judge.js';
 import { searchCapacity, type SearchOutcome } from './search.js';
 import { parseSlo, type Slo } from '../slo/grammar.js';

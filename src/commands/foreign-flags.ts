@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { readFlag } from './flags/index.js';
 import { SERVER_FLAGS } from './flags/server-flags.js';
-import type { ServerCommandOption, TargetOption } from '../engine/server-lifecycles/foreign-options.js';
+import type { ServerCommandOption, TargetOption } from '../server-lifecycles/foreign-options.js';
 
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
 

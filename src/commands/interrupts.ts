@@ -11,7 +11,7 @@
  * manager going away is the interrupt. Should the work still not end long
  * after the grace, that counts as the second interrupt.
  */
-import { killAllChildren } from '../engine/processes.js';
+import { killAllChildren } from '../child-processes.js';
 import { watchPackageManagerParent } from './npm-parent.js';
 
 /** After the first interrupt, children get this long to hand in what they measured. */

@@ -8,7 +8,7 @@ import { readResultOrJournal } from '../journal/recover.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { resultFileWriter } from '../result-lock.js';
 import { artifactsDirOf, checkArtifactsFolder, writeArtifacts } from '../report/html/artifacts.js';
-import { chartProblems } from '../report/charts/index.js';
+import { chartProblems } from '../charts/index.js';
 import { terminalText } from '../escape/terminal.js';
 
 interface ReportFlags {

@@ -30,7 +30,7 @@ import {
   type MeasuredCell,
   type ScenarioInfo,
 } from '../result-types.js';
-import { cellNamer } from '../report/parameter-labels.js';
+import { cellNamer } from '../parameter-labels.js';
 import { cellKey } from '../cell-key.js';
 import {
   statusChange,

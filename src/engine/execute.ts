@@ -11,7 +11,7 @@ import type { OpenCoordinator } from './coordination.js';
 import { describeEnvironment } from './environment.js';
 import type { RunEvent } from './events.js';
 import type { MatrixPlan } from './plan.js';
-import { foreignServerInfo } from './server-lifecycles/foreign-options.js';
+import { foreignServerInfo } from '../server-lifecycles/foreign-options.js';
 import { cellWindow } from './window.js';
 import { redactUrlsIn } from '../redact/url-secrets.js';
 import { withSloVerdicts } from '../slo/verdict.js';

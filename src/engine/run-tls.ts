@@ -8,7 +8,7 @@ import type { ClientTls } from '../adapter-types.js';
 import type { ParamValues } from '../declaration-types.js';
 import { makeCertificate, type TlsCertificate } from '../tls/certificate.js';
 import { writePemFiles, type PemFiles } from '../tls/pem-files.js';
-import type { CellTls, ForeignServerSpec } from './server-lifecycles/types.js';
+import type { CellTls, ForeignServerSpec } from '../server-lifecycles/types.js';
 
 export type { CellTls };
 

@@ -13,8 +13,8 @@
  */
 import type { AnyScenario, ServerRestartTimes } from '../scenario-types.js';
 import type { ParamValues } from '../declaration-types.js';
-import type { CellServer, ForeignServerSpec, ServerReport, StartedServer } from './server-lifecycles/types.js';
-import type { ManagedChild } from './processes.js';
+import type { CellServer, ForeignServerSpec, ServerReport, StartedServer } from '../server-lifecycles/types.js';
+import type { ManagedChild } from '../child-processes.js';
 import type { WindowResources } from '../measure/window-resources.js';
 import { monotonicUs } from '../measure/clock.js';
 import { restartSchedule, type RestartSchedule } from './restart-schedule.js';

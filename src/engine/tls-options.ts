@@ -12,8 +12,8 @@ import { X509Certificate } from 'node:crypto';
 import { ParameterError } from '../errors.js';
 import type { ClientTls } from '../adapter-types.js';
 import type { ParamValues } from '../declaration-types.js';
-import type { ForeignServerSpec } from './server-lifecycles/types.js';
-import { fillPlaceholders } from './server-lifecycles/command-text.js';
+import type { ForeignServerSpec } from '../server-lifecycles/types.js';
+import { fillPlaceholders } from '../server-lifecycles/command-text.js';
 
 /** `on` when the server serves TLS: the only `tls` value its cells can have. */
 export function tlsValueOf(spec: ForeignServerSpec): 'on' | 'off' {

@@ -14,7 +14,7 @@
  */
 import { isMeasured, type BenchResult, type CellResult } from '../result-types.js';
 import type { ComparisonOutput, OutputFormat } from './format-types.js';
-import { cellLabel, variedParameters } from '../report/parameter-labels.js';
+import { cellLabel, variedParameters } from '../parameter-labels.js';
 import { formatMetric } from '../report/run/table.js';
 import { formatChange } from '../compare/compare-gate.js';
 import { intervalText, verdictText } from '../compare/compare-text.js';

@@ -8,8 +8,8 @@
  */
 import type { ChartRequest, HistogramRef } from '../declaration-types.js';
 import type { EncodedHistogram, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
-import { drawRequest } from '../report/charts/index.js';
-import { CHART_CONFIG, VEGA_LITE_SCHEMA, round4, type DrawnChart, type ScenarioView } from '../report/charts/common.js';
+import { drawRequest } from '../charts/index.js';
+import { CHART_CONFIG, VEGA_LITE_SCHEMA, round4, type DrawnChart, type ScenarioView } from '../charts/common.js';
 import { liveRates } from './progress.js';
 import { encodeHistogram } from '../measure/metrics.js';
 import { vegaSafeSpec } from '../escape/vega.js';

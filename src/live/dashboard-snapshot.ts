@@ -5,9 +5,9 @@
  */
 import type { CellResult, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { summarizeHistogram } from '../measure/metrics.js';
-import { parametersText, variedParameters } from '../report/parameter-labels.js';
+import { parametersText, variedParameters } from '../parameter-labels.js';
 import { liveRates, type LiveRate } from './progress.js';
-import type { ChartSpec } from '../report/charts/common.js';
+import type { ChartSpec } from '../charts/common.js';
 import { liveCharts, processLabel, windowHistograms, type ChartedCell } from './dashboard-charts.js';
 import type { LiveCellRun, LiveCellStatus, LiveLogEntry, LiveState } from './state.js';
 

@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import type { MetricInfo, ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import type { RunEvent } from '../engine/events.js';
-import { parameterText } from '../report/parameter-labels.js';
+import { parameterText } from '../parameter-labels.js';
 import { terminalText } from '../escape/terminal.js';
 
 export type ProgressMode = 'tty' | 'lines' | 'off';

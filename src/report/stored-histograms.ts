@@ -8,7 +8,7 @@
 import { UsageError } from '../errors.js';
 import { decodeHistogram } from '../measure/metrics.js';
 import { isMeasured, type BenchResult } from '../result-types.js';
-import { cellNamer } from './parameter-labels.js';
+import { cellNamer } from '../parameter-labels.js';
 
 /** Throws a UsageError naming the first stored histogram of `result` that does not decode. */
 export function checkStoredHistograms(result: BenchResult, source: string): void {

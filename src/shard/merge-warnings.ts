@@ -6,7 +6,7 @@
 import { isMeasured, type BenchResult, type ScenarioInfo } from '../result-types.js';
 import { cellKey } from '../cell-key.js';
 import { loadSaturationOf } from '../measure/saturation.js';
-import { cellNamer, parametersText } from '../report/parameter-labels.js';
+import { cellNamer, parametersText } from '../parameter-labels.js';
 import type { ShardInfo } from '../shard-types.js';
 
 /** Shards whose headline rates differ by more than this share of their mean are called imbalanced. */

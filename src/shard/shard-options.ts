@@ -11,7 +11,7 @@ import { redactUrl } from '../redact/url-secrets.js';
 import { ParameterError } from '../errors.js';
 import type { ParameterSpec, ParamValues } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
-import type { ForeignServerSpec } from '../engine/server-lifecycles/types.js';
+import type { ForeignServerSpec } from '../server-lifecycles/types.js';
 
 /** Shard 0 serves the barrier here unless told otherwise. */
 export const DEFAULT_BARRIER_LISTEN = { host: '0.0.0.0', port: 7070 } as const;

@@ -19,7 +19,7 @@ import { basename, dirname, extname, join, sep } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { entryAt, kindOf, realFolder } from '../../safe-files.js';
 import type { BenchResult } from '../../result-types.js';
-import { buildChartsAndProblems, type ChartSpec } from '../charts/index.js';
+import { buildChartsAndProblems, type ChartSpec } from '../../charts/index.js';
 import type { RenderedChart } from './html-parts.js';
 import { renderHtml, type RenderedScenario } from './html.js';
 import { MANIFEST, manifestOf, notOwnFile, removeStale } from './artifacts-manifest.js';

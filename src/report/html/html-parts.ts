@@ -2,7 +2,7 @@
  * Pieces every part of report.html shares: inline SVG, a chart as a figure
  * with its caption, a plain text table (text escaped by src/escape/html.ts).
  */
-import type { ChartSpec } from '../charts/common.js';
+import type { ChartSpec } from '../../charts/common.js';
 import { escapeHtml } from '../../escape/html.js';
 
 export interface RenderedChart {

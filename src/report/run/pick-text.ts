@@ -10,7 +10,7 @@ import { isMeasured, type CellResult, type ScenarioInfo } from '../../result-typ
 import { picksOf, type Difference, type Pick } from '../../stats/ranking.js';
 import { isKeyMetric } from '../../stats/cell-intervals.js';
 import { percentInterval, percentOff } from '../interval-text.js';
-import { parametersText, variedParameters } from '../parameter-labels.js';
+import { parametersText, variedParameters } from '../../parameter-labels.js';
 
 /** One parameter set's picks, in words. */
 export interface PickSection {

@@ -10,7 +10,7 @@ import { cellTable } from './table.js';
 import { pickSections } from './pick-text.js';
 import { controlLines } from './control-text.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
-import { cellLabel, variedParameters } from '../parameter-labels.js';
+import { cellLabel, variedParameters } from '../../parameter-labels.js';
 import { visibleControls } from '../../escape/controls.js';
 import { markdownCode } from '../../escape/markdown.js';
 

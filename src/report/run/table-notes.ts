@@ -6,7 +6,7 @@
  */
 import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
 import { NO_SAMPLES } from '../../measure/metric-values.js';
-import { pairLabel } from '../parameter-labels.js';
+import { pairLabel } from '../../parameter-labels.js';
 
 /** The server-cost columns every table ends with. */
 export const SERVER_COST_HEADERS = ['srv CPU%', 'srv RSS MB'] as const;

@@ -9,7 +9,7 @@
 import type { MetricUnit } from '../../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../../result-types.js';
 import { NO_SAMPLES } from '../../measure/metric-values.js';
-import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from '../parameter-labels.js';
+import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from '../../parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 import { terminalText } from '../../escape/terminal.js';
 import { statisticsFootnotes } from './table-stats-notes.js';

@@ -5,9 +5,9 @@
  * those tied with it is outlined. Squares are grouped per metric and variant;
  * a panel where a square has no interval is drawn by its values alone.
  */
-import type { MeasuredCell } from '../../result-types.js';
-import { tieGroups } from '../../stats/tie-groups.js';
-import type { Side } from '../../stats/ratio.js';
+import type { MeasuredCell } from '../result-types.js';
+import { tieGroups } from '../stats/tie-groups.js';
+import type { Side } from '../stats/ratio.js';
 
 export interface TiedSquare {
   metric: string;

@@ -11,10 +11,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { watchParent } from '../../child/parent-watchdog.js';
-import { CLOCK_TICKS, processTree } from '../../measure/proc-sampler.js';
-import { ChildFailure, killWithChildren } from '../processes.js';
-import type { ParamValues } from '../../declaration-types.js';
+import { watchParent } from '../child/parent-watchdog.js';
+import { CLOCK_TICKS, processTree } from '../measure/proc-sampler.js';
+import { ChildFailure, killWithChildren } from '../child-processes.js';
+import type { ParamValues } from '../declaration-types.js';
 import type { CellServer, CellTls, CommandSpec, ServerReport, StartedServer } from './types.js';
 import { httpOriginOf, urlWithParams } from './foreign-url.js';
 import { fillPlaceholders, plainArgv, printedPort } from './command-text.js';

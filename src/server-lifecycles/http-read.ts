@@ -7,8 +7,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { ClientTls } from '../../adapter-types.js';
-import { nodeTlsOptions } from '../../clients/tls-trust.js';
+import type { ClientTls } from '../adapter-types.js';
+import { nodeTlsOptions } from '../clients/tls-trust.js';
 
 export interface HttpReadOptions {
   method?: 'GET' | 'POST';

@@ -1,5 +1,5 @@
 /** The CellServer for a foreign server: a running target or a command to start. */
-import type { ParamValues } from '../../declaration-types.js';
+import type { ParamValues } from '../declaration-types.js';
 import type { CellServer, CellTls, ForeignServerSpec } from './types.js';
 import { TargetServer } from './target.js';
 import { CommandServer } from './command.js';

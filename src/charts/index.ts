@@ -7,11 +7,11 @@
  * what it does not draw is said, by its key path in the file. A capacity
  * result also gets its search drawn (capacity.ts), ahead of the steps' charts.
  */
-import type { ChartKind, ChartRequest } from '../../declaration-types.js';
-import type { BenchResult, CapacityResult } from '../../result-types.js';
+import type { ChartKind, ChartRequest } from '../declaration-types.js';
+import type { BenchResult, CapacityResult } from '../result-types.js';
 import { chartName, scenarioView, type ChartSpec, type DrawnChart, type ScenarioView } from './common.js';
 import { checkRequest } from './request-check.js';
-import { vegaSafeSpec } from '../../escape/vega.js';
+import { vegaSafeSpec } from '../escape/vega.js';
 import { byParameterCharts } from './by-parameter.js';
 import { cumulativeChart } from './cumulative.js';
 import { capacityCharts } from './capacity.js';

@@ -6,12 +6,12 @@
  * one URL, their CPU and RSS added up, their reports merged, and what one tells
  * its siblings (ctx.tellSiblings) relayed to the others.
  */
-import type { ProcessReport, SampledStat } from '../../result-types.js';
-import type { ServerStartMessage } from '../../child/ipc.js';
-import { mergeHistogramSets, sumCounterSets } from '../../measure/metrics.js';
-import type { ManagedChild } from '../processes.js';
+import type { ProcessReport, SampledStat } from '../result-types.js';
+import type { ServerStartMessage } from '../child/ipc.js';
+import { mergeHistogramSets, sumCounterSets } from '../measure/metrics.js';
+import type { ManagedChild } from '../child-processes.js';
 import type { CellServer, ServerReport, StartedServer } from './types.js';
-import { monotonicUs } from '../../measure/clock.js';
+import { monotonicUs } from '../measure/clock.js';
 
 const SERVER_START_TIMEOUT_MS = 15_000;
 /**

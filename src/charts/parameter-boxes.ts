@@ -4,7 +4,7 @@
  * histogram keeps no outliers to draw) and the means as bars with their value.
  * Histograms of different units get charts of their own.
  */
-import type { MeasuredCell } from '../../result-types.js';
+import type { MeasuredCell } from '../result-types.js';
 import {
   cellLabel,
   facetedChart,

@@ -7,11 +7,11 @@
  * written like every other chart of the report.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CapacitySection, SloClause } from '../../capacity-types.js';
-import type { CapacityResult, ScenarioInfo } from '../../result-types.js';
-import { clauseHolds } from '../../slo/grammar.js';
+import type { CapacitySection, SloClause } from '../capacity-types.js';
+import type { CapacityResult, ScenarioInfo } from '../result-types.js';
+import { clauseHolds } from '../slo/grammar.js';
 import { frame, type DrawnChart, type ScenarioView } from './common.js';
-import { vegaString } from '../../escape/vega.js';
+import { vegaString } from '../escape/vega.js';
 import { seriesStyle } from './series-style.js';
 
 /** A capacity chart before the report names it: `kind` becomes the name's suffix. */

@@ -6,7 +6,7 @@
  * target that never resets its counters still reports one cell at a time.
  */
 import { httpRead, HttpReadError } from './http-read.js';
-import type { ClientTls } from '../../adapter-types.js';
+import type { ClientTls } from '../adapter-types.js';
 
 export const STATS_PATH = '/wsbench/stats';
 /** The whole read, connecting and every byte of the answer, within this long. */

@@ -2,7 +2,7 @@
  * `percentiles`: HDR percentile curves, one line per cell, one panel per
  * requested histogram (each panel titles its own unit).
  */
-import type { HistogramRef } from '../../declaration-types.js';
+import type { HistogramRef } from '../declaration-types.js';
 import { frame, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { histogramSeries, percentileCurve, percentileX, refLabel } from './histograms.js';
 import { seriesEncoding, seriesFields, seriesStyle, styleNote } from './series-style.js';

@@ -4,9 +4,9 @@
  * command wsbench starts for the cell (--server-cmd). The cell only starts,
  * opens the window, asks for a report, and stops.
  */
-import type { ProcessReport, Protocol } from '../../result-types.js';
-import type { ProcReading } from '../../measure/proc-sampler.js';
-import type { ClientTls, ServerTls } from '../../adapter-types.js';
+import type { ProcessReport, Protocol } from '../result-types.js';
+import type { ProcReading } from '../measure/proc-sampler.js';
+import type { ClientTls, ServerTls } from '../adapter-types.js';
 
 /** What one cell's server and clients get of the run's TLS (see run-tls.ts); empty for a plain cell. */
 export interface CellTls {

@@ -4,7 +4,7 @@
  * (rows carry `low` and `high`; rows without them get none). The caption of a
  * chart that draws them says what they are.
  */
-import type { MeasuredCell } from '../../result-types.js';
+import type { MeasuredCell } from '../result-types.js';
 
 /** Say so in a caption that draws intervals. */
 export const INTERVAL_CAPTION = 'Whiskers are the 95 % interval of each value (docs/reading-results.md).';

@@ -18,7 +18,7 @@ import {
   constants,
 } from 'node:fs';
 import { join } from 'node:path';
-import { readProcess, type ProcReading } from '../../measure/proc-sampler.js';
+import { readProcess, type ProcReading } from '../measure/proc-sampler.js';
 
 let sequence = 0;
 /** Whether this process has looked for cgroups that runs before it left behind. */

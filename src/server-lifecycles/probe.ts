@@ -11,11 +11,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import type { Protocol } from '../../result-types.js';
-import type { ClientTls } from '../../adapter-types.js';
-import { FrameParser, OPCODE } from '../../parsing/frame-parser.js';
-import { nodeTlsOptions } from '../../clients/tls-trust.js';
-import { monotonicUs } from '../../measure/clock.js';
+import type { Protocol } from '../result-types.js';
+import type { ClientTls } from '../adapter-types.js';
+import { FrameParser, OPCODE } from '../parsing/frame-parser.js';
+import { nodeTlsOptions } from '../clients/tls-trust.js';
+import { monotonicUs } from '../measure/clock.js';
 
 export interface ProbeOptions {
   /** For connecting and for the handshake's answer, together. */

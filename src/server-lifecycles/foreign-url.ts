@@ -3,9 +3,9 @@
  * its query string (the documented way a foreign server learns them), and the
  * plain HTTP origin beside it for REST routes and the stats route.
  */
-import type { ParamValues } from '../../declaration-types.js';
-import type { Protocol } from '../../result-types.js';
-import { isTlsUrl } from '../../clients/tls-trust.js';
+import type { ParamValues } from '../declaration-types.js';
+import type { Protocol } from '../result-types.js';
+import { isTlsUrl } from '../clients/tls-trust.js';
 
 /** ws:// and wss:// are WebSocket; http:// and https:// are socket.io. Null for anything else. */
 export function protocolOfUrl(text: string): Protocol | null {

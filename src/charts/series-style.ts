@@ -7,7 +7,7 @@
  * clients outnumber the colours or dashes, every cell gets its own panel:
  * a panel's title names its one line, so any number of cells reads apart.
  */
-import type { MeasuredCell } from '../../result-types.js';
+import type { MeasuredCell } from '../result-types.js';
 import { cellLabel, firstSeen, variantLabel, type ScenarioView } from './common.js';
 
 /** Colours that read apart on white and in print (Tableau 10): one per server. */

@@ -6,14 +6,14 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { Config } from 'vega-lite';
-import type { MetricInfo, ParamValues } from '../../declaration-types.js';
+import type { MetricInfo, ParamValues } from '../declaration-types.js';
 import {
   isMeasured,
   type BenchResult,
   type CellResult,
   type MeasuredCell,
   type ScenarioInfo,
-} from '../../result-types.js';
+} from '../result-types.js';
 import {
   cellLabel as labelOf,
   fixedParametersText,

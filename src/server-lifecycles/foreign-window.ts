@@ -5,9 +5,9 @@
  * and after the clients finished, and keep the difference as the server's
  * counters; without that route the server-side metrics are null, with a note.
  */
-import { monotonicUs } from '../../measure/clock.js';
+import { monotonicUs } from '../measure/clock.js';
 import type { ServerReport } from './types.js';
-import type { ClientTls } from '../../adapter-types.js';
+import type { ClientTls } from '../adapter-types.js';
 import { counterDifference, readStats, STATS_PATH, type StatsReading } from './stats.js';
 
 export class ForeignWindow {

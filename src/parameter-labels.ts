@@ -6,9 +6,9 @@
  * the charts, compare, the progress line and the merge warnings all use it,
  * so one cell is named the same way everywhere: `echo uws x ws payload=32B`.
  */
-import type { ParameterInfo, ParamValues } from '../declaration-types.js';
-import type { CellResult } from '../result-types.js';
-import { formatValue } from '../parsing/parameter-values.js';
+import type { ParameterInfo, ParamValues } from './declaration-types.js';
+import type { CellResult } from './result-types.js';
+import { formatValue } from './parsing/parameter-values.js';
 
 type Value = ParamValues[string];
 /** What naming a cell needs of it. */

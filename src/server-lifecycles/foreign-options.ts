@@ -4,15 +4,15 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { ParameterError } from '../../errors.js';
-import type { ForeignServerInfo, StackInfo } from '../../result-types.js';
-import type { AnyScenario } from '../../scenario-types.js';
-import { readProcess } from '../../measure/proc-sampler.js';
+import { ParameterError } from '../errors.js';
+import type { ForeignServerInfo, StackInfo } from '../result-types.js';
+import type { AnyScenario } from '../scenario-types.js';
+import { readProcess } from '../measure/proc-sampler.js';
 import { fillPlaceholders, plainArgv, portSourceOf, takesCertificate } from './command-text.js';
 import { protocolOfUrl } from './foreign-url.js';
-import { isTlsUrl } from '../../clients/tls-trust.js';
+import { isTlsUrl } from '../clients/tls-trust.js';
 import type { ForeignServerSpec } from './types.js';
-import { redactUrl, redactUrlsIn } from '../../redact/url-secrets.js';
+import { redactUrl, redactUrlsIn } from '../redact/url-secrets.js';
 
 /** A server that is already running. `N`: its name's type (run() infers it, so `servers` may list the name). */
 export interface TargetOption<N extends string = string> {

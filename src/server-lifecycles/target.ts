@@ -3,13 +3,13 @@
  * clients; it samples the server's process tree for CPU and RSS only when told
  * which process that is (--target-pid), never another process's.
  */
-import type { ParamValues } from '../../declaration-types.js';
+import type { ParamValues } from '../declaration-types.js';
 import type { CellServer, CellTls, ServerReport, StartedServer, TargetSpec } from './types.js';
 import { httpOriginOf, isLoopbackUrl, urlWithParams } from './foreign-url.js';
 import { probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
-import { readProcess } from '../../measure/proc-sampler.js';
-import { ChildFailure } from '../processes.js';
+import { readProcess } from '../measure/proc-sampler.js';
+import { ChildFailure } from '../child-processes.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 

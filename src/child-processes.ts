@@ -3,9 +3,9 @@
  * sure none of them outlives wsbench.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import type { FromChild, ProgressMessage, SiblingMessage, ToChild } from '../child/ipc.js';
-import type { ProcessReport, Runtime } from '../result-types.js';
-import { childLaunch } from '../runtimes/launch.js';
+import type { FromChild, ProgressMessage, SiblingMessage, ToChild } from './child/ipc.js';
+import type { ProcessReport, Runtime } from './result-types.js';
+import { childLaunch } from './runtimes/launch.js';
 
 const STDERR_TAIL_BYTES = 4096;
 /** How long an exited child's IPC channel may take to hand over what is still in it. */

@@ -3,9 +3,9 @@
  * style) and the few statistics a box plot needs. A histogram's unit comes
  * from the file: latencies are µs there and ms in every chart, sizes bytes.
  */
-import { decodeHistogram } from '../../measure/metrics.js';
-import type { HistogramRef } from '../../declaration-types.js';
-import type { EncodedHistogram, MeasuredCell } from '../../result-types.js';
+import { decodeHistogram } from '../measure/metrics.js';
+import type { HistogramRef } from '../declaration-types.js';
+import type { EncodedHistogram, MeasuredCell } from '../result-types.js';
 import { round4 } from './common.js';
 
 type Histogram = ReturnType<typeof decodeHistogram>;

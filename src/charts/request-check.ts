@@ -7,7 +7,7 @@
  * said, so nothing is dropped in silence and no builder meets a field it did
  * not expect.
  */
-import type { ChartKind, ChartRequest, HistogramRef } from '../../declaration-types.js';
+import type { ChartKind, ChartRequest, HistogramRef } from '../declaration-types.js';
 import type { ScenarioView } from './common.js';
 
 /** The kinds this version draws, in the order the message lists them. */

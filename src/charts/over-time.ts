@@ -5,8 +5,8 @@
  * whose declared source is a counter rate: the counter's increase over the
  * interval, per second, times the declared scale, in the metric's unit.
  */
-import type { CounterSource } from '../../declaration-types.js';
-import type { MeasuredCell, TimeSeries } from '../../result-types.js';
+import type { CounterSource } from '../declaration-types.js';
+import type { MeasuredCell, TimeSeries } from '../result-types.js';
 import {
   cellLabel,
   declaredMetrics,
