@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { FromChild, ProgressMessage, SiblingMessage, ToChild } from './child/ipc.js';
 import type { ProcessReport, Runtime } from './result-types.js';
 import { childLaunch } from './runtimes/launch.js';
+import { untilEvent } from './until-event.js';
 
 const STDERR_TAIL_BYTES = 4096;
 /** How long an exited child's IPC channel may take to hand over what is still in it. */
@@ -99,7 +100,10 @@ export class ManagedChild {
         this.exitedAtEpochMs = Date.now();
         // A child sends its report and exits at once: the exit can be seen before the
         // report is read off the channel. The exit counts once the channel has ended.
-        void channelEnded(this.process, CHANNEL_END_WAIT_MS).then(() => {
+        const channelEnded = this.process.connected
+          ? untilEvent(this.process, 'disconnect', CHANNEL_END_WAIT_MS)
+          : Promise.resolve();
+        void channelEnded.then(() => {
           this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
           this.wake();
           resolve();
@@ -180,20 +184,6 @@ export class ManagedChild {
     await this.exited;
     clearTimeout(timer);
   }
-}
-
-/** Resolves when `child`'s IPC channel has closed (every message in it delivered), or after `ms`. */
-function channelEnded(child: ChildProcess, ms: number): Promise<void> {
-  if (!child.connected) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      child.off('disconnect', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    child.once('disconnect', done);
-  });
 }
 
 /**

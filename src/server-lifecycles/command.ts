@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { watchParent } from '../child/parent-watchdog.js';
 import { CLOCK_TICKS, processTree } from '../measure/proc-sampler.js';
 import { ChildFailure, killWithChildren } from '../child-processes.js';
+import { untilEvent } from '../until-event.js';
 import type { ParamValues } from '../declaration-types.js';
 import type { CellServer, CellTls, CommandSpec, ServerReport, StartedServer } from './types.js';
 import { httpOriginOf, urlWithParams } from './foreign-url.js';
@@ -26,6 +27,8 @@ import { groupOf, listenersOn, startTicks } from './port-listeners.js';
 const STOP_GRACE_MS = 3000;
 const POLL_MS = 50;
 const STDERR_TAIL_BYTES = 8192;
+/** How long an exited command's stderr may take to hand over its last lines (a daemon it left keeps it open). */
+const STDERR_END_WAIT_MS = 1000;
 /**
  * A command that exits with this code before it listens says it cannot run here (a broker that is
  * not installed): its cell is n/a with the last line it printed, as an unavailable stack's is.
@@ -314,9 +317,12 @@ export class CommandServer implements CellServer {
     const child = spawn(file!, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
+      child.once('exit', async (code, signal) => {
         this.exitedAtEpochMs = Date.now();
         this.exitCode = code;
+        // What it printed before it exited can still be in the pipe: read it before the exit counts, so
+        // the reason quotes its last line. A daemon it left holds the pipe open: then the deadline.
+        if (child.stderr && !child.stderr.readableEnded) await untilEvent(child.stderr, 'end', STDERR_END_WAIT_MS);
         this.exitInfo ??= signal
           ? `was killed by ${signal}`
           : code === 126 && this.cgroup
