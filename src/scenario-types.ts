@@ -335,13 +335,15 @@ export type WithRecorders<C, R, Side extends 'client' | 'server'> = C & { readon
  * Every metric key of a scenario: its own and those its recorders derive. Without `metrics`, TypeScript
  * infers M as its constraint (any string key): with recorders, that means none of its own.
  */
-export type MetricKeysOf<M, R> = [keyof R] extends [never] ? keyof M & string : Spelled<(string extends keyof M ? never : keyof M & string) | RecorderKeys<R>>;
-/** The keys one by one, so that a compile error lists them rather than the types they come from. */
-type Spelled<K> = K extends string ? K : never;
+export type MetricKeysOf<M, R> = [keyof R] extends [never]
+  ? keyof M & string
+  : // Through `infer`, so that a compile error lists the keys rather than the types they come from.
+    ((string extends keyof M ? never : keyof M & string) | RecorderKeys<R>) extends infer K ? K & string : never;
 
 type HistogramOfSource<Src> = Src extends { histogram: infer H extends string } ? H : never;
 /** Every histogram a scenario's metrics read: any string when a metric names one as a plain string. */
-export type HistogramNamesOf<M, R> = { [K in keyof M]: M[K] extends { source: infer Src } ? HistogramOfSource<Src> : never }[keyof M] | DeclaredHistograms<R>;
+export type HistogramNamesOf<M, R> = [keyof R] extends [never] ? OwnHistograms<M> : (string extends keyof M ? never : OwnHistograms<M>) | DeclaredHistograms<R>;
+type OwnHistograms<M> = { [K in keyof M]: M[K] extends { source: infer Src } ? HistogramOfSource<Src> : never }[keyof M];
 
 /** The ctx of `connection(conn, ctx)` and `setup(ctx)`: the client half's, less what wsbench now does itself. */
 export interface ConnectionContext<P extends ParamValues = ParamValues, R = {}>

@@ -18,7 +18,7 @@ import { perConnectionClient, perConnectionReadyMs } from './per-connection.js';
 /** The metrics of a scenario: its own (none when only recorders were given: see MetricKeysOf) and those its recorders derive. */
 export type AllMetrics<D extends ParameterDeclarations, M, R> = [keyof R] extends [never]
   ? M
-  : (string extends keyof M ? {} : M) & { [K in RecorderKeys<R>]: MetricDefinition<ScenarioParams<D>> };
+  : (string extends keyof M ? {} : M) & { [K in RecorderKeys<R> extends infer Keys ? Keys & string : never]: MetricDefinition<ScenarioParams<D>> };
 
 export function defineScenario<
   const D extends ParameterDeclarations,
