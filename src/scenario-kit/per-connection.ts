@@ -187,12 +187,14 @@ class OpenConnection implements ScenarioConnection {
   /** Every message of the connection: a request's reply, else the scenario's handler's. */
   readonly dispatch = (data: MessageData): void => {
     const tracker = this.tracker;
-    if (tracker !== null && tracker.receive(data)) return;
+    const kind = tracker === null ? 'other' : tracker.sort(data);
+    if (kind === 'answered') return;
     const handler = this.handler;
     if (handler !== null) return handler(data);
-    if (tracker !== null) return tracker.unmatched();
+    // A reply to nothing in flight, and nobody to hand it to: a wrong one.
+    if (kind === 'stray') return tracker!.unmatched();
     // Binary data is a view valid only during the call: a kept one is a copy.
-    if (this.early.length < EARLY_MESSAGES) this.early.push(typeof data === 'string' ? data : data.slice());
+    if (tracker === null && this.early.length < EARLY_MESSAGES) this.early.push(typeof data === 'string' ? data : data.slice());
   };
 
   /** The engine counted the loss; the connection's requests still in flight are missing. */

@@ -83,15 +83,22 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
   }
 
   receive(data: MessageData): boolean {
-    if (this.pending.size === 0 && this.timedOut.size === 0) return false;
+    return this.sort(data) === 'answered';
+  }
+
+  /**
+   * What `data` is: the reply to a request in flight (answered, and counted), a reply that answers
+   * nothing in flight (`stray`: wrong, unless someone else takes it), or no reply at all (`other`).
+   */
+  sort(data: MessageData): 'answered' | 'stray' | 'other' {
     const nowUs = this.link.nowUs();
     const reply = this.parse(data);
-    if (reply === undefined) return false;
+    if (reply === undefined) return 'other';
     const seq = this.answered(reply);
     if (seq === undefined) {
       // A late reply to a request already counted missing is not a wrong one too.
       const id = this.idOf(reply);
-      return id !== undefined && this.timedOut.delete(id);
+      return id !== undefined && this.timedOut.delete(id) ? 'answered' : 'stray';
     }
     const request = this.take(seq)!;
     const o = this.options;
@@ -106,7 +113,7 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
       o.answered?.add();
       request.resolve(reply);
     }
-    return true;
+    return 'answered';
   }
 
   inFlight(): number {
