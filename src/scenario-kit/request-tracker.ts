@@ -148,17 +148,19 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
     return this.pending.size > 0;
   }
 
-  /** The request `reply` answers: its id's, the first whose predicate holds, or the oldest in order. */
+  /** The request `reply` answers: its id's, else the oldest whose predicate holds, else the oldest of those in order. */
   private answered(reply: Reply): number | undefined {
     if (this.byId.size > 0) {
       const seq = this.byId.get(this.idOf(reply));
       if (seq !== undefined) return seq;
     }
+    let inOrder: number | undefined;
     for (const [seq, request] of this.pending) {
       if (request.hasId) continue;
-      if (request.match === undefined || request.match(reply)) return seq;
+      if (request.match === undefined) inOrder ??= seq;
+      else if (request.match(reply)) return seq;
     }
-    return undefined;
+    return inOrder;
   }
 
   private take(seq: number): Pending<Reply> | undefined {
@@ -178,9 +180,8 @@ class Sweeper {
   watch(tracker: { sweep(): boolean }): void {
     this.watched.add(tracker);
     if (this.timer !== null) return;
+    // Not unref'd: a request in flight holds its process until its deadline, no longer (the timer stops once none is).
     this.timer = setInterval(() => this.tick(), SWEEP_MS);
-    // In Node the sweep must not hold the process open; a page's timers have no unref.
-    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private tick(): void {
