@@ -380,7 +380,7 @@ export const SCENARIO_BRAND: unique symbol = Symbol.for('wsbench.scenario');
 export interface Scenario<
   D extends ParameterDeclarations = ParameterDeclarations,
   M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
-> extends Omit<ScenarioDefinition<D, M>, 'server' | 'client' | 'connection' | 'setup' | 'recorders' | 'metrics'> {
+> extends Omit<ScenarioDefinition<D, M>, 'server' | 'client' | 'connection' | 'setup' | 'connect' | 'recorders' | 'metrics'> {
   server?(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
   client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
   metrics: M;

@@ -33,7 +33,8 @@ export function defineScenario<
   const recorders = loose.recorders ?? {};
   // Without recorders, `metrics` is checked as given (the old form: it must be there).
   const metrics = loose.recorders === undefined ? loose.metrics : { ...recorderMetrics(recorders), ...loose.metrics };
-  const { connection, setup, recorders: _declared, ...rest } = loose;
+  // The per-connection parts live on in the client half made of them: a scenario spread into another is a client(ctx) one.
+  const { connection, setup, connect: _plan, recorders: _declared, ...rest } = loose;
   const whole = { ...rest, metrics };
   checkDeclarations(whole);
   const hasRecorders = Object.keys(recorders).length > 0;
