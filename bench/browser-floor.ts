@@ -12,7 +12,7 @@
  * This file is also its own server child (`--role server`).
  * Alone: `node dist/bench/browser-floor.js` prints the comparison.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, } from 'node:child_process';
 import http from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -171,5 +171,5 @@ if (process.argv[2] === '--role') {
   const { url } = await serveScenario(echo, { connections: 1, payload: BROWSER_FLOOR.payloadBytes, duration: BROWSER_FLOOR.durationMs });
   process.send!({ url });
 } else if (process.argv[1] === SELF) {
-  process.stdout.write(renderBrowserFloor(await browserFloor((line) => process.stderr.write(`${line}\n`))) + '\n');
+  process.stdout.write(`${renderBrowserFloor(await browserFloor((line) => process.stderr.write(`${line}\n`)))}\n`);
 }

@@ -24,7 +24,7 @@ import { monotonicUs } from '../src/measure/clock.js';
 import { MetricsRegistry } from '../src/measure/metrics.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
+import { describe, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
@@ -226,6 +226,6 @@ else if (process.argv[1] === SELF) {
   }
   else {
     const cost = await echoCost(ECHO_COST.rounds, (line) => process.stderr.write(`${line}\n`));
-    process.stdout.write(renderEchoCost(cost) + '\n');
+    process.stdout.write(`${renderEchoCost(cost)}\n`);
   }
 }

@@ -182,5 +182,5 @@ else if (process.argv[1] === SELF && process.argv.includes('--profile')) {
   ]);
 } else if (process.argv[1] === SELF) {
   const result = await fanoutBaseline(FANOUT_COST.rounds, (line) => process.stderr.write(`fanout ${line}\n`));
-  process.stdout.write(renderFanoutBaseline(result) + '\n');
+  process.stdout.write(`${renderFanoutBaseline(result)}\n`);
 }

@@ -29,10 +29,9 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import firehose from '../scenarios/firehose.js';
-import { run } from '../src/index.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { describe, exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
+import { describe, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
@@ -173,6 +172,6 @@ else if (process.argv[1] === SELF) {
     });
   } else {
     const result = await firehoseBaseline(FIREHOSE_COST.rounds, (line) => process.stderr.write(`firehose ${line}\n`));
-    process.stdout.write(renderFirehoseBaseline(result) + '\n');
+    process.stdout.write(`${renderFirehoseBaseline(result)}\n`);
   }
 }

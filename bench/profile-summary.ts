@@ -89,5 +89,5 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     process.stderr.write('usage: node dist/bench/profile-summary.js <module, e.g. client-process.js> <file.cpuprofile>...\n');
     process.exit(2);
   }
-  process.stdout.write(summarizeProfile(paths, module) + '\n');
+  process.stdout.write(`${summarizeProfile(paths, module)}\n`);
 }

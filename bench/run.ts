@@ -91,7 +91,7 @@ const progress = (label: string) => (line: string): void => void process.stderr.
 /** One comparison's lines; one that fails says why in one line and the others still run. */
 async function comparison(label: string, measure: () => Promise<string>): Promise<void> {
   try {
-    process.stdout.write((await measure()) + '\n');
+    process.stdout.write(`${await measure()}\n`);
   } catch (error) {
     process.stdout.write(`${label}: could not be measured: ${(error as Error).message.split('\n')[0]}\n`);
     process.exitCode = 1;

@@ -20,7 +20,7 @@ if (file && collect && /wsbench\.js$/.test(process.argv[1] ?? '')) {
   const timer = setInterval(() => {
     collect();
     const usage = process.memoryUsage();
-    appendFileSync(file, JSON.stringify({ tS: Math.round((Date.now() - startedMs) / 1000), ...usage }) + '\n');
+    appendFileSync(file, `${JSON.stringify({ tS: Math.round((Date.now() - startedMs) / 1000), ...usage })}\n`);
   }, everyMs);
   timer.unref();
 }

@@ -101,7 +101,7 @@ const code = await ended;
 clearInterval(timer);
 record.pageStatus = (await page?.locator('#run-status').textContent({ timeout: 5000 }).catch(() => null)) ?? null;
 await browser?.close();
-writeFileSync(join(dir, 'soak-samples.json'), JSON.stringify(record, null, 1) + '\n');
+writeFileSync(join(dir, 'soak-samples.json'), `${JSON.stringify(record, null, 1)}\n`);
 process.stderr.write(`soak: wsbench exited with ${code}; page said "${record.pageStatus}"; ${record.samples.length} samples in ${join(dir, 'soak-samples.json')}\n`);
 
 function sample(): void {
@@ -116,7 +116,7 @@ function sample(): void {
     if (role && rss !== null) rssBytes[role] = (rssBytes[role] ?? 0) + rss;
   }
   record.samples.push({ tS: Math.round((Date.now() - startedMs) / 1000), rssBytes, load1: loadavg()[0]! });
-  writeFileSync(join(dir, 'soak-samples.json'), JSON.stringify(record, null, 1) + '\n');
+  writeFileSync(join(dir, 'soak-samples.json'), `${JSON.stringify(record, null, 1)}\n`);
 }
 
 function rssOf(pid: number): number | null {

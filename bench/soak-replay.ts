@@ -41,7 +41,7 @@ let clockMs = cellStart.atMs;
 const state = new LiveState(() => clockMs);
 const own = new OwnProcess();
 const series = new TimeSeriesCollector(1000);
-const journal = new RunJournal('/dev/null', { argv: [], cwd: '/', out: '/dev/null', scenario: { given: start.scenario.name, url: '', name: start.scenario.name } }, (line) => process.stderr.write(line + '\n'));
+const journal = new RunJournal('/dev/null', { argv: [], cwd: '/', out: '/dev/null', scenario: { given: start.scenario.name, url: '', name: start.scenario.name } }, (line) => process.stderr.write(`${line}\n`));
 const listeners: Array<(event: RunEvent) => void> = part === 'live' || part === 'dashboard' ? [(e) => state.onEvent(e)] : part === 'journal' ? [journal.onEvent] : [];
 
 emit({ type: 'run-start', scenario: start.scenario, cells: start.plan.length, repeat: 1, plan: start.plan, startedAt: start.startedAt, environment: start.environment, clientProcesses: start.clientProcesses });
@@ -71,7 +71,7 @@ for (let lap = 0; lap < laps; lap++) {
     if (++ticks % SAMPLE_EVERY_TICKS === 0) sample();
   }
 }
-if (part === 'time-series') process.stdout.write(JSON.stringify({ points: series.build()?.points.length }) + '\n');
+if (part === 'time-series') process.stdout.write(`${JSON.stringify({ points: series.build()?.points.length })}\n`);
 sample();
 await journal.close();
 
@@ -83,5 +83,5 @@ function sample(): void {
   collect!();
   const usage = process.memoryUsage();
   const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
-  process.stdout.write(JSON.stringify({ part, ticks, wallS: Math.round((Date.now() - startedMs) / 100) / 10, rssMB: mb(usage.rss), heapUsedMB: mb(usage.heapUsed), heapTotalMB: mb(usage.heapTotal), externalMB: mb(usage.external), arrayBuffersMB: mb(usage.arrayBuffers), ...(snapshotBytes ? { snapshotKB: Math.round(snapshotBytes / 1024) } : {}) }) + '\n');
+  process.stdout.write(`${JSON.stringify({ part, ticks, wallS: Math.round((Date.now() - startedMs) / 100) / 10, rssMB: mb(usage.rss), heapUsedMB: mb(usage.heapUsed), heapTotalMB: mb(usage.heapTotal), externalMB: mb(usage.external), arrayBuffersMB: mb(usage.arrayBuffers), ...(snapshotBytes ? { snapshotKB: Math.round(snapshotBytes / 1024) } : {}) })}\n`);
 }

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { caseDirs, faultShown, killQuietly, runBin as runBinIn, sleep, startTarget, until } from './fault-run.mjs';
+import { caseDirs, faultShown, killQuietly, runBin as runBinIn, sleep, startTarget, until, untilWindowOpen } from './fault-run.mjs';
 
 const NOTHING = { code: null, hung: false, left: [], lost: null, readAsOk: null, outside: [] };
 /** Reading a special file must end at once: longer than this is a hang. */
@@ -83,7 +83,7 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
   const faultRun = (name, argv, { inject, wanted = 'fault', code = 130 } = {}) => hostile(name, async ({ dir }) => {
     const out = join(dir, 'r.json');
     const tag = tagged();
-    const ran = await runBin(argv(out, tag), { cwd: dir, tag, inject });
+    const ran = await runBin(argv(out, tag), { cwd: dir, tag, inject: inject && ((child, stderr) => inject(child, stderr, out)) });
     if (ran.hung) return { code: ran.code, hung: true, left: ran.left, lost: existsSync(out) ? null : 'hung, and no result written' };
     if (wanted === 'killed') return { code: ran.code, left: ran.left };
     if (wanted === 'fault') return { code: ran.code, left: ran.left, ...faultShown(readResultFile, out, ran.code, 'fault') };
@@ -213,9 +213,10 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
     faultRun('SIGHUP to the group of a --server-cmd run', (out, tag) => ['run', 'echo', '--server-cmd', `srv=${node} ${ECHO} --port {port} --mode echo --tag ${tag}`, '--clients', 'ws', '--duration', '30s', '--out', out], {
       wanted: 'interrupted',
       code: 129,
-      inject: async (child, stderr) => {
+      inject: async (child, stderr, out) => {
         await until(stderr, /: started/);
-        await sleep(1500);
+        await untilWindowOpen(out);
+        await sleep(1000);
         killQuietly(-child.pid, 'SIGHUP');
       },
     }),

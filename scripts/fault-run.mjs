@@ -91,6 +91,23 @@ export async function until(getStderr, pattern, ms = 60_000) {
   return pattern.test(getStderr());
 }
 
+/**
+ * Waits until the run's journal (`<out>.journal`) records that a cell's measurement window opened, at most `ms`:
+ * a signal sent before then finds nothing measured yet, and a case that wants the cut cell's numbers must not
+ * race the warmup on a loaded machine.
+ */
+export async function untilWindowOpen(out, ms = 60_000) {
+  const opened = () => {
+    try {
+      return readFileSync(`${out}.journal`, 'utf8').includes('"type":"window-open"');
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; waited < ms && !opened(); waited += 50) await sleep(50);
+  return opened();
+}
+
 /** Processes of the run's group or carrying its tag, and cgroups named after its pid, a few seconds after it ended. */
 export async function leftBehind(pgid, tag, waitMs = 10_000) {
   let left = [];

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ParameterError, UsageError } from './errors.js';
 import { asFlagMessage } from './commands/parameter-flags.js';
+import { inPlanTerms } from './commands/plan/plan-naming.js';
 import { toolVersion } from './package-version.js';
 import { runFromArgs } from './commands/run.js';
 import { listFromArgs } from './commands/list.js';
@@ -77,7 +78,8 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     if (error instanceof UsageError) {
-      const message = error instanceof ParameterError ? asFlagMessage(error) : error.message;
+      // A value a test plan gave is named as the plan's file and key, not as a flag the user never typed.
+      const message = inPlanTerms(error instanceof ParameterError ? asFlagMessage(error) : error.message);
       process.stderr.write(`wsbench: ${terminalText(redactUrlsIn(message))}\n`);
       process.exit(2);
     }

@@ -1,11 +1,20 @@
-/** wsbench's library API. Every export is listed by name. */
+/**
+ * wsbench's library API. Every export is listed by name.
+ *
+ * Its declarations name Node's types (streams, servers, sockets). TypeScript 6 and later load
+ * @types/node only when asked (`types` defaults to none), so the reference below asks for them:
+ * without it a consumer's tsc fails inside these declarations (`Cannot find name 'node:http'`).
+ * @types/node comes with wsbench's dependencies (engine.io's, a range that dedupes with the user's).
+ */
+/// <reference types="node" preserve="true" />
 export { run, planRun, execute } from './run.js';
 export type { RunOptions, RunPlan, ParamsFor } from './run.js';
+export type { ResultOf, CellOf, MetricValuesOf, CellParamsOf, ScenarioOf, ScenarioRefInput, ScenarioPath } from './typed-results.js';
 export type { TargetOption, ServerCommandOption } from './engine/server-lifecycles/foreign-options.js';
 export type { RunEvent, RunEventType } from './engine/events.js';
 export type { ResourceSample } from './measure/proc-sampler.js';
 export type { ScenarioRef } from './child/scenario-loader.js';
-export type { BuiltInScenarioParameters } from './built-in-scenarios.js';
+export type { BuiltInScenarios, BuiltInScenarioName, BuiltInScenarioParameters } from './built-in-scenarios.js';
 export {
   defineScenario,
   isScenario,
@@ -103,6 +112,7 @@ export { UsageError, ParameterError } from './errors.js';
 export { parseDurationMs, parseSizeBytes } from './parsing/units.js';
 export { decodeHistogram, encodeHistogram, mergeEncoded, summarizeEncoded } from './measure/metrics.js';
 export { serverStacks, clientStacks } from './stacks.js';
+export type { ServerStackName, ClientStackName, StackNameInput } from './stacks.js';
 export { SCHEMA_VERSION, isMeasured } from './result-types.js';
 export type {
   MessageData,
@@ -206,8 +216,10 @@ export type {
   TimeSeries,
   CellStatus,
   CellIdentity,
+  MetricValueMap,
   Measured,
   OkCell,
+  ErrorsCell,
   FailedMeasuredCell,
   FailedEmptyCell,
   SkippedCell,

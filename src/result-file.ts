@@ -36,7 +36,7 @@ export function checkWritable(path: string): void {
 
 /** Temp file + rename: a reader never sees half a file, even after Ctrl+C. */
 export function writeResultFile(path: string, result: BenchResult): void {
-  writeAtomically(path, JSON.stringify(result, null, 2) + '\n');
+  writeAtomically(path, `${JSON.stringify(result, null, 2)}\n`);
 }
 
 /** Where a result went: `path` is null when no place would take it; `problem` says why `requested` did not. */
@@ -53,7 +53,7 @@ export interface SavedResult {
  * file system.
  */
 export function saveResult(path: string, result: BenchResult): SavedResult {
-  const text = JSON.stringify(result, null, 2) + '\n';
+  const text = `${JSON.stringify(result, null, 2)}\n`;
   const name = `wsbench-results-${result.startedAt.replace(/[:.]/g, '-')}-${process.pid}.json`;
   let problem: string | null = null;
   for (const candidate of [path, join(tmpdir(), name), resolve(name)]) {

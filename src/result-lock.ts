@@ -36,7 +36,7 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
   for (let attempt = 0; ; attempt++) {
     try {
       // A write that fails (a full disk) removes the file it created: an empty lock would be litter nobody owns.
-      mine = createNew(path, JSON.stringify(me) + '\n');
+      mine = createNew(path, `${JSON.stringify(me)}\n`);
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -221,21 +221,27 @@ export interface TimeSeries {
  */
 export type CellStatus = 'ok' | 'errors' | 'failed' | 'skipped';
 
-/** Which cell: one scenario x server x client x parameter-set combination. */
-export interface CellIdentity {
+/**
+ * The metric values of a cell, by key: every metric the scenario declares, null where there was
+ * nothing to measure. run() of a scenario it knows the type of narrows it to that scenario's keys.
+ */
+export type MetricValueMap = Record<string, number | null>;
+
+/** Which cell: one scenario x server x client x parameter-set combination. `P`: its parameters' type (run() of a known scenario narrows it). */
+export interface CellIdentity<P extends ParamValues = ParamValues> {
   scenario: string;
   server: string;
   client: string;
   /** Validated parameters: durations in ms, sizes in bytes. */
-  params: ParamValues;
+  params: P;
   /** Wall time the cell took, including startup and teardown (all rounds). */
   elapsedMs: number;
 }
 
-/** The numbers of a cell that measured something. */
-export interface Measured {
+/** The numbers of a cell that measured something. `V`: its metric values' type (run() of a known scenario narrows it). */
+export interface Measured<V extends MetricValueMap = MetricValueMap> {
   /** The scenario's declared metrics; null where there was nothing to measure (see `missing`). */
-  metrics: Record<string, number | null>;
+  metrics: V;
   /** Why each null metric is null, e.g. "no samples in the window". */
   missing: Record<string, string>;
   /**
@@ -268,7 +274,7 @@ export interface Measured {
    * With --repeat: each round as measured. The cell's own numbers pool every round:
    * histograms merged, counters and windows added, metrics computed once from that.
    */
-  rounds?: RoundResult[];
+  rounds?: RoundResult<V>[];
   /**
    * The confidence interval of each key number (every primary-latency and primary-rate metric with a
    * better direction), by metric key; absent in files older than the field (wsbench reads them in).
@@ -363,52 +369,55 @@ export interface TlsOutcome {
   connections: number;
 }
 
-/** A cell whose every process reported: all its numbers are there. */
-export interface OkCell extends CellIdentity, Measured {
+/**
+ * A cell whose every process reported: all its numbers are there. The cell types take the type of
+ * their metric values (`V`) and parameters (`P`); the defaults are any scenario's.
+ */
+export interface OkCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> extends CellIdentity<P>, Measured<V> {
   status: 'ok';
 }
 
 /** A cell measured to the end whose connections were lost or could not open: its numbers cover the connections that ran. */
-export interface ErrorsCell extends CellIdentity, Measured {
+export interface ErrorsCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> extends CellIdentity<P>, Measured<V> {
   status: 'errors';
   reason: string;
 }
 
 /** A cell that failed part-way and kept what it measured until then. */
-export interface FailedMeasuredCell extends CellIdentity, Measured {
+export interface FailedMeasuredCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> extends CellIdentity<P>, Measured<V> {
   status: 'failed';
   reason: string;
 }
 
 /** A cell that failed before anything was measured. */
-export interface FailedEmptyCell extends CellIdentity {
+export interface FailedEmptyCell<P extends ParamValues = ParamValues> extends CellIdentity<P> {
   status: 'failed';
   reason: string;
   measurements?: undefined;
 }
 
-export interface SkippedCell extends CellIdentity {
+export interface SkippedCell<P extends ParamValues = ParamValues> extends CellIdentity<P> {
   status: 'skipped';
   /** Why the pair cannot run (incompatible protocols, stack unavailable, missing feature). */
   reason: string;
   measurements?: undefined;
 }
 
-export type FailedCell = FailedMeasuredCell | FailedEmptyCell;
-export type CellResult = OkCell | ErrorsCell | FailedCell | SkippedCell;
+export type FailedCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> = FailedMeasuredCell<V, P> | FailedEmptyCell<P>;
+export type CellResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> = OkCell<V, P> | ErrorsCell<V, P> | FailedCell<V, P> | SkippedCell<P>;
 /** Any cell with numbers: ok, with errors, or failed part-way. */
-export type MeasuredCell = OkCell | ErrorsCell | FailedMeasuredCell;
+export type MeasuredCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> = OkCell<V, P> | ErrorsCell<V, P> | FailedMeasuredCell<V, P>;
 
-/** True for a cell with numbers (ok, with errors, or failed after measuring something). */
-export function isMeasured(cell: CellResult): cell is MeasuredCell {
+/** True for a cell with numbers (ok, with errors, or failed after measuring something); a typed cell stays typed. */
+export function isMeasured<V extends MetricValueMap, P extends ParamValues>(cell: CellResult<V, P>): cell is MeasuredCell<V, P> {
   return cell.measurements !== undefined;
 }
 
 /** One round of a repeated cell. */
-export interface RoundResult {
+export interface RoundResult<V extends MetricValueMap = MetricValueMap> {
   status: CellStatus;
   reason?: string;
-  metrics?: Record<string, number | null>;
+  metrics?: V;
   /** This round's metrics measured with a resolution of their own, as the cell's `resolution` says. */
   resolution?: Record<string, MetricResolution>;
   resources?: CellResources;
@@ -504,7 +513,11 @@ export interface ScenarioInfo {
   charts: ChartRequest[];
 }
 
-export interface BenchResult {
+/**
+ * A run's result. `V` and `P`: the type of its cells' metric values and parameters, narrowed by
+ * run() of a scenario it knows the type of (ResultOf); the defaults are any scenario's.
+ */
+export interface BenchResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> {
   schemaVersion: number;
   tool: { name: 'wsbench'; version: string };
   /** The command line that produced the file, as wsbench received it (after `wsbench`); absent when run() was called from code. */
@@ -523,7 +536,7 @@ export interface BenchResult {
   /** Rounds each cell was measured in (--repeat); 1 when not repeated. */
   repeat: number;
   scenarios: ScenarioInfo[];
-  cells: CellResult[];
+  cells: CellResult<V, P>[];
   /** Set when this result is one shard of a sharded run (`--shard i/N`). */
   shard?: ShardInfo;
   /** Set when this result was merged from shards (`wsbench merge`). */
@@ -538,6 +551,18 @@ export interface BenchResult {
   slo?: { text: string; clauses: SloClause[] };
   /** `run --control`: one pair measured twice, interleaved with the rest: how far two identical cells read apart here. */
   control?: ControlSection;
+  /** The test plan the run was given (`--config`), as it ran: absent without one. */
+  plan?: TestPlanInfo;
+}
+
+/** A test plan file as it ran: enough to run it again as it was. */
+export interface TestPlanInfo {
+  /** The plan file, as the command line named it. */
+  path: string;
+  /** Its keys (a flag's name without its dashes, a scenario parameter, `scenario`) with the values that ran: the command line's where it gave one. */
+  contents: Record<string, unknown>;
+  /** The keys the command line gave, over the file's or beside them. */
+  commandLine: string[];
 }
 
 /** The noise control: the same pair as two cells, the first and the last of every round. */

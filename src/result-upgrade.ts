@@ -137,14 +137,14 @@ export interface CapacityV1 {
  */
 export function upgradeCapacityV1(old: CapacityV1): CapacityResult {
   const { slo, latencyMetric } = old;
-  const valueOf = (step: Omit<CapacityStep, 'sloValues'>, clause: CapacitySection['slo']['clauses'][number]): number | null => {
+  const stepValue = (step: Omit<CapacityStep, 'sloValues'>, clause: CapacitySection['slo']['clauses'][number]): number | null => {
     if (clause.kind === 'errors') return step.errors;
     return clause.kind === 'latency' && clause.metrics[0] === latencyMetric ? step.latencyMs : null;
   };
   const servers: ServerCapacity[] = old.servers.map((server) => ({
     ...server,
     serverPerStep: 'fresh',
-    steps: server.steps.map((step) => ({ ...step, sloValues: slo.clauses.map((clause) => valueOf(step, clause)) })),
+    steps: server.steps.map((step) => ({ ...step, sloValues: slo.clauses.map((clause) => stepValue(step, clause)) })),
   }));
   return {
     schemaVersion: SCHEMA_VERSION,

@@ -11,6 +11,7 @@ import { executeMatrix } from './engine/execute.js';
 import type { RunEvent } from './engine/events.js';
 import type { LoadedScenario, ScenarioRef } from './child/scenario-loader.js';
 import type { BenchResult } from './result-types.js';
+import type { ResultOf, ScenarioRefInput } from './typed-results.js';
 import { isScenario } from './scenario-types.js';
 import { lockResultFile } from './result-lock.js';
 import { checkOutputs, ResultWriteError, writeResultAndReport } from './result-output.js';
@@ -20,7 +21,9 @@ import { ShardSession } from './shard/shard-session.js';
 
 export type { ParamsFor } from './engine/plan.js';
 
-export interface RunOptions<S extends ScenarioRef = ScenarioRef> extends MatrixOptions<S> {
+/** run()'s options. `S` the scenario, `Sv`, `Cl`, `F` the stack names as written (see MatrixOptions): inferred by run(). */
+export interface RunOptions<S extends ScenarioRef = ScenarioRef, Sv extends string = string, Cl extends string = string, F extends string = string>
+  extends MatrixOptions<S, Sv, Cl, F> {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
   signal?: AbortSignal;
   /** Called for every engine event: run start, cell start, window open, tick, cell end. */
@@ -51,7 +54,10 @@ export interface RunPlan extends MatrixPlan {
  * Checks options and builds the plan without starting anything; errors name the option.
  * `loaded`: the scenario, when the caller has loaded it already (the CLI, for its flags).
  */
-export async function planRun<S extends ScenarioRef>(options: RunOptions<S>, loaded?: LoadedScenario): Promise<RunPlan> {
+export async function planRun<S extends ScenarioRef, Sv extends string = never, Cl extends string = never, F extends string = never>(
+  options: RunOptions<S, Sv, Cl, F>,
+  loaded?: LoadedScenario,
+): Promise<RunPlan> {
   if (options.out !== undefined) checkOutputs(options.out);
   const plan = await planMatrix(options, loaded);
   if (options.shard) {
@@ -74,10 +80,18 @@ export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' 
 
 /**
  * Plans, runs and returns the result: `run({ scenario: 'echo', params })` or `run('echo', { params })`.
- * `params` are checked against the scenario's declarations when it is given as an object or a built-in's name.
+ * Given a scenario object or a built-in's name, `params` are checked against its declarations and the
+ * result is typed by them (ResultOf): each cell's `metrics` has exactly the scenario's metric keys and
+ * its `params` the scenario's parameters. Stack names written as literals must be known ones; names in
+ * a `string[]` (read from input) are checked when the run is planned. A path gives the untyped result.
  */
-export async function run<S extends ScenarioRef>(options: RunOptions<S>): Promise<BenchResult>;
-export async function run<S extends ScenarioRef>(scenario: S, options?: Omit<RunOptions<S>, 'scenario'>): Promise<BenchResult>;
+export async function run<S extends ScenarioRef, Sv extends string = never, Cl extends string = never, F extends string = never>(
+  options: RunOptions<S, Sv, Cl, F>,
+): Promise<ResultOf<S>>;
+export async function run<S extends ScenarioRef, Sv extends string = never, Cl extends string = never, F extends string = never>(
+  scenario: ScenarioRefInput<S>,
+  options?: Omit<RunOptions<S, Sv, Cl, F>, 'scenario'>,
+): Promise<ResultOf<S>>;
 export async function run<S extends ScenarioRef>(first: S | RunOptions<S>, rest: Omit<RunOptions<S>, 'scenario'> = {}): Promise<BenchResult> {
   const options = (isScenarioRef(first) ? { ...rest, scenario: first } : first) as RunOptions<S>;
   const plan = await planRun(options);

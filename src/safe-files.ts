@@ -33,6 +33,8 @@ export const READ_LIMITS = {
   pem: 1 * MiB,
   /** A scenario module given by path. */
   scenario: 16 * MiB,
+  /** A test plan (--config): a few dozen keys; the limit also bounds what the YAML parser is given. */
+  plan: 1 * MiB,
   /** wsbench's own small files: a lock, a report folder's list of files. */
   own: 1 * MiB,
 } as const;
@@ -44,6 +46,7 @@ const WHAT: Record<ReadKind, string> = {
   journal: 'a journal',
   pem: 'a PEM file',
   scenario: 'a scenario file',
+  plan: 'a test plan',
   own: "a file of wsbench's own",
 };
 

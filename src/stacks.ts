@@ -8,15 +8,15 @@ import type { ClientAdapter, ServerAdapter } from './adapter-types.js';
 import type { Runtime } from './result-types.js';
 import { isHostedClient } from './hosted-client-types.js';
 
-export const serverStacks: Record<string, () => Promise<ServerAdapter>> = {
+const SERVER_STACKS = {
   ws: async () => (await import('./servers/ws.js')).wsServer,
   uws: async () => (await import('./servers/uws.js')).uwsServer,
   socketio: async () => (await import('./servers/socketio.js')).socketioServer,
   bun: async () => (await import('./servers/bun.js')).bunServer,
   deno: async () => (await import('./servers/deno.js')).denoServer,
-};
+} satisfies Record<string, () => Promise<ServerAdapter>>;
 
-export const clientStacks: Record<string, () => Promise<ClientAdapter>> = {
+const CLIENT_STACKS = {
   ws: async () => (await import('./clients/ws.js')).wsClient,
   undici: async () => (await import('./clients/undici.js')).undiciClient,
   socketio: async () => (await import('./clients/socketio.js')).socketioClient,
@@ -24,7 +24,23 @@ export const clientStacks: Record<string, () => Promise<ClientAdapter>> = {
   deno: async () => (await import('./clients/deno.js')).denoClient,
   browser: async () => (await import('./clients/browser.js')).browserClient,
   'browser-socketio': async () => (await import('./clients/browser-socketio.js')).browserSocketioClient,
-};
+} satisfies Record<string, () => Promise<ClientAdapter>>;
+
+/** The name of a built-in server stack: `'ws' | 'uws' | ...`, from the registry above. */
+export type ServerStackName = keyof typeof SERVER_STACKS;
+/** The name of a built-in client stack: `'ws' | 'undici' | ...`, from the registry above. */
+export type ClientStackName = keyof typeof CLIENT_STACKS;
+
+/**
+ * A stack name as code gives it: a literal must be one of `Known` (a misspelt `'wss'` is a compile
+ * error naming the known ones), while a plain `string` (a name read from input, as the CLI's) passes
+ * and is checked when the run is planned. `T` is the name as the caller wrote it, inferred.
+ */
+export type StackNameInput<T extends string, Known extends string> = string extends T ? T : [T] extends [Known] ? T : Known;
+
+// Looked up by names read from input, hence indexed by any string.
+export const serverStacks: Record<string, () => Promise<ServerAdapter>> = SERVER_STACKS;
+export const clientStacks: Record<string, () => Promise<ClientAdapter>> = CLIENT_STACKS;
 
 /**
  * Client stacks a run leaves out unless they are named: each starts a real browser per client process

@@ -1,14 +1,19 @@
 /**
  * The text of src/built-in-scenarios.ts, made from the built-in scenarios'
- * own declarations: each parameter's kind (and a choice's words), which is all
- * the library's types need to check `params` given to a built-in by name.
- * test/built-in-registry.test.ts fails when the file differs; to regenerate it:
+ * own declarations: each one's parameters (kind, and a choice's words) and the
+ * keys of the metrics its cells carry, as a Scenario type, which is all the
+ * library's types need to check `params` and type `metrics` of a built-in run
+ * by name. The file is generated because src/ must not import scenarios/ (they
+ * import the kit, so that would be a loop). test/built-in-registry.test.ts
+ * fails when the file differs; to regenerate it:
  *
- *   npx tsc -p tsconfig.json && node dist/test/built-in-registry.js > src/built-in-scenarios.ts
+ *   npm run build && node dist/test/built-in-registry.js > src/built-in-scenarios.ts
  */
 import { fileURLToPath } from 'node:url';
 import { builtInScenarios, loadScenario } from '../src/child/scenario-loader.js';
-import type { ParameterSpec } from '../src/declaration-types.js';
+import { scenarioInfo } from '../src/engine/scenario-info.js';
+import type { MetricInfo, ParameterSpec } from '../src/declaration-types.js';
+import { meaningOf } from './metric-key-docs.js';
 
 const TYPES: Record<ParameterSpec['kind'], string> = {
   integer: 'IntegerParameter',
@@ -25,29 +30,49 @@ function typeOf(spec: ParameterSpec): string {
   return `ChoiceParameter<${spec.choices.map((c) => JSON.stringify(c).replace(/"/g, "'")).join(' | ')}>`;
 }
 
+/** A doc comment's text on one line, unable to end the comment early. */
+const commentText = (text: string): string => text.replace(/\s+/g, ' ').replace(/\*\//g, '*\\/').trim();
+
+const propertyName = (name: string): string => (/^[a-z_$][\w$]*$/i.test(name) ? name : `'${name}'`);
+
+/** What an editor shows on `cell.metrics.<key>`: what it measures (as the scenario's page words it) and its unit. */
+function metricComment(metric: MetricInfo): string {
+  return commentText(`${meaningOf(metric)} (${metric.unit})`);
+}
+
 export async function registrySource(): Promise<string> {
   const entries: string[] = [];
   const used = new Set<string>();
   for (const name of builtInScenarios()) {
     const { scenario } = await loadScenario(name);
-    const lines = Object.entries(scenario.parameters as Record<string, ParameterSpec>).map(([parameter, spec]) => {
+    const parameters = Object.entries(scenario.parameters as Record<string, ParameterSpec>).map(([parameter, spec]) => {
       used.add(TYPES[spec.kind]);
-      return `    ${parameter}: ${typeOf(spec)};`;
+      return `      /** ${commentText(spec.description)} */ ${propertyName(parameter)}: ${typeOf(spec)};`;
     });
-    const key = /^[a-z]\w*$/i.test(name) ? name : `'${name}'`;
-    entries.push(`  ${key}: {\n${lines.join('\n')}\n  };`);
+    // The keys a cell's `metrics` carries: those the result's declarations list (src/engine/scenario-info.ts).
+    const metrics = Object.entries(scenarioInfo(scenario).metrics).map(([key, metric]) => `      /** ${metricComment(metric)} */ ${propertyName(key)}: MetricDefinition;`);
+    entries.push(`  ${propertyName(name)}: Scenario<\n    {\n${parameters.join('\n')}\n    },\n    {\n${metrics.join('\n')}\n    }\n  >;`);
   }
   return [
     '/**',
-    ' * The parameters of each built-in scenario, by name, as types: run({ scenario: \'echo\', params })',
-    ' * checks `params` against them. Generated from scenarios/*.ts by test/built-in-registry.ts, and',
-    ' * test/built-in-registry.test.ts fails when this file differs from what the scenarios declare.',
+    ' * The built-in scenarios, by name, as types: each one\'s parameters and the metrics its cells carry.',
+    ' * run(\'echo\', { params }) checks `params` against them, and types the cells\' `metrics` and `params`',
+    ' * (src/typed-results.ts). Generated from scenarios/*.ts by test/built-in-registry.ts (src/ must not',
+    ' * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the',
+    ' * scenarios declare.',
     ' */',
     `import type { ${[...used].sort().join(', ')} } from './declaration-types.js';`,
+    "import type { MetricDefinition, Scenario } from './scenario-types.js';",
     '',
-    'export interface BuiltInScenarioParameters {',
+    'export interface BuiltInScenarios {',
     ...entries,
     '}',
+    '',
+    '/** The name of a built-in scenario: run(\'echo\') or `wsbench run echo`. */',
+    'export type BuiltInScenarioName = keyof BuiltInScenarios;',
+    '',
+    '/** @deprecated Use BuiltInScenarios: `BuiltInScenarios[\'echo\'][\'parameters\']` is what this gave for \'echo\'. */',
+    "export type BuiltInScenarioParameters = { [N in BuiltInScenarioName]: BuiltInScenarios[N]['parameters'] };",
     '',
   ].join('\n');
 }

@@ -15,7 +15,7 @@ import { ECHO_FIXTURE, eventually, newTag, startPrintingServer, taggedProcesses 
 import { runCli, tempDir } from './support.js';
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 /** Two steps (1 and 2 connections) that hold any sane SLO. */
 const TWO_STEPS = ['--slo', 'p99<5s,errors=0', '--start', '1', '--max', '2', '--duration', '300ms'];

@@ -7,7 +7,7 @@ import { testRefusedRunInput } from './refused-run-input.js';
 const HDR_PRECISION = 0.999;
 
 /** A metric that must have a value. */
-function valueOf(metrics: Readonly<Record<string, number | null>>, key: string): number {
+function metricValue(metrics: Readonly<Record<string, number | null>>, key: string): number {
   const value = metrics[key];
   assert.ok(typeof value === 'number', `${key} has no value`);
   return value;
@@ -21,7 +21,7 @@ function okMetrics(cell: CellResult): Readonly<Record<string, number | null>> {
 
 function checkAccounting(cell: CellResult): void {
   const m = okMetrics(cell);
-  const v = (key: string): number => valueOf(m, key);
+  const v = (key: string): number => metricValue(m, key);
   const label = JSON.stringify(cell.params);
   assert.ok(v('sent') > 0, `${label}: messages were sent`);
   assert.equal(m.expected, v('sent') * (Number(cell.params.members) - 1), `${label}: expected = sent x (members - 1)`);
@@ -39,7 +39,7 @@ test('chat ci preset: the 2 x 2 treatment grid accounts for every message, and t
   assert.equal(result.cells.length, 4, 'moderator delay {0, 10ms} x queue {unlimited, bounded}');
   for (const cell of result.cells) {
     checkAccounting(cell);
-    const v = (key: string): number => valueOf(okMetrics(cell), key);
+    const v = (key: string): number => metricValue(okMetrics(cell), key);
     const delayMs = Number(cell.params.moderatorDelay);
     assert.ok(v('latencyMinMs') >= delayMs * HDR_PRECISION, `moderator ${delayMs}ms: latency floor ${v('latencyMinMs')}ms`);
     assert.ok(v('serverHoldMinMs') >= delayMs * HDR_PRECISION, `moderator ${delayMs}ms: server hold floor ${v('serverHoldMinMs')}ms`);

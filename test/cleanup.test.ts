@@ -13,7 +13,7 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; s
   return {
     seen,
     onSpawn(pid) {
-      timer = setInterval(() => childrenOf(pid).forEach((c) => seen.add(c)), 50);
+      timer = setInterval(() => childrenOf(pid).forEach((c) => { seen.add(c); }), 50);
     },
     stop: () => timer && clearInterval(timer),
   };

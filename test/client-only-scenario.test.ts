@@ -18,7 +18,7 @@ const SCENARIO = fileURLToPath(new URL('../templates/init/scenario.js', import.m
 const SERVER = join(REPO_ROOT, 'examples', 'jsonrpc', 'server.mjs');
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 test('--server-cmd: the example server answers every method; built-in servers are skipped: "the scenario has no server half"', { timeout: 120_000 }, async () => {
   const out = join(tempDir(), 'rpc.json');

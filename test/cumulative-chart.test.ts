@@ -22,7 +22,7 @@ test('ten clients back at 100, 200 .. 1000 ms: the curve steps by one at each', 
   const points = cumulativeCounts(series!);
   assert.deepEqual(points.map((p) => p.count), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   // Each value within the histogram's 0.1 % precision of the sample that completes its count.
-  points.slice(1).forEach((p, i) => assert.ok(Math.abs(p.value - (i + 1) * 100) <= (i + 1) * 100 * 0.001, `${p.value} ms for ${p.count}`));
+  points.slice(1).forEach((p, i) => { assert.ok(Math.abs(p.value - (i + 1) * 100) <= (i + 1) * 100 * 0.001, `${p.value} ms for ${p.count}`); });
 });
 
 test('many samples: at most 200 points, ending at the total and the maximum', () => {

@@ -88,7 +88,7 @@ function tableCells(row: string): string[] {
 }
 
 /** Unescaped: what a CommonMark backslash escape leaves of markdownText's output. */
-const unescape = (text: string): string => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+const unescaped = (text: string): string => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 test('Markdown: a table keeps its columns, inline text starts no syntax, a code span holds its text to the end', () => {
   for (const text of HOSTILE) {
@@ -96,7 +96,7 @@ test('Markdown: a table keeps its columns, inline text starts no syntax, a code 
     assert.doesNotMatch(inline, CONTROL, JSON.stringify(text));
     // Every character that can start inline syntax is escaped (CommonMark: any ASCII punctuation may be).
     assert.doesNotMatch(inline.replace(/\\[!-/:-@[-`{-~]/g, ''), /[\\`*_[\]<>&|~!#$]/, JSON.stringify(text));
-    assert.equal(unescape(inline), visibleControls(text), JSON.stringify(text));
+    assert.equal(unescaped(inline), visibleControls(text), JSON.stringify(text));
 
     const row = `| ${[inline, markdownCode(text), 'after'].map(markdownTableCell).join(' | ')} |`;
     assert.equal(row.split('\n').length, 1, JSON.stringify(text));

@@ -17,7 +17,7 @@ import { BIN, childWithRole, hasEstablishedConnection, runCli, tempDir } from '.
 import { ECHO_FIXTURE, fixtureCommand, newTag } from './foreign-processes.js';
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 function read(out: string): BenchResult {
   return JSON.parse(readFileSync(out, 'utf8')) as BenchResult;

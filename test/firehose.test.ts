@@ -9,7 +9,7 @@ import { run, type CellResult } from '../src/index.js';
 import { runCli } from './support.js';
 
 /** A metric that must have a value. */
-function valueOf(metrics: Readonly<Record<string, number | null>>, key: string): number {
+function metricValue(metrics: Readonly<Record<string, number | null>>, key: string): number {
   const value = metrics[key];
   assert.ok(typeof value === 'number', `${key} has no value`);
   return value;
@@ -19,7 +19,7 @@ function assertWireMatchesServer(cell: CellResult): void {
   const label = `${cell.server} x ${cell.client}`;
   if (cell.status !== 'ok') assert.fail(`${label}: ${cell.status}: ${cell.reason}`);
   const m = cell.metrics;
-  const v = (key: string): number => valueOf(m, key);
+  const v = (key: string): number => metricValue(m, key);
   assert.ok(v('serverMessagesSent') > 13, `${label}: the feed streamed past its snapshots`);
   assert.equal(m.wireMessages, m.serverMessagesSent, `${label}: messages on the wire`);
   assert.equal(m.wireDataFrames, m.serverFramesSent, `${label}: frames on the wire`);

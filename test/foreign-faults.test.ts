@@ -10,7 +10,7 @@ import { fixtureCommand, newTag } from './foreign-processes.js';
 import { pythonSkip } from './python-support.js';
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 /** A loopback port nothing listens on. */
 function closedPort(): Promise<number> {

@@ -6,7 +6,7 @@ import { socketioServer } from '../src/servers/socketio.js';
 import { ECHO_FIXTURE, newTag, startPrintingServer } from './foreign-processes.js';
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 /** Starts the fixture echo server the way a user starts their own, and reads the port it prints. */
 async function startOwnServer(): Promise<{ pid: number; port: number }> {

@@ -20,7 +20,7 @@ import { runCli, tempDir } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 test('a stats route that sends one byte a second: the cell is measured, the counters are missing with the reason, the run ends', { timeout: 90_000 }, async () => {
   const out = join(tempDir(), 'r.json');

@@ -22,6 +22,7 @@ export const HOSTILE = [
   'bidi\u202eoverride\u2066',
   '&amp; &lt;',
   '**bold** _em_ [link](http://x) ![i](x) ~~s~~ $x$ # h',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a hostile string that looks like a template on purpose
   '${x} {{x}} datum["x"]',
   '=HYPERLINK("http://x","y")',
   '@SUM(A1)',

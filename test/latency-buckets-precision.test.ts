@@ -34,7 +34,7 @@ test(`PromQL reads p50 and p99 of the classic buckets within ${QUANTILE_PRECISIO
     for (const [us, count] of samples) histogram.recordValueWithCount(us, count);
     const buckets = latencyBuckets(histogram);
     const summary = summarizeHistogram(histogram)!;
-    LATENCY_BUCKET_BOUNDS_SECONDS.forEach((bound, i) => series.push(seriesYaml(d, String(bound), buckets.cumulativeCounts[i]!)));
+    LATENCY_BUCKET_BOUNDS_SECONDS.forEach((bound, i) => { series.push(seriesYaml(d, String(bound), buckets.cumulativeCounts[i]!)); });
     series.push(seriesYaml(d, '+Inf', buckets.count));
     for (const [q, ms] of [[0.5, summary.p50Ms], [0.99, summary.p99Ms]] as const) {
       const expected = ms / 1000;

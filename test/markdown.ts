@@ -90,6 +90,20 @@ export function slug(heading: string): string {
     .replace(/ /g, '-');
 }
 
+/** A heading outside fences: its level (1 for `#`), its text as GitHub shows it, its 1-based line. */
+export interface Heading {
+  level: number;
+  text: string;
+  line: number;
+}
+
+export function headings(markdown: string): Heading[] {
+  return split(markdown).prose.flatMap(({ text, number }) => {
+    const heading = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(text);
+    return heading ? [{ level: heading[1]!.length, text: headingText(heading[2]!), line: number }] : [];
+  });
+}
+
 /** Every anchor of a page, repeats numbered the way GitHub numbers them (`x`, `x-1`, `x-2`). */
 export function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
@@ -112,7 +126,7 @@ export function links(markdown: string): MarkdownLink[] {
   // Links may wrap over lines: read the prose as one text and map offsets back to lines.
   const text = prose.map((line) => withoutCodeSpans(line.text)).join('\n');
   const lineAt = (offset: number): number => prose[text.slice(0, offset).split('\n').length - 1]!.number;
-  const inline = /!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
+  const inline = /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
   for (const match of text.matchAll(inline)) {
     found.push({ target: match[1]!.replace(/^<|>$/g, ''), line: lineAt(match.index!) });
   }

@@ -151,12 +151,12 @@ test('every docs/ or examples/ path that the help texts and the installed code n
   assert.ok(commands.includes('run') && commands.includes('list'), `the commands read from --help: ${commands.join(', ')}`);
   const invocations = [...commands.map((command) => [command, '--help']), ['run', 'echo', '--help'], ['capacity', 'echo', '--help']];
   const outcomes = await Promise.all(invocations.map((args) => installed.wsbench(args)));
-  outcomes.forEach((help, i) => assert.equal(help.code, 0, `wsbench ${invocations[i]!.join(' ')}: ${help.stderr}`));
+  outcomes.forEach((help, i) => { assert.equal(help.code, 0, `wsbench ${invocations[i]!.join(' ')}: ${help.stderr}`); });
   const helps = [top.stdout, ...outcomes.map((help) => help.stdout)];
   const named = new Set(helps.flatMap(pathsIn));
   assert.ok(named.has('docs/protocols/'), `--target's help points to docs/protocols/ (found: ${[...named].join(', ')})`);
   // Notes and errors are built at run time from strings in the code; comments there point readers the same way.
-  for (const file of filesUnder(join(installed.packageDir, 'dist'), '.js')) pathsIn(readFileSync(file, 'utf8')).forEach((path) => named.add(path));
+  for (const file of filesUnder(join(installed.packageDir, 'dist'), '.js')) pathsIn(readFileSync(file, 'utf8')).forEach((path) => { named.add(path); });
   assert.deepEqual([...named].filter((path) => !existsSync(join(installed.packageDir, path))), []);
 });
 
@@ -180,7 +180,7 @@ test('init in the installed package, then npm install && npm run bench -- --targ
     const init = await installed.npx(['init', 'mybench']);
     assert.equal(init.code, 0, init.stderr);
     const made = join(installed.projectDir, 'mybench');
-    assert.match(init.stdout, new RegExp(`^wrote mybench/: package\\.json, scenario\\.ts, tsconfig\\.json, \\.gitignore, vendor/${tarballName.replace(/\./g, '\\.')}$`, 'm'));
+    assert.match(init.stdout, new RegExp(`^wrote mybench/: package\\.json, scenario\\.ts, plan\\.yaml, tsconfig\\.json, \\.gitignore, vendor/${tarballName.replace(/\./g, '\\.')}$`, 'm'));
     assert.match(init.stdout, /^ {2}npm run bench -- --target ws:\/\/127\.0\.0\.1:8080\/$/m);
     const manifest = JSON.parse(readFileSync(join(made, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     assert.deepEqual(manifest.dependencies, { wsbench: `file:vendor/${tarballName}` }, 'a copy of the tarball it was installed from, inside the project');
@@ -221,7 +221,7 @@ test('init in the installed package, then npm install && npm run bench -- --targ
     assert.ok(existsSync(join(bench, 'wsbench-results.json')));
     assert.ok(existsSync(join(bench, 'wsbench-results.report', 'report.html')), run.stderr);
     // What the project's git would take: its own files and the tarball; installs, builds and results are ignored.
-    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
+    assert.deepEqual(unignoredFiles(bench).sort(), ['package-lock.json', 'package.json', 'plan.yaml', 'scenario.ts', 'tsconfig.json', `vendor/${tarballName}`]);
   } finally {
     server.child.kill('SIGKILL');
     if (existsSync(aside)) renameSync(aside, installed.tarball);

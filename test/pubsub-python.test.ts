@@ -14,5 +14,5 @@ test('websockets_server.py: pubsub with 2 publishers, 12 subscribers on 3 topics
   if (cell.status !== 'ok') assert.fail(`${cell.status}: ${cell.reason}`);
   assert.equal(cell.metrics.expected, 600);
   assert.equal(cell.metrics.delivered, 600);
-  for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost']) assert.equal(cell.metrics[fault], 0, fault);
+  for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost'] as const) assert.equal(cell.metrics[fault], 0, fault);
 });

@@ -32,7 +32,7 @@ test('RabbitMQ Web-STOMP: STOMP from ws clients, all delivered, no Erlang proces
     // 2 topics x 50 publications x 4 subscribers each.
     assert.equal(cell.metrics.expected, 400);
     assert.equal(cell.metrics.delivered, 400);
-    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost']) assert.equal(cell.metrics[fault], 0, fault);
+    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost'] as const) assert.equal(cell.metrics[fault], 0, fault);
     assert.deepEqual(taggedBrokerProcesses(tag), [], 'nothing of the node runs after the run');
     assert.deepEqual(readdirSync(temp), [], "the node's folder is removed");
   } finally {

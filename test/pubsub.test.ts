@@ -19,7 +19,7 @@ test('every built-in server stack delivers each publication once, in order, to e
     assert.equal(m.expected, expected, label);
     assert.equal(m.delivered, expected, label);
     assert.equal(m.deliveredShare, 1, label);
-    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'subscribersShort', 'connectionsLost']) assert.equal(m[fault], 0, `${label}: ${fault}`);
+    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'subscribersShort', 'connectionsLost'] as const) assert.equal(m[fault], 0, `${label}: ${fault}`);
     assert.equal(m.deliverySamples, expected, label);
     // Every publication reaches its topic's 10 subscribers in this one client process: one spread each.
     assert.equal(m.spreadSamples, 200, label);

@@ -4,7 +4,7 @@ import { run } from '../src/index.js';
 import { testRefusedRunInput } from './refused-run-input.js';
 
 /** A metric that must have a value. */
-function valueOf(metrics: Readonly<Record<string, number | null>>, key: string): number {
+function metricValue(metrics: Readonly<Record<string, number | null>>, key: string): number {
   const value = metrics[key];
   assert.ok(typeof value === 'number', `${key} has no value`);
   return value;
@@ -18,8 +18,8 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
     const label = String(cell.params.test);
     if (cell.status !== 'ok') assert.fail(`${label}: ${cell.status}: ${cell.reason}`);
     const m = cell.metrics;
-    const v = (key: string): number => valueOf(m, key);
-    const p = cell.params as Record<string, number>;
+    const v = (key: string): number => metricValue(m, key);
+    const p = cell.params;
     assert.deepEqual(cell.notes.filter((n) => n.includes('one host, one clock')).length, 1, `${label}: the result says how latency was measured`);
     assert.equal(m.negativeLatencies, 0, `${label}: no update was seen before it was created`);
     assert.ok(v('restMinMs') >= 0 && v('wsMinMs') >= 0);
@@ -40,7 +40,7 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
     assert.equal(m.errors, 0);
   }
   if (sustained?.status !== 'ok' || continuous?.status !== 'ok') assert.fail('both cells are ok (checked above)');
-  const s = (key: string): number => valueOf(sustained.metrics, key);
+  const s = (key: string): number => metricValue(sustained.metrics, key);
   assert.ok(s('restPollActiveMs') >= Number(sustained.params.duration), 'the poller ran for the whole rest phase');
   assert.ok(s('serverCpuPercentWebsocket') >= 0 && s('serverCpuPercentRest') >= 0);
   assert.equal(continuous.metrics.serverCpuPercentWebsocket, null, 'continuous runs both approaches at once: no split');

@@ -22,8 +22,12 @@ const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'echo-run.json');
 const dir = tempDir();
 const fifo = join(dir, 'fifo.json');
 execFileSync('mkfifo', [fifo]);
+const fifoPlan = join(dir, 'fifo.yaml');
+execFileSync('mkfifo', [fifoPlan]);
 const zero = join(dir, 'zero.json');
 symlinkSync('/dev/zero', zero);
+const zeroPlan = join(dir, 'zero.yaml');
+symlinkSync('/dev/zero', zeroPlan);
 const folder = join(dir, 'folder.journal');
 mkdirSync(folder);
 /** Sparse files one byte past each limit: they take no disk. */
@@ -36,6 +40,7 @@ const sparse = (name: string, size: number): string => {
 const bigResult = sparse('big.json', READ_LIMITS.result + 1);
 const bigJournal = sparse('big.journal', READ_LIMITS.journal + 1);
 const bigPem = sparse('big.pem', READ_LIMITS.pem + 1);
+const bigPlan = sparse('big.yaml', READ_LIMITS.plan + 1);
 const result = join(dir, 'r.json');
 copyFileSync(FIXTURE, result);
 const out = join(dir, 'never-written.json');
@@ -60,6 +65,10 @@ const CASES: Array<[string, string[], string]> = [
   ['report of a result file past its limit', ['report', bigResult], tooBig(bigResult, READ_LIMITS.result + 1, 'a result file', READ_LIMITS.result)],
   ['recover of a journal past its limit', ['recover', bigJournal], tooBig(bigJournal, READ_LIMITS.journal + 1, 'a journal', READ_LIMITS.journal)],
   ['--ca past the PEM limit', runTls(bigPem), `--ca: ${tooBig(bigPem, READ_LIMITS.pem + 1, 'a PEM file', READ_LIMITS.pem)}`],
+  ['a test plan (--config) that is a FIFO', ['run', '--config', fifoPlan], `--config: ${fifoPlan} is a FIFO, not a regular file`],
+  ['compare --config a FIFO', ['compare', '--config', fifoPlan], `--config: ${fifoPlan} is a FIFO, not a regular file`],
+  ['--config a symlink to /dev/zero', ['capacity', '--config', zeroPlan], `--config: ${zeroPlan} is a device, not a regular file`],
+  ['--config past the plan limit', ['run', 'echo', '--config', bigPlan], `--config: ${tooBig(bigPlan, READ_LIMITS.plan + 1, 'a test plan', READ_LIMITS.plan)}`],
 ];
 
 test('each special or oversized file is one line, exit 2, at once (no hang, no crash)', async () => {

@@ -32,7 +32,7 @@ test('immediate, fixed and backoff: every client dropped by the kill is back, at
     assert.equal(m.timeToBackSamples, CONNECTIONS, `${policy}: one time to be back per client`);
     assert.ok((m.attempts ?? 0) >= CONNECTIONS, `${policy}: attempts ${m.attempts}`);
     assert.equal(m.attempts, (m.back ?? 0) + (m.attemptsFailed ?? 0) + (m.attemptsAbandoned ?? 0), `${policy}: every attempt opened, failed or was abandoned`);
-    const byReason = ['Refused', 'Reset', 'Timeout', 'Tls', 'HttpStatus', 'Other'].reduce((sum, r) => sum + (m[`attempts${r}`] ?? 0), 0);
+    const byReason = (['Refused', 'Reset', 'Timeout', 'Tls', 'HttpStatus', 'Other'] as const).reduce((sum, r) => sum + (m[`attempts${r}`] ?? 0), 0);
     assert.equal(byReason, m.attemptsFailed, `${policy}: failures by reason add up`);
     // Nothing listened for the 300 ms downtime: an immediate retry can only have been refused.
     if (policy === 'immediate') assert.ok((m.attemptsRefused ?? 0) > 0, `immediate: refused ${m.attemptsRefused}`);

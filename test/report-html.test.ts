@@ -47,7 +47,7 @@ function mixedResult(): BenchResult {
   ]);
 }
 
-const unescape = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const unescaped = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 
 test('the HTML table holds the terminal table: same headers, same strings, one statistic per cell', () => {
   const mixed = mixedResult();
@@ -56,9 +56,9 @@ test('the HTML table holds the terminal table: same headers, same strings, one s
   const header = terminal[1]!.trim().split(/\s{2,}/);
   assert.deepEqual(header, ['delay', 'server', 'client', 'status', 'p50 ms', 'late p99 ms', 'msg/s', 'srv CPU%', 'srv RSS MB']);
   const terminalRows = terminal.slice(2, 6).map((line) => line.trim().split(/\s{2,}/));
-  const thead = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => unescape(m[1]!));
+  const thead = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => unescaped(m[1]!));
   assert.deepEqual(thead, header);
-  const htmlRows = [...html.matchAll(/<tr>(<td(?! class="text failed" colspan)[\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => unescape(c[1]!)));
+  const htmlRows = [...html.matchAll(/<tr>(<td(?! class="text failed" colspan)[\s\S]*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => unescaped(c[1]!)));
   assert.deepEqual(htmlRows, terminalRows);
   assert.deepEqual(terminalRows.map((r) => r[0]), ['0ms', '10ms', '20ms', '0ms'], 'durations with their unit');
   assert.equal(terminalRows[0]![5], 'no samples');
@@ -138,7 +138,7 @@ test('the environment block lists the servers a run measured by --target and --s
   const html = renderHtml(mixed, []);
   const row = /<dt>Your servers<\/dt><dd>([^<]*)<\/dd>/.exec(html)?.[1];
   assert.equal(
-    row && unescape(row),
+    row && unescaped(row),
     'py (websocket): started by `python3 server.py --port {port}` at ws://{host}:{port}/; mine (websocket): running at ws://127.0.0.1:8765/, pid 4242; blind (websocket): running at ws://127.0.0.1:8766/, CPU and RSS not measured (no --target-pid)',
   );
   assert.doesNotMatch(renderHtml(mixedResult(), []), /Your servers/, 'a run of built-in stacks only has no such row');

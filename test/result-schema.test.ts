@@ -184,8 +184,8 @@ function resultInterfaces(): Map<string, Shape> {
     shapes.set(name, shape);
     for (const parent of (node.heritageClauses ?? []).flatMap((c) => c.types)) {
       const inherited = visit(file, parent.expression.getText(source));
-      inherited?.properties.forEach((p) => shape.properties.add(p));
-      inherited?.required.forEach((p) => shape.required.add(p));
+      inherited?.properties.forEach((p) => { shape.properties.add(p); });
+      inherited?.required.forEach((p) => { shape.required.add(p); });
     }
     for (const member of node.members) {
       if (!ts.isPropertySignature(member)) continue;
@@ -213,8 +213,8 @@ function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape 
   const shape: Shape = { properties: new Set(Object.keys(node.properties ?? {})), required: new Set(node.required ?? []) };
   for (const part of node.allOf ?? []) {
     const inner = schemaShape(defs, part.$ref ? defs[part.$ref.replace('#/$defs/', '')]! : part);
-    inner.properties.forEach((p) => shape.properties.add(p));
-    inner.required.forEach((p) => shape.required.add(p));
+    inner.properties.forEach((p) => { shape.properties.add(p); });
+    inner.required.forEach((p) => { shape.required.add(p); });
   }
   return shape;
 }

@@ -50,7 +50,7 @@ test('run --slo: a bound no round trip can keep exits 1 and says so; a generous 
   assert.match(tight.stderr, /^exit 1: 1 cell failed --slo \(the whole interval beyond the bound\)$/m);
   assert.match(tight.stdout, /^server\s+client\s+status\s+slo\s+p50 ms/m);
   assert.match(tight.stdout, /^ws\s+ws\s+ok\S*(, \S+)*\s+fail\s/m);
-  assert.match(tight.stdout, /^slo  p99<0\.001ms: 1 fail/m);
+  assert.match(tight.stdout, /^slo {2}p99<0\.001ms: 1 fail/m);
   const written = JSON.parse(readFileSync(join(dir, 'tight.json'), 'utf8')) as BenchResult;
   assert.equal(written.slo?.text, 'p99<0.001ms');
   assert.equal((written.cells[0] as MeasuredCell).slo?.verdict, 'fail');

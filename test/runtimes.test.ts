@@ -24,7 +24,7 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Map<number, st
     pid: () => cli,
     onSpawn(pid) {
       cli = pid;
-      timer = setInterval(() => childrenOf(pid).forEach((c) => RUNTIME_CHILD.test(seen.get(c) ?? '') || seen.set(c, commandOf(c))), 50);
+      timer = setInterval(() => childrenOf(pid).forEach((c) => { RUNTIME_CHILD.test(seen.get(c) ?? '') || seen.set(c, commandOf(c)); }), 50);
     },
     stop: () => timer && clearInterval(timer),
   };

@@ -112,7 +112,7 @@ test('the page says what users tripped on: recordBytes, the sizes chart\'s singu
 /** The string literal a union member's `kind` has. */
 function kindOf(member: ts.Type): string | undefined {
   const kind = member.getProperty('kind');
-  if (!kind || !kind.valueDeclaration) return undefined;
+  if (!kind?.valueDeclaration) return undefined;
   const type = checker.getTypeOfSymbolAtLocation(kind, kind.valueDeclaration);
   return type.isStringLiteral() ? type.value : undefined;
 }

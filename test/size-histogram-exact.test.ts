@@ -16,7 +16,7 @@ test('every size recorded is in the encoded histogram, in bytes, as hdr-histogra
   for (const bytes of recorded) sizes.recordBytes(bytes);
   // The same recorder asked for again is the same histogram.
   metrics.sizeHistogram('messageBytes').recordBytes(220);
-  const expected = [...recorded.map((b) => (b < 1 ? 1 : b)), 220];
+  const expected = [...recorded.map((b) => (Math.max(b , 1))), 220];
   const encoded = metrics.encodeAll().messageBytes!;
   assert.equal(encoded.unit, 'bytes');
   assert.equal(encoded.hdrBase64, histogramOf(expected).hdrBase64);

@@ -18,6 +18,8 @@ export const SERIAL: Readonly<Record<string, string>> = {
   'misbehaving-server.test.js': "it tells a busy-looping server from a hung one by the CPU the server got",
   'shard-start-at.test.js': 'its shards must start within a 6 s lead, which a crowded machine can eat',
   'live-prometheus.test.js': 'a real Prometheus must scrape a short run within its deadline',
+  'packed-types.test.js':
+    'it packs and installs the tarball (~380 MB written) and runs two compilers over every declaration, ~40 s of both cores: beside it, the timed waits of another file run short of CPU',
 };
 
 /** The *.test.js files of `dir`, sorted: those that run together and those that run alone. Throws when SERIAL names a file that is not there. */

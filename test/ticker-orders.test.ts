@@ -11,7 +11,7 @@ test('ticker-orders: every counted tick gets one order, every order is acked or 
   if (cell.status !== 'ok') assert.fail(`${cell.status}: ${cell.reason}`);
   const m = cell.metrics;
   /** A metric that must have a value. */
-  const v = (key: string): number => {
+  const v = (key: keyof typeof m): number => {
     const value = m[key];
     assert.ok(typeof value === 'number', `${key} has no value`);
     return value;
@@ -24,8 +24,8 @@ test('ticker-orders: every counted tick gets one order, every order is acked or 
   assert.equal(m.tickDelaySamples, m.ticksReceived, 'one tick-delay sample per tick');
   // Each connection sees a subset of what the server broadcast.
   assert.ok(v('ticksReceived') + v('ticksMissed') <= 2 * v('ticksBroadcast'));
-  for (const prefix of ['orderRtt', 'tickToAck', 'tickDelay']) {
-    const [min, p50, p99, max] = ['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'].map((k) => v(prefix + k)) as [number, number, number, number];
+  for (const prefix of ['orderRtt', 'tickToAck', 'tickDelay'] as const) {
+    const [min, p50, p99, max] = (['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'] as const).map((k) => v(`${prefix}${k}`)) as [number, number, number, number];
     assert.ok(min >= 0 && min <= p50 && p50 <= p99 && p99 <= max, `${prefix} percentiles are ordered`);
   }
   // An order leaves after its tick's intended time, so tick-to-ack contains the round trip.

@@ -23,7 +23,7 @@ const TOKEN = 'TOPSECRET';
 const SECRETS = new RegExp(`${PASSWORD}|${TOKEN}`);
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => child.kill('SIGKILL')));
+after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
 
 test('redactUrl hides the password and every query value, and nothing else', () => {
   const cases: Array<[string, string]> = [

@@ -4,7 +4,7 @@
  * encoded histograms once, at the end of the window.
  */
 import type { ParamValues } from '../declaration-types.js';
-import type { EncodedHistogram, ProcessReport } from '../result-types.js';
+import type { ProcessReport } from '../result-types.js';
 import type { ClientTls, ServerTls } from '../adapter-types.js';
 import type { JsonValue, ServerRestartTimes } from '../scenario-types.js';
 import { watchParent } from './parent-watchdog.js';

@@ -10,23 +10,21 @@ import type { Command } from 'commander';
 import { subcommand } from './subcommand.js';
 import { ParameterError, UsageError } from '../errors.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
-import { loadScenario } from '../child/scenario-loader.js';
-import { scenarioInfo } from '../engine/scenario-info.js';
 import type { CapacityResult, ScenarioInfo } from '../result-types.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
 import { addParameterOptions } from './parameter-flags.js';
-import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions } from './foreign-flags.js';
-import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, readShare, type CommonFlags } from './common-flags.js';
+import { foreignServerOptions, foreignServersGiven } from './foreign-flags.js';
+import { commonOptionsFromFlags, paramsFromFlags, type CommonFlags } from './common-flags.js';
+import { addFlags, readFlag } from './flags/index.js';
+import { scenarioArgs } from './plan/scenario-plan.js';
+import { configPathIn } from './plan/read-plan.js';
+import { withTestPlan } from './plan/plan-record.js';
 import { printAndSave, writeOutputFiles } from './run-output.js';
 import { outputsFromFlags } from './format-flags.js';
 import { terminalText } from '../escape/terminal.js';
 import { answerInterrupts, interruptedExitCode } from './interrupts.js';
-
-const DEFAULT_OUT = 'wsbench-capacity.json';
-/** Flags of `capacity` itself; a scenario parameter may not reuse these names. */
-const CAPACITY_FLAGS = [...COMMON_FLAG_NAMES, ...FOREIGN_FLAG_NAMES, 'slo', 'vary', 'start', 'max', 'resolution', 'maxClientProcesses', 'keepServer'];
 
 interface CapacityFlags extends CommonFlags {
   slo?: string;
@@ -39,38 +37,26 @@ interface CapacityFlags extends CommonFlags {
   serverStartTimeout?: string;
 }
 
-function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
+/** `capacity`'s commander command for one scenario: every flag `capacity` declares (src/commands/flags/), then one per parameter. */
+function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof foreignServersGiven> } {
   const command = subcommand(`wsbench capacity ${info.name}`)
-    .description(`The most ${info.name} clients each server holds within an SLO: ramp x2, then bisect; one cell per step.`)
-    .option('--slo <clauses>', "what must hold, e.g. 'p99<500ms,errors=0' (p50/p90/p99/p999/mean/max of the primary latency, errors = every errors-role metric, or a metric key)");
-  addStackOptions(command, {
-    servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
-    clients: 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)',
-  });
-  command
-    .option('--vary <parameter>', 'the whole-number parameter to search', 'connections')
-    .option('--start <n>', 'first count of the ramp (default 100)')
-    .option('--max <n>', 'highest count tried (default 50000)')
-    .option('--resolution <share>', 'stop bisecting when the bracket is within this share of the capacity, e.g. 10% or 0.05', '10%')
-    .option('--client-procs <n>', 'client processes of the first step', '1')
-    .option('--max-client-processes <n>', 'most client processes a step may use when the load generator saturates (default: the cores)');
-  addOutputOptions(command, { out: 'result JSON: the steps\' cells and the search', defaultOut: DEFAULT_OUT, json: 'print the result JSON on stdout instead of the table (--format json)', presets });
-  const foreign = addForeignServerOptions(command);
-  command.option('--keep-server', 'start each --server-cmd server once and keep it for all its steps (default: a fresh server for every step, as built-in stacks get)');
-  addParameterOptions(command, info.parameters, CAPACITY_FLAGS);
+    .description(`The most ${info.name} clients each server holds within an SLO: ramp x2, then bisect; one cell per step.`);
+  addFlags(command, 'capacity', { presets });
+  const foreign = foreignServersGiven(command);
+  addParameterOptions(command, info.parameters, 'capacity');
   return { command, foreign };
 }
 
 export async function capacityFromArgs(args: string[]): Promise<number> {
-  if (namesNoScenario(args)) return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
-  const scenarioArg = args[0]!;
-  const loaded = await loadScenario(scenarioArg);
-  const info = scenarioInfo(loaded.scenario);
+  if (namesNoScenario(args) && configPathIn(args) === null) {
+    return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
+  }
+  const { loaded, info, words, plan: testPlan } = await scenarioArgs('capacity', args, (i, presets) => capacityCommand(i, presets).command);
   const { command, foreign } = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
-  command.parse(args.slice(1), { from: 'user' });
+  command.parse(words, { from: 'user' });
   const flags = command.opts<CapacityFlags>();
   if (flags.slo === undefined) throw new ParameterError('slo', "required: what must hold, e.g. --slo 'p99<500ms,errors=0'");
-  const servers = foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout) : { targets: [], serverCommands: [] };
+  const servers = foreign.length > 0 ? foreignServerOptions(foreign, flags) : { targets: [], serverCommands: [] };
   if (flags.keepServer && servers.serverCommands.length === 0) throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
   const controller = new AbortController();
   const outputs = outputsFromFlags(flags, 'capacity', [{ path: flags.out, flag: '--out' }]);
@@ -82,11 +68,11 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     ...commonOptionsFromFlags(flags),
     ...servers,
     ...(flags.keepServer ? { keepServer: true } : {}),
-    resolution: readShare('--resolution', flags.resolution ?? '10%'),
+    resolution: readFlag<number>(flags, '--resolution') ?? 0.1,
     ...(flags.vary !== undefined ? { vary: flags.vary } : {}),
-    ...(flags.start !== undefined ? { start: readCount('--start', flags.start) } : {}),
-    ...(flags.max !== undefined ? { max: readCount('--max', flags.max) } : {}),
-    ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readCount('--max-client-processes', flags.maxClientProcesses) } : {}),
+    ...(flags.start !== undefined ? { start: readFlag<number>(flags, '--start')! } : {}),
+    ...(flags.max !== undefined ? { max: readFlag<number>(flags, '--max')! } : {}),
+    ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readFlag<number>(flags, '--max-client-processes')! } : {}),
     onEvent: outputs.stdout.format.forPeople ? progress(flags.vary ?? 'connections') : undefined,
   };
   checkOutputs(flags.out);
@@ -96,7 +82,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   const lock = lockResultFile(flags.out);
   const stopAnswering = answerInterrupts(controller, 'step');
   try {
-    const result = await executeCapacity(plan, options);
+    const result = withTestPlan(await executeCapacity(plan, options), testPlan);
     const output = { out: flags.out, outputs, png: flags.png === true };
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
     const saved = printAndSave(result, output);

@@ -17,6 +17,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { appendToFile, checkAppendable as checkAppendableFile } from '../safe-files.js';
@@ -24,11 +25,13 @@ import { readResultOrJournal } from '../journal/recover.js';
 import type { BenchResult } from '../result-types.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { compareResults, compareServers } from '../compare/compare.js';
-import { gate, gateLines, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../compare/compare-gate.js';
+import { gate, gateLines, type InconclusivePolicy } from '../compare/compare-gate.js';
 import { DEFAULT_MARGIN_PCT } from '../stats/verdict.js';
 import { renderComparisonMarkdown } from '../compare/compare-markdown.js';
 import { terminalText } from '../escape/terminal.js';
-import { addFormatOptions, outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
+import { outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
+import { addFlags, readFlag } from './flags/index.js';
+import { argsWithPlanOf } from './plan/apply-plan.js';
 
 interface CompareFlags extends FormatFlags {
   failOnRegression?: string;
@@ -38,21 +41,11 @@ interface CompareFlags extends FormatFlags {
 }
 
 export async function compareFromArgs(args: string[]): Promise<number> {
-  const command = subcommand('wsbench compare')
-    .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it); with --servers, the one result to compare two servers of')
-    .argument('[new]', 'result JSON to compare with it (or a journal); not with --servers')
-    .option('--servers <base,new>', 'compare two servers of one result (e.g. two --server-cmd builds of one --repeat run): their rounds pair up one by one')
-    .option(
-      '--fail-on-regression <pct>',
-      'exit 1 when a cell got significantly worse (its whole 95% interval on the worse side) by more than this many percent; a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
-    )
-    .option('--inconclusive <pass|fail>', 'with --fail-on-regression: what a change the data cannot decide does to the gate; fail exits 3', 'pass');
-  addFormatOptions(command, { json: 'the same as --format json' });
-  command
-    .option('--summary <file>', 'also append the Markdown comparison to this file (e.g. "$GITHUB_STEP_SUMMARY")');
-  const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, args) as { operands: [string, string | undefined]; flags: CompareFlags };
+  const command = compareCommand();
+  const words = await argsWithPlanOf('compare', args, compareCommand, [{ key: 'base' }, { key: 'new' }]);
+  const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, words) as { operands: [string, string | undefined]; flags: CompareFlags };
   const outputs = outputsFromFlags(flags, 'comparison', [basePath, ...(nextPath === undefined ? [] : [nextPath])].map((path) => ({ path, flag: 'input' })));
-  const threshold = flags.failOnRegression === undefined ? null : readPercent(flags.failOnRegression);
+  const threshold = readFlag<number>(flags, '--fail-on-regression') ?? null;
   const policy = readPolicy(flags, threshold !== null);
   const servers = flags.servers === undefined ? null : readServers(flags.servers, nextPath);
   if (servers === null && nextPath === undefined) throw new UsageError('compare: give two result files, or one with --servers base,new');
@@ -84,6 +77,14 @@ export async function compareFromArgs(args: string[]): Promise<number> {
   return unwritten > 0 && code === 0 ? 1 : code;
 }
 
+function compareCommand(): Command {
+  const command = subcommand('wsbench compare')
+    .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it); with --servers, the one result to compare two servers of')
+    .argument('[new]', 'result JSON to compare with it (or a journal); not with --servers');
+  addFlags(command, 'compare');
+  return command;
+}
+
 /** A result file (or a journal's rebuilt result) whose histograms all decode (see stored-histograms.ts). */
 async function readChecked(path: string): Promise<BenchResult> {
   const result = await readResultOrJournal(path, (line) => process.stderr.write(`note: ${terminalText(line)}\n`));
@@ -92,8 +93,7 @@ async function readChecked(path: string): Promise<BenchResult> {
 }
 
 function readPolicy(flags: CompareFlags, gated: boolean): InconclusivePolicy {
-  const policy = INCONCLUSIVE_POLICIES.find((p) => p === flags.inconclusive);
-  if (!policy) throw new UsageError(`--inconclusive: "${flags.inconclusive}" is not one of ${INCONCLUSIVE_POLICIES.join(', ')}`);
+  const policy = readFlag<InconclusivePolicy>(flags, '--inconclusive') ?? 'pass';
   if (policy === 'fail' && !gated) throw new UsageError('--inconclusive fail: give --fail-on-regression too (it is the gate that fails)');
   return policy;
 }
@@ -106,12 +106,6 @@ function readServers(text: string, second: string | undefined): { base: string; 
     throw new UsageError(`--servers: "${text}" is not two different server names, base and new, such as base,new`);
   }
   return { base: names[0]!, next: names[1]! };
-}
-
-function readPercent(text: string): number {
-  const value = Number(text.replace(/%$/, ''));
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`--fail-on-regression: "${text}" is not a percentage (a number >= 0)`);
-  return value;
 }
 
 /** Fails before anything is compared when `path` could not be appended to. */

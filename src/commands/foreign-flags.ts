@@ -1,6 +1,7 @@
 /**
- * The command-line edge of foreign servers: --target, --target-pid,
- * --server-cmd and --server-url, in the order given (a --target-pid or
+ * What `run` and `capacity` make of the foreign-server flags (declared in
+ * flags/server-flags.ts): --target, --target-pid, --server-cmd and
+ * --server-url, in the order given (a --target-pid or
  * --server-url belongs to the --target or --server-cmd before it), turned into
  * RunOptions.targets and .serverCommands; --ca (the file read here) and
  * --insecure into .ca and .insecure. The library checks the rest.
@@ -8,40 +9,22 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
-import { parseDurationMs } from '../parsing/units.js';
+import { readFlag } from './flags/index.js';
+import { SERVER_FLAGS } from './flags/server-flags.js';
 import type { ServerCommandOption, TargetOption } from '../engine/server-lifecycles/foreign-options.js';
-
-/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const FOREIGN_FLAG_NAMES = ['target', 'targetPid', 'serverCmd', 'serverUrl', 'serverStartTimeout', 'ca', 'insecure'];
 
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
 
-/** Adds the four flags; the returned list fills as commander parses, in command-line order. */
-export function addForeignServerOptions(command: Command): Given[] {
+/** The repeatable server flags: each one's meaning depends on the ones before it. */
+const ORDERED = SERVER_FLAGS.filter((declaration) => declaration.many === 'repeat').map((declaration) => declaration.flag as Given['flag']);
+
+/**
+ * The four flags in command-line order, as commander reads them: the returned list fills as it parses
+ * (a --target-pid or --server-url belongs to the --target or --server-cmd before it).
+ */
+export function foreignServersGiven(command: Command): Given[] {
   const given: Given[] = [];
-  const collect = (flag: Given['flag']) => (text: string): Given[] => {
-    given.push({ flag, text });
-    return given;
-  };
-  command
-    .option(
-      '--target <[name=]url>',
-      'measure a server that is already running (repeatable): ws:// or wss:// speaks WebSocket, http:// or https:// socket.io; '
-        + 'only the clients run, and the cell\'s parameters are appended to the URL\'s query (docs/protocols/)',
-      collect('--target'),
-    )
-    .option('--target-pid <[name=]pid>', 'the process of the --target before it (or the named one): its process tree\'s CPU and RSS are sampled', collect('--target-pid'))
-    .option(
-      '--server-cmd <name=command>',
-      'start a server in any language for each cell (repeatable): {port} becomes a free port ({host} the --host); '
-        + 'without {port} the command must name one (--port 8000; --port 0: the port it prints is read); '
-        + '{cert} and {key} become the run\'s certificate and key files: such a command serves TLS (wss://)',
-      collect('--server-cmd'),
-    )
-    .option('--server-url <template>', 'what clients of the --server-cmd before it connect to (default ws://{host}:{port}/; http://{host}:{port} for socket.io)', collect('--server-url'))
-    .option('--server-start-timeout <duration>', 'how long a --server-cmd server may take to accept a WebSocket handshake (default 20s)')
-    .option('--ca <file>', 'PEM certificate the clients trust for a wss:// or https:// --target (instead of their default roots)')
-    .option('--insecure', 'do not verify the certificate of a wss:// or https:// --target (the result and the table say so)');
+  for (const flag of ORDERED) command.on(`option:${flag.slice(2)}`, (text: string) => given.push({ flag, text }));
   return given;
 }
 
@@ -54,9 +37,8 @@ export function foreignTrustOptions(flags: Readonly<Record<string, unknown>>): {
 }
 
 /** The flags as the library's options; usage errors for what only the command line can get wrong. */
-export function foreignServerOptions(given: Given[], startTimeout?: string): { targets: TargetOption[]; serverCommands: ServerCommandOption[] } {
-  const startTimeoutMs = startTimeout === undefined ? undefined : parseDurationMs(startTimeout);
-  if (startTimeoutMs === null) throw new UsageError(`--server-start-timeout: "${startTimeout}" is not a duration such as 500ms, 5s, 1m`);
+export function foreignServerOptions(given: Given[], flags: object): { targets: TargetOption[]; serverCommands: ServerCommandOption[] } {
+  const startTimeoutMs = readFlag<number>(flags, '--server-start-timeout');
   const targets: TargetOption[] = [];
   const serverCommands: ServerCommandOption[] = [];
   let last: '--target' | '--server-cmd' | null = null;

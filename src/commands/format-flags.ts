@@ -1,6 +1,6 @@
 /**
  * `--format NAME[=FILE]`, the one output flag of run, capacity, recover, merge
- * and compare, declared here once: repeatable, each format to FILE, or to
+ * and compare (declared once, in flags/output-flags.ts), read here: repeatable, each format to FILE, or to
  * stdout without one (at most one format there; the table when none is). The
  * names are the registry's (src/formats/); a format refuses, in one line, a
  * command whose kind of result it does not render. `--json` is the same as
@@ -9,7 +9,6 @@
  * (write-atomically.ts), after the result file.
  */
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import { ParameterError, UsageError } from '../errors.js';
 import { checkWritable, writeProblem } from '../result-file.js';
 import { writeAtomically } from '../write-atomically.js';
@@ -22,9 +21,6 @@ export interface FormatFlags {
   json?: boolean;
   jsonLine?: boolean;
 }
-
-/** Flag names (as commander stores them) of this group; a scenario parameter may not reuse them. */
-export const FORMAT_FLAG_NAMES = ['format', 'json', 'jsonLine'];
 
 /** A format chosen for stdout or a file: its name as the registry has it. */
 export interface ChosenFormat {
@@ -41,20 +37,6 @@ export interface Outputs<K extends ResultKind = ResultKind> {
   kind: K;
   stdout: ChosenFormat;
   files: FormatFile[];
-}
-
-/** --format (repeatable), --json, and --json-line when `jsonLine` gives its help. */
-export function addFormatOptions(command: Command, help: { json: string; jsonLine?: string }): void {
-  const aliases = Object.entries(FORMAT_ALIASES).map(([alias, name]) => `${alias} = ${name}`);
-  const names = `${Object.keys(outputFormats).join(', ')}${aliases.length ? `; ${aliases.join(', ')}` : ''}`;
-  command
-    .option(
-      '--format <name[=file]>',
-      `an output format (${names}) to stdout, or with =FILE to that file; repeatable, at most one to stdout (default: table on stdout)`,
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
-    .option('--json', help.json);
-  if (help.jsonLine !== undefined) command.option('--json-line', help.jsonLine);
 }
 
 /**

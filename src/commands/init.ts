@@ -4,8 +4,10 @@
  * vendor/ when it was installed from one: see init-dependency.ts; tsc and
  * Node's types at the versions wsbench itself builds with), tsconfig.json
  * (nodenext, strict), scenario.ts (the client-only jsonrpc scenario of
- * templates/init/, to run against --target) and .gitignore, so that
- * `npm install && npm run bench -- --target ws://...` works at once. It
+ * templates/init/, to run against --target), plan.yaml (the test plan
+ * `npm run bench` runs: the scenario, its target, its duration) and
+ * .gitignore, so that `npm install && npm run bench -- --target ws://...`
+ * works at once. It
  * writes only into a new or empty real folder (a symlink is refused), and
  * creates each file new, never through a link (safe-files.ts).
  */
@@ -17,7 +19,7 @@ import { packageRoot, VENDOR_DIR, wsbenchDependency } from './init-dependency.js
 import { createNew, entryAt, kindOf, realFolder } from '../safe-files.js';
 
 /** Copied as they are: template file -> name in the new project. */
-const TEMPLATES: Array<[string, string]> = [['scenario.ts', 'scenario.ts'], ['tsconfig.json', 'tsconfig.json'], ['gitignore', '.gitignore']];
+const TEMPLATES: Array<[string, string]> = [['scenario.ts', 'scenario.ts'], ['plan.yaml', 'plan.yaml'], ['tsconfig.json', 'tsconfig.json'], ['gitignore', '.gitignore']];
 /** The dev tools the project compiles with, pinned as wsbench pins them. */
 const DEV_TOOLS = ['typescript', '@types/node'];
 /** The port the printed example uses. */
@@ -25,7 +27,7 @@ const EXAMPLE_PORT = 8080;
 
 export async function initFromArgs(args: string[]): Promise<number> {
   const command = subcommand('wsbench init')
-    .description('Write a project for a scenario of your own: package.json, tsconfig.json, scenario.ts; then npm install && npm run bench -- --target ws://...')
+    .description('Write a project for a scenario of your own: package.json, tsconfig.json, scenario.ts, plan.yaml; then npm install && npm run bench -- --target ws://...')
     .argument('[dir]', 'a new or empty folder', '.');
   command.parse(args, { from: 'user' });
   const dir = resolve(command.processedArgs[0] as string);
@@ -41,7 +43,7 @@ export async function initFromArgs(args: string[]): Promise<number> {
     version: '0.1.0',
     private: true,
     type: 'module',
-    scripts: { build: 'tsc -p .', bench: 'tsc -p . && wsbench run ./dist/scenario.js' },
+    scripts: { build: 'tsc -p .', bench: 'tsc -p . && wsbench run --config plan.yaml' },
     dependencies: { wsbench: dependency.spec },
     devDependencies: Object.fromEntries(DEV_TOOLS.map((name) => [name, own.devDependencies?.[name] ?? 'latest'])),
   };

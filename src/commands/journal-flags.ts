@@ -1,15 +1,16 @@
 /**
- * The command-line edge of a run's journal: --no-journal, --keep-journal and
- * --discard-journal, the refusal of an --out whose journal waits for
- * `wsbench recover`, and the journal's end once the result is written.
+ * What `run` makes of its journal flags (declared in flags/watch-flags.ts):
+ * --no-journal, --keep-journal and --discard-journal, the refusal of an --out
+ * whose journal waits for `wsbench recover`, and the journal's end once the
+ * result is written.
  */
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { RunEvent } from '../engine/events.js';
 import { builtInScenarios, loadScenario, type LoadedScenario } from '../child/scenario-loader.js';
 import type { SavedResult } from '../result-file.js';
+import type { TestPlanInfo } from '../result-types.js';
 import { checkJournalAtOut } from '../journal/guard.js';
 import { journalPathOf } from '../journal/records.js';
 import { RunJournal } from '../journal/writer.js';
@@ -24,21 +25,16 @@ export interface JournalFlags {
   discardJournal?: boolean;
 }
 
-/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const JOURNAL_FLAG_NAMES = ['journal', 'keepJournal', 'discardJournal'];
-
-export function addJournalOptions(command: Command): void {
-  command
-    .option('--no-journal', 'write no journal beside --out while the run goes on (a run killed with SIGKILL then loses what it measured)')
-    .option('--keep-journal', 'keep <out>.journal after the result is written (by default it is removed then)')
-    .option('--discard-journal', "start even though --out's journal holds a run that stopped without writing its result (it is overwritten)");
-}
-
 /**
  * The run's journal at <out>.journal, not yet open (it opens when the run starts); null with --no-journal.
  * Throws the refusal when that journal holds a run waiting for `wsbench recover`.
  */
-export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario, stderr: NodeJS.WritableStream = process.stderr): Promise<RunJournal | null> {
+export async function openRunJournal(
+  flags: JournalFlags,
+  loaded: LoadedScenario,
+  plan: TestPlanInfo | null,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<RunJournal | null> {
   if (flags.journal === false) {
     if (flags.keepJournal) throw new UsageError('--keep-journal: not with --no-journal');
     return null;
@@ -46,7 +42,8 @@ export async function openRunJournal(flags: JournalFlags, loaded: LoadedScenario
   checkJournalAtOut(flags.out, '--out', flags.discardJournal === true);
   const out = resolve(flags.out);
   const scenario = { given: await scenarioGiven(loaded), url: loaded.url, name: loaded.scenario.name };
-  return new RunJournal(journalPathOf(out), { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario }, (line) => stderr.write(`${terminalText(line)}\n`));
+  const identity = { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario, ...(plan ? { plan } : {}) };
+  return new RunJournal(journalPathOf(out), identity, (line) => stderr.write(`${terminalText(line)}\n`));
 }
 
 /** One listener for the journal and the rest (the journal hears each event after them). */

@@ -4,11 +4,14 @@
  * one run, an Indexed Job plus a headless Service for the barrier. It talks to
  * no cluster: `kubectl apply -f` is the user's step (docs/kubernetes.md).
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_BARRIER_PORT, INDEX_VARIABLE, MAX_SHARDS, k8sManifest, manifestYaml, podRunArgs, randomRunId, type K8sManifestOptions } from '../shard/k8s-manifest.js';
-import { planFromRunArgs } from './run-args.js';
+import { INDEX_VARIABLE, k8sManifest, manifestYaml, podRunArgs, randomRunId, type K8sManifestOptions } from '../shard/k8s-manifest.js';
+import { planFromRunArgs, runWordsWithPlan } from './run-args.js';
+import { addFlags, readFlag } from './flags/index.js';
+import { argsWithPlan } from './plan/apply-plan.js';
+import { planIn } from './plan/read-plan.js';
 import { planForOtherMachines } from '../open-file-limit.js';
 
 interface K8sFlags {
@@ -22,23 +25,25 @@ interface K8sFlags {
   runId?: string;
 }
 
+function k8sCommand(): Command {
+  const command = subcommand('wsbench k8s')
+    .usage('--shards N --image IMAGE [options] -- <run args...>')
+    .description('Print a Kubernetes Indexed Job (and headless Service) that runs `wsbench run <run args>` as N shards of one run.');
+  addFlags(command, 'k8s');
+  return command;
+}
+
 export async function k8sFromArgs(args: string[]): Promise<number> {
   const split = args.indexOf('--');
   const own = split === -1 ? args : args.slice(0, split);
-  const runArgs = split === -1 ? [] : args.slice(split + 1);
-  const command = subcommand('wsbench k8s')
-    .usage('--shards N --image IMAGE [options] -- <run args...>')
-    .description('Print a Kubernetes Indexed Job (and headless Service) that runs `wsbench run <run args>` as N shards of one run.')
-    .requiredOption('--shards <n>', `number of shards, one pod each (1 to ${MAX_SHARDS})`)
-    .requiredOption('--image <image>', 'container image holding wsbench, built from the Dockerfile of a wsbench checkout (docs/kubernetes.md)')
-    .option('--name <name>', 'name of the Job and the Service; pods are NAME-0, NAME-1, ...', 'wsbench')
-    .option('--namespace <ns>', 'namespace (default: kubectl\'s current one)')
-    .option('--cpu <quantity>', 'CPU of each pod, requested and limited alike', '2')
-    .option('--memory <quantity>', 'memory of each pod, requested and limited alike', '2Gi')
-    .option('--barrier-port <port>', 'port of shard 0\'s start barrier', String(DEFAULT_BARRIER_PORT))
-    .option('--run-id <id>', 'run id shared by the shards (default: NAME and a random suffix)');
+  const givenRunArgs = split === -1 ? [] : args.slice(split + 1);
+  // A plan's `run` section is a run's plan: read against run's flags and the scenario's, as `run --config` would.
+  const source = await planIn(own);
+  const { run: runSection, ...values } = source?.values ?? {};
+  const words = source ? argsWithPlan({ ...source, values }, { command: 'k8s', build: k8sCommand, helpCommand: 'wsbench k8s --help' }, own).args : own;
+  const command = k8sCommand();
   try {
-    command.parse(own, { from: 'user' });
+    command.parse(words, { from: 'user' });
   } catch (error) {
     // Run flags given without "--" land here as unknown options or arguments.
     if (split === -1 && error instanceof CommanderError && ['commander.unknownOption', 'commander.excessArguments'].includes(error.code)) {
@@ -46,9 +51,12 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     }
     throw error;
   }
+  const runArgs = source && runSection !== undefined
+    ? await runWordsWithPlan(givenRunArgs, { path: source.path, values: runPlanOf(runSection, source.path), prefix: 'run.' })
+    : givenRunArgs;
   const flags = command.opts<K8sFlags>();
-  const shards = wholeNumber('--shards', flags.shards, `a whole number from 1 to ${MAX_SHARDS}`);
-  const barrierPort = wholeNumber('--barrier-port', flags.barrierPort, 'a port from 1 to 65535');
+  const shards = readFlag<number>(flags, '--shards')!;
+  const barrierPort = readFlag<number>(flags, '--barrier-port')!;
   const runId = flags.runId ?? randomRunId(flags.name);
   const options: K8sManifestOptions = {
     name: flags.name,
@@ -78,8 +86,8 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
   return 0;
 }
 
-/** Digits only: the library checks the range and names the flag. */
-function wholeNumber(flag: string, text: string, what: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${flag}: "${text}" is not ${what}`);
-  return Number(text);
+/** The plan's `run` section: a mapping, as a plan is. */
+function runPlanOf(section: unknown, path: string): Record<string, unknown> {
+  if (section !== null && typeof section === 'object' && !Array.isArray(section)) return section as Record<string, unknown>;
+  throw new UsageError(`${path}: run: the run every pod makes, as keys and values (scenario, run's flags, the scenario's parameters), not ${JSON.stringify(section)}`);
 }

@@ -1,5 +1,8 @@
 /** `wsbench list`: the runtimes and stacks as they load on this machine, and the scenarios with their parameters. */
+import type { Command } from 'commander';
 import { subcommand } from './subcommand.js';
+import { addFlags } from './flags/index.js';
+import { argsWithPlanOf } from './plan/apply-plan.js';
 import { probeStacks } from '../engine/environment.js';
 import { builtInScenarios, loadScenario } from '../child/scenario-loader.js';
 import { scenarioInfo } from '../engine/scenario-info.js';
@@ -9,11 +12,16 @@ import { formatValue } from '../parsing/parameter-values.js';
 import { toKebab } from './parameter-flags.js';
 
 export async function listFromArgs(args: string[]): Promise<number> {
-  const command = subcommand('wsbench list')
-    .option('--json', 'print as JSON');
-  command.parse(args, { from: 'user' });
+  const command = listCommand();
+  command.parse(await argsWithPlanOf('list', args, listCommand), { from: 'user' });
   process.stdout.write(await renderList(command.opts<{ json?: boolean }>().json === true));
   return 0;
+}
+
+function listCommand(): Command {
+  const command = subcommand('wsbench list');
+  addFlags(command, 'list');
+  return command;
 }
 
 async function renderList(asJson: boolean): Promise<string> {
@@ -21,7 +29,7 @@ async function renderList(asJson: boolean): Promise<string> {
   const runtimes = locateRuntimes();
   const loaded = await Promise.all(builtInScenarios().map(async (name) => (await loadScenario(name)).scenario));
   const scenarios = loaded.map((s) => ({ info: scenarioInfo(s), presets: Object.keys(s.presets ?? {}) }));
-  if (asJson) return JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2) + '\n';
+  if (asJson) return `${JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2)}\n`;
   const lines = ['Runtimes (WSBENCH_BUN / WSBENCH_DENO name another build):', ...runtimeLines(runtimes), ''];
   lines.push('Stacks (as they load on this machine):');
   const stackWidth = Math.max(9, ...stacks.map((stack) => stack.name.length));
@@ -33,7 +41,7 @@ async function renderList(asJson: boolean): Promise<string> {
   const nameWidth = Math.max(...specs.map(([name]) => toKebab(name).length));
   const defaultWidth = Math.max(...specs.map(([, p]) => formatValue(p.kind, p.default).length));
   for (const { info, presets } of scenarios) lines.push(...scenarioLines(info, presets, nameWidth, defaultWidth));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function scenarioLines(info: ScenarioInfo, presets: string[], nameWidth: number, defaultWidth: number): string[] {

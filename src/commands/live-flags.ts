@@ -1,18 +1,17 @@
 /**
- * The command-line edge of the live views: --dashboard [host:port],
- * --metrics-listen host:port and --metrics-linger, checked before anything
- * starts; a bind that fails is one line and exit code 2, before any process.
+ * What `run` makes of the live-view flags (declared in flags/watch-flags.ts):
+ * --dashboard [host:port], --metrics-listen host:port and --metrics-linger,
+ * checked before anything starts; a bind that fails is one line and exit
+ * code 2, before any process.
  */
-import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseDurationMs } from '../parsing/units.js';
 import type { RunEvent } from '../engine/events.js';
 import { LiveBindError, LiveViews, type LiveViewOptions } from '../live/live-views.js';
 import { exposureWarning, notAnAddress, parseListenAddress, type ListenAddress } from '../listening/listen-address.js';
 import { terminalText } from '../escape/terminal.js';
+import { DEFAULT_METRICS_LINGER_MS, LOOPBACK } from './flags/watch-flags.js';
 
-const LOOPBACK = '127.0.0.1';
-const DEFAULT_METRICS_LINGER_MS = 15_000;
 /** A linger longer than this is a typo, not a plan. */
 const MAX_METRICS_LINGER_MS = 3_600_000;
 
@@ -20,16 +19,6 @@ export interface LiveFlags {
   dashboard?: string | true;
   metricsListen?: string;
   metricsLinger?: string;
-}
-
-/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const LIVE_FLAG_NAMES = ['dashboard', 'metricsListen', 'metricsLinger'];
-
-export function addLiveOptions(command: Command): void {
-  command
-    .option('--dashboard [host:port]', `serve a live page of the run (default ${LOOPBACK}:0, a free port; its URL is printed on stderr)`)
-    .option('--metrics-listen <host:port>', 'serve Prometheus metrics at http://HOST:PORT/metrics while the run goes on (:PORT is loopback)')
-    .option('--metrics-linger <duration>', `after the run, keep /metrics up until one more scrape, at most this long (default ${DEFAULT_METRICS_LINGER_MS / 1000}s; 0s closes at once)`);
 }
 
 /** The flags as the views' options; throws UsageError naming the flag. */

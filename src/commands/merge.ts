@@ -4,22 +4,22 @@
  * line each (`kubectl logs` of the shard pods).
  */
 import { statSync } from 'node:fs';
+import type { Command } from 'commander';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
-import { addFormatOptions, outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
+import { outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
+import { addFlags } from './flags/index.js';
+import { argsWithPlanOf } from './plan/apply-plan.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { mergeShards, type ShardInput } from '../shard/merge.js';
 import { configurationDifference } from '../shard/merge-warnings.js';
 import { terminalText } from '../escape/terminal.js';
 
 export async function mergeFromArgs(args: string[]): Promise<number> {
-  const command = subcommand('wsbench merge')
-    .argument('<shards...>', 'shard result files, or logs with one result JSON line per shard')
-    .option('--out <file>', 'merged result JSON file', 'wsbench-merged.json');
-  addFormatOptions(command, { json: 'print the merged result JSON on stdout instead of the table (--format json)' });
-  command.parse(args, { from: 'user' });
+  const command = mergeCommand();
+  command.parse(await argsWithPlanOf('merge', args, mergeCommand, [{ key: 'shards', many: true }]), { from: 'user' });
   const flags = command.opts<{ out: string } & FormatFlags>();
   checkWritable(flags.out);
   refuseOverwritingAnInput(flags.out, command.args);
@@ -33,6 +33,12 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
   process.stderr.write(`merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${terminalText(flags.out)}\n`);
   const unwritten = writeFormatFiles(outputs, merged);
   return merged.cells.some((c) => c.status === 'failed') || unwritten > 0 ? 1 : 0;
+}
+
+function mergeCommand(): Command {
+  const command = subcommand('wsbench merge').argument('<shards...>', 'shard result files, or logs with one result JSON line per shard');
+  addFlags(command, 'merge');
+  return command;
 }
 
 /** A whole-file result, or every line of a log that is a wsbench result. */

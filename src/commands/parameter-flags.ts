@@ -8,27 +8,11 @@ import { ParameterError } from '../errors.js';
 import type { ParameterInfo } from '../declaration-types.js';
 import { formatValue } from '../parsing/parameter-values.js';
 import { terminalText } from '../escape/terminal.js';
+import { toKebab, type CommandName } from './flags/flag-types.js';
+import { flagFor, reservedNames } from './flags/index.js';
 
-/** Flags of `run` itself, by the RunOptions name a library error uses. */
-const RUN_OPTION_FLAGS: Record<string, string> = {
-  servers: '--servers',
-  clients: '--clients',
-  clientProcesses: '--client-procs',
-  repeat: '--repeat',
-  preset: '--preset',
-  host: '--host',
-  targets: '--target',
-  serverCommands: '--server-cmd',
-};
-
-export function toKebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
-/** The flag a library error's parameter or option name stands for. */
-export function flagFor(name: string): string {
-  return RUN_OPTION_FLAGS[name] ?? `--${toKebab(name)}`;
-}
+/** A scenario parameter's flag: `serverProcesses` -> `--server-processes`. */
+export { toKebab };
 
 /** A library ParameterError, reworded for the command line: `--duration: ...`, and each parameter it mentions as its flag. */
 export function asFlagMessage(error: ParameterError): string {
@@ -44,7 +28,9 @@ export function describeParameter(info: ParameterInfo): string {
   return `${unit}${choices}; default ${formatValue(info.kind, info.default)}${sweep}`;
 }
 
-export function addParameterOptions(command: Command, parameters: Record<string, ParameterInfo>, reserved: string[]): void {
+/** One flag per parameter; a parameter named like one of `commandName`'s own flags is a scenario that cannot be run. */
+export function addParameterOptions(command: Command, parameters: Record<string, ParameterInfo>, commandName: CommandName): void {
+  const reserved = reservedNames(commandName);
   for (const [name, info] of Object.entries(parameters)) {
     if (reserved.includes(name)) throw new Error(`parameter "${name}" clashes with a wsbench flag`);
     const value = info.kind === 'boolean' ? '[bool]' : '<value>';

@@ -10,6 +10,7 @@
  * cannot be loaded again, a run still going).
  */
 import { closeSync } from 'node:fs';
+import type { Command } from 'commander';
 import { parseWords, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { checkOutputs } from '../result-output.js';
@@ -19,7 +20,9 @@ import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
 import { appendToFile, openChecked, removeIfSame, type FileIdentity } from '../safe-files.js';
 import { printAndSave, writeOutputFiles } from './run-output.js';
-import { addFormatOptions, outputsFromFlags, type FormatFlags } from './format-flags.js';
+import { outputsFromFlags, type FormatFlags } from './format-flags.js';
+import { addFlags } from './flags/index.js';
+import { argsWithPlanOf } from './plan/apply-plan.js';
 import { terminalText } from '../escape/terminal.js';
 import { leaveOnInterrupt } from './interrupts.js';
 
@@ -30,13 +33,9 @@ interface RecoverFlags extends FormatFlags {
 }
 
 export async function recoverFromArgs(args: string[]): Promise<number> {
-  const command = subcommand('wsbench recover')
-    .argument('<journal>', 'the journal a run left beside its result file (<out>.journal)')
-    .option('--out <file>', 'result JSON file (default: the journal\'s name without .journal, where the run was to write it)')
-    .option('--keep-journal', 'keep the journal after the result is written (by default it is removed then)');
-  addFormatOptions(command, { json: 'print the result JSON on stdout instead of the table (--format json)' });
-  command.option('--png', 'also write charts/*.png beside the SVGs');
-  const { operands: [path], flags } = parseWords<RecoverFlags, [string]>(command, args);
+  const command = recoverCommand();
+  const words = await argsWithPlanOf('recover', args, recoverCommand, [{ key: 'journal' }]);
+  const { operands: [path], flags } = parseWords<RecoverFlags, [string]>(command, words);
   // A missing file, a FIFO, a folder or a file past the journal limit is said as what it is, at once.
   const { fd, stat } = openChecked(path, 'journal');
   closeSync(fd);
@@ -63,6 +62,12 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     stopAnswering();
     lock?.release();
   }
+}
+
+function recoverCommand(): Command {
+  const command = subcommand('wsbench recover').argument('<journal>', 'the journal a run left beside its result file (<out>.journal)');
+  addFlags(command, 'recover');
+  return command;
 }
 
 /** The result is where it was asked for: the journal goes, or is marked as rebuilt so that a run may reuse its --out. */

@@ -1,5 +1,8 @@
 /** `wsbench report results.json [--out dir] [--png]`: charts and HTML from a result file alone. */
+import type { Command } from 'commander';
 import { parseWords, subcommand } from './subcommand.js';
+import { addFlags } from './flags/index.js';
+import { argsWithPlanOf } from './plan/apply-plan.js';
 import { UsageError } from '../errors.js';
 import { readResultOrJournal } from '../journal/recover.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
@@ -13,12 +16,15 @@ interface ReportFlags {
   png?: boolean;
 }
 
+function reportCommand(): Command {
+  const command = subcommand('wsbench report').argument('<results>', 'result JSON written by wsbench run, or the journal of a run that stopped without writing it');
+  addFlags(command, 'report');
+  return command;
+}
+
 export async function reportFromArgs(args: string[]): Promise<number> {
-  const command = subcommand('wsbench report')
-    .argument('<results>', 'result JSON written by wsbench run, or the journal of a run that stopped without writing it')
-    .option('--out <dir>', 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)')
-    .option('--png', 'also write charts/*.png');
-  const { operands: [path], flags } = parseWords<ReportFlags, [string]>(command, args);
+  const words = await argsWithPlanOf('report', args, reportCommand, [{ key: 'results' }]);
+  const { operands: [path], flags } = parseWords<ReportFlags, [string]>(reportCommand(), words);
   // A journal's report goes where its run's would have: <out>.report/ beside <out>.journal.
   const outDir = flags.out ?? artifactsDirOf(path.replace(/\.journal$/, ''));
   try {

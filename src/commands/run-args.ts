@@ -7,20 +7,19 @@
 import type { Command } from 'commander';
 import { subcommand } from './subcommand.js';
 import { planRun, type RunOptions, type RunPlan } from '../run.js';
-import { loadScenario, type LoadedScenario } from '../child/scenario-loader.js';
-import { scenarioInfo } from '../engine/scenario-info.js';
+import type { LoadedScenario } from '../child/scenario-loader.js';
 import type { ScenarioInfo } from '../result-types.js';
 import { addParameterOptions } from './parameter-flags.js';
-import { addForeignServerOptions, FOREIGN_FLAG_NAMES, foreignServerOptions, foreignTrustOptions } from './foreign-flags.js';
-import { addShardOptions, SHARD_FLAG_NAMES, shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
-import { addOutputOptions, addStackOptions, COMMON_FLAG_NAMES, commonOptionsFromFlags, paramsFromFlags, readCount, type CommonFlags } from './common-flags.js';
-import { addLiveOptions, LIVE_FLAG_NAMES, type LiveFlags } from './live-flags.js';
-import { addJournalOptions, JOURNAL_FLAG_NAMES, type JournalFlags } from './journal-flags.js';
+import { foreignServerOptions, foreignServersGiven, foreignTrustOptions } from './foreign-flags.js';
+import { shardOptionsFromFlags, type ShardFlags } from './shard-flags.js';
+import { commonOptionsFromFlags, paramsFromFlags, type CommonFlags } from './common-flags.js';
+import type { LiveFlags } from './live-flags.js';
+import type { JournalFlags } from './journal-flags.js';
+import { addFlags, readFlag } from './flags/index.js';
+import { scenarioArgs } from './plan/scenario-plan.js';
+import type { PlanRecord } from './plan/apply-plan.js';
+import type { PlanSource } from './plan/read-plan.js';
 import { terminalText } from '../escape/terminal.js';
-
-const DEFAULT_OUT = 'wsbench-results.json';
-/** Flags of `run` itself; a scenario parameter may not reuse these names. */
-const RUN_FLAGS = [...COMMON_FLAG_NAMES, 'repeat', 'maxErrors', 'slo', 'control', 'summary', ...FOREIGN_FLAG_NAMES, ...SHARD_FLAG_NAMES, ...LIVE_FLAG_NAMES, ...JOURNAL_FLAG_NAMES];
 
 export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
@@ -37,63 +36,49 @@ export interface ParsedRunArgs {
   /** The library's options, without the signal and event listener a run adds. */
   options: RunOptions;
   maxErrors: number;
+  /** The test plan (--config) as it ran; null without one. */
+  plan: PlanRecord | null;
 }
 
-export function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof addForeignServerOptions> } {
+/** `run`'s commander command for one scenario: every flag `run` declares (src/commands/flags/), then one per parameter. */
+export function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof foreignServersGiven> } {
   const command = subcommand(`wsbench run ${info.name}`).description(terminalText(info.description));
-  addStackOptions(command, {
-    servers: 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)',
-    clients: 'client stacks, comma separated (default: all but browser and browser-socketio, which start a real browser: name them)',
-  });
-  command
-    .option('--client-procs <n>', 'load-generating processes per cell', '1')
-    .option('--repeat <n>', 'rounds per cell, interleaved over the cells; each cell pools its rounds', '1')
-    .option('--max-errors <n>', 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)', '0')
-    .option('--summary <file>', 'also append the result as Markdown (table, what to pick, SLO) to this file (e.g. "$GITHUB_STEP_SUMMARY")')
-    .option('--control', "measure this machine's noise: the first pair again, as the first and the last cell of every round; the result says how far the two read apart")
-    .option(
-      '--slo <clauses>',
-      "what every cell must keep, e.g. 'p99<10ms,errors=0' (capacity's grammar); judged on each value's 95% interval: pass, fail (exit 1) or inconclusive",
-    );
-  addOutputOptions(command, {
-    out: 'result JSON file',
-    defaultOut: DEFAULT_OUT,
-    json: 'print the result JSON on stdout instead of the table (--format json)',
-    jsonLine: 'print the result as one line of JSON on stdout, for kubectl logs, then wsbench merge (--format json-line)',
-    presets,
-  });
-  const foreign = addForeignServerOptions(command);
-  addShardOptions(command);
-  addLiveOptions(command);
-  addJournalOptions(command);
-  addParameterOptions(command, info.parameters, RUN_FLAGS);
+  addFlags(command, 'run', { presets });
+  const foreign = foreignServersGiven(command);
+  addParameterOptions(command, info.parameters, 'run');
   return { command, foreign };
 }
 
 /**
  * Reads `run`'s arguments into options: an unknown scenario, flag or unit, or a value out of
  * range, throws the one-line error the CLI prints. `env` is where --shard env:NAME is read.
+ * A test plan (--config, or `embedded`: k8s's run section) is read in first; flags given override it.
  */
-export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ParsedRunArgs> {
-  const loaded = await loadScenario(args[0]!);
-  const info = scenarioInfo(loaded.scenario);
+export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = process.env, embedded?: PlanSource): Promise<ParsedRunArgs> {
+  const { loaded, info, words, plan } = await scenarioArgs('run', args, (i, presets) => runCommand(i, presets).command, embedded);
   const { command, foreign } = runCommand(info, Object.keys(loaded.scenario.presets ?? {}));
-  command.parse(args.slice(1), { from: 'user' });
+  command.parse(words, { from: 'user' });
   const flags = command.opts<RunFlags>();
   const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'), env);
   const options: RunOptions = {
     scenario: loaded.scenario,
     params: paramsFromFlags(info, flags),
     ...commonOptionsFromFlags(flags),
-    repeat: readCount('--repeat', flags.repeat ?? '1'),
+    repeat: readFlag<number>(flags, '--repeat') ?? 1,
     ...(flags.slo !== undefined ? { slo: flags.slo } : {}),
     ...(flags.control ? { control: true } : {}),
-    ...(foreign.length > 0 ? foreignServerOptions(foreign, flags.serverStartTimeout as string | undefined) : {}),
+    ...(foreign.length > 0 ? foreignServerOptions(foreign, flags) : {}),
     ...foreignTrustOptions(flags),
     ...(shard ? { shard } : {}),
   };
-  const maxErrors = readCount('--max-errors', flags.maxErrors ?? '0');
-  return { loaded, flags, options, maxErrors };
+  const maxErrors = readFlag<number>(flags, '--max-errors') ?? 0;
+  return { loaded, flags, options, maxErrors, plan };
+}
+
+/** The words `run` would read from `args` and `embedded` (k8s's run section): the scenario, the plan's flags, then the command line's. */
+export async function runWordsWithPlan(args: string[], embedded: PlanSource): Promise<string[]> {
+  const { scenario, words } = await scenarioArgs('run', args, (i, presets) => runCommand(i, presets).command, embedded);
+  return [scenario, ...words];
 }
 
 /** Parses and plans: every check `run` makes before it starts a process, with nothing started. */

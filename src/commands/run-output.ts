@@ -41,14 +41,14 @@ export function printAndSave<K extends Kind>(result: ResultOf<K>, options: Outpu
   const whole = options.outputs.stdout.format.wholeResult === true;
   const saved = saveResult(options.out, result);
   if (saved.path === null) {
-    process.stderr.write(terminalText(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder`) + '\n');
+    process.stderr.write(`${terminalText(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder`)}\n`);
     if (!whole) {
       // The last place left: stdout, after the table, for a redirect or a terminal's scrollback.
       process.stderr.write('results: the result JSON follows the table on stdout\n');
-      process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     }
   } else if (saved.problem !== null) {
-    process.stderr.write(terminalText(`results: could not write ${options.out} (${saved.problem}); saved to ${saved.path} instead`) + '\n');
+    process.stderr.write(`${terminalText(`results: could not write ${options.out} (${saved.problem}); saved to ${saved.path} instead`)}\n`);
   } else if (!whole) {
     process.stderr.write(`results: ${terminalText(saved.path)}\n`);
   }

@@ -13,6 +13,8 @@ import { parseRunArgs, runCommand, type ParsedRunArgs } from './run-args.js';
 import { appendSummary, checkAppendable } from './compare.js';
 import { renderResultMarkdown } from '../report/run/run-markdown.js';
 import { exposureWarning, type ListenAddress } from '../listening/listen-address.js';
+import { configPathIn } from './plan/read-plan.js';
+import { withTestPlan } from './plan/plan-record.js';
 
 /** Shard 0's line about its barrier, and the warning when the barrier is reachable beyond loopback. */
 function barrierListening(shard: { runId: string; count: number }, address: string, bound: ListenAddress): void {
@@ -21,9 +23,9 @@ function barrierListening(shard: { runId: string; count: number }, address: stri
   if (warning) process.stderr.write(`${warning}\n`);
 }
 
-async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedRunArgs): Promise<number> {
+async function executeRun({ loaded, flags, options: parsed, maxErrors, plan: testPlan }: ParsedRunArgs): Promise<number> {
   const live = liveViews(flags);
-  const journal = await openRunJournal(flags, loaded);
+  const journal = await openRunJournal(flags, loaded, testPlan);
   const controller = new AbortController();
   const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }]);
   // Progress goes to stderr, but only beside text for people: JSON, CSV or JUnit on stdout is read by a program.
@@ -45,7 +47,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
   const lock = lockResultFile(flags.out);
   const stopAnswering = answerInterrupts(controller, 'cell');
   try {
-    const result = await execute(plan, options);
+    const result = withTestPlan(await execute(plan, options), testPlan);
     progress.done();
     const output = { out: flags.out, outputs, png: flags.png === true, maxErrors };
     // Interrupts stay answered until the JSON is on disk: a late one must not cut the write short.
@@ -65,6 +67,6 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors }: ParsedR
 
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
-  if (namesNoScenario(args)) return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
+  if (namesNoScenario(args) && configPathIn(args) === null) return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
   return executeRun(await parseRunArgs(args));
 }

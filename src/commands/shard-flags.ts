@@ -1,14 +1,16 @@
 /**
- * The command-line edge of sharded runs: --shard I/N (I may be env:NAME, e.g.
- * a Kubernetes Indexed Job's JOB_COMPLETION_INDEX), --run-id, and how the
- * windows line up: --start-at TIME, or --barrier URL served by shard 0 on
- * --barrier-listen. Turned into RunOptions.shard; the library checks the rest.
+ * What `run` makes of the shard flags (declared in flags/cluster-flags.ts):
+ * --shard I/N (I may be env:NAME, e.g. a Kubernetes Indexed Job's
+ * JOB_COMPLETION_INDEX), --run-id, and how the windows line up: --start-at
+ * TIME, or --barrier URL served by shard 0 on --barrier-listen. Turned into
+ * RunOptions.shard; the library checks the rest.
  */
-import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { parseDurationMs } from '../parsing/units.js';
 import { notAnAddress, parseListenAddress } from '../listening/listen-address.js';
-import { DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS, type ShardOptions } from '../shard/shard-options.js';
+import { DEFAULT_BARRIER_LISTEN, type ShardOptions } from '../shard/shard-options.js';
+import { SHARD_FLAGS } from './flags/cluster-flags.js';
+import { readFlag } from './flags/index.js';
+import { attributeOf } from './flags/flag-types.js';
 
 /** Furthest ahead a start time may lie. */
 const MAX_START_AHEAD_MS = 24 * 3_600_000;
@@ -22,25 +24,12 @@ export interface ShardFlags {
   barrierTimeout?: string;
 }
 
-/** Flag names as commander stores them, for the list a scenario parameter may not reuse. */
-export const SHARD_FLAG_NAMES = ['shard', 'runId', 'startAt', 'barrier', 'barrierListen', 'barrierTimeout'];
-
-export function addShardOptions(command: Command): void {
-  const listen = `${DEFAULT_BARRIER_LISTEN.host}:${DEFAULT_BARRIER_LISTEN.port}`;
-  command
-    .option('--shard <I/N>', 'run shard I (from 0) of N load machines against the same --target; I may be env:NAME (e.g. env:JOB_COMPLETION_INDEX/4)')
-    .option('--run-id <id>', 'the id every shard of one run shares (with --shard)')
-    .option('--start-at <time>', "open every shard's first window at this time: ISO time or epoch ms (NTP-synced hosts)")
-    .option('--barrier <url>', "shard 0's barrier (http://HOST:PORT): every shard waits there once connected, so every cell's window opens at once")
-    .option('--barrier-listen <host:port>', `where shard 0 serves the barrier (default ${listen})`)
-    .option('--barrier-timeout <duration>', `how long the barrier waits for the last shard of a cell before it opens the window without it (default ${DEFAULT_BARRIER_TIMEOUT_MS / 1000}s)`);
-}
-
 /** The flags as the library's option; undefined without --shard. `env` is where env:NAME is read. */
 export function shardOptionsFromFlags(flags: ShardFlags, hasTargets: boolean, env: NodeJS.ProcessEnv = process.env): ShardOptions | undefined {
   if (flags.shard === undefined) {
-    const stray = (['runId', 'startAt', 'barrier', 'barrierListen', 'barrierTimeout'] as const).find((name) => flags[name] !== undefined);
-    if (stray) throw new UsageError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: only with --shard I/N`);
+    // Every shard flag but --shard itself means something only beside it.
+    const stray = SHARD_FLAGS.find((declaration) => (flags as Record<string, unknown>)[attributeOf(declaration.flag)] !== undefined);
+    if (stray) throw new UsageError(`${stray.flag}: only with --shard I/N`);
     return undefined;
   }
   const { index, count } = readShard(flags.shard, env);
@@ -56,8 +45,7 @@ export function shardOptionsFromFlags(flags: ShardFlags, hasTargets: boolean, en
     }
     return { index, count, runId: flags.runId, start: { mode: 'start-at', atEpochMs: readTime(flags.startAt) } };
   }
-  const timeoutMs = flags.barrierTimeout === undefined ? undefined : parseDurationMs(flags.barrierTimeout);
-  if (timeoutMs === null) throw new UsageError(`--barrier-timeout: "${flags.barrierTimeout}" is not a duration such as 30s, 2m`);
+  const timeoutMs = readFlag<number>(flags, '--barrier-timeout');
   return {
     index,
     count,

@@ -146,7 +146,7 @@ function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | unde
   for (const [key, info] of Object.entries(scenario?.metrics ?? {})) {
     if (info.role === 'primary-latency' && info.better !== 'none') deltas.push(latencyDelta(key, info, b, n, judge));
     else if (info.role === 'primary-rate' && info.better !== 'none') deltas.push(rateDelta(key, info, b, n, judge));
-    else if (info.role === 'errors') deltas.push(countDelta(key, info.header, valueOf(b, key), valueOf(n, key)));
+    else if (info.role === 'errors') deltas.push(countDelta(key, info.header, metricOf(b, key), metricOf(n, key)));
   }
   deltas.push(...resourceDeltas(b, n, judge));
   return deltas;
@@ -171,8 +171,7 @@ function statusDelta(base: CellStatus, next: CellStatus): MetricDelta | null {
 
 /** Band read off the source histogram of both cells (the larger), raised to the spread between rounds. */
 function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
-  const base = valueOf(b, key);
-  const next = valueOf(n, key);
+  const base = metricOf(b, key);
   const source = 'histogram' in info.source ? info.source : null;
   const percentile = source ? NOISE_PERCENTILE[source.stat] : null;
   let noise: number | null;
@@ -195,8 +194,7 @@ function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: Measure
  * 5%, and the time series shows it.
  */
 function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
-  const base = valueOf(b, key);
-  const next = valueOf(n, key);
+  const base = metricOf(b, key);
   let noise: number | null = null;
   if (base !== null) {
     const source = info.source;
@@ -219,7 +217,6 @@ function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): Metri
     ? Math.max(sb.cpuPercent.mean * RATE_NOISE_FRACTION, sb.cpuPercent.max - sb.cpuPercent.mean, sn.cpuPercent.max - sn.cpuPercent.mean)
     : null;
   const rssB = sb ? sb.rssBytes.max / 1024 / 1024 : null;
-  const rssN = sn ? sn.rssBytes.max / 1024 / 1024 : null;
   const cpu = (c: MeasuredCell): number | null => c.resources.server?.cpuPercent.mean ?? null;
   const rss = (c: MeasuredCell): number | null => (c.resources.server ? c.resources.server.rssBytes.max / 1024 / 1024 : null);
   const roundsOf = (c: MeasuredCell, pick: (r: NonNullable<NonNullable<MeasuredCell['rounds']>[number]['resources']>) => number | null) =>
@@ -237,7 +234,7 @@ type SideValue = Omit<Side, 'value'> & { value: number | null };
 
 function metricSide(cell: MeasuredCell, key: string): SideValue {
   const interval = cell.intervals?.[key];
-  return { value: valueOf(cell, key), ...(interval ? { interval } : {}), ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}) };
+  return { value: metricOf(cell, key), ...(interval ? { interval } : {}), ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}) };
 }
 
 /** A count compares exactly: any rise in errors regresses whatever the threshold. */
@@ -296,7 +293,7 @@ function formatDf(df: number): string {
   return Number.isInteger(df) ? String(df) : df.toFixed(1);
 }
 
-function valueOf(cell: MeasuredCell, key: string): number | null {
+function metricOf(cell: MeasuredCell, key: string): number | null {
   const value = cell.metrics[key];
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

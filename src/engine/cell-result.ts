@@ -46,7 +46,7 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   const empty = emptyHistograms(scenario, values, 'primary-latency');
   if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
   const declared = scenarioInfo(scenario).metrics;
-  if (rounds) rounds.forEach((round, i) => addRoundIntervals(declared, round, runs[i]!));
+  if (rounds) rounds.forEach((round, i) => { addRoundIntervals(declared, round, runs[i]!); });
   const { intervals, noInterval } = cellIntervals(declared, { metrics: values.metrics, ...(rounds ? { rounds } : {}), ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}) });
   const unstable = unstableRounds(declared, rounds ?? undefined);
   const loadSaturation = loadSaturationOf(pooled.resources.clients);

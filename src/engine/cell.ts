@@ -133,7 +133,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
     resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample, clientSampledAsTree(plan.client));
     const sampling = resources;
-    clients.forEach((client, index) => (client.onWindowClosed = () => sampling.clientClosed(index)));
+    clients.forEach((client, index) => { client.onWindowClosed = () => sampling.clientClosed(index); });
     await server.windowOpen(options.signal);
     throwIfAborted(options.signal);
     if (options.shard) gateNotes.push(...(await options.shard.gate.arrive(options.signal)));

@@ -6,10 +6,10 @@
  * runs many steps (capacity) plans again only what changes, with replan().
  */
 import { ParameterError, UsageError } from '../errors.js';
-import { CLIENTS_ONLY_WHEN_NAMED, clientStacks, serverStacks } from '../stacks.js';
-import type { ParamValues } from '../declaration-types.js';
-import type { Scenario, ScenarioInputs } from '../scenario-types.js';
-import type { BuiltInScenarioParameters } from '../built-in-scenarios.js';
+import { CLIENTS_ONLY_WHEN_NAMED, clientStacks, serverStacks, type ClientStackName, type ServerStackName, type StackNameInput } from '../stacks.js';
+import type { ParameterDeclarations, ParamValues } from '../declaration-types.js';
+import type { ScenarioInputs } from '../scenario-types.js';
+import type { ScenarioOf, ScenarioRefInput } from '../typed-results.js';
 import type { ScenarioInfo, StackInfo } from '../result-types.js';
 import type { CellPlan } from './cell.js';
 import { probeStacks } from './environment.js';
@@ -28,27 +28,28 @@ import { parseSlo, type Slo } from '../slo/grammar.js';
  * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
  * or a built-in's name ('echo'), free-form for a path.
  */
-export type ParamsFor<S> = S extends Scenario<infer D, infer _M>
-  ? ScenarioInputs<D>
-  : S extends keyof BuiltInScenarioParameters
-    ? ScenarioInputs<BuiltInScenarioParameters[S]>
-    : Readonly<Record<string, unknown>>;
+export type ParamsFor<S> = ScenarioOf<S> extends { parameters: infer D extends ParameterDeclarations } ? ScenarioInputs<D> : Readonly<Record<string, unknown>>;
 
-/** What a run measures: which scenario, against which servers and clients, with which parameters. */
-export interface MatrixOptions<S extends ScenarioRef = ScenarioRef> {
+/**
+ * What a run measures: which scenario, against which servers and clients, with which parameters.
+ * `Sv`, `Cl`: the server and client names as the caller wrote them, `F` the names of its own servers
+ * (targets, serverCommands); run() infers them, so a misspelt stack name does not compile. Their
+ * defaults take any name (checked when the run is planned), as names read from input come.
+ */
+export interface MatrixOptions<S extends ScenarioRef = ScenarioRef, Sv extends string = string, Cl extends string = string, F extends string = string> {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
-  scenario: S;
+  scenario: ScenarioRefInput<S>;
   /**
    * Server stacks; default all, or none when `targets` or `serverCommands` name servers.
-   * Names of those may appear here too, to order the rows.
+   * Names of those may appear here too, to order the rows (a target without a name is named by its host:port).
    */
-  servers?: string[];
+  servers?: StackNameInput<Sv, ServerStackName | NoInfer<F> | `${string}:${number}`>[];
   /** Servers already running (ws:// or wss:// WebSocket, http(s):// socket.io); only the clients run. */
-  targets?: TargetOption[];
+  targets?: TargetOption<F>[];
   /** Servers started for each cell by a command ({port} and {host} filled in), in any language. */
-  serverCommands?: ServerCommandOption[];
+  serverCommands?: ServerCommandOption<F>[];
   /** Client stacks; default all. */
-  clients?: string[];
+  clients?: StackNameInput<Cl, ClientStackName>[];
   /** Parameter values: numbers in ms and bytes (or '5s', '4kb'), arrays to sweep. */
   params?: ParamsFor<S>;
   /** A preset of the scenario; `params` override it. */

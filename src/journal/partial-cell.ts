@@ -13,7 +13,7 @@ import type { CellResources, EncodedHistogram, ProcessResources } from '../resul
 import type { CellRun } from '../engine/cell.js';
 import type { ProgressTick } from '../measure/time-series.js';
 import { assembleMeasurements, sideBySide, type ClientPart } from '../measure/measurements.js';
-import { decodeHistogram, encodeHistogram, newHistogram } from '../measure/metrics.js';
+import { decodeHistogram, encodeHistogram, type newHistogram } from '../measure/metrics.js';
 import { ResourceTally } from '../measure/resource-tally.js';
 import { TimeSeriesCollector } from '../measure/time-series.js';
 

@@ -5,7 +5,7 @@
  * and the result is assembled by the engine's own rule (engine/run-result.ts),
  * with the scenario's metrics computed from the measurements as in a run.
  */
-import type { BenchResult, RecoveryInfo } from '../result-types.js';
+import type { BenchResult, RecoveryInfo, TestPlanInfo } from '../result-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import type { CellRun } from '../engine/cell.js';
 import { runResult } from '../engine/run-result.js';
@@ -32,11 +32,12 @@ export class JournalRebuild {
   private readonly open = new Map<number, OpenRound>();
   private lastAtMs = 0;
 
-  /** `argv`: the command line the journal's header recorded, which the result carries as a run's does. */
+  /** `argv` and `plan`: the command line and test plan the journal's header recorded, which the result carries as a run's does. */
   constructor(
     private readonly path: string,
     private readonly scenario: AnyScenario,
     private readonly argv?: string[],
+    private readonly plan?: TestPlanInfo,
   ) {}
 
   record(record: JournalRecord): void {
@@ -115,6 +116,6 @@ export class JournalRebuild {
       runs,
     );
     const recovered: RecoveryInfo = { journal: this.path, stoppedAt, reason, notes };
-    return { ...result, recovered };
+    return { ...result, ...(this.plan ? { plan: this.plan } : {}), recovered };
   }
 }

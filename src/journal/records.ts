@@ -12,7 +12,7 @@
  * says the run wrote its result.
  */
 import type { ParamValues } from '../declaration-types.js';
-import type { Environment, ScenarioInfo } from '../result-types.js';
+import type { Environment, ScenarioInfo, TestPlanInfo } from '../result-types.js';
 import type { CellRun } from '../engine/cell.js';
 import type { ProgressTick } from '../measure/time-series.js';
 
@@ -41,6 +41,8 @@ export interface JournalHeader {
    * module it came from, and its name: a rebuild loads it again to compute the metrics.
    */
   scenario: { given: string; url: string; name: string };
+  /** The test plan the run was given (--config), as it ran, which the rebuilt result carries as the run's would have. */
+  plan?: TestPlanInfo;
 }
 
 /** Every record but the header carries the orchestrator's wall clock when it was written (epoch ms). */

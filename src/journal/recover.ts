@@ -32,7 +32,7 @@ export async function recoverJournal(path: string): Promise<Recovery> {
         throw new UsageError(`${path} belongs to a run that is still going (pid ${writer}): its result is written when it ends`);
       }
       found.header = header;
-      found.rebuild = new JournalRebuild(path, await scenarioOf(header, path), header.argv);
+      found.rebuild = new JournalRebuild(path, await scenarioOf(header, path), header.argv, header.plan);
     },
     record: (record) => found.rebuild!.record(record),
   });

@@ -24,7 +24,7 @@ const FLUSH_MS = 1000;
 const FSYNC_MS = 5000;
 
 /** What the header says beside what the writer knows itself. */
-export type JournalIdentity = Pick<JournalHeader, 'argv' | 'cwd' | 'out' | 'scenario'>;
+export type JournalIdentity = Pick<JournalHeader, 'argv' | 'cwd' | 'out' | 'scenario' | 'plan'>;
 
 export class RunJournal {
   private fd: number | null = null;
@@ -167,14 +167,14 @@ export class RunJournal {
     this.created = identity;
     this.opened = true;
     const header: JournalHeader = { type: 'journal', version: JOURNAL_VERSION, tool: toolVersion(), pid: process.pid, ...this.identity };
-    this.pending.push(JSON.stringify(header) + '\n');
+    this.pending.push(`${JSON.stringify(header)}\n`);
     this.timer = setInterval(() => this.guarded(() => this.flush()), FLUSH_MS);
     this.timer.unref();
   }
 
   private append(record: JournalRecord, now: boolean): void {
     if (this.fd === null) return;
-    this.pending.push(JSON.stringify(record) + '\n');
+    this.pending.push(`${JSON.stringify(record)}\n`);
     if (now) this.flush();
   }
 

@@ -14,7 +14,7 @@ export const TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** The exposition text of the state as it stands. */
 export function renderMetrics(state: LiveState): string {
-  return metricFamilies(state).map(familyText).join('\n') + '\n';
+  return `${metricFamilies(state).map(familyText).join('\n')}\n`;
 }
 
 function familyText(family: MetricFamily): string {
@@ -22,7 +22,7 @@ function familyText(family: MetricFamily): string {
   if (family.type !== 'histogram') for (const { labels, value } of family.samples) lines.push(sample(family.name, labels, value));
   else {
     for (const { labels, histogram } of family.samples) {
-      LATENCY_BUCKET_BOUNDS_SECONDS.forEach((bound, i) => lines.push(sample(`${family.name}_bucket`, [...labels, ['le', String(bound)]], histogram.cumulativeCounts[i]!)));
+      LATENCY_BUCKET_BOUNDS_SECONDS.forEach((bound, i) => { lines.push(sample(`${family.name}_bucket`, [...labels, ['le', String(bound)]], histogram.cumulativeCounts[i]!)); });
       lines.push(sample(`${family.name}_bucket`, [...labels, ['le', '+Inf']], histogram.count));
       lines.push(sample(`${family.name}_sum`, labels, histogram.sumSeconds));
       lines.push(sample(`${family.name}_count`, labels, histogram.count));

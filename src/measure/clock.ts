@@ -55,14 +55,20 @@ async function realMonotonicClock(): Promise<ReadClockNs | null> {
       FFIType: { i32: unknown; ptr: unknown };
     };
     const libc = ffi.dlopen('libc.so.6', { clock_gettime: { args: [ffi.FFIType.i32, ffi.FFIType.ptr], returns: ffi.FFIType.i32 } });
-    return () => (libc.symbols.clock_gettime(CLOCK_MONOTONIC, timespec), toNs());
+    return () => {
+      libc.symbols.clock_gettime(CLOCK_MONOTONIC, timespec);
+      return toNs();
+    };
   }
   const deno = denoApi() as unknown as {
     dlopen?(path: string, symbols: Record<string, unknown>): { symbols: { clock_gettime(clock: number, out: BigInt64Array): number } };
   } | null;
   if (deno?.dlopen) {
     const libc = deno.dlopen('libc.so.6', { clock_gettime: { parameters: ['i32', 'buffer'], result: 'i32' } });
-    return () => (libc.symbols.clock_gettime(CLOCK_MONOTONIC, timespec), toNs());
+    return () => {
+      libc.symbols.clock_gettime(CLOCK_MONOTONIC, timespec);
+      return toNs();
+    };
   }
   return null;
 }

@@ -212,8 +212,3 @@ interface Mark {
 function markOf(reading: ProcReading, atMs = performance.now()): Mark {
   return { atMs, cpuTicks: reading.cpuTicks, ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs }) };
 }
-
-function round(value: number, digits: number): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
-}

@@ -65,7 +65,7 @@ function captureConsole() {
   const original = { log: console.log, warn: console.warn };
   let text = '';
   console.log = console.warn = (...args: unknown[]) => {
-    text += args.map(String).join(' ') + '\n';
+    text += `${args.map(String).join(' ')}\n`;
   };
   return {
     restore: () => Object.assign(console, original),

@@ -87,7 +87,7 @@ function wrap(socket: WebSocket, id: number, topics: TopicMap<WebSocket>): Serve
     sendFragmented(data, fragmentBytes) {
       const binary = typeof data !== 'string';
       const parts = splitIntoFragments(data, fragmentBytes);
-      parts.forEach((part, index) => socket.send(part, { binary, fin: index === parts.length - 1 }));
+      parts.forEach((part, index) => { socket.send(part, { binary, fin: index === parts.length - 1 }); });
       return true;
     },
     bufferedAmountBytes: () => socket.bufferedAmount,

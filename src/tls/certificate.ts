@@ -85,7 +85,7 @@ export async function makeCertificate(options: CertificateOptions = {}): Promise
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  const certPem = certificate.toString('pem') + '\n';
+  const certPem = `${certificate.toString('pem')}\n`;
   return {
     certPem,
     keyPem: toPem('PRIVATE KEY', Buffer.from(pkcs8)),

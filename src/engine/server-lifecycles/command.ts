@@ -185,7 +185,7 @@ export class CommandServer implements CellServer {
   /** Strays go with wsbench whatever way it leaves: each gets a watchdog of its own. */
   private keepStrays(pids: number[]): void {
     for (const pid of pids) if (!this.watched.has(pid)) watchParent(pid, process.pid, 'stray');
-    pids.forEach((pid) => this.watched.add(pid));
+    pids.forEach((pid) => { this.watched.add(pid); });
     this.strays = pids;
   }
 

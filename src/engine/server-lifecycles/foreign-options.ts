@@ -14,19 +14,19 @@ import { isTlsUrl } from '../../clients/tls-trust.js';
 import type { ForeignServerSpec } from './types.js';
 import { redactUrl, redactUrlsIn } from '../../redact/url-secrets.js';
 
-/** A server that is already running. */
-export interface TargetOption {
+/** A server that is already running. `N`: its name's type (run() infers it, so `servers` may list the name). */
+export interface TargetOption<N extends string = string> {
   /** Its name in the table; default the URL's host:port. */
-  name?: string;
+  name?: N;
   /** ws:// or wss:// for WebSocket, http:// or https:// for socket.io; the path is kept. */
   url: string;
   /** Process whose tree wsbench samples for CPU and RSS; without it they are not measured. */
   pid?: number;
 }
 
-/** A server wsbench starts for each cell. */
-export interface ServerCommandOption {
-  name: string;
+/** A server wsbench starts for each cell. `N`: its name's type (run() infers it, so `servers` may list the name). */
+export interface ServerCommandOption<N extends string = string> {
+  name: N;
   /**
    * Run directly when plain words and quotes, else through /bin/sh; {port} and {host} are filled in.
    * {cert} and {key} become the paths of the run's certificate and key (private files, deleted when

@@ -7,7 +7,7 @@
  */
 import { frame, round4, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { histogramSeries, valueAt, type HistogramSeries } from './histograms.js';
-import { seriesEncoding, seriesFields, seriesStyle, styleNote } from './series-style.js';
+import { seriesEncoding, seriesFields, seriesStyle, } from './series-style.js';
 
 /** Most points a line gets: below this many samples, one per sample (exact); above, evenly spaced ranks. */
 const MAX_POINTS = 200;

@@ -28,7 +28,7 @@ export function manifestOf(outDir: string, written: string[]): string {
     const stat = statSync(file);
     current[relative(outDir, file)] = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
   }
-  return JSON.stringify(current, null, 2) + '\n';
+  return `${JSON.stringify(current, null, 2)}\n`;
 }
 
 /** Removes the previous write's chart files that this write (`written`) did not remake, when they are provably wsbench's. */

@@ -72,7 +72,7 @@ export async function writeArtifacts(result: BenchResult, resultPath: string, op
   const written: string[] = [];
   for (const { chart, svg } of charts) {
     const stem = join(chartDir, chart.name);
-    written.push(writeAtomically(`${stem}.vl.json`, JSON.stringify(chart.spec, null, 2) + '\n'));
+    written.push(writeAtomically(`${stem}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`));
     written.push(writeAtomically(`${stem}.svg`, svg));
     if (options.png) written.push(writeAtomically(`${stem}.png`, await (await import('./render-svg.js')).renderPng(svg)));
   }
@@ -114,5 +114,5 @@ export function describeArtifacts(paths: string[]): string {
   const html = paths.find((p) => p.endsWith('report.html'));
   const charts = paths.filter((p) => p !== html);
   const chartDir = charts[0] === undefined ? null : dirname(charts[0]);
-  return `report: ${html ?? 'not written'}\n` + (chartDir === null ? '' : `charts: ${charts.length} files in ${chartDir}${sep}\n`);
+  return `report: ${html ?? 'not written'}\n${chartDir === null ? '' : `charts: ${charts.length} files in ${chartDir}${sep}\n`}`;
 }

@@ -52,7 +52,7 @@ export class RunningBrowser {
   private up = false;
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly launch: BrowserLaunch) {
+  private constructor(launch: BrowserLaunch) {
     removeAbandonedProfiles();
     this.profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
     // Chromium's own temporary files (its singleton socket's folder) go inside the profile, and with it.

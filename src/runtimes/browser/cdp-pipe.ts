@@ -42,8 +42,14 @@ export class CdpPipe {
         reject(new Error(`the browser did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (result) => (clearTimeout(timer), resolve(result)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+        resolve: (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       });
       this.toBrowser.write(`${JSON.stringify({ id, method, params })}\0`);
     });

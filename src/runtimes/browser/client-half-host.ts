@@ -59,7 +59,7 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     onControl(page, socket) {
       if (page < 0 || page >= pages || bridges[page]) return void socket.terminate();
       // A page that crashed closes its control socket too: the crash event, a moment later, says more.
-      const bridge = new PageBridge(page, socket, ctx, host.url, (reason) => setTimeout(() => fail(reason), GONE_GRACE_MS).unref());
+      const bridge = new PageBridge(page, socket, ctx, (reason) => setTimeout(() => fail(reason), GONE_GRACE_MS).unref());
       bridges[page] = bridge;
       arrived[page]!(bridge);
     },
@@ -99,10 +99,10 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     const closeWindow = (): void => {
       if (!ctx.signal.aborted) ctx.done();
     };
-    const stop = (): void => live.forEach((bridge) => bridge.send({ t: 'stop' }));
+    const stop = (): void => live.forEach((bridge) => { bridge.send({ t: 'stop' }); });
     ctx.signal.addEventListener('abort', stop, { once: true });
     live.forEach((bridge, i) =>
-      bridge.start(
+      { bridge.start(
         {
           t: 'start',
           scenarioPath: server.pathOf(fileURLToPath(host.scenario.url)),
@@ -122,7 +122,7 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
               () => {
                 started = true;
                 renderers.start();
-                live.forEach((b) => b.send({ t: 'go' }));
+                live.forEach((b) => { b.send({ t: 'go' }); });
               },
               (error: Error) => fail(error.message),
             );
@@ -137,7 +137,7 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
           },
           failed: (reason) => fail(pages > 1 ? `browser page ${i + 1}: ${reason}` : reason),
         },
-      ),
+      ); },
     );
     await Promise.race([over, failure, finishDeadline(ctx.signal, pages)]);
     closeWindow();

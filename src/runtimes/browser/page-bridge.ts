@@ -62,7 +62,7 @@ export class PageBridge {
   /** Resolves when the page said hello. */
   readonly greeted = new Promise<void>((resolve) => (this.helloSeen = resolve));
 
-  constructor(readonly index: number, private readonly socket: WebSocket, private readonly ctx: ClientScenarioContext, private readonly url: string, onGone: (reason: string) => void) {
+  constructor(readonly index: number, private readonly socket: WebSocket, private readonly ctx: ClientScenarioContext, onGone: (reason: string) => void) {
     socket.on('message', (data) => this.receive(JSON.parse(String(data)) as FromPage));
     socket.on('close', () => onGone(`browser page ${index + 1} closed its control connection (the page crashed or was closed)`));
     socket.on('error', () => undefined);
@@ -86,7 +86,10 @@ export class PageBridge {
       const sentUs = this.ctx.nowUs();
       const pageUs = await new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`browser page ${this.index + 1} did not answer a clock probe within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
-        this.probes.set(id, (value) => (clearTimeout(timer), resolve(value)));
+        this.probes.set(id, (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        });
         this.send({ t: 'probe', id });
       });
       probes.push({ sentUs, pageUs, backUs: this.ctx.nowUs() });

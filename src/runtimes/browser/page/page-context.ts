@@ -10,7 +10,7 @@ import type { ClientConnection } from '../../../adapter-types.js';
 import type { ClientScenarioContext, HttpClient, ServerRestartTimes } from '../../../scenario-types.js';
 import { firstOfShare, shareOf } from '../../../share.js';
 import { RECORD_FLUSH_MS, type FromPage, type PageStart, type ToPage } from '../bridge-protocol.js';
-import { openConnection, type Opening } from './connectors.js';
+import { openConnection, } from './connectors.js';
 import { pageUs } from './page-globals.js';
 import { RecordBatcher } from './record-batch.js';
 
@@ -90,12 +90,16 @@ export function pageContext(
       held += 1;
       let holding = true;
       const letGo = (): void => {
-        if (holding) (holding = false), (held -= 1);
+        if (!holding) return;
+        holding = false;
+        held -= 1;
       };
       await handshakes.turn();
       let turn = true;
       const endTurn = (): void => {
-        if (turn) (turn = false), handshakes.done();
+        if (!turn) return;
+        turn = false;
+        handshakes.done();
       };
       const id = ++nextId;
       let counted = false;
