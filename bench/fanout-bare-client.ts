@@ -34,7 +34,9 @@ function open(index: number, addresses: number): Promise<WebSocket> {
     const socket = new WebSocket(url!, { perMessageDeflate: false, ...(localAddress ? { localAddress } : {}) });
     socket.on('message', (data: Buffer) => {
       const nowUs = monotonicUs();
-      const tick = JSON.parse(data as unknown as string) as { timestamp: number };
+      // toString() first: JSON.parse(buffer) converts the Buffer through its generic ToString path,
+      // which cost the bare client 0.2-0.3 µs a message more than this (a baseline is the cheapest way).
+      const tick = JSON.parse(data.toString()) as { timestamp: number };
       if (messages < delaysUs.length) delaysUs[messages] = nowUs - tick.timestamp;
       if (++messages === delaysUs.length) onAllArrived();
     });

@@ -38,10 +38,14 @@ export const FANOUT_COST = {
   durationMs: 5000,
   /** Fast enough that 10,000 connections open in 2 s; both clients pace alike. */
   connectRate: 5000,
-  /** Per side; the order alternates (wsbench first, then bare first). */
-  rounds: 2,
+  /** Per side; the order alternates (ABBA). Four: a p99 moves with one GC pause in a burst, two rounds' median was one round's luck. */
+  rounds: 4,
   /** The goal: one wsbench client process delivers at least this share of a bare one's messages. */
   goalRatio: 0.95,
+  /** ... at no more than this much of a bare one's client CPU per message, */
+  cpuRatioTarget: 1.05,
+  /** ... and a delay p99 no more than this much of a bare one's. */
+  delayP99RatioTarget: 1.15,
 };
 const TICKS = Math.floor(FANOUT_COST.durationMs / FANOUT_COST.intervalMs);
 const STREAM_SECONDS = (TICKS * FANOUT_COST.intervalMs) / 1000;
@@ -156,13 +160,30 @@ export function renderFanoutBaseline({ wsbench, bare, placement }: FanoutBaselin
     `  ${label.padEnd(36)} ${Math.round(m(list, deliveredPerSec)!)} msg/s delivered, ${m(list, usPerMessage)!.toFixed(2)} µs client CPU per message, delay p50 ${ms(m(list, (s) => s.delayP50Ms))} p99 ${ms(m(list, (s) => s.delayP99Ms))}`;
   const delivered = m(wsbench, deliveredPerSec)! / m(bare, deliveredPerSec)!;
   const cpu = m(wsbench, usPerMessage)! / m(bare, usPerMessage)!;
+  const p99Of = (list: FanoutSide[]): number | null => m(list, (s) => s.delayP99Ms);
+  const wsbenchP99 = p99Of(wsbench);
+  const bareP99 = p99Of(bare);
+  const delayP99 = wsbenchP99 !== null && bareP99 !== null && bareP99 > 0 ? wsbenchP99 / bareP99 : null;
   const offered = (FANOUT_COST.connections * 1000) / FANOUT_COST.intervalMs;
+  const verdict = (ratio: number | null, within: (r: number) => boolean): string => (ratio === null ? 'not measured (no samples)' : within(ratio) ? 'met' : 'NOT MET');
   return [
     `fan-out, ${FANOUT_COST.connections} connections in one client process, a uws server ticking every ${FANOUT_COST.intervalMs} ms (${offered} msg/s offered), ${TICKS} ticks, ${bare.length} alternating rounds each (medians); ${placement}:`,
     line('bare ws client process', bare),
     line('wsbench fanout, ws client', wsbench),
-    `  delivered ratio ${delivered.toFixed(2)} (goal >= ${FANOUT_COST.goalRatio}: ${delivered >= FANOUT_COST.goalRatio ? 'met' : 'NOT MET'}); client CPU per message ratio ${cpu.toFixed(2)} (wsbench / bare)`,
+    `  delivered ratio ${delivered.toFixed(2)} (goal >= ${FANOUT_COST.goalRatio}: ${verdict(delivered, (r) => r >= FANOUT_COST.goalRatio)})`,
+    `  client CPU per message ratio ${cpu.toFixed(2)} (wsbench / bare; target <= ${FANOUT_COST.cpuRatioTarget}: ${verdict(cpu, (r) => r <= FANOUT_COST.cpuRatioTarget)})`,
+    `  delay p99 ratio ${delayP99 === null ? '-' : delayP99.toFixed(2)} (wsbench / bare; target <= ${FANOUT_COST.delayP99RatioTarget}: ${verdict(delayP99, (r) => r <= FANOUT_COST.delayP99RatioTarget)})`,
+    // The noise beside the verdicts: how far the same client moved between its own rounds.
+    `  round to round, the same client: bare ${spread(bare, usPerMessage, 'µs')} CPU per message, p99 ${spread(bare, (s) => s.delayP99Ms, 'ms')}; wsbench ${spread(wsbench, usPerMessage, 'µs')}, p99 ${spread(wsbench, (s) => s.delayP99Ms, 'ms')}`,
   ].join('\n');
+}
+
+/** The lowest and highest of one side's rounds, e.g. `5.12-5.40 µs`. */
+function spread(list: FanoutSide[], f: (s: FanoutSide) => number | null, unit: string): string {
+  const values = list.map(f).filter((v): v is number => v !== null);
+  if (values.length === 0) return 'no samples';
+  const digits = unit === 'µs' ? 2 : 1;
+  return `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)} ${unit}`;
 }
 
 /** The uws adapter running fanout's own server half, outside wsbench's server process. */
@@ -177,8 +198,9 @@ if (role) exitWithBench();
 if (role === 'server') await serveTicks();
 else if (process.argv[1] === SELF && process.argv.includes('--profile')) {
   await profiledRound(SELF, process.argv[process.argv.indexOf('--profile') + 1] ?? 'wsbench-profiles', async (serverCpu) => [
-    { marker: 'client-process.js', label: `wsbench fanout client: ${describeSide(await wsbenchRound(serverCpu))}` },
-    { marker: 'fanout-bare-client.js', label: `bare client, the next round: ${describeSide(await bareRound(serverCpu))}` },
+    // ws hands every message to its listener through receiverOnMessage: the streaming, in both clients.
+    { marker: 'client-process.js', label: `wsbench fanout client: ${describeSide(await wsbenchRound(serverCpu))}`, window: 'receiverOnMessage' },
+    { marker: 'fanout-bare-client.js', label: `bare client, the next round: ${describeSide(await bareRound(serverCpu))}`, window: 'receiverOnMessage' },
   ]);
 } else if (process.argv[1] === SELF) {
   const result = await fanoutBaseline(FANOUT_COST.rounds, (line) => process.stderr.write(`fanout ${line}\n`));

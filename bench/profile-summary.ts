@@ -24,12 +24,13 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
   ['(idle: waiting for I/O)', (f) => f.functionName === '(idle)'],
   ['(garbage collector)', (f) => f.functionName === '(garbage collector)'],
   ['(program: V8 and native code outside JS)', (f) => f.functionName === '(program)'],
-  ['histograms (hdr-histogram-js, the bucket tally and its encoding)', (f) => f.url.includes('hdr-histogram-js') || /\/src\/core\/(bucket-tally|histogram-codec)\.js/.test(f.url)],
+  ['histograms (hdr-histogram-js, the bucket tally and its encoding)', (f) => f.url.includes('hdr-histogram-js') || /\/src\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url)],
   ['ws library (frames, masking, events)', (f) => f.url.includes('/node_modules/ws/')],
   ['wsbench metrics (src/measure/metrics.js)', (f) => f.url.includes('/src/measure/metrics.js')],
-  ['wsbench client process, IPC, progress ticks', (f) => /\/src\/core\/(client-process|ipc|time-series|resources|clock)\.js/.test(f.url)],
+  ['wsbench client process, IPC, progress ticks', (f) => /\/src\/child\/|\/src\/measure\/(time-series|resources|clock)\.js/.test(f.url)],
   ['wsbench ws adapter (src/clients/ws.js)', (f) => f.url.includes('/src/clients/')],
-  ['scenario code (echo.js closures)', (f) => f.url.includes('/scenarios/')],
+  ['the scenario kit (src/scenario-kit/)', (f) => f.url.includes('/src/scenario-kit/')],
+  ['scenario code (scenarios/)', (f) => f.url.includes('/scenarios/')],
   ['timers (node:internal/timers)', (f) => f.url.includes('internal/timers') || /^(processTimers|listOnTimeout)$/.test(f.functionName)],
   ['node net, streams, sockets', (f) => /node:(net|internal\/stream|internal\/streams|stream|internal\/net|internal\/stream_base_commons)/.test(f.url)],
   ['node events, buffers, other internals', (f) => f.url.startsWith('node:')],
@@ -38,14 +39,18 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
 
 /**
  * A readable summary of the profile among `paths` whose process ran `marker`: a module
- * (its URL ends so) or a function (its name); says so when none did.
+ * (its URL ends so) or a function (its name); says so when none did. With `window` (a
+ * function's name, e.g. ws's `receiverOnMessage`), only the samples from the first to
+ * the last that ran it count: the streaming, without the process's start and connects.
  */
-export function summarizeProfile(paths: string[], marker: string, label = 'client'): string {
+export function summarizeProfile(paths: string[], marker: string, label = 'client', window?: string): string {
   const profiles = paths.map((path) => ({ path, profile: JSON.parse(readFileSync(path, 'utf8')) as CpuProfile }));
   const ran = (n: ProfileNode): boolean => n.callFrame.url.endsWith(marker) || n.callFrame.functionName === marker;
   const chosen = profiles.find(({ profile }) => profile.nodes.some(ran));
   if (!chosen) return `no profile among ${paths.length} ran ${marker}`;
-  const self = selfTimesUs(chosen.profile);
+  const span = window === undefined ? null : samplesRunning(chosen.profile, window);
+  if (window !== undefined && span === null) return `${label} profile ${chosen.path}: no sample ran ${window}`;
+  const self = selfTimesUs(chosen.profile, span ?? undefined);
   const byNode = new Map(chosen.profile.nodes.map((n) => [n.id, n]));
   const categories = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -64,7 +69,7 @@ export function summarizeProfile(paths: string[], marker: string, label = 'clien
   const busyUs = totalUs - idleUs;
   const share = (us: number): string => `${((us / busyUs) * 100).toFixed(1).padStart(5)} %`;
   const lines = [
-    `${label} profile ${chosen.path}: ${(totalUs / 1e6).toFixed(1)} s sampled, ${(busyUs / 1e6).toFixed(1)} s busy; shares of the busy time:`,
+    `${label} profile ${chosen.path}${window === undefined ? '' : ` (from the first to the last sample in ${window})`}: ${(totalUs / 1e6).toFixed(1)} s sampled, ${(busyUs / 1e6).toFixed(1)} s busy; shares of the busy time:`,
     ...[...categories].filter(([name]) => !name.startsWith('(idle')).sort((a, b) => b[1] - a[1]).map(([name, us]) => `  ${share(us)}  ${name}`),
     'heaviest functions (self time):',
     ...[...functions].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, us]) => `  ${share(us)}  ${name}`),
@@ -72,10 +77,35 @@ export function summarizeProfile(paths: string[], marker: string, label = 'clien
   return lines.join('\n');
 }
 
-/** Self time per node id: each sample charges the time delta that follows it. */
-function selfTimesUs(profile: CpuProfile): Map<number, number> {
+/** The first and last sample whose stack holds the function `name`; null when none does. */
+function samplesRunning(profile: CpuProfile, name: string): { first: number; last: number } | null {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inside = new Map<number, boolean>();
+  const runs = (id: number): boolean => {
+    let known = inside.get(id);
+    if (known === undefined) {
+      const up = parent.get(id);
+      known = byId.get(id)!.callFrame.functionName === name || (up !== undefined && runs(up));
+      inside.set(id, known);
+    }
+    return known;
+  };
+  let first = -1;
+  let last = -1;
+  profile.samples.forEach((id, i) => {
+    if (!runs(id)) return;
+    if (first < 0) first = i;
+    last = i;
+  });
+  return first < 0 ? null : { first, last };
+}
+
+/** Self time per node id: each sample charges the time delta that follows it (only samples first..last, when given). */
+function selfTimesUs(profile: CpuProfile, span: { first: number; last: number } = { first: 0, last: profile.samples.length - 1 }): Map<number, number> {
   const self = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) {
+  for (let i = span.first; i <= span.last; i++) {
     const id = profile.samples[i]!;
     const delta = profile.timeDeltas[i + 1] ?? 0;
     self.set(id, (self.get(id) ?? 0) + Math.max(0, delta));

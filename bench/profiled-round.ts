@@ -14,6 +14,8 @@ import { summarizeProfile } from './profile-summary.js';
 export interface ProfiledClient {
   marker: string;
   label: string;
+  /** A function that runs only while the compared work does: the summary counts samples from its first to its last. */
+  window?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function profiledRound(self: string, dir: string, round: (serverCpu
   // Children write their profile as they exit.
   await new Promise((done) => setTimeout(done, 1000));
   const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));
-  for (const { marker, label } of clients) {
-    process.stdout.write(`${label}\n${summarizeProfile(profiles, marker, marker)}\n\n`);
+  for (const { marker, label, window } of clients) {
+    process.stdout.write(`${label}\n${summarizeProfile(profiles, marker, marker, window)}\n\n`);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * chat (seed 004): `members` clients in one room send `rate` messages/s in
  * total; the server broadcasts each to every other member, optionally through
- * a moderator delay and bounded outgoing queues (see lib/chat-room.ts).
+ * a moderator delay and bounded outgoing queues (see chat/chat-room.ts).
  *
  * Every message carries its sender, a per-sender sequence number and its
  * intended send time, so receivers time it from the schedule (a stalled sender
@@ -24,7 +24,7 @@ import {
   type ClientConnection,
   type CellMeasurements,
 } from 'wsbench/scenario';
-import { ChatRoom } from './lib/chat-room.js';
+import { ChatRoom } from './chat/chat-room.js';
 
 /** A chat message: sender, its sequence number, intended send time (µs, monotonic), text. */
 interface ChatMessage {

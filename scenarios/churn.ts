@@ -17,15 +17,16 @@
  */
 import {
   classifyHandshakeFailure,
+  connectionShare,
   defineScenario,
+  handshakeFailureCounters,
+  handshakeFailureMetrics,
   latencyMetrics,
   sleep,
   total,
   type ClientConnection,
   type MetricInput,
 } from 'wsbench/scenario';
-import { connectionShare } from './lib/connection-share.js';
-import { failureCounters, failureCountMetrics } from './lib/handshake-failure-counts.js';
 
 /** Seconds of the cell's window (the schedule and the last connections' drain). */
 const windowSeconds = (m: MetricInput['measurements']): number => m.windowMs / 1000;
@@ -101,7 +102,7 @@ export default defineScenario({
     const opened = ctx.counter('opened');
     const failed = ctx.counter('handshakeFailed');
     // One counter per failure class: handshakeFailedRefused ... handshakeFailedOther.
-    const byFailure = failureCounters(ctx, 'handshakeFailed');
+    const byFailure = handshakeFailureCounters(ctx, 'handshakeFailed');
     const exchanged = ctx.counter('exchanged');
     const exchangeFailed = ctx.counter('exchangeFailed');
     const stepsHidden = ctx.counter('stepsHidden');
@@ -232,7 +233,7 @@ export default defineScenario({
     // A fault: a server that refuses (429, 503), resets or never answers a handshake did not serve that client,
     // whatever rate it was asked for. The cell is errors; the breakdown below says why.
     handshakeFailed: total('handshakeFailed', 'failed', { role: 'errors', description: 'handshakes that did not open, for any reason' }),
-    ...failureCountMetrics('handshakeFailed', (f) => `fail ${f}`),
+    ...handshakeFailureMetrics('handshakeFailed', (f) => `fail ${f}`),
     // A fault: an opened connection that stopped answering.
     exchangeFailed: total('exchangeFailed', 'lost', { role: 'errors', description: 'opened connections whose echoes broke off (closed, or none within the timeout)' }),
     ...latencyMetrics('handshake', {

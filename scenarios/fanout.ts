@@ -14,22 +14,27 @@
  * server in any language learns it that way (docs/protocols/fanout.md).
  */
 import {
+  CONNECT_FAILURE_METRICS,
+  CONNECT_PHASE_PARAMETERS,
+  connectFailureCounter,
+  connectionShare,
+  connectPhaseProblem,
+  connectPhaseReadyMs,
   defineScenario,
   latencyMetrics,
   messageText,
   openPaced,
-  total,
   ProtocolGuard,
+  scaleWithResolution,
+  serverRssBaseline,
+  serverRssPerConnection,
+  streamEnd,
+  total,
   type ClientConnection,
   type MetricInput,
   type ValueWithResolution,
 } from 'wsbench/scenario';
-import { connectionShare } from './lib/connection-share.js';
-import { streamEnd } from './lib/stream-end.js';
-import { decodePriceTick, encodePriceTick, priceWalk } from './lib/price-message.js';
-import { scaled, serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
-import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
-import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
+import { decodePriceTick, encodePriceTick, priceWalk } from './fanout/price-message.js';
 
 /** Fewer connections than this get no RSS-per-connection figure (the GC's swings outweigh them). */
 const MIN_CONNECTIONS_FOR_RSS = 100;
@@ -47,7 +52,7 @@ const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], descript
  * Client RSS per connection, in bytes: peak RSS in the window minus RSS once each process had
  * one connection open, per further connection; null below MIN_CONNECTIONS_FOR_RSS. Its resolution
  * is the clients' own RSS swing in the window (twice the peak over the mean, at least a page each)
- * per connection, as for the server (lib/server-rss.ts).
+ * per connection, as for the server (serverRssPerConnection of wsbench/scenario).
  */
 function rssPerConnection({ measurements: { counters: c }, resources: { clients } }: MetricInput): ValueWithResolution | null {
   const connected = c.connected ?? 0;
@@ -224,6 +229,8 @@ export default defineScenario({
     wake = end.wake;
     await end.finished;
     ctx.counter('missing').add(kept.reduce((sum, { tally }) => sum + Math.max(0, ticks - tally.received), 0));
+    // The stream is over: closing 10,000 connections is cleanup, in neither the window's rates nor its CPU.
+    ctx.done();
     await Promise.all(kept.map(({ connection }) => connection.close()));
     guard.throwIfBroken();
   },
@@ -284,7 +291,7 @@ export default defineScenario({
     },
     clientRssPerConnectionKB: {
       header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => scaled(rssPerConnection(input), 1 / 1000) },
+      source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => scaleWithResolution(rssPerConnection(input), 1 / 1000) },
     },
     serverRssPerConnectionBytes: {
       header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
@@ -297,7 +304,7 @@ export default defineScenario({
       header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
       source: {
         custom: 'serverRssPerConnectionBytes / 1000',
-        compute: (input) => scaled(serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS), 1 / 1000),
+        compute: (input) => scaleWithResolution(serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS), 1 / 1000),
       },
     },
   },

@@ -15,17 +15,18 @@
 import {
   defineScenario,
   messageText,
+  parseJson,
+  ProtocolGuard,
   rate,
   total,
-  ProtocolGuard,
-  parseJson,
+  WIRE_METRICS,
+  WireTelemetry,
   type ClientConnection,
   type ScenarioConnectOptions,
   type MetricDefinition,
 } from 'wsbench/scenario';
-import { buildOrderBookFeed, INSTRUMENTS } from './lib/order-book-feed.js';
-import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './lib/feed-sender.js';
-import { WIRE_METRICS, WireTelemetry } from './lib/wire-telemetry.js';
+import { buildOrderBookFeed, INSTRUMENTS } from './firehose/order-book-feed.js';
+import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './firehose/feed-sender.js';
 
 /** After the window, the backlog (at most ~1 MiB queued in the server) gets this long to arrive. */
 const DRAIN_MS = 10_000;

@@ -11,17 +11,22 @@
  * shows as latency instead of hiding it.
  */
 import {
+  CONNECT_FAILURE_METRICS,
+  CONNECT_PHASE_PARAMETERS,
+  connectFailureCounter,
+  connectionShare,
+  connectPhaseProblem,
+  connectPhaseReadyMs,
   defineScenario,
   latencyMetrics,
   openPaced,
+  scaleWithResolution,
+  serverRssBaseline,
+  serverRssPerConnection,
   total,
   type ClientConnection,
   type MetricInput,
 } from 'wsbench/scenario';
-import { connectionShare } from './lib/connection-share.js';
-import { scaled, serverRssBaseline, serverRssPerConnection } from './lib/server-rss.js';
-import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
-import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
 
 /** Spacing of the ping scheduler's timer. */
 const SCHEDULER_TICK_MS = 10;
@@ -158,7 +163,7 @@ export default defineScenario({
     },
     serverRssPerConnectionKB: {
       header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'serverRssPerConnectionBytes / 1000', compute: (input) => scaled(serverRssPerConnection(input, connectedOf(input)), 1 / 1000) },
+      source: { custom: 'serverRssPerConnectionBytes / 1000', compute: (input) => scaleWithResolution(serverRssPerConnection(input, connectedOf(input)), 1 / 1000) },
     },
     serverCpuPer1000Connections: {
       header: 'srv CPU%/1k conn', unit: '%', better: 'lower', role: 'detail', acrossRounds: 'mean',

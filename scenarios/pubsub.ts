@@ -1,7 +1,7 @@
 /**
  * pubsub: P publishers and S subscribers over T topics, each subscriber on k of
  * them; the publishers send `rate` messages a second in all, of `size` bytes,
- * on a fixed schedule (lib/pubsub-schedule.ts). Every delivery is timed from
+ * on a fixed schedule (pubsub/schedule.ts). Every delivery is timed from
  * its publication's intended send time, carried in the message (one host, one
  * monotonic clock; a stalled publisher cannot hide delay: coordinated-omission
  * correct), and each subscriber counts what it got against what the schedule
@@ -24,13 +24,13 @@ import {
   natsPubSub,
   parseJson,
   stompPubSub,
+  streamEnd,
   total,
   wsbenchPubSub,
   type BrokerClient,
   type BrokerProtocol,
 } from 'wsbench/scenario';
-import { streamEnd } from './lib/stream-end.js';
-import { runSchedule } from './lib/pubsub-publisher.js';
+import { runSchedule } from './pubsub/publisher.js';
 import {
   decodePublication,
   publicationsOf,
@@ -41,8 +41,8 @@ import {
   topicName,
   topicOf,
   topicsOfSubscriber,
-} from './lib/pubsub-schedule.js';
-import { DeliverySpread, SubscriberTally } from './lib/pubsub-tally.js';
+} from './pubsub/schedule.js';
+import { DeliverySpread, SubscriberTally } from './pubsub/tally.js';
 
 const BROKERS = { wsbench: wsbenchPubSub, nats: natsPubSub, mqtt: mqttPubSub, 'graphql-ws': graphqlWsPubSub, stomp: stompPubSub } as const;
 type BrokerName = keyof typeof BROKERS;

@@ -1,6 +1,6 @@
 /**
  * push-vs-poll (seed 000): one order-event backend serves the same updates two
- * ways, pushed over WebSocket and kept for REST polling (lib/push-vs-poll-backend.ts).
+ * ways, pushed over WebSocket and kept for REST polling (push-vs-poll/backend.ts).
  * The first client process places orders over HTTP and watches with one
  * WebSocket subscriber and one REST poller (undici, keep-alive, fixed rate).
  *
@@ -20,8 +20,8 @@
  * Wire protocol for servers in other languages: docs/protocols/push-vs-poll.md.
  */
 import { defineScenario, latencyMetrics, sleep, total, waitUntil, ProtocolGuard, type MetricDefinition, type MetricInput } from 'wsbench/scenario';
-import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './lib/push-vs-poll-backend.js';
-import { createPoller, openSubscriber, type BatchTracker } from './lib/push-vs-poll-observers.js';
+import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './push-vs-poll/backend.js';
+import { createPoller, openSubscriber, type BatchTracker } from './push-vs-poll/observers.js';
 
 const ONE_CLOCK =
   'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; '

@@ -18,18 +18,22 @@
  * docs/protocols/reconnect-storm.md (accept the connection and hold it).
  */
 import {
+  CONNECT_FAILURE_METRICS,
+  CONNECT_PHASE_PARAMETERS,
+  connectFailureCounter,
+  connectionShare,
+  connectPhaseProblem,
+  connectPhaseReadyMs,
   defineScenario,
   latencyMetrics,
   openPaced,
+  RECONNECT_POLICIES,
+  reconnectDelays,
   sleep,
   total,
   type ClientConnection,
 } from 'wsbench/scenario';
-import { connectionShare } from './lib/connection-share.js';
-import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
-import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
-import { ATTEMPT_FAILURE_METRICS, attemptFailureCounter } from './lib/attempt-failures.js';
-import { RECONNECT_POLICIES, reconnectDelays } from './lib/reconnect-policy.js';
+import { ATTEMPT_FAILURE_METRICS, attemptFailureCounter } from './reconnect-storm/attempt-failures.js';
 
 /** One client: its connection while it has one, when it last came back, and whether an attempt is under way. */
 interface Client {

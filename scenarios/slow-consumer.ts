@@ -20,22 +20,25 @@
  * languages: docs/protocols/slow-consumer.md.
  */
 import {
+  CONNECT_FAILURE_METRICS,
+  CONNECT_PHASE_PARAMETERS,
+  connectFailureCounter,
+  connectionShare,
+  connectPhaseProblem,
+  connectPhaseReadyMs,
   defineScenario,
   latencyMetrics,
   messageText,
   openPaced,
-  rate,
-  total,
   ProtocolGuard,
+  rate,
+  streamEnd,
+  total,
   type ClientConnection,
   type MetricInput,
   type ServerConnection,
 } from 'wsbench/scenario';
-import { connectionShare } from './lib/connection-share.js';
-import { streamEnd } from './lib/stream-end.js';
-import { decodeStreamTick, encodeStreamTick, messageBytes } from './lib/stream-tick.js';
-import { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './lib/connect-phase.js';
-import { CONNECT_FAILURE_METRICS, connectFailureCounter } from './lib/connect-failures.js';
+import { decodeStreamTick, encodeStreamTick, messageBytes } from './slow-consumer/stream-tick.js';
 
 /** How often the server reads its connections' queues (every message would cost as much as sending it, with a thousand connections). */
 const QUEUE_SAMPLE_MS = 100;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetricsRegistry } from '../src/measure/metrics.js';
-import { CONNECT_FAILURE_METRICS, connectFailureCounter } from '../scenarios/lib/connect-failures.js';
+import { CONNECT_FAILURE_METRICS, connectFailureCounter } from '../src/scenario-kit/index.js';
 
 test('connect failures count by reason under connectFailed, with one note per reason', () => {
   const metrics = new MetricsRegistry();

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMeasured, run, type BenchResult } from '../src/index.js';
-import { buildOrderBookFeed } from '../scenarios/lib/order-book-feed.js';
+import { buildOrderBookFeed } from '../scenarios/firehose/order-book-feed.js';
 import { runCli, tempDir } from './support.js';
 import { PYTHON_EXAMPLES, pythonSkip, venvPython } from './python-support.js';
 

@@ -30,6 +30,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Every module a source text names in an import, an export ... from, or a dynamic import(), in order. */
+export function importSpecifiers(text: string): string[] {
+  return [...text.matchAll(IMPORT)].map((match) => (match[1] ?? match[2])!);
+}
+
 /** file -> what it imports. */
 export function importGraph(): Map<string, FileImports> {
   const files = ROOTS.flatMap(sourceFiles);

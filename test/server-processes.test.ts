@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openFileLimit, run, type CellResult } from '../src/index.js';
 import siblings from './fixtures/sibling-scenario.js';
-import { connectPhaseProblem } from '../scenarios/lib/connect-phase.js';
+import { connectPhaseProblem } from '../src/scenario-kit/index.js';
 import { NODE_SHARES_PORTS } from '../src/runtimes/reuse-port.js';
 
 /** ws and socket.io listen through node:net, which shares a port from Node 22.12 on (probed). */

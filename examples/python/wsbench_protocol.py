@@ -118,7 +118,7 @@ FANOUT_MESSAGE_BYTES = 97
 
 
 def mulberry32(seed: int):
-    """The tiny seeded generator wsbench's scenarios use (scenarios/lib/prng.ts), bit for bit."""
+    """The tiny seeded generator wsbench's scenarios use (seededRandom in wsbench/scenario: src/scenario-kit/seeded-random.ts), bit for bit."""
     mask = 0xFFFFFFFF
     state = seed & mask
 
@@ -377,7 +377,7 @@ def js_fixed(value: float, decimals: int) -> str:
 
 
 def build_order_book_feed(seed: int = 0x0B00C) -> tuple[list[str], list[str]]:
-    """Snapshots (one per instrument) and the update loop, identical to scenarios/lib/order-book-feed.ts."""
+    """Snapshots (one per instrument) and the update loop, identical to scenarios/firehose/order-book-feed.ts."""
     random = mulberry32(seed)
 
     def decimals_of(mid: float) -> int:

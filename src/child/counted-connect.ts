@@ -43,19 +43,29 @@ export async function countedConnect(
     throw error;
   } finally {
     clearTimeout(timer);
+    // The connection's closures keep this function's scope alive: without this, every open
+    // connection would hold its spent deadline (the timer, its callback and the promise).
+    timer = undefined;
   }
   book.connected();
-  const close = connection.close.bind(connection);
+  return bookedClose(connection, book, () => closedUnasked);
+}
+
+/**
+ * Books the client's own close before the adapter's close() runs. The connection is
+ * the adapter's own, made for this connect(): its close is replaced in place, not
+ * copied into a new object with the rest (a class's methods live on its prototype,
+ * where a copy would lose them).
+ */
+function bookedClose(connection: ClientConnection, book: ConnectionBook, closedUnasked: () => boolean): ClientConnection {
+  const close = connection.close;
   let closedAsked = false;
-  // Adapters return plain objects of closures (see src/clients/): a copy with its own close() keeps them.
-  return {
-    ...connection,
-    close(): Promise<void> {
-      if (!closedAsked && !closedUnasked) {
-        closedAsked = true;
-        book.closed(null);
-      }
-      return close();
-    },
+  connection.close = function closeBooked(): Promise<void> {
+    if (!closedAsked && !closedUnasked()) {
+      closedAsked = true;
+      book.closed(null);
+    }
+    return close.call(connection);
   };
+  return connection;
 }

@@ -3,6 +3,11 @@
  * its sockets carry (headers and all: for small polls the headers are most of
  * the cost, so body sizes alone would flatter REST). Over https:// it trusts
  * what the WebSocket clients trust.
+ *
+ * undici is loaded at the first request, not with the module: every client
+ * process creates ctx.http, and most scenarios never poll. Loading it cost each
+ * of them about 5 MB of heap (which every full GC then marks) and a few hundred
+ * milliseconds of start-up.
  */
 import type { Socket } from 'node:net';
 import type { Pool } from 'undici';
@@ -11,15 +16,14 @@ import type { ClientTls } from '../adapter-types.js';
 import { loadUndici } from '../runtimes/undici.js';
 import { nodeTlsOptions } from './tls-trust.js';
 
-const { Pool: UndiciPool, buildConnector } = await loadUndici();
-
 export function createHttpClient(httpUrl: string, connections = 1, tls?: ClientTls): HttpClient & { close(): Promise<void> } {
-  const connectTcp = buildConnector(nodeTlsOptions(tls));
   const live = new Set<Socket>();
   const closed = { sentBytes: 0, receivedBytes: 0 };
-  let pool: Pool | null = null;
-  const open = (): Pool =>
-    new UndiciPool(httpUrl, {
+  let pool: Promise<Pool> | null = null;
+  const open = async (): Promise<Pool> => {
+    const { Pool: UndiciPool, buildConnector } = await loadUndici();
+    const connectTcp = buildConnector(nodeTlsOptions(tls));
+    return new UndiciPool(httpUrl, {
       connections,
       pipelining: 1,
       connect(options, callback) {
@@ -36,10 +40,11 @@ export function createHttpClient(httpUrl: string, connections = 1, tls?: ClientT
         });
       },
     });
+  };
   return {
     async request(method, path, body) {
       pool ??= open();
-      const response = await pool.request({
+      const response = await (await pool).request({
         method,
         path,
         ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
@@ -55,7 +60,7 @@ export function createHttpClient(httpUrl: string, connections = 1, tls?: ClientT
       return total;
     },
     async close() {
-      await pool?.close();
+      if (pool) await (await pool).close();
     },
   };
 }

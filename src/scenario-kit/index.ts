@@ -45,6 +45,21 @@ export { mqttPubSub } from './brokers/mqtt.js';
 export { stompPubSub } from './brokers/stomp.js';
 export { graphqlWsPubSub } from './brokers/graphql-ws.js';
 export type { BrokerProtocol, BrokerClient, BrokerConnectOptions, OpenSocket } from './brokers/broker-client.js';
+// The building blocks the built-in scenarios share (docs/scenario-kit.md).
+export { connectionShare } from './many-connections/connection-share.js';
+export type { ConnectionShare } from './many-connections/connection-share.js';
+export { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './many-connections/connect-phase.js';
+export type { ConnectPhase } from './many-connections/connect-phase.js';
+export { CONNECT_FAILURE_METRICS, connectFailureCounter } from './metric-sets/connect-failure-metrics.js';
+export { handshakeFailureKey, handshakeFailureMetrics, handshakeFailureCounters } from './metric-sets/handshake-failure-metrics.js';
+export type { HandshakeFailureKey } from './metric-sets/handshake-failure-metrics.js';
+export { SERVER_RSS_BASELINE, serverRssBaseline, serverRssPerConnection, scaleWithResolution } from './metric-sets/server-rss.js';
+export { WireTelemetry, WIRE_METRICS } from './metric-sets/wire-telemetry.js';
+export { streamEnd } from './stream-end.js';
+export type { StreamEnd } from './stream-end.js';
+export { RECONNECT_POLICIES, reconnectDelays } from './reconnect-delays.js';
+export type { ReconnectPolicy, ReconnectDelaySettings } from './reconnect-delays.js';
+export { seededRandom } from './seeded-random.js';
 export type {
   JsonValue,
   Clock,

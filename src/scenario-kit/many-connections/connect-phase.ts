@@ -3,7 +3,9 @@
  * (fanout, idle): what a parameter set needs from the machine, checked before
  * anything starts, and how long its clients may take to be ready.
  */
-import { localPortCount, openFileLimit, sourceAddressCount, type ParameterProblem } from 'wsbench/scenario';
+import { openFileLimit } from '../../open-file-limit.js';
+import type { ParameterProblem } from '../../scenario-types.js';
+import { localPortCount, sourceAddressCount } from '../source-addresses.js';
 
 /** The parameters of a paced connect phase, declared once for every scenario that has one. */
 export const CONNECT_PHASE_PARAMETERS = {

@@ -4,7 +4,9 @@
  * one counter and metric per reason as its breakdown, and one note per reason
  * with the first message seen.
  */
-import { CONNECT_FAILURES, total, type ConnectFailure, type ClientScenarioContext, type Counter, type MetricDefinition } from 'wsbench/scenario';
+import type { ClientScenarioContext, Counter, MetricDefinition } from '../../scenario-types.js';
+import { total } from '../metric-helpers.js';
+import { CONNECT_FAILURES, type ConnectFailure } from '../paced-connections.js';
 
 type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
 

@@ -14,7 +14,7 @@ import {
   type Recorder,
   type ProtocolGuard,
 } from 'wsbench/scenario';
-import type { OrderUpdate, PollResponse } from './push-vs-poll-backend.js';
+import type { OrderUpdate, PollResponse } from './backend.js';
 
 /** Counts the updates of each batch one observer has seen; records the batch when complete. */
 export class BatchTracker {

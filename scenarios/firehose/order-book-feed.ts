@@ -8,7 +8,7 @@
  * Built from a seeded PRNG, so every server x client pair gets the same bytes,
  * and built once, before sending starts, so the server spends its CPU sending.
  */
-import { mulberry32 } from './prng.js';
+import { seededRandom } from 'wsbench/scenario';
 
 /** The seed's 13 instruments and a plausible mid price for each. */
 export const INSTRUMENTS: ReadonlyArray<readonly [symbol: string, midPrice: number]> = [
@@ -41,7 +41,7 @@ const BATCH_MAX_BYTES = 10_000;
 const BASE_TIME_MS = Date.UTC(2024, 0, 15, 12, 0, 0);
 
 export function buildOrderBookFeed(seed = 0x0b00c): OrderBookFeed {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const snapshots = INSTRUMENTS.map(([symbol, mid]) => message(snapshotText(random, symbol, mid)));
   const updates: FeedMessage[] = [];
   let clockMs = BASE_TIME_MS;

@@ -5,12 +5,12 @@
  * a uniform draw from 0 to min(cap, base * 2^attempt)), which spreads a herd
  * of clients out instead of sending them back in waves.
  */
-import { mulberry32 } from './prng.js';
+import { seededRandom } from './seeded-random.js';
 
 export const RECONNECT_POLICIES = ['immediate', 'fixed', 'backoff'] as const;
 export type ReconnectPolicy = (typeof RECONNECT_POLICIES)[number];
 
-export interface PolicySettings {
+export interface ReconnectDelaySettings {
   policy: ReconnectPolicy;
   /** The `fixed` policy's wait before every attempt. */
   delayMs: number;
@@ -23,8 +23,8 @@ export interface PolicySettings {
  * The waits of one client, attempt by attempt (0 = the first attempt after the drop). The jitter
  * is drawn from a generator seeded by the client's index, so a run repeats the same draws.
  */
-export function reconnectDelays(settings: PolicySettings, clientIndex: number): (attempt: number) => number {
-  const random = mulberry32(0x5eed + clientIndex);
+export function reconnectDelays(settings: ReconnectDelaySettings, clientIndex: number): (attempt: number) => number {
+  const random = seededRandom(0x5eed + clientIndex);
   switch (settings.policy) {
     case 'immediate':
       return () => 0;

@@ -4,19 +4,25 @@
  * tls, httpStatus, other): one counter and metric per class beside their total,
  * and one note per class with the first message seen.
  */
-import { classifyHandshakeFailure, total, type ClientScenarioContext, type HandshakeFailure } from 'wsbench/scenario';
-import { failureCounters, failureCountMetrics } from './handshake-failure-counts.js';
+import {
+  classifyHandshakeFailure,
+  handshakeFailureCounters,
+  handshakeFailureMetrics,
+  total,
+  type ClientScenarioContext,
+  type HandshakeFailure,
+} from 'wsbench/scenario';
 
 /** `attemptsFailed` and one metric per reason: attemptsRefused ... attemptsOther. */
 export const ATTEMPT_FAILURE_METRICS = {
   attemptsFailed: total('attemptsFailed', 'failed', { better: 'lower', description: 'reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down)' }),
-  ...failureCountMetrics('attempts', (f) => (f === 'httpStatus' ? 'HTTP status' : f), (f) => `failed reconnect attempts: ${f}`),
+  ...handshakeFailureMetrics('attempts', (f) => (f === 'httpStatus' ? 'HTTP status' : f), (f) => `failed reconnect attempts: ${f}`),
 };
 
 /** Counts one failed attempt by its reason, and notes the first message of each reason. */
 export function attemptFailureCounter(ctx: Pick<ClientScenarioContext, 'counter' | 'note'>): (message: string) => void {
   const failed = ctx.counter('attemptsFailed');
-  const byReason = failureCounters(ctx, 'attempts');
+  const byReason = handshakeFailureCounters(ctx, 'attempts');
   const noted = new Set<HandshakeFailure>();
   return (message) => {
     const reason = classifyHandshakeFailure(message);

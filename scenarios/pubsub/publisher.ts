@@ -4,7 +4,7 @@
  * every publication already due goes at once), so a stall shows in the
  * subscribers' latencies instead of thinning the schedule.
  */
-import { encodePublication } from './pubsub-schedule.js';
+import { encodePublication } from './schedule.js';
 
 export interface Schedule {
   total: number;

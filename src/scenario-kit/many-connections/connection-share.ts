@@ -3,7 +3,8 @@
  * address each one connects from, so that many connections do not run out of
  * one address's local ports.
  */
-import { sourceAddressCount, sourceAddressFor, type ClientScenarioContext } from 'wsbench/scenario';
+import type { ClientScenarioContext } from '../../scenario-types.js';
+import { sourceAddressCount, sourceAddressFor } from '../source-addresses.js';
 
 export interface ConnectionShare {
   /** Connections this process opens. */

@@ -9,7 +9,7 @@
  * window's own swing per connection is below resolution, never a value (Bun
  * once read -3.73 KB a connection).
  */
-import type { MetricsApi, MetricInput, ValueWithResolution } from 'wsbench/scenario';
+import type { MetricsApi, MetricInput, ValueWithResolution } from '../../scenario-types.js';
 
 /** Server counter holding the baseline, in bytes. */
 export const SERVER_RSS_BASELINE = 'serverRssBaselineBytes';
@@ -41,7 +41,7 @@ export function serverRssPerConnection({ measurements: m, resources: { server } 
   return { estimate: Math.round((max - baseline) / connected), resolution: Math.ceil(swing / connected) };
 }
 
-/** A value with its resolution in another unit: bytes to KB is `scaled(v, 1 / 1000)`. */
-export function scaled(value: ValueWithResolution | null, by: number): ValueWithResolution | null {
+/** A value with its resolution in another unit: bytes to KB is `scaleWithResolution(v, 1 / 1000)`. */
+export function scaleWithResolution(value: ValueWithResolution | null, by: number): ValueWithResolution | null {
   return value === null ? null : { estimate: value.estimate * by, resolution: value.resolution * by };
 }

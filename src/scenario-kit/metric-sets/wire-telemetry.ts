@@ -5,16 +5,10 @@
  * Plain numbers while running; flushed into counters once at the end, and
  * read back as metrics by WIRE_METRICS.
  */
-import {
-  FrameParser,
-  type MetricRole,
-  type MetricUnit,
-  type CellMeasurements,
-  type Clock,
-  type MetricDefinition,
-  type MetricsApi,
-  type Recorder,
-} from 'wsbench/scenario';
+import type { MetricRole, MetricUnit } from '../../declaration-types.js';
+import { FrameParser } from '../../parsing/frame-parser.js';
+import type { CellMeasurements } from '../../result-types.js';
+import type { Clock, MetricDefinition, MetricsApi, Recorder } from '../../scenario-types.js';
 
 export class WireTelemetry {
   readonly parser: FrameParser;

@@ -3,7 +3,7 @@
  * `timestamp`), padded with JSON whitespace to the seed's 97 bytes so every
  * stack carries the same load.
  */
-import { mulberry32 } from './prng.js';
+import { seededRandom } from 'wsbench/scenario';
 
 /** Size of the seed's streamed JSON object, in bytes. */
 export const SEED_MESSAGE_BYTES = 97;
@@ -18,7 +18,7 @@ export interface PriceTick {
 
 /** A random walk of prices, the same sequence on every run. */
 export function priceWalk(seed = 0x5eed): () => number {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   let cents = 4_312_753;
   return () => {
     cents = Math.max(100, cents + Math.round((random() - 0.5) * 200));
