@@ -59,7 +59,9 @@ export function forkOnCpu(module: string, args: string[], cpu: number | null, op
  * Opens a bare client's window ("go") and measures it: the client replies
  * `{ messages, windowMs }` when its window ends; its CPU is read from /proc meanwhile.
  */
-export async function measureBareWindow<R extends { messages: number; windowMs: number }>(child: ChildProcess): Promise<ClientCost & { reply: R }> {
+export async function measureBareWindow<R extends { messages: number; windowMs: number }>(
+  child: ChildProcess,
+): Promise<ClientCost & { reply: R }> {
   const sampler = new ProcSampler(child.pid!);
   sampler.start();
   const done = reply<R>(child);
@@ -67,7 +69,12 @@ export async function measureBareWindow<R extends { messages: number; windowMs: 
   const result = await done;
   const stats = sampler.stop();
   if (!stats) throw new Error('bare client: /proc could not be read');
-  return { messages: result.messages, windowMs: result.windowMs, cpuMs: (stats.cpuPercent.mean / 100) * result.windowMs, reply: result };
+  return {
+    messages: result.messages,
+    windowMs: result.windowMs,
+    cpuMs: (stats.cpuPercent.mean / 100) * result.windowMs,
+    reply: result,
+  };
 }
 
 /** Lets a child end by itself (a profiled one writes its profile then), within a bound. */
@@ -97,7 +104,11 @@ export function exitWithBench(): void {
 }
 
 /** A comparison's control: two bare clients at once on one server, each measured as the compared pair's clients are. */
-export async function twoBareClients<R>(startServer: () => ChildProcess, startClient: (url: string) => ChildProcess, measure: (client: ChildProcess) => Promise<R>): Promise<[R, R]> {
+export async function twoBareClients<R>(
+  startServer: () => ChildProcess,
+  startClient: (url: string) => ChildProcess,
+  measure: (client: ChildProcess) => Promise<R>,
+): Promise<[R, R]> {
   const children: ChildProcess[] = [];
   try {
     const server = startServer();

@@ -12,7 +12,7 @@
  * This file is also its own server child (`--role server`).
  * Alone: `node dist/bench/browser-floor.js` prints the comparison.
  */
-import { fork, } from 'node:child_process';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,9 @@ export async function browserFloor(log: (line: string) => void = () => undefined
       version = page.version;
       wsbench.push(await wsbenchRound(url));
       control.push((await barePage(chromium.path, url)).round);
-      log(`round ${round}/${BROWSER_FLOOR.rounds}: bare page p50 ${bare.at(-1)!.p50Ms.toFixed(3)} ms, wsbench browser echo p50 ${wsbench.at(-1)!.p50Ms.toFixed(3)} ms, bare again ${control.at(-1)!.p50Ms.toFixed(3)} ms`);
+      log(
+        `round ${round}/${BROWSER_FLOOR.rounds}: bare page p50 ${bare.at(-1)!.p50Ms.toFixed(3)} ms, wsbench browser echo p50 ${wsbench.at(-1)!.p50Ms.toFixed(3)} ms, bare again ${control.at(-1)!.p50Ms.toFixed(3)} ms`,
+      );
     }
     return { wsbench, bare, control, load: [loadBefore, loadavg()[0]!], version };
   } finally {
@@ -94,7 +96,8 @@ async function wsbenchRound(url: string): Promise<Round> {
     params: { duration: BROWSER_FLOOR.durationMs, payload: BROWSER_FLOOR.payloadBytes },
   });
   const [cell] = result.cells;
-  if (cell?.status !== 'ok') throw new Error(`wsbench browser echo cell ${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}`);
+  if (cell?.status !== 'ok')
+    throw new Error(`wsbench browser echo cell ${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}`);
   const m = cell.metrics;
   return { p50Ms: m.rttP50Ms!, p99Ms: m.rttP99Ms!, meanMs: m.rttMeanMs!, messagesPerSec: m.messagesPerSec! };
 }
@@ -105,7 +108,11 @@ async function barePage(binary: string, echoUrl: string): Promise<{ round: Round
   const result = new Promise<Round>((resolve) => (resolveResult = resolve));
   const page = http.createServer((request, response) => {
     // Cross-origin isolated as wsbench's pages are: the same 5 µs clock steps.
-    const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Content-Type': 'text/html' };
+    const headers = {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Content-Type': 'text/html',
+    };
     if (request.method === 'POST') {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -129,7 +136,9 @@ async function barePage(binary: string, echoUrl: string): Promise<{ round: Round
   });
   try {
     await browser.openPage(`http://127.0.0.1:${port}/`);
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the bare page did not report')), BROWSER_FLOOR.durationMs + 30_000).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('the bare page did not report')), BROWSER_FLOOR.durationMs + 30_000).unref(),
+    );
     return { round: await Promise.race([result, failure, timeout]), version: browser.product };
   } finally {
     await browser.close();
@@ -168,7 +177,11 @@ await fetch('/', { method: 'POST', body: JSON.stringify({ p50Ms: at(0.5), p99Ms:
 
 if (process.argv[2] === '--role') {
   exitWithBench();
-  const { url } = await serveScenario(echo, { connections: 1, payload: BROWSER_FLOOR.payloadBytes, duration: BROWSER_FLOOR.durationMs });
+  const { url } = await serveScenario(echo, {
+    connections: 1,
+    payload: BROWSER_FLOOR.payloadBytes,
+    duration: BROWSER_FLOOR.durationMs,
+  });
   process.send!({ url });
 } else if (process.argv[1] === SELF) {
   process.stdout.write(`${renderBrowserFloor(await browserFloor((line) => process.stderr.write(`${line}\n`)))}\n`);

@@ -20,7 +20,10 @@ export interface Pinning {
 /** The CPUs a process may run on, as taskset lists them ("0,1" or "0-3"); null without taskset. */
 function affinityList(pid: number): string | null {
   try {
-    const out = execFileSync('taskset', ['-p', '-c', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('taskset', ['-p', '-c', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return out.slice(out.lastIndexOf(':') + 1).trim();
   } catch {
     return null;

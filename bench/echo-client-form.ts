@@ -16,11 +16,31 @@ export default defineScenario({
   name: 'echo-client-form',
   description: 'Round trips of fixed-size messages, N connections x W in flight (ping-pong when W = 1).',
   parameters: {
-    connections: { kind: 'integer', description: 'open connections (over all client processes)', default: 1, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
+    connections: {
+      kind: 'integer',
+      description: 'open connections (over all client processes)',
+      default: 1,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+      spread: 'processes',
+    },
     payload: { kind: 'size', description: 'message size', default: 32, min: 1, max: '64MiB', sweepable: true },
     binary: { kind: 'boolean', description: 'send binary frames instead of text', default: false },
-    inflight: { kind: 'integer', description: 'messages in flight per connection', default: 1, min: 1, max: 10_000, sweepable: true },
-    messages: { kind: 'integer', description: 'messages per connection, then stop (0 = run for the duration)', default: 0, min: 0 },
+    inflight: {
+      kind: 'integer',
+      description: 'messages in flight per connection',
+      default: 1,
+      min: 1,
+      max: 10_000,
+      sweepable: true,
+    },
+    messages: {
+      kind: 'integer',
+      description: 'messages per connection, then stop (0 = run for the duration)',
+      default: 0,
+      min: 0,
+    },
   },
   duration: { description: 'measurement window (ignored when messages is set)', default: '5s' },
   presets: {
@@ -122,10 +142,11 @@ export default defineScenario({
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
       if (count === 0) resolve();
     });
-    if (outstanding > 0) await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, DRAIN_MS).unref();
-    });
+    if (outstanding > 0)
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, DRAIN_MS).unref();
+      });
     ctx.done();
     ctx.counter('unansweredAtEnd').add(outstanding);
     await Promise.all(connections.map((c) => c.close()));
@@ -134,19 +155,34 @@ export default defineScenario({
 
   metrics: {
     ...latencyMetrics('rtt', { primary: ['p50', 'p99'], description: 'round trip: send to reply, per message' }),
-    messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate', description: 'replies received per second of the window' }),
+    messagesPerSec: rate('received', 'msg/s', {
+      unit: 'msg/s',
+      role: 'primary-rate',
+      description: 'replies received per second of the window',
+    }),
     payloadMegabytesPerSec: {
       header: 'payload MB/s',
       unit: 'MB/s',
       better: 'higher',
       role: 'progress',
-      source: { custom: 'replies x payload size per second, one direction (the other carries the same)', compute: ({ measurements, params }) => (measurements.windowMs > 0 ? ((measurements.counters.received ?? 0) * params.payload) / measurements.windowMs / 1000 : null) },
+      source: {
+        custom: 'replies x payload size per second, one direction (the other carries the same)',
+        compute: ({ measurements, params }) =>
+          measurements.windowMs > 0
+            ? ((measurements.counters.received ?? 0) * params.payload) / measurements.windowMs / 1000
+            : null,
+      },
     },
     sent: total('sent', 'sent'),
     received: total('received', 'received'),
-    errors: total('errors', 'errors', { role: 'errors', description: 'wrong-sized replies and connections that closed on their own' }),
+    errors: total('errors', 'errors', {
+      role: 'errors',
+      description: 'wrong-sized replies and connections that closed on their own',
+    }),
     connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
-    unansweredAtEnd: total('unansweredAtEnd', 'unanswered', { description: 'requests still without a reply when the drain ended' }),
+    unansweredAtEnd: total('unansweredAtEnd', 'unanswered', {
+      description: 'requests still without a reply when the drain ended',
+    }),
   },
   table: ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors'],
   charts: [

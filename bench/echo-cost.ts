@@ -24,13 +24,31 @@ import { monotonicUs } from '../src/measure/clock.js';
 import { MetricsRegistry } from '../src/measure/metrics.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { describe, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
+import {
+  describe,
+  exitWithBench,
+  forkOnCpu,
+  killAll,
+  measureBareWindow,
+  median,
+  reply,
+  twoBareClients,
+  usPerMessage,
+  type ClientCost,
+} from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
 
 const SELF = fileURLToPath(import.meta.url);
-export const ECHO_COST = { connections: 50, payloadBytes: 32, durationMs: 5000, rounds: 4, controlRounds: 2, sameWorkRounds: 3 };
+export const ECHO_COST = {
+  connections: 50,
+  payloadBytes: 32,
+  durationMs: 5000,
+  rounds: 4,
+  controlRounds: 2,
+  sameWorkRounds: 3,
+};
 
 /**
  * `plain`: send, count, send, the loop ws's own examples suggest (text sent as a string).
@@ -55,11 +73,15 @@ export interface EchoCost {
   placement: string;
 }
 
-export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) => void = () => undefined): Promise<EchoCost> {
+export async function echoCost(
+  rounds = ECHO_COST.rounds,
+  log: (line: string) => void = () => undefined,
+): Promise<EchoCost> {
   const pinning = pinForFullLoad();
-  const placement = typeof pinning === 'string'
-    ? `not pinned (${pinning}): clients that are not saturated read higher CPU per message`
-    : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}, each saturating its half`;
+  const placement =
+    typeof pinning === 'string'
+      ? `not pinned (${pinning}): clients that are not saturated read higher CPU per message`
+      : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}, each saturating its half`;
   log(placement);
   try {
     return { ...(await measure(rounds, typeof pinning === 'string' ? null : pinning.serverCpu, log)), placement };
@@ -68,31 +90,45 @@ export async function echoCost(rounds = ECHO_COST.rounds, log: (line: string) =>
   }
 }
 
-async function measure(rounds: number, serverCpu: number | null, log: (line: string) => void): Promise<Omit<EchoCost, 'placement'>> {
+async function measure(
+  rounds: number,
+  serverCpu: number | null,
+  log: (line: string) => void,
+): Promise<Omit<EchoCost, 'placement'>> {
   const done: SharedRound[] = [];
   const control: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const r = await sharedRound('plain', serverCpu);
     done.push(r);
-    log(`round ${round + 1}/${rounds}: bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`);
+    log(
+      `round ${round + 1}/${rounds}: bare ws ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`,
+    );
   }
   for (let round = 0; round < ECHO_COST.controlRounds; round++) {
     const [first, second] = await controlRound(serverCpu);
     control.push(usPerMessage(second) / usPerMessage(first));
-    log(`control ${round + 1}/${ECHO_COST.controlRounds}: bare ws ${describe(first)}; bare ws ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`);
+    log(
+      `control ${round + 1}/${ECHO_COST.controlRounds}: bare ws ${describe(first)}; bare ws ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`,
+    );
   }
   const againstSameWork: number[] = [];
   for (let round = 0; round < ECHO_COST.sameWorkRounds; round++) {
     const r = await sharedRound('same-work', serverCpu);
     againstSameWork.push(roundRatio(r));
-    log(`same work ${round + 1}/${ECHO_COST.sameWorkRounds}: bare ws doing wsbench's work ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; ratio ${roundRatio(r).toFixed(3)}`);
+    log(
+      `same work ${round + 1}/${ECHO_COST.sameWorkRounds}: bare ws doing wsbench's work ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; ratio ${roundRatio(r).toFixed(3)}`,
+    );
   }
   return { rounds: done, control, againstSameWork };
 }
 
 /** Two bare loops at once against one server, measured as sharedRound measures its two clients. */
 function controlRound(serverCpu: number | null): Promise<[ClientCost, ClientCost]> {
-  return twoBareClients(() => forkServer(serverCpu), (url) => forkBareLoop(url, 'plain'), runBareWindow);
+  return twoBareClients(
+    () => forkServer(serverCpu),
+    (url) => forkBareLoop(url, 'plain'),
+    runBareWindow,
+  );
 }
 
 /**
@@ -108,7 +144,13 @@ async function sharedRound(bareKind: BareKind, serverCpu: number | null): Promis
     const bareClient = forkBareLoop(url, bareKind);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
-    return await sharedWindow('echo', { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs }, url, server, bareClient);
+    return await sharedWindow(
+      'echo',
+      { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs },
+      url,
+      server,
+      bareClient,
+    );
   } finally {
     killAll(children);
   }
@@ -130,7 +172,11 @@ const runBareWindow = async (child: ChildProcess): Promise<ClientCost> => {
 
 /** The uws adapter running echo's own server half, outside wsbench's server process. */
 async function serveEcho(): Promise<void> {
-  const params = { connections: ECHO_COST.connections, payload: ECHO_COST.payloadBytes, duration: ECHO_COST.durationMs };
+  const params = {
+    connections: ECHO_COST.connections,
+    payload: ECHO_COST.payloadBytes,
+    duration: ECHO_COST.durationMs,
+  };
   const { url } = await serveScenario(echo, params);
   process.send!({ url });
 }
@@ -142,11 +188,15 @@ async function serveEcho(): Promise<void> {
 async function bareLoop(url: string, kind: BareKind): Promise<void> {
   const payload = 'x'.repeat(ECHO_COST.payloadBytes);
   const sockets = await Promise.all(
-    Array.from({ length: ECHO_COST.connections }, () => new Promise<WebSocket>((ok, fail) => {
-      const socket = new WebSocket(url, { perMessageDeflate: false });
-      socket.once('open', () => ok(socket));
-      socket.once('error', fail);
-    })),
+    Array.from(
+      { length: ECHO_COST.connections },
+      () =>
+        new Promise<WebSocket>((ok, fail) => {
+          const socket = new WebSocket(url, { perMessageDeflate: false });
+          socket.once('open', () => ok(socket));
+          socket.once('error', fail);
+        }),
+    ),
   );
   let messages = 0;
   let running = false;
@@ -169,7 +219,8 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
         if (running) socket.send(payloadBytes, asText);
         rtt.recordUs(nowUs - sentUs[i]!);
         sentUs[i] = nowUs;
-        if (data.byteLength !== ECHO_COST.payloadBytes) throw new Error(`a reply of ${data.byteLength} bytes, not ${ECHO_COST.payloadBytes}`);
+        if (data.byteLength !== ECHO_COST.payloadBytes)
+          throw new Error(`a reply of ${data.byteLength} bytes, not ${ECHO_COST.payloadBytes}`);
       });
     }
   }
@@ -193,7 +244,8 @@ async function bareLoop(url: string, kind: BareKind): Promise<void> {
 export function renderEchoCost({ rounds, control, againstSameWork, placement }: EchoCost): string {
   const bareUs = median(rounds.map((r) => usPerMessage(r.bare)));
   const wsbenchUs = median(rounds.map((r) => usPerMessage(r.wsbench)));
-  const rate = (side: 'bare' | 'wsbench'): number => median(rounds.map((r) => r[side].messages / (r[side].windowMs / 1000)));
+  const rate = (side: 'bare' | 'wsbench'): number =>
+    median(rounds.map((r) => r[side].messages / (r[side].windowMs / 1000)));
   const ratios = rounds.map(roundRatio);
   return [
     `echo at full load, ${ECHO_COST.connections} connections x 1 in flight, ${ECHO_COST.payloadBytes} B, both clients at once on one uws server, ${rounds.length} rounds of ${ECHO_COST.durationMs / 1000} s (medians); ${placement}:`,
@@ -201,10 +253,14 @@ export function renderEchoCost({ rounds, control, againstSameWork, placement }: 
     `  wsbench echo, ws client                ${wsbenchUs.toFixed(2)} µs client CPU per message, ${Math.round(rate('wsbench'))} msg/s, ${Math.round(1e6 / wsbenchUs)} msg per client CPU-second`,
     `  ratio ${median(ratios).toFixed(2)} (median of the rounds' wsbench CPU per message / bare, each round ${ratios.map((r) => r.toFixed(2)).join(' ')}; 1.05 = within 5 %)`,
     ...(control.length
-      ? [`  control: two bare loops measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`]
+      ? [
+          `  control: two bare loops measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`,
+        ]
       : []),
     ...(againstSameWork.length
-      ? [`  against a bare loop doing wsbench's work per message (clock read, histogram record, text sent as bytes as its ws adapter sends it): ratio ${median(againstSameWork).toFixed(2)} (each round ${againstSameWork.map((r) => r.toFixed(2)).join(' ')}): what wsbench's own code adds`]
+      ? [
+          `  against a bare loop doing wsbench's work per message (clock read, histogram record, text sent as bytes as its ws adapter sends it): ratio ${median(againstSameWork).toFixed(2)} (each round ${againstSameWork.map((r) => r.toFixed(2)).join(' ')}): what wsbench's own code adds`,
+        ]
       : []),
   ].join('\n');
 }
@@ -219,12 +275,14 @@ else if (process.argv[1] === SELF) {
     await profiledRound(SELF, process.argv[profileAt + 1] ?? 'wsbench-profiles', async (serverCpu) => {
       const round = await sharedRound('plain', serverCpu);
       return [
-        { marker: 'client-process.js', label: `wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(round.wsbench)}` },
+        {
+          marker: 'client-process.js',
+          label: `wsbench echo, ${ECHO_COST.connections} connections, uws server, ws client: ${describe(round.wsbench)}`,
+        },
         { marker: 'bareLoop', label: `bare ws loop, the same window and server: ${describe(round.bare)}` },
       ];
     });
-  }
-  else {
+  } else {
     const cost = await echoCost(ECHO_COST.rounds, (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(`${renderEchoCost(cost)}\n`);
   }

@@ -59,7 +59,8 @@ async function openAll(): Promise<WebSocket[]> {
 }
 
 /** p-th percentile of sorted values, nearest rank (as HdrHistogram reads its own). */
-const percentile = (sorted: Float64Array, p: number): number => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: Float64Array, p: number): number =>
+  sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 const sockets = await openAll();
 process.send!({ open: true });

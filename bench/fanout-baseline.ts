@@ -25,7 +25,17 @@ import fanout from '../scenarios/fanout.js';
 import { run } from '../src/index.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { exited, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, usPerMessage, type ClientCost } from './bench-children.js';
+import {
+  exited,
+  exitWithBench,
+  forkOnCpu,
+  killAll,
+  measureBareWindow,
+  median,
+  reply,
+  usPerMessage,
+  type ClientCost,
+} from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { serveScenario } from './uws-scenario-server.js';
 
@@ -65,9 +75,15 @@ export interface FanoutBaseline {
 /** Messages delivered per second of streaming, as fanout's msg/s metric counts them. */
 export const deliveredPerSec = (side: FanoutSide): number => side.messages / STREAM_SECONDS;
 
-export async function fanoutBaseline(rounds = FANOUT_COST.rounds, log: (line: string) => void = () => undefined): Promise<FanoutBaseline> {
+export async function fanoutBaseline(
+  rounds = FANOUT_COST.rounds,
+  log: (line: string) => void = () => undefined,
+): Promise<FanoutBaseline> {
   const pinning = pinForFullLoad();
-  const placement = typeof pinning === 'string' ? `not pinned (${pinning})` : `server on CPU ${pinning.serverCpu}, the client on CPU ${pinning.clientCpu}`;
+  const placement =
+    typeof pinning === 'string'
+      ? `not pinned (${pinning})`
+      : `server on CPU ${pinning.serverCpu}, the client on CPU ${pinning.clientCpu}`;
   const serverCpu = typeof pinning === 'string' ? null : pinning.serverCpu;
   const wsbench: FanoutSide[] = [];
   const bare: FanoutSide[] = [];
@@ -88,7 +104,10 @@ export async function fanoutBaseline(rounds = FANOUT_COST.rounds, log: (line: st
   }
 }
 
-async function withServer<T>(serverCpu: number | null, body: (url: string, server: ChildProcess, children: ChildProcess[]) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  serverCpu: number | null,
+  body: (url: string, server: ChildProcess, children: ChildProcess[]) => Promise<T>,
+): Promise<T> {
   const children: ChildProcess[] = [];
   try {
     const server = forkOnCpu(SELF, ['--role', 'server'], serverCpu);
@@ -116,7 +135,8 @@ function wsbenchRound(serverCpu: number | null): Promise<FanoutSide> {
     const [cell] = result.cells;
     if (cell?.status !== 'ok') throw new Error(`wsbench fanout cell ${cell?.status}: ${cell?.reason}`);
     const client = cell.resources.clients[0];
-    if (!client || cell.resources.clients.length !== 1) throw new Error('wsbench fanout cell: not one measured client process');
+    if (!client || cell.resources.clients.length !== 1)
+      throw new Error('wsbench fanout cell: not one measured client process');
     const windowMs = cell.measurements.windowMs;
     return {
       messages: cell.measurements.counters.received ?? 0,
@@ -141,7 +161,13 @@ function bareRound(serverCpu: number | null): Promise<FanoutSide> {
     const cost = await measureBareWindow(client);
     const { delayMs } = await percentiles;
     await exited(client);
-    return { messages: cost.messages, windowMs: cost.windowMs, cpuMs: cost.cpuMs, delayP50Ms: delayMs.p50, delayP99Ms: delayMs.p99 };
+    return {
+      messages: cost.messages,
+      windowMs: cost.windowMs,
+      cpuMs: cost.cpuMs,
+      delayP50Ms: delayMs.p50,
+      delayP99Ms: delayMs.p99,
+    };
   });
 }
 
@@ -165,7 +191,8 @@ export function renderFanoutBaseline({ wsbench, bare, placement }: FanoutBaselin
   const bareP99 = p99Of(bare);
   const delayP99 = wsbenchP99 !== null && bareP99 !== null && bareP99 > 0 ? wsbenchP99 / bareP99 : null;
   const offered = (FANOUT_COST.connections * 1000) / FANOUT_COST.intervalMs;
-  const verdict = (ratio: number | null, within: (r: number) => boolean): string => (ratio === null ? 'not measured (no samples)' : within(ratio) ? 'met' : 'NOT MET');
+  const verdict = (ratio: number | null, within: (r: number) => boolean): string =>
+    ratio === null ? 'not measured (no samples)' : within(ratio) ? 'met' : 'NOT MET';
   return [
     `fan-out, ${FANOUT_COST.connections} connections in one client process, a uws server ticking every ${FANOUT_COST.intervalMs} ms (${offered} msg/s offered), ${TICKS} ticks, ${bare.length} alternating rounds each (medians); ${placement}:`,
     line('bare ws client process', bare),
@@ -188,7 +215,14 @@ function spread(list: FanoutSide[], f: (s: FanoutSide) => number | null, unit: s
 
 /** The uws adapter running fanout's own server half, outside wsbench's server process. */
 async function serveTicks(): Promise<void> {
-  const params = { connections: FANOUT_COST.connections, interval: FANOUT_COST.intervalMs, duration: FANOUT_COST.durationMs, connectRate: FANOUT_COST.connectRate, connectTimeout: 10_000, sourceAddresses: 0 };
+  const params = {
+    connections: FANOUT_COST.connections,
+    interval: FANOUT_COST.intervalMs,
+    duration: FANOUT_COST.durationMs,
+    connectRate: FANOUT_COST.connectRate,
+    connectTimeout: 10_000,
+    sourceAddresses: 0,
+  };
   const { url } = await serveScenario(fanout, params);
   process.send!({ url });
 }
@@ -197,11 +231,23 @@ const role = process.argv[2] === '--role' ? process.argv[3] : null;
 if (role) exitWithBench();
 if (role === 'server') await serveTicks();
 else if (process.argv[1] === SELF && process.argv.includes('--profile')) {
-  await profiledRound(SELF, process.argv[process.argv.indexOf('--profile') + 1] ?? 'wsbench-profiles', async (serverCpu) => [
-    // ws hands every message to its listener through receiverOnMessage: the streaming, in both clients.
-    { marker: 'client-process.js', label: `wsbench fanout client: ${describeSide(await wsbenchRound(serverCpu))}`, window: 'receiverOnMessage' },
-    { marker: 'fanout-bare-client.js', label: `bare client, the next round: ${describeSide(await bareRound(serverCpu))}`, window: 'receiverOnMessage' },
-  ]);
+  await profiledRound(
+    SELF,
+    process.argv[process.argv.indexOf('--profile') + 1] ?? 'wsbench-profiles',
+    async (serverCpu) => [
+      // ws hands every message to its listener through receiverOnMessage: the streaming, in both clients.
+      {
+        marker: 'client-process.js',
+        label: `wsbench fanout client: ${describeSide(await wsbenchRound(serverCpu))}`,
+        window: 'receiverOnMessage',
+      },
+      {
+        marker: 'fanout-bare-client.js',
+        label: `bare client, the next round: ${describeSide(await bareRound(serverCpu))}`,
+        window: 'receiverOnMessage',
+      },
+    ],
+  );
 } else if (process.argv[1] === SELF) {
   const result = await fanoutBaseline(FANOUT_COST.rounds, (line) => process.stderr.write(`fanout ${line}\n`));
   process.stdout.write(`${renderFanoutBaseline(result)}\n`);

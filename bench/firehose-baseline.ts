@@ -31,7 +31,18 @@ import WebSocket from 'ws';
 import firehose from '../scenarios/firehose.js';
 import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
-import { describe, exitWithBench, forkOnCpu, killAll, measureBareWindow, median, reply, twoBareClients, usPerMessage, type ClientCost } from './bench-children.js';
+import {
+  describe,
+  exitWithBench,
+  forkOnCpu,
+  killAll,
+  measureBareWindow,
+  median,
+  reply,
+  twoBareClients,
+  usPerMessage,
+  type ClientCost,
+} from './bench-children.js';
 import { profiledRound } from './profiled-round.js';
 import { sharedWindow, type SharedRound } from './shared-window.js';
 import { serveScenario } from './uws-scenario-server.js';
@@ -57,24 +68,32 @@ export interface FirehoseBaseline {
 
 export const roundRatio = (r: SharedRound): number => usPerMessage(r.wsbench) / usPerMessage(r.bare);
 
-export async function firehoseBaseline(rounds = FIREHOSE_COST.rounds, log: (line: string) => void = () => undefined): Promise<FirehoseBaseline> {
+export async function firehoseBaseline(
+  rounds = FIREHOSE_COST.rounds,
+  log: (line: string) => void = () => undefined,
+): Promise<FirehoseBaseline> {
   const pinning = pinForFullLoad();
-  const placement = typeof pinning === 'string'
-    ? `not pinned (${pinning})`
-    : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}`;
+  const placement =
+    typeof pinning === 'string'
+      ? `not pinned (${pinning})`
+      : `server on CPU ${pinning.serverCpu}, both clients on CPU ${pinning.clientCpu}`;
   const serverCpu = typeof pinning === 'string' ? null : pinning.serverCpu;
   try {
     const done: SharedRound[] = [];
     for (let round = 0; round < rounds; round++) {
       const r = await sharedRound(serverCpu);
       done.push(r);
-      log(`round ${round + 1}/${rounds}: bare ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`);
+      log(
+        `round ${round + 1}/${rounds}: bare ${describe(r.bare)}; wsbench ${describe(r.wsbench)}; server ${r.serverCpuPercent?.toFixed(0) ?? '?'} % CPU; ratio ${roundRatio(r).toFixed(3)}`,
+      );
     }
     const control: number[] = [];
     for (let round = 0; round < FIREHOSE_COST.controlRounds; round++) {
       const [first, second] = await controlRound(serverCpu);
       control.push(usPerMessage(second) / usPerMessage(first));
-      log(`control ${round + 1}/${FIREHOSE_COST.controlRounds}: bare ${describe(first)}; bare ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`);
+      log(
+        `control ${round + 1}/${FIREHOSE_COST.controlRounds}: bare ${describe(first)}; bare ${describe(second)}; ratio ${control.at(-1)!.toFixed(3)}`,
+      );
     }
     return { rounds: done, control, placement };
   } finally {
@@ -92,7 +111,13 @@ async function sharedRound(serverCpu: number | null): Promise<SharedRound> {
     const bareClient = forkBareCounter(url);
     children.push(bareClient);
     await reply<{ open: true }>(bareClient);
-    return await sharedWindow('firehose', { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes }, url, server, bareClient);
+    return await sharedWindow(
+      'firehose',
+      { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes },
+      url,
+      server,
+      bareClient,
+    );
   } finally {
     killAll(children);
   }
@@ -110,7 +135,11 @@ function forkBareCounter(url: string): ChildProcess {
 
 /** The uws adapter running firehose's own server half, outside wsbench's server process. */
 async function serveFeed(): Promise<void> {
-  const params = { duration: FIREHOSE_COST.durationMs, rate: FIREHOSE_COST.ratePerSec, fragmentSize: FIREHOSE_COST.fragmentBytes };
+  const params = {
+    duration: FIREHOSE_COST.durationMs,
+    rate: FIREHOSE_COST.ratePerSec,
+    fragmentSize: FIREHOSE_COST.fragmentBytes,
+  };
   const { url } = await serveScenario(firehose, params);
   process.send!({ url });
 }
@@ -150,7 +179,9 @@ export function renderFirehoseBaseline({ rounds, control, placement }: FirehoseB
     `  wsbench firehose, ws client          ${m('wsbench', usPerMessage).toFixed(2)} µs client CPU per message, ${Math.round(m('wsbench', rate))} msg/s`,
     `  ratio ${median(ratios).toFixed(2)} (goal 1.05; median of the rounds' wsbench CPU per message / bare, each round ${ratios.map((r) => r.toFixed(2)).join(' ')}: the cost of the wire tap, size histogram and drain accounting)`,
     ...(control.length
-      ? [`  control: two bare counters measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`]
+      ? [
+          `  control: two bare counters measured the same way, ratio ${median(control).toFixed(2)} (each round ${control.map((r) => r.toFixed(2)).join(' ')}): how far 1.00 reads off when nothing differs`,
+        ]
       : []),
     `  (msg/s below the pace means the machine could not keep up; the server ran at ${server.length ? Math.round(median(server)) : '?'} % of a core feeding both)`,
   ].join('\n');

@@ -26,7 +26,9 @@ interface Round {
   journalBytes: number;
 }
 
-const { values } = parseArgs({ options: { pairs: { type: 'string', default: '3' }, duration: { type: 'string', default: '10s' } } });
+const { values } = parseArgs({
+  options: { pairs: { type: 'string', default: '3' }, duration: { type: 'string', default: '10s' } },
+});
 const dir = mkdtempSync(join(tmpdir(), 'wsbench-journal-cost-'));
 const rounds: Round[] = [];
 for (let pair = 0; pair < Number(values.pairs); pair++) {
@@ -38,14 +40,39 @@ for (let pair = 0; pair < Number(values.pairs); pair++) {
 }
 const side = (journal: boolean) => rounds.filter((r) => r.journal === journal);
 const summary = {
-  on: { messagesPerSec: median(side(true).map((r) => r.messagesPerSec)), wsbenchCpuS: median(side(true).map((r) => r.wsbenchCpuS)), journalBytes: median(side(true).map((r) => r.journalBytes)) },
-  off: { messagesPerSec: median(side(false).map((r) => r.messagesPerSec)), wsbenchCpuS: median(side(false).map((r) => r.wsbenchCpuS)) },
+  on: {
+    messagesPerSec: median(side(true).map((r) => r.messagesPerSec)),
+    wsbenchCpuS: median(side(true).map((r) => r.wsbenchCpuS)),
+    journalBytes: median(side(true).map((r) => r.journalBytes)),
+  },
+  off: {
+    messagesPerSec: median(side(false).map((r) => r.messagesPerSec)),
+    wsbenchCpuS: median(side(false).map((r) => r.wsbenchCpuS)),
+  },
 };
-process.stdout.write(`${JSON.stringify({ duration: values.duration, pairs: Number(values.pairs), ...summary, throughputRatio: summary.on.messagesPerSec / summary.off.messagesPerSec, cpuRatio: summary.on.wsbenchCpuS / summary.off.wsbenchCpuS, rounds }, null, 1)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ duration: values.duration, pairs: Number(values.pairs), ...summary, throughputRatio: summary.on.messagesPerSec / summary.off.messagesPerSec, cpuRatio: summary.on.wsbenchCpuS / summary.off.wsbenchCpuS, rounds }, null, 1)}\n`,
+);
 
 async function measure(journal: boolean, out: string): Promise<Round> {
-  const args = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--connections', '50', '--duration', values.duration!, '--out', out, '--keep-journal'];
-  const child = spawn(process.execPath, [BIN, ...(journal ? args : [...args.slice(0, -1), '--no-journal'])], { stdio: 'ignore' });
+  const args = [
+    'run',
+    'echo',
+    '--servers',
+    'ws',
+    '--clients',
+    'ws',
+    '--connections',
+    '50',
+    '--duration',
+    values.duration!,
+    '--out',
+    out,
+    '--keep-journal',
+  ];
+  const child = spawn(process.execPath, [BIN, ...(journal ? args : [...args.slice(0, -1), '--no-journal'])], {
+    stdio: 'ignore',
+  });
   let cpuS = 0;
   const timer = setInterval(() => {
     try {
@@ -61,8 +88,13 @@ async function measure(journal: boolean, out: string): Promise<Round> {
   if (code !== 0) throw new Error(`wsbench exited with ${code}`);
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   const cell = result.cells[0]!;
-  if (!("metrics" in cell)) throw new Error(`cell ${cell.status}`);
-  return { journal, messagesPerSec: Number(cell.metrics.messagesPerSec), wsbenchCpuS: cpuS, journalBytes: journal ? statSync(`${out}.journal`).size : 0 };
+  if (!('metrics' in cell)) throw new Error(`cell ${cell.status}`);
+  return {
+    journal,
+    messagesPerSec: Number(cell.metrics.messagesPerSec),
+    wsbenchCpuS: cpuS,
+    journalBytes: journal ? statSync(`${out}.journal`).size : 0,
+  };
 }
 
 function median(values: number[]): number {

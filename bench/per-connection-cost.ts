@@ -30,24 +30,38 @@ async function measureRun(scenario: AnyScenario, url: string): Promise<FormCost>
     scenario,
     targets: [{ name: 'bench-uws', url }],
     clients: ['ws'],
-    params: { connections: PER_CONNECTION_COST.connections, payload: PER_CONNECTION_COST.payloadBytes, duration: PER_CONNECTION_COST.durationMs },
+    params: {
+      connections: PER_CONNECTION_COST.connections,
+      payload: PER_CONNECTION_COST.payloadBytes,
+      duration: PER_CONNECTION_COST.durationMs,
+    },
   });
   const [cell] = result.cells;
-  if (cell?.status !== 'ok') throw new Error(`${scenario.name} cell ${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}`);
+  if (cell?.status !== 'ok')
+    throw new Error(`${scenario.name} cell ${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}`);
   const client = cell.resources.clients[0]!;
   const messages = cell.measurements.counters.received ?? 0;
   const windowMs = cell.measurements.windowMs;
-  return { usPerMessage: ((client.cpuPercent.mean / 100) * windowMs * 1000) / messages, messagesPerSec: messages / (windowMs / 1000) };
+  return {
+    usPerMessage: ((client.cpuPercent.mean / 100) * windowMs * 1000) / messages,
+    messagesPerSec: messages / (windowMs / 1000),
+  };
 }
 
 /** Two runs at once on one fresh server: the second's cost over the first's. */
-async function sideBySide(first: AnyScenario, second: AnyScenario, secondStartsFirst: boolean): Promise<[FormCost, FormCost]> {
+async function sideBySide(
+  first: AnyScenario,
+  second: AnyScenario,
+  secondStartsFirst: boolean,
+): Promise<[FormCost, FormCost]> {
   const children: ChildProcess[] = [];
   try {
     const server = fork(ECHO_COST_FILE, ['--role', 'server']);
     children.push(server);
     const { url } = await reply<{ url: string }>(server);
-    const runs = secondStartsFirst ? [measureRun(second, url), measureRun(first, url)].reverse() : [measureRun(first, url), measureRun(second, url)];
+    const runs = secondStartsFirst
+      ? [measureRun(second, url), measureRun(first, url)].reverse()
+      : [measureRun(first, url), measureRun(second, url)];
     const [a, b] = await Promise.all(runs);
     return [a!, b!];
   } finally {
@@ -64,7 +78,10 @@ export interface PerConnectionCost {
   perConnection: FormCost[];
 }
 
-export async function perConnectionCost(rounds = PER_CONNECTION_COST.rounds, log: (line: string) => void = () => undefined): Promise<PerConnectionCost> {
+export async function perConnectionCost(
+  rounds = PER_CONNECTION_COST.rounds,
+  log: (line: string) => void = () => undefined,
+): Promise<PerConnectionCost> {
   const ratios: number[] = [];
   const clientForm: FormCost[] = [];
   const perConnection: FormCost[] = [];
@@ -73,11 +90,15 @@ export async function perConnectionCost(rounds = PER_CONNECTION_COST.rounds, log
     clientForm.push(base);
     perConnection.push(form);
     ratios.push(form.usPerMessage / base.usPerMessage);
-    log(`round ${round + 1}/${rounds}: client(ctx) ${base.usPerMessage.toFixed(2)} µs/msg at ${Math.round(base.messagesPerSec)} msg/s; per-connection ${form.usPerMessage.toFixed(2)} µs/msg at ${Math.round(form.messagesPerSec)} msg/s; ratio ${ratios.at(-1)!.toFixed(3)}`);
+    log(
+      `round ${round + 1}/${rounds}: client(ctx) ${base.usPerMessage.toFixed(2)} µs/msg at ${Math.round(base.messagesPerSec)} msg/s; per-connection ${form.usPerMessage.toFixed(2)} µs/msg at ${Math.round(form.messagesPerSec)} msg/s; ratio ${ratios.at(-1)!.toFixed(3)}`,
+    );
   }
   const [a, b] = await sideBySide(echoClientForm, echoClientForm, false);
   const control = b.usPerMessage / a.usPerMessage;
-  log(`control: client(ctx) ${a.usPerMessage.toFixed(2)} vs client(ctx) ${b.usPerMessage.toFixed(2)} µs/msg; ratio ${control.toFixed(3)}`);
+  log(
+    `control: client(ctx) ${a.usPerMessage.toFixed(2)} vs client(ctx) ${b.usPerMessage.toFixed(2)} µs/msg; ratio ${control.toFixed(3)}`,
+  );
   return { ratios, control, clientForm, perConnection };
 }
 

@@ -24,15 +24,28 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
   ['(idle: waiting for I/O)', (f) => f.functionName === '(idle)'],
   ['(garbage collector)', (f) => f.functionName === '(garbage collector)'],
   ['(program: V8 and native code outside JS)', (f) => f.functionName === '(program)'],
-  ['histograms (hdr-histogram-js, the bucket tally and its encoding)', (f) => f.url.includes('hdr-histogram-js') || /\/src\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url)],
+  [
+    'histograms (hdr-histogram-js, the bucket tally and its encoding)',
+    (f) => f.url.includes('hdr-histogram-js') || /\/src\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url),
+  ],
   ['ws library (frames, masking, events)', (f) => f.url.includes('/node_modules/ws/')],
   ['wsbench metrics (src/measure/metrics.js)', (f) => f.url.includes('/src/measure/metrics.js')],
-  ['wsbench client process, IPC, progress ticks', (f) => /\/src\/child\/|\/src\/measure\/(time-series|resources|clock)\.js/.test(f.url)],
+  [
+    'wsbench client process, IPC, progress ticks',
+    (f) => /\/src\/child\/|\/src\/measure\/(time-series|resources|clock)\.js/.test(f.url),
+  ],
   ['wsbench ws adapter (src/clients/ws.js)', (f) => f.url.includes('/src/clients/')],
   ['the scenario kit (src/scenario-kit/)', (f) => f.url.includes('/src/scenario-kit/')],
   ['scenario code (scenarios/)', (f) => f.url.includes('/scenarios/')],
-  ['timers (node:internal/timers)', (f) => f.url.includes('internal/timers') || /^(processTimers|listOnTimeout)$/.test(f.functionName)],
-  ['node net, streams, sockets', (f) => /node:(net|internal\/stream|internal\/streams|stream|internal\/net|internal\/stream_base_commons)/.test(f.url)],
+  [
+    'timers (node:internal/timers)',
+    (f) => f.url.includes('internal/timers') || /^(processTimers|listOnTimeout)$/.test(f.functionName),
+  ],
+  [
+    'node net, streams, sockets',
+    (f) =>
+      /node:(net|internal\/stream|internal\/streams|stream|internal\/net|internal\/stream_base_commons)/.test(f.url),
+  ],
   ['node events, buffers, other internals', (f) => f.url.startsWith('node:')],
   ['native (no script)', (f) => f.url === ''],
 ];
@@ -70,9 +83,16 @@ export function summarizeProfile(paths: string[], marker: string, label = 'clien
   const share = (us: number): string => `${((us / busyUs) * 100).toFixed(1).padStart(5)} %`;
   const lines = [
     `${label} profile ${chosen.path}${window === undefined ? '' : ` (from the first to the last sample in ${window})`}: ${(totalUs / 1e6).toFixed(1)} s sampled, ${(busyUs / 1e6).toFixed(1)} s busy; shares of the busy time:`,
-    ...[...categories].filter(([name]) => !name.startsWith('(idle')).sort((a, b) => b[1] - a[1]).map(([name, us]) => `  ${share(us)}  ${name}`),
+    ...[...categories]
+      .filter(([name]) => !name.startsWith('(idle'))
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `  ${share(us)}  ${name}`),
     'heaviest functions (self time):',
-    ...[...functions].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, us]) => `  ${share(us)}  ${name}`),
+    ...[...functions]
+      .filter(([name]) => !name.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([name, us]) => `  ${share(us)}  ${name}`),
   ];
   return lines.join('\n');
 }
@@ -103,7 +123,10 @@ function samplesRunning(profile: CpuProfile, name: string): { first: number; las
 }
 
 /** Self time per node id: each sample charges the time delta that follows it (only samples first..last, when given). */
-function selfTimesUs(profile: CpuProfile, span: { first: number; last: number } = { first: 0, last: profile.samples.length - 1 }): Map<number, number> {
+function selfTimesUs(
+  profile: CpuProfile,
+  span: { first: number; last: number } = { first: 0, last: profile.samples.length - 1 },
+): Map<number, number> {
   const self = new Map<number, number>();
   for (let i = span.first; i <= span.last; i++) {
     const id = profile.samples[i]!;
@@ -116,7 +139,9 @@ function selfTimesUs(profile: CpuProfile, span: { first: number; last: number } 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   const [module, ...paths] = process.argv.slice(2);
   if (!module || paths.length === 0) {
-    process.stderr.write('usage: node dist/bench/profile-summary.js <module, e.g. client-process.js> <file.cpuprofile>...\n');
+    process.stderr.write(
+      'usage: node dist/bench/profile-summary.js <module, e.g. client-process.js> <file.cpuprofile>...\n',
+    );
     process.exit(2);
   }
   process.stdout.write(`${summarizeProfile(paths, module)}\n`);

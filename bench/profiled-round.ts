@@ -22,11 +22,17 @@ export interface ProfiledClient {
  * Runs `round` (given the server's CPU, or null unpinned) in a copy of `self` started
  * with --cpu-prof, then prints each client's profile summary.
  */
-export async function profiledRound(self: string, dir: string, round: (serverCpu: number | null) => Promise<ProfiledClient[]>): Promise<void> {
+export async function profiledRound(
+  self: string,
+  dir: string,
+  round: (serverCpu: number | null) => Promise<ProfiledClient[]>,
+): Promise<void> {
   const target = resolve(dir);
   mkdirSync(target, { recursive: true });
   if (!process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))) {
-    const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${target}`, self, ...process.argv.slice(2)], { stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${target}`, self, ...process.argv.slice(2)], {
+      stdio: 'inherit',
+    });
     const code = await new Promise<number | null>((done) => child.on('exit', done));
     process.exitCode = code ?? 1;
     return;
@@ -39,10 +45,16 @@ export async function profiledRound(self: string, dir: string, round: (serverCpu
   } finally {
     if (typeof pinning !== 'string') pinning.release();
   }
-  process.stdout.write(typeof pinning === 'string' ? `not pinned: ${pinning}\n` : `server on CPU ${pinning.serverCpu}, clients on CPU ${pinning.clientCpu}\n`);
+  process.stdout.write(
+    typeof pinning === 'string'
+      ? `not pinned: ${pinning}\n`
+      : `server on CPU ${pinning.serverCpu}, clients on CPU ${pinning.clientCpu}\n`,
+  );
   // Children write their profile as they exit.
   await new Promise((done) => setTimeout(done, 1000));
-  const profiles = readdirSync(target).filter((f) => f.endsWith('.cpuprofile') && !before.has(f)).map((f) => join(target, f));
+  const profiles = readdirSync(target)
+    .filter((f) => f.endsWith('.cpuprofile') && !before.has(f))
+    .map((f) => join(target, f));
   for (const { marker, label, window } of clients) {
     process.stdout.write(`${label}\n${summarizeProfile(profiles, marker, marker, window)}\n\n`);
   }

@@ -64,7 +64,9 @@ async function main(): Promise<void> {
   for (let round = 1; round <= ROUNDS; round++) {
     tcp.push(await bareTcpP50Ms());
     wsbench.push(await wsbenchEchoP50Ms());
-    process.stderr.write(`round ${round}/${ROUNDS}: bare TCP p50 ${tcp.at(-1)} ms, wsbench echo p50 ${wsbench.at(-1)} ms\n`);
+    process.stderr.write(
+      `round ${round}/${ROUNDS}: bare TCP p50 ${tcp.at(-1)} ms, wsbench echo p50 ${wsbench.at(-1)} ms\n`,
+    );
   }
   const ratio = median(wsbench) / median(tcp);
   process.stdout.write(
@@ -80,13 +82,20 @@ async function main(): Promise<void> {
 
   // Full load: the ratios are printed, never asserted (they move with whatever else shares the machine).
   await comparison('echo at full load', async () => renderEchoCost(await echoCost(undefined, progress('echo cost'))));
-  await comparison('firehose receive path', async () => renderFirehoseBaseline(await firehoseBaseline(undefined, progress('firehose'))));
+  await comparison('firehose receive path', async () =>
+    renderFirehoseBaseline(await firehoseBaseline(undefined, progress('firehose'))),
+  );
   await comparison('fan-out', async () => renderFanoutBaseline(await fanoutBaseline(undefined, progress('fanout'))));
   await comparison('browser echo floor', async () => renderBrowserFloor(await browserFloor(progress('browser floor'))));
-  await comparison('per-connection form', async () => renderPerConnectionCost(await perConnectionCost(undefined, progress('per-connection'))));
+  await comparison('per-connection form', async () =>
+    renderPerConnectionCost(await perConnectionCost(undefined, progress('per-connection'))),
+  );
 }
 
-const progress = (label: string) => (line: string): void => void process.stderr.write(`${label} ${line}\n`);
+const progress =
+  (label: string) =>
+  (line: string): void =>
+    void process.stderr.write(`${label} ${line}\n`);
 
 /** One comparison's lines; one that fails says why in one line and the others still run. */
 async function comparison(label: string, measure: () => Promise<string>): Promise<void> {

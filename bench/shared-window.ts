@@ -16,7 +16,13 @@ export interface SharedRound {
 }
 
 /** The server (its URL and process) and the bare client (connected, waiting for "go") are the caller's, and so is killing them. */
-export async function sharedWindow<S extends 'echo' | 'firehose'>(scenario: S, params: ParamsFor<S>, url: string, server: ChildProcess, bareClient: ChildProcess): Promise<SharedRound> {
+export async function sharedWindow<S extends 'echo' | 'firehose'>(
+  scenario: S,
+  params: ParamsFor<S>,
+  url: string,
+  server: ChildProcess,
+  bareClient: ChildProcess,
+): Promise<SharedRound> {
   // Filled in by the window-open event (a holder, so TypeScript does not narrow it to null).
   const bare: { cost?: Promise<ClientCost> } = {};
   const result = await run({
@@ -39,7 +45,11 @@ export async function sharedWindow<S extends 'echo' | 'firehose'>(scenario: S, p
   await exited(bareClient);
   const windowMs = cell.measurements.windowMs;
   return {
-    wsbench: { messages: cell.measurements.counters.received ?? 0, windowMs, cpuMs: (client.cpuPercent.mean / 100) * windowMs },
+    wsbench: {
+      messages: cell.measurements.counters.received ?? 0,
+      windowMs,
+      cpuMs: (client.cpuPercent.mean / 100) * windowMs,
+    },
     bare: { messages, windowMs: bareWindowMs, cpuMs },
     serverCpuPercent: cell.resources.server?.cpuPercent.mean ?? null,
   };

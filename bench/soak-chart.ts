@@ -45,10 +45,22 @@ const resultPath = join(values.dir, 'soak.json');
 const result = existsSync(resultPath) ? (JSON.parse(readFileSync(resultPath, 'utf8')) as BenchResult) : null;
 const warmupS = (parseDurationMs(values.warmup!) ?? 300_000) / 1000;
 const samples: SoakSample[] = record.samples.map((s) => ({ ...s, rssBytes: { ...s.rssBytes } }));
-if (values.baseline) addSeries(`wsbench (${values['baseline-label']})`, (JSON.parse(readFileSync(join(values.baseline, 'soak-samples.json'), 'utf8')) as SoakSamples).samples.map((s) => ({ tS: s.tS, bytes: s.rssBytes.wsbench })));
+if (values.baseline)
+  addSeries(
+    `wsbench (${values['baseline-label']})`,
+    (JSON.parse(readFileSync(join(values.baseline, 'soak-samples.json'), 'utf8')) as SoakSamples).samples.map((s) => ({
+      tS: s.tS,
+      bytes: s.rssBytes.wsbench,
+    })),
+  );
 if (values.heap) {
   const lines = readFileSync(join(values.heap, 'heap.jsonl'), 'utf8').split('\n').filter(Boolean);
-  addSeries('wsbench heapUsed after GC', lines.map((line) => JSON.parse(line) as { tS: number; heapUsed: number }).map((h) => ({ tS: h.tS, bytes: h.heapUsed })));
+  addSeries(
+    'wsbench heapUsed after GC',
+    lines
+      .map((line) => JSON.parse(line) as { tS: number; heapUsed: number })
+      .map((h) => ({ tS: h.tS, bytes: h.heapUsed })),
+  );
 }
 const lastS = samples.at(-1)?.tS ?? 0;
 const roles = [...new Set(samples.flatMap((s) => Object.keys(s.rssBytes)))];
@@ -57,14 +69,28 @@ const growth = Object.fromEntries(
   roles.map((role) => {
     const start = median(rssIn(role, warmupS, warmupS + SPAN_S));
     const end = median(rssIn(role, lastS - SPAN_S, lastS));
-    const after = samples.filter((s) => s.tS >= warmupS).map((s) => s.rssBytes[role]).filter((v): v is number => v !== undefined);
-    return [role, { startMB: mb(start), endMB: mb(end), growthMB: mb(end - start), minMB: mb(Math.min(...after)), maxMB: mb(Math.max(...after)) }];
+    const after = samples
+      .filter((s) => s.tS >= warmupS)
+      .map((s) => s.rssBytes[role])
+      .filter((v): v is number => v !== undefined);
+    return [
+      role,
+      {
+        startMB: mb(start),
+        endMB: mb(end),
+        growthMB: mb(end - start),
+        minMB: mb(Math.min(...after)),
+        maxMB: mb(Math.max(...after)),
+      },
+    ];
   }),
 );
 const loads = samples.map((s) => s.load1);
 const load = { min: Math.min(...loads), median: median(loads), max: Math.max(...loads) };
 const coveredMin = Math.round(lastS / 6) / 10;
-const machine = result ? machineSubtitle(result)[0]! : `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}`;
+const machine = result
+  ? machineSubtitle(result)[0]!
+  : `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}`;
 
 const spec: TopLevelSpec = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
@@ -78,17 +104,30 @@ const spec: TopLevelSpec = {
   },
   width: 720,
   height: 320,
-  data: { values: samples.flatMap((s) => roles.filter((r) => s.rssBytes[r] !== undefined).map((r) => ({ minutes: s.tS / 60, process: r, rssMB: mb(s.rssBytes[r]!) }))) },
+  data: {
+    values: samples.flatMap((s) =>
+      roles
+        .filter((r) => s.rssBytes[r] !== undefined)
+        .map((r) => ({ minutes: s.tS / 60, process: r, rssMB: mb(s.rssBytes[r]!) })),
+    ),
+  },
   mark: { type: 'line', interpolate: 'monotone' },
   encoding: {
     x: { field: 'minutes', type: 'quantitative', title: 'minutes since wsbench started' },
-    y: { field: 'rssMB', type: 'quantitative', title: values.heap ? 'MiB (RSS; heapUsed after a full GC)' : 'RSS (MiB)', scale: { zero: true } },
+    y: {
+      field: 'rssMB',
+      type: 'quantitative',
+      title: values.heap ? 'MiB (RSS; heapUsed after a full GC)' : 'RSS (MiB)',
+      scale: { zero: true },
+    },
     color: { field: 'process', type: 'nominal', title: 'process' },
   },
   config: { font: 'sans-serif' },
 };
 writeFileSync(values.svg, await renderSvg(spec));
-process.stdout.write(`${JSON.stringify({ coveredMin, samples: samples.length, warmupS, growth, load, pageStatus: record.pageStatus }, null, 1)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ coveredMin, samples: samples.length, warmupS, growth, load, pageStatus: record.pageStatus }, null, 1)}\n`,
+);
 
 /** Puts another run's curve on this run's samples, each reading on the sample nearest in time. */
 function addSeries(role: string, points: Array<{ tS: number; bytes: number | undefined }>): void {
@@ -100,7 +139,10 @@ function addSeries(role: string, points: Array<{ tS: number; bytes: number | und
 }
 
 function rssIn(role: string, fromS: number, toS: number): number[] {
-  return samples.filter((s: SoakSample) => s.tS >= fromS && s.tS <= toS).map((s) => s.rssBytes[role]).filter((v): v is number => v !== undefined);
+  return samples
+    .filter((s: SoakSample) => s.tS >= fromS && s.tS <= toS)
+    .map((s) => s.rssBytes[role])
+    .filter((v): v is number => v !== undefined);
 }
 
 function median(values: number[]): number {

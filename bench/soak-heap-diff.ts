@@ -16,7 +16,10 @@ interface Snapshot {
   strings: string[];
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' } },
+});
 if (positionals.length !== 2) throw new Error('usage: soak-heap-diff BEFORE.heapsnapshot AFTER.heapsnapshot [--top N]');
 const [before, after] = positionals.map(tally) as [Map<string, Tally>, Map<string, Tally>];
 const rows = [...new Set([...before.keys(), ...after.keys()])].map((key) => {
@@ -26,9 +29,13 @@ const rows = [...new Set([...before.keys(), ...after.keys()])].map((key) => {
 });
 rows.sort((x, y) => y.bytesDelta - x.bytesDelta);
 const total = (t: Map<string, Tally>): number => [...t.values()].reduce((sum, v) => sum + v.bytes, 0);
-process.stdout.write(`self size: ${(total(before) / 1048576).toFixed(2)} MB -> ${(total(after) / 1048576).toFixed(2)} MB\n`);
+process.stdout.write(
+  `self size: ${(total(before) / 1048576).toFixed(2)} MB -> ${(total(after) / 1048576).toFixed(2)} MB\n`,
+);
 for (const row of rows.slice(0, Number(values.top))) {
-  process.stdout.write(`${(row.bytesDelta / 1024).toFixed(1).padStart(9)} KB ${String(row.countDelta).padStart(7)} objects  (now ${(row.bytes / 1024).toFixed(0)} KB, ${row.count})  ${row.key}\n`);
+  process.stdout.write(
+    `${(row.bytesDelta / 1024).toFixed(1).padStart(9)} KB ${String(row.countDelta).padStart(7)} objects  (now ${(row.bytes / 1024).toFixed(0)} KB, ${row.count})  ${row.key}\n`,
+  );
 }
 
 interface Tally {

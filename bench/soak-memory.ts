@@ -31,7 +31,16 @@ import { chromium } from 'playwright-core';
 
 const BIN = fileURLToPath(new URL('../../bin/wsbench.js', import.meta.url));
 const CHROMIUM = process.env.WSBENCH_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SAMPLE_MS = 10_000;
 const PAGE_BYTES = 4096;
 
@@ -68,13 +77,26 @@ const dir = resolve(values.dir ?? join(tmpdir(), `wsbench-soak-${Date.now()}`));
 mkdirSync(dir, { recursive: true });
 const out = join(dir, 'soak.json');
 const command = [
-  ...['run', 'firehose', '--preset', 'seed', '--duration', values.duration!, '--servers', values.server!, '--clients', values.client!],
+  ...[
+    'run',
+    'firehose',
+    '--preset',
+    'seed',
+    '--duration',
+    values.duration!,
+    '--servers',
+    values.server!,
+    '--clients',
+    values.client!,
+  ],
   ...(dashboard ? ['--dashboard'] : []),
   ...(values['no-journal'] ? ['--no-journal'] : ['--keep-journal']),
   ...['--out', out],
 ];
 const PROBE = fileURLToPath(new URL('./soak-heap-probe.js', import.meta.url));
-const nodeArgs = values['heap-probe'] ? ['--expose-gc', `--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${dir}`, '--import', PROBE] : [];
+const nodeArgs = values['heap-probe']
+  ? ['--expose-gc', `--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${dir}`, '--import', PROBE]
+  : [];
 const record: SoakSamples = { command, startedAt: new Date().toISOString(), samples: [], pageStatus: null };
 const startedMs = Date.now();
 
@@ -90,19 +112,29 @@ wsbench.stderr!.on('data', (chunk: Buffer) => {
 });
 const ended = new Promise<number | null>((done) => wsbench.on('close', (code) => done(code)));
 
-const browser = dashboard ? await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS }) : null;
+const browser = dashboard
+  ? await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
+  : null;
 const page = browser ? await browser.newPage({ viewport: { width: 1400, height: 1000 } }) : null;
 if (page) await page.goto(await waitFor(() => /dashboard: (http:\S+)/.exec(stderr)?.[1] ?? null, 120_000));
-process.stderr.write(`soak: ${page ? 'the dashboard is open in Chromium' : 'no dashboard'}; samples every ${SAMPLE_MS / 1000} s in ${dir}\n`);
+process.stderr.write(
+  `soak: ${page ? 'the dashboard is open in Chromium' : 'no dashboard'}; samples every ${SAMPLE_MS / 1000} s in ${dir}\n`,
+);
 
 const timer = setInterval(sample, SAMPLE_MS);
 sample();
 const code = await ended;
 clearInterval(timer);
-record.pageStatus = (await page?.locator('#run-status').textContent({ timeout: 5000 }).catch(() => null)) ?? null;
+record.pageStatus =
+  (await page
+    ?.locator('#run-status')
+    .textContent({ timeout: 5000 })
+    .catch(() => null)) ?? null;
 await browser?.close();
 writeFileSync(join(dir, 'soak-samples.json'), `${JSON.stringify(record, null, 1)}\n`);
-process.stderr.write(`soak: wsbench exited with ${code}; page said "${record.pageStatus}"; ${record.samples.length} samples in ${join(dir, 'soak-samples.json')}\n`);
+process.stderr.write(
+  `soak: wsbench exited with ${code}; page said "${record.pageStatus}"; ${record.samples.length} samples in ${join(dir, 'soak-samples.json')}\n`,
+);
 
 function sample(): void {
   const pid = wsbench.pid!;
@@ -129,14 +161,17 @@ function rssOf(pid: number): number | null {
 }
 
 function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((child) => {
-    try {
-      const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((child) => {
+      try {
+        const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** `server` or `client` for wsbench's Node children (the watchdog shells beside them are not measured). */
@@ -154,7 +189,8 @@ async function waitFor<T>(probe: () => T | null, timeoutMs: number): Promise<T> 
   for (;;) {
     const value = probe();
     if (value !== null) return value;
-    if (Date.now() > deadline || wsbench.exitCode !== null) throw new Error(`soak: no dashboard URL from wsbench:\n${stderr}`);
+    if (Date.now() > deadline || wsbench.exitCode !== null)
+      throw new Error(`soak: no dashboard URL from wsbench:\n${stderr}`);
     await new Promise((done) => setTimeout(done, 200));
   }
 }

@@ -24,16 +24,26 @@ import { LiveState } from '../src/live/state.js';
 import { dashboardSnapshot, OwnProcess } from '../src/live/dashboard-snapshot.js';
 
 const SAMPLE_EVERY_TICKS = 300;
-const { values } = parseArgs({ options: { journal: { type: 'string' }, part: { type: 'string' }, laps: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { journal: { type: 'string' }, part: { type: 'string' }, laps: { type: 'string', default: '1' } },
+});
 const collect = (globalThis as { gc?: () => void }).gc;
-if (!values.journal || !values.part || !collect) throw new Error('usage: node --expose-gc soak-replay.js --journal FILE --part time-series|live|dashboard|journal [--laps N]');
+if (!values.journal || !values.part || !collect)
+  throw new Error(
+    'usage: node --expose-gc soak-replay.js --journal FILE --part time-series|live|dashboard|journal [--laps N]',
+  );
 const part = values.part;
 const laps = Number(values.laps);
 
-const records = readFileSync(values.journal, 'utf8').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as JournalRecord | { type: 'journal' });
+const records = readFileSync(values.journal, 'utf8')
+  .split('\n')
+  .filter((line) => line.startsWith('{'))
+  .map((line) => JSON.parse(line) as JournalRecord | { type: 'journal' });
 const start = records.find((r): r is Extract<JournalRecord, { type: 'run-start' }> => r.type === 'run-start')!;
 const cellStart = records.find((r): r is Extract<JournalRecord, { type: 'cell-start' }> => r.type === 'cell-start')!;
-const perCell = records.filter((r): r is Extract<JournalRecord, { type: 'tick' | 'resources' }> => r.type === 'tick' || r.type === 'resources');
+const perCell = records.filter(
+  (r): r is Extract<JournalRecord, { type: 'tick' | 'resources' }> => r.type === 'tick' || r.type === 'resources',
+);
 const lapTicks = Math.max(...perCell.flatMap((r) => (r.type === 'tick' ? r.ticks.map((t) => t.tick) : [])));
 const lapMs = perCell.at(-1)!.atMs - perCell[0]!.atMs + 1000;
 
@@ -41,11 +51,40 @@ let clockMs = cellStart.atMs;
 const state = new LiveState(() => clockMs);
 const own = new OwnProcess();
 const series = new TimeSeriesCollector(1000);
-const journal = new RunJournal('/dev/null', { argv: [], cwd: '/', out: '/dev/null', scenario: { given: start.scenario.name, url: '', name: start.scenario.name } }, (line) => process.stderr.write(`${line}\n`));
-const listeners: Array<(event: RunEvent) => void> = part === 'live' || part === 'dashboard' ? [(e) => state.onEvent(e)] : part === 'journal' ? [journal.onEvent] : [];
+const journal = new RunJournal(
+  '/dev/null',
+  {
+    argv: [],
+    cwd: '/',
+    out: '/dev/null',
+    scenario: { given: start.scenario.name, url: '', name: start.scenario.name },
+  },
+  (line) => process.stderr.write(`${line}\n`),
+);
+const listeners: Array<(event: RunEvent) => void> =
+  part === 'live' || part === 'dashboard' ? [(e) => state.onEvent(e)] : part === 'journal' ? [journal.onEvent] : [];
 
-emit({ type: 'run-start', scenario: start.scenario, cells: start.plan.length, repeat: 1, plan: start.plan, startedAt: start.startedAt, environment: start.environment, clientProcesses: start.clientProcesses });
-emit({ type: 'cell-start', index: 0, total: 1, round: 0, scenario: start.scenario.name, server: cellStart.server, client: cellStart.client, params: cellStart.params, windowMs: undefined });
+emit({
+  type: 'run-start',
+  scenario: start.scenario,
+  cells: start.plan.length,
+  repeat: 1,
+  plan: start.plan,
+  startedAt: start.startedAt,
+  environment: start.environment,
+  clientProcesses: start.clientProcesses,
+});
+emit({
+  type: 'cell-start',
+  index: 0,
+  total: 1,
+  round: 0,
+  scenario: start.scenario.name,
+  server: cellStart.server,
+  client: cellStart.client,
+  params: cellStart.params,
+  windowMs: undefined,
+});
 emit({ type: 'window-open', index: 0 });
 
 let ticks = 0;
@@ -61,9 +100,18 @@ for (let lap = 0; lap < laps; lap++) {
       emit(event);
       continue;
     }
-    const shifted: ProgressTick[] = record.ticks.map((t) => ({ ...t, tick: t.tick + lap * lapTicks, tMs: (t.tMs ?? 0) + lap * lapMs }));
+    const shifted: ProgressTick[] = record.ticks.map((t) => ({
+      ...t,
+      tick: t.tick + lap * lapTicks,
+      tMs: (t.tMs ?? 0) + lap * lapMs,
+    }));
     if (part === 'time-series') for (const tick of shifted) series.add(record.process, tick);
-    emit({ type: 'tick', index: 0, counters: shifted.at(-1)!.counters, progress: { process: record.process, ticks: shifted } });
+    emit({
+      type: 'tick',
+      index: 0,
+      counters: shifted.at(-1)!.counters,
+      progress: { process: record.process, ticks: shifted },
+    });
     if (part === 'dashboard' && clockMs - lastSnapshotMs >= 1000) {
       lastSnapshotMs = clockMs;
       snapshotBytes = JSON.stringify(dashboardSnapshot(state, own, clockMs)).length;
@@ -83,5 +131,7 @@ function sample(): void {
   collect!();
   const usage = process.memoryUsage();
   const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
-  process.stdout.write(`${JSON.stringify({ part, ticks, wallS: Math.round((Date.now() - startedMs) / 100) / 10, rssMB: mb(usage.rss), heapUsedMB: mb(usage.heapUsed), heapTotalMB: mb(usage.heapTotal), externalMB: mb(usage.external), arrayBuffersMB: mb(usage.arrayBuffers), ...(snapshotBytes ? { snapshotKB: Math.round(snapshotBytes / 1024) } : {}) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ part, ticks, wallS: Math.round((Date.now() - startedMs) / 100) / 10, rssMB: mb(usage.rss), heapUsedMB: mb(usage.heapUsed), heapTotalMB: mb(usage.heapTotal), externalMB: mb(usage.external), arrayBuffersMB: mb(usage.arrayBuffers), ...(snapshotBytes ? { snapshotKB: Math.round(snapshotBytes / 1024) } : {}) })}\n`,
+  );
 }

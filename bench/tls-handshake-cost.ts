@@ -28,21 +28,45 @@ interface Round {
   session: TlsSession | null;
 }
 
-async function round(stack: string, client: ClientAdapter, connections: number, tls: { server: ServerTls; client: ClientTls } | null): Promise<Round> {
+async function round(
+  stack: string,
+  client: ClientAdapter,
+  connections: number,
+  tls: { server: ServerTls; client: ClientTls } | null,
+): Promise<Round> {
   const adapter = await loadServerAdapter(stack);
   const child = new ManagedChild(`server ${stack}`, 'server', SERVER_ENTRY, adapter.runtime);
   try {
-    child.send({ type: 'start', adapter: stack, scenario: ECHO, params: {}, host: '127.0.0.1', processIndex: 0, processCount: 1, ...(tls ? { tls: tls.server } : {}) });
+    child.send({
+      type: 'start',
+      adapter: stack,
+      scenario: ECHO,
+      params: {},
+      host: '127.0.0.1',
+      processIndex: 0,
+      processCount: 1,
+      ...(tls ? { tls: tls.server } : {}),
+    });
     const ready = await child.waitFor('ready', 20_000, 'ready signal');
     const pid = child.process.pid!;
     // One connection first, untimed: lazy code paths of both ends warm up outside the count.
-    await (await client.connect(ready.url!, { onMessage: () => undefined, onUnexpectedClose: () => undefined, ...(tls ? { tls: tls.client } : {}) })).close();
+    await (
+      await client.connect(ready.url!, {
+        onMessage: () => undefined,
+        onUnexpectedClose: () => undefined,
+        ...(tls ? { tls: tls.client } : {}),
+      })
+    ).close();
     const openMs: number[] = [];
     let session: TlsSession | null = null;
     const before = readProcess(pid)!.cpuTicks;
     for (let i = 0; i < connections; i++) {
       const started = performance.now();
-      const connection = await client.connect(ready.url!, { onMessage: () => undefined, onUnexpectedClose: () => undefined, ...(tls ? { tls: tls.client } : {}) });
+      const connection = await client.connect(ready.url!, {
+        onMessage: () => undefined,
+        onUnexpectedClose: () => undefined,
+        ...(tls ? { tls: tls.client } : {}),
+      });
       openMs.push(performance.now() - started);
       session ??= connection.tlsSession();
       await connection.close();
@@ -67,7 +91,10 @@ async function main(): Promise<void> {
   const rounds = Number(process.argv[3] ?? 3);
   const keyType = (process.argv[4] ?? 'ecdsa-p256') as CertificateKeyType;
   const certificate = await makeCertificate({ keyType });
-  const tls = { server: { certPem: certificate.certPem, keyPem: certificate.keyPem }, client: { caPem: certificate.certPem } };
+  const tls = {
+    server: { certPem: certificate.certPem, keyPem: certificate.keyPem },
+    client: { caPem: certificate.certPem },
+  };
   const rows: string[] = [];
   for (const stack of STACKS) {
     const server = await loadServerAdapter(stack);
@@ -87,12 +114,22 @@ async function main(): Promise<void> {
     const openOff = median(off.map((x) => x.openMsMedian));
     const openOn = median(on.map((x) => x.openMsMedian));
     const session = on[0]?.session;
-    const negotiated = !session ? '' : session.protocol === null ? session.reason : `${session.protocol} ${session.cipher}`;
-    rows.push(`| ${stack} | ${(cpuOff * 1000).toFixed(0)} | ${(cpuOn * 1000).toFixed(0)} | ${(cpuOn / cpuOff).toFixed(2)} | ${openOff.toFixed(2)} | ${openOn.toFixed(2)} | ${(openOn / openOff).toFixed(2)} | ${negotiated} |`);
+    const negotiated = !session
+      ? ''
+      : session.protocol === null
+        ? session.reason
+        : `${session.protocol} ${session.cipher}`;
+    rows.push(
+      `| ${stack} | ${(cpuOff * 1000).toFixed(0)} | ${(cpuOn * 1000).toFixed(0)} | ${(cpuOn / cpuOff).toFixed(2)} | ${openOff.toFixed(2)} | ${openOn.toFixed(2)} | ${(openOn / openOff).toFixed(2)} | ${negotiated} |`,
+    );
     process.stderr.write(`${stack} done\n`);
   }
-  console.log(`${connections} connections one at a time, ${rounds} rounds off/on alternating, medians of rounds; ${keyType} certificate; client: ws (socket.io-client for socketio), Node ${process.version}`);
-  console.log('| server | server CPU µs/conn, off | on | on/off | client wait for open ms (median), off | on | on/off | negotiated |');
+  console.log(
+    `${connections} connections one at a time, ${rounds} rounds off/on alternating, medians of rounds; ${keyType} certificate; client: ws (socket.io-client for socketio), Node ${process.version}`,
+  );
+  console.log(
+    '| server | server CPU µs/conn, off | on | on/off | client wait for open ms (median), off | on | on/off | negotiated |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
 }

@@ -16,7 +16,13 @@ export interface ScenarioServer {
 
 export async function serveScenario(scenario: AnyScenario, params: ParamValues): Promise<ScenarioServer> {
   const metrics = new MetricsRegistry();
-  const hosted = hostServerLogic(scenario.server!.bind(scenario), { params, metrics, processIndex: 0, processCount: 1, tellSiblings: () => undefined });
+  const hosted = hostServerLogic(scenario.server!.bind(scenario), {
+    params,
+    metrics,
+    processIndex: 0,
+    processCount: 1,
+    tellSiblings: () => undefined,
+  });
   const running = await uwsServer.start({ host: '127.0.0.1', handlers: hosted.handlers });
   // fanout streams through the stack's own broadcast.
   hosted.listening(running);

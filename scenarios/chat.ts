@@ -55,14 +55,36 @@ export default defineScenario({
     'One chat room: members send at a total rate, the server (optionally moderated, optionally with bounded queues) broadcasts to all others.',
   parameters: {
     members: {
-      kind: 'integer', description: 'clients in the room (over all client processes)', default: 4, min: 2, max: 10_000, sweepable: true, spread: 'processes',
+      kind: 'integer',
+      description: 'clients in the room (over all client processes)',
+      default: 4,
+      min: 2,
+      max: 10_000,
+      sweepable: true,
+      spread: 'processes',
     },
     rate: {
-      kind: 'number', description: 'messages per second sent by all members together', default: 30, min: 0.1, max: 1_000_000, sweepable: true,
+      kind: 'number',
+      description: 'messages per second sent by all members together',
+      default: 30,
+      min: 0.1,
+      max: 1_000_000,
+      sweepable: true,
     },
-    payload: { kind: 'size', description: 'text bytes per message (besides sender, sequence, timestamp)', default: 32, min: 0, max: '1MiB' },
+    payload: {
+      kind: 'size',
+      description: 'text bytes per message (besides sender, sequence, timestamp)',
+      default: 32,
+      min: 0,
+      max: '1MiB',
+    },
     moderatorDelay: {
-      kind: 'duration', description: 'server holds each message this long before broadcasting', default: 0, min: 0, max: '10s', sweepable: true,
+      kind: 'duration',
+      description: 'server holds each message this long before broadcasting',
+      default: 0,
+      min: 0,
+      max: '10s',
+      sweepable: true,
     },
     moderatorMode: {
       kind: 'choice',
@@ -72,13 +94,25 @@ export default defineScenario({
       sweepable: true,
     },
     queue: {
-      kind: 'choice', description: 'outgoing queue per connection', choices: ['unlimited', 'bounded'], default: 'unlimited', sweepable: true,
+      kind: 'choice',
+      description: 'outgoing queue per connection',
+      choices: ['unlimited', 'bounded'],
+      default: 'unlimited',
+      sweepable: true,
     },
     queueLimit: {
-      kind: 'integer', description: 'bounded queue: most messages waiting per connection', default: 4, min: 1, max: 1_000_000, sweepable: true,
+      kind: 'integer',
+      description: 'bounded queue: most messages waiting per connection',
+      default: 4,
+      min: 1,
+      max: 1_000_000,
+      sweepable: true,
     },
     queueLimitBytes: {
-      kind: 'size', description: 'bounded queue: most bytes waiting per connection (0 = no byte limit)', default: 0, min: 0,
+      kind: 'size',
+      description: 'bounded queue: most bytes waiting per connection (0 = no byte limit)',
+      default: 0,
+      min: 0,
     },
     queuePolicy: {
       kind: 'choice',
@@ -91,7 +125,13 @@ export default defineScenario({
   presets: {
     // Seed 004: 4 clients, 30 msg/s, 60 s, moderator 0 vs 10 ms x max_queue=4 vs unlimited.
     seed: {
-      members: 4, rate: 30, duration: '60s', moderatorDelay: [0, '10ms'], queue: ['unlimited', 'bounded'], queueLimit: 4, queuePolicy: 'wait',
+      members: 4,
+      rate: 30,
+      duration: '60s',
+      moderatorDelay: [0, '10ms'],
+      queue: ['unlimited', 'bounded'],
+      queueLimit: 4,
+      queuePolicy: 'wait',
     },
     ci: { rate: 100, duration: '1s', moderatorDelay: [0, '10ms'], queue: ['unlimited', 'bounded'] },
   },
@@ -234,7 +274,9 @@ export default defineScenario({
       DRAIN_BASE_MS + 10 * moderatorDelay,
     );
     if (!finished) {
-      ctx.note('chat: some receivers did not get every end marker before the drain timeout; their missing messages count as unaccounted');
+      ctx.note(
+        'chat: some receivers did not get every end marker before the drain timeout; their missing messages count as unaccounted',
+      );
     }
     ctx.counter('receiversUnfinished').add(local.filter((m) => m.ends < endsExpected).length);
     await Promise.all(local.map((m) => m.connection.close()));
@@ -267,13 +309,14 @@ export default defineScenario({
       better: 'lower',
       role: 'errors',
       description:
-        "messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and "
-        + "queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap)",
+        "messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and " +
+        "queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap)",
       source: {
-        custom: "dropped, less droppedByServer when queue is bounded and queuePolicy is drop",
+        custom: 'dropped, less droppedByServer when queue is bounded and queuePolicy is drop',
         compute: ({ measurements: m, params }) => {
           const dropped = m.counters.dropped ?? 0;
-          const byPolicy = params.queue === 'bounded' && params.queuePolicy === 'drop' ? (m.serverCounters.droppedByQueue ?? 0) : 0;
+          const byPolicy =
+            params.queue === 'bounded' && params.queuePolicy === 'drop' ? (m.serverCounters.droppedByQueue ?? 0) : 0;
           return Math.max(0, dropped - byPolicy);
         },
       },
@@ -288,7 +331,9 @@ export default defineScenario({
       source: {
         custom: 'expected - received - dropped',
         compute: ({ measurements, params }) =>
-          expectedOf(measurements, params.members) - (measurements.counters.received ?? 0) - (measurements.counters.dropped ?? 0),
+          expectedOf(measurements, params.members) -
+          (measurements.counters.received ?? 0) -
+          (measurements.counters.dropped ?? 0),
       },
     },
     receivedAfterWindow: total('receivedAfterWindow', 'after window'),
@@ -329,8 +374,17 @@ export default defineScenario({
     connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
   table: [
-    'expected', 'received', 'dropped', 'droppedAgainstPolicy', 'duplicates',
-    'latencyMinMs', 'latencyMeanMs', 'latencyP50Ms', 'latencyP99Ms', 'latencyMaxMs', 'errors',
+    'expected',
+    'received',
+    'dropped',
+    'droppedAgainstPolicy',
+    'duplicates',
+    'latencyMinMs',
+    'latencyMeanMs',
+    'latencyP50Ms',
+    'latencyP99Ms',
+    'latencyMaxMs',
+    'errors',
   ],
   charts: [
     { kind: 'grid', rows: 'moderatorDelay', columns: 'queue', histogram: 'latency', label: 'dropped' },

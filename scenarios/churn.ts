@@ -43,22 +43,50 @@ function serverCpuPerHandshakeUs({ measurements: m, resources: { server } }: Met
 
 export default defineScenario({
   name: 'churn',
-  description: 'Connections open, exchange a few echo messages and close, at a fixed rate of new connections a second; handshake latency by step, failures by reason.',
+  description:
+    'Connections open, exchange a few echo messages and close, at a fixed rate of new connections a second; handshake latency by step, failures by reason.',
   parameters: {
-    rate: { kind: 'integer', description: 'new connections a second, over all client processes (open loop: due on schedule whatever happened before)', default: 50, min: 1, max: 100_000, sweepable: true },
-    messages: { kind: 'integer', description: 'echo round trips each connection makes before it closes', default: 3, min: 0, max: 1000, sweepable: true },
+    rate: {
+      kind: 'integer',
+      description:
+        'new connections a second, over all client processes (open loop: due on schedule whatever happened before)',
+      default: 50,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+    },
+    messages: {
+      kind: 'integer',
+      description: 'echo round trips each connection makes before it closes',
+      default: 3,
+      min: 0,
+      max: 1000,
+      sweepable: true,
+    },
     payload: { kind: 'size', description: 'size of each message', default: 32, min: 1, max: '1MiB' },
-    handshakeTimeout: { kind: 'duration', description: 'a connection not open by then counts as failed (timeout); its echoes get as long again', default: '5s', min: '100ms', max: '6s' },
+    handshakeTimeout: {
+      kind: 'duration',
+      description: 'a connection not open by then counts as failed (timeout); its echoes get as long again',
+      default: '5s',
+      min: '100ms',
+      max: '6s',
+    },
     sourceAddresses: {
       kind: 'integer',
-      description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections of the schedule above 1000)',
-      default: 0, min: 0, max: 250,
+      description:
+        'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections of the schedule above 1000)',
+      default: 0,
+      min: 0,
+      max: 250,
     },
   },
   // Refused, reset and unanswered handshakes are what churn counts, by reason: its own metrics say
   // which are faults (handshakeFailed, exchangeFailed: role errors), not the engine's connection ledger.
   connectionFaults: 'measured',
-  duration: { description: 'how long new connections are started (the window lasts until the last of them is done)', default: '10s' },
+  duration: {
+    description: 'how long new connections are started (the window lasts until the last of them is done)',
+    default: '10s',
+  },
   presets: {
     ci: { duration: '1s', rate: 20 },
   },
@@ -130,7 +158,11 @@ export default defineScenario({
       });
       let connection: ClientConnection;
       try {
-        connection = await withDeadline(opening, p.handshakeTimeout, `timed out: not open after ${p.handshakeTimeout} ms`);
+        connection = await withDeadline(
+          opening,
+          p.handshakeTimeout,
+          `timed out: not open after ${p.handshakeTimeout} ms`,
+        );
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
         const failure = classifyHandshakeFailure(message);
@@ -138,7 +170,10 @@ export default defineScenario({
         byFailure[failure].add();
         noteOnce(`handshake failed (${failure}): ${message}`);
         // One that opens after its deadline is closed at once: it no longer counts.
-        opening.then((late) => void late.close(), () => undefined);
+        opening.then(
+          (late) => void late.close(),
+          () => undefined,
+        );
         return;
       }
       handshake.recordUs(ctx.nowUs() - dueUs);
@@ -153,10 +188,13 @@ export default defineScenario({
         if (steps.upgradeUs !== null) upgrade.recordUs(steps.upgradeUs);
       }
       const startedUs = ctx.nowUs();
-      const done = lost !== null ? { count: 0, failure: lost } : await echoes(connection, p.messages, p.handshakeTimeout, (reply, gone) => {
-        onReply = reply;
-        onLost = gone;
-      });
+      const done =
+        lost !== null
+          ? { count: 0, failure: lost }
+          : await echoes(connection, p.messages, p.handshakeTimeout, (reply, gone) => {
+              onReply = reply;
+              onLost = gone;
+            });
       exchanged.add(done.count);
       if (done.failure) {
         exchangeFailed.add();
@@ -169,10 +207,17 @@ export default defineScenario({
     async function warmUp(): Promise<void> {
       const opening = ctx.connect({ onMessage: () => undefined, inspectSocket: true });
       try {
-        await (await withDeadline(opening, p.handshakeTimeout, `timed out: not open after ${p.handshakeTimeout} ms`)).close();
+        await (
+          await withDeadline(opening, p.handshakeTimeout, `timed out: not open after ${p.handshakeTimeout} ms`)
+        ).close();
       } catch (error) {
-        opening.then((late) => void late.close(), () => undefined);
-        ctx.note(`the warm-up connection before the window failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+        opening.then(
+          (late) => void late.close(),
+          () => undefined,
+        );
+        ctx.note(
+          `the warm-up connection before the window failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+        );
       }
     }
 
@@ -188,7 +233,10 @@ export default defineScenario({
         const timer = setTimeout(() => finish(`no echo within ${timeoutMs} ms`), timeoutMs);
         function finish(failure?: string): void {
           clearTimeout(timer);
-          listen(() => undefined, () => undefined);
+          listen(
+            () => undefined,
+            () => undefined,
+          );
           resolve(failure ? { count, failure } : { count });
         }
         listen(
@@ -225,43 +273,96 @@ export default defineScenario({
 
   metrics: {
     handshakesPerSec: {
-      header: 'hs/s', unit: '/s', better: 'higher', role: 'primary-rate',
-      source: { custom: 'connections opened / window (the schedule and the last connections\' drain)', compute: ({ measurements: m }) => (m.windowMs > 0 ? (m.counters.opened ?? 0) / windowSeconds(m) : null) },
+      header: 'hs/s',
+      unit: '/s',
+      better: 'higher',
+      role: 'primary-rate',
+      source: {
+        custom: "connections opened / window (the schedule and the last connections' drain)",
+        compute: ({ measurements: m }) => (m.windowMs > 0 ? (m.counters.opened ?? 0) / windowSeconds(m) : null),
+      },
     },
     attempts: total('attempts', 'tried'),
     opened: total('opened', 'opened'),
     // A fault: a server that refuses (429, 503), resets or never answers a handshake did not serve that client,
     // whatever rate it was asked for. The cell is errors; the breakdown below says why.
-    handshakeFailed: total('handshakeFailed', 'failed', { role: 'errors', description: 'handshakes that did not open, for any reason' }),
+    handshakeFailed: total('handshakeFailed', 'failed', {
+      role: 'errors',
+      description: 'handshakes that did not open, for any reason',
+    }),
     ...handshakeFailureMetrics('handshakeFailed', (f) => `fail ${f}`),
     // A fault: an opened connection that stopped answering.
-    exchangeFailed: total('exchangeFailed', 'lost', { role: 'errors', description: 'opened connections whose echoes broke off (closed, or none within the timeout)' }),
+    exchangeFailed: total('exchangeFailed', 'lost', {
+      role: 'errors',
+      description: 'opened connections whose echoes broke off (closed, or none within the timeout)',
+    }),
     ...latencyMetrics('handshake', {
       stats: ['p50', 'p90', 'p99', 'max', 'count'],
       primary: ['p50', 'p99'],
       label: 'hs',
-      description: 'from the moment the connection was due to its open: TCP, TLS and upgrade, plus any wait for the client to get to it',
+      description:
+        'from the moment the connection was due to its open: TCP, TLS and upgrade, plus any wait for the client to get to it',
     }),
-    ...latencyMetrics('tcpConnect', { stats: ['p50', 'p99'], label: 'tcp', description: "connect() to the socket's connect event" }),
-    ...latencyMetrics('tlsHandshake', { stats: ['p50', 'p99'], label: 'tls', description: 'connect event to secureConnect (TLS cells only)' }),
-    ...latencyMetrics('upgrade', { stats: ['p50', 'p99'], label: 'upg', description: 'socket ready (TCP, or TLS) to the WebSocket open (socket.io: to its connect event)' }),
-    ...latencyMetrics('exchange', { stats: ['p50', 'p99'], label: 'echo', description: 'the connection\'s echo round trips, one after another' }),
-    stepsHidden: total('stepsHidden', 'no steps', { description: 'opened connections whose client stack shows the total only' }),
+    ...latencyMetrics('tcpConnect', {
+      stats: ['p50', 'p99'],
+      label: 'tcp',
+      description: "connect() to the socket's connect event",
+    }),
+    ...latencyMetrics('tlsHandshake', {
+      stats: ['p50', 'p99'],
+      label: 'tls',
+      description: 'connect event to secureConnect (TLS cells only)',
+    }),
+    ...latencyMetrics('upgrade', {
+      stats: ['p50', 'p99'],
+      label: 'upg',
+      description: 'socket ready (TCP, or TLS) to the WebSocket open (socket.io: to its connect event)',
+    }),
+    ...latencyMetrics('exchange', {
+      stats: ['p50', 'p99'],
+      label: 'echo',
+      description: "the connection's echo round trips, one after another",
+    }),
+    stepsHidden: total('stepsHidden', 'no steps', {
+      description: 'opened connections whose client stack shows the total only',
+    }),
     serverCpuPerHandshakeUs: {
-      header: 'srv µs/hs', unit: 'us', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: "server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted", compute: serverCpuPerHandshakeUs },
+      header: 'srv µs/hs',
+      unit: 'us',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
+      source: {
+        custom:
+          'server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted',
+        compute: serverCpuPerHandshakeUs,
+      },
     },
     accepted: total('accepted', 'accepted', { side: 'server' }),
   },
   table: [
-    'attempts', 'opened', 'handshakeFailed', 'handshakesPerSec',
-    'handshakeP50Ms', 'handshakeP99Ms', 'handshakeMaxMs',
-    'tcpConnectP50Ms', 'tlsHandshakeP50Ms', 'upgradeP50Ms', 'upgradeP99Ms',
-    'exchangeFailed', 'serverCpuPerHandshakeUs',
+    'attempts',
+    'opened',
+    'handshakeFailed',
+    'handshakesPerSec',
+    'handshakeP50Ms',
+    'handshakeP99Ms',
+    'handshakeMaxMs',
+    'tcpConnectP50Ms',
+    'tlsHandshakeP50Ms',
+    'upgradeP50Ms',
+    'upgradeP99Ms',
+    'exchangeFailed',
+    'serverCpuPerHandshakeUs',
   ],
   charts: [
     { kind: 'percentiles', histograms: ['handshake', 'tcpConnect', 'tlsHandshake', 'upgrade'] },
-    { kind: 'by-parameter', parameter: 'rate', metrics: ['handshakeP50Ms', 'handshakeP99Ms'], title: 'handshake latency by rate' },
+    {
+      kind: 'by-parameter',
+      parameter: 'rate',
+      metrics: ['handshakeP50Ms', 'handshakeP99Ms'],
+      title: 'handshake latency by rate',
+    },
     { kind: 'by-parameter', parameter: 'rate', metrics: ['handshakesPerSec'], title: 'handshakes a second by rate' },
     { kind: 'resources' },
   ],

@@ -17,11 +17,31 @@ export default defineScenario({
   name: 'echo',
   description: 'Round trips of fixed-size messages, N connections x W in flight (ping-pong when W = 1).',
   parameters: {
-    connections: { kind: 'integer', description: 'open connections (over all client processes)', default: 1, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
+    connections: {
+      kind: 'integer',
+      description: 'open connections (over all client processes)',
+      default: 1,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+      spread: 'processes',
+    },
     payload: { kind: 'size', description: 'message size', default: 32, min: 1, max: '64MiB', sweepable: true },
     binary: { kind: 'boolean', description: 'send binary frames instead of text', default: false },
-    inflight: { kind: 'integer', description: 'messages in flight per connection', default: 1, min: 1, max: 10_000, sweepable: true },
-    messages: { kind: 'integer', description: 'messages per connection, then stop (0 = run for the duration)', default: 0, min: 0 },
+    inflight: {
+      kind: 'integer',
+      description: 'messages in flight per connection',
+      default: 1,
+      min: 1,
+      max: 10_000,
+      sweepable: true,
+    },
+    messages: {
+      kind: 'integer',
+      description: 'messages per connection, then stop (0 = run for the duration)',
+      default: 0,
+      min: 0,
+    },
   },
   duration: { description: 'measurement window (ignored when messages is set)', default: '5s' },
   presets: {
@@ -46,13 +66,23 @@ export default defineScenario({
   recorders: {
     rtt: histogram({ primary: ['p50', 'p99'], description: 'round trip: send to reply, per message' }),
     received: counter({
-      rate: { key: 'messagesPerSec', header: 'msg/s', unit: 'msg/s', role: 'primary-rate', description: 'replies received per second of the window' },
+      rate: {
+        key: 'messagesPerSec',
+        header: 'msg/s',
+        unit: 'msg/s',
+        role: 'primary-rate',
+        description: 'replies received per second of the window',
+      },
       total: true,
     }),
     sent: counter(),
-    errors: counter({ total: { role: 'errors', description: 'wrong-sized replies and connections that closed on their own' } }),
+    errors: counter({
+      total: { role: 'errors', description: 'wrong-sized replies and connections that closed on their own' },
+    }),
     connectionsLost: counter({ total: { header: 'lost', role: 'errors' } }),
-    unansweredAtEnd: counter({ total: { header: 'unanswered', description: 'requests still without a reply when the drain ended' } }),
+    unansweredAtEnd: counter({
+      total: { header: 'unanswered', description: 'requests still without a reply when the drain ended' },
+    }),
     repliesAfterWindow: counter({ total: false }),
   },
   metrics: {
@@ -61,7 +91,13 @@ export default defineScenario({
       unit: 'MB/s',
       better: 'higher',
       role: 'progress',
-      source: { custom: 'replies x payload size per second, one direction (the other carries the same)', compute: ({ measurements, params }) => (measurements.windowMs > 0 ? ((measurements.counters.received ?? 0) * params.payload) / measurements.windowMs / 1000 : null) },
+      source: {
+        custom: 'replies x payload size per second, one direction (the other carries the same)',
+        compute: ({ measurements, params }) =>
+          measurements.windowMs > 0
+            ? ((measurements.counters.received ?? 0) * params.payload) / measurements.windowMs / 1000
+            : null,
+      },
     },
   },
 

@@ -46,7 +46,10 @@ const ticksOf = (p: { duration: number; interval: number }): number => Math.floo
 const START = JSON.stringify({ start: true });
 
 const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
-const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], description: "one-way: the tick's due time on the server to its arrival" });
+const delayMetrics = latencyMetrics('delay', {
+  primary: ['p50', 'p99'],
+  description: "one-way: the tick's due time on the server to its arrival",
+});
 
 /**
  * Client RSS per connection, in bytes: peak RSS in the window minus RSS once each process had
@@ -54,7 +57,10 @@ const delayMetrics = latencyMetrics('delay', { primary: ['p50', 'p99'], descript
  * is the clients' own RSS swing in the window (twice the peak over the mean, at least a page each)
  * per connection, as for the server (serverRssPerConnection of wsbench/scenario).
  */
-function rssPerConnection({ measurements: { counters: c }, resources: { clients } }: MetricInput): ValueWithResolution | null {
+function rssPerConnection({
+  measurements: { counters: c },
+  resources: { clients },
+}: MetricInput): ValueWithResolution | null {
   const connected = c.connected ?? 0;
   const baseline = c.rssAfterFirstConnectBytes;
   if (connected < MIN_CONNECTIONS_FOR_RSS || clients.length === 0 || baseline === undefined) return null;
@@ -70,10 +76,22 @@ export default defineScenario({
     'Server streams a 97-byte JSON price tick to every client each interval; one-way delay and delivery per client count (seed 002).',
   parameters: {
     connections: {
-      kind: 'integer', description: 'connected clients over all client processes; each value of a sweep is one step of the load ladder',
-      default: 10, min: 1, max: 100_000, sweepable: true, spread: 'processes',
+      kind: 'integer',
+      description: 'connected clients over all client processes; each value of a sweep is one step of the load ladder',
+      default: 10,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+      spread: 'processes',
     },
-    interval: { kind: 'duration', description: 'time between two price ticks', default: '100ms', min: '1ms', max: '1h', sweepable: true },
+    interval: {
+      kind: 'duration',
+      description: 'time between two price ticks',
+      default: '100ms',
+      min: '1ms',
+      max: '1h',
+      sweepable: true,
+    },
     ...CONNECT_PHASE_PARAMETERS,
   },
   duration: { description: 'streaming time of each step (ticks sent = duration / interval)', min: '1ms', max: '24h' },
@@ -86,7 +104,10 @@ export default defineScenario({
   },
   validate(p) {
     if (ticksOf(p) < 1) {
-      return { parameter: 'duration', message: `${p.duration}ms is shorter than interval ${p.interval}ms: no tick would be sent` };
+      return {
+        parameter: 'duration',
+        message: `${p.duration}ms is shorter than interval ${p.interval}ms: no tick would be sent`,
+      };
     }
     return connectPhaseProblem(p);
   },
@@ -184,7 +205,8 @@ export default defineScenario({
       // The first connection loads the stack's lazy code; RSS after it is the per-connection baseline.
       // A browser page cannot read its processes' memory (it has no process.memoryUsage): no baseline, no per-connection figure.
       onFirstOpened: () => {
-        if (typeof process.memoryUsage === 'function') ctx.counter('rssAfterFirstConnectBytes').add(process.memoryUsage.rss());
+        if (typeof process.memoryUsage === 'function')
+          ctx.counter('rssAfterFirstConnectBytes').add(process.memoryUsage.rss());
       },
       open: async (index) => {
         const tally: Tally = { received: 0, nextSeq: 0, done: false, kept: false };
@@ -240,10 +262,15 @@ export default defineScenario({
     ...CONNECT_FAILURE_METRICS,
     dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
     errors: {
-      header: 'errors', unit: 'count', better: 'lower', role: 'errors', description: "the seed's error count",
+      header: 'errors',
+      unit: 'count',
+      better: 'lower',
+      role: 'errors',
+      description: "the seed's error count",
       source: {
         custom: 'failed to connect + connections lost + unreadable messages',
-        compute: ({ measurements: { counters: c } }) => (c.connectFailed ?? 0) + (c.connectionsLost ?? 0) + (c.badMessages ?? 0),
+        compute: ({ measurements: { counters: c } }) =>
+          (c.connectFailed ?? 0) + (c.connectionsLost ?? 0) + (c.badMessages ?? 0),
       },
     },
     ticksSent: total('ticksSent', 'ticks', { side: 'server' }),
@@ -254,11 +281,19 @@ export default defineScenario({
     ...delayMetrics,
     delayMeanMs: { ...delayMetrics.delayMeanMs, header: 'mean ms' },
     serverTickLatenessP99Ms: {
-      header: 'server late p99 ms', unit: 'ms', better: 'lower', role: 'detail', description: "how late the server's timer fired for a tick",
+      header: 'server late p99 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      description: "how late the server's timer fired for a tick",
       source: { histogram: 'tickLateness', stat: 'p99', side: 'server' },
     },
     messagesPerSec: {
-      header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', acrossRounds: 'mean',
+      header: 'msg/s',
+      unit: 'msg/s',
+      better: 'higher',
+      role: 'primary-rate',
+      acrossRounds: 'mean',
       source: {
         custom: 'messages received over all clients, per second of streaming (ticks x interval)',
         compute: ({ measurements, params: p }) => {
@@ -268,55 +303,138 @@ export default defineScenario({
       },
     },
     avgMessageBytes: {
-      header: 'avg B', unit: 'bytes', better: 'none', role: 'detail',
+      header: 'avg B',
+      unit: 'bytes',
+      better: 'none',
+      role: 'detail',
       source: {
         custom: 'bytes received / messages received',
-        compute: ({ measurements: { counters: c } }) => ((c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null),
+        compute: ({ measurements: { counters: c } }) =>
+          (c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null,
       },
     },
-    serverCpuPercent: { header: 'srv CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' } },
-    serverRssBytes: { header: 'srv RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'rssMax' } },
-    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
-    clientRssBytes: { header: 'cli RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'rssMax' } },
+    serverCpuPercent: {
+      header: 'srv CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'cpuMean' },
+    },
+    serverRssBytes: {
+      header: 'srv RSS',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'rssMax' },
+    },
+    clientCpuPercent: {
+      header: 'cli CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'cpuMean' },
+    },
+    clientRssBytes: {
+      header: 'cli RSS',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'rssMax' },
+    },
     clientRssMB: {
-      header: 'cli MB', unit: 'MB', better: 'lower', role: 'detail',
+      header: 'cli MB',
+      unit: 'MB',
+      better: 'lower',
+      role: 'detail',
       source: {
         custom: 'peak RSS of every client process, added up, in MB',
-        compute: ({ resources: { clients } }) => divide(clients.length ? clients.reduce((sum, r) => sum + r.rssBytes.max, 0) : null, 1e6),
+        compute: ({ resources: { clients } }) =>
+          divide(clients.length ? clients.reduce((sum, r) => sum + r.rssBytes.max, 0) : null, 1e6),
       },
     },
     clientRssPerConnectionBytes: {
-      header: 'cli B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'client peak RSS minus RSS after the first connection, per further connection (from 100 connections)', compute: rssPerConnection },
+      header: 'cli B/conn',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
+      source: {
+        custom: 'client peak RSS minus RSS after the first connection, per further connection (from 100 connections)',
+        compute: rssPerConnection,
+      },
     },
     clientRssPerConnectionKB: {
-      header: 'cli KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'clientRssPerConnectionBytes / 1000', compute: (input) => scaleWithResolution(rssPerConnection(input), 1 / 1000) },
+      header: 'cli KB/conn',
+      unit: 'KB',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
+      source: {
+        custom: 'clientRssPerConnectionBytes / 1000',
+        compute: (input) => scaleWithResolution(rssPerConnection(input), 1 / 1000),
+      },
     },
     serverRssPerConnectionBytes: {
-      header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      header: 'srv B/conn',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
       source: {
-        custom: 'server peak RSS in the window minus its RSS when the first connection arrived, per connected client (from 100 connections)',
-        compute: (input) => serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS),
+        custom:
+          'server peak RSS in the window minus its RSS when the first connection arrived, per connected client (from 100 connections)',
+        compute: (input) =>
+          serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS),
       },
     },
     serverRssPerConnectionKB: {
-      header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      header: 'srv KB/conn',
+      unit: 'KB',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
       source: {
         custom: 'serverRssPerConnectionBytes / 1000',
-        compute: (input) => scaleWithResolution(serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS), 1 / 1000),
+        compute: (input) =>
+          scaleWithResolution(
+            serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS),
+            1 / 1000,
+          ),
       },
     },
   },
   table: [
-    'connected', 'connectFailed', 'dropped', 'received', 'missing',
-    'delayMeanMs', 'delayP50Ms', 'delayStdevMs', 'delayP99Ms', 'delayP999Ms', 'delayMaxMs',
-    'messagesPerSec', 'avgMessageBytes', 'clientCpuPercent', 'clientRssMB', 'clientRssPerConnectionKB',
+    'connected',
+    'connectFailed',
+    'dropped',
+    'received',
+    'missing',
+    'delayMeanMs',
+    'delayP50Ms',
+    'delayStdevMs',
+    'delayP99Ms',
+    'delayP999Ms',
+    'delayMaxMs',
+    'messagesPerSec',
+    'avgMessageBytes',
+    'clientCpuPercent',
+    'clientRssMB',
+    'clientRssPerConnectionKB',
     'serverRssPerConnectionKB',
   ],
   charts: [
-    { kind: 'by-parameter', parameter: 'connections', metrics: ['delayP50Ms', 'delayP99Ms', 'delayP999Ms'], title: 'delay by connections' },
-    { kind: 'by-parameter', parameter: 'connections', metrics: ['connectFailed', 'dropped', 'missing'], title: 'errors by connections' },
+    {
+      kind: 'by-parameter',
+      parameter: 'connections',
+      metrics: ['delayP50Ms', 'delayP99Ms', 'delayP999Ms'],
+      title: 'delay by connections',
+    },
+    {
+      kind: 'by-parameter',
+      parameter: 'connections',
+      metrics: ['connectFailed', 'dropped', 'missing'],
+      title: 'errors by connections',
+    },
     { kind: 'percentiles', histograms: ['delay'] },
     { kind: 'resources' },
   ],

@@ -32,41 +32,75 @@ import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } 
 const DRAIN_MS = 10_000;
 const SYMBOLS = INSTRUMENTS.map(([symbol]) => symbol);
 /** Requests and replies shaped like Kraken's v2 API; replies start `{"method"`, feed messages `{"channel"`. */
-const SUBSCRIBE = JSON.stringify({ method: 'subscribe', params: { channel: 'book', depth: 1000, symbol: SYMBOLS }, req_id: 1 });
-const UNSUBSCRIBE = JSON.stringify({ method: 'unsubscribe', params: { channel: 'book', depth: 1000, symbol: SYMBOLS }, req_id: 2 });
+const SUBSCRIBE = JSON.stringify({
+  method: 'subscribe',
+  params: { channel: 'book', depth: 1000, symbol: SYMBOLS },
+  req_id: 1,
+});
+const UNSUBSCRIBE = JSON.stringify({
+  method: 'unsubscribe',
+  params: { channel: 'book', depth: 1000, symbol: SYMBOLS },
+  req_id: 2,
+});
 const CHAR_M = 0x6d;
 const replyText = (method: string, reqId: unknown): string => JSON.stringify({ method, success: true, req_id: reqId });
 
 /** The third character of a reply (`{"m`) or of its UTF-8 bytes, which agree while it is ASCII; -1 for shorter messages. */
-const thirdCharCode = (data: string | Uint8Array): number => (typeof data === 'string' ? data.charCodeAt(2) : data[2] ?? -1);
+const thirdCharCode = (data: string | Uint8Array): number =>
+  typeof data === 'string' ? data.charCodeAt(2) : (data[2] ?? -1);
 
 /** Messages and bytes received in all, the backlog read after the window included. */
 function rxTotals(c: Readonly<Record<string, number>>): { messages: number; bytes: number } {
-  return { messages: (c.received ?? 0) + (c.receivedAfterWindow ?? 0), bytes: (c.rxBytes ?? 0) + (c.rxBytesAfterWindow ?? 0) };
+  return {
+    messages: (c.received ?? 0) + (c.receivedAfterWindow ?? 0),
+    bytes: (c.rxBytes ?? 0) + (c.rxBytesAfterWindow ?? 0),
+  };
 }
 
 /** The smallest or largest message, from the counter the client writes once (absent when nothing arrived). */
 /** The smallest or largest message of a round: several rounds take the min or max of theirs, never a sum. */
-function messageBytes(header: string, description: string, counter: string, acrossRounds: 'min' | 'max'): MetricDefinition {
+function messageBytes(
+  header: string,
+  description: string,
+  counter: string,
+  acrossRounds: 'min' | 'max',
+): MetricDefinition {
   return {
-    header, unit: 'bytes', better: 'none', role: 'detail', description, acrossRounds,
-    source: { custom: `counter ${counter}, null when no message arrived`, compute: ({ measurements: { counters: c } }) => c[counter] ?? null },
+    header,
+    unit: 'bytes',
+    better: 'none',
+    role: 'detail',
+    description,
+    acrossRounds,
+    source: {
+      custom: `counter ${counter}, null when no message arrived`,
+      compute: ({ measurements: { counters: c } }) => c[counter] ?? null,
+    },
   };
 }
 
 export default defineScenario({
   name: 'firehose',
   description:
-    'One connection receives a synthetic 13-instrument order-book feed (snapshots, then ~220-byte updates, large ones fragmented); '
-    + 'seed-style RX telemetry (seed 003).',
+    'One connection receives a synthetic 13-instrument order-book feed (snapshots, then ~220-byte updates, large ones fragmented); ' +
+    'seed-style RX telemetry (seed 003).',
   requires: { fragmentControl: true, wireTap: true },
   parameters: {
     rate: {
-      kind: 'integer', description: 'update messages per second (0 = as fast as backpressure allows)', default: 0, min: 0, max: 10_000_000, sweepable: true,
+      kind: 'integer',
+      description: 'update messages per second (0 = as fast as backpressure allows)',
+      default: 0,
+      min: 0,
+      max: 10_000_000,
+      sweepable: true,
     },
     fragmentSize: {
-      kind: 'size', description: 'largest frame payload; longer messages are sent as several frames',
-      default: '8KiB', min: 16, max: '64MiB', sweepable: true,
+      kind: 'size',
+      description: 'largest frame payload; longer messages are sent as several frames',
+      default: '8KiB',
+      min: 16,
+      max: '64MiB',
+      sweepable: true,
     },
   },
   duration: { description: 'how long to stream (Ctrl+C ends it early and keeps the results)', max: '168h' },
@@ -101,7 +135,12 @@ export default defineScenario({
           return void ctx.counter('badRequests').add();
         }
         stop(connection.id);
-        sendCounted(connection, prepareText(replyText(String(request.method), request.req_id), fragmentBytes), fragmentBytes, counters);
+        sendCounted(
+          connection,
+          prepareText(replyText(String(request.method), request.req_id), fragmentBytes),
+          fragmentBytes,
+          counters,
+        );
         if (request.method !== 'subscribe') return;
         const sender = new FeedSender(connection, feed, fragmentBytes, ctx.params.rate, counters);
         senders.set(connection.id, sender);
@@ -118,7 +157,8 @@ export default defineScenario({
     if (ctx.share(1) === 0) {
       // Only one process holds the connection; the others just keep the window's rhythm.
       await ctx.ready();
-      if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      if (!ctx.signal.aborted)
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
       return;
     }
     const received = ctx.counter('received');
@@ -145,7 +185,8 @@ export default defineScenario({
         if (!replied) {
           replied = true;
           const reply = parseJson(messageText(data)) as { method?: unknown } | undefined;
-          if (reply?.method !== 'subscribe') return guard.broken('the reply {"method":"subscribe","success":true,"req_id":1}', data);
+          if (reply?.method !== 'subscribe')
+            return guard.broken('the reply {"method":"subscribe","success":true,"req_id":1}', data);
         }
         if (inWindow) {
           received.add();
@@ -157,7 +198,11 @@ export default defineScenario({
         }
         if (size < minBytes) minBytes = size;
         if (size > maxBytes) maxBytes = size;
-        if (thirdCharCode(data) === CHAR_M && (JSON.parse(messageText(data)) as { method?: string }).method === 'unsubscribe') unsubscribed();
+        if (
+          thirdCharCode(data) === CHAR_M &&
+          (JSON.parse(messageText(data)) as { method?: string }).method === 'unsubscribe'
+        )
+          unsubscribed();
       },
       onUnexpectedClose: () => unsubscribed(), // counted by the core as connectionsLost; nothing more will come
     };
@@ -178,16 +223,19 @@ export default defineScenario({
 
     await ctx.ready();
     send(SUBSCRIBE);
-    if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    if (!ctx.signal.aborted)
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
     inWindow = false;
-    const drained = !guard.ok || await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), DRAIN_MS);
-      unsubscribed = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      send(UNSUBSCRIBE);
-    });
+    const drained =
+      !guard.ok ||
+      (await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), DRAIN_MS);
+        unsubscribed = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        send(UNSUBSCRIBE);
+      }));
     // Counted either way: a drain that ended in time is a measured 0, not a counter never made.
     ctx.counter('drainTimedOut').add(drained ? 0 : 1);
     await connection.close();
@@ -203,25 +251,60 @@ export default defineScenario({
   },
 
   metrics: {
-    messagesPerSec: rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate', description: 'messages received in the window, per second' }),
-    bytesPerSec: rate('rxBytes', 'B/s', { unit: 'bytes/s', description: 'message bytes received in the window, per second' }),
-    megabytesPerSec: rate('rxBytes', 'MB/s', { unit: 'MB/s', scale: 1e-6, role: 'progress', description: 'message bytes received in the window' }),
+    messagesPerSec: rate('received', 'msg/s', {
+      unit: 'msg/s',
+      role: 'primary-rate',
+      description: 'messages received in the window, per second',
+    }),
+    bytesPerSec: rate('rxBytes', 'B/s', {
+      unit: 'bytes/s',
+      description: 'message bytes received in the window, per second',
+    }),
+    megabytesPerSec: rate('rxBytes', 'MB/s', {
+      unit: 'MB/s',
+      scale: 1e-6,
+      role: 'progress',
+      description: 'message bytes received in the window',
+    }),
     rxMessages: {
-      header: 'rx msgs', unit: 'count', better: 'none', role: 'detail',
-      source: { custom: 'messages received, the backlog after the window included', compute: ({ measurements: m }) => rxTotals(m.counters).messages },
+      header: 'rx msgs',
+      unit: 'count',
+      better: 'none',
+      role: 'detail',
+      source: {
+        custom: 'messages received, the backlog after the window included',
+        compute: ({ measurements: m }) => rxTotals(m.counters).messages,
+      },
     },
     rxBytes: {
-      header: 'rx bytes', unit: 'bytes', better: 'none', role: 'detail',
-      source: { custom: 'message bytes received, the backlog after the window included', compute: ({ measurements: m }) => rxTotals(m.counters).bytes },
+      header: 'rx bytes',
+      unit: 'bytes',
+      better: 'none',
+      role: 'detail',
+      source: {
+        custom: 'message bytes received, the backlog after the window included',
+        compute: ({ measurements: m }) => rxTotals(m.counters).bytes,
+      },
     },
-    rxMessagesAfterWindow: total('receivedAfterWindow', 'rx after window', { description: 'the backlog read after the window closed' }),
+    rxMessagesAfterWindow: total('receivedAfterWindow', 'rx after window', {
+      description: 'the backlog read after the window closed',
+    }),
     txMessages: total('sent', 'tx msgs'),
     txBytes: { header: 'tx bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'txBytes' } },
-    closeEvents: total('connectionsLost', 'closes', { role: 'errors', description: 'closes the client did not ask for' }),
-    drainTimedOut: total('drainTimedOut', 'drain timeouts', { role: 'errors', description: "the server's reply to unsubscribe never came" }),
+    closeEvents: total('connectionsLost', 'closes', {
+      role: 'errors',
+      description: 'closes the client did not ask for',
+    }),
+    drainTimedOut: total('drainTimedOut', 'drain timeouts', {
+      role: 'errors',
+      description: "the server's reply to unsubscribe never came",
+    }),
     messageBytesMin: messageBytes('min B', 'smallest message received', 'messageBytesMin', 'min'),
     messageBytesAvg: {
-      header: 'avg B', unit: 'bytes', better: 'none', role: 'detail',
+      header: 'avg B',
+      unit: 'bytes',
+      better: 'none',
+      role: 'detail',
       source: {
         custom: 'rxBytes / rxMessages',
         compute: ({ measurements: { counters: c } }) => {
@@ -233,25 +316,65 @@ export default defineScenario({
     messageBytesMax: messageBytes('max B', 'largest message received', 'messageBytesMax', 'max'),
     // Declares the size histogram its sizes chart draws.
     messageBytesP50: {
-      header: 'p50 B', unit: 'bytes', better: 'none', role: 'detail', description: 'median message received (in the window)',
+      header: 'p50 B',
+      unit: 'bytes',
+      better: 'none',
+      role: 'detail',
+      description: 'median message received (in the window)',
       source: { histogram: 'messageBytes', stat: 'p50' },
     },
     ...WIRE_METRICS,
     serverMessagesSent: total('messagesSent', 'server msgs', { side: 'server' }),
     serverFramesSent: total('framesSent', 'server frames', { side: 'server' }),
-    serverBytesSent: { header: 'server bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'bytesSent', side: 'server' } },
+    serverBytesSent: {
+      header: 'server bytes',
+      unit: 'bytes',
+      better: 'none',
+      role: 'detail',
+      source: { counter: 'bytesSent', side: 'server' },
+    },
     // A fault: the feed waits for backpressure, so a message the stack refused to queue is one the client never gets.
     stackDrops: {
-      header: 'stack drops', unit: 'count', better: 'lower', role: 'errors',
-      source: { custom: "messages the server stack refused to queue, as the stack counts them", compute: ({ stackDrops }) => stackDrops },
+      header: 'stack drops',
+      unit: 'count',
+      better: 'lower',
+      role: 'errors',
+      source: {
+        custom: 'messages the server stack refused to queue, as the stack counts them',
+        compute: ({ stackDrops }) => stackDrops,
+      },
     },
-    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
-    clientRssBytes: { header: 'cli RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'rssMax' } },
+    clientCpuPercent: {
+      header: 'cli CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'cpuMean' },
+    },
+    clientRssBytes: {
+      header: 'cli RSS',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'rssMax' },
+    },
   },
   table: [
-    'messagesPerSec', 'megabytesPerSec', 'rxMessages', 'txMessages', 'receiveErrors', 'closeEvents',
-    'messageBytesMin', 'messageBytesAvg', 'messageBytesMax', 'framesPerMessageAvg', 'framesPerMessageMax',
-    'fastPathPercent', 'assembledMessages', 'assemblyAvgUs', 'clientCpuPercent',
+    'messagesPerSec',
+    'megabytesPerSec',
+    'rxMessages',
+    'txMessages',
+    'receiveErrors',
+    'closeEvents',
+    'messageBytesMin',
+    'messageBytesAvg',
+    'messageBytesMax',
+    'framesPerMessageAvg',
+    'framesPerMessageMax',
+    'fastPathPercent',
+    'assembledMessages',
+    'assemblyAvgUs',
+    'clientCpuPercent',
   ],
   charts: [
     { kind: 'sizes', histogram: 'messageBytes' },

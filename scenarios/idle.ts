@@ -38,12 +38,26 @@ const connectedOf = (input: MetricInput): number => input.measurements.counters.
 
 export default defineScenario({
   name: 'idle',
-  description: 'N connections held open, each pinging every interval; server RSS and CPU per connection, ping round trips.',
+  description:
+    'N connections held open, each pinging every interval; server RSS and CPU per connection, ping round trips.',
   parameters: {
     connections: {
-      kind: 'integer', description: 'open connections over all client processes', default: 100, min: 1, max: 100_000, sweepable: true, spread: 'processes',
+      kind: 'integer',
+      description: 'open connections over all client processes',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+      spread: 'processes',
     },
-    interval: { kind: 'duration', description: 'time between two pings on one connection', default: '1s', min: '10ms', max: '1h', sweepable: true },
+    interval: {
+      kind: 'duration',
+      description: 'time between two pings on one connection',
+      default: '1s',
+      min: '10ms',
+      max: '1h',
+      sweepable: true,
+    },
     ...CONNECT_PHASE_PARAMETERS,
   },
   duration: { description: 'measurement window, every connection open', min: '1s', max: '24h' },
@@ -132,7 +146,8 @@ export default defineScenario({
         entry.connection.send(PING);
       }
     }, SCHEDULER_TICK_MS);
-    if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    if (!ctx.signal.aborted)
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
     clearInterval(timer);
     if (outstanding > 0) {
       await new Promise<void>((resolve) => {
@@ -148,46 +163,117 @@ export default defineScenario({
     connected: total('connected', 'conn'),
     ...CONNECT_FAILURE_METRICS,
     dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
-    unanswered: total('unanswered', 'unanswered', { role: 'errors', description: 'pings without a pong when the drain ended' }),
-    badReplies: total('badReplies', 'bad replies', { role: 'errors', description: 'pongs that were not the ping sent, or came unasked' }),
+    unanswered: total('unanswered', 'unanswered', {
+      role: 'errors',
+      description: 'pings without a pong when the drain ended',
+    }),
+    badReplies: total('badReplies', 'bad replies', {
+      role: 'errors',
+      description: 'pongs that were not the ping sent, or came unasked',
+    }),
     pingsSent: total('pingsSent', 'pings'),
     pongsReceived: total('pongsReceived', 'pongs'),
     ...latencyMetrics('rtt', { primary: ['p50', 'p99'], description: 'ping round trip, from when the ping was due' }),
-    serverOpenAtWindowStart: total('openAtWindowStart', 'srv conn', { side: 'server', description: 'connections the server held when the window opened' }),
+    serverOpenAtWindowStart: total('openAtWindowStart', 'srv conn', {
+      side: 'server',
+      description: 'connections the server held when the window opened',
+    }),
     serverRssPerConnectionBytes: {
-      header: 'srv B/conn', unit: 'bytes', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      header: 'srv B/conn',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
       source: {
-        custom: "server peak RSS in the window minus its RSS when the first connection arrived, per connected client; below resolution when smaller than the window's own RSS swing per connection",
+        custom:
+          "server peak RSS in the window minus its RSS when the first connection arrived, per connected client; below resolution when smaller than the window's own RSS swing per connection",
         compute: (input) => serverRssPerConnection(input, connectedOf(input)),
       },
     },
     serverRssPerConnectionKB: {
-      header: 'srv KB/conn', unit: 'KB', better: 'lower', role: 'detail', acrossRounds: 'mean',
-      source: { custom: 'serverRssPerConnectionBytes / 1000', compute: (input) => scaleWithResolution(serverRssPerConnection(input, connectedOf(input)), 1 / 1000) },
+      header: 'srv KB/conn',
+      unit: 'KB',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
+      source: {
+        custom: 'serverRssPerConnectionBytes / 1000',
+        compute: (input) => scaleWithResolution(serverRssPerConnection(input, connectedOf(input)), 1 / 1000),
+      },
     },
     serverCpuPer1000Connections: {
-      header: 'srv CPU%/1k conn', unit: '%', better: 'lower', role: 'detail', acrossRounds: 'mean',
+      header: 'srv CPU%/1k conn',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'mean',
       source: {
-        custom: "server CPU mean (% of one core) per 1000 connected clients, pings included",
+        custom: 'server CPU mean (% of one core) per 1000 connected clients, pings included',
         compute: ({ resources: { server }, measurements: m }) => {
           const connected = m.counters.connected ?? 0;
           return server && connected > 0 ? (server.cpuPercent.mean / connected) * 1000 : null;
         },
       },
     },
-    serverCpuPercent: { header: 'srv CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' } },
-    serverRssBytes: { header: 'srv RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'rssMax' } },
-    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
+    serverCpuPercent: {
+      header: 'srv CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'cpuMean' },
+    },
+    serverRssBytes: {
+      header: 'srv RSS',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'rssMax' },
+    },
+    clientCpuPercent: {
+      header: 'cli CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'cpuMean' },
+    },
   },
   table: [
-    'connected', 'connectFailed', 'dropped', 'unanswered', 'rttP50Ms', 'rttP99Ms', 'rttMaxMs',
-    'serverRssPerConnectionKB', 'serverCpuPer1000Connections', 'clientCpuPercent',
+    'connected',
+    'connectFailed',
+    'dropped',
+    'unanswered',
+    'rttP50Ms',
+    'rttP99Ms',
+    'rttMaxMs',
+    'serverRssPerConnectionKB',
+    'serverCpuPer1000Connections',
+    'clientCpuPercent',
   ],
   charts: [
-    { kind: 'by-parameter', parameter: 'connections', metrics: ['serverRssPerConnectionKB'], title: 'server memory per connection' },
-    { kind: 'by-parameter', parameter: 'connections', metrics: ['serverCpuPer1000Connections', 'serverCpuPercent'], title: 'server CPU by connections' },
-    { kind: 'by-parameter', parameter: 'connections', metrics: ['rttP50Ms', 'rttP99Ms'], title: 'ping round trip by connections' },
-    { kind: 'by-parameter', parameter: 'connections', metrics: ['connectFailed', 'dropped', 'unanswered'], title: 'errors by connections' },
+    {
+      kind: 'by-parameter',
+      parameter: 'connections',
+      metrics: ['serverRssPerConnectionKB'],
+      title: 'server memory per connection',
+    },
+    {
+      kind: 'by-parameter',
+      parameter: 'connections',
+      metrics: ['serverCpuPer1000Connections', 'serverCpuPercent'],
+      title: 'server CPU by connections',
+    },
+    {
+      kind: 'by-parameter',
+      parameter: 'connections',
+      metrics: ['rttP50Ms', 'rttP99Ms'],
+      title: 'ping round trip by connections',
+    },
+    {
+      kind: 'by-parameter',
+      parameter: 'connections',
+      metrics: ['connectFailed', 'dropped', 'unanswered'],
+      title: 'errors by connections',
+    },
     { kind: 'resources' },
   ],
 });

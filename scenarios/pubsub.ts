@@ -44,7 +44,13 @@ import {
 } from './pubsub/schedule.js';
 import { DeliverySpread, SubscriberTally } from './pubsub/tally.js';
 
-const BROKERS = { wsbench: wsbenchPubSub, nats: natsPubSub, mqtt: mqttPubSub, 'graphql-ws': graphqlWsPubSub, stomp: stompPubSub } as const;
+const BROKERS = {
+  wsbench: wsbenchPubSub,
+  nats: natsPubSub,
+  mqtt: mqttPubSub,
+  'graphql-ws': graphqlWsPubSub,
+  stomp: stompPubSub,
+} as const;
 type BrokerName = keyof typeof BROKERS;
 /** After the last publication was due, stragglers get this long before they count as lost. */
 const DRAIN_MS = 5000;
@@ -61,24 +67,68 @@ export default defineScenario({
   description:
     'Publishers send at a fixed total rate over topics; every subscriber of a topic should get each of its messages once, in order: latency from the schedule, losses, duplicates, fairness.',
   parameters: {
-    publishers: { kind: 'integer', description: 'publishing connections (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true },
+    publishers: {
+      kind: 'integer',
+      description: 'publishing connections (over all client processes)',
+      default: 1,
+      min: 1,
+      max: 10_000,
+      sweepable: true,
+    },
     subscribers: {
-      kind: 'integer', description: 'subscribing connections (over all client processes)', default: 10, min: 1, max: 100_000, sweepable: true,
+      kind: 'integer',
+      description: 'subscribing connections (over all client processes)',
+      default: 10,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
     },
-    topics: { kind: 'integer', description: 'topics the publications are spread over', default: 1, min: 1, max: 100_000, sweepable: true },
+    topics: {
+      kind: 'integer',
+      description: 'topics the publications are spread over',
+      default: 1,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+    },
     topicsPerSubscriber: {
-      kind: 'integer', description: 'topics each subscriber listens to (at most topics)', default: 1, min: 1, max: 1000, sweepable: true,
+      kind: 'integer',
+      description: 'topics each subscriber listens to (at most topics)',
+      default: 1,
+      min: 1,
+      max: 1000,
+      sweepable: true,
     },
-    rate: { kind: 'integer', description: 'publications per second, all publishers together', default: 100, min: 1, max: 1_000_000, sweepable: true },
-    size: { kind: 'size', description: 'bytes of each publication (its number, its send time, padding)', default: 64, min: 32, max: '1MiB', sweepable: true },
+    rate: {
+      kind: 'integer',
+      description: 'publications per second, all publishers together',
+      default: 100,
+      min: 1,
+      max: 1_000_000,
+      sweepable: true,
+    },
+    size: {
+      kind: 'size',
+      description: 'bytes of each publication (its number, its send time, padding)',
+      default: 64,
+      min: 32,
+      max: '1MiB',
+      sweepable: true,
+    },
     broker: {
       kind: 'choice',
-      description: "the protocol spoken to the server: wsbench's own (the built-in stacks), or a broker's (a --server-cmd or --target that is one)",
+      description:
+        "the protocol spoken to the server: wsbench's own (the built-in stacks), or a broker's (a --server-cmd or --target that is one)",
       choices: Object.keys(BROKERS) as BrokerName[],
       default: 'wsbench',
     },
   },
-  duration: { description: 'publishing time (publications = rate x duration); the window ends once every one arrived or 5 s later', default: '5s', max: '24h' },
+  duration: {
+    description:
+      'publishing time (publications = rate x duration); the window ends once every one arrived or 5 s later',
+    default: '5s',
+    max: '24h',
+  },
   presets: {
     ci: { subscribers: 20, topics: 4, rate: 200, duration: '1s' },
     // The side-by-side table of docs/scenarios/pubsub.md.
@@ -86,13 +136,19 @@ export default defineScenario({
   },
   validate(p) {
     if (p.topicsPerSubscriber > p.topics) {
-      return { parameter: 'topicsPerSubscriber', message: `${p.topicsPerSubscriber} is more than the ${p.topics} topics there are` };
+      return {
+        parameter: 'topicsPerSubscriber',
+        message: `${p.topicsPerSubscriber} is more than the ${p.topics} topics there are`,
+      };
     }
-    if (publicationsOf(p) < 1) return { parameter: 'duration', message: `${p.duration}ms at ${p.rate}/s publishes nothing` };
+    if (publicationsOf(p) < 1)
+      return { parameter: 'duration', message: `${p.duration}ms at ${p.rate}/s publishes nothing` };
     return null;
   },
   builtInServerSkip: (p) =>
-    p.broker === 'wsbench' ? null : `broker=${p.broker}: wsbench's own servers speak its pub/sub protocol; a ${p.broker} broker is a --server-cmd or --target`,
+    p.broker === 'wsbench'
+      ? null
+      : `broker=${p.broker}: wsbench's own servers speak its pub/sub protocol; a ${p.broker} broker is a --server-cmd or --target`,
   // The probe of a broker offers what its clients will: graphql-ws closes a handshake without its own.
   subprotocols: (p) => BROKERS[p.broker].subprotocols,
   windowMs: () => undefined, // the clients end it: every publication arrived, or the drain is over
@@ -143,10 +199,17 @@ export default defineScenario({
     /** Set at the end: what arrives after the losses were counted counts nowhere (it would count twice). */
     let ended = false;
     let wake: () => void = () => undefined;
-    const fairness = new DeliverySpread((topic) => localSubscribersOf[topic]!, (us) => spread.recordUs(us));
+    const fairness = new DeliverySpread(
+      (topic) => localSubscribersOf[topic]!,
+      (us) => spread.recordUs(us),
+    );
 
     const open = (index: number, onUnexpectedClose?: () => void): Promise<BrokerClient> =>
-      protocol.connect((options) => ctx.connect(options), { clientId: `wsbench-${p.broker}-${index}`, onProblem, ...(onUnexpectedClose ? { onUnexpectedClose } : {}) });
+      protocol.connect((options) => ctx.connect(options), {
+        clientId: `wsbench-${p.broker}-${index}`,
+        onProblem,
+        ...(onUnexpectedClose ? { onUnexpectedClose } : {}),
+      });
 
     const publishers = await inBatches(publisherCount, (i) => open(firstPublisher + i));
     const subscribers = await inBatches(subscriberCount, async (i) => {
@@ -219,47 +282,108 @@ export default defineScenario({
 
   metrics: {
     published: total('published', 'published', { description: 'publications sent by the publishers' }),
-    expected: total('expected', 'expected', { description: "what the subscribers should get: each topic's publications x its subscribers, from the schedule" }),
-    delivered: total('delivered', 'delivered', { description: 'distinct publications that reached a subscriber (duplicates excluded)' }),
+    expected: total('expected', 'expected', {
+      description: "what the subscribers should get: each topic's publications x its subscribers, from the schedule",
+    }),
+    delivered: total('delivered', 'delivered', {
+      description: 'distinct publications that reached a subscriber (duplicates excluded)',
+    }),
     deliveredShare: {
-      header: 'delivered/exp', unit: 'ratio', better: 'higher', role: 'detail',
+      header: 'delivered/exp',
+      unit: 'ratio',
+      better: 'higher',
+      role: 'detail',
       source: {
         custom: 'delivered / expected',
-        compute: ({ measurements: { counters: c } }) => ((c.expected ?? 0) > 0 ? (c.delivered ?? 0) / c.expected! : null),
+        compute: ({ measurements: { counters: c } }) =>
+          (c.expected ?? 0) > 0 ? (c.delivered ?? 0) / c.expected! : null,
       },
     },
-    missing: total('missing', 'lost', { role: 'errors', description: 'publications a subscriber should have had and never got' }),
-    duplicates: total('duplicates', 'dup', { role: 'errors', description: 'publications a subscriber got more than once' }),
-    outOfOrder: total('outOfOrder', 'order', { role: 'errors', description: 'publications that arrived after a later one of the same publisher on the same topic' }),
-    misrouted: total('misrouted', 'misrouted', { role: 'errors', description: 'messages on a topic they were not published to, or not a publication' }),
-    subscribersShort: total('subscribersShort', 'short subs', { description: 'subscribers that got fewer publications than expected' }),
+    missing: total('missing', 'lost', {
+      role: 'errors',
+      description: 'publications a subscriber should have had and never got',
+    }),
+    duplicates: total('duplicates', 'dup', {
+      role: 'errors',
+      description: 'publications a subscriber got more than once',
+    }),
+    outOfOrder: total('outOfOrder', 'order', {
+      role: 'errors',
+      description: 'publications that arrived after a later one of the same publisher on the same topic',
+    }),
+    misrouted: total('misrouted', 'misrouted', {
+      role: 'errors',
+      description: 'messages on a topic they were not published to, or not a publication',
+    }),
+    subscribersShort: total('subscribersShort', 'short subs', {
+      description: 'subscribers that got fewer publications than expected',
+    }),
     connectionsLost: total('connectionsLost', 'conn lost', { role: 'errors' }),
-    ...latencyMetrics('delivery', { primary: ['p50', 'p99'], description: "from the publication's intended send time to its arrival at a subscriber" }),
+    ...latencyMetrics('delivery', {
+      primary: ['p50', 'p99'],
+      description: "from the publication's intended send time to its arrival at a subscriber",
+    }),
     ...latencyMetrics('spread', {
       stats: ['p50', 'p99', 'max', 'count'],
       label: 'spread',
-      description: "fairness: the first to the last delivery of one publication among a client process's subscribers of its topic",
+      description:
+        "fairness: the first to the last delivery of one publication among a client process's subscribers of its topic",
     }),
     deliveriesPerSec: {
-      header: 'deliveries/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', acrossRounds: 'mean',
+      header: 'deliveries/s',
+      unit: 'msg/s',
+      better: 'higher',
+      role: 'primary-rate',
+      acrossRounds: 'mean',
       source: {
         custom: 'deliveries to all subscribers per second of publishing (publications / rate)',
         compute: ({ measurements, params }) => perSecondOfPublishing(measurements.counters.delivered, params),
       },
     },
     // The table shows the server's CPU and RSS of every cell; these make them comparable metrics too.
-    serverCpuPercent: { header: 'srv CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' } },
-    serverRssBytes: { header: 'srv RSS', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'rssMax' } },
-    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
+    serverCpuPercent: {
+      header: 'srv CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'cpuMean' },
+    },
+    serverRssBytes: {
+      header: 'srv RSS',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'rssMax' },
+    },
+    clientCpuPercent: {
+      header: 'cli CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'cpuMean' },
+    },
   },
   table: [
-    'expected', 'delivered', 'missing', 'duplicates', 'outOfOrder',
-    'deliveryP50Ms', 'deliveryP99Ms', 'deliveryMaxMs', 'spreadP99Ms', 'deliveriesPerSec',
+    'expected',
+    'delivered',
+    'missing',
+    'duplicates',
+    'outOfOrder',
+    'deliveryP50Ms',
+    'deliveryP99Ms',
+    'deliveryMaxMs',
+    'spreadP99Ms',
+    'deliveriesPerSec',
   ],
   charts: [
     { kind: 'percentiles', histograms: ['delivery'] },
     { kind: 'percentiles', histograms: ['spread'], title: 'fairness: spread of one publication over its subscribers' },
-    { kind: 'by-parameter', parameter: 'subscribers', metrics: ['deliveryP50Ms', 'deliveryP99Ms', 'spreadP99Ms'], title: 'delivery by subscribers' },
+    {
+      kind: 'by-parameter',
+      parameter: 'subscribers',
+      metrics: ['deliveryP50Ms', 'deliveryP99Ms', 'spreadP99Ms'],
+      title: 'delivery by subscribers',
+    },
     { kind: 'resources' },
   ],
 });

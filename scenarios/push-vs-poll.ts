@@ -19,13 +19,22 @@
  *
  * Wire protocol for servers in other languages: docs/protocols/push-vs-poll.md.
  */
-import { defineScenario, latencyMetrics, sleep, total, waitUntil, ProtocolGuard, type MetricDefinition, type MetricInput } from 'wsbench/scenario';
+import {
+  defineScenario,
+  latencyMetrics,
+  sleep,
+  total,
+  waitUntil,
+  ProtocolGuard,
+  type MetricDefinition,
+  type MetricInput,
+} from 'wsbench/scenario';
 import { PHASES, orderBackend, phaseCpuPercent, type Phase, type PlaceResponse } from './push-vs-poll/backend.js';
 import { createPoller, openSubscriber, type BatchTracker } from './push-vs-poll/observers.js';
 
 const ONE_CLOCK =
-  'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; '
-  + 'valid on one machine only';
+  'push-vs-poll: one host, one clock: latency = client CLOCK_MONOTONIC at sighting minus the server process CLOCK_MONOTONIC at creation; ' +
+  'valid on one machine only';
 /** An update not seen by both approaches within this (plus ten poll intervals) counts as missing. */
 const SIGHTING_TIMEOUT_MS = 2000;
 /** Slack on top of the measured phases before the orchestrator closes the window anyway. */
@@ -36,12 +45,27 @@ const ratio = (part: number, whole: number): number | null => (whole > 0 ? part 
 const round2 = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100);
 
 /** Bytes per update one approach delivered: the byte counters added up, over the update counter. */
-function perUpdate(header: string, bytes: string[], updates: 'restUpdates' | 'wsUpdates', description?: string): MetricDefinition {
+function perUpdate(
+  header: string,
+  bytes: string[],
+  updates: 'restUpdates' | 'wsUpdates',
+  description?: string,
+): MetricDefinition {
   return {
-    header, unit: 'bytes', better: 'lower', role: 'detail', ...(description ? { description } : {}),
+    header,
+    unit: 'bytes',
+    better: 'lower',
+    role: 'detail',
+    ...(description ? { description } : {}),
     source: {
       custom: `(${bytes.join(' + ')}) / ${updates}, null when no update arrived`,
-      compute: ({ measurements: { counters: c } }) => round2(ratio(bytes.reduce((sum, name) => sum + (c[name] ?? 0), 0), c[updates] ?? 0)),
+      compute: ({ measurements: { counters: c } }) =>
+        round2(
+          ratio(
+            bytes.reduce((sum, name) => sum + (c[name] ?? 0), 0),
+            c[updates] ?? 0,
+          ),
+        ),
     },
   };
 }
@@ -49,7 +73,10 @@ function perUpdate(header: string, bytes: string[], updates: 'restUpdates' | 'ws
 /** Server CPU time over wall time in one phase of test=sustained; null in continuous, which runs both at once. */
 function phaseCpu(phase: Phase, header: string): MetricDefinition {
   return {
-    header, unit: '%', better: 'lower', role: 'detail',
+    header,
+    unit: '%',
+    better: 'lower',
+    role: 'detail',
     source: {
       custom: `server CPU time / wall time during the ${phase} phase`,
       compute: ({ measurements: m }) => round2(phaseCpuPercent(m.serverCounters, phase)),
@@ -64,7 +91,8 @@ const latency = {
   ...latencyMetrics('rest', { label: 'REST', primary: ['mean', 'p50'], description: `poller: ${WATCHES}` }),
 };
 /** Mean WS latency gained over REST, in ms; null unless both saw something. */
-const improvementMs = ({ measurements: { latency: l } }: MetricInput): number | null => (l.ws && l.rest ? l.rest.meanMs - l.ws.meanMs : null);
+const improvementMs = ({ measurements: { latency: l } }: MetricInput): number | null =>
+  l.ws && l.rest ? l.rest.meanMs - l.ws.meanMs : null;
 
 export default defineScenario({
   name: 'push-vs-poll',
@@ -75,22 +103,48 @@ export default defineScenario({
   parameters: {
     test: {
       kind: 'choice',
-      description: 'continuous: K orders at once, per iteration (seed test 1); sustained: steady flow, one approach at a time (seed test 2)',
+      description:
+        'continuous: K orders at once, per iteration (seed test 1); sustained: steady flow, one approach at a time (seed test 2)',
       default: 'continuous',
       choices: ['continuous', 'sustained'],
       sweepable: true,
     },
     pollInterval: {
-      kind: 'duration', description: 'REST poll interval (fixed rate, one request at a time)', default: '50ms', min: '1ms', max: '60s', sweepable: true,
+      kind: 'duration',
+      description: 'REST poll interval (fixed rate, one request at a time)',
+      default: '50ms',
+      min: '1ms',
+      max: '60s',
+      sweepable: true,
     },
     iterations: { kind: 'integer', description: 'continuous: batches placed', default: 50, min: 1, max: 1_000_000 },
-    orders: { kind: 'integer', description: 'continuous: orders placed at once per batch (K)', default: 3, min: 1, max: 10_000, sweepable: true },
-    samples: { kind: 'integer', description: 'sustained: orders placed evenly over each phase', default: 25, min: 1, max: 1_000_000 },
+    orders: {
+      kind: 'integer',
+      description: 'continuous: orders placed at once per batch (K)',
+      default: 3,
+      min: 1,
+      max: 10_000,
+      sweepable: true,
+    },
+    samples: {
+      kind: 'integer',
+      description: 'sustained: orders placed evenly over each phase',
+      default: 25,
+      min: 1,
+      max: 1_000_000,
+    },
   },
   duration: { description: 'sustained: length of each phase (websocket, then rest)', default: '5s' },
   presets: {
     // Seed 000: 50 iterations of 3 orders, 50 ms polling; test 2 with 25 samples (its duration is not stated: 5 s per phase).
-    seed: { test: ['continuous', 'sustained'], pollInterval: '50ms', iterations: 50, orders: 3, duration: '5s', samples: 25 },
+    seed: {
+      test: ['continuous', 'sustained'],
+      pollInterval: '50ms',
+      iterations: 50,
+      orders: 3,
+      duration: '5s',
+      samples: 25,
+    },
     ci: { test: ['continuous', 'sustained'], pollInterval: '50ms', iterations: 10, duration: '600ms', samples: 6 },
   },
   validate(p) {
@@ -100,7 +154,8 @@ export default defineScenario({
     }
     return null;
   },
-  windowMs: (p) => (p.test === 'sustained' ? PHASES.length * (p.duration + sightingTimeoutMs(p)) + WINDOW_SLACK_MS : undefined),
+  windowMs: (p) =>
+    p.test === 'sustained' ? PHASES.length * (p.duration + sightingTimeoutMs(p)) + WINDOW_SLACK_MS : undefined,
 
   server: (ctx) => orderBackend(ctx),
 
@@ -119,7 +174,9 @@ export default defineScenario({
     const subscriber = await openSubscriber(ctx, guard);
     const poller = createPoller(ctx, p.pollInterval);
     const post = async <T>(path: string, body: unknown): Promise<T | null> => {
-      const response = await ctx.http.request('POST', path, JSON.stringify(body)).catch((error: Error) => ({ status: 0, body: error.message }));
+      const response = await ctx.http
+        .request('POST', path, JSON.stringify(body))
+        .catch((error: Error) => ({ status: 0, body: error.message }));
       if (response.status === 200) return JSON.parse(response.body) as T;
       errors.add();
       ctx.note(`POST ${path} failed: ${response.status} ${response.body.slice(0, 100)}`);
@@ -131,7 +188,11 @@ export default defineScenario({
     };
     // A lost subscriber sees nothing more: waiting for it would only stretch the run.
     const seenBy = (trackers: BatchTracker[], batch: number): Promise<boolean> =>
-      waitUntil(() => !guard.ok || trackers.every((t) => t.has(batch) || (t === subscriber.tracker && !subscriber.alive())), sightingTimeoutMs(p), 1);
+      waitUntil(
+        () => !guard.ok || trackers.every((t) => t.has(batch) || (t === subscriber.tracker && !subscriber.alive())),
+        sightingTimeoutMs(p),
+        1,
+      );
 
     await ctx.ready();
     try {
@@ -195,14 +256,24 @@ export default defineScenario({
     restP50Ms: { ...latency.restP50Ms, header: 'REST p50' },
     restMaxMs: { ...latency.restMaxMs, header: 'REST max' },
     restSamples: { ...latency.restSamples, header: 'samples' },
-    wsExpectedSamples: total('batchesExpectedWs', 'WS expected', { description: `${PLACED} while the subscriber watched` }),
-    restExpectedSamples: total('batchesExpectedRest', 'REST expected', { description: `${PLACED} while the poller watched` }),
+    wsExpectedSamples: total('batchesExpectedWs', 'WS expected', {
+      description: `${PLACED} while the subscriber watched`,
+    }),
+    restExpectedSamples: total('batchesExpectedRest', 'REST expected', {
+      description: `${PLACED} while the poller watched`,
+    }),
     improvementMs: {
-      header: 'gain ms', unit: 'ms', better: 'higher', role: 'detail',
+      header: 'gain ms',
+      unit: 'ms',
+      better: 'higher',
+      role: 'detail',
       source: { custom: 'REST mean - WS mean', compute: (input) => round2(improvementMs(input)) },
     },
     improvementPercent: {
-      header: 'gain %', unit: '%', better: 'higher', role: 'detail',
+      header: 'gain %',
+      unit: '%',
+      better: 'higher',
+      role: 'detail',
       source: {
         custom: '(REST mean - WS mean) / REST mean x 100',
         compute: (input) => {
@@ -214,17 +285,28 @@ export default defineScenario({
     },
     // A fault of the measurement itself: its latencies cannot be trusted.
     negativeLatencies: total('negativeLatencies', 'negative', {
-      role: 'errors', description: 'updates seen before their creation time: the one-clock assumption broke',
+      role: 'errors',
+      description: 'updates seen before their creation time: the one-clock assumption broke',
     }),
     restRequests: total('restRequests', 'HTTP reqs'),
     restEmptyPolls: total('restEmptyPolls', 'empty'),
     restUpdates: total('restUpdates', 'REST updates'),
     restPollActiveMs: {
-      header: 'polling ms', unit: 'ms', better: 'none', role: 'detail',
-      source: { custom: 'time the poller ran', compute: ({ measurements: m }) => Math.round((m.counters.restPollActiveUs ?? 0) / 1000) },
+      header: 'polling ms',
+      unit: 'ms',
+      better: 'none',
+      role: 'detail',
+      source: {
+        custom: 'time the poller ran',
+        compute: ({ measurements: m }) => Math.round((m.counters.restPollActiveUs ?? 0) / 1000),
+      },
     },
     restPollsScheduled: {
-      header: 'polls due', unit: 'count', better: 'none', role: 'detail', acrossRounds: 'sum',
+      header: 'polls due',
+      unit: 'count',
+      better: 'none',
+      role: 'detail',
+      acrossRounds: 'sum',
       source: {
         custom: 'polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval)',
         compute: ({ measurements: m, params }) => {
@@ -234,19 +316,39 @@ export default defineScenario({
       },
     },
     restPollsBehindSchedule: total('restPollsBehindSchedule', 'polls late', { better: 'lower' }),
-    restWireBytesUp: { header: 'REST wire up', unit: 'bytes', better: 'lower', role: 'detail', source: { counter: 'restWireBytesUp' } },
-    restWireBytesDown: { header: 'REST wire down', unit: 'bytes', better: 'lower', role: 'detail', source: { counter: 'restWireBytesDown' } },
+    restWireBytesUp: {
+      header: 'REST wire up',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { counter: 'restWireBytesUp' },
+    },
+    restWireBytesDown: {
+      header: 'REST wire down',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { counter: 'restWireBytesDown' },
+    },
     restWireBytesUpPerUpdate: perUpdate('REST up B/upd', ['restWireBytesUp'], 'restUpdates'),
     restWireBytesDownPerUpdate: perUpdate('REST down B/upd', ['restWireBytesDown'], 'restUpdates'),
     restWireBytesPerUpdate: perUpdate(
-      'REST wire B/upd', ['restWireBytesUp', 'restWireBytesDown'], 'restUpdates', 'poll bytes both ways, headers included',
+      'REST wire B/upd',
+      ['restWireBytesUp', 'restWireBytesDown'],
+      'restUpdates',
+      'poll bytes both ways, headers included',
     ),
     restBodyBytesDownPerUpdate: perUpdate('REST body B/upd', ['restBodyBytesDown'], 'restUpdates'),
     wsUpdates: total('wsUpdates', 'WS updates'),
     wsPayloadBytesDownPerUpdate: perUpdate('WS down B/upd', ['wsPayloadBytesDown'], 'wsUpdates'),
     wsPayloadBytesUpPerUpdate: perUpdate('WS up B/upd', ['wsPayloadBytesUp'], 'wsUpdates'),
     wsWireBytesDownPerUpdate: {
-      ...perUpdate('WS wire B/upd', ['wsWireBytesDown'], 'wsUpdates', 'every byte received on the WebSocket after the upgrade'),
+      ...perUpdate(
+        'WS wire B/upd',
+        ['wsWireBytesDown'],
+        'wsUpdates',
+        'every byte received on the WebSocket after the upgrade',
+      ),
       source: {
         custom: 'wsWireBytesDown / wsUpdates, null where the client stack hands over no raw bytes',
         compute: ({ measurements: { counters: c } }) =>
@@ -262,9 +364,21 @@ export default defineScenario({
     connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
   table: [
-    'wsMeanMs', 'wsP50Ms', 'wsMaxMs', 'restMeanMs', 'restP50Ms', 'restMaxMs', 'improvementMs', 'improvementPercent',
-    'restSamples', 'restRequests', 'restEmptyPolls', 'restWireBytesPerUpdate', 'wsWireBytesDownPerUpdate',
-    'serverCpuPercentWebsocket', 'serverCpuPercentRest',
+    'wsMeanMs',
+    'wsP50Ms',
+    'wsMaxMs',
+    'restMeanMs',
+    'restP50Ms',
+    'restMaxMs',
+    'improvementMs',
+    'improvementPercent',
+    'restSamples',
+    'restRequests',
+    'restEmptyPolls',
+    'restWireBytesPerUpdate',
+    'wsWireBytesDownPerUpdate',
+    'serverCpuPercentWebsocket',
+    'serverCpuPercentRest',
   ],
   charts: [
     { kind: 'by-parameter', parameter: 'test', histograms: ['ws', 'rest'] },

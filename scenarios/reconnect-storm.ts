@@ -45,30 +45,90 @@ interface Client {
 
 export default defineScenario({
   name: 'reconnect-storm',
-  description: 'N clients hold a connection; the server is killed and started again; time until the clients are back, attempts and failures by reason.',
+  description:
+    'N clients hold a connection; the server is killed and started again; time until the clients are back, attempts and failures by reason.',
   parameters: {
-    connections: { kind: 'integer', description: 'clients over all client processes, each holding one connection', default: 100, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
-    policy: {
-      kind: 'choice', choices: RECONNECT_POLICIES, default: 'backoff', sweepable: true,
-      description: 'when a dropped client tries again: immediate (at once, after every failure too), fixed (delay before every attempt), backoff (a random wait up to backoffBase x 2^attempt, at most backoffCap)',
+    connections: {
+      kind: 'integer',
+      description: 'clients over all client processes, each holding one connection',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+      spread: 'processes',
     },
-    delay: { kind: 'duration', description: 'the fixed policy\'s wait before every attempt', default: '250ms', min: '1ms', max: '1m', sweepable: true },
-    backoffBase: { kind: 'duration', description: 'the backoff policy\'s first ceiling, doubled after every failed attempt', default: '100ms', min: '1ms', max: '1m' },
-    backoffCap: { kind: 'duration', description: 'the backoff policy\'s largest ceiling', default: '3s', min: '1ms', max: '10m' },
-    restartAt: { kind: 'duration', description: 'when in the window wsbench kills the server', default: '1s', min: '0ms', max: '1h' },
-    downtime: { kind: 'duration', description: 'from the kill until wsbench starts the server again', default: '500ms', min: '0ms', max: '1h', sweepable: true },
-    attemptTimeout: { kind: 'duration', description: 'a reconnect attempt not open by then fails (timeout)', default: '5s', min: '100ms', max: '1m' },
+    policy: {
+      kind: 'choice',
+      choices: RECONNECT_POLICIES,
+      default: 'backoff',
+      sweepable: true,
+      description:
+        'when a dropped client tries again: immediate (at once, after every failure too), fixed (delay before every attempt), backoff (a random wait up to backoffBase x 2^attempt, at most backoffCap)',
+    },
+    delay: {
+      kind: 'duration',
+      description: "the fixed policy's wait before every attempt",
+      default: '250ms',
+      min: '1ms',
+      max: '1m',
+      sweepable: true,
+    },
+    backoffBase: {
+      kind: 'duration',
+      description: "the backoff policy's first ceiling, doubled after every failed attempt",
+      default: '100ms',
+      min: '1ms',
+      max: '1m',
+    },
+    backoffCap: {
+      kind: 'duration',
+      description: "the backoff policy's largest ceiling",
+      default: '3s',
+      min: '1ms',
+      max: '10m',
+    },
+    restartAt: {
+      kind: 'duration',
+      description: 'when in the window wsbench kills the server',
+      default: '1s',
+      min: '0ms',
+      max: '1h',
+    },
+    downtime: {
+      kind: 'duration',
+      description: 'from the kill until wsbench starts the server again',
+      default: '500ms',
+      min: '0ms',
+      max: '1h',
+      sweepable: true,
+    },
+    attemptTimeout: {
+      kind: 'duration',
+      description: 'a reconnect attempt not open by then fails (timeout)',
+      default: '5s',
+      min: '100ms',
+      max: '1m',
+    },
     ...CONNECT_PHASE_PARAMETERS,
   },
-  duration: { description: 'the longest the window lasts: it closes earlier once every client is back', default: '15s', min: '500ms', max: '24h' },
+  duration: {
+    description: 'the longest the window lasts: it closes earlier once every client is back',
+    default: '15s',
+    min: '500ms',
+    max: '24h',
+  },
   presets: {
     ci: { connections: 20, restartAt: '300ms', downtime: '200ms', duration: '8s' },
     herd: { connections: 1000, policy: ['immediate', 'fixed', 'backoff'], downtime: '1s', duration: '20s' },
   },
   validate(p) {
-    if (p.backoffCap < p.backoffBase) return { parameter: 'backoffCap', message: `${p.backoffCap}ms is below backoffBase ${p.backoffBase}ms` };
+    if (p.backoffCap < p.backoffBase)
+      return { parameter: 'backoffCap', message: `${p.backoffCap}ms is below backoffBase ${p.backoffBase}ms` };
     if (p.restartAt + p.downtime >= p.duration) {
-      return { parameter: 'duration', message: `${p.duration}ms ends before the server is back (restartAt ${p.restartAt}ms + downtime ${p.downtime}ms)` };
+      return {
+        parameter: 'duration',
+        message: `${p.duration}ms ends before the server is back (restartAt ${p.restartAt}ms + downtime ${p.downtime}ms)`,
+      };
     }
     return connectPhaseProblem(p);
   },
@@ -152,7 +212,8 @@ export default defineScenario({
     await ctx.ready();
     const restart = await ctx.serverRestart();
     // One process records the server's own downtime, so the cell holds it once.
-    if (restart && ctx.processIndex === 0) ctx.histogram('serverDown').recordUs(restart.servingAtUs - restart.stoppedAtUs);
+    if (restart && ctx.processIndex === 0)
+      ctx.histogram('serverDown').recordUs(restart.servingAtUs - restart.stoppedAtUs);
     // Every client dropped by the kill is back, or the window is over.
     if (restart && down > 0 && !ctx.signal.aborted) {
       await new Promise<void>((resolve) => {
@@ -163,7 +224,8 @@ export default defineScenario({
     ctx.done();
     if (restart) {
       for (const client of clients) {
-        if (client.connection && client.backAtUs !== null && client.backAtUs >= restart.stoppedAtUs) timeToBack.recordUs(client.backAtUs - restart.stoppedAtUs);
+        if (client.connection && client.backAtUs !== null && client.backAtUs >= restart.stoppedAtUs)
+          timeToBack.recordUs(client.backAtUs - restart.stoppedAtUs);
       }
     }
     ctx.counter('neverBack').add(clients.filter((c) => c.connection === null).length);
@@ -174,32 +236,85 @@ export default defineScenario({
     connected: total('connected', 'conn', { description: 'clients connected before the window opened' }),
     ...CONNECT_FAILURE_METRICS,
     // Not a fault: the kill drops every client on purpose.
-    lost: total('connectionsLost', 'lost', { description: 'connections dropped under the clients (by the kill, as a rule: one per client)' }),
+    lost: total('connectionsLost', 'lost', {
+      description: 'connections dropped under the clients (by the kill, as a rule: one per client)',
+    }),
     back: total('back', 'back', { better: 'higher', description: 'clients connected again after a drop' }),
     // A fault: a client the server never took back within the window.
-    neverBack: total('neverBack', 'never back', { role: 'errors', description: 'clients still without a connection when the window ended' }),
+    neverBack: total('neverBack', 'never back', {
+      role: 'errors',
+      description: 'clients still without a connection when the window ended',
+    }),
     ...latencyMetrics('timeToBack', {
       stats: ['p50', 'p90', 'p99', 'max', 'count'],
       primary: ['p50', 'p99'],
       label: 'back',
-      description: 'from the kill to the client\'s new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back)',
+      description:
+        "from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back)",
     }),
     serverDownMs: {
-      header: 'srv back ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'serverDown', stat: 'max' },
-      description: 'from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered)',
+      header: 'srv back ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      source: { histogram: 'serverDown', stat: 'max' },
+      description:
+        'from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered)',
     },
-    attempts: total('attempts', 'attempts', { better: 'none', description: 'reconnect attempts, the successful ones included' }),
+    attempts: total('attempts', 'attempts', {
+      better: 'none',
+      description: 'reconnect attempts, the successful ones included',
+    }),
     // Not faults: attempts fail while the server is down, by design; a client that never gets back is neverBack.
     ...ATTEMPT_FAILURE_METRICS,
-    attemptsAbandoned: total('attemptsAbandoned', 'abandoned', { description: 'attempts under way when the window closed (neither open nor failed)' }),
-    serverCpuPeak: { header: 'srv CPU% peak', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMax' }, description: 'the highest of the server\'s 250 ms CPU samples in the window (its old and new process alike)' },
-    serverRssPeak: { header: 'srv RSS peak', unit: 'bytes', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'rssMax' }, description: 'the server\'s largest RSS sample in the window' },
-    serverCpuPercent: { header: 'srv CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' } },
-    clientCpuPercent: { header: 'cli CPU%', unit: '%', better: 'lower', role: 'detail', source: { resource: 'clients', stat: 'cpuMean' } },
+    attemptsAbandoned: total('attemptsAbandoned', 'abandoned', {
+      description: 'attempts under way when the window closed (neither open nor failed)',
+    }),
+    serverCpuPeak: {
+      header: 'srv CPU% peak',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'cpuMax' },
+      description: "the highest of the server's 250 ms CPU samples in the window (its old and new process alike)",
+    },
+    serverRssPeak: {
+      header: 'srv RSS peak',
+      unit: 'bytes',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'rssMax' },
+      description: "the server's largest RSS sample in the window",
+    },
+    serverCpuPercent: {
+      header: 'srv CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'server', stat: 'cpuMean' },
+    },
+    clientCpuPercent: {
+      header: 'cli CPU%',
+      unit: '%',
+      better: 'lower',
+      role: 'detail',
+      source: { resource: 'clients', stat: 'cpuMean' },
+    },
   },
   table: [
-    'connected', 'lost', 'back', 'neverBack', 'serverDownMs', 'timeToBackP50Ms', 'timeToBackP90Ms', 'timeToBackP99Ms', 'timeToBackMaxMs',
-    'attempts', 'attemptsRefused', 'attemptsFailed', 'serverCpuPeak',
+    'connected',
+    'lost',
+    'back',
+    'neverBack',
+    'serverDownMs',
+    'timeToBackP50Ms',
+    'timeToBackP90Ms',
+    'timeToBackP99Ms',
+    'timeToBackMaxMs',
+    'attempts',
+    'attemptsRefused',
+    'attemptsFailed',
+    'serverCpuPeak',
   ],
   charts: [
     { kind: 'cumulative', histogram: 'timeToBack', title: 'clients back, by time since the server was killed' },
@@ -208,7 +323,10 @@ export default defineScenario({
   ],
 });
 
-type Outcome = { kind: 'open'; connection: ClientConnection } | { kind: 'failed'; message: string } | { kind: 'abandoned' };
+type Outcome =
+  | { kind: 'open'; connection: ClientConnection }
+  | { kind: 'failed'; message: string }
+  | { kind: 'abandoned' };
 
 /**
  * The attempt's outcome by its deadline; `abandoned` when the window closes first. A connection
@@ -228,7 +346,10 @@ function withinDeadline(attempt: Promise<ClientConnection>, timeoutMs: number, s
       resolve(outcome);
     };
     const onAbort = (): void => finish({ kind: 'abandoned' });
-    const timer = setTimeout(() => finish({ kind: 'failed', message: `no open within ${timeoutMs}ms: timed out` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ kind: 'failed', message: `no open within ${timeoutMs}ms: timed out` }),
+      timeoutMs,
+    );
     signal.addEventListener('abort', onAbort, { once: true });
     attempt.then(
       (connection) => finish({ kind: 'open', connection }),

@@ -65,23 +65,83 @@ function serverRssGrowthBytes({ measurements: m, resources: { server } }: Metric
 
 export default defineScenario({
   name: 'slow-consumer',
-  description: 'A stream to N clients of which a share read slowly or not at all (paused sockets); healthy and slow clients apart, and what the server queued, dropped and closed.',
+  description:
+    'A stream to N clients of which a share read slowly or not at all (paused sockets); healthy and slow clients apart, and what the server queued, dropped and closed.',
   requires: { pauseReading: true },
   parameters: {
-    connections: { kind: 'integer', description: 'connected clients over all client processes', default: 100, min: 1, max: 100_000, sweepable: true, spread: 'processes' },
-    slowShare: { kind: 'number', description: 'share of the clients that read slowly (0.1 = 10 %), spread evenly', default: 0.1, min: 0, max: 1, sweepable: true },
-    slowMode: { kind: 'choice', description: 'stop: slow clients stop reading; rate: they read slowReadRate bytes a second', choices: ['stop', 'rate'], default: 'stop', sweepable: true },
-    slowReadRate: { kind: 'size', description: 'bytes a second a slow client reads in slowMode rate', default: '4kb', min: 1 },
-    stopAfter: { kind: 'duration', description: 'slow clients read normally this long into the stream first', default: '0ms', min: '0ms' },
-    stopFor: { kind: 'duration', description: 'then read slowly this long, and normally again after (0 = until the stream ends)', default: '0ms', min: '0ms' },
-    interval: { kind: 'duration', description: 'time between two messages of the stream', default: '10ms', min: '1ms', max: '1h', sweepable: true },
-    messageSize: { kind: 'size', description: 'size of each message (a small JSON header padded with spaces)', default: '1kb', min: 64, max: '1MiB', sweepable: true },
+    connections: {
+      kind: 'integer',
+      description: 'connected clients over all client processes',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      sweepable: true,
+      spread: 'processes',
+    },
+    slowShare: {
+      kind: 'number',
+      description: 'share of the clients that read slowly (0.1 = 10 %), spread evenly',
+      default: 0.1,
+      min: 0,
+      max: 1,
+      sweepable: true,
+    },
+    slowMode: {
+      kind: 'choice',
+      description: 'stop: slow clients stop reading; rate: they read slowReadRate bytes a second',
+      choices: ['stop', 'rate'],
+      default: 'stop',
+      sweepable: true,
+    },
+    slowReadRate: {
+      kind: 'size',
+      description: 'bytes a second a slow client reads in slowMode rate',
+      default: '4kb',
+      min: 1,
+    },
+    stopAfter: {
+      kind: 'duration',
+      description: 'slow clients read normally this long into the stream first',
+      default: '0ms',
+      min: '0ms',
+    },
+    stopFor: {
+      kind: 'duration',
+      description: 'then read slowly this long, and normally again after (0 = until the stream ends)',
+      default: '0ms',
+      min: '0ms',
+    },
+    interval: {
+      kind: 'duration',
+      description: 'time between two messages of the stream',
+      default: '10ms',
+      min: '1ms',
+      max: '1h',
+      sweepable: true,
+    },
+    messageSize: {
+      kind: 'size',
+      description: 'size of each message (a small JSON header padded with spaces)',
+      default: '1kb',
+      min: 64,
+      max: '1MiB',
+      sweepable: true,
+    },
     backpressureLimit: {
       kind: 'size',
-      description: 'per-connection send queue of stacks that limit it (uWS maxBackpressure, Bun backpressureLimit; 0 = the limit wsbench pins, 512 MiB); the others buffer without limit',
-      default: '1MiB', min: 0, sweepable: true,
+      description:
+        'per-connection send queue of stacks that limit it (uWS maxBackpressure, Bun backpressureLimit; 0 = the limit wsbench pins, 512 MiB); the others buffer without limit',
+      default: '1MiB',
+      min: 0,
+      sweepable: true,
     },
-    onLimit: { kind: 'choice', description: 'what such a stack does at the limit: drop the message, or close the connection', choices: ['drop', 'close'], default: 'drop', sweepable: true },
+    onLimit: {
+      kind: 'choice',
+      description: 'what such a stack does at the limit: drop the message, or close the connection',
+      choices: ['drop', 'close'],
+      default: 'drop',
+      sweepable: true,
+    },
     ...CONNECT_PHASE_PARAMETERS,
   },
   duration: { description: 'streaming time (messages sent = duration / interval)', min: '1ms', max: '24h' },
@@ -89,8 +149,16 @@ export default defineScenario({
     ci: { connections: 20, slowShare: 0.1, duration: '1s', interval: '20ms' },
   },
   validate(p) {
-    if (ticksOf(p) < 1) return { parameter: 'duration', message: `${p.duration}ms is shorter than interval ${p.interval}ms: no message would be sent` };
-    if (p.stopAfter >= p.duration) return { parameter: 'stopAfter', message: `${p.stopAfter}ms is not within the stream's ${p.duration}ms: no client would be slow` };
+    if (ticksOf(p) < 1)
+      return {
+        parameter: 'duration',
+        message: `${p.duration}ms is shorter than interval ${p.interval}ms: no message would be sent`,
+      };
+    if (p.stopAfter >= p.duration)
+      return {
+        parameter: 'stopAfter',
+        message: `${p.stopAfter}ms is not within the stream's ${p.duration}ms: no client would be slow`,
+      };
     return connectPhaseProblem(p);
   },
   // A stack that closes a slow consumer at its limit is what is measured, counted per group: its own metrics
@@ -119,7 +187,8 @@ export default defineScenario({
 
     const sampleQueues = (): void => {
       const bytes = { slow: 0, healthy: 0 };
-      for (const connection of ctx.connections()) bytes[groups.get(connection) ?? 'healthy'] += connection.bufferedAmountBytes();
+      for (const connection of ctx.connections())
+        bytes[groups.get(connection) ?? 'healthy'] += connection.bufferedAmountBytes();
       slowQueued = bytes.slow;
       peaks.slow = Math.max(peaks.slow, bytes.slow);
       peaks.healthy = Math.max(peaks.healthy, bytes.healthy);
@@ -210,7 +279,13 @@ export default defineScenario({
       signal: ctx.signal,
       open: async (index) => {
         const global = first + index;
-        const reader = { group: isSlow(global, p.slowShare) ? 'slow' : 'healthy', received: 0, nextSeq: 0, done: false, tracksQueue: global === 0 } as Reader;
+        const reader = {
+          group: isSlow(global, p.slowShare) ? 'slow' : 'healthy',
+          received: 0,
+          nextSeq: 0,
+          done: false,
+          tracksQueue: global === 0,
+        } as Reader;
         reader.connection = await ctx.connect({
           ...sourceOf(global),
           textAsBytes: true,
@@ -249,7 +324,8 @@ export default defineScenario({
     ctx.counter('connected').add(readers.length);
     const slow = readers.filter((r) => r.group === 'slow');
     ctx.counter('slowConnected').add(slow.length);
-    if (slow.some((r) => !r.connection.throttleReading)) throw new Error('a slow client could not reach its socket to stop reading it');
+    if (slow.some((r) => !r.connection.throttleReading))
+      throw new Error('a slow client could not reach its socket to stop reading it');
 
     await ctx.ready();
     streamStartUs = ctx.nowUs();
@@ -280,50 +356,139 @@ export default defineScenario({
     connected: total('connected', 'conn'),
     slowConnected: total('slowConnected', 'slow'),
     ...CONNECT_FAILURE_METRICS,
-    ...latencyMetrics('delay', { stats: ['p50', 'p99', 'max'], primary: ['p50', 'p99'], description: "healthy clients, one-way: the message's due time on the server to its arrival" }),
-    ...latencyMetrics('slowDelay', { stats: ['p50', 'p99', 'max'], label: 'slow', description: 'slow clients, one-way, their drain at the end included' }),
+    ...latencyMetrics('delay', {
+      stats: ['p50', 'p99', 'max'],
+      primary: ['p50', 'p99'],
+      description: "healthy clients, one-way: the message's due time on the server to its arrival",
+    }),
+    ...latencyMetrics('slowDelay', {
+      stats: ['p50', 'p99', 'max'],
+      label: 'slow',
+      description: 'slow clients, one-way, their drain at the end included',
+    }),
     healthyReceived: total('healthyReceived', 'recv'),
     // Faults: what a healthy client lost. The slow clients' losses below are what the stack does by design.
-    healthyMissing: total('healthyMissing', 'miss', { role: 'errors', description: 'messages a healthy client never received' }),
-    healthySkipped: total('healthySkipped', 'skip', { role: 'errors', description: 'messages missing from the middle of a healthy client\'s sequence (dropped by the server)' }),
-    healthyClosed: total('healthyClosed', 'closed', { role: 'errors', description: 'healthy clients whose connection closed during the stream' }),
+    healthyMissing: total('healthyMissing', 'miss', {
+      role: 'errors',
+      description: 'messages a healthy client never received',
+    }),
+    healthySkipped: total('healthySkipped', 'skip', {
+      role: 'errors',
+      description: "messages missing from the middle of a healthy client's sequence (dropped by the server)",
+    }),
+    healthyClosed: total('healthyClosed', 'closed', {
+      role: 'errors',
+      description: 'healthy clients whose connection closed during the stream',
+    }),
     slowReceived: total('slowReceived', 'slow recv'),
-    slowMissing: total('slowMissing', 'slow miss', { better: 'lower', description: 'messages a slow client never received, its drain at the end included' }),
-    slowSkipped: total('slowSkipped', 'slow skip', { better: 'lower', description: "messages missing from the middle of a slow client's sequence (dropped by the server)" }),
-    slowClosed: total('slowClosed', 'slow closed', { better: 'none', description: 'slow clients whose connection the server closed during the stream' }),
-    ...latencyMetrics('slowClosedByServerAfter', { stats: ['p50', 'max'], label: 'closed after', description: 'from the stream\'s start to a slow client\'s connection closing' }),
+    slowMissing: total('slowMissing', 'slow miss', {
+      better: 'lower',
+      description: 'messages a slow client never received, its drain at the end included',
+    }),
+    slowSkipped: total('slowSkipped', 'slow skip', {
+      better: 'lower',
+      description: "messages missing from the middle of a slow client's sequence (dropped by the server)",
+    }),
+    slowClosed: total('slowClosed', 'slow closed', {
+      better: 'none',
+      description: 'slow clients whose connection the server closed during the stream',
+    }),
+    ...latencyMetrics('slowClosedByServerAfter', {
+      stats: ['p50', 'max'],
+      label: 'closed after',
+      description: "from the stream's start to a slow client's connection closing",
+    }),
     serverSentSlow: total('sentSlow', 'srv sent slow', { side: 'server' }),
-    serverDroppedSlow: total('droppedSlow', 'srv drop', { side: 'server', better: 'none', description: 'messages to slow clients the stack refused to queue' }),
-    serverDroppedHealthy: total('droppedHealthy', 'srv drop healthy', { side: 'server', role: 'errors', description: 'messages to healthy clients the stack refused to queue' }),
+    serverDroppedSlow: total('droppedSlow', 'srv drop', {
+      side: 'server',
+      better: 'none',
+      description: 'messages to slow clients the stack refused to queue',
+    }),
+    serverDroppedHealthy: total('droppedHealthy', 'srv drop healthy', {
+      side: 'server',
+      role: 'errors',
+      description: 'messages to healthy clients the stack refused to queue',
+    }),
     serverSlowQueuedPeakMB: {
-      header: 'srv queue MB', unit: 'MB', better: 'none', role: 'detail', acrossRounds: 'max',
-      source: { custom: 'peak of the bytes the server had queued for its slow connections (bufferedAmountBytes of each, read every 100 ms), in MB', compute: ({ measurements: m }) => megabytes(m.serverCounters.slowQueuedPeakBytes ?? null) },
+      header: 'srv queue MB',
+      unit: 'MB',
+      better: 'none',
+      role: 'detail',
+      acrossRounds: 'max',
+      source: {
+        custom:
+          'peak of the bytes the server had queued for its slow connections (bufferedAmountBytes of each, read every 100 ms), in MB',
+        compute: ({ measurements: m }) => megabytes(m.serverCounters.slowQueuedPeakBytes ?? null),
+      },
     },
     serverHealthyQueuedPeakMB: {
-      header: 'srv queue healthy MB', unit: 'MB', better: 'lower', role: 'detail', acrossRounds: 'max',
-      source: { custom: 'the same for the healthy connections', compute: ({ measurements: m }) => megabytes(m.serverCounters.healthyQueuedPeakBytes ?? null) },
+      header: 'srv queue healthy MB',
+      unit: 'MB',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'max',
+      source: {
+        custom: 'the same for the healthy connections',
+        compute: ({ measurements: m }) => megabytes(m.serverCounters.healthyQueuedPeakBytes ?? null),
+      },
     },
     serverRssGrowthMB: {
-      header: 'srv RSS growth MB', unit: 'MB', better: 'lower', role: 'detail', acrossRounds: 'max',
-      source: { custom: "the server's peak RSS in the window (from /proc) minus its RSS when the stream started, in MB", compute: (input) => megabytes(serverRssGrowthBytes(input)) },
+      header: 'srv RSS growth MB',
+      unit: 'MB',
+      better: 'lower',
+      role: 'detail',
+      acrossRounds: 'max',
+      source: {
+        custom: "the server's peak RSS in the window (from /proc) minus its RSS when the stream started, in MB",
+        compute: (input) => megabytes(serverRssGrowthBytes(input)),
+      },
     },
     slowQueueGrowth: rate('serverSlowQueuedBytes', 'queue B/s', {
-      unit: 'bytes/s', better: 'none',
-      description: "growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second)",
+      unit: 'bytes/s',
+      better: 'none',
+      description:
+        "growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second)",
     }),
     serverRssMB: {
-      header: 'srv RSS MB', unit: 'MB', better: 'lower', role: 'detail',
-      source: { custom: "the server's peak RSS in the window, in MB", compute: ({ resources: { server } }) => megabytes(server ? server.rssBytes.max : null) },
+      header: 'srv RSS MB',
+      unit: 'MB',
+      better: 'lower',
+      role: 'detail',
+      source: {
+        custom: "the server's peak RSS in the window, in MB",
+        compute: ({ resources: { server } }) => megabytes(server ? server.rssBytes.max : null),
+      },
     },
   },
   table: [
-    'connected', 'slowConnected', 'delayP50Ms', 'delayP99Ms', 'healthyMissing',
-    'slowDelayP50Ms', 'slowDelayMaxMs', 'slowReceived', 'slowSkipped', 'slowMissing', 'slowClosed',
-    'serverDroppedSlow', 'serverSlowQueuedPeakMB', 'serverRssGrowthMB',
+    'connected',
+    'slowConnected',
+    'delayP50Ms',
+    'delayP99Ms',
+    'healthyMissing',
+    'slowDelayP50Ms',
+    'slowDelayMaxMs',
+    'slowReceived',
+    'slowSkipped',
+    'slowMissing',
+    'slowClosed',
+    'serverDroppedSlow',
+    'serverSlowQueuedPeakMB',
+    'serverRssGrowthMB',
   ],
   charts: [
-    { kind: 'by-parameter', parameter: 'slowShare', metrics: ['serverRssGrowthMB', 'serverSlowQueuedPeakMB'], title: 'server memory by share of slow clients' },
-    { kind: 'by-parameter', parameter: 'slowShare', metrics: ['delayP50Ms', 'delayP99Ms'], title: "healthy clients' delay by share of slow clients" },
+    {
+      kind: 'by-parameter',
+      parameter: 'slowShare',
+      metrics: ['serverRssGrowthMB', 'serverSlowQueuedPeakMB'],
+      title: 'server memory by share of slow clients',
+    },
+    {
+      kind: 'by-parameter',
+      parameter: 'slowShare',
+      metrics: ['delayP50Ms', 'delayP99Ms'],
+      title: "healthy clients' delay by share of slow clients",
+    },
     { kind: 'over-time', rates: ['slowQueueGrowth'], title: "growth of the server's queue for slow clients" },
     { kind: 'percentiles', histograms: ['delay', 'slowDelay'] },
     { kind: 'resources' },

@@ -71,13 +71,34 @@ const tickToAckMetrics = latencyMetrics('tickToAck', {
 
 export default defineScenario({
   name: 'ticker-orders',
-  description: 'Price ticks broadcast on a schedule; each client answers every tick with an order and times the acknowledgement.',
+  description:
+    'Price ticks broadcast on a schedule; each client answers every tick with an order and times the acknowledgement.',
   parameters: {
-    tickInterval: { kind: 'duration', description: 'time between two price ticks', default: '10ms', min: '1ms', max: '60s', sweepable: true },
-    connections: {
-      kind: 'integer', description: 'trading clients (over all client processes)', default: 1, min: 1, max: 10_000, sweepable: true, spread: 'processes',
+    tickInterval: {
+      kind: 'duration',
+      description: 'time between two price ticks',
+      default: '10ms',
+      min: '1ms',
+      max: '60s',
+      sweepable: true,
     },
-    symbols: { kind: 'integer', description: 'stock symbols priced on every tick', default: 1, min: 1, max: 1000, sweepable: true },
+    connections: {
+      kind: 'integer',
+      description: 'trading clients (over all client processes)',
+      default: 1,
+      min: 1,
+      max: 10_000,
+      sweepable: true,
+      spread: 'processes',
+    },
+    symbols: {
+      kind: 'integer',
+      description: 'stock symbols priced on every tick',
+      default: 1,
+      min: 1,
+      max: 1000,
+      sweepable: true,
+    },
   },
   presets: {
     // The seed ran one client against a 10 ms ticker "for a while"; 30 s gives ~3,000 orders.
@@ -241,7 +262,10 @@ export default defineScenario({
       description: 'orders acknowledged per second of the window',
     }),
     ticksReceived: total('ticksReceived', 'ticks'),
-    ticksMissed: total('ticksMissed', 'missed', { role: 'errors', description: 'ticks a client never got (sequence gaps)' }),
+    ticksMissed: total('ticksMissed', 'missed', {
+      role: 'errors',
+      description: 'ticks a client never got (sequence gaps)',
+    }),
     ticksDuplicated: total('ticksDuplicated', 'dup ticks', { role: 'errors' }),
     ticksBroadcast: total('ticksBroadcast', 'broadcast', { side: 'server' }),
     ticksNominalPerConnection: {
@@ -250,7 +274,8 @@ export default defineScenario({
       better: 'none',
       role: 'detail',
       source: {
-        custom: 'ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down',
+        custom:
+          'ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down',
         compute: ({ measurements, params }) =>
           measurements.windowMs > 0 ? Math.floor(measurements.windowMs / params.tickInterval) : null,
       },
@@ -279,14 +304,24 @@ export default defineScenario({
       role: 'errors',
       source: {
         custom: 'connections that closed on their own plus orders the server could not parse',
-        compute: ({ measurements }) => (measurements.counters.errors ?? 0) + (measurements.serverCounters.ordersMalformed ?? 0),
+        compute: ({ measurements }) =>
+          (measurements.counters.errors ?? 0) + (measurements.serverCounters.ordersMalformed ?? 0),
       },
     },
     connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
   table: [
-    'orderRttMeanMs', 'orderRttMaxMs', 'orderRttMinMs', 'orderRttStdevMs', 'orderRttP99Ms', 'tickToAckP99Ms',
-    'ordersSent', 'ordersAcked', 'ticksReceived', 'ticksMissed', 'errors',
+    'orderRttMeanMs',
+    'orderRttMaxMs',
+    'orderRttMinMs',
+    'orderRttStdevMs',
+    'orderRttP99Ms',
+    'tickToAckP99Ms',
+    'ordersSent',
+    'ordersAcked',
+    'ticksReceived',
+    'ticksMissed',
+    'errors',
   ],
   charts: [
     { kind: 'percentiles', histograms: ['orderRtt', 'tickToAck', 'tickDelay'] },

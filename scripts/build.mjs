@@ -34,7 +34,11 @@ function filesUnder(directory) {
   if (!existsSync(directory)) return [];
   return readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(ROOT, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/'));
+    .map((entry) =>
+      relative(ROOT, join(entry.parentPath ?? entry.path, entry.name))
+        .split(sep)
+        .join('/'),
+    );
 }
 
 /** sha256 over the compiler's version, tsconfig.json, and every file in the folders tsconfig includes. */

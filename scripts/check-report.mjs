@@ -67,13 +67,24 @@ try {
   });
   const match = /<pre id="wsbench-check">([^<]*)<\/pre>/.exec(dom);
   if (!match) throw new Error('the page did not finish loading (no probe output in the DOM)');
-  const report = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
-  execFileSync(browser, [...flags('b'), `--screenshot=${screenshot}`, `file://${htmlPath}`], { stdio: 'ignore', timeout: 60_000 });
+  const report = JSON.parse(
+    match[1]
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
+  execFileSync(browser, [...flags('b'), `--screenshot=${screenshot}`, `file://${htmlPath}`], {
+    stdio: 'ignore',
+    timeout: 60_000,
+  });
 
   const problems = [];
-  if (report.figures.length !== declared) problems.push(`${declared} charts in the file, ${report.figures.length} in the rendered page`);
+  if (report.figures.length !== declared)
+    problems.push(`${declared} charts in the file, ${report.figures.length} in the rendered page`);
   for (const f of report.figures) {
-    if (f.width < 100 || f.height < 50 || f.marks === 0) problems.push(`chart ${f.id} rendered ${f.width}x${f.height} px with ${f.marks} marks`);
+    if (f.width < 100 || f.height < 50 || f.marks === 0)
+      problems.push(`chart ${f.id} rendered ${f.width}x${f.height} px with ${f.marks} marks`);
   }
   for (const e of report.errors) problems.push(`page error: ${e}`);
   for (const r of report.resources) problems.push(`page loaded ${r}`);

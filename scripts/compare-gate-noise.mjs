@@ -36,13 +36,30 @@ function wsbench(...rest) {
 
 function runOnce(name) {
   const out = join(dir, `${name}.json`);
-  const outcome = wsbench('run', 'echo', '--servers', 'ws,uws', '--clients', 'ws', '--duration', duration, '--repeat', repeat, '--out', out, '--json');
-  if (outcome.code !== 0) throw new Error(`run ${name} exited ${outcome.code}: ${outcome.stderr.trim().split('\n').at(-1)}`);
+  const outcome = wsbench(
+    'run',
+    'echo',
+    '--servers',
+    'ws,uws',
+    '--clients',
+    'ws',
+    '--duration',
+    duration,
+    '--repeat',
+    repeat,
+    '--out',
+    out,
+    '--json',
+  );
+  if (outcome.code !== 0)
+    throw new Error(`run ${name} exited ${outcome.code}: ${outcome.stderr.trim().split('\n').at(-1)}`);
   return out;
 }
 
 /** The gate's rule (countedByGate), for any threshold, from one comparison's deltas. */
-const beyond = (d, pct) => d.verdict === 'regressed' && (d.changePct === null || d.role === 'status' || d.role === 'errors' || Math.abs(d.changePct) > pct);
+const beyond = (d, pct) =>
+  d.verdict === 'regressed' &&
+  (d.changePct === null || d.role === 'status' || d.role === 'errors' || Math.abs(d.changePct) > pct);
 /** A cell the base ran and the new file lacks fails the gate at any threshold. */
 const missing = (comparison) => (comparison.missingInNext ?? []).filter((c) => c.status !== 'skipped').length;
 
@@ -57,8 +74,12 @@ for (let i = 1; i <= pairs; i++) {
   const regressed = deltas.filter((d) => d.verdict === 'regressed');
   const worst = regressed.sort((a, b) => Math.abs(b.changePct ?? Infinity) - Math.abs(a.changePct ?? Infinity))[0];
   const warnings = comparison.warnings?.length ?? 0;
-  console.log(`pair ${i}: ${regressed.length} regressed beyond the noise${worst ? `, worst ${worst.cell} ${worst.metric} ${worst.changePct === null ? 'n/a' : `${worst.changePct.toFixed(1)}%`}` : ''}${warnings ? `, ${warnings} warnings` : ''}`);
+  console.log(
+    `pair ${i}: ${regressed.length} regressed beyond the noise${worst ? `, worst ${worst.cell} ${worst.metric} ${worst.changePct === null ? 'n/a' : `${worst.changePct.toFixed(1)}%`}` : ''}${warnings ? `, ${warnings} warnings` : ''}`,
+  );
 }
-console.log(`\n${pairs} identical pairs, --repeat ${repeat}, --duration ${duration}: pairs that pass --fail-on-regression P`);
+console.log(
+  `\n${pairs} identical pairs, --repeat ${repeat}, --duration ${duration}: pairs that pass --fail-on-regression P`,
+);
 for (const p of thresholds) console.log(`  P=${String(p).padStart(3)}%  ${passes[p]}/${pairs}`);
 console.log(`(results in ${dir})`);

@@ -14,10 +14,29 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { caseDirs, faultShown, killQuietly, runBin as runBinIn, sleep, startTarget, until, untilWindowOpen } from './fault-run.mjs';
+import {
+  caseDirs,
+  faultShown,
+  killQuietly,
+  runBin as runBinIn,
+  sleep,
+  startTarget,
+  until,
+  untilWindowOpen,
+} from './fault-run.mjs';
 
 const NOTHING = { code: null, hung: false, left: [], lost: null, readAsOk: null, outside: [] };
 /** Reading a special file must end at once: longer than this is a hang. */
@@ -31,7 +50,19 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
   const node = process.execPath;
   const runBin = (argv, options) => runBinIn(bin, argv, options);
   const tagged = () => `wsbench-fault-${randomBytes(6).toString('hex')}`;
-  const quickRun = (out, extra = []) => ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', ...extra, '--out', out];
+  const quickRun = (out, extra = []) => [
+    'run',
+    'echo',
+    '--servers',
+    'ws',
+    '--clients',
+    'ws',
+    '--duration',
+    '300ms',
+    ...extra,
+    '--out',
+    out,
+  ];
 
   /** A case that runs `body(dirs)` and adds what changed in elsewhere/ to what it found. */
   const hostile = (name, body) => ({
@@ -44,17 +75,23 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
   });
 
   /** Refused at once with one line: exit 2, one line on stderr (matching `line` when given), within the hang deadline. */
-  const refused = (name, make, line) => hostile(name, async (dirs) => {
-    const { argv, skip } = make(dirs);
-    if (skip) return { skipped: skip };
-    const ran = await runBin(argv, { cwd: dirs.dir, hangMs: SPECIAL_FILE_HANG_MS });
-    const lines = ran.stderr.trim().split('\n').filter(Boolean);
-    const wrong = ran.hung ? null
-      : ran.code !== 2 ? `exit ${ran.code}, not 2: ${lines.at(-1) ?? ''}`
-        : lines.length !== 1 ? `${lines.length} lines on stderr, not one`
-          : line && !line.test(lines[0]) ? `said "${lines[0]}", not ${line}` : null;
-    return { code: ran.code, hung: ran.hung, left: ran.left, readAsOk: wrong };
-  });
+  const refused = (name, make, line) =>
+    hostile(name, async (dirs) => {
+      const { argv, skip } = make(dirs);
+      if (skip) return { skipped: skip };
+      const ran = await runBin(argv, { cwd: dirs.dir, hangMs: SPECIAL_FILE_HANG_MS });
+      const lines = ran.stderr.trim().split('\n').filter(Boolean);
+      const wrong = ran.hung
+        ? null
+        : ran.code !== 2
+          ? `exit ${ran.code}, not 2: ${lines.at(-1) ?? ''}`
+          : lines.length !== 1
+            ? `${lines.length} lines on stderr, not one`
+            : line && !line.test(lines[0])
+              ? `said "${lines[0]}", not ${line}`
+              : null;
+      return { code: ran.code, hung: ran.hung, left: ran.left, readAsOk: wrong };
+    });
 
   /** A file at `path` that is not wsbench's, and the check that it is still there, as it was. */
   const notOurs = (path, make) => {
@@ -80,22 +117,46 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
    * (`fault`), or it must be written and marked interrupted with exit `code` (`interrupted`), or,
    * killed, only what it leaves counts (`killed`).
    */
-  const faultRun = (name, argv, { inject, wanted = 'fault', code = 130 } = {}) => hostile(name, async ({ dir }) => {
-    const out = join(dir, 'r.json');
-    const tag = tagged();
-    const ran = await runBin(argv(out, tag), { cwd: dir, tag, inject: inject && ((child, stderr) => inject(child, stderr, out)) });
-    if (ran.hung) return { code: ran.code, hung: true, left: ran.left, lost: existsSync(out) ? null : 'hung, and no result written' };
-    if (wanted === 'killed') return { code: ran.code, left: ran.left };
-    if (wanted === 'fault') return { code: ran.code, left: ran.left, ...faultShown(readResultFile, out, ran.code, 'fault') };
-    let result;
-    try {
-      result = readResultFile(out);
-    } catch (error) {
-      return { code: ran.code, left: ran.left, lost: `no valid result file (exit ${ran.code}): ${error.message.split('\n')[0]}` };
-    }
-    const measured = result.cells[0]?.measurements !== undefined;
-    return { code: ran.code, left: ran.left, lost: measured ? null : 'the cut cell lost its numbers', readAsOk: ran.code === code && result.interrupted ? null : `not marked interrupted with exit ${code} (exit ${ran.code})` };
-  });
+  const faultRun = (name, argv, { inject, wanted = 'fault', code = 130 } = {}) =>
+    hostile(name, async ({ dir }) => {
+      const out = join(dir, 'r.json');
+      const tag = tagged();
+      const ran = await runBin(argv(out, tag), {
+        cwd: dir,
+        tag,
+        inject: inject && ((child, stderr) => inject(child, stderr, out)),
+      });
+      if (ran.hung)
+        return {
+          code: ran.code,
+          hung: true,
+          left: ran.left,
+          lost: existsSync(out) ? null : 'hung, and no result written',
+        };
+      if (wanted === 'killed') return { code: ran.code, left: ran.left };
+      if (wanted === 'fault')
+        return { code: ran.code, left: ran.left, ...faultShown(readResultFile, out, ran.code, 'fault') };
+      let result;
+      try {
+        result = readResultFile(out);
+      } catch (error) {
+        return {
+          code: ran.code,
+          left: ran.left,
+          lost: `no valid result file (exit ${ran.code}): ${error.message.split('\n')[0]}`,
+        };
+      }
+      const measured = result.cells[0]?.measurements !== undefined;
+      return {
+        code: ran.code,
+        left: ran.left,
+        lost: measured ? null : 'the cut cell lost its numbers',
+        readAsOk:
+          ran.code === code && result.interrupted
+            ? null
+            : `not marked interrupted with exit ${code} (exit ${ran.code})`,
+      };
+    });
 
   const front = (options, tag) => `front=${node} ${FRONT} --port {port} --tag ${tag} ${options}`;
 
@@ -117,64 +178,123 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
 
     // ---------------------------------------------------------------- files it reads (item 2)
     ...['fifo', 'zero'].flatMap((kind) => [
-      refused(`report of a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => ({ argv: ['report', special(dir, kind)] })),
+      refused(`report of a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => ({
+        argv: ['report', special(dir, kind)],
+      })),
       refused(`compare against a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => {
         copyFileSync(PREVIOUS, join(dir, 'base.json'));
         return { argv: ['compare', join(dir, 'base.json'), special(dir, kind)] };
       }),
-      refused(`recover of a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => ({ argv: ['recover', special(dir, kind)] })),
-      refused(`--ca a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => ({ argv: ['run', 'echo', '--target', 'wss://127.0.0.1:9/', '--ca', special(dir, kind), '--clients', 'ws'] })),
+      refused(`recover of a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => ({
+        argv: ['recover', special(dir, kind)],
+      })),
+      refused(`--ca a ${kind === 'fifo' ? 'FIFO' : 'link to /dev/zero'}`, ({ dir }) => ({
+        argv: ['run', 'echo', '--target', 'wss://127.0.0.1:9/', '--ca', special(dir, kind), '--clients', 'ws'],
+      })),
     ]),
 
     // ---------------------------------------------------------------- live surfaces (items 3, 4, 5)
     hostile('Host: evil.example to the dashboard and /metrics', async ({ dir }) => {
       const out = join(dir, 'r.json');
       const answers = [];
-      const ran = await runBin(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '30s', '--dashboard', '127.0.0.1:0', '--metrics-listen', '127.0.0.1:0', '--metrics-linger', '0s', '--out', out], {
-        cwd: dir,
-        inject: async (child, stderr) => {
-          await until(stderr, /: started/);
-          const dashboard = /dashboard: (http:\S+)/.exec(stderr())?.[1];
-          const metrics = /metrics: (http:\S+)/.exec(stderr())?.[1];
-          for (const url of [dashboard && new URL('events', dashboard).href, metrics].filter(Boolean)) answers.push({ path: url, ...(await getWithHost(url, 'evil.example')) });
-          killQuietly(child.pid, 'SIGINT');
+      const ran = await runBin(
+        [
+          'run',
+          'echo',
+          '--servers',
+          'ws',
+          '--clients',
+          'ws',
+          '--duration',
+          '30s',
+          '--dashboard',
+          '127.0.0.1:0',
+          '--metrics-listen',
+          '127.0.0.1:0',
+          '--metrics-linger',
+          '0s',
+          '--out',
+          out,
+        ],
+        {
+          cwd: dir,
+          inject: async (child, stderr) => {
+            await until(stderr, /: started/);
+            const dashboard = /dashboard: (http:\S+)/.exec(stderr())?.[1];
+            const metrics = /metrics: (http:\S+)/.exec(stderr())?.[1];
+            for (const url of [dashboard && new URL('events', dashboard).href, metrics].filter(Boolean))
+              answers.push({ path: url, ...(await getWithHost(url, 'evil.example')) });
+            killQuietly(child.pid, 'SIGINT');
+          },
         },
-      });
+      );
       // Refused is 421 (or 403) with nothing of the run: no cell, no scenario, no metric family.
-      const served = answers.filter((a) => (a.status !== 421 && a.status !== 403) || /echo|"cells"|wsbench_/.test(a.body));
+      const served = answers.filter(
+        (a) => (a.status !== 421 && a.status !== 403) || /echo|"cells"|wsbench_/.test(a.body),
+      );
       const shown = faultShown(readResultFile, out, ran.code, 'interrupted');
       return {
-        code: ran.code, hung: ran.hung, left: ran.left, lost: shown.lost,
-        readAsOk: answers.length < 2 ? `the live views did not start: ${ran.stderr.trim().split('\n').at(-1)}` : served.length ? `answered Host evil.example: ${served.map((a) => `${a.path} ${a.status}`).join(', ')}` : null,
+        code: ran.code,
+        hung: ran.hung,
+        left: ran.left,
+        lost: shown.lost,
+        readAsOk:
+          answers.length < 2
+            ? `the live views did not start: ${ran.stderr.trim().split('\n').at(-1)}`
+            : served.length
+              ? `answered Host evil.example: ${served.map((a) => `${a.path} ${a.status}`).join(', ')}`
+              : null,
       };
     }),
     hostile('--dashboard evil.example:80 is not looked up', async ({ dir }) => {
-      if (process.getuid?.() !== 0 || spawnSync('unshare', ['--help']).status !== 0) return { skipped: 'needs root and unshare (a network namespace of its own)' };
+      if (process.getuid?.() !== 0 || spawnSync('unshare', ['--help']).status !== 0)
+        return { skipped: 'needs root and unshare (a network namespace of its own)' };
       const queries = join(dir, 'dns-queries.txt');
       const resolv = join(dir, 'resolv.conf');
       writeFileSync(resolv, 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n');
       writeFileSync(queries, '');
       // In a namespace of its own, no packet leaves the machine; a DNS server on its loopback counts what reaches it.
       const listener = join(dir, 'dns-listener.cjs');
-      writeFileSync(listener, `const fs = require('fs');\nrequire('dgram').createSocket('udp4').on('message', () => fs.appendFileSync(${JSON.stringify(queries)}, 'query\\n')).bind(53, '127.0.0.1');\n`);
+      writeFileSync(
+        listener,
+        `const fs = require('fs');\nrequire('dgram').createSocket('udp4').on('message', () => fs.appendFileSync(${JSON.stringify(queries)}, 'query\\n')).bind(53, '127.0.0.1');\n`,
+      );
       const script = `mount --bind ${resolv} /etc/resolv.conf && ip link set lo up && { ${node} ${listener} & sleep 1; ${node} ${bin} run echo --servers ws --clients ws --duration 1s --dashboard evil.example:80 --out ${join(dir, 'r.json')}; echo "exit $?" >&2; kill $!; }`;
       const ran = spawnSync('unshare', ['-m', '-n', 'sh', '-c', script], { encoding: 'utf8', timeout: 60_000 });
-      const lines = ran.stderr.trim().split('\n').filter((l) => !/^exit \d+$/.test(l));
+      const lines = ran.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^exit \d+$/.test(l));
       const code = Number(/exit (\d+)/.exec(ran.stderr)?.[1] ?? NaN);
       const asked = readFileSync(queries, 'utf8').split('\n').filter(Boolean).length;
-      const wrong = asked > 0 ? `looked evil.example up: ${asked} DNS quer${asked === 1 ? 'y' : 'ies'}` : code !== 2 || lines.length !== 1 ? `exit ${code}, ${lines.length} lines: ${lines.at(-1) ?? ''}` : null;
+      const wrong =
+        asked > 0
+          ? `looked evil.example up: ${asked} DNS quer${asked === 1 ? 'y' : 'ies'}`
+          : code !== 2 || lines.length !== 1
+            ? `exit ${code}, ${lines.length} lines: ${lines.at(-1) ?? ''}`
+            : null;
       return { code, hung: ran.error?.code === 'ETIMEDOUT', readAsOk: wrong };
     }),
     hostile('a backslash-quote in a metric header (Vega)', async ({ dir }) => {
       const file = join(dir, 'r.json');
       const made = await runBin(quickRun(join(dir, 'made.json')), { cwd: dir });
-      if (made.code !== 0) return { code: made.code, lost: `the run to report failed: ${made.stderr.trim().split('\n').at(-1)}` };
+      if (made.code !== 0)
+        return { code: made.code, lost: `the run to report failed: ${made.stderr.trim().split('\n').at(-1)}` };
       const data = JSON.parse(readFileSync(join(dir, 'made.json'), 'utf8'));
-      for (const metric of Object.values(data.scenarios[0].metrics)) metric.header = `${metric.header} \\" '); alert(1); ('`;
+      for (const metric of Object.values(data.scenarios[0].metrics))
+        metric.header = `${metric.header} \\" '); alert(1); ('`;
       writeFileSync(file, JSON.stringify(data));
       const ran = await runBin(['report', file], { cwd: dir });
-      const broken = ran.code !== 0 || /internal error/.test(ran.stderr) ? `report exit ${ran.code}: ${ran.stderr.trim().split('\n')[0]}` : null;
-      return { code: ran.code, hung: ran.hung, left: ran.left, lost: broken ?? (existsSync(join(dir, 'r.report', 'report.html')) ? null : 'no report.html') };
+      const broken =
+        ran.code !== 0 || /internal error/.test(ran.stderr)
+          ? `report exit ${ran.code}: ${ran.stderr.trim().split('\n')[0]}`
+          : null;
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: ran.left,
+        lost: broken ?? (existsSync(join(dir, 'r.report', 'report.html')) ? null : 'no report.html'),
+      };
     }),
     hostile('backticks and <img> in a path (compare Markdown)', async ({ dir }) => {
       const base = join(dir, 'base.json');
@@ -183,47 +303,170 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       copyFileSync(PREVIOUS, hostileName);
       const ran = await runBin(['compare', base, hostileName, '--format', 'markdown'], { cwd: dir });
       const raw = ran.stdout.split('\n').filter((line) => rawHtmlOutsideCode(line, '<img src=x>'));
-      return { code: ran.code, hung: ran.hung, left: ran.left, readAsOk: raw.length ? `raw HTML in the Markdown: ${raw[0].slice(0, 120)}` : null };
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: ran.left,
+        readAsOk: raw.length ? `raw HTML in the Markdown: ${raw[0].slice(0, 120)}` : null,
+      };
     }),
     hostile('secrets in --target', async ({ dir }) => {
       const target = await startTarget(ECHO, `${tagged()}-target`);
       if (!target) return { lost: 'the target fixture did not start' };
       const out = join(dir, 'r.json');
-      const ran = await runBin(['run', 'echo', '--target', `ws://admin:s3cretPW@127.0.0.1:${target.port}/?token=TOPSECRET`, '--clients', 'ws', '--duration', '1s', '--keep-journal', '--out', out], { cwd: dir });
+      const ran = await runBin(
+        [
+          'run',
+          'echo',
+          '--target',
+          `ws://admin:s3cretPW@127.0.0.1:${target.port}/?token=TOPSECRET`,
+          '--clients',
+          'ws',
+          '--duration',
+          '1s',
+          '--keep-journal',
+          '--out',
+          out,
+        ],
+        { cwd: dir },
+      );
       target.child.kill('SIGKILL');
-      const leaks = [['stdout', ran.stdout], ['stderr', ran.stderr], ...filesUnder(dir).map((f) => [f, readFileSync(f, 'latin1')])]
-        .filter(([, text]) => /s3cretPW|TOPSECRET/.test(text)).map(([where]) => where);
-      return { code: ran.code, hung: ran.hung, left: ran.left, readAsOk: leaks.length ? `the secret is in ${leaks.join(', ')}` : null, lost: existsSync(out) ? null : `no result (exit ${ran.code})` };
+      const leaks = [
+        ['stdout', ran.stdout],
+        ['stderr', ran.stderr],
+        ...filesUnder(dir).map((f) => [f, readFileSync(f, 'latin1')]),
+      ]
+        .filter(([, text]) => /s3cretPW|TOPSECRET/.test(text))
+        .map(([where]) => where);
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: ran.left,
+        readAsOk: leaks.length ? `the secret is in ${leaks.join(', ')}` : null,
+        lost: existsSync(out) ? null : `no result (exit ${ran.code})`,
+      };
     }),
 
     // ---------------------------------------------------------------- faults never ok (item 6)
-    faultRun('churn: a server that drops every second handshake', (out, tag) => ['run', 'churn', '--server-cmd', front('--drop-every 2', tag), '--clients', 'ws', '--rate', '20', '--duration', '2s', '--out', out]),
-    faultRun('churn: a server that answers 429 past 5 a second', (out, tag) => ['run', 'churn', '--server-cmd', front('--limit 5 --window-ms 1000', tag), '--clients', 'ws', '--rate', '30', '--duration', '2s', '--out', out]),
-    faultRun('reconnect-storm: a server that drops every second', (out, tag) => ['run', 'reconnect-storm', '--server-cmd', front('--drop-every 2', tag), '--clients', 'ws', '--connections', '20', '--restart-at', '300ms', '--downtime', '200ms', '--duration', '6s', '--out', out]),
+    faultRun('churn: a server that drops every second handshake', (out, tag) => [
+      'run',
+      'churn',
+      '--server-cmd',
+      front('--drop-every 2', tag),
+      '--clients',
+      'ws',
+      '--rate',
+      '20',
+      '--duration',
+      '2s',
+      '--out',
+      out,
+    ]),
+    faultRun('churn: a server that answers 429 past 5 a second', (out, tag) => [
+      'run',
+      'churn',
+      '--server-cmd',
+      front('--limit 5 --window-ms 1000', tag),
+      '--clients',
+      'ws',
+      '--rate',
+      '30',
+      '--duration',
+      '2s',
+      '--out',
+      out,
+    ]),
+    faultRun('reconnect-storm: a server that drops every second', (out, tag) => [
+      'run',
+      'reconnect-storm',
+      '--server-cmd',
+      front('--drop-every 2', tag),
+      '--clients',
+      'ws',
+      '--connections',
+      '20',
+      '--restart-at',
+      '300ms',
+      '--downtime',
+      '200ms',
+      '--duration',
+      '6s',
+      '--out',
+      out,
+    ]),
 
     // ---------------------------------------------------------------- every way out cleans up (item 7)
-    faultRun('kill -9 wsbench: its server cgroup goes', (out, tag) => ['run', 'echo', '--server-cmd', `srv=${node} ${ECHO} --port {port} --mode setsid --tag ${tag}`, '--clients', 'ws', '--duration', '30s', '--out', out], {
-      wanted: 'killed',
-      inject: async (child, stderr) => {
-        await until(stderr, /: started/);
-        await sleep(1500);
-        killQuietly(child.pid, 'SIGKILL');
+    faultRun(
+      'kill -9 wsbench: its server cgroup goes',
+      (out, tag) => [
+        'run',
+        'echo',
+        '--server-cmd',
+        `srv=${node} ${ECHO} --port {port} --mode setsid --tag ${tag}`,
+        '--clients',
+        'ws',
+        '--duration',
+        '30s',
+        '--out',
+        out,
+      ],
+      {
+        wanted: 'killed',
+        inject: async (child, stderr) => {
+          await until(stderr, /: started/);
+          await sleep(1500);
+          killQuietly(child.pid, 'SIGKILL');
+        },
       },
-    }),
-    faultRun('SIGHUP to the group of a --server-cmd run', (out, tag) => ['run', 'echo', '--server-cmd', `srv=${node} ${ECHO} --port {port} --mode echo --tag ${tag}`, '--clients', 'ws', '--duration', '30s', '--out', out], {
-      wanted: 'interrupted',
-      code: 129,
-      inject: async (child, stderr, out) => {
-        await until(stderr, /: started/);
-        await untilWindowOpen(out);
-        await sleep(1000);
-        killQuietly(-child.pid, 'SIGHUP');
+    ),
+    faultRun(
+      'SIGHUP to the group of a --server-cmd run',
+      (out, tag) => [
+        'run',
+        'echo',
+        '--server-cmd',
+        `srv=${node} ${ECHO} --port {port} --mode echo --tag ${tag}`,
+        '--clients',
+        'ws',
+        '--duration',
+        '30s',
+        '--out',
+        out,
+      ],
+      {
+        wanted: 'interrupted',
+        code: 129,
+        inject: async (child, stderr, out) => {
+          await until(stderr, /: started/);
+          await untilWindowOpen(out);
+          await sleep(1000);
+          killQuietly(-child.pid, 'SIGHUP');
+        },
       },
-    }),
+    ),
     hostile('recover interrupted (SIGINT) while it holds the lock', async ({ dir }) => {
       const out = join(dir, 'r.json');
-      const made = await runBin(['run', fixture('slow-import-scenario'), '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--keep-journal', '--out', out], { cwd: dir });
-      if (made.code !== 0) return { code: made.code, lost: `the run that makes the journal failed: ${made.stderr.trim().split('\n').at(-1)}` };
+      const made = await runBin(
+        [
+          'run',
+          fixture('slow-import-scenario'),
+          '--servers',
+          'ws',
+          '--clients',
+          'ws',
+          '--duration',
+          '300ms',
+          '--keep-journal',
+          '--out',
+          out,
+        ],
+        { cwd: dir },
+      );
+      if (made.code !== 0)
+        return {
+          code: made.code,
+          lost: `the run that makes the journal failed: ${made.stderr.trim().split('\n').at(-1)}`,
+        };
       const journal = `${out}.journal`;
       // Cut the record that says the result was written, as a crash would.
       const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
@@ -241,12 +484,31 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
     }),
 
     // ---------------------------------------------------------------- one measurement, one method (item 8)
-    hostile('srv back: the first answered handshake, not the probe\'s hold', async ({ dir }) => {
+    hostile("srv back: the first answered handshake, not the probe's hold", async ({ dir }) => {
       const out = join(dir, 'r.json');
       const events = join(dir, 'events.txt');
       const tag = tagged();
-      const ran = await runBin(['run', fixture('restart-times-scenario'), '--server-cmd', `cmd=${node} ${ECHO} --port {port} --mode echo --tag ${tag} --events ${events}`,
-        '--clients', 'ws', '--connections', '2', '--restart-at', '300ms', '--downtime', '200ms', '--duration', '5s', '--out', out], { cwd: dir, tag });
+      const ran = await runBin(
+        [
+          'run',
+          fixture('restart-times-scenario'),
+          '--server-cmd',
+          `cmd=${node} ${ECHO} --port {port} --mode echo --tag ${tag} --events ${events}`,
+          '--clients',
+          'ws',
+          '--connections',
+          '2',
+          '--restart-at',
+          '300ms',
+          '--downtime',
+          '200ms',
+          '--duration',
+          '5s',
+          '--out',
+          out,
+        ],
+        { cwd: dir, tag },
+      );
       let cell;
       try {
         cell = readResultFile(out).cells[0];
@@ -254,23 +516,60 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
         return { code: ran.code, hung: ran.hung, left: ran.left, lost: `no result: ${error.message.split('\n')[0]}` };
       }
       const { stoppedAtUs, servingAtUs } = cell.measurements?.counters ?? {};
-      const logged = existsSync(events) ? readFileSync(events, 'utf8').trim().split('\n').map((l) => l.split(' ')) : [];
+      const logged = existsSync(events)
+        ? readFileSync(events, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => l.split(' '))
+        : [];
       const restarted = logged.find(([, , at]) => Number(at) > stoppedAtUs)?.[0];
-      const firstClose = Math.min(...logged.filter(([pid, what]) => pid === restarted && what === 'close').map(([, , at]) => Number(at)));
-      const wrong = !(servingAtUs < firstClose) ? `srv back read ${((servingAtUs - firstClose) / 1000).toFixed(1)} ms after the probe's connection closed: its hold counted` : null;
+      const firstClose = Math.min(
+        ...logged.filter(([pid, what]) => pid === restarted && what === 'close').map(([, , at]) => Number(at)),
+      );
+      const wrong = !(servingAtUs < firstClose)
+        ? `srv back read ${((servingAtUs - firstClose) / 1000).toFixed(1)} ms after the probe's connection closed: its hold counted`
+        : null;
       return { code: ran.code, hung: ran.hung, left: ran.left, readAsOk: wrong };
     }),
 
     // ---------------------------------------------------------------- no impossible number (item 9)
-    refused('a shard that would get no connection', () => ({
-      argv: ['run', 'echo', '--target', 'ws://127.0.0.1:9/', '--clients', 'ws', '--connections', '1', '--shard', '1/2', '--run-id', 'r1', '--barrier', 'http://127.0.0.1:9/'],
-    }), /^wsbench: --connections: .*shard 1 with none/),
+    refused(
+      'a shard that would get no connection',
+      () => ({
+        argv: [
+          'run',
+          'echo',
+          '--target',
+          'ws://127.0.0.1:9/',
+          '--clients',
+          'ws',
+          '--connections',
+          '1',
+          '--shard',
+          '1/2',
+          '--run-id',
+          'r1',
+          '--barrier',
+          'http://127.0.0.1:9/',
+        ],
+      }),
+      /^wsbench: --connections: .*shard 1 with none/,
+    ),
     hostile('merge of a shard whose window closed at once', async ({ dir }) => {
       const made = await runBin(quickRun(join(dir, 'one.json')), { cwd: dir });
       if (made.code !== 0) return { code: made.code, lost: 'the run to shard failed' };
       const [s0, s1] = [0, 1].map((index) => {
         const data = JSON.parse(readFileSync(join(dir, 'one.json'), 'utf8'));
-        data.shard = { runId: 'r1', index, count: 2, configHash: 'same', histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 }, start: { mode: 'barrier', atEpochMs: 0 }, clockOffsetMs: 0, clockRttMs: 0.1 };
+        data.shard = {
+          runId: 'r1',
+          index,
+          count: 2,
+          configHash: 'same',
+          histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
+          start: { mode: 'barrier', atEpochMs: 0 },
+          clockOffsetMs: 0,
+          clockRttMs: 0.1,
+        };
         const m = data.cells[0].measurements;
         m.windowOpenedAtEpochMs ??= Date.now();
         if (index === 1) {
@@ -293,14 +592,37 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       }
       const most = (s0.received / s0.windowMs) * 1000 * 1.001;
       const rate = merged.metrics?.messagesPerSec;
-      return { code: ran.code, hung: ran.hung, readAsOk: typeof rate === 'number' && rate > most ? `merged ${Math.round(rate)} msg/s, more than the ${Math.round(most)} its shard served` : null };
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        readAsOk:
+          typeof rate === 'number' && rate > most
+            ? `merged ${Math.round(rate)} msg/s, more than the ${Math.round(most)} its shard served`
+            : null,
+      };
     }),
 
     // ---------------------------------------------------------------- messages (item 10)
-    refused('recover of a file that does not exist', ({ dir }) => ({ argv: ['recover', join(dir, 'gone.json.journal')] }), /does not exist/),
-    refused('a --target name that is not a name', () => ({ argv: ['run', 'echo', '--target', '<b>x=y</b>=ws://127.0.0.1:9/', '--clients', 'ws'] }), /^wsbench: --target: .*name/),
-    refused('capacity --max below the default --start', () => ({ argv: ['capacity', 'fanout', '--target', 'ws://127.0.0.1:9/', '--slo', 'p99<500ms', '--max', '40'] }), /--start/),
-    refused('--target-pid of a pgrep that found nothing', () => ({ argv: ['run', 'echo', '--target', 'ws://127.0.0.1:9/', '--target-pid', '', '--clients', 'ws'] }), /^wsbench: --target-pid: (?!"" is not a process id$)/),
+    refused(
+      'recover of a file that does not exist',
+      ({ dir }) => ({ argv: ['recover', join(dir, 'gone.json.journal')] }),
+      /does not exist/,
+    ),
+    refused(
+      'a --target name that is not a name',
+      () => ({ argv: ['run', 'echo', '--target', '<b>x=y</b>=ws://127.0.0.1:9/', '--clients', 'ws'] }),
+      /^wsbench: --target: .*name/,
+    ),
+    refused(
+      'capacity --max below the default --start',
+      () => ({ argv: ['capacity', 'fanout', '--target', 'ws://127.0.0.1:9/', '--slo', 'p99<500ms', '--max', '40'] }),
+      /--start/,
+    ),
+    refused(
+      '--target-pid of a pgrep that found nothing',
+      () => ({ argv: ['run', 'echo', '--target', 'ws://127.0.0.1:9/', '--target-pid', '', '--clients', 'ws'] }),
+      /^wsbench: --target-pid: (?!"" is not a process id$)/,
+    ),
   ];
 }
 
@@ -327,7 +649,7 @@ function getWithHost(url, host) {
 /** Whether `needle` stands in `line` outside every Markdown code span (CommonMark: a run of n backticks closes at the next run of exactly n). */
 function rawHtmlOutsideCode(line, needle) {
   const spans = [];
-  for (let i = 0; i < line.length;) {
+  for (let i = 0; i < line.length; ) {
     if (line[i] !== '`') {
       i += 1;
       continue;
@@ -349,7 +671,7 @@ function rawHtmlOutsideCode(line, needle) {
 }
 
 function findRun(line, from, n) {
-  for (let i = from; i < line.length;) {
+  for (let i = from; i < line.length; ) {
     if (line[i] !== '`') {
       i += 1;
       continue;

@@ -45,7 +45,9 @@ const buildRoot = dirname(dirname(bin));
 const MISBEHAVING = join(buildRoot, 'dist/test/fixtures/misbehaving-server.js');
 const PREVIOUS = join(buildRoot, 'test/fixtures/echo-run.json');
 const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/result-file.js')).href);
-const { hasEstablishedConnection: connected } = await import(pathToFileURL(join(buildRoot, 'dist/test/established-connection.js')).href);
+const { hasEstablishedConnection: connected } = await import(
+  pathToFileURL(join(buildRoot, 'dist/test/established-connection.js')).href
+);
 const { faultCases } = await import('./fault-cases.mjs');
 const { hostileCases } = await import('./fault-cases-hostile.mjs');
 const { caseDirs, cgroupsOf } = await import('./fault-run.mjs');
@@ -54,7 +56,13 @@ const { caseDirs, cgroupsOf } = await import('./fault-run.mjs');
 const FAULTS = [
   { name: 'kill -9 server', times: 3, inject: (run) => kill(run.server, 'SIGKILL'), expect: 'failed' },
   // Two client processes: the numbers of the one killed die with it, the other's must be kept.
-  { name: 'kill -9 client', times: 3, inject: (run) => kill(run.client, 'SIGKILL'), expect: 'failed', extra: ['--client-procs', '2', '--connections', '2'] },
+  {
+    name: 'kill -9 client',
+    times: 3,
+    inject: (run) => kill(run.client, 'SIGKILL'),
+    expect: 'failed',
+    extra: ['--client-procs', '2', '--connections', '2'],
+  },
   { name: 'kill -9 wsbench', times: 3, inject: (run) => kill(run.pid, 'SIGKILL'), expect: 'previous-intact' },
   { name: 'SIGINT to wsbench', times: 2, inject: (run) => kill(run.pid, 'SIGINT'), expect: 'interrupted' },
   { name: 'SIGINT to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGINT'), expect: 'interrupted' },
@@ -62,8 +70,22 @@ const FAULTS = [
   { name: 'SIGTERM to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGTERM'), expect: 'interrupted' },
   // A terminal that closes hangs up the whole group; wsbench answers it as SIGTERM, and says so by its exit code.
   { name: 'SIGHUP to wsbench', times: 1, inject: (run) => kill(run.pid, 'SIGHUP'), expect: 'interrupted', code: 129 },
-  { name: 'SIGHUP to the group', times: 2, inject: (run) => kill(-run.pid, 'SIGHUP'), expect: 'interrupted', code: 129 },
-  { name: 'hung server (busy loop)', times: 3, inject: () => undefined, expect: 'failed', scenario: MISBEHAVING, extra: ['--fault', 'spin'], duration: '3s' },
+  {
+    name: 'SIGHUP to the group',
+    times: 2,
+    inject: (run) => kill(-run.pid, 'SIGHUP'),
+    expect: 'interrupted',
+    code: 129,
+  },
+  {
+    name: 'hung server (busy loop)',
+    times: 3,
+    inject: () => undefined,
+    expect: 'failed',
+    scenario: MISBEHAVING,
+    extra: ['--fault', 'spin'],
+    duration: '3s',
+  },
 ];
 const SERVERS = ['ws', 'uws'];
 const rounds = Number(option('runs', '1'));
@@ -87,7 +109,9 @@ function groupMembers(pgid) {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(group) !== pgid || state === 'Z') continue;
-      members.push(`${entry} ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim().slice(0, 100)}`);
+      members.push(
+        `${entry} ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim().slice(0, 100)}`,
+      );
     } catch {
       // Ended while we looked.
     }
@@ -103,7 +127,8 @@ function watchdogsOf(pids) {
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
       const at = argv.indexOf('wsbench-watchdog');
-      if (at >= 0 && argv.slice(at + 1).some((a) => pids.has(Number(a)))) found.push(`${entry} wsbench-watchdog ${argv.slice(at + 1).join(' ')}`);
+      if (at >= 0 && argv.slice(at + 1).some((a) => pids.has(Number(a))))
+        found.push(`${entry} wsbench-watchdog ${argv.slice(at + 1).join(' ')}`);
     } catch {
       // Ended while we looked.
     }
@@ -119,7 +144,12 @@ function childrenWithRole(pid, role) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').some((v) => v.startsWith(`WSBENCH_ROLE=${role}`))) found.push(Number(entry));
+      if (
+        readFileSync(`/proc/${entry}/environ`, 'utf8')
+          .split('\0')
+          .some((v) => v.startsWith(`WSBENCH_ROLE=${role}`))
+      )
+        found.push(Number(entry));
     } catch {
       // Ended while we looked.
     }
@@ -127,24 +157,42 @@ function childrenWithRole(pid, role) {
   return found.sort((x, y) => x - y);
 }
 
-
 async function oneRun(fault, index) {
   const { dir, outside } = caseDirs();
   const out = join(dir, 'r.json');
   if (fault.expect === 'previous-intact') copyFileSync(PREVIOUS, out);
   const before = fault.expect === 'previous-intact' ? readFileSync(out) : null;
   const server = SERVERS[index % SERVERS.length];
-  const child = spawn(process.execPath, [bin, 'run', fault.scenario ?? 'echo', ...(fault.extra ?? []), '--servers', server, '--clients', 'ws', '--duration', fault.duration ?? '20s', '--out', out], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, as a terminal gives it
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      'run',
+      fault.scenario ?? 'echo',
+      ...(fault.extra ?? []),
+      '--servers',
+      server,
+      '--clients',
+      'ws',
+      '--duration',
+      fault.duration ?? '20s',
+      '--out',
+      out,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, as a terminal gives it
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
   child.stdout.resume();
   const exited = new Promise((r) => child.on('close', (code, signal) => r({ code, signal })));
   const run = { pid: child.pid, server: null, client: null };
   const seen = new Set([child.pid]);
-  const clientCount = fault.extra?.includes('--client-procs') ? Number(fault.extra[fault.extra.indexOf('--client-procs') + 1]) : 1;
+  const clientCount = fault.extra?.includes('--client-procs')
+    ? Number(fault.extra[fault.extra.indexOf('--client-procs') + 1])
+    : 1;
   // Faults belong in the measurement window: it opens once every client has connected.
   const deadline = Date.now() + 30_000;
   let clients = [];
@@ -159,7 +207,14 @@ async function oneRun(fault, index) {
   await sleep(1000);
   if (run.server === null || run.client === null) {
     kill(-child.pid, 'SIGKILL');
-    return { code: null, hung: false, left: [], lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`, readAsOk: null, outside: outside() };
+    return {
+      code: null,
+      hung: false,
+      left: [],
+      lost: `the run never started its server and client: ${stderr.trim().split('\n').at(-1)}`,
+      readAsOk: null,
+      outside: outside(),
+    };
   }
   fault.inject(run);
   const hung = await Promise.race([exited.then(() => false), sleep(60_000).then(() => true)]);
@@ -188,15 +243,22 @@ function verdict(fault, out, before, code, dir) {
     // What it measured is in its journal: recover must rebuild it (and so free --out for the next run).
     if (existsSync(`${out}.journal`)) {
       const recovered = spawnSync(process.execPath, [bin, 'recover', `${out}.journal`], { encoding: 'utf8' });
-      if (recovered.status !== 0) return `recover of its journal failed (exit ${recovered.status}): ${recovered.stderr.trim().split('\n').at(-1)}`;
+      if (recovered.status !== 0)
+        return `recover of its journal failed (exit ${recovered.status}): ${recovered.stderr.trim().split('\n').at(-1)}`;
       try {
         readResultFile(out);
       } catch (error) {
         return `recover wrote no valid result: ${error.message.split('\n')[0]}`;
       }
     }
-    const next = spawnSync(process.execPath, [bin, 'run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', out], { encoding: 'utf8' });
-    return next.status === 0 ? null : `the next run with the same --out failed: ${next.stderr.trim().split('\n').at(-1)}`;
+    const next = spawnSync(
+      process.execPath,
+      [bin, 'run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', out],
+      { encoding: 'utf8' },
+    );
+    return next.status === 0
+      ? null
+      : `the next run with the same --out failed: ${next.stderr.trim().split('\n').at(-1)}`;
   }
   let result;
   try {
@@ -206,16 +268,21 @@ function verdict(fault, out, before, code, dir) {
   }
   const [cell] = result.cells;
   if (fault.expect === 'interrupted') {
-    if (code !== (fault.code ?? 130) || !result.interrupted) return `not marked interrupted with exit ${fault.code ?? 130} (exit ${code})`;
+    if (code !== (fault.code ?? 130) || !result.interrupted)
+      return `not marked interrupted with exit ${fault.code ?? 130} (exit ${code})`;
     if (cell?.measurements === undefined) return 'the cut cell lost its numbers';
     return null;
   }
-  if (code !== 1 || cell?.status !== 'failed' || !cell.reason) return `the cell is ${cell?.status} (exit ${code}), not failed with a reason`;
+  if (code !== 1 || cell?.status !== 'failed' || !cell.reason)
+    return `the cell is ${cell?.status} (exit ${code}), not failed with a reason`;
   if (cell.measurements === undefined) return `the cell lost what the clients measured (${cell.reason})`;
   return null;
 }
 
-const own = FAULTS.flatMap((f) => Array.from({ length: f.times }, () => f)).map((fault, i) => ({ name: fault.name, run: () => oneRun(fault, i) }));
+const own = FAULTS.flatMap((f) => Array.from({ length: f.times }, () => f)).map((fault, i) => ({
+  name: fault.name,
+  run: () => oneRun(fault, i),
+}));
 const only = option('only', '');
 const context = { bin, buildRoot, readResultFile };
 const cases = [...own, ...faultCases(context), ...hostileCases(context)].filter((c) => c.name.includes(only));
@@ -239,11 +306,21 @@ for (let round = 0; round < rounds; round++) {
       outcome.left.length ? `left: ${outcome.left.join('; ')}` : null,
       outside.length ? `outside the output: ${outside.join('; ')}` : null,
     ].filter(Boolean);
-    const status = outcome.skipped ? `skipped (${outcome.skipped})` : problems.length === 0 ? 'ok' : `PROBLEM ${problems.join('; ')}`;
-    console.log(`${String(counts.runs).padStart(3)}. ${c.name.padEnd(44)} exit ${String(outcome.code).padEnd(4)} ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${status}`);
+    const status = outcome.skipped
+      ? `skipped (${outcome.skipped})`
+      : problems.length === 0
+        ? 'ok'
+        : `PROBLEM ${problems.join('; ')}`;
+    console.log(
+      `${String(counts.runs).padStart(3)}. ${c.name.padEnd(44)} exit ${String(outcome.code).padEnd(4)} ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${status}`,
+    );
   }
 }
-console.log(`${counts.runs} runs (${rounds} round${rounds === 1 ? '' : 's'} of ${cases.length} cases${counts.skipped ? `, ${counts.skipped} skipped` : ''}), `
-  + `${counts.hangs} hangs, ${counts.left} processes, cgroups or locks left, ${counts.lost} results lost, ${counts.readAsOk} faults read as ok, `
-  + `${counts.outside} files written or deleted outside the output`);
-process.exit(counts.hangs === 0 && counts.left === 0 && counts.lost === 0 && counts.readAsOk === 0 && counts.outside === 0 ? 0 : 1);
+console.log(
+  `${counts.runs} runs (${rounds} round${rounds === 1 ? '' : 's'} of ${cases.length} cases${counts.skipped ? `, ${counts.skipped} skipped` : ''}), ` +
+    `${counts.hangs} hangs, ${counts.left} processes, cgroups or locks left, ${counts.lost} results lost, ${counts.readAsOk} faults read as ok, ` +
+    `${counts.outside} files written or deleted outside the output`,
+);
+process.exit(
+  counts.hangs === 0 && counts.left === 0 && counts.lost === 0 && counts.readAsOk === 0 && counts.outside === 0 ? 0 : 1,
+);

@@ -38,7 +38,7 @@ export function caseDirs() {
   const elsewhere = join(base, 'elsewhere');
   mkdirSync(dir);
   mkdirSync(elsewhere);
-  writeFileSync(join(elsewhere, 'victim.txt'), 'not wsbench\'s: must stay as it is\n');
+  writeFileSync(join(elsewhere, 'victim.txt'), "not wsbench's: must stay as it is\n");
   writeFileSync(join(elsewhere, 'keep.json'), '{"mine": true}\n');
   const before = checksums(elsewhere);
   return {
@@ -48,7 +48,9 @@ export function caseDirs() {
     outside() {
       const after = checksums(elsewhere);
       const names = [...new Set([...before.keys(), ...after.keys()])].sort();
-      return names.filter((n) => before.get(n) !== after.get(n)).map((n) => `${join(elsewhere, n)} ${!after.has(n) ? 'deleted' : !before.has(n) ? 'created' : 'changed'}`);
+      return names
+        .filter((n) => before.get(n) !== after.get(n))
+        .map((n) => `${join(elsewhere, n)} ${!after.has(n) ? 'deleted' : !before.has(n) ? 'created' : 'changed'}`);
     },
   };
 }
@@ -60,7 +62,13 @@ function checksums(root, prefix = '', into = new Map()) {
     const path = join(root, rel);
     const stat = lstatSync(path);
     if (stat.isDirectory()) checksums(root, rel, into);
-    else into.set(rel, stat.isSymbolicLink() ? `link:${readlinkSync(path)}` : createHash('sha256').update(readFileSync(path)).digest('hex'));
+    else
+      into.set(
+        rel,
+        stat.isSymbolicLink()
+          ? `link:${readlinkSync(path)}`
+          : createHash('sha256').update(readFileSync(path)).digest('hex'),
+      );
   }
   return into;
 }
@@ -70,7 +78,12 @@ function checksums(root, prefix = '', into = new Map()) {
  * (then killed). Returns what it printed and what it left: processes of its group or carrying `tag`, and its cgroups.
  */
 export async function runBin(bin, argv, { cwd, inject, tag, env, hangMs = HANG_MS, stdin = 'ignore' } = {}) {
-  const child = spawn(process.execPath, [bin, ...argv], { cwd, stdio: [stdin, 'pipe', 'pipe'], detached: true, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [bin, ...argv], {
+    cwd,
+    stdio: [stdin, 'pipe', 'pipe'],
+    detached: true,
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (c) => (stderr += c));
@@ -140,7 +153,10 @@ function scan(pgid, tag) {
 export function cgroupsOf(pid) {
   let mounts = [];
   try {
-    mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.split(' - ')[1]?.startsWith('cgroup2 ')).map((l) => l.split(' ')[4]);
+    mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter((l) => l.split(' - ')[1]?.startsWith('cgroup2 '))
+      .map((l) => l.split(' ')[4]);
   } catch {
     return [];
   }
@@ -175,15 +191,24 @@ export function faultShown(readResultFile, out, code, wanted) {
   const ok = run.filter((c) => c.status === 'ok');
   if (wanted === 'measured') return { lost: null, readAsOk: null };
   if (wanted === 'interrupted') {
-    return { lost: null, readAsOk: code === 130 && result.interrupted ? null : `not marked interrupted (exit ${code})` };
+    return {
+      lost: null,
+      readAsOk: code === 130 && result.interrupted ? null : `not marked interrupted (exit ${code})`,
+    };
   }
-  if (ok.length > 0 || code === 0) return { lost: null, readAsOk: `${ok.map((c) => `${c.server} x ${c.client}`).join(', ') || 'the run'} read as ok (exit ${code})` };
+  if (ok.length > 0 || code === 0)
+    return {
+      lost: null,
+      readAsOk: `${ok.map((c) => `${c.server} x ${c.client}`).join(', ') || 'the run'} read as ok (exit ${code})`,
+    };
   return { lost: null, readAsOk: null };
 }
 
 /** The fixture echo server as a --target: started here, its port read from its first line. */
 export async function startTarget(fixture, tag) {
-  const child = spawn(process.execPath, [fixture, '--port', '0', '--mode', 'echo', '--tag', tag], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [fixture, '--port', '0', '--mode', 'echo', '--tag', tag], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let text = '';
   child.stdout.on('data', (c) => (text += c));
   for (let waited = 0; waited < 10_000; waited += 50) {

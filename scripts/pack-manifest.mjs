@@ -34,7 +34,9 @@ function fail(message) {
 
 function strip() {
   if (existsSync(KEPT)) {
-    fail(`${KEPT} exists: an npm pack in this folder is running, or one was interrupted (then: mv package.json.packing package.json)`);
+    fail(
+      `${KEPT} exists: an npm pack in this folder is running, or one was interrupted (then: mv package.json.packing package.json)`,
+    );
   }
   const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--if-changed'], { stdio: 'inherit' });
   if (build.status !== 0) fail(`scripts/build.mjs --if-changed failed (exit ${build.status ?? build.signal})`);

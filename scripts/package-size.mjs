@@ -27,7 +27,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--install' && arg !== '--write');
 if (unknown.length > 0) {
-  process.stderr.write(`package-size: unknown argument ${unknown[0]}\nusage: node scripts/package-size.mjs [--install] [--write]\n`);
+  process.stderr.write(
+    `package-size: unknown argument ${unknown[0]}\nusage: node scripts/package-size.mjs [--install] [--write]\n`,
+  );
   process.exit(2);
 }
 const built = join(ROOT, 'dist', 'test', 'package-figures.js');
@@ -36,7 +38,9 @@ if (!existsSync(built)) {
   process.exit(2);
 }
 const figures = await import(pathToFileURL(built).href);
-const { npmEnv, packAndInstall, packingAlone } = await import(pathToFileURL(join(ROOT, 'dist', 'test', 'packed-install.js')).href);
+const { npmEnv, packAndInstall, packingAlone } = await import(
+  pathToFileURL(join(ROOT, 'dist', 'test', 'packed-install.js')).href
+);
 
 const measured = new Map();
 if (args.includes('--install')) {
@@ -49,7 +53,14 @@ if (args.includes('--install')) {
   }
 } else {
   // With its scripts, as a real pack: the manifest it measures is the one that ships. Not while a test packs.
-  const output = await packingAlone(async () => execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const output = await packingAlone(async () =>
+    execFileSync('npm', ['pack', '--dry-run', '--json'], {
+      cwd: ROOT,
+      env: npmEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   const [packed] = JSON.parse(output);
   for (const [key, value] of figures.packFigures(packed)) measured.set(key, value);
 }
@@ -61,7 +72,9 @@ if (args.includes('--write')) {
 }
 const problems = figures.staleFigures(ROOT, measured);
 if (problems.length > 0) {
-  process.stdout.write(`off by more than ${figures.FIGURE_TOLERANCE * 100} %:\n${problems.map((line) => `  ${line}\n`).join('')}`);
+  process.stdout.write(
+    `off by more than ${figures.FIGURE_TOLERANCE * 100} %:\n${problems.map((line) => `  ${line}\n`).join('')}`,
+  );
   process.exit(1);
 }
 if (!args.includes('--install')) process.stdout.write('node_modules figures not checked: add --install\n');

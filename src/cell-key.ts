@@ -6,6 +6,8 @@ import type { CellResult } from './result-types.js';
 
 /** Cells match on scenario, server, client and every parameter. */
 export function cellKey(cell: CellResult): string {
-  const params = Object.keys(cell.params).sort().map((k) => [k, cell.params[k]]);
+  const params = Object.keys(cell.params)
+    .sort()
+    .map((k) => [k, cell.params[k]]);
   return JSON.stringify([cell.scenario, cell.server, cell.client, params]);
 }

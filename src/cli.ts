@@ -44,14 +44,18 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (command) return command(rest);
   if (name.startsWith('-')) return parseTopLevel(argv);
-  throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; no command runs the quick suite)`);
+  throw new UsageError(
+    `unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; no command runs the quick suite)`,
+  );
 }
 
 /** Handles `wsbench --help` and `wsbench --version`. */
 function parseTopLevel(args: string[]): number {
   const program = new Command('wsbench')
     .version(toolVersion())
-    .description(`Benchmark JavaScript WebSocket stacks side by side.\nCommands: ${Object.keys(COMMANDS).join(', ')}. With no command: the quick suite (echo over every stack pair).`)
+    .description(
+      `Benchmark JavaScript WebSocket stacks side by side.\nCommands: ${Object.keys(COMMANDS).join(', ')}. With no command: the quick suite (echo over every stack pair).`,
+    )
     .exitOverride();
   program.parse(args, { from: 'user' });
   return 0;
@@ -74,7 +78,9 @@ main(process.argv.slice(2)).then(
     settled = true;
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') process.exit(0);
-      process.stderr.write(`wsbench: ${terminalText(redactUrlsIn(error.message.replace(/^error: /, '').split('\n')[0]!))}\n`);
+      process.stderr.write(
+        `wsbench: ${terminalText(redactUrlsIn(error.message.replace(/^error: /, '').split('\n')[0]!))}\n`,
+      );
       process.exit(2);
     }
     if (error instanceof UsageError) {
@@ -83,7 +89,9 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`wsbench: ${terminalText(redactUrlsIn(message))}\n`);
       process.exit(2);
     }
-    process.stderr.write(`wsbench: internal error: ${terminalLines(redactUrlsIn((error as Error).stack ?? String(error)))}\n`);
+    process.stderr.write(
+      `wsbench: internal error: ${terminalLines(redactUrlsIn((error as Error).stack ?? String(error)))}\n`,
+    );
     process.exit(1);
   },
 );

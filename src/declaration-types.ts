@@ -10,7 +10,8 @@
 /** A duration with its unit, as code may write it: '500ms', '5s', '1.5m', '10h'. */
 export type DurationText = `${number}${'us' | 'ms' | 's' | 'm' | 'h'}`;
 /** A size with its unit: '32b', '4kb', '64KiB', '1MiB' (a plain number is bytes). */
-export type SizeText = `${number}${'b' | 'kb' | 'mb' | 'gb' | 'KB' | 'MB' | 'GB' | 'KiB' | 'MiB' | 'GiB' | 'kib' | 'mib' | 'gib'}`;
+export type SizeText =
+  `${number}${'b' | 'kb' | 'mb' | 'gb' | 'KB' | 'MB' | 'GB' | 'KiB' | 'MiB' | 'GiB' | 'kib' | 'mib' | 'gib'}`;
 
 interface ParameterBase {
   description: string;

@@ -14,7 +14,11 @@ export class UsageError extends Error {
  */
 export class ParameterError extends UsageError {
   override readonly name = 'ParameterError';
-  constructor(readonly parameter: string, readonly problem: string, readonly mentions: readonly string[] = []) {
+  constructor(
+    readonly parameter: string,
+    readonly problem: string,
+    readonly mentions: readonly string[] = [],
+  ) {
     super(`${parameter}: ${problem}`);
   }
 }

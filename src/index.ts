@@ -9,7 +9,15 @@
 /// <reference types="node" preserve="true" />
 export { run, planRun, execute } from './run.js';
 export type { RunOptions, RunPlan, ParamsFor } from './run.js';
-export type { ResultOf, CellOf, MetricValuesOf, CellParamsOf, ScenarioOf, ScenarioRefInput, ScenarioPath } from './typed-results.js';
+export type {
+  ResultOf,
+  CellOf,
+  MetricValuesOf,
+  CellParamsOf,
+  ScenarioOf,
+  ScenarioRefInput,
+  ScenarioPath,
+} from './typed-results.js';
 export type { TargetOption, ServerCommandOption } from './engine/server-lifecycles/foreign-options.js';
 export type { RunEvent, RunEventType } from './engine/events.js';
 export type { ResourceSample } from './measure/proc-sampler.js';
@@ -83,7 +91,14 @@ export type { RenderedChart } from './report/html/html-parts.js';
 export { renderCharts, writeArtifacts } from './report/html/artifacts.js';
 export type { ArtifactOptions } from './report/html/artifacts.js';
 export { compareResults, compareServers } from './compare/compare.js';
-export type { CellComparison, Comparison, CompareOptions, MetricDelta, UnmatchedCell, Verdict } from './compare/compare.js';
+export type {
+  CellComparison,
+  Comparison,
+  CompareOptions,
+  MetricDelta,
+  UnmatchedCell,
+  Verdict,
+} from './compare/compare.js';
 export { renderResultMarkdown } from './report/run/run-markdown.js';
 export { CONFIDENCE_LEVEL } from './stats/confidence.js';
 export { cellIntervals } from './stats/cell-intervals.js';
@@ -269,7 +284,13 @@ export type {
   BreakCause,
 } from './capacity-types.js';
 export { k8sManifest, manifestYaml, randomRunId } from './shard/k8s-manifest.js';
-export type { K8sManifestOptions, K8sManifest, IndexedJob, HeadlessService, ShardContainer } from './shard/k8s-manifest.js';
+export type {
+  K8sManifestOptions,
+  K8sManifest,
+  IndexedJob,
+  HeadlessService,
+  ShardContainer,
+} from './shard/k8s-manifest.js';
 export { mergeShards } from './shard/merge.js';
 export type { ShardInput } from './shard/merge.js';
 export { configHash, DEFAULT_BARRIER_LISTEN, DEFAULT_BARRIER_TIMEOUT_MS } from './shard/shard-options.js';

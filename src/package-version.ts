@@ -49,6 +49,10 @@ export async function probeByImport(importName: string, load: () => Promise<unkn
     await load();
     return { available: true as const, version: version ?? 'unknown' };
   } catch (error) {
-    return { available: false as const, version, reason: `cannot load ${importName}: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      available: false as const,
+      version,
+      reason: `cannot load ${importName}: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
 }

@@ -55,7 +55,11 @@ export const STAT_KEYS = {
 export type HistogramUnit = 'ms' | 'bytes';
 
 /** A histogram as declared: the statistics it reports (made by `histogram()`). */
-export interface HistogramDeclaration<S extends HistogramStat = HistogramStat, U extends HistogramUnit = HistogramUnit, Sd extends Side = Side> {
+export interface HistogramDeclaration<
+  S extends HistogramStat = HistogramStat,
+  U extends HistogramUnit = HistogramUnit,
+  Sd extends Side = Side,
+> {
   readonly recorder: 'histogram';
   readonly stats: readonly S[];
   readonly primary: readonly S[];
@@ -95,7 +99,9 @@ export type RecorderDeclaration = HistogramDeclaration | CounterDeclaration;
 export type RecorderDeclarations = Record<string, RecorderDeclaration>;
 
 type Named<N extends string, K extends string> = K extends `*${infer Rest}` ? `${N}${Rest}` : K;
-type StatSuffix<S extends HistogramStat, U> = U extends 'bytes' ? (typeof STAT_KEYS)[S]['sizeSuffix'] : (typeof STAT_KEYS)[S]['suffix'];
+type StatSuffix<S extends HistogramStat, U> = U extends 'bytes'
+  ? (typeof STAT_KEYS)[S]['sizeSuffix']
+  : (typeof STAT_KEYS)[S]['suffix'];
 
 /** The metric keys declaration `Decl` named `N` derives. */
 export type DeclaredKeys<N extends string, Decl> =
@@ -109,10 +115,15 @@ export type DeclaredKeys<N extends string, Decl> =
 export type RecorderKeys<R> = { [N in keyof R & string]: DeclaredKeys<N, R[N]> }[keyof R & string];
 
 /** The histograms the recorders `R` declare, by name (what chart requests may name). */
-export type DeclaredHistograms<R> = { [N in keyof R & string]: R[N] extends HistogramDeclaration ? N : never }[keyof R & string];
+export type DeclaredHistograms<R> = { [N in keyof R & string]: R[N] extends HistogramDeclaration ? N : never }[keyof R &
+  string];
 
 /** The recorder a declaration hands the code that records. */
-export type RecorderFor<Decl> = Decl extends { recorder: 'histogram'; unit: infer U } ? (U extends 'bytes' ? SizeRecorder : Recorder) : Counter;
+export type RecorderFor<Decl> = Decl extends { recorder: 'histogram'; unit: infer U }
+  ? U extends 'bytes'
+    ? SizeRecorder
+    : Recorder
+  : Counter;
 
 /** `ctx.recorders` of one half: the recorders `R` declares for side `S`, by name. */
 export type RecordersOf<R, S extends Side> = {

@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ParameterError, UsageError } from './errors.js';
 import { SCHEMA_VERSION, type BenchResult } from './result-types.js';
-import { upgradeCapacityV1, upgradeV1, withCommonDefaults, withIntervals, CAPACITY_V1_FORMAT, type CapacityV1, withStepDemand, type V1Result } from './result-upgrade.js';
+import {
+  upgradeCapacityV1,
+  upgradeV1,
+  withCommonDefaults,
+  withIntervals,
+  CAPACITY_V1_FORMAT,
+  type CapacityV1,
+  withStepDemand,
+  type V1Result,
+} from './result-upgrade.js';
 import { schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
 import { entryAt, kindOf, readChecked } from './safe-files.js';
@@ -21,12 +30,14 @@ import { entryAt, kindOf, readChecked } from './safe-files.js';
 export function checkWritable(path: string): void {
   const target = resolve(path);
   const directory = dirname(target);
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new ParameterError('out', `directory ${directory} does not exist`);
+  if (!existsSync(directory) || !statSync(directory).isDirectory())
+    throw new ParameterError('out', `directory ${directory} does not exist`);
   try {
     accessSync(directory, constants.W_OK);
     const entry = entryAt(target);
     if (entry?.isDirectory()) throw new ParameterError('out', `${path} is a directory`);
-    if (entry && !entry.isFile() && !entry.isSymbolicLink()) throw new ParameterError('out', `${path} is ${kindOf(entry)}, not a regular file`);
+    if (entry && !entry.isFile() && !entry.isSymbolicLink())
+      throw new ParameterError('out', `${path} is ${kindOf(entry)}, not a regular file`);
     if (entry?.isFile()) accessSync(target, constants.W_OK);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -102,18 +113,24 @@ export function readResultFile(path: string): BenchResult {
  * section), and the capacity file of the versions before one result held a search.
  */
 export function resultFromJson(data: unknown, source: string): BenchResult {
-  if (isObject(data) && data.format === CAPACITY_V1_FORMAT && data.version === 1) return checked(upgradeCapacityV1(data as unknown as CapacityV1), SCHEMA_VERSION, source);
+  if (isObject(data) && data.format === CAPACITY_V1_FORMAT && data.version === 1)
+    return checked(upgradeCapacityV1(data as unknown as CapacityV1), SCHEMA_VERSION, source);
   if (!isObject(data) || !isObject(data.tool) || data.tool.name !== 'wsbench' || !Array.isArray(data.cells)) {
     throw new UsageError(`${source} is not a wsbench result file`);
   }
   const version = data.schemaVersion;
   if (typeof version !== 'number' || version > SCHEMA_VERSION) {
-    throw new UsageError(`${source} has schemaVersion ${String(version)}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench`);
+    throw new UsageError(
+      `${source} has schemaVersion ${String(version)}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench`,
+    );
   }
-  if (version !== 1 && version !== 2 && version !== 3) throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
+  if (version !== 1 && version !== 2 && version !== 3)
+    throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
   checked(data, version, source);
   if (version === 1) return withIntervals(upgradeV1(data as unknown as V1Result));
-  return withIntervals(withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })));
+  return withIntervals(
+    withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })),
+  );
 }
 
 function checked<T>(data: T, version: 1 | 2 | 3, source: string): T {
@@ -122,4 +139,5 @@ function checked<T>(data: T, version: 1 | 2 | 3, source: string): T {
   return data;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

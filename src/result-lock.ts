@@ -40,15 +40,24 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${writeProblem(error)})`);
+      if (code !== 'EEXIST')
+        throw new UsageError(`${flag}: cannot write in the folder of ${resultPath} (${writeProblem(error)})`);
       const found = readLock(path);
-      if (found.problem !== null) throw new UsageError(`${flag}: ${found.problem}: wsbench keeps the lock of ${resultPath} there and removes only a lock of its own; move it, or give another ${flag}`);
+      if (found.problem !== null)
+        throw new UsageError(
+          `${flag}: ${found.problem}: wsbench keeps the lock of ${resultPath} there and removes only a lock of its own; move it, or give another ${flag}`,
+        );
       const owner = found.owner;
       if (owner && isAlive(owner)) {
-        throw new UsageError(`${flag}: ${resultPath} is being written by another wsbench run (pid ${owner.pid}); give this run another ${flag}`);
+        throw new UsageError(
+          `${flag}: ${resultPath} is being written by another wsbench run (pid ${owner.pid}); give this run another ${flag}`,
+        );
       }
       // Stale: its process is gone. Take it over once; losing that race to a third run is a refusal.
-      if (attempt > 0) throw new UsageError(`${flag}: ${resultPath} is being written by another wsbench run; give this run another ${flag}`);
+      if (attempt > 0)
+        throw new UsageError(
+          `${flag}: ${resultPath} is being written by another wsbench run; give this run another ${flag}`,
+        );
       removeQuietly(path, found.identity);
     }
   }
@@ -91,11 +100,25 @@ function readLock(path: string): FoundLock {
     return { owner: null, problem: (error as Error).message, identity };
   }
   // Between a lock's creation and its one write, or a run killed right there: not provably a lock, nor provably not.
-  if (text === '') return { owner: null, problem: `${path} is empty (another run is taking it this instant, or one was killed as it did: remove it if no wsbench run is going)`, identity };
+  if (text === '')
+    return {
+      owner: null,
+      problem: `${path} is empty (another run is taking it this instant, or one was killed as it did: remove it if no wsbench run is going)`,
+      identity,
+    };
   try {
     const data = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof data === 'object' && data !== null && typeof data.pid === 'number' && Object.keys(data).every((key) => key === 'pid' || key === 'startTicks')) {
-      return { owner: { pid: data.pid, startTicks: typeof data.startTicks === 'number' ? data.startTicks : null }, problem: null, identity };
+    if (
+      typeof data === 'object' &&
+      data !== null &&
+      typeof data.pid === 'number' &&
+      Object.keys(data).every((key) => key === 'pid' || key === 'startTicks')
+    ) {
+      return {
+        owner: { pid: data.pid, startTicks: typeof data.startTicks === 'number' ? data.startTicks : null },
+        problem: null,
+        identity,
+      };
     }
   } catch {
     // Not JSON.

@@ -23,7 +23,11 @@ export interface WrittenOutput extends WrittenReport {
 /** run({ out }) measured, but its files did not all go where asked: where they went, and the result itself. */
 export class ResultWriteError extends Error {
   override readonly name = 'ResultWriteError';
-  constructor(readonly result: BenchResult, readonly out: string, readonly written: WrittenOutput) {
+  constructor(
+    readonly result: BenchResult,
+    readonly out: string,
+    readonly written: WrittenOutput,
+  ) {
     super(
       written.saved.path === null
         ? `results: could not write ${out} (${written.saved.problem}), nor a copy in the temp or the current folder: the result is this error's \`result\``
@@ -44,7 +48,11 @@ export function checkOutputs(out: string): void {
 }
 
 /** report.html and charts/ beside wherever the JSON was saved; nothing when it was saved nowhere. */
-export async function writeReportFiles(result: BenchResult, saved: SavedResult, options: { png?: boolean } = {}): Promise<WrittenReport> {
+export async function writeReportFiles(
+  result: BenchResult,
+  saved: SavedResult,
+  options: { png?: boolean } = {},
+): Promise<WrittenReport> {
   if (saved.path === null) return { artifacts: [], problem: 'the result JSON was not written' };
   try {
     return { artifacts: await writeArtifacts(result, saved.path, { png: options.png === true }), problem: null };
@@ -54,7 +62,11 @@ export async function writeReportFiles(result: BenchResult, saved: SavedResult, 
 }
 
 /** The JSON at `out` (or where it could go: see saveResult), then the report beside it. */
-export async function writeResultAndReport(result: BenchResult, out: string, options: { png?: boolean } = {}): Promise<WrittenOutput> {
+export async function writeResultAndReport(
+  result: BenchResult,
+  out: string,
+  options: { png?: boolean } = {},
+): Promise<WrittenOutput> {
   const saved = saveResult(out, result);
   return { saved, ...(await writeReportFiles(result, saved, options)) };
 }

@@ -23,7 +23,11 @@ function schemaDirectory(): string {
 export type ReadableVersion = 1 | 2 | 3;
 
 /** File name of the published schema of each version. */
-export const SCHEMA_FILES: Record<ReadableVersion, string> = { 1: 'result-v1.schema.json', 2: 'result-v2.schema.json', 3: 'result.schema.json' };
+export const SCHEMA_FILES: Record<ReadableVersion, string> = {
+  1: 'result-v1.schema.json',
+  2: 'result-v2.schema.json',
+  3: 'result.schema.json',
+};
 
 /** The published schema of `version`, parsed. */
 export function resultSchema(version: ReadableVersion): Record<string, unknown> {
@@ -52,7 +56,9 @@ function validatorOf(version: ReadableVersion): ValidateFunction {
 export function schemaProblem(data: unknown, version: ReadableVersion): string | null {
   const validate = validatorOf(version);
   if (!validate(data)) return describe(firstError(validate.errors ?? []), data, validate.errors ?? []);
-  return version >= 2 ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> }) : null;
+  return version >= 2
+    ? undeclaredTableMetric(data as { scenarios: Array<{ table: string[]; metrics: object }> })
+    : null;
 }
 
 /**
@@ -88,7 +94,9 @@ function describe(error: ErrorObject | undefined, data: unknown, all: ErrorObjec
       return `${at} has no ${(error.params as { missingProperty: string }).missingProperty}`;
     case 'type': {
       // Branches of an anyOf (a number or null) each report their type: name them all.
-      const types = all.filter((e) => e.keyword === 'type' && e.instancePath === error.instancePath).map((e) => String((e.params as { type: string }).type));
+      const types = all
+        .filter((e) => e.keyword === 'type' && e.instancePath === error.instancePath)
+        .map((e) => String((e.params as { type: string }).type));
       return `${at} must be ${[...new Set(types.join(',').split(','))].join(' or ')} (it is ${kindOf(value)})`;
     }
     case 'const':

@@ -373,18 +373,24 @@ export interface TlsOutcome {
  * A cell whose every process reported: all its numbers are there. The cell types take the type of
  * their metric values (`V`) and parameters (`P`); the defaults are any scenario's.
  */
-export interface OkCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> extends CellIdentity<P>, Measured<V> {
+export interface OkCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues>
+  extends CellIdentity<P>,
+    Measured<V> {
   status: 'ok';
 }
 
 /** A cell measured to the end whose connections were lost or could not open: its numbers cover the connections that ran. */
-export interface ErrorsCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> extends CellIdentity<P>, Measured<V> {
+export interface ErrorsCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues>
+  extends CellIdentity<P>,
+    Measured<V> {
   status: 'errors';
   reason: string;
 }
 
 /** A cell that failed part-way and kept what it measured until then. */
-export interface FailedMeasuredCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> extends CellIdentity<P>, Measured<V> {
+export interface FailedMeasuredCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues>
+  extends CellIdentity<P>,
+    Measured<V> {
   status: 'failed';
   reason: string;
 }
@@ -403,13 +409,24 @@ export interface SkippedCell<P extends ParamValues = ParamValues> extends CellId
   measurements?: undefined;
 }
 
-export type FailedCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> = FailedMeasuredCell<V, P> | FailedEmptyCell<P>;
-export type CellResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> = OkCell<V, P> | ErrorsCell<V, P> | FailedCell<V, P> | SkippedCell<P>;
+export type FailedCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> =
+  | FailedMeasuredCell<V, P>
+  | FailedEmptyCell<P>;
+export type CellResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> =
+  | OkCell<V, P>
+  | ErrorsCell<V, P>
+  | FailedCell<V, P>
+  | SkippedCell<P>;
 /** Any cell with numbers: ok, with errors, or failed part-way. */
-export type MeasuredCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> = OkCell<V, P> | ErrorsCell<V, P> | FailedMeasuredCell<V, P>;
+export type MeasuredCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> =
+  | OkCell<V, P>
+  | ErrorsCell<V, P>
+  | FailedMeasuredCell<V, P>;
 
 /** True for a cell with numbers (ok, with errors, or failed after measuring something); a typed cell stays typed. */
-export function isMeasured<V extends MetricValueMap, P extends ParamValues>(cell: CellResult<V, P>): cell is MeasuredCell<V, P> {
+export function isMeasured<V extends MetricValueMap, P extends ParamValues>(
+  cell: CellResult<V, P>,
+): cell is MeasuredCell<V, P> {
   return cell.measurements !== undefined;
 }
 

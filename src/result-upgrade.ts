@@ -19,7 +19,14 @@
 import { STACK_PARAMETERS } from './common-parameters.js';
 import { cellIntervals } from './stats/cell-intervals.js';
 import { unstableRounds } from './stats/unstable.js';
-import type { ChartRequest, HistogramStat, MetricInfo, MetricSource, ParameterInfo, ParamValues } from './declaration-types.js';
+import type {
+  ChartRequest,
+  HistogramStat,
+  MetricInfo,
+  MetricSource,
+  ParameterInfo,
+  ParamValues,
+} from './declaration-types.js';
 import type { CapacitySection, CapacitySettings, CapacityStep, ServerCapacity } from './capacity-types.js';
 import {
   SCHEMA_VERSION,
@@ -36,7 +43,9 @@ import {
   isMeasured,
 } from './result-types.js';
 
-const COMMON_DEFAULTS: ParamValues = Object.fromEntries(Object.entries(STACK_PARAMETERS).map(([name, spec]) => [name, spec.default]));
+const COMMON_DEFAULTS: ParamValues = Object.fromEntries(
+  Object.entries(STACK_PARAMETERS).map(([name, spec]) => [name, spec.default]),
+);
 
 /** A version 1 scenario: a name and the table's columns. */
 export interface V1ScenarioInfo {
@@ -79,7 +88,12 @@ export function upgradeV1(v1: V1Result): BenchResult {
     ...rest,
     schemaVersion: SCHEMA_VERSION,
     repeat: repeat ?? 1,
-    scenarios: scenarios.map((s) => scenarioOf(s, cells.filter((c) => c.scenario === s.name))),
+    scenarios: scenarios.map((s) =>
+      scenarioOf(
+        s,
+        cells.filter((c) => c.scenario === s.name),
+      ),
+    ),
     cells: cells.map((c) => cellOf(c, (repeat ?? 1) > 1)),
   };
 }
@@ -100,7 +114,8 @@ export function withCommonDefaults(result: BenchResult): BenchResult {
  */
 export function withStepDemand(result: BenchResult): BenchResult {
   const capacity = (result as CapacityResult).capacity;
-  if (!capacity || capacity.servers.every((s) => s.steps.every((step) => step.serverCpuDemandPercent !== undefined))) return result;
+  if (!capacity || capacity.servers.every((s) => s.steps.every((step) => step.serverCpuDemandPercent !== undefined)))
+    return result;
   const vary = capacity.settings.vary;
   const demandOf = (server: string, client: string, count: number): number | null => {
     const cell = result.cells.find((c) => c.server === server && c.client === client && c.params[vary] === count);
@@ -108,7 +123,11 @@ export function withStepDemand(result: BenchResult): BenchResult {
   };
   const servers = capacity.servers.map((s) => ({
     ...s,
-    steps: s.steps.map((step) => (step.serverCpuDemandPercent !== undefined ? step : { ...step, serverCpuDemandPercent: demandOf(s.server, s.client, step.count) })),
+    steps: s.steps.map((step) =>
+      step.serverCpuDemandPercent !== undefined
+        ? step
+        : { ...step, serverCpuDemandPercent: demandOf(s.server, s.client, step.count) },
+    ),
   }));
   return { ...result, capacity: { ...capacity, servers } } as CapacityResult;
 }
@@ -137,7 +156,10 @@ export interface CapacityV1 {
  */
 export function upgradeCapacityV1(old: CapacityV1): CapacityResult {
   const { slo, latencyMetric } = old;
-  const stepValue = (step: Omit<CapacityStep, 'sloValues'>, clause: CapacitySection['slo']['clauses'][number]): number | null => {
+  const stepValue = (
+    step: Omit<CapacityStep, 'sloValues'>,
+    clause: CapacitySection['slo']['clauses'][number],
+  ): number | null => {
     if (clause.kind === 'errors') return step.errors;
     return clause.kind === 'latency' && clause.metrics[0] === latencyMetric ? step.latencyMs : null;
   };
@@ -164,8 +186,15 @@ export function upgradeCapacityV1(old: CapacityV1): CapacityResult {
 function cellOf(cell: V1Cell, repeated: boolean): CellResult {
   // Version 1 runs predate the parameters wsbench adds to every scenario; they ran with their defaults.
   const params = { ...COMMON_DEFAULTS, ...cell.params };
-  const identity = { scenario: cell.scenario, server: cell.server, client: cell.client, params, elapsedMs: cell.elapsedMs };
-  if (cell.status === 'skipped') return { ...identity, status: 'skipped', reason: cell.reason ?? 'skipped (no reason recorded)' };
+  const identity = {
+    scenario: cell.scenario,
+    server: cell.server,
+    client: cell.client,
+    params,
+    elapsedMs: cell.elapsedMs,
+  };
+  if (cell.status === 'skipped')
+    return { ...identity, status: 'skipped', reason: cell.reason ?? 'skipped (no reason recorded)' };
   if (!cell.measurements) return { ...identity, status: 'failed', reason: cell.reason ?? 'nothing was measured' };
   const m = cell.measurements;
   const measured = {
@@ -185,7 +214,10 @@ function cellOf(cell: V1Cell, repeated: boolean): CellResult {
     resources: cell.resources ?? { server: null, clients: [] },
     stackDrops: cell.serverStackDrops ?? null,
     // Version 1 took each metric's median over the rounds; version 2 pools the rounds first.
-    notes: [...(cell.notes ?? []), ...(repeated && cell.rounds ? ['version 1 file: metrics are per-key medians of the rounds'] : [])],
+    notes: [
+      ...(cell.notes ?? []),
+      ...(repeated && cell.rounds ? ['version 1 file: metrics are per-key medians of the rounds'] : []),
+    ],
     ...(cell.rounds ? { rounds: cell.rounds } : {}),
   };
   if (cell.status === 'ok') return { ...identity, status: 'ok', ...measured };
@@ -200,10 +232,25 @@ function withSamples<T extends LatencySummary | SizeSummary>(summaries: Record<s
 // ---------------------------------------------------------------- declarations from names
 
 const STATS: Record<string, HistogramStat> = {
-  P50: 'p50', P90: 'p90', P99: 'p99', P999: 'p999', Max: 'max', Mean: 'mean', Min: 'min', Stdev: 'stdev',
+  P50: 'p50',
+  P90: 'p90',
+  P99: 'p99',
+  P999: 'p999',
+  Max: 'max',
+  Mean: 'mean',
+  Min: 'min',
+  Stdev: 'stdev',
 };
 const STAT_WORDS: Record<HistogramStat, string> = {
-  p50: 'p50', p90: 'p90', p99: 'p99', p999: 'p99.9', max: 'max', mean: 'avg', min: 'min', stdev: 'std', count: 'samples',
+  p50: 'p50',
+  p90: 'p90',
+  p99: 'p99',
+  p999: 'p99.9',
+  max: 'max',
+  mean: 'avg',
+  min: 'min',
+  stdev: 'std',
+  count: 'samples',
 };
 /** `<histogram><Stat>Ms`, e.g. rttP99Ms, wsDelayMaxMs. */
 const HISTOGRAM_KEY = /^(.+?)(P50|P90|P99|P999|Max|Mean|Min|Stdev)Ms$/;
@@ -215,7 +262,9 @@ function scenarioOf(v1: V1ScenarioInfo, cells: V1Cell[]): ScenarioInfo {
   const counters = new Set(cells.flatMap((c) => Object.keys(c.measurements?.counters ?? {})));
   const clientHistograms = new Set(cells.flatMap((c) => Object.keys(c.measurements?.histograms ?? {})));
   const primary = columns.map((c) => HISTOGRAM_KEY.exec(c.key)).find((m) => m !== null && m[2] === 'P50')?.[1] ?? null;
-  const rate = keys.includes('messagesPerSec') ? 'messagesPerSec' : (keys.find((k) => /PerSec$/.test(k) && !/Bytes/i.test(k)) ?? null);
+  const rate = keys.includes('messagesPerSec')
+    ? 'messagesPerSec'
+    : (keys.find((k) => /PerSec$/.test(k) && !/Bytes/i.test(k)) ?? null);
   const headers = new Map(columns.map((c) => [c.key, c.header]));
   const serverOnly = (name: string): boolean =>
     !clientHistograms.has(name) && cells.some((c) => c.measurements?.serverHistograms?.[name] !== undefined);
@@ -246,11 +295,25 @@ function scenarioOf(v1: V1ScenarioInfo, cells: V1Cell[]): ScenarioInfo {
       const unit = /^megabytes/i.test(key) ? 'MB/s' : /Bytes/i.test(key) ? 'bytes/s' : '/s';
       return { header: header ?? key, unit, better: 'higher', role: 'detail', source: { custom: UNDECLARED } };
     }
-    if (ERROR_KEY.test(key)) return { header: header ?? key, unit: 'count', better: 'lower', role: 'errors', source: counterSource(key, 'total') };
-    return { header: header ?? key, unit: /Ms$/.test(key) ? 'ms' : 'count', better: 'none', role: 'detail', source: counterSource(key, 'total') };
+    if (ERROR_KEY.test(key))
+      return {
+        header: header ?? key,
+        unit: 'count',
+        better: 'lower',
+        role: 'errors',
+        source: counterSource(key, 'total'),
+      };
+    return {
+      header: header ?? key,
+      unit: /Ms$/.test(key) ? 'ms' : 'count',
+      better: 'none',
+      role: 'detail',
+      source: counterSource(key, 'total'),
+    };
   };
 
-  const primaryRef = primary === null ? null : serverOnly(primary) ? { histogram: primary, side: 'server' as const } : primary;
+  const primaryRef =
+    primary === null ? null : serverOnly(primary) ? { histogram: primary, side: 'server' as const } : primary;
   const charts: ChartRequest[] = [
     ...(primaryRef !== null ? [{ kind: 'percentiles' as const, histograms: [primaryRef] }] : []),
     { kind: 'resources' },
@@ -290,9 +353,18 @@ export function withIntervals(result: BenchResult): BenchResult {
     if (!isMeasured(cell) || cell.intervals) return cell;
     const declared = result.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {};
     const timeSeries = cell.measurements.timeSeries;
-    const { intervals, noInterval } = cellIntervals(declared, { metrics: cell.metrics, ...(cell.rounds ? { rounds: cell.rounds } : {}), ...(timeSeries ? { timeSeries } : {}) });
+    const { intervals, noInterval } = cellIntervals(declared, {
+      metrics: cell.metrics,
+      ...(cell.rounds ? { rounds: cell.rounds } : {}),
+      ...(timeSeries ? { timeSeries } : {}),
+    });
     const unstable = unstableRounds(declared, cell.rounds);
-    return { ...cell, intervals, ...(Object.keys(noInterval).length > 0 ? { noInterval } : {}), ...(unstable ? { unstable } : {}) };
+    return {
+      ...cell,
+      intervals,
+      ...(Object.keys(noInterval).length > 0 ? { noInterval } : {}),
+      ...(unstable ? { unstable } : {}),
+    };
   });
   return { ...result, cells };
 }

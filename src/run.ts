@@ -22,8 +22,12 @@ import { ShardSession } from './shard/shard-session.js';
 export type { ParamsFor } from './engine/plan.js';
 
 /** run()'s options. `S` the scenario, `Sv`, `Cl`, `F` the stack names as written (see MatrixOptions): inferred by run(). */
-export interface RunOptions<S extends ScenarioRef = ScenarioRef, Sv extends string = string, Cl extends string = string, F extends string = string>
-  extends MatrixOptions<S, Sv, Cl, F> {
+export interface RunOptions<
+  S extends ScenarioRef = ScenarioRef,
+  Sv extends string = string,
+  Cl extends string = string,
+  F extends string = string,
+> extends MatrixOptions<S, Sv, Cl, F> {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
   signal?: AbortSignal;
   /** Called for every engine event: run start, cell start, window open, tick, cell end. */
@@ -54,10 +58,12 @@ export interface RunPlan extends MatrixPlan {
  * Checks options and builds the plan without starting anything; errors name the option.
  * `loaded`: the scenario, when the caller has loaded it already (the CLI, for its flags).
  */
-export async function planRun<S extends ScenarioRef, Sv extends string = never, Cl extends string = never, F extends string = never>(
-  options: RunOptions<S, Sv, Cl, F>,
-  loaded?: LoadedScenario,
-): Promise<RunPlan> {
+export async function planRun<
+  S extends ScenarioRef,
+  Sv extends string = never,
+  Cl extends string = never,
+  F extends string = never,
+>(options: RunOptions<S, Sv, Cl, F>, loaded?: LoadedScenario): Promise<RunPlan> {
   if (options.out !== undefined) checkOutputs(options.out);
   const plan = await planMatrix(options, loaded);
   if (options.shard) {
@@ -68,14 +74,23 @@ export async function planRun<S extends ScenarioRef, Sv extends string = never, 
 }
 
 /** Runs a plan; a sharded plan opens its shard session first and records it in the result. */
-export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' | 'onEvent' | 'argv'> = {}): Promise<BenchResult> {
+export async function execute(
+  plan: RunPlan,
+  options: Pick<RunOptions, 'signal' | 'onEvent' | 'argv'> = {},
+): Promise<BenchResult> {
   const shard = plan.shard;
   if (!shard) return executeMatrix(plan, options);
   // Shard 0 serves the barrier; the others wait for it and measure their clock offset from it.
   const opened: { session?: ShardSession } = {};
   const part = { index: shard.index, count: shard.count, runId: shard.runId };
-  const result = await executeMatrix(plan, { ...options, shard: part, coordinate: async (signal) => (opened.session = await ShardSession.open(shard, signal)) });
-  return opened.session ? { ...result, shard: opened.session.info(configHash({ ...plan, count: shard.count })) } : result;
+  const result = await executeMatrix(plan, {
+    ...options,
+    shard: part,
+    coordinate: async (signal) => (opened.session = await ShardSession.open(shard, signal)),
+  });
+  return opened.session
+    ? { ...result, shard: opened.session.info(configHash({ ...plan, count: shard.count })) }
+    : result;
 }
 
 /**
@@ -85,14 +100,22 @@ export async function execute(plan: RunPlan, options: Pick<RunOptions, 'signal' 
  * its `params` the scenario's parameters. Stack names written as literals must be known ones; names in
  * a `string[]` (read from input) are checked when the run is planned. A path gives the untyped result.
  */
-export async function run<S extends ScenarioRef, Sv extends string = never, Cl extends string = never, F extends string = never>(
-  options: RunOptions<S, Sv, Cl, F>,
-): Promise<ResultOf<S>>;
-export async function run<S extends ScenarioRef, Sv extends string = never, Cl extends string = never, F extends string = never>(
-  scenario: ScenarioRefInput<S>,
-  options?: Omit<RunOptions<S, Sv, Cl, F>, 'scenario'>,
-): Promise<ResultOf<S>>;
-export async function run<S extends ScenarioRef>(first: S | RunOptions<S>, rest: Omit<RunOptions<S>, 'scenario'> = {}): Promise<BenchResult> {
+export async function run<
+  S extends ScenarioRef,
+  Sv extends string = never,
+  Cl extends string = never,
+  F extends string = never,
+>(options: RunOptions<S, Sv, Cl, F>): Promise<ResultOf<S>>;
+export async function run<
+  S extends ScenarioRef,
+  Sv extends string = never,
+  Cl extends string = never,
+  F extends string = never,
+>(scenario: ScenarioRefInput<S>, options?: Omit<RunOptions<S, Sv, Cl, F>, 'scenario'>): Promise<ResultOf<S>>;
+export async function run<S extends ScenarioRef>(
+  first: S | RunOptions<S>,
+  rest: Omit<RunOptions<S>, 'scenario'> = {},
+): Promise<BenchResult> {
   const options = (isScenarioRef(first) ? { ...rest, scenario: first } : first) as RunOptions<S>;
   const plan = await planRun(options);
   if (options.out === undefined) return execute(plan, options);
@@ -101,7 +124,8 @@ export async function run<S extends ScenarioRef>(first: S | RunOptions<S>, rest:
   try {
     const result = await execute(plan, options);
     const written = await writeResultAndReport(result, options.out, { png: options.png === true });
-    if (written.saved.problem !== null || written.problem !== null) throw new ResultWriteError(result, options.out, written);
+    if (written.saved.problem !== null || written.problem !== null)
+      throw new ResultWriteError(result, options.out, written);
     return result;
   } finally {
     lock.release();

@@ -15,7 +15,18 @@
  * its kind is read. A FIFO, a device (/dev/zero never ends), a socket or a
  * folder is one line naming the path (a UsageError: exit 2), at once.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { UsageError } from './errors.js';
 
 const MiB = 1024 * 1024;
@@ -68,7 +79,10 @@ export function openChecked(path: string, kind: ReadKind, options: ReadOptions =
   const limit = READ_LIMITS[kind];
   if (opened.size > limit) {
     closeSync(opened.fd);
-    throw said(options, `${path} is ${bytes(opened.size)}, more than ${WHAT[kind]} may be (${bytes(limit)}: see docs/running.md)`);
+    throw said(
+      options,
+      `${path} is ${bytes(opened.size)}, more than ${WHAT[kind]} may be (${bytes(limit)}: see docs/running.md)`,
+    );
   }
   return opened;
 }
@@ -220,7 +234,11 @@ export function removeIfSame(path: string, identity: FileIdentity): boolean {
 export function appendToFile(path: string, text: string, flag: string): void {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o666);
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o666,
+    );
   } catch (error) {
     throw new UsageError(`${flag}: ${appendProblem(path, error)}`);
   }
@@ -230,7 +248,9 @@ export function appendToFile(path: string, text: string, flag: string): void {
     writeAll(fd, Buffer.from(text));
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${flag}: cannot append to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `${flag}: cannot append to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   } finally {
     closeQuietly(fd);
   }
@@ -239,7 +259,8 @@ export function appendToFile(path: string, text: string, flag: string): void {
 /** Checks, before anything runs, that appendToFile(path) would find a regular file or nothing at the name. */
 export function checkAppendable(path: string, flag: string): void {
   const entry = entryAt(path);
-  if (entry !== null && !entry.isFile()) throw new UsageError(`${flag}: ${path} is ${kindOf(entry)}, not a regular file`);
+  if (entry !== null && !entry.isFile())
+    throw new UsageError(`${flag}: ${path} is ${kindOf(entry)}, not a regular file`);
 }
 
 function appendProblem(path: string, error: unknown): string {

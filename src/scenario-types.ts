@@ -4,7 +4,14 @@
  * with the contexts the engine hands them. A scenario is made with
  * defineScenario() (src/scenario-kit/define.ts).
  */
-import type { ClientConnectOptions, ClientConnection, HttpHandler, MessageData, SendQueueLimit, ServerConnection } from './adapter-types.js';
+import type {
+  ClientConnectOptions,
+  ClientConnection,
+  HttpHandler,
+  MessageData,
+  SendQueueLimit,
+  ServerConnection,
+} from './adapter-types.js';
 import type {
   ChartRequest,
   CustomSource,
@@ -17,7 +24,13 @@ import type {
 } from './declaration-types.js';
 import type { COMMON_PARAMETERS } from './common-parameters.js';
 import type { CellMeasurements, CellResources } from './result-types.js';
-import type { MetricsApi, RecorderDeclarations, RecorderKeys, DeclaredHistograms, RecordersOf } from './recorder-types.js';
+import type {
+  MetricsApi,
+  RecorderDeclarations,
+  RecorderKeys,
+  DeclaredHistograms,
+  RecordersOf,
+} from './recorder-types.js';
 import type { ScenarioConnection } from './connection-types.js';
 
 /** What crosses between processes as JSON (IPC uses JSON serialization, for Bun and Deno children too). */
@@ -221,7 +234,14 @@ export interface ScenarioDefinition<
    * wsbench's own servers (its server half is no documented wire protocol a --target
    * or --server-cmd server could speak); the text says why, and such cells are skipped.
    */
-  requires?: { fragmentControl?: boolean; httpRoutes?: boolean; wireTap?: boolean; pauseReading?: boolean; httpClient?: boolean; wsbenchServer?: string };
+  requires?: {
+    fragmentControl?: boolean;
+    httpRoutes?: boolean;
+    wireTap?: boolean;
+    pauseReading?: boolean;
+    httpClient?: boolean;
+    wsbenchServer?: string;
+  };
   /**
    * Why this parameter set cannot run on wsbench's own server stacks (they host the server half),
    * or null: pubsub's `broker=nats` speaks a protocol only a --server-cmd or --target broker
@@ -309,7 +329,11 @@ export interface ScenarioDefinition<
    * `connect` plan's rate), waits for every process, closes the window, drains, closes, and counts
    * connect failures by reason and lost connections. Return when the connection's work is over.
    */
-  connection?(conn: ScenarioConnection, ctx: ConnectionContext<NoInfer<ScenarioParams<D>>, R>, shared: S): Promise<void> | void;
+  connection?(
+    conn: ScenarioConnection,
+    ctx: ConnectionContext<NoInfer<ScenarioParams<D>>, R>,
+    shared: S,
+  ): Promise<void> | void;
   /** The per-connection form: what every connection of a client process shares, made once per process before they open. */
   setup?(ctx: ConnectionContext<NoInfer<ScenarioParams<D>>, R>): S;
   /** The per-connection form: how many connections and how wsbench opens them; every field has a default. */
@@ -325,7 +349,13 @@ export interface ScenarioDefinition<
   /** Metrics the terminal table and the HTML show, in order. */
   table: ReadonlyArray<NoInfer<MetricKeysOf<M, R>>>;
   /** Charts to draw; without any, the percentile curve of each primary latency and the server's resources. */
-  charts?: Array<ChartRequest<NoInfer<MetricKeysOf<M, R>>, NoInfer<HistogramNamesOf<M, R>>, NoInfer<keyof ScenarioParams<D> & string>>>;
+  charts?: Array<
+    ChartRequest<
+      NoInfer<MetricKeysOf<M, R>>,
+      NoInfer<HistogramNamesOf<M, R>>,
+      NoInfer<keyof ScenarioParams<D> & string>
+    >
+  >;
 }
 
 /** A half's ctx with the recorders declared for its side. */
@@ -338,12 +368,18 @@ export type WithRecorders<C, R, Side extends 'client' | 'server'> = C & { readon
 export type MetricKeysOf<M, R> = [keyof R] extends [never]
   ? keyof M & string
   : // Through `infer`, so that a compile error lists the keys rather than the types they come from.
-    ((string extends keyof M ? never : keyof M & string) | RecorderKeys<R>) extends infer K ? K & string : never;
+    (string extends keyof M ? never : keyof M & string) | RecorderKeys<R> extends infer K
+    ? K & string
+    : never;
 
 type HistogramOfSource<Src> = Src extends { histogram: infer H extends string } ? H : never;
 /** Every histogram a scenario's metrics read: any string when a metric names one as a plain string. */
-export type HistogramNamesOf<M, R> = [keyof R] extends [never] ? OwnHistograms<M> : (string extends keyof M ? never : OwnHistograms<M>) | DeclaredHistograms<R>;
-type OwnHistograms<M> = { [K in keyof M]: M[K] extends { source: infer Src } ? HistogramOfSource<Src> : never }[keyof M];
+export type HistogramNamesOf<M, R> = [keyof R] extends [never]
+  ? OwnHistograms<M>
+  : (string extends keyof M ? never : OwnHistograms<M>) | DeclaredHistograms<R>;
+type OwnHistograms<M> = {
+  [K in keyof M]: M[K] extends { source: infer Src } ? HistogramOfSource<Src> : never;
+}[keyof M];
 
 /** The ctx of `connection(conn, ctx)` and `setup(ctx)`: the client half's, less what wsbench now does itself. */
 export interface ConnectionContext<P extends ParamValues = ParamValues, R = {}>
@@ -380,7 +416,10 @@ export const SCENARIO_BRAND: unique symbol = Symbol.for('wsbench.scenario');
 export interface Scenario<
   D extends ParameterDeclarations = ParameterDeclarations,
   M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
-> extends Omit<ScenarioDefinition<D, M>, 'server' | 'client' | 'connection' | 'setup' | 'connect' | 'recorders' | 'metrics'> {
+> extends Omit<
+    ScenarioDefinition<D, M>,
+    'server' | 'client' | 'connection' | 'setup' | 'connect' | 'recorders' | 'metrics'
+  > {
   server?(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
   client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
   metrics: M;

@@ -36,7 +36,11 @@ export type ClientStackName = keyof typeof CLIENT_STACKS;
  * error naming the known ones), while a plain `string` (a name read from input, as the CLI's) passes
  * and is checked when the run is planned. `T` is the name as the caller wrote it, inferred.
  */
-export type StackNameInput<T extends string, Known extends string> = string extends T ? T : [T] extends [Known] ? T : Known;
+export type StackNameInput<T extends string, Known extends string> = string extends T
+  ? T
+  : [T] extends [Known]
+    ? T
+    : Known;
 
 // Looked up by names read from input, hence indexed by any string.
 export const serverStacks: Record<string, () => Promise<ServerAdapter>> = SERVER_STACKS;

@@ -14,12 +14,25 @@ import { tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+  rttP50Ms: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
 };
 
 function resultWith(charts: ChartRequest[]) {
   const info = scenarioInfo('echo', { metrics: METRICS, table: ['rttP50Ms'], charts });
-  return result(info, [cell('echo', { server: 'ws', client: 'ws', histograms: { rtt: exponentialHistogram(2000, 200, 7) }, metrics: { rttP50Ms: 0.2 } })]);
+  return result(info, [
+    cell('echo', {
+      server: 'ws',
+      client: 'ws',
+      histograms: { rtt: exponentialHistogram(2000, 200, 7) },
+      metrics: { rttP50Ms: 0.2 },
+    }),
+  ]);
 }
 
 const both = resultWith([{ kind: 'percentiles', histograms: ['rtt'] }, { kind: 'resources' }]);
@@ -36,9 +49,24 @@ test('two results in one folder get a report folder each, and nothing lands loos
   await writeArtifacts(both, join(dir, 'a.json'));
   await writeArtifacts(resourcesOnly, join(dir, 'b.json'));
   assert.deepEqual(readdirSync(dir).sort(), ['a.report', 'b.report']);
-  const chartsOf = (name: string): string[] => readdirSync(join(dir, name, 'charts')).filter((f) => f.endsWith('.svg')).sort();
-  assert.deepEqual(chartsOf('a.report'), buildCharts(both).flatMap((s) => s.charts).map((c) => `${c.name}.svg`).sort());
-  assert.deepEqual(chartsOf('b.report'), buildCharts(resourcesOnly).flatMap((s) => s.charts).map((c) => `${c.name}.svg`).sort());
+  const chartsOf = (name: string): string[] =>
+    readdirSync(join(dir, name, 'charts'))
+      .filter((f) => f.endsWith('.svg'))
+      .sort();
+  assert.deepEqual(
+    chartsOf('a.report'),
+    buildCharts(both)
+      .flatMap((s) => s.charts)
+      .map((c) => `${c.name}.svg`)
+      .sort(),
+  );
+  assert.deepEqual(
+    chartsOf('b.report'),
+    buildCharts(resourcesOnly)
+      .flatMap((s) => s.charts)
+      .map((c) => `${c.name}.svg`)
+      .sort(),
+  );
 });
 
 test('writing again removes the previous charts it did not rewrite, and never a file it did not write or that changed', async () => {
@@ -56,7 +84,10 @@ test('writing again removes the previous charts it did not rewrite, and never a 
   await writeArtifacts(resourcesOnly, path);
   assert.ok(!existsSync(stale), 'a stale chart wsbench wrote is gone');
   assert.ok(existsSync(edited), 'a chart changed since is kept');
-  assert.ok(existsSync(join(folder, 'notes.txt')) && existsSync(join(folder, 'charts', 'my-chart.svg')), "the user's files are kept");
+  assert.ok(
+    existsSync(join(folder, 'notes.txt')) && existsSync(join(folder, 'charts', 'my-chart.svg')),
+    "the user's files are kept",
+  );
   assert.ok(existsSync(join(folder, 'report.html')));
 });
 

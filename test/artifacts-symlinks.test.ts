@@ -14,11 +14,26 @@ import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const INFO = scenarioInfo('echo', {
-  metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+  metrics: {
+    rttP50Ms: {
+      header: 'p50 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'primary-latency',
+      source: { histogram: 'rtt', stat: 'p50' },
+    },
+  },
   table: ['rttP50Ms'],
   charts: [{ kind: 'percentiles', histograms: ['rtt'] }],
 });
-const RESULT = result(INFO, [cell('echo', { server: 'ws', client: 'ws', histograms: { rtt: exponentialHistogram(500, 300, 1) }, metrics: { rttP50Ms: 0.3 } })]);
+const RESULT = result(INFO, [
+  cell('echo', {
+    server: 'ws',
+    client: 'ws',
+    histograms: { rtt: exponentialHistogram(500, 300, 1) },
+    metrics: { rttP50Ms: 0.3 },
+  }),
+]);
 
 test('a symlinked charts/ inside the report folder is refused, and nothing is written through it', async () => {
   const dir = tempDir();
@@ -31,7 +46,10 @@ test('a symlinked charts/ inside the report folder is refused, and nothing is wr
   writeFileSync(path, JSON.stringify(RESULT));
   const outcome = await runCli(['report', path]);
   assert.equal(outcome.code, 2, outcome.stderr);
-  assert.equal(outcome.stderr, `wsbench: ${join(folder, 'charts')} is a symbolic link: wsbench writes a report folder only through real folders\n`);
+  assert.equal(
+    outcome.stderr,
+    `wsbench: ${join(folder, 'charts')} is a symbolic link: wsbench writes a report folder only through real folders\n`,
+  );
   assert.deepEqual(readdirSync(elsewhere), []);
 });
 

@@ -24,11 +24,26 @@ test('bad chart requests are named on stderr and in the report; the good ones ar
     { kind: 'sizes', histogram: 'rtt' },
   ] as unknown as ChartRequest[];
   const info = scenarioInfo('echo', {
-    metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+    metrics: {
+      rttP50Ms: {
+        header: 'p50 ms',
+        unit: 'ms',
+        better: 'lower',
+        role: 'primary-latency',
+        source: { histogram: 'rtt', stat: 'p50' },
+      },
+    },
     table: ['rttP50Ms'],
     charts,
   });
-  const cells = ['ws', 'uws'].map((server, i) => cell('echo', { server, client: 'ws', histograms: { rtt: exponentialHistogram(500, 300, i) }, metrics: { rttP50Ms: 0.3 + i } }));
+  const cells = ['ws', 'uws'].map((server, i) =>
+    cell('echo', {
+      server,
+      client: 'ws',
+      histograms: { rtt: exponentialHistogram(500, 300, i) },
+      metrics: { rttP50Ms: 0.3 + i },
+    }),
+  );
   const dir = tempDir();
   const path = join(dir, 'r.json');
   writeFileSync(path, JSON.stringify(result(info, cells)));
@@ -43,7 +58,10 @@ test('bad chart requests are named on stderr and in the report; the good ones ar
     'scenarios[0].charts[5] (pie): not drawn: this wsbench draws no chart of kind "pie" (it draws percentiles, heatmap, over-time, grid, by-parameter, sizes, cumulative, resources)',
     'scenarios[0].charts[6] (sizes): not drawn: histogram "rtt" holds latencies, not sizes',
   ];
-  assert.deepEqual(outcome.stderr.trimEnd().split('\n'), expected.map((line) => `warning: ${path}: ${line}`));
+  assert.deepEqual(
+    outcome.stderr.trimEnd().split('\n'),
+    expected.map((line) => `warning: ${path}: ${line}`),
+  );
   assert.ok(existsSync(join(dir, 'site', 'charts', 'echo-percentiles.svg')), 'the good part of a request is drawn');
   assert.ok(existsSync(join(dir, 'site', 'charts', 'echo-heatmap.svg')));
   const html = readFileSync(join(dir, 'site', 'report.html'), 'utf8');

@@ -14,13 +14,40 @@ import type { BenchResult } from '../src/result-types.js';
 // 20 publications (rate 20/s over 1 s) over 2 topics: 2 topics x 10 publications x 3 subscribers each.
 const EXPECTED = 60;
 
-test('pubsub graphql-ws x browser: the page offers the graphql-transport-ws subprotocol and gets every message', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+test('pubsub graphql-ws x browser: the page offers the graphql-transport-ws subprotocol and gets every message', {
+  skip: NO_CHROMIUM,
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'r.json');
   const broker = `${process.execPath} examples/brokers/graphql-ws-broker.mjs --port {port}`;
-  const args = ['run', 'pubsub', '--broker', 'graphql-ws', '--server-cmd', `gql=${broker}`, '--clients', 'browser', '--publishers', '1', '--subscribers', '6', '--topics', '2', '--rate', '20', '--duration', '1s', '--out', out];
+  const args = [
+    'run',
+    'pubsub',
+    '--broker',
+    'graphql-ws',
+    '--server-cmd',
+    `gql=${broker}`,
+    '--clients',
+    'browser',
+    '--publishers',
+    '1',
+    '--subscribers',
+    '6',
+    '--topics',
+    '2',
+    '--rate',
+    '20',
+    '--duration',
+    '1s',
+    '--out',
+    out,
+  ];
   const outcome = await runCli(args, { timeoutMs: 100_000 });
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
-  assert.ok(cell && cell.status === 'ok', `cell ${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}\n${outcome.stderr}`);
+  assert.ok(
+    cell && cell.status === 'ok',
+    `cell ${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}\n${outcome.stderr}`,
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.equal(cell.metrics.expected, EXPECTED);
   assert.equal(cell.metrics.delivered, EXPECTED);

@@ -20,7 +20,13 @@ test('the quickest probe fixes the offset, within half its round trip plus the c
 
 test("over a window: the start's uncertainty, or the end's plus the drift, whichever is larger", () => {
   const start = { offsetUs: 1000, uncertaintyUs: 50 };
-  assert.deepEqual(windowUncertaintyUs(start, { offsetUs: 1010, uncertaintyUs: 30 }), { uncertaintyUs: 50, driftUs: 10 });
-  assert.deepEqual(windowUncertaintyUs(start, { offsetUs: 960, uncertaintyUs: 30 }), { uncertaintyUs: 70, driftUs: -40 });
+  assert.deepEqual(windowUncertaintyUs(start, { offsetUs: 1010, uncertaintyUs: 30 }), {
+    uncertaintyUs: 50,
+    driftUs: 10,
+  });
+  assert.deepEqual(windowUncertaintyUs(start, { offsetUs: 960, uncertaintyUs: 30 }), {
+    uncertaintyUs: 70,
+    driftUs: -40,
+  });
   assert.deepEqual(windowUncertaintyUs(start, null), { uncertaintyUs: 50, driftUs: null });
 });

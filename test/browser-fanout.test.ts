@@ -15,9 +15,27 @@ import type { BenchResult } from '../src/result-types.js';
 const CONNECTIONS = 5;
 const TICKS = 10;
 
-test('fanout uws x browser: every tick reaches every page connection, with one-way delays on the host clock', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+test('fanout uws x browser: every tick reaches every page connection, with one-way delays on the host clock', {
+  skip: NO_CHROMIUM,
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'r.json');
-  const args = ['run', 'fanout', '--servers', 'uws', '--clients', 'browser', '--connections', String(CONNECTIONS), '--interval', '50ms', '--duration', `${TICKS * 50}ms`, '--out', out];
+  const args = [
+    'run',
+    'fanout',
+    '--servers',
+    'uws',
+    '--clients',
+    'browser',
+    '--connections',
+    String(CONNECTIONS),
+    '--interval',
+    '50ms',
+    '--duration',
+    `${TICKS * 50}ms`,
+    '--out',
+    out,
+  ];
   const outcome = await runCli(args, { timeoutMs: 100_000 });
   assert.equal(outcome.code, 0, outcome.stderr);
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;

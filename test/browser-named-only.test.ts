@@ -11,5 +11,8 @@ test('a run without --clients leaves the browser clients out; naming them puts t
   const clients = [...new Set(bare.cells.map((cell) => cell.client))];
   assert.deepEqual(clients, ['ws', 'undici', 'socketio', 'bun', 'deno']);
   const named = await planRun({ scenario: 'echo', servers: ['ws'], clients: ['browser', 'ws'] });
-  assert.deepEqual(named.cells.map((cell) => cell.client), ['browser', 'ws']);
+  assert.deepEqual(
+    named.cells.map((cell) => cell.client),
+    ['browser', 'ws'],
+  );
 });

@@ -15,13 +15,23 @@ import type { BenchResult } from '../src/result-types.js';
 
 const HANGING = fileURLToPath(new URL('./fixtures/hanging-page.js', import.meta.url));
 
-test('a page that crashes mid-window fails its cell with the reason', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+test('a page that crashes mid-window fails its cell with the reason', {
+  skip: NO_CHROMIUM,
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'r.json');
-  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'browser', '--duration', '30s', '--out', out], { ownProcessGroup: true, timeoutMs: 100_000 });
+  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'browser', '--duration', '30s', '--out', out], {
+    ownProcessGroup: true,
+    timeoutMs: 100_000,
+  });
   let clients: number[] = [];
   try {
     await cli.waitForStderr(/echo ws x browser .*started/, 60_000);
-    const renderers = (): number[] => clients.flatMap(browserProcessesOf).filter((p) => / --type=renderer /.test(p.command) && !p.command.includes('--top-chrome-webui')).map((p) => p.pid);
+    const renderers = (): number[] =>
+      clients
+        .flatMap(browserProcessesOf)
+        .filter((p) => / --type=renderer /.test(p.command) && !p.command.includes('--top-chrome-webui'))
+        .map((p) => p.pid);
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && renderers().length === 0) {
       clients = clientPids(processGroupMembers(cli.pid));
@@ -41,12 +51,21 @@ test('a page that crashes mid-window fails its cell with the reason', { skip: NO
   assert.deepEqual(await untilNone(() => clients.flatMap(browserProcessesOf), 5000), []);
 });
 
-test('a page that hangs fails its cell within seconds of the window, with the reason', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+test('a page that hangs fails its cell within seconds of the window, with the reason', {
+  skip: NO_CHROMIUM,
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli(['run', HANGING, '--servers', 'ws', '--clients', 'browser', '--duration', '1s', '--out', out], { timeoutMs: 100_000 });
+  const outcome = await runCli(
+    ['run', HANGING, '--servers', 'ws', '--clients', 'browser', '--duration', '1s', '--out', out],
+    { timeoutMs: 100_000 },
+  );
   assert.equal(outcome.code, 1, outcome.stderr);
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
   assert.equal(cell?.status, 'failed');
   // The page's own deadline, shorter than the engine's wait for a report (which would only say "no report").
-  assert.match('reason' in cell! ? cell.reason : '', /^client: the browser page did not finish within 10 s after the window closed \(hung\?\)/);
+  assert.match(
+    'reason' in cell! ? cell.reason : '',
+    /^client: the browser page did not finish within 10 s after the window closed \(hung\?\)/,
+  );
 });

@@ -15,7 +15,8 @@ import type { BenchResult } from '../src/result-types.js';
 
 const EXPECTED: Record<string, string> = {
   firehose: "firehose needs a client that hands over the socket's raw bytes (frames are read off the wire)",
-  'slow-consumer': "slow-consumer needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)",
+  'slow-consumer':
+    "slow-consumer needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)",
   'push-vs-poll': "push-vs-poll needs a client that can call the server's HTTP routes",
 };
 
@@ -23,7 +24,18 @@ const EXPECTED: Record<string, string> = {
 for (const [scenario, reason] of Object.entries(EXPECTED)) {
   test(`${scenario} x browser is n/a: ${reason}`, { skip: NO_CHROMIUM, timeout: 60_000 }, async () => {
     const out = join(tempDir(), 'r.json');
-    const outcome = await runCli(['run', scenario, '--servers', 'ws', '--clients', 'browser,browser-socketio', '--preset', 'ci', '--out', out]);
+    const outcome = await runCli([
+      'run',
+      scenario,
+      '--servers',
+      'ws',
+      '--clients',
+      'browser,browser-socketio',
+      '--preset',
+      'ci',
+      '--out',
+      out,
+    ]);
     const cells = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
     assert.ok(cells.length > 0, outcome.stderr);
     for (const cell of cells.filter((c) => c.client === 'browser')) {

@@ -11,9 +11,15 @@ import { runCli, tempDir } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
 import type { BenchResult } from '../src/result-types.js';
 
-test('echo socketio x browser-socketio runs on a page; ws x browser-socketio is n/a', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+test('echo socketio x browser-socketio runs on a page; ws x browser-socketio is n/a', {
+  skip: NO_CHROMIUM,
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli(['run', 'echo', '--servers', 'socketio,ws', '--clients', 'browser-socketio', '--duration', '1s', '--out', out], { timeoutMs: 100_000 });
+  const outcome = await runCli(
+    ['run', 'echo', '--servers', 'socketio,ws', '--clients', 'browser-socketio', '--duration', '1s', '--out', out],
+    { timeoutMs: 100_000 },
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const cells = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
   const socketio = cells.find((c) => c.server === 'socketio')!;

@@ -32,7 +32,10 @@ function project(): string {
   const root = tempDir();
   mkdirSync(join(root, 'src'));
   mkdirSync(join(root, 'node_modules', 'typescript', 'bin'), { recursive: true });
-  writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), '{ "name": "typescript", "version": "5.0.0" }\n');
+  writeFileSync(
+    join(root, 'node_modules', 'typescript', 'package.json'),
+    '{ "name": "typescript", "version": "5.0.0" }\n',
+  );
   writeFileSync(join(root, 'node_modules', 'typescript', 'bin', 'tsc'), STAND_IN_TSC);
   writeFileSync(join(root, 'package.json'), '{ "name": "p", "version": "1.0.0" }\n');
   writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'dist' }, include: ['src'] }));
@@ -43,7 +46,11 @@ function project(): string {
 
 /** Runs the script in `root`; returns its exit code and how many compiles the project has seen so far. */
 function build(root: string, ...args: string[]): { code: number | null; compiles: number; stderr: string } {
-  const outcome = spawnSync(process.execPath, [BUILD_SCRIPT, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const outcome = spawnSync(process.execPath, [BUILD_SCRIPT, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const log = join(root, 'compiles.log');
   const compiles = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0;
   return { code: outcome.status, compiles, stderr: outcome.stderr };
@@ -72,9 +79,15 @@ test('--if-changed rebuilds from scratch when a source, tsconfig.json or the com
   assert.equal(readFileSync(join(root, 'dist', 'src', 'a.js'), 'utf8'), 'export const a = 3;\n');
   assert.ok(!existsSync(join(root, 'dist', 'src', 'b.js')), 'the deleted source left no output');
 
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'dist', strict: true }, include: ['src'] }));
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { outDir: 'dist', strict: true }, include: ['src'] }),
+  );
   assert.equal(build(root, '--if-changed').compiles, 3, 'tsconfig.json changed');
-  writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), '{ "name": "typescript", "version": "5.0.1" }\n');
+  writeFileSync(
+    join(root, 'node_modules', 'typescript', 'package.json'),
+    '{ "name": "typescript", "version": "5.0.1" }\n',
+  );
   assert.equal(build(root, '--if-changed').compiles, 4, 'the compiler changed');
   assert.equal(build(root, '--if-changed').compiles, 4);
   rmSync(root, { recursive: true, force: true });
@@ -84,8 +97,11 @@ test('a failed compile leaves no record of a build, so the next --if-changed com
   const root = project();
   writeFileSync(join(root, 'src', 'a.ts'), 'export const a: number = "TYPE-ERROR";\n');
   const failed = build(root, '--if-changed');
-  assert.equal(failed.code, 2, 'the compiler\'s exit code');
-  assert.ok(existsSync(join(root, 'dist', 'src', 'a.js')) && !existsSync(join(root, 'dist', '.build-inputs')), 'output emitted, no record');
+  assert.equal(failed.code, 2, "the compiler's exit code");
+  assert.ok(
+    existsSync(join(root, 'dist', 'src', 'a.js')) && !existsSync(join(root, 'dist', '.build-inputs')),
+    'output emitted, no record',
+  );
   assert.equal(build(root, '--if-changed').compiles, 2);
   rmSync(root, { recursive: true, force: true });
 });

@@ -13,7 +13,11 @@ import { REPO_ROOT } from './support.js';
 
 const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 
-test('src/built-in-scenarios.ts holds every built-in scenario\'s parameters and metric keys, as the scenarios declare them', async () => {
+test("src/built-in-scenarios.ts holds every built-in scenario's parameters and metric keys, as the scenarios declare them", async () => {
   const committed = readFileSync(join(SOURCE_ROOT, 'src', 'built-in-scenarios.ts'), 'utf8');
-  assert.equal(committed, await registrySource(), 'regenerate it: npm run build && node dist/test/built-in-registry.js > src/built-in-scenarios.ts');
+  assert.equal(
+    committed,
+    await registrySource(),
+    'regenerate it: npm run build && node dist/test/built-in-registry.js > src/built-in-scenarios.ts',
+  );
 });

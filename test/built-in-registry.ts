@@ -50,13 +50,17 @@ export async function registrySource(): Promise<string> {
       return `      /** ${commentText(spec.description)} */ ${propertyName(parameter)}: ${typeOf(spec)};`;
     });
     // The keys a cell's `metrics` carries: those the result's declarations list (src/engine/scenario-info.ts).
-    const metrics = Object.entries(scenarioInfo(scenario).metrics).map(([key, metric]) => `      /** ${metricComment(metric)} */ ${propertyName(key)}: MetricDefinition;`);
-    entries.push(`  ${propertyName(name)}: Scenario<\n    {\n${parameters.join('\n')}\n    },\n    {\n${metrics.join('\n')}\n    }\n  >;`);
+    const metrics = Object.entries(scenarioInfo(scenario).metrics).map(
+      ([key, metric]) => `      /** ${metricComment(metric)} */ ${propertyName(key)}: MetricDefinition;`,
+    );
+    entries.push(
+      `  ${propertyName(name)}: Scenario<\n    {\n${parameters.join('\n')}\n    },\n    {\n${metrics.join('\n')}\n    }\n  >;`,
+    );
   }
   return [
     '/**',
-    ' * The built-in scenarios, by name, as types: each one\'s parameters and the metrics its cells carry.',
-    ' * run(\'echo\', { params }) checks `params` against them, and types the cells\' `metrics` and `params`',
+    " * The built-in scenarios, by name, as types: each one's parameters and the metrics its cells carry.",
+    " * run('echo', { params }) checks `params` against them, and types the cells' `metrics` and `params`",
     ' * (src/typed-results.ts). Generated from scenarios/*.ts by test/built-in-registry.ts (src/ must not',
     ' * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the',
     ' * scenarios declare.',
@@ -68,10 +72,10 @@ export async function registrySource(): Promise<string> {
     ...entries,
     '}',
     '',
-    '/** The name of a built-in scenario: run(\'echo\') or `wsbench run echo`. */',
+    "/** The name of a built-in scenario: run('echo') or `wsbench run echo`. */",
     'export type BuiltInScenarioName = keyof BuiltInScenarios;',
     '',
-    '/** @deprecated Use BuiltInScenarios: `BuiltInScenarios[\'echo\'][\'parameters\']` is what this gave for \'echo\'. */',
+    "/** @deprecated Use BuiltInScenarios: `BuiltInScenarios['echo']['parameters']` is what this gave for 'echo'. */",
     "export type BuiltInScenarioParameters = { [N in BuiltInScenarioName]: BuiltInScenarios[N]['parameters'] };",
     '',
   ].join('\n');

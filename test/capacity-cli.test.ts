@@ -15,8 +15,22 @@ test('capacity of fanout on uws, 5 to 10 clients, 300 ms steps: one result file 
   const dir = tempDir();
   const out = join(dir, 'cap.json');
   const outcome = await runCli([
-    'capacity', 'fanout', '--slo', 'p99<500ms,errors=0', '--servers', 'uws',
-    '--start', '5', '--max', '10', '--interval', '50ms', '--duration', '300ms', '--out', out,
+    'capacity',
+    'fanout',
+    '--slo',
+    'p99<500ms,errors=0',
+    '--servers',
+    'uws',
+    '--start',
+    '5',
+    '--max',
+    '10',
+    '--interval',
+    '50ms',
+    '--duration',
+    '300ms',
+    '--out',
+    out,
   ]);
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.match(outcome.stdout, /^fanout capacity within p99<500ms, errors=0: the most connections each server holds/);
@@ -24,19 +38,37 @@ test('capacity of fanout on uws, 5 to 10 clients, 300 ms steps: one result file 
   const result = readResultFile(out) as CapacityResult;
   assert.equal(result.schemaVersion, 3);
   assert.equal(result.capacity.latencyMetric, 'delayP99Ms');
-  assert.deepEqual(result.capacity.slo.clauses.map((c) => c.kind), ['latency', 'errors']);
+  assert.deepEqual(
+    result.capacity.slo.clauses.map((c) => c.kind),
+    ['latency', 'errors'],
+  );
   const [uws] = result.capacity.servers;
-  assert.deepEqual([uws!.server, uws!.client, uws!.capacity, uws!.end, uws!.brokeAt, uws!.serverPerStep], ['uws', 'ws', 10, 'max', null, 'fresh']);
-  assert.deepEqual(uws!.steps.map((s) => [s.count, s.phase, s.outcome]), [[5, 'ramp', 'within'], [10, 'ramp', 'within']]);
+  assert.deepEqual(
+    [uws!.server, uws!.client, uws!.capacity, uws!.end, uws!.brokeAt, uws!.serverPerStep],
+    ['uws', 'ws', 10, 'max', null, 'fresh'],
+  );
+  assert.deepEqual(
+    uws!.steps.map((s) => [s.count, s.phase, s.outcome]),
+    [
+      [5, 'ramp', 'within'],
+      [10, 'ramp', 'within'],
+    ],
+  );
   for (const step of uws!.steps) {
     assert.equal(step.errors, 0);
     assert.equal(typeof step.latencyMs, 'number');
-    assert.deepEqual(step.sloValues, [step.latencyMs, 0], 'each clause\'s value: the p99, then the errors');
+    assert.deepEqual(step.sloValues, [step.latencyMs, 0], "each clause's value: the p99, then the errors");
     assert.equal(typeof step.serverCpuPercent, 'number');
     assert.equal(step.clientCpuPercent.length, 1);
   }
   // The steps are the file's cells: one per count.
-  assert.deepEqual(result.cells.map((c) => [c.server, c.params.connections, c.status]), [['uws', 5, 'ok'], ['uws', 10, 'ok']]);
+  assert.deepEqual(
+    result.cells.map((c) => [c.server, c.params.connections, c.status]),
+    [
+      ['uws', 5, 'ok'],
+      ['uws', 10, 'ok'],
+    ],
+  );
   assert.ok(!existsSync(join(dir, 'cap-steps.json')), 'no second file');
 
   // The report and the charts go where the artifacts of any result go; stderr says where.
@@ -44,7 +76,10 @@ test('capacity of fanout on uws, 5 to 10 clients, 300 ms steps: one result file 
   const charts = /^charts: \d+ files in (.+)$/m.exec(outcome.stderr)?.[1];
   assert.ok(report && existsSync(report), outcome.stderr);
   for (const name of ['fanout-capacity', 'fanout-capacity-p99', 'fanout-capacity-errors']) {
-    assert.ok(charts && existsSync(join(charts, `${name}.svg`)) && existsSync(join(charts, `${name}.vl.json`)), `${name}: ${outcome.stderr}`);
+    assert.ok(
+      charts && existsSync(join(charts, `${name}.svg`)) && existsSync(join(charts, `${name}.vl.json`)),
+      `${name}: ${outcome.stderr}`,
+    );
   }
   const html = readFileSync(report!, 'utf8');
   assert.match(html, /<h2>Capacity<\/h2>/);

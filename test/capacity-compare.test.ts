@@ -19,7 +19,7 @@ const BASE = capacityResult([
   { server: 'deno', capacity: 800, brokeAt: 880 },
 ]);
 
-test('each server\'s capacity: regressed, improved or unchanged within its bracket; a server that no longer ran regresses', () => {
+test("each server's capacity: regressed, improved or unchanged within its bracket; a server that no longer ran regresses", () => {
   const next = capacityResult([
     { server: 'ws', capacity: 700, brokeAt: 770 },
     { server: 'uws', capacity: 4200, brokeAt: 4600 },
@@ -27,7 +27,17 @@ test('each server\'s capacity: regressed, improved or unchanged within its brack
     { server: 'deno', capacity: 0, brokeAt: null, status: 'failed' },
   ]);
   const comparison = compareResults(BASE, next);
-  const rows = comparison.cells.map((c) => [c.label, ...c.deltas.map((d) => [d.key, d.base, d.next, d.changePct === null ? null : Math.round(d.changePct), d.noise, d.verdict])]);
+  const rows = comparison.cells.map((c) => [
+    c.label,
+    ...c.deltas.map((d) => [
+      d.key,
+      d.base,
+      d.next,
+      d.changePct === null ? null : Math.round(d.changePct),
+      d.noise,
+      d.verdict,
+    ]),
+  ]);
   assert.deepEqual(rows, [
     ['echo capacity ws x ws', ['capacity', 1000, 700, -30, 100, 'regressed']],
     ['echo capacity uws x ws', ['capacity', 4000, 4200, 5, 400, 'unchanged']],
@@ -37,22 +47,45 @@ test('each server\'s capacity: regressed, improved or unchanged within its brack
   assert.match(comparison.warnings.join('\n'), /the steps' cells are not/);
 
   const at10 = gate(comparison, 10);
-  assert.deepEqual(at10.regressions.map((r) => [r.cell, r.key, r.next]), [['echo capacity ws x ws', 'capacity', 700], ['echo capacity deno x ws', 'status', 'failed']]);
+  assert.deepEqual(
+    at10.regressions.map((r) => [r.cell, r.key, r.next]),
+    [
+      ['echo capacity ws x ws', 'capacity', 700],
+      ['echo capacity deno x ws', 'status', 'failed'],
+    ],
+  );
   assert.equal(at10.exitCode, 1);
   // A 30 % drop passes a 50 % gate; a search that failed fails it whatever the threshold.
-  assert.deepEqual(gate(comparison, 50).regressions.map((r) => r.key), ['status']);
+  assert.deepEqual(
+    gate(comparison, 50).regressions.map((r) => r.key),
+    ['status'],
+  );
 });
 
-test('compare on the command line: the capacity rows, and the gate\'s exit code', async () => {
+test("compare on the command line: the capacity rows, and the gate's exit code", async () => {
   const dir = tempDir();
   const base = join(dir, 'base.json');
   const next = join(dir, 'next.json');
   writeFileSync(base, JSON.stringify(BASE));
-  writeFileSync(next, JSON.stringify(capacityResult([{ server: 'ws', capacity: 500, brokeAt: 550 }, { server: 'uws', capacity: 4000, brokeAt: 4400 }])));
+  writeFileSync(
+    next,
+    JSON.stringify(
+      capacityResult([
+        { server: 'ws', capacity: 500, brokeAt: 550 },
+        { server: 'uws', capacity: 4000, brokeAt: 4400 },
+      ]),
+    ),
+  );
   const outcome = await runCli(['compare', base, next, '--fail-on-regression', '20']);
   assert.equal(outcome.code, 1, outcome.stderr);
-  assert.match(outcome.stdout, /^echo capacity ws x ws\s+capacity \(connections\)\s+1000\s+500\s+-50\.0%\s+brackets ±100\s+REGRESSED$/m);
-  assert.match(outcome.stdout, /^echo capacity uws x ws\s+capacity \(connections\)\s+4000\s+4000\s+\+0\.0%\s+brackets ±400\s+unchanged$/m);
+  assert.match(
+    outcome.stdout,
+    /^echo capacity ws x ws\s+capacity \(connections\)\s+1000\s+500\s+-50\.0%\s+brackets ±100\s+REGRESSED$/m,
+  );
+  assert.match(
+    outcome.stdout,
+    /^echo capacity uws x ws\s+capacity \(connections\)\s+4000\s+4000\s+\+0\.0%\s+brackets ±400\s+unchanged$/m,
+  );
   assert.match(outcome.stdout, /only in base \(2\): echo capacity bun x ws; echo capacity deno x ws/);
   assert.match(outcome.stderr, /^regression beyond 20%: echo capacity ws x ws: capacity \(connections\) -50\.0%$/m);
 

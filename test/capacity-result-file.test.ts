@@ -21,11 +21,15 @@ const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 const OLD_CAPACITY = join(REPO_ROOT, 'test', 'fixtures', 'capacity-v1.json');
 
 function published(version: 2 | 3) {
-  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', SCHEMA_FILES[version]), 'utf8')));
+  return new Ajv2020({ strict: false }).compile(
+    JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', SCHEMA_FILES[version]), 'utf8')),
+  );
 }
 
 test('a capacity result validates against the published schema; a step without its clause values is one line', () => {
-  const data = JSON.parse(JSON.stringify(capacityResult([{ server: 'ws', capacity: 10, brokeAt: 11 }]))) as CapacityResult;
+  const data = JSON.parse(
+    JSON.stringify(capacityResult([{ server: 'ws', capacity: 10, brokeAt: 11 }])),
+  ) as CapacityResult;
   const validate = published(3);
   assert.ok(validate(data), JSON.stringify(validate.errors));
   delete (data.capacity.servers[0]!.steps[1] as Partial<(typeof data.capacity.servers)[0]['steps'][0]>).sloValues;
@@ -33,7 +37,12 @@ test('a capacity result validates against the published schema; a step without i
 });
 
 test('a version 2 file reads as it is, as the current version', () => {
-  const v2 = { ...result(scenarioInfo('echo', { metrics: {}, table: [], charts: [] }), [cell('echo', { server: 'ws', client: 'ws' })]), schemaVersion: 2 };
+  const v2 = {
+    ...result(scenarioInfo('echo', { metrics: {}, table: [], charts: [] }), [
+      cell('echo', { server: 'ws', client: 'ws' }),
+    ]),
+    schemaVersion: 2,
+  };
   const data = JSON.parse(JSON.stringify(v2)) as unknown;
   assert.ok(published(2)(data));
   const read = resultFromJson(data, 'v2.json');
@@ -43,7 +52,10 @@ test('a version 2 file reads as it is, as the current version', () => {
 });
 
 test('the capacity file of earlier versions reads as a result with its search and no cells, and its report draws the search', async () => {
-  const old = JSON.parse(readFileSync(OLD_CAPACITY, 'utf8')) as { format: string; servers: Array<{ steps: Array<{ latencyMs: number }> }> };
+  const old = JSON.parse(readFileSync(OLD_CAPACITY, 'utf8')) as {
+    format: string;
+    servers: Array<{ steps: Array<{ latencyMs: number }> }>;
+  };
   assert.equal(old.format, 'wsbench-capacity', 'the fixture is a real capacity file of before version 3');
   const read = readResultFile(OLD_CAPACITY) as CapacityResult;
   assert.equal(read.schemaVersion, SCHEMA_VERSION);
@@ -51,19 +63,32 @@ test('the capacity file of earlier versions reads as a result with its search an
   assert.equal(read.scenarios[0]?.name, 'echo');
   const [ws] = read.capacity.servers;
   assert.equal(ws?.serverPerStep, 'fresh');
-  assert.deepEqual(ws?.steps.map((s) => s.sloValues), old.servers[0]!.steps.map((s) => [s.latencyMs, 0]), 'the p99 and the errors each step kept');
+  assert.deepEqual(
+    ws?.steps.map((s) => s.sloValues),
+    old.servers[0]!.steps.map((s) => [s.latencyMs, 0]),
+    'the p99 and the errors each step kept',
+  );
 
   const dir = tempDir();
   const outcome = await runCli(['report', OLD_CAPACITY, '--out', dir]);
   assert.equal(outcome.code, 0, outcome.stderr);
-  for (const name of ['echo-capacity', 'echo-capacity-p99', 'echo-capacity-errors']) assert.ok(existsSync(join(dir, 'charts', `${name}.svg`)), name);
+  for (const name of ['echo-capacity', 'echo-capacity-p99', 'echo-capacity-errors'])
+    assert.ok(existsSync(join(dir, 'charts', `${name}.svg`)), name);
   assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<h2>Capacity<\/h2>/);
 });
 
-test('a capacity result without steps\' cells still gets its report', async () => {
+test("a capacity result without steps' cells still gets its report", async () => {
   const dir = tempDir();
   const path = join(dir, 'cap.json');
-  writeFileSync(path, JSON.stringify(capacityResult([{ server: 'ws', capacity: 10, brokeAt: 11 }, { server: 'uws', capacity: 40, brokeAt: null }])));
+  writeFileSync(
+    path,
+    JSON.stringify(
+      capacityResult([
+        { server: 'ws', capacity: 10, brokeAt: 11 },
+        { server: 'uws', capacity: 40, brokeAt: null },
+      ]),
+    ),
+  );
   const outcome = await runCli(['report', path]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const html = readFileSync(join(dir, 'cap.report', 'report.html'), 'utf8');

@@ -3,7 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { searchCapacity, tolerance, type SearchSettings, type StepJudgement } from '../src/index.js';
 
-const settings: SearchSettings = { start: 100, max: 50_000, min: 1, resolution: 0.1, clientProcesses: 1, maxClientProcesses: 2 };
+const settings: SearchSettings = {
+  start: 100,
+  max: 50_000,
+  min: 1,
+  resolution: 0.1,
+  clientProcesses: 1,
+  maxClientProcesses: 2,
+};
 
 /** A server that holds `capacity`; a load generator that saturates above `perProcess` connections a process. */
 function fakeServer(capacity: number, perProcess = Number.POSITIVE_INFINITY, refusedAbove = Number.POSITIVE_INFINITY) {
@@ -19,8 +26,14 @@ function fakeServer(capacity: number, perProcess = Number.POSITIVE_INFINITY, ref
 test('ramp x2 until the SLO breaks, then bisect to the resolution: the known capacity is bracketed', async () => {
   const fake = fakeServer(1234);
   const outcome = await searchCapacity(settings, fake.step);
-  assert.deepEqual(fake.calls.map(([count]) => count), [100, 200, 400, 800, 1600, 1200, 1400, 1300]);
-  assert.deepEqual(outcome.steps.map((s) => s.phase), ['ramp', 'ramp', 'ramp', 'ramp', 'ramp', 'bisect', 'bisect', 'bisect']);
+  assert.deepEqual(
+    fake.calls.map(([count]) => count),
+    [100, 200, 400, 800, 1600, 1200, 1400, 1300],
+  );
+  assert.deepEqual(
+    outcome.steps.map((s) => s.phase),
+    ['ramp', 'ramp', 'ramp', 'ramp', 'ramp', 'bisect', 'bisect', 'bisect'],
+  );
   assert.equal(outcome.capacity, 1200);
   assert.equal(outcome.brokeAt, 1300);
   assert.equal(outcome.end, 'bracketed');
@@ -47,7 +60,10 @@ test('a server that breaks at the first step is bisected down; one that breaks a
 test('a server that holds the maximum ends the search there', async () => {
   const fake = fakeServer(1e9);
   const outcome = await searchCapacity({ ...settings, max: 1000 }, fake.step);
-  assert.deepEqual(fake.calls.map(([count]) => count), [100, 200, 400, 800, 1000]);
+  assert.deepEqual(
+    fake.calls.map(([count]) => count),
+    [100, 200, 400, 800, 1000],
+  );
   assert.deepEqual([outcome.capacity, outcome.brokeAt, outcome.end], [1000, null, 'max']);
 });
 
@@ -56,8 +72,20 @@ test('a step whose load generator saturated is invalid and measured again with o
   const fake = fakeServer(1234, 500);
   const outcome = await searchCapacity(settings, fake.step);
   const invalid = outcome.steps.filter((s) => !s.valid);
-  assert.deepEqual(invalid.map((s) => [s.count, s.clientProcesses]), [[800, 1], [1600, 2]]);
-  assert.deepEqual(outcome.steps.find((s) => s.phase === 'retry')!, { count: 800, clientProcesses: 2, phase: 'retry', judgement: { verdict: 'within', clientSaturated: false }, valid: true });
+  assert.deepEqual(
+    invalid.map((s) => [s.count, s.clientProcesses]),
+    [
+      [800, 1],
+      [1600, 2],
+    ],
+  );
+  assert.deepEqual(outcome.steps.find((s) => s.phase === 'retry')!, {
+    count: 800,
+    clientProcesses: 2,
+    phase: 'retry',
+    judgement: { verdict: 'within', clientSaturated: false },
+    valid: true,
+  });
   // 1600 saturates two processes too and no third is allowed: the search cannot tell, and says where.
   assert.equal(outcome.end, 'cannot-tell');
   assert.equal(outcome.undecidedAt, 1600);
@@ -75,7 +103,10 @@ test('with enough client processes the saturated steps are redone and the capaci
 });
 
 test('a count the scenario refuses (open-file limit) bounds the search like a break', async () => {
-  const outcome = await searchCapacity({ ...settings, start: 1000 }, fakeServer(1e9, Number.POSITIVE_INFINITY, 5000).step);
+  const outcome = await searchCapacity(
+    { ...settings, start: 1000 },
+    fakeServer(1e9, Number.POSITIVE_INFINITY, 5000).step,
+  );
   assert.equal(outcome.end, 'bracketed');
   assert.ok(outcome.capacity <= 5000 && outcome.brokeAt! > 5000, `${outcome.capacity}..${outcome.brokeAt}`);
   assert.ok(outcome.brokeAt! - outcome.capacity <= tolerance(outcome.capacity, 0.1));

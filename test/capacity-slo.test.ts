@@ -26,7 +26,14 @@ test('p99 is the p99 of the primary-latency histogram and errors every errors-ro
   assert.equal(slo.text, 'p99<500ms, errors=0');
   const [latency, errors] = slo.clauses;
   assert.deepEqual(
-    { kind: latency!.kind, metrics: latency!.metrics, operator: latency!.operator, limit: latency!.limit, unit: latency!.unit, label: latency!.label },
+    {
+      kind: latency!.kind,
+      metrics: latency!.metrics,
+      operator: latency!.operator,
+      limit: latency!.limit,
+      unit: latency!.unit,
+      label: latency!.label,
+    },
     { kind: 'latency', metrics: ['delayP99Ms'], operator: '<', limit: 500, unit: 'ms', label: 'p99' },
   );
   assert.equal(errors!.kind, 'errors');
@@ -43,25 +50,52 @@ test('p99 is the p99 of the primary-latency histogram and errors every errors-ro
 
 test('checking the echo fixture: which pairs hold p99<2ms and errors=0, and in what words the others fail', () => {
   const slo = parseSlo('p99<2ms,errors=0', echo);
-  const held = (server: string, client: string) => checkSlo(slo, byPair(server, client).metrics, byPair(server, client).missing);
-  assert.deepEqual(held('ws', 'ws').map((o) => [o.value, o.held, o.why]), [[1.851, true, null], [0, true, null]]);
-  assert.deepEqual(held('ws', 'undici').map((o) => [o.value, o.held, o.why]), [[5.775, false, 'p99 5.78 ms not < 2 ms'], [0, true, null]]);
-  assert.deepEqual(held('uws', 'undici').map((o) => o.held), [true, true]);
+  const held = (server: string, client: string) =>
+    checkSlo(slo, byPair(server, client).metrics, byPair(server, client).missing);
+  assert.deepEqual(
+    held('ws', 'ws').map((o) => [o.value, o.held, o.why]),
+    [
+      [1.851, true, null],
+      [0, true, null],
+    ],
+  );
+  assert.deepEqual(
+    held('ws', 'undici').map((o) => [o.value, o.held, o.why]),
+    [
+      [5.775, false, 'p99 5.78 ms not < 2 ms'],
+      [0, true, null],
+    ],
+  );
+  assert.deepEqual(
+    held('uws', 'undici').map((o) => o.held),
+    [true, true],
+  );
   const strict = parseSlo('p99<=0.126ms,messagesPerSec>20000', echo);
-  assert.deepEqual(checkSlo(strict, byPair('uws', 'ws').metrics).map((o) => o.held), [true, true]);
-  assert.deepEqual(checkSlo(strict, byPair('ws', 'ws').metrics).map((o) => o.why), ['p99 1.85 ms not <= 0.126 ms', 'messagesPerSec 9486 msg/s not > 20000 msg/s']);
+  assert.deepEqual(
+    checkSlo(strict, byPair('uws', 'ws').metrics).map((o) => o.held),
+    [true, true],
+  );
+  assert.deepEqual(
+    checkSlo(strict, byPair('ws', 'ws').metrics).map((o) => o.why),
+    ['p99 1.85 ms not <= 0.126 ms', 'messagesPerSec 9486 msg/s not > 20000 msg/s'],
+  );
 });
 
 test('a value the cell lacks fails its clause with the reason', () => {
   const slo = parseSlo('p99<500ms,errors=0', fanoutInfo);
   const outcomes = checkSlo(slo, { delayP99Ms: null }, { delayP99Ms: 'no samples in the window' });
-  assert.deepEqual(outcomes.map((o) => o.why), ['p99 not measured: no samples in the window', 'errors not measured: not in the cell']);
+  assert.deepEqual(
+    outcomes.map((o) => o.why),
+    ['p99 not measured: no samples in the window', 'errors not measured: not in the cell'],
+  );
 });
 
 test('judging a cell: SLO breaches, server CPU saturation and a saturated load generator', () => {
   const slo = parseSlo('p99<2ms,errors=0', echo);
   const busy = cell('echo', {
-    server: 'ws', client: 'ws', metrics: { rttP99Ms: 3, errors: 2, connectionsLost: 0 },
+    server: 'ws',
+    client: 'ws',
+    metrics: { rttP99Ms: 3, errors: 2, connectionsLost: 0 },
     serverResources: resources(97, 100, 60),
   });
   if (busy.measurements === undefined) throw new Error('fixture cell must be measured');
@@ -75,31 +109,67 @@ test('judging a cell: SLO breaches, server CPU saturation and a saturated load g
   assert.equal(judged.clientSaturated, true);
   assert.equal(judged.latencyMs, 3);
   assert.equal(judged.errors, 2);
-  const calm = cell('echo', { server: 'uws', client: 'ws', metrics: { rttP99Ms: 1, errors: 0 }, serverResources: resources(30, 40, 60) });
+  const calm = cell('echo', {
+    server: 'uws',
+    client: 'ws',
+    metrics: { rttP99Ms: 1, errors: 0 },
+    serverResources: resources(30, 40, 60),
+  });
   const fine = judgeCell(calm, slo, echo, 'rttP99Ms', 400, 1);
-  assert.deepEqual([fine.verdict, fine.serverSaturated, fine.clientSaturated, fine.causes], ['within', false, false, []]);
+  assert.deepEqual(
+    [fine.verdict, fine.serverSaturated, fine.clientSaturated, fine.causes],
+    ['within', false, false, []],
+  );
   // A busy event loop on little CPU is a server waiting for a core, not one at its limit.
-  const starved = cell('echo', { server: 'ws', client: 'ws', metrics: { rttP99Ms: 9, errors: 0 }, serverResources: { ...resources(20, 30, 60), eventLoopUtilization: { mean: 0.98, max: 1 } } });
+  const starved = cell('echo', {
+    server: 'ws',
+    client: 'ws',
+    metrics: { rttP99Ms: 9, errors: 0 },
+    serverResources: { ...resources(20, 30, 60), eventLoopUtilization: { mean: 0.98, max: 1 } },
+  });
   const waiting = judgeCell(starved, slo, echo, 'rttP99Ms', 1600, 1);
   assert.deepEqual([waiting.serverSaturated, waiting.serverStarved], [false, true]);
-  assert.equal(describeBreak(waiting), 'latency (p99 9 ms not < 2 ms); server starved of CPU (CPU 20 % of a core, event loop busy 98 %: the cores were busy elsewhere)');
+  assert.equal(
+    describeBreak(waiting),
+    'latency (p99 9 ms not < 2 ms); server starved of CPU (CPU 20 % of a core, event loop busy 98 %: the cores were busy elsewhere)',
+  );
 });
 
 const noErrors: ScenarioInfo = syntheticInfo('quiet', {
-  metrics: { rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } } },
+  metrics: {
+    rttP99Ms: {
+      header: 'p99 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'primary-latency',
+      source: { histogram: 'rtt', stat: 'p99' },
+    },
+  },
   table: ['rttP99Ms'],
   charts: [],
 });
 
 const badClauses: Array<[string, ScenarioInfo, string]> = [
   ['', fanoutInfo, 'slo: give at least one clause, such as p99<500ms or errors=0'],
-  ['p99<', fanoutInfo, 'slo: "p99<" is not a clause such as p99<500ms or errors=0 (a name, one of < <= = >= >, a number with an optional unit)'],
+  [
+    'p99<',
+    fanoutInfo,
+    'slo: "p99<" is not a clause such as p99<500ms or errors=0 (a name, one of < <= = >= >, a number with an optional unit)',
+  ],
   ['p99<500ms,,errors=0', fanoutInfo, 'slo: an empty clause in "p99<500ms,,errors=0"'],
-  ['latency<5ms', fanoutInfo, 'slo: unknown metric "latency": use p50, p90, p99, p999, mean, max, min, errors, or a metric key fanout declares (wsbench list --json shows them)'],
+  [
+    'latency<5ms',
+    fanoutInfo,
+    'slo: unknown metric "latency": use p50, p90, p99, p999, mean, max, min, errors, or a metric key fanout declares (wsbench list --json shows them)',
+  ],
   ['p99<5kb', fanoutInfo, 'slo: "p99<5kb": p99 is a duration; write its bound as 500ms, 2s or 750us'],
   ['errors<5%', fanoutInfo, 'slo: "errors<5%": errors is in count; write the bound as a plain number'],
   ['errors=0', noErrors, 'slo: quiet declares no metric with the errors role, so "errors" means nothing here'],
-  ['p90<5ms', noErrors, 'slo: quiet declares no p90 of its primary latency (histogram client:rtt); name a metric key instead'],
+  [
+    'p90<5ms',
+    noErrors,
+    'slo: quiet declares no p90 of its primary latency (histogram client:rtt); name a metric key instead',
+  ],
 ];
 for (const [text, info, message] of badClauses) {
   test(`bad SLO ${JSON.stringify(text)} on ${info.name}: ${message}`, () => {
@@ -109,12 +179,27 @@ for (const [text, info, message] of badClauses) {
 
 test('bad SLOs on the command line: one line naming --slo, exit 2, nothing started', async () => {
   const cases: Array<[string[], string]> = [
-    [['capacity', 'fanout', '--slo', 'p99<'], 'wsbench: --slo: "p99<" is not a clause such as p99<500ms or errors=0 (a name, one of < <= = >= >, a number with an optional unit)'],
-    [['capacity', 'fanout', '--slo', 'nope<1'], 'wsbench: --slo: unknown metric "nope": use p50, p90, p99, p999, mean, max, min, errors, or a metric key fanout declares (wsbench list --json shows them)'],
+    [
+      ['capacity', 'fanout', '--slo', 'p99<'],
+      'wsbench: --slo: "p99<" is not a clause such as p99<500ms or errors=0 (a name, one of < <= = >= >, a number with an optional unit)',
+    ],
+    [
+      ['capacity', 'fanout', '--slo', 'nope<1'],
+      'wsbench: --slo: unknown metric "nope": use p50, p90, p99, p999, mean, max, min, errors, or a metric key fanout declares (wsbench list --json shows them)',
+    ],
     [['capacity', 'fanout'], "wsbench: --slo: required: what must hold, e.g. --slo 'p99<500ms,errors=0'"],
-    [['capacity', 'fanout', '--slo', 'p99<1s', '--connections', '10'], 'wsbench: --connections: the capacity search varies it: set its range with start and max instead'],
-    [['capacity', 'fanout', '--slo', 'p99<1s', '--vary', 'interval'], 'wsbench: --vary: interval is a duration parameter; the search varies a whole-number one (a count of connections)'],
-    [['capacity', 'fanout', '--slo', 'p99<1s', '--start', '500', '--max', '100'], 'wsbench: --max: 100 is below --start (500): give a smaller --start, or a --max of 500 or more'],
+    [
+      ['capacity', 'fanout', '--slo', 'p99<1s', '--connections', '10'],
+      'wsbench: --connections: the capacity search varies it: set its range with start and max instead',
+    ],
+    [
+      ['capacity', 'fanout', '--slo', 'p99<1s', '--vary', 'interval'],
+      'wsbench: --vary: interval is a duration parameter; the search varies a whole-number one (a count of connections)',
+    ],
+    [
+      ['capacity', 'fanout', '--slo', 'p99<1s', '--start', '500', '--max', '100'],
+      'wsbench: --max: 100 is below --start (500): give a smaller --start, or a --max of 500 or more',
+    ],
   ];
   for (const [args, expected] of cases) {
     const outcome = await runCli(args);

@@ -22,15 +22,32 @@ const echo = scenarioInfo(echoScenario);
 
 /** A server on CPU 47 % of a core that wanted 97 %, its event loop busy 99 % of the window. */
 function crowdedServer(count: number): MeasuredCell {
-  const server = { ...resources(47, 60, 60), cpuDemandPercent: { mean: 97, max: 100 }, eventLoopUtilization: { mean: 0.99, max: 1 } };
-  return cell('echo', { server: 'ws', client: 'ws', params: { connections: count }, metrics: { rttP99Ms: 3, errors: 0 }, serverResources: server }) as MeasuredCell;
+  const server = {
+    ...resources(47, 60, 60),
+    cpuDemandPercent: { mean: 97, max: 100 },
+    eventLoopUtilization: { mean: 0.99, max: 1 },
+  };
+  return cell('echo', {
+    server: 'ws',
+    client: 'ws',
+    params: { connections: count },
+    metrics: { rttP99Ms: 3, errors: 0 },
+    serverResources: server,
+  }) as MeasuredCell;
 }
 
 test('the step carries the demand, and the verdict and the table print it beside the CPU the server got', () => {
-  const step = { ...judgeCell(crowdedServer(20), parseSlo('p99<2ms', echo), echo, 'rttP99Ms', 20, 1), phase: 'ramp' as const, outcome: 'broken' as const };
+  const step = {
+    ...judgeCell(crowdedServer(20), parseSlo('p99<2ms', echo), echo, 'rttP99Ms', 20, 1),
+    phase: 'ramp' as const,
+    outcome: 'broken' as const,
+  };
   assert.equal(step.serverSaturated, true);
   assert.equal(step.serverCpuDemandPercent, 97);
-  assert.equal(describeBreak(step), 'latency (p99 3 ms not < 2 ms); server CPU saturated (CPU demand 97 % of a core, on CPU 47 %, event loop busy 99 %)');
+  assert.equal(
+    describeBreak(step),
+    'latency (p99 3 ms not < 2 ms); server CPU saturated (CPU demand 97 % of a core, on CPU 47 %, event loop busy 99 %)',
+  );
 
   const r = capacityResult([{ server: 'ws', capacity: 10, brokeAt: 20 }]);
   r.capacity.servers[0]!.steps.splice(-1, 1, step);
@@ -41,11 +58,14 @@ test('the step carries the demand, and the verdict and the table print it beside
   assert.match(row.outcome!, /server CPU saturated \(CPU demand 97 % of a core, on CPU 47 %/);
 });
 
-test('a capacity file older than the field reads the demand off each step\'s cell', () => {
+test("a capacity file older than the field reads the demand off each step's cell", () => {
   const r = capacityResult([{ server: 'ws', capacity: 10, brokeAt: 20 }]);
   const steps = r.capacity.servers[0]!.steps;
   for (const s of steps) delete (s as { serverCpuDemandPercent?: number | null }).serverCpuDemandPercent;
   r.cells = steps.map((s) => crowdedServer(s.count));
   const read = resultFromJson(JSON.parse(JSON.stringify(r)), 'old.json') as CapacityResult;
-  assert.deepEqual(read.capacity.servers[0]!.steps.map((s) => s.serverCpuDemandPercent), steps.map(() => 97));
+  assert.deepEqual(
+    read.capacity.servers[0]!.steps.map((s) => s.serverCpuDemandPercent),
+    steps.map(() => 97),
+  );
 });

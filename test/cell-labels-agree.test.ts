@@ -22,13 +22,34 @@ const PARAMETERS: Record<string, ParameterInfo> = {
   delay: { kind: 'duration', description: 'made up', default: 0, sweepable: true },
 };
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
-const INFO = scenarioInfo('echo', { parameters: PARAMETERS, metrics: METRICS, table: ['messagesPerSec'], charts: [{ kind: 'percentiles', histograms: ['rtt'] }] });
+const INFO = scenarioInfo('echo', {
+  parameters: PARAMETERS,
+  metrics: METRICS,
+  table: ['messagesPerSec'],
+  charts: [{ kind: 'percentiles', histograms: ['rtt'] }],
+});
 
 function cells(status: 'ok' | 'failed', clientCpu = 10): CellResult[] {
-  return [[32, 0], [1000, 10]].map(([payload, delay], i) => {
-    const c = cell('echo', { server: 'uws', client: 'ws', params: { payload: payload!, delay: delay! }, histograms: { rtt: exponentialHistogram(300, 300, i) }, metrics: { messagesPerSec: 1000 }, status: i === 1 ? status : 'ok' });
+  return [
+    [32, 0],
+    [1000, 10],
+  ].map(([payload, delay], i) => {
+    const c = cell('echo', {
+      server: 'uws',
+      client: 'ws',
+      params: { payload: payload!, delay: delay! },
+      histograms: { rtt: exponentialHistogram(300, 300, i) },
+      metrics: { messagesPerSec: 1000 },
+      status: i === 1 ? status : 'ok',
+    });
     if (isMeasured(c)) c.resources.clients = [resources(clientCpu, clientCpu, 80)];
     return c;
   });
@@ -44,12 +65,29 @@ test('table, charts, compare and merge warnings name a cell alike', () => {
   assert.ok(legend.includes(`"${name}"`), 'the percentile legend');
   const comparison = compareResults(base, next);
   assert.match(renderComparison(comparison, { base: 'a', next: 'b' }), new RegExp(`^echo ${name}\\s+status`, 'm'));
-  assert.deepEqual(gate(comparison, 10).regressions.map((r) => r.cell), [`echo ${name}`]);
+  assert.deepEqual(
+    gate(comparison, 10).regressions.map((r) => r.cell),
+    [`echo ${name}`],
+  );
 
   const shard = (index: number): { shard: ShardInfo; result: BenchResult } => ({
-    shard: { runId: 'r', index, count: 1, configHash: 'h', histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 2, significantDigits: 3 }, start: { mode: 'start-at', atEpochMs: 1 }, clockOffsetMs: 0, clockRttMs: 0 },
+    shard: {
+      runId: 'r',
+      index,
+      count: 1,
+      configHash: 'h',
+      histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 2, significantDigits: 3 },
+      start: { mode: 'start-at', atEpochMs: 1 },
+      clockOffsetMs: 0,
+      clockRttMs: 0,
+    },
     result: result(INFO, cells('ok', 99)),
   });
   const warnings = shardWarnings([shard(0)], INFO, []);
-  assert.ok(warnings.some((w) => w.startsWith(`shard 0, echo ${name}: load generator saturated (from 85% of a core): CPU 99% of a core`)), warnings.join('\n'));
+  assert.ok(
+    warnings.some((w) =>
+      w.startsWith(`shard 0, echo ${name}: load generator saturated (from 85% of a core): CPU 99% of a core`),
+    ),
+    warnings.join('\n'),
+  );
 });

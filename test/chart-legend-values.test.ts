@@ -15,25 +15,55 @@ const PARAMETERS: Record<string, ParameterInfo> = {
   mode: { kind: 'choice', description: 'made up', default: 'a', choices: ['a', 'b'] },
 };
 const METRICS: Record<string, MetricInfo> = {
-  lagP50Ms: { header: 'lag p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'lag', stat: 'p50' } },
+  lagP50Ms: {
+    header: 'lag p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'lag', stat: 'p50' },
+  },
 };
 
 test('legends, facets and heatmap rows print values with their units, as the table does', () => {
-  const cells = [1000, 4096].flatMap((maxSize, s) => [0, 10].map((hold, h) =>
-    cell('sized', { server: 'ws', client: 'ws', params: { maxSize, hold, mode: 'a' }, histograms: { lag: exponentialHistogram(500, 300, s * 2 + h) }, metrics: { lagP50Ms: 1 + s + h } })));
+  const cells = [1000, 4096].flatMap((maxSize, s) =>
+    [0, 10].map((hold, h) =>
+      cell('sized', {
+        server: 'ws',
+        client: 'ws',
+        params: { maxSize, hold, mode: 'a' },
+        histograms: { lag: exponentialHistogram(500, 300, s * 2 + h) },
+        metrics: { lagP50Ms: 1 + s + h },
+      }),
+    ),
+  );
   const charts: ChartRequest[] = [
     { kind: 'percentiles', histograms: ['lag'] },
     { kind: 'heatmap', metrics: ['lagP50Ms'] },
     { kind: 'grid', rows: 'hold', columns: 'maxSize', histogram: 'lag' },
     { kind: 'resources' },
   ];
-  const r = result(scenarioInfo('sized', { parameters: PARAMETERS, metrics: METRICS, table: ['lagP50Ms'], charts }), cells);
+  const r = result(
+    scenarioInfo('sized', { parameters: PARAMETERS, metrics: METRICS, table: ['lagP50Ms'], charts }),
+    cells,
+  );
   const built = buildCharts(r)[0]!.charts;
   const text = JSON.stringify(built.map((c) => c.spec));
-  for (const label of ['ws x ws maxSize=1kB hold=0ms', 'ws x ws maxSize=4KiB hold=10ms', 'maxSize=1kB hold=10ms', 'hold=10ms', 'maxSize=4KiB']) {
+  for (const label of [
+    'ws x ws maxSize=1kB hold=0ms',
+    'ws x ws maxSize=4KiB hold=10ms',
+    'maxSize=1kB hold=10ms',
+    'hold=10ms',
+    'maxSize=4KiB',
+  ]) {
     assert.ok(text.includes(`"${label}"`), `a chart shows "${label}"`);
   }
-  for (const raw of ['maxSize=1000', 'maxSize=4096', 'hold=10,', 'hold = 10 ms', 'ws x ws maxSize=1kB hold=0ms mode=a']) {
+  for (const raw of [
+    'maxSize=1000',
+    'maxSize=4096',
+    'hold=10,',
+    'hold = 10 ms',
+    'ws x ws maxSize=1kB hold=0ms mode=a',
+  ]) {
     assert.ok(!text.includes(raw), `no chart shows "${raw}"`);
   }
   assert.ok(text.includes('"every cell: mode=a"'), 'what every cell shares is said once, under the title');

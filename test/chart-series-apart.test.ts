@@ -17,11 +17,27 @@ import { cell, exponentialHistogram, histogramOf, result, scenarioInfo } from '.
 const SERVERS = ['ws', 'uws', 'socketio', 'bun', 'deno'];
 const CLIENTS = ['ws', 'undici', 'socketio', 'bun', 'deno'];
 /** socket.io speaks only to socket.io: 4 x 4 WebSocket pairs and socketio x socketio. */
-const QUICK_PAIRS = SERVERS.flatMap((server) => CLIENTS.filter((client) => (server === 'socketio') === (client === 'socketio')).map((client) => [server, client] as const));
+const QUICK_PAIRS = SERVERS.flatMap((server) =>
+  CLIENTS.filter((client) => (server === 'socketio') === (client === 'socketio')).map(
+    (client) => [server, client] as const,
+  ),
+);
 
 const METRICS: Record<string, MetricInfo> = {
-  rate: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'got', as: 'rate' } },
-  hopP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'hop', stat: 'p50' } },
+  rate: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'got', as: 'rate' },
+  },
+  hopP50Ms: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'hop', stat: 'p50' },
+  },
 };
 const CHARTS: ChartRequest[] = [
   { kind: 'percentiles', histograms: ['hop'] },
@@ -31,22 +47,47 @@ const CHARTS: ChartRequest[] = [
   { kind: 'by-parameter', parameter: 'connections', metrics: ['rate', 'hopP50Ms'] },
 ];
 
-function cellsOf(pairs: ReadonlyArray<readonly [string, string]>, variants: Array<Record<string, number>>): CellResult[] {
-  return variants.flatMap((params, v) => pairs.map(([server, client], p) => {
-    const seed = v * 100 + p;
-    const made = cell('quick', {
-      server, client, params,
-      histograms: { hop: exponentialHistogram(300, 50 + p, seed), frame: histogramOf([32 + p, 64, 128 + seed], 'bytes') },
-      metrics: { rate: 1000 + seed, hopP50Ms: 0.05 + p / 1000 },
-    });
-    const points: TimeSeriesPoint[] = [1, 2, 3].map((t) => ({ tMs: t * 1000, counters: { got: t * (1000 + seed) }, latency: {} }));
-    return { ...made, measurements: { ...(made as { measurements: object }).measurements, timeSeries: { intervalMs: 1000, points } } } as CellResult;
-  }));
+function cellsOf(
+  pairs: ReadonlyArray<readonly [string, string]>,
+  variants: Array<Record<string, number>>,
+): CellResult[] {
+  return variants.flatMap((params, v) =>
+    pairs.map(([server, client], p) => {
+      const seed = v * 100 + p;
+      const made = cell('quick', {
+        server,
+        client,
+        params,
+        histograms: {
+          hop: exponentialHistogram(300, 50 + p, seed),
+          frame: histogramOf([32 + p, 64, 128 + seed], 'bytes'),
+        },
+        metrics: { rate: 1000 + seed, hopP50Ms: 0.05 + p / 1000 },
+      });
+      const points: TimeSeriesPoint[] = [1, 2, 3].map((t) => ({
+        tMs: t * 1000,
+        counters: { got: t * (1000 + seed) },
+        latency: {},
+      }));
+      return {
+        ...made,
+        measurements: { ...(made as { measurements: object }).measurements, timeSeries: { intervalMs: 1000, points } },
+      } as CellResult;
+    }),
+  );
 }
 
 /** Per chart: panels in which two cells' lines share colour and dash, and how many lines were drawn. */
 async function clashes(cells: CellResult[]): Promise<Map<string, { lines: number; clashes: string[] }>> {
-  const r = result(scenarioInfo('quick', { metrics: METRICS, table: Object.keys(METRICS), charts: CHARTS, parameters: { connections: { kind: 'integer', description: 'made up', default: 1, sweepable: true } } }), cells);
+  const r = result(
+    scenarioInfo('quick', {
+      metrics: METRICS,
+      table: Object.keys(METRICS),
+      charts: CHARTS,
+      parameters: { connections: { kind: 'integer', description: 'made up', default: 1, sweepable: true } },
+    }),
+    cells,
+  );
   const found = new Map<string, { lines: number; clashes: string[] }>();
   for (const chart of buildCharts(r)[0]!.charts) {
     const view = new vega.View(vega.parse(compileSpec(chart.spec).vega), { renderer: 'none' });
@@ -75,7 +116,11 @@ async function clashes(cells: CellResult[]): Promise<Map<string, { lines: number
     };
     walk((view.scenegraph() as unknown as { root: SceneMark }).root, '');
     view.finalize();
-    const clashing = [...panels.entries()].flatMap(([path, styles]) => [...styles].filter(([, labels]) => labels.size > 1).map(([style, labels]) => `${path} ${style}: ${[...labels].join(', ')}`));
+    const clashing = [...panels.entries()].flatMap(([path, styles]) =>
+      [...styles]
+        .filter(([, labels]) => labels.size > 1)
+        .map(([style, labels]) => `${path} ${style}: ${[...labels].join(', ')}`),
+    );
     found.set(chart.name, { lines, clashes: clashing });
   }
   return found;
@@ -89,14 +134,20 @@ interface SceneMark {
 }
 
 function assertApart(found: Map<string, { lines: number; clashes: string[] }>, cells: number): void {
-  assert.deepEqual([...found.keys()].sort(), ['quick-by-parameter', 'quick-cumulative', 'quick-over-time', 'quick-percentiles', 'quick-sizes']);
+  assert.deepEqual([...found.keys()].sort(), [
+    'quick-by-parameter',
+    'quick-cumulative',
+    'quick-over-time',
+    'quick-percentiles',
+    'quick-sizes',
+  ]);
   for (const [name, { lines, clashes }] of found) {
     assert.ok(lines >= cells, `${name}: ${lines} lines for ${cells} cells`);
     assert.deepEqual(clashes, [], `${name}: lines alike in one panel`);
   }
 }
 
-test('the quick suite\'s 17 pairs: every line of every chart reads apart from the others in its panel', async () => {
+test("the quick suite's 17 pairs: every line of every chart reads apart from the others in its panel", async () => {
   assert.equal(QUICK_PAIRS.length, 17);
   const cells = cellsOf(QUICK_PAIRS, [{ connections: 1 }, { connections: 10 }]);
   assertApart(await clashes(cells), QUICK_PAIRS.length);

@@ -14,9 +14,18 @@ import type { ChartRequest, MetricInfo, MetricRole, MetricUnit, ParameterInfo } 
 import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
-const PAIRS = [['ws', 'ws'], ['uws', 'undici']] as const;
+const PAIRS = [
+  ['ws', 'ws'],
+  ['uws', 'undici'],
+] as const;
 
-function metric(header: string, unit: MetricUnit, role: MetricRole, source: MetricInfo['source'], better: MetricInfo['better'] = 'lower'): MetricInfo {
+function metric(
+  header: string,
+  unit: MetricUnit,
+  role: MetricRole,
+  source: MetricInfo['source'],
+  better: MetricInfo['better'] = 'lower',
+): MetricInfo {
   return { header, unit, better, role, source };
 }
 
@@ -32,7 +41,11 @@ function run(
 }
 
 function chartsOf(r: BenchResult): Map<string, ChartSpec> {
-  return new Map(buildCharts(r).flatMap((s) => s.charts).map((c) => [c.name, c]));
+  return new Map(
+    buildCharts(r)
+      .flatMap((s) => s.charts)
+      .map((c) => [c.name, c]),
+  );
 }
 
 /** Marks vega drew, by the role description it gives each item ("line mark", "bar", "tick", "rect mark"...). */
@@ -74,21 +87,35 @@ async function rendered(charts: Map<string, ChartSpec>, name: string, r: BenchRe
 }
 
 /** Adds a cumulative time series to a measured cell. */
-function withSeries(c: CellResult, points: Array<{ tMs: number; counters: Record<string, number>; latency?: Record<string, { count: number; p50Ms: number; p99Ms: number; maxMs: number }> }>): CellResult {
+function withSeries(
+  c: CellResult,
+  points: Array<{
+    tMs: number;
+    counters: Record<string, number>;
+    latency?: Record<string, { count: number; p50Ms: number; p99Ms: number; maxMs: number }>;
+  }>,
+): CellResult {
   assert.ok(isMeasured(c));
   c.measurements.timeSeries = { intervalMs: 1000, points: points.map((p) => ({ latency: {}, ...p })) };
   return c;
 }
 
 test('percentiles: one line per cell in each histogram panel, server-side histograms too; skipped cells draw nothing', async () => {
-  const r = run('zeta', [{ kind: 'percentiles', histograms: ['hop', { histogram: 'turn', side: 'server' }] }], [
-    ...PAIRS.map(([server, client], p) => cell('zeta', {
-      server, client,
-      histograms: { hop: exponentialHistogram(2000, 500, p) },
-      serverHistograms: { turn: exponentialHistogram(500, 100, p + 5) },
-    })),
-    cell('zeta', { server: 'ws', client: 'sio', status: 'skipped' }),
-  ]);
+  const r = run(
+    'zeta',
+    [{ kind: 'percentiles', histograms: ['hop', { histogram: 'turn', side: 'server' }] }],
+    [
+      ...PAIRS.map(([server, client], p) =>
+        cell('zeta', {
+          server,
+          client,
+          histograms: { hop: exponentialHistogram(2000, 500, p) },
+          serverHistograms: { turn: exponentialHistogram(500, 100, p + 5) },
+        }),
+      ),
+      cell('zeta', { server: 'ws', client: 'sio', status: 'skipped' }),
+    ],
+  );
   const charts = chartsOf(r);
   assert.deepEqual([...charts.keys()], ['zeta-percentiles']);
   const svg = await rendered(charts, 'zeta-percentiles', r);
@@ -101,13 +128,22 @@ test('heatmap: a square per cell and metric, a row per variant, legends titled w
     waitA: metric('wait p50 ms', 'ms', 'primary-latency', { histogram: 'wait', stat: 'p50' }),
     flow: metric('flow', 'msg/s', 'primary-rate', { counter: 'got', as: 'rate' }, 'higher'),
   };
-  const cells = [16, 4096].flatMap((blob, v) => PAIRS.map(([server, client], p) =>
-    cell('qux', { server, client, params: { blob }, metrics: { waitA: 0.5 + v + p, flow: p === 0 ? 0 : 1000 * (v + 1) } })));
+  const cells = [16, 4096].flatMap((blob, v) =>
+    PAIRS.map(([server, client], p) =>
+      cell('qux', {
+        server,
+        client,
+        params: { blob },
+        metrics: { waitA: 0.5 + v + p, flow: p === 0 ? 0 : 1000 * (v + 1) },
+      }),
+    ),
+  );
   const r = run('qux', [{ kind: 'heatmap', metrics: ['waitA', 'flow', 'undeclared'] }], cells, metrics);
   const charts = chartsOf(r);
   const svg = await rendered(charts, 'qux-heatmap', r);
   assert.equal(countMarks(svg, 'rect mark'), cells.length * 2);
-  for (const text of ['wait p50 (ms)', 'flow (msg/s)', 'blob=16', 'blob=4096']) assert.ok(svg.includes(text), `heatmap shows ${text}`);
+  for (const text of ['wait p50 (ms)', 'flow (msg/s)', 'blob=16', 'blob=4096'])
+    assert.ok(svg.includes(text), `heatmap shows ${text}`);
 });
 
 test('over-time: per-interval p50/p99/max per cell, and counter rates as the declared metrics say', async () => {
@@ -116,20 +152,39 @@ test('over-time: per-interval p50/p99/max per cell, and counter rates as the dec
     volume: metric('volume', 'MB/s', 'progress', { counter: 'octets', as: 'rate', scale: 1e-6 }, 'higher'),
     total: metric('arrived', 'count', 'detail', { counter: 'arrived' }, 'none'),
   };
-  const cells = PAIRS.map(([server, client], p) => withSeries(cell('blip', { server, client }), [1, 2, 3].map((t) => ({
-    tMs: t * 1000,
-    counters: { arrived: t * 1000 * (p + 1), octets: t * 3e6 },
-    latency: { lag: { count: 10, p50Ms: 0.1 * t, p99Ms: 0.5 * t, maxMs: t } },
-  }))));
-  const r = run('blip', [{ kind: 'over-time', histogram: 'lag', rates: ['inRate', 'volume', 'total'] }], cells, metrics);
+  const cells = PAIRS.map(([server, client], p) =>
+    withSeries(
+      cell('blip', { server, client }),
+      [1, 2, 3].map((t) => ({
+        tMs: t * 1000,
+        counters: { arrived: t * 1000 * (p + 1), octets: t * 3e6 },
+        latency: { lag: { count: 10, p50Ms: 0.1 * t, p99Ms: 0.5 * t, maxMs: t } },
+      })),
+    ),
+  );
+  const r = run(
+    'blip',
+    [{ kind: 'over-time', histogram: 'lag', rates: ['inRate', 'volume', 'total'] }],
+    cells,
+    metrics,
+  );
   const charts = chartsOf(r);
   assert.deepEqual([...charts.keys()], ['blip-over-time', 'blip-over-time-2']);
-  assert.equal(countMarks(await rendered(charts, 'blip-over-time', r), 'line mark'), PAIRS.length * 3, 'p50, p99 and max per cell');
+  assert.equal(
+    countMarks(await rendered(charts, 'blip-over-time', r), 'line mark'),
+    PAIRS.length * 3,
+    'p50, p99 and max per cell',
+  );
   const rates = await rendered(charts, 'blip-over-time-2', r);
   assert.equal(countMarks(rates, 'line mark'), PAIRS.length * 2, 'only the counter-rate metrics, per cell');
   assert.ok(rates.includes('in (/s)') && rates.includes('volume (MB/s)'));
-  const values = (charts.get('blip-over-time-2')!.spec.data as { values: Array<{ metric: string; value: number }> }).values;
-  assert.deepEqual([...new Set(values.filter((v) => v.metric === 'inRate').map((v) => v.value))].sort(), [1000, 2000], 'difference per interval');
+  const values = (charts.get('blip-over-time-2')!.spec.data as { values: Array<{ metric: string; value: number }> })
+    .values;
+  assert.deepEqual(
+    [...new Set(values.filter((v) => v.metric === 'inRate').map((v) => v.value))].sort(),
+    [1000, 2000],
+    'difference per interval',
+  );
   assert.deepEqual([...new Set(values.filter((v) => v.metric === 'volume').map((v) => v.value))], [3], 'scaled');
 });
 
@@ -139,13 +194,29 @@ test('grid: percentile curves and mean bars per rows x columns combination, labe
     lane: { kind: 'choice', description: 'made up', default: 'wide', choices: ['wide', 'narrow'] },
   };
   const metrics = { lost: metric('lost', 'count', 'errors', { counter: 'lost' }) };
-  const cells = [0, 10].flatMap((hold, d) => ['wide', 'narrow'].map((lane, q) =>
-    cell('plop', { server: 'ws', client: 'ws', params: { hold, lane, other: 1 }, histograms: { trip: exponentialHistogram(1500, 1000, d * 2 + q, hold * 1000) }, metrics: { lost: q } })));
-  const r = run('plop', [{ kind: 'grid', rows: 'hold', columns: 'lane', histogram: 'trip', label: 'lost' }], cells, metrics, parameters);
+  const cells = [0, 10].flatMap((hold, d) =>
+    ['wide', 'narrow'].map((lane, q) =>
+      cell('plop', {
+        server: 'ws',
+        client: 'ws',
+        params: { hold, lane, other: 1 },
+        histograms: { trip: exponentialHistogram(1500, 1000, d * 2 + q, hold * 1000) },
+        metrics: { lost: q },
+      }),
+    ),
+  );
+  const r = run(
+    'plop',
+    [{ kind: 'grid', rows: 'hold', columns: 'lane', histogram: 'trip', label: 'lost' }],
+    cells,
+    metrics,
+    parameters,
+  );
   const charts = chartsOf(r);
   const curves = await rendered(charts, 'plop-grid', r);
   assert.equal(countMarks(curves, 'line mark'), 4);
-  for (const label of ['hold=0ms', 'hold=10ms', 'lane=wide', 'lane=narrow']) assert.ok(curves.includes(label), `grid shows ${label}`);
+  for (const label of ['hold=0ms', 'hold=10ms', 'lane=wide', 'lane=narrow'])
+    assert.ok(curves.includes(label), `grid shows ${label}`);
   const means = await rendered(charts, 'plop-grid-2', r);
   assert.equal(countMarks(means, 'bar'), 4);
   assert.equal(countMarks(means, 'tick'), 4);
@@ -163,9 +234,23 @@ test('by-parameter, numeric: lines over a log x axis, one panel per unit, errors
     gone: metric('gone', 'count', 'errors', { counter: 'gone' }),
   };
   const ladder = [10, 100, 1000];
-  const cells = PAIRS.flatMap(([server, client], p) => ladder.map((crowd, i) =>
-    cell('wibble', { server, client, params: { crowd }, metrics: { slowA: 1 + i, slowB: 5 + i, slowC: 9 + i + p, oops: i, gone: 0 } })));
-  const r = run('wibble', [{ kind: 'by-parameter', parameter: 'crowd', metrics: Object.keys(metrics) }], cells, metrics, parameters);
+  const cells = PAIRS.flatMap(([server, client], p) =>
+    ladder.map((crowd, i) =>
+      cell('wibble', {
+        server,
+        client,
+        params: { crowd },
+        metrics: { slowA: 1 + i, slowB: 5 + i, slowC: 9 + i + p, oops: i, gone: 0 },
+      }),
+    ),
+  );
+  const r = run(
+    'wibble',
+    [{ kind: 'by-parameter', parameter: 'crowd', metrics: Object.keys(metrics) }],
+    cells,
+    metrics,
+    parameters,
+  );
   const charts = chartsOf(r);
   const svg = await rendered(charts, 'wibble-by-parameter', r);
   assert.equal(countMarks(svg, 'line mark'), PAIRS.length * 5);
@@ -174,16 +259,39 @@ test('by-parameter, numeric: lines over a log x axis, one panel per unit, errors
   assert.ok(spec.includes('"symlog"') && spec.includes('crowd (count, log scale)'));
   assert.ok(svg.includes('oops, gone (count, symlog scale)'));
 
-  const flat = chartsOf(run('wibble', [{ kind: 'by-parameter', parameter: 'crowd', metrics: ['oops'] }], [cells[0]!], metrics, parameters));
-  assert.equal(countMarks(await renderSvg(flat.get('wibble-by-parameter')!.spec), 'bar'), 1, 'one value: a bar, not a line');
+  const flat = chartsOf(
+    run('wibble', [{ kind: 'by-parameter', parameter: 'crowd', metrics: ['oops'] }], [cells[0]!], metrics, parameters),
+  );
+  assert.equal(
+    countMarks(await renderSvg(flat.get('wibble-by-parameter')!.spec), 'bar'),
+    1,
+    'one value: a bar, not a line',
+  );
 });
 
 test('by-parameter, words: grouped bars for metrics, box plots and means for histograms, a panel per value', async () => {
-  const parameters: Record<string, ParameterInfo> = { style: { kind: 'choice', description: 'made up', default: 'calm', choices: ['calm', 'wild'] } };
+  const parameters: Record<string, ParameterInfo> = {
+    style: { kind: 'choice', description: 'made up', default: 'calm', choices: ['calm', 'wild'] },
+  };
   const metrics = { speed: metric('speed', 'msg/s', 'primary-rate', { counter: 'moved', as: 'rate' }, 'higher') };
-  const cells = ['calm', 'wild'].flatMap((style, s) => PAIRS.map(([server, client], p) =>
-    cell('frob', { server, client, params: { style }, metrics: { speed: 100 * (s + p + 1) }, histograms: { near: exponentialHistogram(300, 500, s + p), far: exponentialHistogram(300, 50_000, s + p + 7) } })));
-  const r = run('frob', [{ kind: 'by-parameter', parameter: 'style', metrics: ['speed'], histograms: ['near', 'far'] }], cells, metrics, parameters);
+  const cells = ['calm', 'wild'].flatMap((style, s) =>
+    PAIRS.map(([server, client], p) =>
+      cell('frob', {
+        server,
+        client,
+        params: { style },
+        metrics: { speed: 100 * (s + p + 1) },
+        histograms: { near: exponentialHistogram(300, 500, s + p), far: exponentialHistogram(300, 50_000, s + p + 7) },
+      }),
+    ),
+  );
+  const r = run(
+    'frob',
+    [{ kind: 'by-parameter', parameter: 'style', metrics: ['speed'], histograms: ['near', 'far'] }],
+    cells,
+    metrics,
+    parameters,
+  );
   const charts = chartsOf(r);
   assert.deepEqual([...charts.keys()], ['frob-by-parameter', 'frob-by-parameter-2', 'frob-by-parameter-3']);
   assert.equal(countMarks(await rendered(charts, 'frob-by-parameter', r), 'bar'), cells.length);
@@ -191,13 +299,30 @@ test('by-parameter, words: grouped bars for metrics, box plots and means for his
   assert.equal(countMarks(box, 'bar'), cells.length * 2);
   assert.equal(countMarks(box, 'tick'), cells.length * 2);
   assert.equal(countMarks(box, 'rule mark'), cells.length * 2);
-  for (const label of ['style=calm', 'style=wild', '>near<', '>far<']) assert.ok(box.includes(label), `box plot shows ${label}`);
+  for (const label of ['style=calm', 'style=wild', '>near<', '>far<'])
+    assert.ok(box.includes(label), `box plot shows ${label}`);
   assert.equal(countMarks(await rendered(charts, 'frob-by-parameter-3', r), 'bar'), cells.length * 2);
 });
 
 test('sizes: a step line per cell from a size histogram; a latency histogram is no size distribution', async () => {
-  const cells = PAIRS.map(([server, client], p) => cell('glob', { server, client, histograms: { bulk: { ...exponentialHistogram(4000, 200, p, 1), unit: 'bytes' }, lag: exponentialHistogram(100, 100, p) } }));
-  const r = run('glob', [{ kind: 'sizes', histogram: 'bulk' }, { kind: 'sizes', histogram: 'lag' }], cells);
+  const cells = PAIRS.map(([server, client], p) =>
+    cell('glob', {
+      server,
+      client,
+      histograms: {
+        bulk: { ...exponentialHistogram(4000, 200, p, 1), unit: 'bytes' },
+        lag: exponentialHistogram(100, 100, p),
+      },
+    }),
+  );
+  const r = run(
+    'glob',
+    [
+      { kind: 'sizes', histogram: 'bulk' },
+      { kind: 'sizes', histogram: 'lag' },
+    ],
+    cells,
+  );
   const charts = chartsOf(r);
   assert.deepEqual([...charts.keys()], ['glob-sizes']);
   const svg = await rendered(charts, 'glob-sizes', r);
@@ -206,7 +331,10 @@ test('sizes: a step line per cell from a size histogram; a latency histogram is 
 });
 
 test('resources: server CPU (mean bar, max tick) and peak RSS per measured cell', async () => {
-  const cells = [...PAIRS.map(([server, client]) => cell('hum', { server, client })), cell('hum', { server: 'a', client: 'b', status: 'skipped' })];
+  const cells = [
+    ...PAIRS.map(([server, client]) => cell('hum', { server, client })),
+    cell('hum', { server: 'a', client: 'b', status: 'skipped' }),
+  ];
   const r = run('hum', [{ kind: 'resources' }], cells);
   const charts = chartsOf(r);
   const svg = await rendered(charts, 'hum-resources', r);
@@ -218,7 +346,10 @@ test('every kind draws nothing when the result lacks its data', () => {
   const bare = cell('void', { server: 'ws', client: 'ws', params: { knob: 1 } });
   assert.ok(isMeasured(bare));
   bare.resources.server = null;
-  const metrics = { m: metric('m', 'ms', 'primary-latency', { histogram: 'h', stat: 'p50' }), r: metric('r', '/s', 'primary-rate', { counter: 'c', as: 'rate' }) };
+  const metrics = {
+    m: metric('m', 'ms', 'primary-latency', { histogram: 'h', stat: 'p50' }),
+    r: metric('r', '/s', 'primary-rate', { counter: 'c', as: 'rate' }),
+  };
   const requests: ChartRequest[] = [
     { kind: 'percentiles', histograms: ['h'] },
     { kind: 'heatmap', metrics: ['m'] },
@@ -229,19 +360,40 @@ test('every kind draws nothing when the result lacks its data', () => {
     { kind: 'resources' },
   ];
   const failed = cell('void', { server: 'ws', client: 'uws', status: 'skipped' });
-  const emptyHistogram = cell('void', { server: 'uws', client: 'ws', histograms: { h: exponentialHistogram(0, 1, 1) }, metrics: { m: null } });
+  const emptyHistogram = cell('void', {
+    server: 'uws',
+    client: 'ws',
+    histograms: { h: exponentialHistogram(0, 1, 1) },
+    metrics: { m: null },
+  });
   assert.ok(isMeasured(emptyHistogram));
   emptyHistogram.resources.server = null;
-  assert.deepEqual(buildCharts(run('void', requests, [bare, failed, emptyHistogram], metrics)), [{ scenario: 'void', charts: [] }]);
+  assert.deepEqual(buildCharts(run('void', requests, [bare, failed, emptyHistogram], metrics)), [
+    { scenario: 'void', charts: [] },
+  ]);
   assert.deepEqual(buildCharts(run('void', requests, [], metrics)), [{ scenario: 'void', charts: [] }]);
 });
 
 test('a user scenario with one chart request gets exactly that chart, whatever it is called', async () => {
   const metrics = { zorp: metric('zorp index', 'ratio', 'primary-rate', { custom: 'made up' }, 'higher') };
-  const r = run('My Own Thing!', [{ kind: 'heatmap', metrics: ['zorp'], title: 'zorps' }], PAIRS.map(([server, client], p) =>
-    cell('My Own Thing!', { server, client, metrics: { zorp: 0.25 * (p + 1) }, histograms: { hop: exponentialHistogram(100, 100, p) } })), metrics);
+  const r = run(
+    'My Own Thing!',
+    [{ kind: 'heatmap', metrics: ['zorp'], title: 'zorps' }],
+    PAIRS.map(([server, client], p) =>
+      cell('My Own Thing!', {
+        server,
+        client,
+        metrics: { zorp: 0.25 * (p + 1) },
+        histograms: { hop: exponentialHistogram(100, 100, p) },
+      }),
+    ),
+    metrics,
+  );
   const built = buildCharts(r);
-  assert.deepEqual(built.map((s) => [s.scenario, s.charts.map((c) => c.name)]), [['My Own Thing!', ['my-own-thing-heatmap']]]);
+  assert.deepEqual(
+    built.map((s) => [s.scenario, s.charts.map((c) => c.name)]),
+    [['My Own Thing!', ['my-own-thing-heatmap']]],
+  );
   const charts = chartsOf(r);
   const svg = await rendered(charts, 'my-own-thing-heatmap', r);
   assert.equal(countMarks(svg, 'rect mark'), PAIRS.length);

@@ -28,27 +28,49 @@ function checkAccounting(cell: CellResult): void {
   assert.ok(v('received') <= v('expected'), `${label}: received <= expected`);
   assert.equal(m.duplicates, 0, `${label}: TCP and one server never duplicate`);
   assert.equal(m.unaccounted, 0, `${label}: every receiver accounted for every sender's tail`);
-  assert.equal(m.dropped, v('expected') - v('received') - v('duplicates'), `${label}: dropped = expected - received - duplicates`);
+  assert.equal(
+    m.dropped,
+    v('expected') - v('received') - v('duplicates'),
+    `${label}: dropped = expected - received - duplicates`,
+  );
   assert.equal(m.dropped, m.droppedByServer, `${label}: receivers' gap count matches the server's drop counter`);
   assert.equal(m.latencySamples, m.received, `${label}: one latency sample per received message`);
   assert.equal(m.errors, 0);
 }
 
 test('chat ci preset: the 2 x 2 treatment grid accounts for every message, and the moderator sets the latency floor', async () => {
-  const result = await run({ scenario: 'chat', servers: ['uws'], clients: ['ws'], preset: 'ci', params: { duration: '600ms' } });
+  const result = await run({
+    scenario: 'chat',
+    servers: ['uws'],
+    clients: ['ws'],
+    preset: 'ci',
+    params: { duration: '600ms' },
+  });
   assert.equal(result.cells.length, 4, 'moderator delay {0, 10ms} x queue {unlimited, bounded}');
   for (const cell of result.cells) {
     checkAccounting(cell);
     const v = (key: string): number => metricValue(okMetrics(cell), key);
     const delayMs = Number(cell.params.moderatorDelay);
-    assert.ok(v('latencyMinMs') >= delayMs * HDR_PRECISION, `moderator ${delayMs}ms: latency floor ${v('latencyMinMs')}ms`);
-    assert.ok(v('serverHoldMinMs') >= delayMs * HDR_PRECISION, `moderator ${delayMs}ms: server hold floor ${v('serverHoldMinMs')}ms`);
-    assert.ok(v('latencyMinMs') <= v('latencyP50Ms') && v('latencyP50Ms') <= v('latencyP99Ms') && v('latencyP99Ms') <= v('latencyMaxMs'));
+    assert.ok(
+      v('latencyMinMs') >= delayMs * HDR_PRECISION,
+      `moderator ${delayMs}ms: latency floor ${v('latencyMinMs')}ms`,
+    );
+    assert.ok(
+      v('serverHoldMinMs') >= delayMs * HDR_PRECISION,
+      `moderator ${delayMs}ms: server hold floor ${v('serverHoldMinMs')}ms`,
+    );
+    assert.ok(
+      v('latencyMinMs') <= v('latencyP50Ms') &&
+        v('latencyP50Ms') <= v('latencyP99Ms') &&
+        v('latencyP99Ms') <= v('latencyMaxMs'),
+    );
   }
-  assert.deepEqual(
-    result.cells.map((c) => `${c.params.moderatorDelay}/${c.params.queue}`).sort(),
-    ['0/bounded', '0/unlimited', '10/bounded', '10/unlimited'],
-  );
+  assert.deepEqual(result.cells.map((c) => `${c.params.moderatorDelay}/${c.params.queue}`).sort(), [
+    '0/bounded',
+    '0/unlimited',
+    '10/bounded',
+    '10/unlimited',
+  ]);
 });
 
 test('chat: a bounded queue that drops is counted the same by receivers (gaps) and by the server', async () => {

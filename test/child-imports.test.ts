@@ -25,15 +25,42 @@ const CHILD_ENTRIES = [
     .map((name) => join('scenarios', name)),
 ];
 /** The parent's folders: the engine, and what sits beside or above it. */
-const PARENT_ONLY_FOLDERS = ['src/engine/', 'src/report/', 'src/compare/', 'src/formats/', 'src/live/', 'src/shard/', 'src/capacity/', 'src/journal/', 'src/commands/', 'src/stats/', 'src/slo/'];
+const PARENT_ONLY_FOLDERS = [
+  'src/engine/',
+  'src/report/',
+  'src/compare/',
+  'src/formats/',
+  'src/live/',
+  'src/shard/',
+  'src/capacity/',
+  'src/journal/',
+  'src/commands/',
+  'src/stats/',
+  'src/slo/',
+];
 /** Packages only the parent loads (reports, charts, statistics, the CLI, certificates). */
-const PARENT_ONLY_PACKAGES = ['ajv', 'commander', 'vega', 'vega-lite', '@resvg/resvg-js', 'simple-statistics', '@stdlib/stats-base-dists-t-quantile', 'yaml', '@peculiar/x509'];
+const PARENT_ONLY_PACKAGES = [
+  'ajv',
+  'commander',
+  'vega',
+  'vega-lite',
+  '@resvg/resvg-js',
+  'simple-statistics',
+  '@stdlib/stats-base-dists-t-quantile',
+  'yaml',
+  '@peculiar/x509',
+];
 
 /**
  * What the child side reaches that it must not, one line each: the chain of
  * imports from an entry to a file in a parent folder, or to a parent-only package.
  */
-export function childSideViolations(graph: Map<string, FileImports>, entries: string[], parentFolders: string[], parentPackages: string[]): string[] {
+export function childSideViolations(
+  graph: Map<string, FileImports>,
+  entries: string[],
+  parentFolders: string[],
+  parentPackages: string[],
+): string[] {
   const problems: string[] = [];
   const cameFrom = new Map<string, string | null>(entries.map((entry) => [entry, null]));
   const chain = (file: string): string => {
@@ -50,7 +77,8 @@ export function childSideViolations(graph: Map<string, FileImports>, entries: st
       continue;
     }
     for (const name of graph.get(file)?.packages ?? []) {
-      if (parentPackages.includes(packageName(name))) problems.push(`${chain(file)} loads '${name}', a package only the parent may load`);
+      if (parentPackages.includes(packageName(name)))
+        problems.push(`${chain(file)} loads '${name}', a package only the parent may load`);
     }
     for (const target of graph.get(file)?.files ?? []) {
       if (cameFrom.has(target)) continue;
@@ -69,9 +97,13 @@ test('the child processes, the browser page and the scenarios load nothing of th
 });
 
 test('the walk starts where children start and reaches what they record with', () => {
-  for (const entry of CHILD_ENTRIES) assert.ok(graph.has(entry), `${entry} is not a source file: the child entry points moved`);
+  for (const entry of CHILD_ENTRIES)
+    assert.ok(graph.has(entry), `${entry} is not a source file: the child entry points moved`);
   for (const folder of PARENT_ONLY_FOLDERS) {
-    assert.ok([...graph.keys()].some((file) => file.startsWith(folder)), `${folder} holds no source file: the parent's folders moved`);
+    assert.ok(
+      [...graph.keys()].some((file) => file.startsWith(folder)),
+      `${folder} holds no source file: the parent's folders moved`,
+    );
   }
   const reached = new Set(CHILD_ENTRIES);
   for (const file of reached) for (const target of graph.get(file)?.files ?? []) reached.add(target);
@@ -87,8 +119,11 @@ test('an import from the child side into the engine fails, naming the chain', ()
     ['src/result-output.ts', { files: ['src/engine/plan.ts'], packages: [] }],
     ['src/engine/plan.ts', { files: [], packages: [] }],
   ]);
-  assert.deepEqual(childSideViolations(fake, ['src/child/client-process.ts'], PARENT_ONLY_FOLDERS, PARENT_ONLY_PACKAGES), [
-    "src/child/client-process.ts -> src/measure/metrics.ts loads 'ajv/dist/2020.js', a package only the parent may load",
-    'src/child/client-process.ts -> src/measure/metrics.ts -> src/result-output.ts -> src/engine/plan.ts: src/engine/plan.ts is the parent\'s (src/engine/)',
-  ]);
+  assert.deepEqual(
+    childSideViolations(fake, ['src/child/client-process.ts'], PARENT_ONLY_FOLDERS, PARENT_ONLY_PACKAGES),
+    [
+      "src/child/client-process.ts -> src/measure/metrics.ts loads 'ajv/dist/2020.js', a package only the parent may load",
+      "src/child/client-process.ts -> src/measure/metrics.ts -> src/result-output.ts -> src/engine/plan.ts: src/engine/plan.ts is the parent's (src/engine/)",
+    ],
+  );
 });

@@ -16,13 +16,21 @@ const REFUSING_SERVER = fileURLToPath(new URL('./fixtures/refusing-server.js', i
 test('churn: refused, reset and unanswered handshakes are counted by reason, as many as the server made', async () => {
   const result = await run({
     scenario: 'churn',
-    serverCommands: [{ name: 'refuser', command: `${process.execPath} ${REFUSING_SERVER} --port {port} --status-every 5 --reset-every 7 --hang-every 11` }],
+    serverCommands: [
+      {
+        name: 'refuser',
+        command: `${process.execPath} ${REFUSING_SERVER} --port {port} --status-every 5 --reset-every 7 --hang-every 11`,
+      },
+    ],
     clients: ['ws', 'undici', 'bun', 'deno'],
     params: { rate: 40, duration: '2s', handshakeTimeout: '3s', messages: 2 },
   });
   for (const cell of result.cells) {
     // Refused handshakes are faults, counted by reason: the cell has errors, and says how many.
-    assert.ok(isMeasured(cell) && cell.status === 'errors', `${cell.client}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
+    assert.ok(
+      isMeasured(cell) && cell.status === 'errors',
+      `${cell.client}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`,
+    );
     assert.match(cell.reason, new RegExp(`^errors counted: failed ${cell.measurements.counters.handshakeFailed}\\b`));
     const c = cell.measurements.counters;
     const s = cell.measurements.serverCounters;

@@ -13,7 +13,13 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; s
   return {
     seen,
     onSpawn(pid) {
-      timer = setInterval(() => childrenOf(pid).forEach((c) => { seen.add(c); }), 50);
+      timer = setInterval(
+        () =>
+          childrenOf(pid).forEach((c) => {
+            seen.add(c);
+          }),
+        50,
+      );
     },
     stop: () => timer && clearInterval(timer),
   };
@@ -21,7 +27,23 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; s
 
 test('after a normal run no child process remains', async () => {
   const watch = watchChildren();
-  const outcome = await runCli(['run', 'echo', '--servers', 'uws', '--clients', 'ws,undici', '--duration', '500ms', '--client-procs', '2', '--out', join(tempDir(), 'r.json')], { onSpawn: watch.onSpawn });
+  const outcome = await runCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'uws',
+      '--clients',
+      'ws,undici',
+      '--duration',
+      '500ms',
+      '--client-procs',
+      '2',
+      '--out',
+      join(tempDir(), 'r.json'),
+    ],
+    { onSpawn: watch.onSpawn },
+  );
   watch.stop();
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.ok(watch.seen.size >= 3, `expected server + 2 clients to be seen, saw ${watch.seen.size}`);
@@ -31,7 +53,23 @@ test('after a normal run no child process remains', async () => {
 test('SIGINT ends the run, writes what was measured, marks the cut cell interrupted, and leaves no child', async () => {
   const out = join(tempDir(), 'r.json');
   const watch = watchChildren();
-  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '30s', '--metrics-listen', '127.0.0.1:0', '--out', out], { ownProcessGroup: true });
+  const cli = startCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws',
+      '--clients',
+      'ws,undici',
+      '--duration',
+      '30s',
+      '--metrics-listen',
+      '127.0.0.1:0',
+      '--out',
+      out,
+    ],
+    { ownProcessGroup: true },
+  );
   watch.onSpawn(cli.pid);
   // Until the window has measured replies, as /metrics tells: a fixed 1.5 s was too short on a busy machine.
   await untilReceived(cli, 90_000);
@@ -57,17 +95,34 @@ test('SIGINT while connections are still opening ends the cell as interrupted an
   const watch = watchChildren();
   let cliPid = 0;
   // 2000 connections at 100/s: the connect phase would take 20 s.
-  const finished = runCli(['run', 'fanout', '--connections', '2000', '--connect-rate', '100', '--servers', 'uws', '--clients', 'ws', '--out', out], {
-    ownProcessGroup: true,
-    onSpawn(pid) {
-      cliPid = pid;
-      watch.onSpawn(pid);
+  const finished = runCli(
+    [
+      'run',
+      'fanout',
+      '--connections',
+      '2000',
+      '--connect-rate',
+      '100',
+      '--servers',
+      'uws',
+      '--clients',
+      'ws',
+      '--out',
+      out,
+    ],
+    {
+      ownProcessGroup: true,
+      onSpawn(pid) {
+        cliPid = pid;
+        watch.onSpawn(pid);
+      },
     },
-  });
+  );
   // Until the client process runs: wsbench's first children are the bun and deno version probes, which ended a wait
   // for any two children before wsbench, still loading, handled SIGINT (it then died of it, code null).
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && !childrenOf(cliPid).some((pid) => commandOf(pid).includes('client-process'))) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() < deadline && !childrenOf(cliPid).some((pid) => commandOf(pid).includes('client-process')))
+    await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 1000));
   process.kill(-cliPid, 'SIGINT');
   const outcome = await finished;

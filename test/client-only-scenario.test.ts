@@ -18,18 +18,38 @@ const SCENARIO = fileURLToPath(new URL('../templates/init/scenario.js', import.m
 const SERVER = join(REPO_ROOT, 'examples', 'jsonrpc', 'server.mjs');
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
+after(() =>
+  started.forEach((child) => {
+    child.kill('SIGKILL');
+  }),
+);
 
-test('--server-cmd: the example server answers every method; built-in servers are skipped: "the scenario has no server half"', { timeout: 120_000 }, async () => {
+test('--server-cmd: the example server answers every method; built-in servers are skipped: "the scenario has no server half"', {
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'rpc.json');
   const outcome = await runCli([
-    'run', SCENARIO, '--server-cmd', `rpc=${process.execPath} ${SERVER} --port {port}`, '--servers', 'ws,rpc', '--clients', 'ws', '--duration', '800ms', '--out', out,
+    'run',
+    SCENARIO,
+    '--server-cmd',
+    `rpc=${process.execPath} ${SERVER} --port {port}`,
+    '--servers',
+    'ws,rpc',
+    '--clients',
+    'ws',
+    '--duration',
+    '800ms',
+    '--out',
+    out,
   ]);
   assert.equal(outcome.code, 0, outcome.stderr);
   assert.match(outcome.stdout, /^n\/a {2}ws x ws: the scenario has no server half$/m);
   const result = readResultFile(out);
   const [builtIn, own] = result.cells;
-  assert.deepEqual([builtIn?.server, builtIn?.status, builtIn?.status === 'skipped' ? builtIn.reason : null], ['ws', 'skipped', 'the scenario has no server half']);
+  assert.deepEqual(
+    [builtIn?.server, builtIn?.status, builtIn?.status === 'skipped' ? builtIn.reason : null],
+    ['ws', 'skipped', 'the scenario has no server half'],
+  );
   assert.ok(own?.status === 'ok' && isMeasured(own), own && 'reason' in own ? own.reason : 'no cell');
   for (const method of ['echo', 'add', 'sha256']) {
     assert.ok((own.measurements.latency[method]?.count ?? 0) > 0, `${method} replies were timed`);
@@ -39,18 +59,33 @@ test('--server-cmd: the example server answers every method; built-in servers ar
   assert.ok((own.metrics.requestsPerSec ?? 0) > 0);
 });
 
-test('--target, from the library: the running server is measured; with no server of yours every cell is skipped', { timeout: 60_000 }, async () => {
+test('--target, from the library: the running server is measured; with no server of yours every cell is skipped', {
+  timeout: 60_000,
+}, async () => {
   const { child, printed } = startPrintingServer([process.execPath, SERVER, '--port', '0'], /listening on (\S+)/);
   started.push(child);
   const url = (await printed)[1]!;
-  const result = await run({ scenario: SCENARIO, targets: [{ name: 'rpc', url }], clients: ['ws'], params: { duration: '600ms', connections: 2 } });
+  const result = await run({
+    scenario: SCENARIO,
+    targets: [{ name: 'rpc', url }],
+    clients: ['ws'],
+    params: { duration: '600ms', connections: 2 },
+  });
   const [cell] = result.cells;
   assert.ok(cell?.status === 'ok' && isMeasured(cell), cell && 'reason' in cell ? cell.reason : 'no cell');
   assert.ok((cell.measurements.latency.sha256?.count ?? 0) > 0);
 
-  const alone = await run({ scenario: SCENARIO, servers: ['ws', 'uws'], clients: ['ws'], params: { duration: '200ms' } });
-  assert.deepEqual(alone.cells.map((c) => [c.server, c.status, c.status === 'skipped' ? c.reason : '']), [
-    ['ws', 'skipped', 'the scenario has no server half'],
-    ['uws', 'skipped', 'the scenario has no server half'],
-  ]);
+  const alone = await run({
+    scenario: SCENARIO,
+    servers: ['ws', 'uws'],
+    clients: ['ws'],
+    params: { duration: '200ms' },
+  });
+  assert.deepEqual(
+    alone.cells.map((c) => [c.server, c.status, c.status === 'skipped' ? c.reason : '']),
+    [
+      ['ws', 'skipped', 'the scenario has no server half'],
+      ['uws', 'skipped', 'the scenario has no server half'],
+    ],
+  );
 });

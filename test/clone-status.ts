@@ -26,7 +26,9 @@ export function asRepository(folder: string): void {
  * to it; `tracked` names the ones a clone holds anyway (a linked `examples`), which are left out.
  */
 export function unignoredFiles(folder: string, tracked: string[] = []): string[] {
-  const listed = execFileSync('git', ['-C', folder, 'ls-files', '--others', '--exclude-standard'], { encoding: 'utf8' });
+  const listed = execFileSync('git', ['-C', folder, 'ls-files', '--others', '--exclude-standard'], {
+    encoding: 'utf8',
+  });
   return listed
     .split('\n')
     .filter((path) => path !== '' && path !== '.gitignore')

@@ -16,8 +16,20 @@ import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  rttP99Ms: {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 const rtt = exponentialHistogram(3000, 300, 1, 50);
@@ -47,24 +59,30 @@ test('ok -> skipped, ok -> failed and ok -> missing fail the gate with their rea
   assert.equal(outcome.code, 1, outcome.stderr);
   const lines = outcome.stderr.trimEnd().split('\n');
   assert.ok(lines.includes('regression: echo ws x bun: status ok -> skipped (bun is not installed)'), outcome.stderr);
-  assert.ok(lines.includes('regression: echo uws x uws: status ok -> failed (server exited with code 3)'), outcome.stderr);
+  assert.ok(
+    lines.includes('regression: echo uws x uws: status ok -> failed (server exited with code 3)'),
+    outcome.stderr,
+  );
   assert.ok(lines.includes('regression: echo uws x ws: status ok -> missing (not in the new file)'), outcome.stderr);
   assert.doesNotMatch(outcome.stderr, /deno/, 'a cell only the new file has fails nothing');
   assert.match(lines.at(-1)!, /^gate failed at --fail-on-regression 1000%: 3 regressions/);
   assert.match(outcome.stdout, /^only in new \(1\): echo deno x ws$/m);
-  assert.match(outcome.stdout, /^echo uws x ws\s+status\s+ok\s+missing\s+REGRESSED$/m, 'the table shows the missing cell too');
+  assert.match(
+    outcome.stdout,
+    /^echo uws x ws\s+status\s+ok\s+missing\s+REGRESSED$/m,
+    'the table shows the missing cell too',
+  );
 
   const json = await runCli(['compare', base, next, '--fail-on-regression', '1000', '--json']);
   assert.equal(json.code, 1);
-  const printed = JSON.parse(json.stdout) as { gate: { regressions: Array<{ cell: string; base: string; next: string; reason: string | null }> } };
-  assert.deepEqual(
-    printed.gate.regressions.map((r) => [r.cell, r.base, r.next, r.reason]).sort(),
-    [
-      ['echo uws x uws', 'ok', 'failed', 'server exited with code 3'],
-      ['echo uws x ws', 'ok', 'missing', 'not in the new file'],
-      ['echo ws x bun', 'ok', 'skipped', 'bun is not installed'],
-    ],
-  );
+  const printed = JSON.parse(json.stdout) as {
+    gate: { regressions: Array<{ cell: string; base: string; next: string; reason: string | null }> };
+  };
+  assert.deepEqual(printed.gate.regressions.map((r) => [r.cell, r.base, r.next, r.reason]).sort(), [
+    ['echo uws x uws', 'ok', 'failed', 'server exited with code 3'],
+    ['echo uws x ws', 'ok', 'missing', 'not in the new file'],
+    ['echo ws x bun', 'ok', 'skipped', 'bun is not installed'],
+  ]);
 });
 
 test('a gate that passes says so in one line, with its threshold, on stdout and stderr', async () => {
@@ -73,7 +91,8 @@ test('a gate that passes says so in one line, with its threshold, on stdout and 
   const next = write(dir, 'next.json', [ok('ws', 'ws'), ok('uws', 'ws'), ok('deno', 'ws')]);
   const outcome = await runCli(['compare', base, next, '--fail-on-regression', '25']);
   assert.equal(outcome.code, 0, outcome.stderr);
-  const line = 'gate passed at --fail-on-regression 25%: 2 cells compared, none regressed significantly by more than 25%, none failed, skipped or missing; 1 cell only in the new file, not gated';
+  const line =
+    'gate passed at --fail-on-regression 25%: 2 cells compared, none regressed significantly by more than 25%, none failed, skipped or missing; 1 cell only in the new file, not gated';
   assert.equal(outcome.stderr.trimEnd(), line);
   assert.equal(outcome.stdout.trimEnd().split('\n').at(-1), line);
 });

@@ -15,18 +15,39 @@ import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  rttP99Ms: {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 
 function measured(server: string, meanUs: number, rate: number): CellResult {
   const rtt = exponentialHistogram(5000, meanUs, 1, 50);
-  return cell('echo', { server, client: 'ws', histograms: { rtt }, metrics: { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: rate }, serverResources: resources(40, 44, 70) });
+  return cell('echo', {
+    server,
+    client: 'ws',
+    histograms: { rtt },
+    metrics: { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: rate },
+    serverResources: resources(40, 44, 70),
+  });
 }
 
 function write(dir: string, name: string, cells: CellResult[]): string {
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(result(scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] }), cells)));
+  writeFileSync(
+    path,
+    JSON.stringify(result(scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] }), cells)),
+  );
   return path;
 }
 
@@ -35,7 +56,15 @@ test('--format markdown: a row per cell with its verdict, changes with their int
   const base = write(dir, 'base.json', [measured('ws', 200, 10_000), measured('uws', 200, 10_000)]);
   const next = write(dir, 'next.json', [
     measured('ws', 600, 10_000),
-    { scenario: 'echo', server: 'uws', client: 'ws', params: {}, status: 'skipped', reason: 'uws is not installed', elapsedMs: 0 },
+    {
+      scenario: 'echo',
+      server: 'uws',
+      client: 'ws',
+      params: {},
+      status: 'skipped',
+      reason: 'uws is not installed',
+      elapsedMs: 0,
+    },
   ]);
   const outcome = await runCli(['compare', base, next, '--format', 'markdown', '--fail-on-regression', '20']);
   assert.equal(outcome.code, 1, outcome.stderr);
@@ -46,10 +75,25 @@ test('--format markdown: a row per cell with its verdict, changes with their int
   const ws = lines.find((l) => l.startsWith('| echo ws x ws |'))!;
   const change = '\\+\\d+\\.\\d% \\[[-+]\\d+\\.\\d%, \\+\\d+\\.\\d%\\]';
   const same = '\\+0\\.0% \\[-\\d+\\.\\d%, \\+\\d+\\.\\d%\\]';
-  assert.match(ws, new RegExp(`^\\| echo ws x ws \\| ok \\| \\*\\*${change}\\*\\* \\| ${same} \\| ${same} \\| ${same} \\| \\*\\*REGRESSED\\*\\*: p99 ms \\+\\d+\\.\\d% \\|$`));
-  assert.equal(lines.find((l) => l.startsWith('| echo uws x ws |')), '| echo uws x ws | ok → skipped |  |  |  |  | **REGRESSED**: skipped in new: uws is not installed |');
-  assert.ok(lines.some((l) => /^\*\*gate failed\*\* at --fail-on-regression 20%: 2 regressions/.test(l)), outcome.stdout);
-  assert.match(outcome.stderr, /^gate failed at --fail-on-regression 20%/m, 'the CI log shows the gate line when stdout goes to a file');
+  assert.match(
+    ws,
+    new RegExp(
+      `^\\| echo ws x ws \\| ok \\| \\*\\*${change}\\*\\* \\| ${same} \\| ${same} \\| ${same} \\| \\*\\*REGRESSED\\*\\*: p99 ms \\+\\d+\\.\\d% \\|$`,
+    ),
+  );
+  assert.equal(
+    lines.find((l) => l.startsWith('| echo uws x ws |')),
+    '| echo uws x ws | ok → skipped |  |  |  |  | **REGRESSED**: skipped in new: uws is not installed |',
+  );
+  assert.ok(
+    lines.some((l) => /^\*\*gate failed\*\* at --fail-on-regression 20%: 2 regressions/.test(l)),
+    outcome.stdout,
+  );
+  assert.match(
+    outcome.stderr,
+    /^gate failed at --fail-on-regression 20%/m,
+    'the CI log shows the gate line when stdout goes to a file',
+  );
 });
 
 test('--summary FILE appends the markdown to the file, keeping what was there; stdout stays the text table', async () => {
@@ -66,7 +110,10 @@ test('--summary FILE appends the markdown to the file, keeping what was there; s
   assert.ok(text.startsWith('# earlier step\n'), 'appended, not overwritten');
   assert.equal(text.split('| cell | status |').length - 1, 2, 'one table per compare');
   assert.match(text, /\*\*gate passed\*\* at --fail-on-regression 10%/);
-  assert.match(text, /^\| echo ws x ws \| ok \| \+0\.0% \[-\d+\.\d%, \+\d+\.\d%\] \|.*\| (unchanged|inconclusive: .*) \|$/m);
+  assert.match(
+    text,
+    /^\| echo ws x ws \| ok \| \+0\.0% \[-\d+\.\d%, \+\d+\.\d%\] \|.*\| (unchanged|inconclusive: .*) \|$/m,
+  );
 });
 
 test('a bad --format or an unwritable --summary is one line and exit 2, before anything is compared', async () => {

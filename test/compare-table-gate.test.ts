@@ -13,18 +13,37 @@ import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
+  rttP99Ms: {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  },
 };
 
 function write(dir: string, name: string, meanUs: number): string {
   const rtt = exponentialHistogram(5000, meanUs, 1, 50);
   const info = scenarioInfo('echo', { metrics: METRICS, table: ['rttP99Ms'], charts: [] });
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(result(info, [cell('echo', { server: 'ws', client: 'ws', histograms: { rtt }, metrics: { rttP99Ms: histogramStat(rtt, 'p99') }, serverResources: resources(40, 44, 70) })])));
+  writeFileSync(
+    path,
+    JSON.stringify(
+      result(info, [
+        cell('echo', {
+          server: 'ws',
+          client: 'ws',
+          histograms: { rtt },
+          metrics: { rttP99Ms: histogramStat(rtt, 'p99') },
+          serverResources: resources(40, 44, 70),
+        }),
+      ]),
+    ),
+  );
   return path;
 }
 
-test('a regression under the gate\'s threshold is not REGRESSED in the table; the table names the margin', async () => {
+test("a regression under the gate's threshold is not REGRESSED in the table; the table names the margin", async () => {
   const dir = tempDir();
   const base = write(dir, 'base.json', 200);
   const slower = write(dir, 'slower.json', 600);
@@ -33,9 +52,16 @@ test('a regression under the gate\'s threshold is not REGRESSED in the table; th
     runCli(['compare', base, slower, '--fail-on-regression', '1000']),
     runCli(['compare', base, slower, '--fail-on-regression', '10']),
   ]);
-  const row = (verdict: string): RegExp => new RegExp(`p99 ms\\s+\\S+\\s+\\S+\\s+\\+\\d+\\.\\d%\\s+\\[\\+\\d+\\.\\d%, \\+\\d+\\.\\d%\\]\\s+run-to-run band .*\\s${verdict}$`, 'm');
+  const row = (verdict: string): RegExp =>
+    new RegExp(
+      `p99 ms\\s+\\S+\\s+\\S+\\s+\\+\\d+\\.\\d%\\s+\\[\\+\\d+\\.\\d%, \\+\\d+\\.\\d%\\]\\s+run-to-run band .*\\s${verdict}$`,
+      'm',
+    );
   assert.match(ungated.stdout, row('REGRESSED'), 'no gate: significant and beyond the default 5% margin');
-  assert.match(ungated.stdout, /^verdict \(margin 5%, the default margin \(no gate: --fail-on-regression not given\)\): REGRESSED = /m);
+  assert.match(
+    ungated.stdout,
+    /^verdict \(margin 5%, the default margin \(no gate: --fail-on-regression not given\)\): REGRESSED = /m,
+  );
 
   assert.equal(lenient.code, 0, lenient.stderr);
   assert.doesNotMatch(lenient.stdout, /\sREGRESSED$/m, 'no row reads REGRESSED');

@@ -20,7 +20,14 @@ import { gate, regressionsBeyond } from '../src/compare/compare-gate.js';
 import { percentileNoiseMs } from '../src/compare/compare-noise.js';
 import { formatNumber, renderTable } from '../src/report/run/table.js';
 import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/result-types.js';
-import { cell, exponentialHistogram, resources, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
+import {
+  cell,
+  exponentialHistogram,
+  resources,
+  result,
+  scenarioInfo,
+  seededRandom,
+} from './fixtures/synthetic-results.js';
 
 /** Declared as a user would: no name below is read by compare, only the roles, sources and headers. */
 const ECHO = scenarioInfo('echo', {
@@ -29,19 +36,61 @@ const ECHO = scenarioInfo('echo', {
     delay: { kind: 'duration', description: 'reply delay', default: 0, sweepable: true },
   },
   metrics: {
-    rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
-    rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
-    rttMaxMs: { header: 'max ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'rtt', stat: 'max' } },
-    messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+    rttP50Ms: {
+      header: 'p50 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'primary-latency',
+      source: { histogram: 'rtt', stat: 'p50' },
+    },
+    rttP99Ms: {
+      header: 'p99 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'primary-latency',
+      source: { histogram: 'rtt', stat: 'p99' },
+    },
+    rttMaxMs: {
+      header: 'max ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      source: { histogram: 'rtt', stat: 'max' },
+    },
+    messagesPerSec: {
+      header: 'msg/s',
+      unit: 'msg/s',
+      better: 'higher',
+      role: 'primary-rate',
+      source: { counter: 'received', as: 'rate' },
+    },
     errors: { header: 'errors', unit: 'count', better: 'lower', role: 'errors', source: { counter: 'errors' } },
   },
   table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec', 'errors'],
   charts: [],
 });
 
-function echoCell(histogram: EncodedHistogram, messagesPerSec: number, params: Record<string, number> = { connections: 1, delay: 0 }, errors = 0): MeasuredCell {
-  const metrics = { rttP50Ms: histogramStat(histogram, 'p50'), rttP99Ms: histogramStat(histogram, 'p99'), rttMaxMs: histogramStat(histogram, 'max'), messagesPerSec, errors };
-  return cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: histogram }, metrics, serverResources: resources(40, 44, 70) }) as MeasuredCell;
+function echoCell(
+  histogram: EncodedHistogram,
+  messagesPerSec: number,
+  params: Record<string, number> = { connections: 1, delay: 0 },
+  errors = 0,
+): MeasuredCell {
+  const metrics = {
+    rttP50Ms: histogramStat(histogram, 'p50'),
+    rttP99Ms: histogramStat(histogram, 'p99'),
+    rttMaxMs: histogramStat(histogram, 'max'),
+    messagesPerSec,
+    errors,
+  };
+  return cell('echo', {
+    server: 'ws',
+    client: 'ws',
+    params,
+    histograms: { rtt: histogram },
+    metrics,
+    serverResources: resources(40, 44, 70),
+  }) as MeasuredCell;
 }
 
 function echoResult(histogram: EncodedHistogram, messagesPerSec: number, params?: Record<string, number>, errors = 0) {
@@ -77,17 +126,35 @@ test('a 2x p99 regression is flagged, the unchanged p50 is not; only declared co
   assert.ok(Math.abs(p99.changePct! - 100) < 1, `p99 doubled (${p99.changePct}%)`);
   // An unchanged p50 measured once: its run-to-run band is wider than the 5% margin, so the data cannot say it did not move.
   assert.equal(deltaOf(comparison, 'p50 ms').verdict, 'inconclusive');
-  assert.deepEqual(comparison.cells[0]!.deltas.map((d) => d.metric), ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB'], 'max ms is a detail');
-  assert.deepEqual(regressionsBeyond(comparison, 50).map((r) => r.delta.metric), ['p99 ms']);
+  assert.deepEqual(
+    comparison.cells[0]!.deltas.map((d) => d.metric),
+    ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB'],
+    'max ms is a detail',
+  );
+  assert.deepEqual(
+    regressionsBeyond(comparison, 50).map((r) => r.delta.metric),
+    ['p99 ms'],
+  );
   assert.deepEqual(regressionsBeyond(comparison, 150), [], 'a +100% change is not beyond 150%');
   const verdict = gate(comparison, 50);
   assert.equal(verdict.exitCode, 1);
   assert.equal(verdict.thresholdPct, 50);
-  assert.deepEqual(verdict.regressions.map((r) => [r.cell, r.metric, r.key, r.base, r.next]), [['echo ws x ws', 'p99 ms', 'rttP99Ms', p99.base, p99.next]]);
+  assert.deepEqual(
+    verdict.regressions.map((r) => [r.cell, r.metric, r.key, r.base, r.next]),
+    [['echo ws x ws', 'p99 ms', 'rttP99Ms', p99.base, p99.next]],
+  );
   const lenient = gate(compareResults(echoResult(base, 10_000), echoResult(slower, 10_000), { marginPct: 150 }), 150);
   assert.deepEqual([lenient.thresholdPct, lenient.regressions, lenient.exitCode], [150, [], 0]);
-  assert.match(lenient.summary, /^gate passed at --fail-on-regression 150%: 1 cell compared, none regressed significantly by more than 150%, none failed, skipped or missing; \d+ changes? inconclusive/);
-  assert.equal(gate(compareResults(echoResult(base, 10_000), echoResult(slower, 10_000), { marginPct: 150 }), 150, 'fail').exitCode, 3, '--inconclusive fail');
+  assert.match(
+    lenient.summary,
+    /^gate passed at --fail-on-regression 150%: 1 cell compared, none regressed significantly by more than 150%, none failed, skipped or missing; \d+ changes? inconclusive/,
+  );
+  assert.equal(
+    gate(compareResults(echoResult(base, 10_000), echoResult(slower, 10_000), { marginPct: 150 }), 150, 'fail')
+      .exitCode,
+    3,
+    '--inconclusive fail',
+  );
 });
 
 test('two samples of the same distribution: no verdict says they differ (unchanged or inconclusive)', () => {
@@ -96,7 +163,10 @@ test('two samples of the same distribution: no verdict says they differ (unchang
   const comparison = compareResults(echoResult(a, 10_000), echoResult(b, 10_000 * (1 + RATE_NOISE_FRACTION / 2)));
   for (const metric of ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB']) {
     const d = deltaOf(comparison, metric);
-    assert.ok(['unchanged', 'inconclusive'].includes(d.verdict), `${metric}: ${d.base} -> ${d.next} (noise ${d.noise}): ${d.verdict}`);
+    assert.ok(
+      ['unchanged', 'inconclusive'].includes(d.verdict),
+      `${metric}: ${d.base} -> ${d.next} (noise ${d.noise}): ${d.verdict}`,
+    );
   }
   // The samples do differ: the rule did not pass them for being identical.
   assert.notEqual(deltaOf(comparison, 'p99 ms').changePct, 0);
@@ -107,7 +177,8 @@ test('two samples of the same distribution: no verdict says they differ (unchang
 test('identical files: no delta regressed or improved, nothing for the gate', () => {
   const file = echoResult(exponentialHistogram(3000, 300, 9), 10_000);
   const comparison = compareResults(file, structuredClone(file));
-  for (const d of comparison.cells[0]!.deltas) assert.ok(['unchanged', 'inconclusive'].includes(d.verdict), `${d.metric}: ${d.verdict}`);
+  for (const d of comparison.cells[0]!.deltas)
+    assert.ok(['unchanged', 'inconclusive'].includes(d.verdict), `${d.metric}: ${d.verdict}`);
   assert.equal(deltaOf(comparison, 'errors').verdict, 'unchanged');
   assert.deepEqual(gate(comparison, 0).regressions, []);
 });
@@ -117,7 +188,11 @@ test('a 15% p99 shift is inside the run-to-run band of an exponential tail (spre
   const p99 = deltaOf(compareResults(echoResult(base, 10_000), echoResult(slower, 10_000)), 'p99 ms');
   assert.ok(p99.changePct! > 14 && p99.changePct! < 16, `p99 moved ${p99.changePct}%`);
   assert.equal(p99.verdict, 'inconclusive', `noise ${p99.noise} ms vs change ${p99.next! - p99.base!} ms`);
-  assert.equal(p99.change!.level, null, 'a band, no confidence interval: the fixture has neither rounds nor a time series');
+  assert.equal(
+    p99.change!.level,
+    null,
+    'a band, no confidence interval: the fixture has neither rounds nor a time series',
+  );
 });
 
 test('noise is half the spread half a nine either side: exact on a uniform histogram', () => {
@@ -126,10 +201,16 @@ test('noise is half the spread half a nine either side: exact on a uniform histo
   const decoded = decodeHistogram(encodeHistogram(histogram));
   // p50: min .. p84.2 -> (8419 - 1) / 2 ms, within the histogram's 0.1% precision.
   const expected = (10_000 * (1 - 0.5 / Math.sqrt(10)) - 1) / 2;
-  assert.ok(Math.abs(percentileNoiseMs(decoded, 50) - expected) / expected < 0.002, `${percentileNoiseMs(decoded, 50)} vs ${expected}`);
+  assert.ok(
+    Math.abs(percentileNoiseMs(decoded, 50) - expected) / expected < 0.002,
+    `${percentileNoiseMs(decoded, 50)} vs ${expected}`,
+  );
   // p99: p96.84 .. p99.68 -> (9968 - 9684) / 2.
   const expected99 = (10_000 * (1 - 0.01 / Math.sqrt(10)) - 10_000 * (1 - 0.01 * Math.sqrt(10))) / 2;
-  assert.ok(Math.abs(percentileNoiseMs(decoded, 99) - expected99) / expected99 < 0.05, `${percentileNoiseMs(decoded, 99)} vs ${expected99}`);
+  assert.ok(
+    Math.abs(percentileNoiseMs(decoded, 99) - expected99) / expected99 < 0.05,
+    `${percentileNoiseMs(decoded, 99)} vs ${expected99}`,
+  );
 });
 
 test('direction comes from `better`: more msg/s is an improvement, fewer beyond 5% a regression', () => {
@@ -148,15 +229,34 @@ test('errors from 0 to 3 regress whatever the threshold; the same count is uncha
   const errors = deltaOf(worse, 'errors');
   assert.deepEqual([errors.verdict, errors.noise, errors.changePct], ['regressed', 0, null]);
   assert.equal(gate(worse, 1000).exitCode, 1);
-  assert.deepEqual(gate(worse, 1000).regressions.map((r) => [r.metric, r.base, r.next]), [['errors', 0, 3]]);
+  assert.deepEqual(
+    gate(worse, 1000).regressions.map((r) => [r.metric, r.base, r.next]),
+    [['errors', 0, 3]],
+  );
   // 3 -> 4 is +33%: still a regression beyond a 50% gate, since any increase counts.
-  assert.equal(gate(compareResults(echoResult(h, 10_000, undefined, 3), echoResult(h, 10_000, undefined, 4)), 50).exitCode, 1);
-  assert.equal(deltaOf(compareResults(echoResult(h, 10_000, undefined, 3), echoResult(h, 10_000, undefined, 3)), 'errors').verdict, 'unchanged');
+  assert.equal(
+    gate(compareResults(echoResult(h, 10_000, undefined, 3), echoResult(h, 10_000, undefined, 4)), 50).exitCode,
+    1,
+  );
+  assert.equal(
+    deltaOf(compareResults(echoResult(h, 10_000, undefined, 3), echoResult(h, 10_000, undefined, 3)), 'errors').verdict,
+    'unchanged',
+  );
 });
 
-function withStatus(file: ReturnType<typeof echoResult>, status: 'failed' | 'skipped', measured = true): ReturnType<typeof echoResult> {
+function withStatus(
+  file: ReturnType<typeof echoResult>,
+  status: 'failed' | 'skipped',
+  measured = true,
+): ReturnType<typeof echoResult> {
   const c = file.cells[0]!;
-  const identity = { scenario: c.scenario, server: c.server, client: c.client, params: c.params, elapsedMs: c.elapsedMs };
+  const identity = {
+    scenario: c.scenario,
+    server: c.server,
+    client: c.client,
+    params: c.params,
+    elapsedMs: c.elapsedMs,
+  };
   const next: CellResult =
     status === 'skipped'
       ? { ...identity, status, reason: 'stack not installed' }
@@ -173,11 +273,23 @@ test('ok -> failed and failed -> failed regress with their status, whatever the 
   assert.equal(okToFailed.cells[0]!.deltas[0]!.metric, 'status');
   assert.equal(regressionsBeyond(okToFailed, 1000).length, 1);
   assert.match(renderComparison(okToFailed, { base: 'a.json', next: 'b.json' }), /status\s+ok\s+failed\s+REGRESSED/);
-  assert.deepEqual(gate(okToFailed, 1000).regressions.map((r) => [r.metric, r.base, r.next]), [['status', 'ok', 'failed']]);
+  assert.deepEqual(
+    gate(okToFailed, 1000).regressions.map((r) => [r.metric, r.base, r.next]),
+    [['status', 'ok', 'failed']],
+  );
 
-  const failedToFailed = compareResults(withStatus(echoResult(h, 10_000), 'failed', false), withStatus(echoResult(h, 10_000), 'failed', false));
-  assert.deepEqual(failedToFailed.cells[0]!.deltas.map((d) => [d.metric, d.verdict]), [['status', 'regressed']]);
-  assert.match(renderComparison(failedToFailed, { base: 'a.json', next: 'b.json' }), /status\s+failed\s+failed\s+REGRESSED/);
+  const failedToFailed = compareResults(
+    withStatus(echoResult(h, 10_000), 'failed', false),
+    withStatus(echoResult(h, 10_000), 'failed', false),
+  );
+  assert.deepEqual(
+    failedToFailed.cells[0]!.deltas.map((d) => [d.metric, d.verdict]),
+    [['status', 'regressed']],
+  );
+  assert.match(
+    renderComparison(failedToFailed, { base: 'a.json', next: 'b.json' }),
+    /status\s+failed\s+failed\s+REGRESSED/,
+  );
   assert.equal(gate(failedToFailed, 1000).exitCode, 1);
 
   const fixed = compareResults(withStatus(echoResult(h, 10_000), 'failed'), ok);
@@ -187,7 +299,10 @@ test('ok -> failed and failed -> failed regress with their status, whatever the 
 
 test('skipped on both sides: no deltas, nothing for the gate', () => {
   const h = exponentialHistogram(2000, 300, 4);
-  const comparison = compareResults(withStatus(echoResult(h, 10_000), 'skipped'), withStatus(echoResult(h, 10_000), 'skipped'));
+  const comparison = compareResults(
+    withStatus(echoResult(h, 10_000), 'skipped'),
+    withStatus(echoResult(h, 10_000), 'skipped'),
+  );
   assert.deepEqual(comparison.cells[0]!.deltas, []);
   assert.match(renderComparison(comparison, { base: 'a', next: 'b' }), /status\s+skipped\s+skipped\s+n\/a/);
   assert.equal(gate(comparison, 0).exitCode, 0);
@@ -235,7 +350,11 @@ test('with --repeat, the change is judged on the rounds (Welch on their logs)', 
   const h = exponentialHistogram(2000, 300, 7);
   const repeated = (rates: number[]) => {
     const r = echoResult(h, rates[1]!);
-    (r.cells[0] as MeasuredCell).rounds = rates.map((messagesPerSec) => ({ status: 'ok' as const, metrics: { messagesPerSec }, elapsedMs: 1000 }));
+    (r.cells[0] as MeasuredCell).rounds = rates.map((messagesPerSec) => ({
+      status: 'ok' as const,
+      metrics: { messagesPerSec },
+      elapsedMs: 1000,
+    }));
     return { ...r, repeat: rates.length };
   };
   // Rounds of 8k, 10k, 12k: a 15% lower rate is inside their spread (stdev 2000).
@@ -245,7 +364,10 @@ test('with --repeat, the change is judged on the rounds (Welch on their logs)', 
   assert.match(d.change!.method, /^rounds, Welch's t, t\(2\)$/);
   const logs = [8000, 10_000, 12_000].map(Math.log);
   const mean = logs.reduce((a, b) => a + b, 0) / 3;
-  assert.ok(Math.abs(d.change!.estimatePct - (Math.exp(Math.log(8500) - mean) - 1) * 100) < 1e-9, 'the geometric means of the rounds');
+  assert.ok(
+    Math.abs(d.change!.estimatePct - (Math.exp(Math.log(8500) - mean) - 1) * 100) < 1e-9,
+    'the geometric means of the rounds',
+  );
 });
 
 test('one round of short windows gets a warning', () => {
@@ -278,10 +400,18 @@ test('compare shows the same number as the table for a repeated cell', () => {
   const comparison = compareResults(file, structuredClone(file));
   const table = renderTable(file).split('\n');
   // Columns are two spaces apart at least; a number's interval (`0.25 ±0.01`) is one space after it.
-  const row = table.find((line) => line.startsWith('ws '))!.trim().split(/\s{2,}/).map((value) => value.split(' ')[0]);
+  const row = table
+    .find((line) => line.startsWith('ws '))!
+    .trim()
+    .split(/\s{2,}/)
+    .map((value) => value.split(' ')[0]);
   const header = table.find((line) => line.startsWith('server '))!.split(/\s{2,}/);
   assert.ok(isMeasured(pooled));
-  for (const [key, metric] of [['rttP50Ms', 'p50 ms'], ['rttP99Ms', 'p99 ms'], ['messagesPerSec', 'msg/s']] as const) {
+  for (const [key, metric] of [
+    ['rttP50Ms', 'p50 ms'],
+    ['rttP99Ms', 'p99 ms'],
+    ['messagesPerSec', 'msg/s'],
+  ] as const) {
     const shown = row[header.indexOf(metric)];
     const d = deltaOf(comparison, metric);
     assert.equal(d.base, pooled.metrics[key], `${metric}: compare reads the cell's metric`);

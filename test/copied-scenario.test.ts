@@ -19,12 +19,17 @@ test('scenarios/echo.ts imports only wsbench/scenario', () => {
   assert.deepEqual(specifiers, ['wsbench/scenario']);
 });
 
-test('scenarios/echo.ts copied into a project with wsbench installed compiles and runs by path', { timeout: 120_000 }, async () => {
+test('scenarios/echo.ts copied into a project with wsbench installed compiles and runs by path', {
+  timeout: 120_000,
+}, async () => {
   const { dir: project, errors } = compileInUserProject('my-echo.ts', ECHO_SOURCE);
   assert.equal(errors, '', 'tsc found errors');
 
   const out = join(project, 'result.json');
-  const outcome = await runCli(['run', './my-echo.js', '--servers', 'ws', '--clients', 'ws', '--duration', '500ms', '--out', out, '--json'], { cwd: project });
+  const outcome = await runCli(
+    ['run', './my-echo.js', '--servers', 'ws', '--clients', 'ws', '--duration', '500ms', '--out', out, '--json'],
+    { cwd: project },
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   const [cell] = result.cells;

@@ -13,13 +13,30 @@ import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/syn
 
 const INFO = scenarioInfo('echo', {
   parameters: { payload: { kind: 'size', description: 'made up', default: 32, sweepable: true } },
-  metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+  metrics: {
+    rttP50Ms: {
+      header: 'p50 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'primary-latency',
+      source: { histogram: 'rtt', stat: 'p50' },
+    },
+  },
   table: ['rttP50Ms'],
   charts: [{ kind: 'percentiles', histograms: ['rtt'] }],
 });
 
 function resultWith(corrupt: (c: MeasuredCell) => void): BenchResult {
-  const cells = [32, 1024].map((payload, i) => cell('echo', { server: 'uws', client: 'ws', params: { payload }, histograms: { rtt: exponentialHistogram(500, 300, i) }, metrics: { rttP50Ms: 0.3 } }) as MeasuredCell);
+  const cells = [32, 1024].map(
+    (payload, i) =>
+      cell('echo', {
+        server: 'uws',
+        client: 'ws',
+        params: { payload },
+        histograms: { rtt: exponentialHistogram(500, 300, i) },
+        metrics: { rttP50Ms: 0.3 },
+      }) as MeasuredCell,
+  );
   corrupt(cells[1]!);
   return result(INFO, cells);
 }
@@ -29,14 +46,24 @@ test('a corrupt histogram is one line naming the cell and the histogram, exit 2,
   const good = join(dir, 'good.json');
   writeFileSync(good, JSON.stringify(resultWith(() => undefined)));
   const flipped = join(dir, 'flipped.json');
-  writeFileSync(flipped, JSON.stringify(resultWith((c) => {
-    const text = c.measurements.histograms.rtt!.hdrBase64;
-    c.measurements.histograms.rtt!.hdrBase64 = text.slice(0, 40) + (text[40] === 'A' ? 'B' : 'A') + text.slice(41);
-  })));
+  writeFileSync(
+    flipped,
+    JSON.stringify(
+      resultWith((c) => {
+        const text = c.measurements.histograms.rtt!.hdrBase64;
+        c.measurements.histograms.rtt!.hdrBase64 = text.slice(0, 40) + (text[40] === 'A' ? 'B' : 'A') + text.slice(41);
+      }),
+    ),
+  );
   const garbage = join(dir, 'garbage.json');
-  writeFileSync(garbage, JSON.stringify(resultWith((c) => {
-    c.measurements.serverHistograms.turn = { unit: 'us', hdrBase64: 'not a histogram' };
-  })));
+  writeFileSync(
+    garbage,
+    JSON.stringify(
+      resultWith((c) => {
+        c.measurements.serverHistograms.turn = { unit: 'us', hdrBase64: 'not a histogram' };
+      }),
+    ),
+  );
   const outcomes = await Promise.all([
     runCli(['report', flipped, '--out', join(dir, 'r1')]),
     runCli(['compare', good, flipped]),
@@ -44,10 +71,14 @@ test('a corrupt histogram is one line naming the cell and the histogram, exit 2,
     runCli(['merge', garbage, '--out', join(dir, 'merged.json')]),
   ]);
   const [report, compareNext, compareBase, merge] = outcomes;
-  const flippedLine = new RegExp(`^wsbench: ${flipped}: cells\\[1\\] \\(echo uws x ws payload=1KiB\\): histogram "rtt" is corrupt \\([^)\\n]+\\)\\n$`);
+  const flippedLine = new RegExp(
+    `^wsbench: ${flipped}: cells\\[1\\] \\(echo uws x ws payload=1KiB\\): histogram "rtt" is corrupt \\([^)\\n]+\\)\\n$`,
+  );
   assert.match(report!.stderr, flippedLine);
   assert.match(compareNext!.stderr, flippedLine);
-  const garbageLine = new RegExp(`^wsbench: ${garbage}: cells\\[1\\] \\(echo uws x ws payload=1KiB\\): server histogram "turn" is corrupt \\([^)\\n]+\\)\\n$`);
+  const garbageLine = new RegExp(
+    `^wsbench: ${garbage}: cells\\[1\\] \\(echo uws x ws payload=1KiB\\): server histogram "turn" is corrupt \\([^)\\n]+\\)\\n$`,
+  );
   assert.match(compareBase!.stderr, garbageLine);
   assert.match(merge!.stderr, garbageLine);
   for (const outcome of outcomes) {

@@ -20,7 +20,9 @@ async function sampled(child: ChildProcess, ms: number) {
   return sampler.stop();
 }
 
-test('a spinning process that shares its core with another still wants a whole core: saturated, on its demand', { skip: HAS_SCHEDSTAT ? false : 'no /proc schedstat here' }, async () => {
+test('a spinning process that shares its core with another still wants a whole core: saturated, on its demand', {
+  skip: HAS_SCHEDSTAT ? false : 'no /proc schedstat here',
+}, async () => {
   // Both on core 0: each gets about half of it, and each wants all of it.
   const rival = spawn('taskset', ['-c', '0', 'yes'], { stdio: 'ignore' });
   const spinner = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' });
@@ -28,16 +30,24 @@ test('a spinning process that shares its core with another still wants a whole c
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stats = await sampled(spinner, 1500);
     assert.ok(stats?.cpuDemandPercent, `demand read: ${JSON.stringify(stats)}`);
-    assert.ok(stats.cpuDemandPercent.mean >= SATURATED_CPU_PERCENT, `demand ${stats.cpuDemandPercent.mean}% (CPU ${stats.cpuPercent.mean}%)`);
+    assert.ok(
+      stats.cpuDemandPercent.mean >= SATURATED_CPU_PERCENT,
+      `demand ${stats.cpuDemandPercent.mean}% (CPU ${stats.cpuPercent.mean}%)`,
+    );
     assert.ok(isSaturated(stats), 'judged saturated');
-    assert.match(busyEvidence(stats), /^CPU demand \d+% of a core \(peak \d+%; on CPU \d+%, the rest waiting for a core\)$/);
+    assert.match(
+      busyEvidence(stats),
+      /^CPU demand \d+% of a core \(peak \d+%; on CPU \d+%, the rest waiting for a core\)$/,
+    );
   } finally {
     spinner.kill('SIGKILL');
     rival.kill('SIGKILL');
   }
 });
 
-test('a sleeping process wants next to nothing: not saturated', { skip: HAS_SCHEDSTAT ? false : 'no /proc schedstat here' }, async () => {
+test('a sleeping process wants next to nothing: not saturated', {
+  skip: HAS_SCHEDSTAT ? false : 'no /proc schedstat here',
+}, async () => {
   const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
   try {
     const stats = await sampled(sleeper, 1000);

@@ -15,7 +15,12 @@ export interface CrashedJournal {
   out: string;
   journal: string;
   /** The result the run did write, read before it was removed, to compare the rebuild with. */
-  written: { cells: Array<{ measurements?: { counters: Record<string, number> } }>; argv?: string[]; warnings?: string[]; host?: string };
+  written: {
+    cells: Array<{ measurements?: { counters: Record<string, number> } }>;
+    argv?: string[];
+    warnings?: string[];
+    host?: string;
+  };
 }
 
 /** A short echo run of ws x ws by default; `runArgs` (after `run`) and the exit code it ends with, for another. */
@@ -30,7 +35,9 @@ export async function crashedJournal(
   assert.equal(run.code, exitCode, run.stderr);
   const written = JSON.parse(readFileSync(out, 'utf8')) as CrashedJournal['written'];
   unlinkSync(out);
-  const lines = readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '');
+  const lines = readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   assert.match(lines.at(-1)!, /^\{"type":"end"/);
   writeFileSync(journal, `${lines.slice(0, -1).join('\n')}\n`);
   return { dir, out, journal, written };

@@ -14,8 +14,16 @@ const BAD_METRIC = fileURLToPath(new URL('./fixtures/scenario-bad-metric.js', im
 const CHART_GHOST = fileURLToPath(new URL('./fixtures/scenario-chart-ghost.js', import.meta.url));
 
 const cases: Array<[string, string, string]> = [
-  ['a metric of the wrong shape', BAD_METRIC, 'scenario bad-metric: metrics.rttP50Ms.better must be one of lower, higher, none (it is string "smaller")'],
-  ['a chart naming an undeclared histogram', CHART_GHOST, 'scenario chart-ghost: charts[0] (percentiles) names histogram "ghost", which is not declared (no metric reads it)'],
+  [
+    'a metric of the wrong shape',
+    BAD_METRIC,
+    'scenario bad-metric: metrics.rttP50Ms.better must be one of lower, higher, none (it is string "smaller")',
+  ],
+  [
+    'a chart naming an undeclared histogram',
+    CHART_GHOST,
+    'scenario chart-ghost: charts[0] (percentiles) names histogram "ghost", which is not declared (no metric reads it)',
+  ],
 ];
 
 for (const [name, file, expected] of cases) {

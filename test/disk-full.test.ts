@@ -24,7 +24,11 @@ before(() => {
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${DISK_BYTES}`, 'tmpfs', disk], { stdio: 'pipe' });
   } catch (error) {
-    cannotMount = `cannot mount a small tmpfs here (${String((error as { stderr?: Buffer }).stderr ?? error).trim().split('\n')[0]})`;
+    cannotMount = `cannot mount a small tmpfs here (${
+      String((error as { stderr?: Buffer }).stderr ?? error)
+        .trim()
+        .split('\n')[0]
+    })`;
   }
 });
 
@@ -59,7 +63,10 @@ test('a disk with no space left: the run is refused with one line, exit 2, and l
   const out = await runCli([...ECHO, '--out', join(disk, 'r.json')], { cwd: dir, env: { TMPDIR: dir } });
   assert.equal(out.code, 2, out.stderr);
   assert.equal(out.stderr.trim().split('\n').length, 1, out.stderr);
-  assert.match(out.stderr, /^wsbench: --out: cannot write in the folder of \S+r\.json \(no space left on the device\)$/m);
+  assert.match(
+    out.stderr,
+    /^wsbench: --out: cannot write in the folder of \S+r\.json \(no space left on the device\)$/m,
+  );
   assert.deepEqual(litter(), []);
 });
 
@@ -69,10 +76,15 @@ test('space runs out while the result is written: it is saved in the temp folder
   fillDisk(DISK_BYTES - 16 * 1024);
   const out = await runCli([...ECHO, '--out', join(disk, 'r.json')], { cwd: dir, env: { TMPDIR: dir } });
   assert.equal(out.code, 1, out.stderr);
-  const saved = /^results: could not write \S+ \(no space left on the device\); saved to (\S+) instead$/m.exec(out.stderr);
+  const saved = /^results: could not write \S+ \(no space left on the device\); saved to (\S+) instead$/m.exec(
+    out.stderr,
+  );
   assert.ok(saved, out.stderr);
   assert.equal(readResultFile(saved[1]!).cells[0]?.server, 'ws');
-  assert.deepEqual(litter().filter((file) => /\.tmp |\.lock /.test(file)), []);
+  assert.deepEqual(
+    litter().filter((file) => /\.tmp |\.lock /.test(file)),
+    [],
+  );
 });
 
 test('space runs out while the charts are written: the result stays, and no chart temp file stays behind', async (t) => {
@@ -82,5 +94,8 @@ test('space runs out while the charts are written: the result stays, and no char
   const out = await runCli([...ECHO, '--out', join(disk, 'r.json')], { cwd: dir, env: { TMPDIR: dir } });
   assert.match(out.stderr, /^charts and report not written: /m, out.stderr);
   assert.equal(readResultFile(join(disk, 'r.json')).cells[0]?.server, 'ws');
-  assert.deepEqual(litter().filter((file) => /\.tmp |\.lock /.test(file)), []);
+  assert.deepEqual(
+    litter().filter((file) => /\.tmp |\.lock /.test(file)),
+    [],
+  );
 });

@@ -29,23 +29,35 @@ test('every relative link in README.md and docs/**/*.md names an existing file, 
     }
   }
   assert.deepEqual(problems, []);
-  assert.ok(checked >= pages.length, `only ${checked} relative links in ${pages.length} pages: is the link reader broken?`);
+  assert.ok(
+    checked >= pages.length,
+    `only ${checked} relative links in ${pages.length} pages: is the link reader broken?`,
+  );
 });
 
 test('docs/README.md links every page under docs/', () => {
   const index = readFileSync(DOCS_INDEX, 'utf8');
   const linked = new Set(links(index).map((link) => resolve(DOCS, link.target.split('#')[0]!)));
-  const unlisted = pages.filter((page) => page.startsWith(`${DOCS}${sep}`)).filter((page) => page !== DOCS_INDEX && !linked.has(page));
-  assert.deepEqual(unlisted.map((page) => relative(DOCS, page).split(sep).join('/')), []);
+  const unlisted = pages
+    .filter((page) => page.startsWith(`${DOCS}${sep}`))
+    .filter((page) => page !== DOCS_INDEX && !linked.has(page));
+  assert.deepEqual(
+    unlisted.map((page) => relative(DOCS, page).split(sep).join('/')),
+    [],
+  );
 });
 
 test('the anchors follow GitHub: code spans and punctuation dropped, repeats numbered', () => {
-  const page = "# What `merge` refuses, and what it flags\n## The seeds' own Python servers\n## Stats (`GET /wsbench/stats?scenario=chat`)\n```sh\n# not a heading\n```\n## Stats\n## Stats\n";
-  assert.deepEqual([...anchors(page)], [
-    'what-merge-refuses-and-what-it-flags',
-    'the-seeds-own-python-servers',
-    'stats-get-wsbenchstatsscenariochat',
-    'stats',
-    'stats-1',
-  ]);
+  const page =
+    "# What `merge` refuses, and what it flags\n## The seeds' own Python servers\n## Stats (`GET /wsbench/stats?scenario=chat`)\n```sh\n# not a heading\n```\n## Stats\n## Stats\n";
+  assert.deepEqual(
+    [...anchors(page)],
+    [
+      'what-merge-refuses-and-what-it-flags',
+      'the-seeds-own-python-servers',
+      'stats-get-wsbenchstatsscenariochat',
+      'stats',
+      'stats-1',
+    ],
+  );
 });

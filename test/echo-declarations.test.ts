@@ -15,5 +15,8 @@ test('echo per connection declares what echo as client(ctx) declared', () => {
   const { name: _b, ...clientForm } = scenarioInfo(echoClientForm);
   assert.deepEqual(perConnection, clientForm);
   assert.deepEqual(Object.keys(perConnection.metrics).sort(), Object.keys(clientForm.metrics).sort());
-  assert.equal(echo.readyTimeoutMs?.({ connections: 2000 } as never), echoClientForm.readyTimeoutMs?.({ connections: 2000 } as never));
+  assert.equal(
+    echo.readyTimeoutMs?.({ connections: 2000 } as never),
+    echoClientForm.readyTimeoutMs?.({ connections: 2000 } as never),
+  );
 });

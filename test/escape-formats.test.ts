@@ -28,7 +28,11 @@ import { HOSTILE } from './hostile-strings.js';
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 test('HTML: no raw character can open an element or end an attribute, and the text decodes back', () => {
-  const decode = (html: string): string => html.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+  const decode = (html: string): string =>
+    html.replace(
+      /&(amp|lt|gt|quot|#39);/g,
+      (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+    );
   for (const text of HOSTILE) {
     const html = escapeHtml(text);
     assert.doesNotMatch(html, /[<>"']/, JSON.stringify(text));
@@ -43,7 +47,12 @@ test('Vega: a spec with the text in every place compiles, parses and renders, an
     const spec = vegaSafeSpec({
       title: { text, subtitle: [text] },
       description: text,
-      data: { values: [{ server: text, client: 'ws', variant: text, value: 1 }, { server: 'ws', client: text, variant: 'other', value: 2 }] },
+      data: {
+        values: [
+          { server: text, client: 'ws', variant: text, value: 1 },
+          { server: 'ws', client: text, variant: 'other', value: 2 },
+        ],
+      },
       transform: [
         { filter: { field: 'variant', oneOf: [text, 'other'] } },
         { calculate: vegaString(text), as: 'said' },
@@ -150,7 +159,10 @@ test('OpenMetrics: every sample parses back to its label, and promtool accepts t
     assert.equal(sample.labels.server, visibleControls(HOSTILE[i]!, '\n'), JSON.stringify(HOSTILE[i]));
     assert.equal(sample.value, 1);
   }
-  const promtool = spawnSync('promtool', ['check', 'metrics'], { input: ['# HELP wsbench_test Test.', '# TYPE wsbench_test gauge', ...lines, ''].join('\n'), encoding: 'utf8' });
+  const promtool = spawnSync('promtool', ['check', 'metrics'], {
+    input: ['# HELP wsbench_test Test.', '# TYPE wsbench_test gauge', ...lines, ''].join('\n'),
+    encoding: 'utf8',
+  });
   if (promtool.error) return; // not installed here: the grammar above is the check
   assert.equal(promtool.status, 0, `${promtool.stdout}${promtool.stderr}`);
 });

@@ -7,7 +7,10 @@ import { runCli } from './support.js';
 test('uws x ws, 10 and 100 clients: zero errors, every tick delivered to every client', async () => {
   const params = { connections: [10, 100], interval: '50ms', duration: '1s' } as const;
   const result = await run({ scenario: 'fanout', servers: ['uws'], clients: ['ws'], params });
-  assert.deepEqual(result.cells.map((c) => c.params.connections), [10, 100]);
+  assert.deepEqual(
+    result.cells.map((c) => c.params.connections),
+    [10, 100],
+  );
   for (const cell of result.cells) {
     if (cell.status !== 'ok') assert.fail(`${cell.params.connections} connections: ${cell.status}: ${cell.reason}`);
     const m = cell.metrics;
@@ -29,10 +32,13 @@ test('uws x ws, 10 and 100 clients: zero errors, every tick delivered to every c
 test('a ladder step above the open-file limit is refused before anything starts, naming the limit', async (t) => {
   const limit = openFileLimit();
   if (limit === null || limit > 99_000) return t.skip(`open-file limit ${limit} is above what --connections accepts`);
-  const problem =
-    `${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n); --server-processes N spreads them over N processes`;
+  const problem = `${limit} needs about ${limit + 100} open files in the server process (one per connection), above the open-file limit of ${limit} (ulimit -n); --server-processes N spreads them over N processes`;
   const ladder = { connections: [10, limit] };
-  await assert.rejects(run({ scenario: 'fanout', params: ladder }), { name: 'ParameterError', parameter: 'connections', problem });
+  await assert.rejects(run({ scenario: 'fanout', params: ladder }), {
+    name: 'ParameterError',
+    parameter: 'connections',
+    problem,
+  });
   const outcome = await runCli(['run', 'fanout', '--connections', `10,${limit}`, '--out', '/dev/null']);
   assert.equal(outcome.code, 2);
   assert.equal(outcome.stderr, `wsbench: --connections: ${problem}\n`);

@@ -29,18 +29,26 @@ const CASES: Record<string, { params: Record<string, unknown>; limit: number }> 
   firehose: { params: { duration: '1s', rate: 0 }, limit: 1 },
   'slow-consumer': { params: { connections: 6, slowShare: 0.34, duration: '500ms', interval: '20ms' }, limit: 3 },
   'ticker-orders': { params: { connections: 4, duration: '1s' }, limit: 3 },
-  'push-vs-poll': { params: { test: 'continuous', pollInterval: '50ms', iterations: 4, duration: '600ms', samples: 3 }, limit: 1 },
+  'push-vs-poll': {
+    params: { test: 'continuous', pollInterval: '50ms', iterations: 4, duration: '600ms', samples: 3 },
+    limit: 1,
+  },
   pubsub: { params: { publishers: 1, subscribers: 4, topics: 2, rate: 40, duration: '1s' }, limit: 3 },
 };
 
 test('the table covers every built-in scenario', () => {
-  assert.deepEqual(builtInScenarios().filter((name) => !(name in CASES)), []);
+  assert.deepEqual(
+    builtInScenarios().filter((name) => !(name in CASES)),
+    [],
+  );
 });
 
 // Three scenarios at a time: most of a cell is waiting for processes to start.
 describe('every built-in scenario against faulty servers', { concurrency: 3 }, () => {
   for (const [scenario, { params, limit }] of Object.entries(CASES)) {
-    test(`${scenario}: no cell is ok against a server that drops every second handshake, nor one that answers 429; the same server without faults is`, { timeout: 120_000 }, async () => {
+    test(`${scenario}: no cell is ok against a server that drops every second handshake, nor one that answers 429; the same server without faults is`, {
+      timeout: 120_000,
+    }, async () => {
       const front = (options: string): string => `${process.execPath} ${FRONT} --port {port} ${options}`;
       const result = await run({
         scenario: scenario as 'echo',
@@ -55,7 +63,8 @@ describe('every built-in scenario against faulty servers', { concurrency: 3 }, (
       });
       const [drops, limits, serves] = result.cells;
       assert.equal(serves?.status, 'ok', describeCell(serves!));
-      for (const cell of [drops!, limits!]) assert.ok(cell.status === 'errors' || cell.status === 'failed', describeCell(cell));
+      for (const cell of [drops!, limits!])
+        assert.ok(cell.status === 'errors' || cell.status === 'failed', describeCell(cell));
     });
   }
 });

@@ -33,15 +33,28 @@ function helpFlags(help: string): string[] {
 
 test('no two declarations share a flag, a stored name or a library parameter', () => {
   const flags = FLAGS.map((d) => d.flag);
-  assert.deepEqual(flags.filter((f, i) => flags.indexOf(f) !== i), [], 'flags declared twice');
+  assert.deepEqual(
+    flags.filter((f, i) => flags.indexOf(f) !== i),
+    [],
+    'flags declared twice',
+  );
   const attributes = FLAGS.map((d) => attributeOf(d.flag));
-  assert.deepEqual(attributes.filter((a, i) => attributes.indexOf(a) !== i), [], 'flags commander would store under one name');
+  assert.deepEqual(
+    attributes.filter((a, i) => attributes.indexOf(a) !== i),
+    [],
+    'flags commander would store under one name',
+  );
   const parameters = FLAGS.flatMap((d) => (d.parameter === undefined ? [] : [d.parameter]));
-  assert.deepEqual(parameters.filter((p, i) => parameters.indexOf(p) !== i), [], 'library parameters set by two flags');
+  assert.deepEqual(
+    parameters.filter((p, i) => parameters.indexOf(p) !== i),
+    [],
+    'library parameters set by two flags',
+  );
   for (const declaration of FLAGS) {
     const commands = COMMAND_NAMES.filter((name) => declaration.commands[name] !== undefined);
     assert.ok(commands.length > 0, `${declaration.flag} is taken by no command`);
-    for (const name of commands) assert.ok(useOf(declaration, name)!.help ?? declaration.help, `${declaration.flag} has no help in ${name}`);
+    for (const name of commands)
+      assert.ok(useOf(declaration, name)!.help ?? declaration.help, `${declaration.flag} has no help in ${name}`);
   }
 });
 
@@ -53,14 +66,20 @@ test("every option of every command's --help is a declared flag of that command,
     const outcome = outcomes[i]!;
     assert.equal(outcome.code, 0, `${name} --help: ${outcome.stderr}`);
     const listed = helpFlags(outcome.stdout).filter((flag) => flag !== '--help');
-    const own = name === 'run' || name === 'capacity' ? listed.filter((flag) => !parameterFlags.includes(flag)) : listed;
-    assert.deepEqual(own, flagsOf(name).map((d) => d.flag), `${name}: the options --help lists, less the scenario's parameters`);
+    const own =
+      name === 'run' || name === 'capacity' ? listed.filter((flag) => !parameterFlags.includes(flag)) : listed;
+    assert.deepEqual(
+      own,
+      flagsOf(name).map((d) => d.flag),
+      `${name}: the options --help lists, less the scenario's parameters`,
+    );
   });
 });
 
 test("a scenario parameter may not take a command's flag name; library errors name the declared flag", () => {
   for (const name of COMMAND_NAMES) {
-    for (const declaration of flagsOf(name)) assert.ok(reservedNames(name).includes(attributeOf(declaration.flag)), `${name} reserves ${declaration.flag}`);
+    for (const declaration of flagsOf(name))
+      assert.ok(reservedNames(name).includes(attributeOf(declaration.flag)), `${name} reserves ${declaration.flag}`);
   }
   assert.equal(flagFor('clientProcesses'), '--client-procs');
   assert.equal(flagFor('targets'), '--target');

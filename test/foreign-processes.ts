@@ -66,7 +66,10 @@ export async function eventually(condition: () => boolean, timeoutMs: number): P
  * Starts a server the way a user starts their own (`argv`, its stderr shown) and resolves with the first match of
  * `printed` in what it prints on stdout (where it listens); rejects when it exits first. The caller kills `child`.
  */
-export function startPrintingServer(argv: string[], printed: RegExp): { child: ChildProcess; printed: Promise<RegExpExecArray> } {
+export function startPrintingServer(
+  argv: string[],
+  printed: RegExp,
+): { child: ChildProcess; printed: Promise<RegExpExecArray> } {
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   const found = new Promise<RegExpExecArray>((resolve, reject) => {
     let text = '';
@@ -75,7 +78,9 @@ export function startPrintingServer(argv: string[], printed: RegExp): { child: C
       const match = printed.exec(text);
       if (match) resolve(match);
     });
-    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited (code ${code}) before printing ${printed}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${argv.join(' ')} exited (code ${code}) before printing ${printed}`)),
+    );
   });
   // Awaited later, perhaps after other work: an early exit must not count as an unhandled rejection meanwhile.
   found.catch(() => undefined);

@@ -14,7 +14,20 @@ const server = (file: string): string => `${venvPython()} ${join(PYTHON_EXAMPLES
 
 test('the Python websockets server beside uws: both rows, each with server CPU and RSS', { skip }, async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli(['run', 'echo', '--server-cmd', `py=${server('websockets_server.py')}`, '--servers', 'uws', '--clients', 'ws', '--duration', '1s', '--out', out]);
+  const outcome = await runCli([
+    'run',
+    'echo',
+    '--server-cmd',
+    `py=${server('websockets_server.py')}`,
+    '--servers',
+    'uws',
+    '--clients',
+    'ws',
+    '--duration',
+    '1s',
+    '--out',
+    out,
+  ]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const rows = outcome.stdout.split('\n').filter((line) => /^(uws|py)\s/.test(line));
   assert.equal(rows.length, 2, outcome.stdout);
@@ -22,11 +35,16 @@ test('the Python websockets server beside uws: both rows, each with server CPU a
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   for (const cell of result.cells) {
     assert.ok(cell.status === 'ok' && isMeasured(cell), `${cell.server}: ${'reason' in cell ? cell.reason : ''}`);
-    assert.ok(cell.resources.server && cell.resources.server.rssBytes.max > 5 * 1024 * 1024, `${cell.server} server RSS`);
+    assert.ok(
+      cell.resources.server && cell.resources.server.rssBytes.max > 5 * 1024 * 1024,
+      `${cell.server} server RSS`,
+    );
   }
 });
 
-test('the Python websockets server speaks ticker-orders: its counters come from its stats route, the rest is null, never 0', { skip }, async () => {
+test('the Python websockets server speaks ticker-orders: its counters come from its stats route, the rest is null, never 0', {
+  skip,
+}, async () => {
   const result = await run({
     scenario: 'ticker-orders',
     serverCommands: [{ name: 'py', command: server('websockets_server.py') }],
@@ -34,7 +52,10 @@ test('the Python websockets server speaks ticker-orders: its counters come from 
     params: { duration: '1s', connections: 2 },
   });
   const [cell] = result.cells;
-  assert.ok(cell?.status === 'ok' && isMeasured(cell), `${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}`);
+  assert.ok(
+    cell?.status === 'ok' && isMeasured(cell),
+    `${cell?.status}: ${cell && 'reason' in cell ? cell.reason : ''}`,
+  );
   const m = cell.metrics;
   assert.ok((m.ticksReceived ?? 0) > 20, `ticks ${m.ticksReceived}`);
   assert.equal(m.ordersSent, m.ticksReceived, 'one order per tick');
@@ -47,7 +68,11 @@ test('the Python websockets server speaks ticker-orders: its counters come from 
 
 /** Every scenario each reference server implements, with parameters small enough for a test. */
 const SERVED: Array<[file: string, scenario: string, params: Record<string, unknown>]> = [
-  ['websockets_server.py', 'chat', { members: 3, rate: 60, duration: '600ms', queue: ['unlimited', 'bounded'], moderatorDelay: '5ms' }],
+  [
+    'websockets_server.py',
+    'chat',
+    { members: 3, rate: 60, duration: '600ms', queue: ['unlimited', 'bounded'], moderatorDelay: '5ms' },
+  ],
   ['websockets_server.py', 'fanout', { connections: 5, interval: '50ms', duration: '500ms' }],
   ['websockets_server.py', 'firehose', { duration: '600ms', fragmentSize: '1KiB' }],
   ['tornado_server.py', 'echo', { duration: '500ms' }],
@@ -55,12 +80,21 @@ const SERVED: Array<[file: string, scenario: string, params: Record<string, unkn
   ['tornado_server.py', 'fanout', { connections: 5, interval: '50ms', duration: '500ms' }],
   ['starlette_server.py', 'echo', { duration: '500ms' }],
   ['starlette_server.py', 'fanout', { connections: 5, interval: '50ms', duration: '500ms' }],
-  ['starlette_server.py', 'push-vs-poll', { test: ['continuous', 'sustained'], iterations: 5, duration: '500ms', samples: 5 }],
+  [
+    'starlette_server.py',
+    'push-vs-poll',
+    { test: ['continuous', 'sustained'], iterations: 5, duration: '500ms', samples: 5 },
+  ],
 ];
 
 for (const [file, scenario, params] of SERVED) {
   test(`${file} answers ${scenario} by its protocol`, { skip }, async () => {
-    const result = await run({ scenario, serverCommands: [{ name: 'py', command: server(file) }], clients: ['ws'], params });
+    const result = await run({
+      scenario,
+      serverCommands: [{ name: 'py', command: server(file) }],
+      clients: ['ws'],
+      params,
+    });
     for (const cell of result.cells) {
       assert.equal(cell.status, 'ok', `${JSON.stringify(cell.params)}: ${'reason' in cell ? cell.reason : ''}`);
       assert.ok(isMeasured(cell));
@@ -69,14 +103,23 @@ for (const [file, scenario, params] of SERVED) {
         if (info.role === 'errors' && value !== null) assert.equal(value, 0, `${scenario} ${key}`);
       }
       // The protocol's frame count, ceil(length / fragmentSize), is what the wire carries (no empty final frame).
-      if (scenario === 'firehose') assert.equal(cell.metrics.wireDataFrames, cell.metrics.serverFramesSent, 'frames on the wire = frames the server says it sent');
+      if (scenario === 'firehose')
+        assert.equal(
+          cell.metrics.wireDataFrames,
+          cell.metrics.serverFramesSent,
+          'frames on the wire = frames the server says it sent',
+        );
     }
   });
 }
 
-test('the Python firehose feed is byte for byte the one wsbench\'s own servers send', { skip }, () => {
-  const python = execFileSync(venvPython(), [join(PYTHON_EXAMPLES, 'wsbench_protocol.py'), 'feed'], { encoding: 'utf8' }).trim();
+test("the Python firehose feed is byte for byte the one wsbench's own servers send", { skip }, () => {
+  const python = execFileSync(venvPython(), [join(PYTHON_EXAMPLES, 'wsbench_protocol.py'), 'feed'], {
+    encoding: 'utf8',
+  }).trim();
   const feed = buildOrderBookFeed();
-  const node = createHash('sha256').update([...feed.snapshots, ...feed.updates].map((m) => m.text).join('\n')).digest('hex');
+  const node = createHash('sha256')
+    .update([...feed.snapshots, ...feed.updates].map((m) => m.text).join('\n'))
+    .digest('hex');
   assert.equal(python, node);
 });

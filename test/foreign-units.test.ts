@@ -6,7 +6,7 @@ import { urlWithParams } from '../src/engine/server-lifecycles/foreign-url.js';
 import { counterDifference, parseStats } from '../src/engine/server-lifecycles/stats.js';
 import tickerOrders from '../scenarios/ticker-orders.js';
 
-test('where a command\'s port comes from is decided from its text alone', () => {
+test("where a command's port comes from is decided from its text alone", () => {
   assert.deepEqual(portSourceOf('python3 server.py --port {port}'), { from: 'placeholder' });
   assert.deepEqual(portSourceOf('python3 server.py --port 8000'), { from: 'command', port: 8000 });
   assert.deepEqual(portSourceOf('uvicorn app:app --port=0'), { from: 'output' });
@@ -25,18 +25,29 @@ test('the port a server prints: host:port or "port N", never port 0', () => {
 });
 
 test('plain commands start without a shell; shell syntax keeps /bin/sh', () => {
-  assert.deepEqual(plainArgv(`python3 "my server.py" --port 8000 --name 'a b'`), ['python3', 'my server.py', '--port', '8000', '--name', 'a b']);
+  assert.deepEqual(plainArgv(`python3 "my server.py" --port 8000 --name 'a b'`), [
+    'python3',
+    'my server.py',
+    '--port',
+    '8000',
+    '--name',
+    'a b',
+  ]);
   assert.equal(plainArgv('cd examples && python3 s.py --port 1'), null);
   assert.equal(plainArgv('PYTHONOPTIMIZE=1 python3 s.py --port 1'), null);
   assert.equal(plainArgv('python3 s.py --port $PORT'), null);
 });
 
-test('a foreign server learns the cell\'s parameters from the query string', () => {
-  const url = urlWithParams('ws://127.0.0.1:9/feed?token=x', 'fanout', { interval: 100, duration: 10_000, binary: false });
+test("a foreign server learns the cell's parameters from the query string", () => {
+  const url = urlWithParams('ws://127.0.0.1:9/feed?token=x', 'fanout', {
+    interval: 100,
+    duration: 10_000,
+    binary: false,
+  });
   assert.equal(url, 'ws://127.0.0.1:9/feed?token=x&scenario=fanout&interval=100&duration=10000&binary=false');
 });
 
-test('stats: the window\'s counters are after minus before; a body without counters reports nothing', () => {
+test("stats: the window's counters are after minus before; a body without counters reports nothing", () => {
   assert.deepEqual(parseStats('{"counters":{"a":3,"b":"x","c":2.5}}'), { counters: { a: 3, c: 2.5 } });
   assert.deepEqual(parseStats('<html>'), { missing: 'GET /wsbench/stats did not answer JSON' });
   assert.deepEqual(counterDifference({ a: 10 }, { a: 25, b: 4 }), { a: 15, b: 4 });
@@ -45,8 +56,14 @@ test('stats: the window\'s counters are after minus before; a body without count
 test("a foreign server's stats report only what they list: other server metrics are null with the reason, never 0", () => {
   const values = computeMetrics(tickerOrders, {
     measurements: {
-      histograms: {}, latency: {}, sizes: {}, counters: { ordersSent: 5 },
-      serverHistograms: {}, serverLatency: {}, serverCounters: { ticksBroadcast: 7 }, windowMs: 1000,
+      histograms: {},
+      latency: {},
+      sizes: {},
+      counters: { ordersSent: 5 },
+      serverHistograms: {},
+      serverLatency: {},
+      serverCounters: { ticksBroadcast: 7 },
+      windowMs: 1000,
     },
     params: { tickInterval: 10, connections: 1, symbols: 1, duration: 1000 },
     resources: { server: null, clients: [] },

@@ -14,24 +14,58 @@ import { runCli, tempDir } from './support.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 
 test('a --format that cannot be served is one line and exit 2, before anything runs', async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
   const input = join(dir, 'a.json');
-  writeFileSync(input, JSON.stringify(result(scenarioInfo('echo', { metrics: METRICS, table: ['messagesPerSec'], charts: [] }), [cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } })])));
+  writeFileSync(
+    input,
+    JSON.stringify(
+      result(scenarioInfo('echo', { metrics: METRICS, table: ['messagesPerSec'], charts: [] }), [
+        cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } }),
+      ]),
+    ),
+  );
   const cases: Array<[string[], string]> = [
-    [['run', 'echo', '--out', out, '--format', 'yaml'], '--format: "yaml" is not one of table, json, json-line, markdown, csv, junit'],
-    [['run', 'echo', '--out', out, '--format', 'csv', '--json'], '--format csv and --json: at most one format goes to stdout; send the others to files (--format NAME=FILE)'],
-    [['run', 'echo', '--out', out, '--format', `junit=${out}`], `--format junit=${out}: ${out} is the --out file; give each output its own file`],
+    [
+      ['run', 'echo', '--out', out, '--format', 'yaml'],
+      '--format: "yaml" is not one of table, json, json-line, markdown, csv, junit',
+    ],
+    [
+      ['run', 'echo', '--out', out, '--format', 'csv', '--json'],
+      '--format csv and --json: at most one format goes to stdout; send the others to files (--format NAME=FILE)',
+    ],
+    [
+      ['run', 'echo', '--out', out, '--format', `junit=${out}`],
+      `--format junit=${out}: ${out} is the --out file; give each output its own file`,
+    ],
     [['run', 'echo', '--out', out, '--format', 'csv='], '--format csv=: give a file after =, or no = for stdout'],
-    [['run', 'echo', '--out', out, '--format', `csv=${join(dir, 'no-such-dir', 'x.csv')}`], `--format csv=${join(dir, 'no-such-dir', 'x.csv')}: directory ${join(dir, 'no-such-dir')} does not exist`],
-    [['capacity', 'echo', '--slo', 'p99<5ms', '--out', out, '--format', 'csv'], '--format csv: csv renders run results, not capacity results'],
+    [
+      ['run', 'echo', '--out', out, '--format', `csv=${join(dir, 'no-such-dir', 'x.csv')}`],
+      `--format csv=${join(dir, 'no-such-dir', 'x.csv')}: directory ${join(dir, 'no-such-dir')} does not exist`,
+    ],
+    [
+      ['capacity', 'echo', '--slo', 'p99<5ms', '--out', out, '--format', 'csv'],
+      '--format csv: csv renders run results, not capacity results',
+    ],
     [['compare', input, input, '--format', 'csv'], '--format csv: csv renders run results, not comparisons'],
-    [['compare', input, input, '--format', `markdown=${input}`], `--format markdown=${input}: ${input} is the input file; give each output its own file`],
-    [['merge', input, '--out', out, '--format', 'junit', '--format', 'markdown'], '--format junit and --format markdown: at most one format goes to stdout; send the others to files (--format NAME=FILE)'],
+    [
+      ['compare', input, input, '--format', `markdown=${input}`],
+      `--format markdown=${input}: ${input} is the input file; give each output its own file`,
+    ],
+    [
+      ['merge', input, '--out', out, '--format', 'junit', '--format', 'markdown'],
+      '--format junit and --format markdown: at most one format goes to stdout; send the others to files (--format NAME=FILE)',
+    ],
   ];
   const outcomes = await Promise.all(cases.map(([args]) => runCli(args, { cwd: dir })));
   for (const [i, outcome] of outcomes.entries()) {
@@ -46,8 +80,18 @@ test('a --format that cannot be served is one line and exit 2, before anything r
 test('--json is --format json on stdout', async () => {
   const dir = tempDir();
   const input = join(dir, 'a.json');
-  writeFileSync(input, JSON.stringify(result(scenarioInfo('echo', { metrics: METRICS, table: ['messagesPerSec'], charts: [] }), [cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } })])));
-  const [alias, format] = await Promise.all([runCli(['compare', input, input, '--json']), runCli(['compare', input, input, '--format', 'json'])]);
+  writeFileSync(
+    input,
+    JSON.stringify(
+      result(scenarioInfo('echo', { metrics: METRICS, table: ['messagesPerSec'], charts: [] }), [
+        cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } }),
+      ]),
+    ),
+  );
+  const [alias, format] = await Promise.all([
+    runCli(['compare', input, input, '--json']),
+    runCli(['compare', input, input, '--format', 'json']),
+  ]);
   assert.equal(alias.code, 0, alias.stderr);
   assert.equal(alias.stdout, format.stdout);
   assert.ok(Array.isArray((JSON.parse(alias.stdout) as { cells: unknown[] }).cells));

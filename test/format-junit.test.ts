@@ -19,14 +19,32 @@ import { cell, exponentialHistogram, resources, result, scenarioInfo } from './f
 import { parseXml, type XmlElement } from './format-parsers.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  rttP99Ms: {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 
 function measured(server: string, meanUs: number, client = 'ws'): CellResult {
   const rtt = exponentialHistogram(5000, meanUs, 1, 50);
-  return cell('echo', { server, client, histograms: { rtt }, metrics: { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: 10_000 }, serverResources: resources(40, 44, 70) });
+  return cell('echo', {
+    server,
+    client,
+    histograms: { rtt },
+    metrics: { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: 10_000 },
+    serverResources: resources(40, 44, 70),
+  });
 }
 
 /** Each testcase as `name: outcome (type)`, and the suites' counts. */
@@ -38,7 +56,11 @@ function outcomes(doc: XmlElement): { cases: Record<string, string>; totals: Rec
     for (const testcase of suite.children) {
       const failure = testcase.children.find((c) => c.tag === 'failure');
       const skipped = testcase.children.find((c) => c.tag === 'skipped');
-      cases[testcase.attributes.name!] = failure ? `failure (${failure.attributes.type})` : skipped ? 'skipped' : 'passed';
+      cases[testcase.attributes.name!] = failure
+        ? `failure (${failure.attributes.type})`
+        : skipped
+          ? 'skipped'
+          : 'passed';
     }
   }
   const { tests, failures, skipped } = doc.attributes;
@@ -74,12 +96,26 @@ test('compare --format junit with --inconclusive fail: an undecided change is a 
   writeFileSync(base, JSON.stringify(result(INFO, [measured('ws', 200)])));
   writeFileSync(next, JSON.stringify(result(INFO, [measured('ws', 224)])));
   const pass = await runCli(['compare', base, next, '--fail-on-regression', '10', '--format', 'junit']);
-  const fail = await runCli(['compare', base, next, '--fail-on-regression', '10', '--inconclusive', 'fail', '--format', 'junit']);
+  const fail = await runCli([
+    'compare',
+    base,
+    next,
+    '--fail-on-regression',
+    '10',
+    '--inconclusive',
+    'fail',
+    '--format',
+    'junit',
+  ]);
   assert.equal(pass.code, 0, pass.stderr);
   assert.equal(fail.code, 3, fail.stderr);
   assert.deepEqual(outcomes(parseXml(pass.stdout)).cases, { 'echo ws x ws': 'passed' });
   assert.deepEqual(outcomes(parseXml(fail.stdout)).cases, { 'echo ws x ws': 'failure (inconclusive)' });
-  assert.match(fail.stderr, /^gate failed at --fail-on-regression 10% with --inconclusive fail/m, 'the gate line on stderr beside XML on stdout');
+  assert.match(
+    fail.stderr,
+    /^gate failed at --fail-on-regression 10% with --inconclusive fail/m,
+    'the gate line on stderr beside XML on stdout',
+  );
 });
 
 test("a run's JUnit: failed, errors and --slo failed cells are failures, skipped cells skipped, every name escaped", () => {
@@ -92,8 +128,19 @@ test("a run's JUnit: failed, errors and --slo failed cells are failures, skipped
     ok,
     sloFailed,
     { ...cell('echo', { server: 'bun', client: 'ws', status: 'errors' }), reason: '3 connections lost' } as CellResult,
-    { ...cell('echo', { server: 'deno', client: 'ws', status: 'failed' }), reason: 'server exited <code 3> & "quit"' } as CellResult,
-    { scenario: 'echo', server: 'socketio', client: 'ws\u001b[31m<x>', params: {}, status: 'skipped', reason: 'protocols differ', elapsedMs: 0 },
+    {
+      ...cell('echo', { server: 'deno', client: 'ws', status: 'failed' }),
+      reason: 'server exited <code 3> & "quit"',
+    } as CellResult,
+    {
+      scenario: 'echo',
+      server: 'socketio',
+      client: 'ws\u001b[31m<x>',
+      params: {},
+      status: 'skipped',
+      reason: 'protocols differ',
+      elapsedMs: 0,
+    },
   ];
   const xml = junitFormat.render.run!(result(INFO, cells));
   const doc = parseXml(xml);

@@ -32,12 +32,18 @@ test('every format file of src/formats/ has its registry line', async () => {
   assert.ok(files.length >= 6, `the format files: ${files.join(', ')}`);
   for (const file of files) {
     const exports = Object.values(await import(pathToFileURL(join(FORMATS_DIR, file)).href)) as unknown[];
-    const formats = exports.filter((value): value is OutputFormat => typeof value === 'object' && value !== null && 'render' in value);
+    const formats = exports.filter(
+      (value): value is OutputFormat => typeof value === 'object' && value !== null && 'render' in value,
+    );
     assert.equal(formats.length, 1, `src/formats/${file.replace(/\.js$/, '.ts')} exports one format`);
-    assert.ok(registered.has(formats[0]!), `src/formats/${file.replace(/\.js$/, '.ts')}: its format has no line in src/formats/index.ts`);
+    assert.ok(
+      registered.has(formats[0]!),
+      `src/formats/${file.replace(/\.js$/, '.ts')}: its format has no line in src/formats/index.ts`,
+    );
   }
   assert.ok(outputFormats[DEFAULT_STDOUT_FORMAT], 'the default stdout format is registered');
-  for (const [alias, name] of Object.entries(FORMAT_ALIASES)) assert.ok(outputFormats[name], `alias ${alias} names a registered format`);
+  for (const [alias, name] of Object.entries(FORMAT_ALIASES))
+    assert.ok(outputFormats[name], `alias ${alias} names a registered format`);
 });
 
 test('every registered format has its row in docs/output-formats.md, saying what it renders', () => {
@@ -47,23 +53,53 @@ test('every registered format has its row in docs/output-formats.md, saying what
     assert.ok(row, `docs/output-formats.md has no row for --format ${name}`);
     for (const kind of ['run', 'capacity', 'comparison'] as const) {
       const says = row.includes(`${kind}: yes`);
-      assert.equal(says, format.render[kind] !== undefined, `docs/output-formats.md, --format ${name}: "${kind}: yes" only where it renders ${kind}`);
+      assert.equal(
+        says,
+        format.render[kind] !== undefined,
+        `docs/output-formats.md, --format ${name}: "${kind}: yes" only where it renders ${kind}`,
+      );
     }
   }
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  rttP99Ms: {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 
 /** A run of one scenario whose servers are named by the hostile strings, one of them skipped with a hostile reason. */
 function hostileRun(meanUs: number): FormatInputs['run'] {
   const cells = HOSTILE.map((name, i) => {
     const rtt = exponentialHistogram(2000, meanUs, i + 1, 50);
-    return cell('echo', { server: name, client: 'ws', params: { label: name, fixed: HOSTILE[16]! }, histograms: { rtt }, metrics: { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: 1000 + i } });
+    return cell('echo', {
+      server: name,
+      client: 'ws',
+      params: { label: name, fixed: HOSTILE[16]! },
+      histograms: { rtt },
+      metrics: { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: 1000 + i },
+    });
   });
-  cells.push({ scenario: 'echo', server: 'skipped', client: HOSTILE[10]!, params: { label: 'x', fixed: HOSTILE[16]! }, status: 'skipped', reason: HOSTILE[15]!, elapsedMs: 0 });
+  cells.push({
+    scenario: 'echo',
+    server: 'skipped',
+    client: HOSTILE[10]!,
+    params: { label: 'x', fixed: HOSTILE[16]! },
+    status: 'skipped',
+    reason: HOSTILE[15]!,
+    elapsedMs: 0,
+  });
   return result(scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] }), cells);
 }
 
@@ -74,7 +110,12 @@ function inputs(): FormatInputs {
   return {
     run: base,
     capacity: capacityResult([{ server: HOSTILE[14]!, capacity: 800, brokeAt: 1600 }]),
-    comparison: { comparison, names: { base: HOSTILE[16]!, next: 'next.json' }, gate: gate(comparison, 10, 'fail'), inconclusive: 'fail' },
+    comparison: {
+      comparison,
+      names: { base: HOSTILE[16]!, next: 'next.json' },
+      gate: gate(comparison, 10, 'fail'),
+      inconclusive: 'fail',
+    },
   };
 }
 

@@ -27,8 +27,7 @@ function parse(chunks: Uint8Array[]): { seen: Seen; parser: FrameParser } {
   return { seen, parser };
 }
 
-const bytes = (...parts: Array<number[] | Uint8Array>): Uint8Array =>
-  Uint8Array.from(parts.flatMap((p) => [...p]));
+const bytes = (...parts: Array<number[] | Uint8Array>): Uint8Array => Uint8Array.from(parts.flatMap((p) => [...p]));
 const filler = (n: number): Uint8Array => new Uint8Array(n).fill(0x78);
 
 // Text "hi", one frame: FIN|text, length 2.
@@ -51,7 +50,15 @@ const EMPTY_THEN_CLOSE = bytes([0x81, 0x00], [0x88, 0x02, 0x03, 0xe8]);
 // Masked text frame "ok" (client to server): mask bit and a 4-byte key before the payload.
 const MASKED = bytes([0x81, 0x82, 0x11, 0x22, 0x33, 0x44, 0x7e, 0x49]);
 
-const STREAM = bytes(SMALL_TEXT, MEDIUM_BINARY, FRAGMENTED_WITH_PING, LARGE_BINARY, FRAGMENTED_LONG, EMPTY_THEN_CLOSE, MASKED);
+const STREAM = bytes(
+  SMALL_TEXT,
+  MEDIUM_BINARY,
+  FRAGMENTED_WITH_PING,
+  LARGE_BINARY,
+  FRAGMENTED_LONG,
+  EMPTY_THEN_CLOSE,
+  MASKED,
+);
 const EXPECTED: Seen = {
   starts: 7,
   fragmentedStarts: 2,

@@ -24,7 +24,13 @@ for (const client of ['ws', 'undici', 'socketio', 'bun', 'deno']) {
   test(`the ${client} client's refused connection is classed as refused`, async () => {
     const port = await closedPort();
     const url = client === 'socketio' ? `http://127.0.0.1:${port}` : `ws://127.0.0.1:${port}/`;
-    const outcome = await exchange(client, { url, httpUrl: `http://127.0.0.1:${port}`, stop: async () => undefined }, undefined, 'websocket', true);
+    const outcome = await exchange(
+      client,
+      { url, httpUrl: `http://127.0.0.1:${port}`, stop: async () => undefined },
+      undefined,
+      'websocket',
+      true,
+    );
     assert.equal(outcome.ok, false);
     if (!outcome.ok) assert.equal(classifyHandshakeFailure(outcome.reason), 'refused', outcome.reason);
   });

@@ -24,14 +24,21 @@ const TERMINAL_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 function noControl(where: string, text: string): void {
   const found = TERMINAL_CONTROL.exec(text);
-  assert.equal(found, null, `a control character in ${where}: ...${found ? JSON.stringify(text.slice(Math.max(0, found.index - 60), found.index + 20)) : ''}`);
+  assert.equal(
+    found,
+    null,
+    `a control character in ${where}: ...${found ? JSON.stringify(text.slice(Math.max(0, found.index - 60), found.index + 20)) : ''}`,
+  );
 }
 
 /** The report folder: every requested kind drawn (an .svg and a .vl.json each), nothing injected in report.html. */
 function checkReport(dir: string): void {
   const charts = readdirSync(join(dir, 'charts'));
   for (const kind of KINDS) {
-    assert.ok(charts.includes(`hostile-${kind}.svg`) && charts.includes(`hostile-${kind}.vl.json`), `${kind} drawn: ${charts.join(', ')}`);
+    assert.ok(
+      charts.includes(`hostile-${kind}.svg`) && charts.includes(`hostile-${kind}.vl.json`),
+      `${kind} drawn: ${charts.join(', ')}`,
+    );
   }
   for (const svg of charts.filter((c) => c.endsWith('.svg'))) {
     const text = readFileSync(join(dir, 'charts', svg), 'utf8');
@@ -45,19 +52,48 @@ function checkReport(dir: string): void {
   assert.doesNotMatch(html, /not drawn/, 'every chart request drawn');
 }
 
-test('a scenario with hostile declarations runs, draws, reports, scrapes and compares without breaking out', { timeout: 240_000 }, async () => {
+test('a scenario with hostile declarations runs, draws, reports, scrapes and compares without breaking out', {
+  timeout: 240_000,
+}, async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
-  const cli = startCli(['run', SCENARIO, '--servers', 'ws', '--clients', 'ws', '--preset', 'both', '--metrics-listen', ':0', '--metrics-linger', '60s', '--out', out], { timeoutMs: 180_000 });
+  const cli = startCli(
+    [
+      'run',
+      SCENARIO,
+      '--servers',
+      'ws',
+      '--clients',
+      'ws',
+      '--preset',
+      'both',
+      '--metrics-listen',
+      ':0',
+      '--metrics-linger',
+      '60s',
+      '--out',
+      out,
+    ],
+    { timeoutMs: 180_000 },
+  );
   try {
     await cli.waitForStderr(/waiting up to 60 s for a last scrape/, 150_000);
     const scrape = await (await fetch(/metrics: (http:\S+)/.exec(cli.stderr())![1]!)).text();
     assert.match(scrape, /wsbench_cell_state\{scenario="hostile"/);
     noControl('/metrics', scrape.replace(/\n/g, ''));
-    for (const line of scrape.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*",?)*\})? \S+$/, line);
+    for (const line of scrape.split('\n').filter((l) => l !== '' && !l.startsWith('#')))
+      assert.match(
+        line,
+        /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*",?)*\})? \S+$/,
+        line,
+      );
     const promtool = spawnSync('promtool', ['check', 'metrics'], { input: scrape, encoding: 'utf8' });
     // Exit 1 and "parsing error" are a scrape it cannot read; its style lints (exit 3) are not this test's.
-    if (!promtool.error) assert.ok(promtool.status !== 1 && !/parsing error/.test(promtool.stderr + promtool.stdout), `promtool parses the scrape: ${promtool.stderr}`);
+    if (!promtool.error)
+      assert.ok(
+        promtool.status !== 1 && !/parsing error/.test(promtool.stderr + promtool.stdout),
+        `promtool parses the scrape: ${promtool.stderr}`,
+      );
   } catch (error) {
     cli.child.kill('SIGKILL');
     throw error;
@@ -68,12 +104,15 @@ test('a scenario with hostile declarations runs, draws, reports, scrapes and com
   noControl('stderr', cli.stderr());
   assert.match(cli.stdout(), /␛\[31mred␛\[0m/, 'the escape sequence is shown, not obeyed');
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
-  assert.deepEqual(result.cells.map((c) => c.status), ['ok', 'ok']);
+  assert.deepEqual(
+    result.cells.map((c) => c.status),
+    ['ok', 'ok'],
+  );
   checkReport(join(dir, 'r.report'));
 
   const again = await runCli(['report', out, '--out', join(dir, 'again')]);
   assert.equal(again.code, 0, again.stderr);
-  noControl('report\'s output', again.stdout + again.stderr);
+  noControl("report's output", again.stdout + again.stderr);
   checkReport(join(dir, 'again'));
 
   // A file name that would close a code span and open an element.

@@ -6,7 +6,10 @@ import { run } from '../src/index.js';
 test('idle, 20 connections on ws and uws: every ping answered, server RSS and CPU per connection reported', async () => {
   const params = { connections: 20, interval: '100ms', duration: '1s' } as const;
   const result = await run({ scenario: 'idle', servers: ['ws', 'uws'], clients: ['ws'], params });
-  assert.deepEqual(result.cells.map((c) => c.server), ['ws', 'uws']);
+  assert.deepEqual(
+    result.cells.map((c) => c.server),
+    ['ws', 'uws'],
+  );
   for (const cell of result.cells) {
     if (cell.status !== 'ok') assert.fail(`${cell.server}: ${cell.status}: ${cell.reason}`);
     const m = cell.metrics;
@@ -23,7 +26,9 @@ test('idle, 20 connections on ws and uws: every ping answered, server RSS and CP
     // Memory per connection (its size is the GC's business at 20 connections) is derived from the server's own
     // baseline, with its resolution: a value when told apart from 0, else below resolution, never a negative number.
     assert.ok(cell.measurements.serverCounters.serverRssBaselineBytes! > 0);
-    const expected = Math.round((cell.resources.server!.rssBytes.max - cell.measurements.serverCounters.serverRssBaselineBytes!) / 20);
+    const expected = Math.round(
+      (cell.resources.server!.rssBytes.max - cell.measurements.serverCounters.serverRssBaselineBytes!) / 20,
+    );
     const measured = cell.resolution?.serverRssPerConnectionBytes;
     assert.ok(measured, 'memory per connection comes with its resolution');
     assert.equal(measured.estimate, expected);

@@ -10,8 +10,12 @@ import { REPO_ROOT } from './support.js';
 
 export const ROOTS = ['src', 'scenarios'];
 /** The package's own name, as the built-in scenarios and user code import it. */
-const SELF_IMPORTS: Record<string, string> = { wsbench: 'src/index.ts', 'wsbench/scenario': 'src/scenario-kit/index.ts' };
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const SELF_IMPORTS: Record<string, string> = {
+  wsbench: 'src/index.ts',
+  'wsbench/scenario': 'src/scenario-kit/index.ts',
+};
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 /** A static import the compiler erases (`import type`, `export type`); `typeof import('x')` is the dynamic one. */
 const TYPE_ONLY = /^\s*(?:import|export)\s+type\s/;
 
@@ -45,13 +49,19 @@ export function importGraph(): Map<string, FileImports> {
       const imports: FileImports = { files: [], packages: [] };
       for (const match of text.matchAll(IMPORT)) {
         const specifier = (match[1] ?? match[2])!;
-        const target = SELF_IMPORTS[specifier] ?? (specifier.startsWith('.') ? normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts') : null);
+        const target =
+          SELF_IMPORTS[specifier] ??
+          (specifier.startsWith('.') ? normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts') : null);
         if (target !== null) {
           if (known.has(target) && target !== file && !imports.files.includes(target)) imports.files.push(target);
           continue;
         }
-        const typeOnly = match[2] === undefined ? TYPE_ONLY.test(match[0]) : /typeof\s*$/.test(text.slice(Math.max(0, match.index - 10), match.index));
-        if (!typeOnly && !specifier.startsWith('node:') && !imports.packages.includes(specifier)) imports.packages.push(specifier);
+        const typeOnly =
+          match[2] === undefined
+            ? TYPE_ONLY.test(match[0])
+            : /typeof\s*$/.test(text.slice(Math.max(0, match.index - 10), match.index));
+        if (!typeOnly && !specifier.startsWith('node:') && !imports.packages.includes(specifier))
+          imports.packages.push(specifier);
       }
       return [file, imports];
     }),

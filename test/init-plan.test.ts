@@ -20,16 +20,27 @@ const COMPILED_SCENARIO = fileURLToPath(new URL('../templates/init/scenario.js',
 const SERVER = join(REPO_ROOT, 'examples', 'jsonrpc', 'server.mjs');
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
+after(() =>
+  started.forEach((child) => {
+    child.kill('SIGKILL');
+  }),
+);
 
-test('init writes plan.yaml and a bench script that runs it; the command line overrides its target', { timeout: 120_000 }, async () => {
+test('init writes plan.yaml and a bench script that runs it; the command line overrides its target', {
+  timeout: 120_000,
+}, async () => {
   const project = join(tempDir(), 'mybench');
   const init = await runCli(['init', project]);
   assert.equal(init.code, 0, init.stderr);
   assert.match(init.stdout, /^wrote .*: package\.json, scenario\.ts, plan\.yaml, tsconfig\.json, \.gitignore/m);
-  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   assert.equal(manifest.scripts.bench, 'tsc -p . && wsbench run --config plan.yaml');
-  assert.equal(readFileSync(join(project, 'plan.yaml'), 'utf8'), readFileSync(join(REPO_ROOT, 'templates', 'init', 'plan.yaml'), 'utf8'));
+  assert.equal(
+    readFileSync(join(project, 'plan.yaml'), 'utf8'),
+    readFileSync(join(REPO_ROOT, 'templates', 'init', 'plan.yaml'), 'utf8'),
+  );
 
   // What `npm install` and `tsc -p .` would leave: wsbench in node_modules, the scenario in dist/.
   mkdirSync(join(project, 'node_modules'));
@@ -41,10 +52,16 @@ test('init writes plan.yaml and a bench script that runs it; the command line ov
   started.push(child);
   const url = (await printed)[1]!;
   // The bench script's command, with what `npm run bench -- ...` appends.
-  const bench = await runCli(['run', '--config', 'plan.yaml', '--target', url, '--duration', '500ms', '--clients', 'ws', '--no-journal'], { cwd: project });
+  const bench = await runCli(
+    ['run', '--config', 'plan.yaml', '--target', url, '--duration', '500ms', '--clients', 'ws', '--no-journal'],
+    { cwd: project },
+  );
   assert.equal(bench.code, 0, bench.stderr);
   const result = readResultFile(join(project, 'wsbench-results.json'));
-  assert.deepEqual(result.cells.map((c) => [c.client, c.status]), [['ws', 'ok']]);
+  assert.deepEqual(
+    result.cells.map((c) => [c.client, c.status]),
+    [['ws', 'ok']],
+  );
   assert.equal(result.plan?.contents.scenario, './dist/scenario.js');
   assert.deepEqual(result.plan?.contents.target, [url]);
   assert.deepEqual(result.plan?.commandLine, ['target', 'duration', 'clients', 'no-journal']);

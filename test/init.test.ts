@@ -25,12 +25,24 @@ test('init run from a clone: the project depends on the clone by a path relative
   const dir = tempDir();
   const outcome = await runCli(['init', 'mine'], { cwd: dir });
   assert.equal(outcome.code, 0, outcome.stderr);
-  const { dependencies } = JSON.parse(readFileSync(join(dir, 'mine', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const { dependencies } = JSON.parse(readFileSync(join(dir, 'mine', 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
   const spec = dependencies.wsbench ?? '';
   assert.match(spec, /^file:/);
   const path = spec.slice('file:'.length);
   assert.ok(!isAbsolute(path), `a relative path: ${spec}`);
-  assert.equal(resolve(realpathSync(join(dir, 'mine')), path), realpathSync(REPO_ROOT).replace(/\/$/, ''), `${spec} leads from the project to the clone`);
-  assert.match(outcome.stdout, new RegExp(`^wsbench dependency: ${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the folder this wsbench runs from, relative to the project`, 'm'));
+  assert.equal(
+    resolve(realpathSync(join(dir, 'mine')), path),
+    realpathSync(REPO_ROOT).replace(/\/$/, ''),
+    `${spec} leads from the project to the clone`,
+  );
+  assert.match(
+    outcome.stdout,
+    new RegExp(
+      `^wsbench dependency: ${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the folder this wsbench runs from, relative to the project`,
+      'm',
+    ),
+  );
   assert.ok(!existsSync(join(dir, 'mine', 'vendor')), 'no tarball to copy');
 });

@@ -9,7 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './support.js';
 
-test('a normal end removes the journal, or keeps it marked as ended with --keep-journal', { timeout: 120_000 }, async () => {
+test('a normal end removes the journal, or keeps it marked as ended with --keep-journal', {
+  timeout: 120_000,
+}, async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
   const args = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s', '--out', out];

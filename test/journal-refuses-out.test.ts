@@ -10,7 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { crashedJournal } from './crashed-journal.js';
 import { runCli } from './support.js';
 
-test('a run refuses an --out whose journal waits for recovery, and starts over with --discard-journal', { timeout: 120_000 }, async () => {
+test('a run refuses an --out whose journal waits for recovery, and starts over with --discard-journal', {
+  timeout: 120_000,
+}, async () => {
   const { out, journal } = await crashedJournal();
   const before = readFileSync(journal, 'utf8');
   const args = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s', '--out', out];
@@ -19,12 +21,15 @@ test('a run refuses an --out whose journal waits for recovery, and starts over w
   assert.equal(refused.code, 2, refused.stderr);
   const lines = refused.stderr.trim().split('\n');
   assert.equal(lines.length, 1, refused.stderr);
-  assert.match(lines[0]!, /--out: .*r\.json\.journal holds a run that stopped at \d{4}-.* without writing its result; rebuild it with "wsbench recover .*r\.json\.journal", or give --discard-journal/);
+  assert.match(
+    lines[0]!,
+    /--out: .*r\.json\.journal holds a run that stopped at \d{4}-.* without writing its result; rebuild it with "wsbench recover .*r\.json\.journal", or give --discard-journal/,
+  );
   assert.equal(readFileSync(journal, 'utf8'), before, 'the journal is untouched');
   assert.ok(!existsSync(out));
 
   const started = await runCli([...args, '--discard-journal']);
   assert.equal(started.code, 0, started.stderr);
   assert.ok(existsSync(out), 'the result is written');
-  assert.ok(!existsSync(journal), 'and the new journal is gone with the run\'s normal end');
+  assert.ok(!existsSync(journal), "and the new journal is gone with the run's normal end");
 });

@@ -9,7 +9,7 @@ import { crashedJournal } from './crashed-journal.js';
 import { runCli } from './support.js';
 import type { BenchResult } from '../src/result-types.js';
 
-test('recover carries the run\'s argv, warnings and host into the rebuilt result', { timeout: 120_000 }, async () => {
+test("recover carries the run's argv, warnings and host into the rebuilt result", { timeout: 120_000 }, async () => {
   // --insecure against a wss:// target gives the run a warning; nothing listens there, so the cell fails at once (exit 1).
   const runArgs = ['echo', '--target', 'wss://127.0.0.1:9/', '--insecure', '--clients', 'ws', '--duration', '300ms'];
   const { out, journal, written } = await crashedJournal(runArgs, 1);

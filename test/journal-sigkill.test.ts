@@ -20,17 +20,47 @@ const SCENARIO = fileURLToPath(new URL('./fixtures/counted-echo.js', import.meta
 const MESSAGES = 150;
 const PROCESSES = 2;
 
-test('SIGKILL mid-window: recover rebuilds the cell with every count the clients made before the last interval on disk', { timeout: 240_000 }, async () => {
+test('SIGKILL mid-window: recover rebuilds the cell with every count the clients made before the last interval on disk', {
+  timeout: 240_000,
+}, async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
   const journal = `${out}.journal`;
   const log = join(dir, 'count');
-  const args = ['run', SCENARIO, '--servers', 'ws', '--clients', 'ws', '--client-procs', String(PROCESSES), '--messages', String(MESSAGES), '--period', '10ms', '--duration', '2m', '--out', out];
+  const args = [
+    'run',
+    SCENARIO,
+    '--servers',
+    'ws',
+    '--clients',
+    'ws',
+    '--client-procs',
+    String(PROCESSES),
+    '--messages',
+    String(MESSAGES),
+    '--period',
+    '10ms',
+    '--duration',
+    '2m',
+    '--out',
+    out,
+  ];
   const cli = startCli(args, { env: { WSBENCH_TEST_COUNT_LOG: log }, ownProcessGroup: true, timeoutMs: 200_000 });
   try {
     // Every client has counted all its replies, and the journal holds intervals taken after that.
-    await until(() => [...Array(PROCESSES).keys()].every((p) => readText(`${log}.${p}`).includes(`done ${MESSAGES}\n`)), 90_000, 'the clients to finish counting');
-    await until(() => [...Array(PROCESSES).keys()].every((p) => ticksOf(journal, p).filter((t) => t.counters.received === MESSAGES).length >= 3), 30_000, "three intervals after the count in the journal");
+    await until(
+      () => [...Array(PROCESSES).keys()].every((p) => readText(`${log}.${p}`).includes(`done ${MESSAGES}\n`)),
+      90_000,
+      'the clients to finish counting',
+    );
+    await until(
+      () =>
+        [...Array(PROCESSES).keys()].every(
+          (p) => ticksOf(journal, p).filter((t) => t.counters.received === MESSAGES).length >= 3,
+        ),
+      30_000,
+      'three intervals after the count in the journal',
+    );
     const ticksBefore = ticksOf(journal, 0).length;
     assert.ok(ticksBefore >= 4, `${ticksBefore} intervals of process 0 in the journal`);
     process.kill(cli.pid, 'SIGKILL');
@@ -56,16 +86,19 @@ test('SIGKILL mid-window: recover rebuilds the cell with every count the clients
   const ownCounts = [...Array(PROCESSES).keys()].map((p) => Number(/done (\d+)\n/.exec(readText(`${log}.${p}`))![1]));
   const counted = ownCounts.reduce((a, b) => a + b, 0);
   assert.equal(counted, MESSAGES * PROCESSES);
-  assert.equal(cell.measurements.counters.received, counted, 'received: the clients\' own count');
+  assert.equal(cell.measurements.counters.received, counted, "received: the clients' own count");
   assert.equal(cell.measurements.latency.rtt?.count, counted, 'every round trip, merged from the intervals');
   assert.equal(cell.metrics.received, counted, 'the metric, computed by the scenario as in a run');
   const windowMs = cell.measurements.windowMs;
   assert.ok(windowMs > 1000 && windowMs < 120_000, `window ${windowMs} ms: cut short`);
   const series = cell.measurements.timeSeries!;
   assert.equal(series.points.at(-1)!.counters.received, counted);
-  assert.equal(series.points.reduce((n, p) => n + (p.latency.rtt?.count ?? 0), 0), counted);
+  assert.equal(
+    series.points.reduce((n, p) => n + (p.latency.rtt?.count ?? 0), 0),
+    counted,
+  );
   assert.equal(cell.resources.clients.length, PROCESSES);
-  assert.ok(cell.resources.server && cell.resources.server.samples > 0, 'the server\'s /proc samples');
+  assert.ok(cell.resources.server && cell.resources.server.samples > 0, "the server's /proc samples");
 });
 
 interface JournalTick {

@@ -13,11 +13,27 @@ const TARGET = ['--target', 'ws://server.bench:8080/'];
 
 const REFUSED: Array<[string, string[], string]> = [
   ['an unknown scenario', ['nosuch', ...TARGET], 'wsbench: unknown scenario "nosuch"'],
-  ['a count in exponent notation', ['fanout', '--connections', '1e9', ...TARGET], 'wsbench: --connections: "1e9" is not a whole number'],
-  ['a count above the parameter\'s maximum', ['fanout', '--connections', '1000000', ...TARGET], 'wsbench: --connections: 1000000 is'],
-  ['a duration without a unit', ['fanout', '--duration', '5000', ...TARGET], 'wsbench: --duration: "5000" has no unit: write 5000s or 5000ms'],
+  [
+    'a count in exponent notation',
+    ['fanout', '--connections', '1e9', ...TARGET],
+    'wsbench: --connections: "1e9" is not a whole number',
+  ],
+  [
+    "a count above the parameter's maximum",
+    ['fanout', '--connections', '1000000', ...TARGET],
+    'wsbench: --connections: 1000000 is',
+  ],
+  [
+    'a duration without a unit',
+    ['fanout', '--duration', '5000', ...TARGET],
+    'wsbench: --duration: "5000" has no unit: write 5000s or 5000ms',
+  ],
   ['an unknown flag', ['fanout', '--bogus', '1', ...TARGET], "wsbench: unknown option '--bogus'"],
-  ['an unknown client stack', ['echo', '--clients', 'nope', ...TARGET], 'wsbench: --clients: unknown client stack "nope"'],
+  [
+    'an unknown client stack',
+    ['echo', '--clients', 'nope', ...TARGET],
+    'wsbench: --clients: unknown client stack "nope"',
+  ],
 ];
 
 for (const [what, runArgs, message] of REFUSED) {
@@ -31,7 +47,16 @@ for (const [what, runArgs, message] of REFUSED) {
 }
 
 test('k8s leaves the open-file limit and the local ports to the pods: 100,000 connections over one source address still make a manifest', async () => {
-  const runArgs = ['fanout', '--connections', '100000', '--connect-rate', '10000', '--source-addresses', '1', ...TARGET];
+  const runArgs = [
+    'fanout',
+    '--connections',
+    '100000',
+    '--connect-rate',
+    '10000',
+    '--source-addresses',
+    '1',
+    ...TARGET,
+  ];
   const out = await runCli([...K8S, ...runArgs], { timeoutMs: 60_000 });
   assert.equal(out.code, 0, out.stderr);
   assert.match(out.stdout, /kind: Job/);

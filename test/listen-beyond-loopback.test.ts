@@ -15,20 +15,47 @@ import { BIN, runCli, tempDir } from './support.js';
 const IN_NAMESPACE = ['unshare', '--net', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, BIN];
 
 function namespaceUnavailable(): string | null {
-  const probe = spawnSync(IN_NAMESPACE[0]!, [...IN_NAMESPACE.slice(1, 5), process.execPath, '-e', ''], { encoding: 'utf8' });
-  return probe.status === 0 ? null : `cannot make a network namespace here: ${(probe.stderr || probe.error?.message || '').trim().split('\n')[0]}`;
+  const probe = spawnSync(IN_NAMESPACE[0]!, [...IN_NAMESPACE.slice(1, 5), process.execPath, '-e', ''], {
+    encoding: 'utf8',
+  });
+  return probe.status === 0
+    ? null
+    : `cannot make a network namespace here: ${(probe.stderr || probe.error?.message || '').trim().split('\n')[0]}`;
 }
 
 const unavailable = namespaceUnavailable();
 
-test('a view bound to every address warns that the run is visible to the network; one on loopback does not', { skip: unavailable ?? false, timeout: 120_000 }, async () => {
+test('a view bound to every address warns that the run is visible to the network; one on loopback does not', {
+  skip: unavailable ?? false,
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'r.json');
   const outcome = await runCli(
-    ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s', '--dashboard', '0.0.0.0:0', '--metrics-listen', '127.0.0.1:0', '--metrics-linger', '0s', '--out', out],
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws',
+      '--clients',
+      'ws',
+      '--duration',
+      '1s',
+      '--dashboard',
+      '0.0.0.0:0',
+      '--metrics-listen',
+      '127.0.0.1:0',
+      '--metrics-linger',
+      '0s',
+      '--out',
+      out,
+    ],
     { command: IN_NAMESPACE },
   );
   assert.equal(outcome.code, 0, outcome.stderr);
   const warnings = outcome.stderr.split('\n').filter((line) => line.startsWith('warning:'));
   assert.equal(warnings.length, 1, outcome.stderr);
-  assert.match(warnings[0]!, /^warning: --dashboard listens on 0\.0\.0\.0:\d+, beyond loopback: the run is visible to the network$/);
+  assert.match(
+    warnings[0]!,
+    /^warning: --dashboard listens on 0\.0\.0\.0:\d+, beyond loopback: the run is visible to the network$/,
+  );
 });

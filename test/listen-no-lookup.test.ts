@@ -19,18 +19,62 @@ import { lookups } from './fixtures/dns-tripwire.js';
 
 const TRIPWIRE = fileURLToPath(new URL('./fixtures/dns-tripwire.js', import.meta.url));
 const RUN = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s'];
-const SHARD = ['run', 'echo', '--target', 'ws://127.0.0.1:9/', '--shard', '0/2', '--run-id', 'r1', '--barrier', 'http://127.0.0.1:9/'];
+const SHARD = [
+  'run',
+  'echo',
+  '--target',
+  'ws://127.0.0.1:9/',
+  '--shard',
+  '0/2',
+  '--run-id',
+  'r1',
+  '--barrier',
+  'http://127.0.0.1:9/',
+];
 const NO_NAME = 'is not an IP address or localhost: wsbench looks no name up here, give the address to listen on';
 
 const cases: Array<[string, string[], string]> = [
-  ['a dashboard on a name', [...RUN, '--dashboard', 'evil.example:80'], `wsbench: --dashboard: "evil.example" ${NO_NAME} (e.g. 127.0.0.1:8080)`],
-  ['a dashboard on a bracketed name', [...RUN, '--dashboard', '[evil.example]:80'], `wsbench: --dashboard: "[evil.example]" ${NO_NAME} (e.g. 127.0.0.1:8080)`],
-  ['metrics on a name', [...RUN, '--metrics-listen', 'evil.example:9464'], `wsbench: --metrics-listen: "evil.example" ${NO_NAME} (e.g. 127.0.0.1:9464)`],
-  ['a barrier on a name', [...SHARD, '--barrier-listen', 'evil.example:7070'], `wsbench: --barrier-listen: "evil.example" ${NO_NAME} (e.g. 0.0.0.0:7070)`],
-  ['a bad flag beside a target name', ['run', 'echo', '--target', 'ws://evil.example:9/', '--duration', 'nonsense'], 'wsbench: --duration: "nonsense" is not a duration such as 500ms, 5s, 1m'],
+  [
+    'a dashboard on a name',
+    [...RUN, '--dashboard', 'evil.example:80'],
+    `wsbench: --dashboard: "evil.example" ${NO_NAME} (e.g. 127.0.0.1:8080)`,
+  ],
+  [
+    'a dashboard on a bracketed name',
+    [...RUN, '--dashboard', '[evil.example]:80'],
+    `wsbench: --dashboard: "[evil.example]" ${NO_NAME} (e.g. 127.0.0.1:8080)`,
+  ],
+  [
+    'metrics on a name',
+    [...RUN, '--metrics-listen', 'evil.example:9464'],
+    `wsbench: --metrics-listen: "evil.example" ${NO_NAME} (e.g. 127.0.0.1:9464)`,
+  ],
+  [
+    'a barrier on a name',
+    [...SHARD, '--barrier-listen', 'evil.example:7070'],
+    `wsbench: --barrier-listen: "evil.example" ${NO_NAME} (e.g. 0.0.0.0:7070)`,
+  ],
+  [
+    'a bad flag beside a target name',
+    ['run', 'echo', '--target', 'ws://evil.example:9/', '--duration', 'nonsense'],
+    'wsbench: --duration: "nonsense" is not a duration such as 500ms, 5s, 1m',
+  ],
   [
     'a bad flag beside a barrier name',
-    ['run', 'echo', '--target', 'ws://evil.example:9/', '--shard', '1/2', '--run-id', 'r1', '--barrier', 'http://evil.example:7070/', '--connections', '0'],
+    [
+      'run',
+      'echo',
+      '--target',
+      'ws://evil.example:9/',
+      '--shard',
+      '1/2',
+      '--run-id',
+      'r1',
+      '--barrier',
+      'http://evil.example:7070/',
+      '--connections',
+      '0',
+    ],
     'wsbench: --connections: 0 is below the minimum 1',
   ],
 ];
@@ -44,11 +88,31 @@ for (const [name, args, expected] of cases) {
 }
 
 test('no lookup: the library refuses a listen name before binding', async () => {
-  await assert.rejects(new BarrierServer('r1', 2, 1000).listen('evil.example', 0), /barrier: cannot listen on evil.example: "evil.example" is not an IP address or localhost/);
-  const views = new LiveViews({ dashboard: { host: 'evil.example', port: 0 }, metrics: null, metricsLingerMs: 0 }, () => undefined);
-  await assert.rejects(views.listen(), (error: unknown) => error instanceof LiveBindError && /"evil.example" is not an IP address or localhost/.test(error.problem));
+  await assert.rejects(
+    new BarrierServer('r1', 2, 1000).listen('evil.example', 0),
+    /barrier: cannot listen on evil.example: "evil.example" is not an IP address or localhost/,
+  );
+  const views = new LiveViews(
+    { dashboard: { host: 'evil.example', port: 0 }, metrics: null, metricsLingerMs: 0 },
+    () => undefined,
+  );
+  await assert.rejects(
+    views.listen(),
+    (error: unknown) =>
+      error instanceof LiveBindError && /"evil.example" is not an IP address or localhost/.test(error.problem),
+  );
   assert.throws(
-    () => checkShardOptions({ index: 0, count: 2, runId: 'r1', start: { mode: 'barrier', url: 'http://127.0.0.1:9/', listen: { host: 'evil.example', port: 7070 } } }, ['t'], [{ kind: 'target', name: 't', protocol: 'websocket', url: 'ws://127.0.0.1:9/', tls: false }]),
+    () =>
+      checkShardOptions(
+        {
+          index: 0,
+          count: 2,
+          runId: 'r1',
+          start: { mode: 'barrier', url: 'http://127.0.0.1:9/', listen: { host: 'evil.example', port: 7070 } },
+        },
+        ['t'],
+        [{ kind: 'target', name: 't', protocol: 'websocket', url: 'ws://127.0.0.1:9/', tls: false }],
+      ),
     /barrierListen: "evil.example" is not an IP address or localhost/,
   );
   assert.deepEqual(lookups, [], 'no name was looked up');

@@ -33,12 +33,28 @@ async function refused(args: string[], expected: string): Promise<void> {
 }
 
 const cases: Array<[string, string[], string]> = [
-  ['a dashboard address that is not one', ['--dashboard', 'nonsense'], 'wsbench: --dashboard: "nonsense" is not HOST:PORT (e.g. 127.0.0.1:8080, or :0 for a free loopback port)'],
-  ['a metrics port out of range', ['--metrics-listen', '127.0.0.1:70000'], 'wsbench: --metrics-listen: "127.0.0.1:70000" is not HOST:PORT (e.g. 127.0.0.1:9464, or :0 for a free loopback port)'],
+  [
+    'a dashboard address that is not one',
+    ['--dashboard', 'nonsense'],
+    'wsbench: --dashboard: "nonsense" is not HOST:PORT (e.g. 127.0.0.1:8080, or :0 for a free loopback port)',
+  ],
+  [
+    'a metrics port out of range',
+    ['--metrics-listen', '127.0.0.1:70000'],
+    'wsbench: --metrics-listen: "127.0.0.1:70000" is not HOST:PORT (e.g. 127.0.0.1:9464, or :0 for a free loopback port)',
+  ],
   ['--metrics-linger alone', ['--metrics-linger', '5s'], 'wsbench: --metrics-linger: only with --metrics-listen'],
-  ['a linger that is not a duration', ['--metrics-listen', ':0', '--metrics-linger', 'soon'], 'wsbench: --metrics-linger: "soon" is not a duration from 0s to 1h (e.g. 15s)'],
+  [
+    'a linger that is not a duration',
+    ['--metrics-listen', ':0', '--metrics-linger', 'soon'],
+    'wsbench: --metrics-linger: "soon" is not a duration from 0s to 1h (e.g. 15s)',
+  ],
   // A bind only asks the kernel: no packet leaves for this documentation-range address.
-  ['an address of another machine', ['--dashboard', '192.0.2.1:0'], 'wsbench: --dashboard: 192.0.2.1 is not an address of this machine'],
+  [
+    'an address of another machine',
+    ['--dashboard', '192.0.2.1:0'],
+    'wsbench: --dashboard: 192.0.2.1 is not an address of this machine',
+  ],
 ];
 
 for (const [name, args, expected] of cases) {
@@ -49,15 +65,21 @@ test('bad live-view input: a dashboard port in use', async () => {
   const taken = await listening();
   try {
     const port = portOf(taken);
-    await refused(['--dashboard', `:${port}`], `wsbench: --dashboard: 127.0.0.1:${port} is in use (port 0 picks a free one)`);
+    await refused(
+      ['--dashboard', `:${port}`],
+      `wsbench: --dashboard: 127.0.0.1:${port} is in use (port 0 picks a free one)`,
+    );
   } finally {
     taken.close();
   }
 });
 
-test('bad live-view input: the metrics endpoint asked on the dashboard\'s port', async () => {
+test("bad live-view input: the metrics endpoint asked on the dashboard's port", async () => {
   const probe = await listening();
   const port = portOf(probe);
   await new Promise((resolve) => probe.close(resolve));
-  await refused(['--dashboard', `127.0.0.1:${port}`, '--metrics-listen', `127.0.0.1:${port}`], `wsbench: --metrics-listen: 127.0.0.1:${port} is in use (port 0 picks a free one)`);
+  await refused(
+    ['--dashboard', `127.0.0.1:${port}`, '--metrics-listen', `127.0.0.1:${port}`],
+    `wsbench: --metrics-listen: 127.0.0.1:${port} is in use (port 0 picks a free one)`,
+  );
 });

@@ -23,7 +23,13 @@ export interface LiveCli {
  */
 export function startCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: string[]; ownProcessGroup?: boolean; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    command?: string[];
+    ownProcessGroup?: boolean;
+    timeoutMs?: number;
+  } = {},
 ): LiveCli {
   const child = spawnCli(args, options);
   let stdout = '';
@@ -53,7 +59,10 @@ export function startCli(
     finished,
     waitForStderr(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => done(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => done(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${stderr}`)),
+          timeoutMs,
+        );
         const check = (): void => {
           if (pattern.test(stderr)) done(null);
           else if (ended || child.exitCode !== null) done(new Error(`ended before ${pattern} on stderr:\n${stderr}`));
@@ -81,7 +90,10 @@ export function processGroupMembers(pgid: number): Array<{ pid: number; command:
       // Fields after the command name: state ppid pgrp ...
       const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(group) !== pgid || state === 'Z') continue;
-      members.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() });
+      members.push({
+        pid: Number(entry),
+        command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(),
+      });
     } catch {
       // It ended while we looked.
     }
@@ -109,7 +121,10 @@ export async function untilReceived(cli: LiveCli, timeoutMs: number): Promise<vo
   await cli.waitForStderr(/metrics: http\S+/, timeoutMs);
   const url = /metrics: (http\S+)/.exec(cli.stderr())![1]!;
   while (Date.now() < deadline) {
-    const text = await fetch(url).then((response) => response.text(), () => '');
+    const text = await fetch(url).then(
+      (response) => response.text(),
+      () => '',
+    );
     if (/counter="received"\} [1-9]/.test(text)) return;
     await new Promise((r) => setTimeout(r, 100));
   }

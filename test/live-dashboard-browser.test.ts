@@ -20,7 +20,16 @@ import { REPO_ROOT, tempDir } from './support.js';
 
 const CHROMIUM = process.env.WSBENCH_CHROMIUM ?? '/usr/bin/chromium';
 /** Chromium's own traffic (updates, sync, QUIC probes) is refused in a closed network: it is all turned off. */
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let cli: LiveCli | null = null;
@@ -33,15 +42,40 @@ after(async () => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set WSBENCH_CHROMIUM)`;
+const skip = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set WSBENCH_CHROMIUM)`;
 
-test('the dashboard shows the running cell and its numbers move while the run goes on', { skip, timeout: 180_000 }, async () => {
+test('the dashboard shows the running cell and its numbers move while the run goes on', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const dir = tempDir();
-  cli = startCli(['run', 'echo', '--servers', 'ws,uws', '--clients', 'ws', '--duration', '6s', '--dashboard', '--out', join(dir, 'r.json')], { timeoutMs: 150_000 });
+  cli = startCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws,uws',
+      '--clients',
+      'ws',
+      '--duration',
+      '6s',
+      '--dashboard',
+      '--out',
+      join(dir, 'r.json'),
+    ],
+    { timeoutMs: 150_000 },
+  );
   await cli.waitForStderr(/dashboard: http:\/\/127\.0\.0\.1:\d+\//);
   const url = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
 
-  browser ??= await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1400, height: 1000 } });
+  browser ??= await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1400, height: 1000 },
+  });
   const page = await browser.newPage();
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
@@ -59,20 +93,32 @@ test('the dashboard shows the running cell and its numbers move while the run go
   await received.waitFor({ timeout: 30_000 });
   const first = (await received.textContent())!;
   // Page-side expressions are strings: the tests compile without the DOM's types.
-  await page.waitForFunction(`document.querySelector('[data-counter="received"]')?.textContent !== ${JSON.stringify(first)}`, undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    `document.querySelector('[data-counter="received"]')?.textContent !== ${JSON.stringify(first)}`,
+    undefined,
+    { timeout: 30_000 },
+  );
   const second = (await received.textContent())!;
   assert.ok(toNumber(second) > toNumber(first), `received went from ${first} to ${second}`);
 
   // Vega drew the report's charts from the pushed specs, with what the page was served alone.
   await page.locator('#charts figure svg').first().waitFor({ timeout: 30_000 });
-  await page.waitForFunction(`Number(document.querySelector('#current-window')?.dataset.seconds || 0) >= 3`, undefined, { timeout: 30_000 });
-  const shot = process.env.WSBENCH_DASHBOARD_SCREENSHOT ? resolve(REPO_ROOT, process.env.WSBENCH_DASHBOARD_SCREENSHOT) : join(dir, 'dashboard.png');
+  await page.waitForFunction(
+    `Number(document.querySelector('#current-window')?.dataset.seconds || 0) >= 3`,
+    undefined,
+    { timeout: 30_000 },
+  );
+  const shot = process.env.WSBENCH_DASHBOARD_SCREENSHOT
+    ? resolve(REPO_ROOT, process.env.WSBENCH_DASHBOARD_SCREENSHOT)
+    : join(dir, 'dashboard.png');
   await page.screenshot({ path: shot, fullPage: true });
   assert.deepEqual(readFileSync(shot).subarray(0, 8), PNG_SIGNATURE);
 
   const { code } = await cli.finished;
   assert.equal(code, 0, cli.stderr());
-  await page.waitForFunction(`document.querySelector('#run-status')?.textContent === 'ended'`, undefined, { timeout: 15_000 });
+  await page.waitForFunction(`document.querySelector('#run-status')?.textContent === 'ended'`, undefined, {
+    timeout: 15_000,
+  });
   assert.equal(await page.locator('#cells tbody tr[data-status="ok"]').count(), 2);
 
   const origin = new URL(url).origin;
@@ -81,19 +127,50 @@ test('the dashboard shows the running cell and its numbers move while the run go
   assert.deepEqual(errors, []);
 });
 
-test('fanout: the rates panel shows rates, and the cell that ended stays on the charts beside the next', { skip, timeout: 180_000 }, async () => {
+test('fanout: the rates panel shows rates, and the cell that ended stays on the charts beside the next', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const dir = tempDir();
-  cli = startCli(['run', 'fanout', '--servers', 'ws,uws', '--clients', 'ws', '--connections', '2', '--interval', '50ms', '--duration', '4s', '--dashboard', '--out', join(dir, 'r.json')], { timeoutMs: 150_000 });
+  cli = startCli(
+    [
+      'run',
+      'fanout',
+      '--servers',
+      'ws,uws',
+      '--clients',
+      'ws',
+      '--connections',
+      '2',
+      '--interval',
+      '50ms',
+      '--duration',
+      '4s',
+      '--dashboard',
+      '--out',
+      join(dir, 'r.json'),
+    ],
+    { timeoutMs: 150_000 },
+  );
   await cli.waitForStderr(/dashboard: http:\/\/127\.0\.0\.1:\d+\//);
   const url = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
-  browser ??= await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1400, height: 1000 } });
+  browser ??= await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1400, height: 1000 },
+  });
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(url);
 
   // A rate above zero while the first cell streams (the panel was empty for fanout).
-  await page.waitForFunction(`[...document.querySelectorAll('#rates tbody tr')].some((tr) => tr.cells[0]?.textContent === 'recv/s' && Number(tr.cells[1]?.textContent.replace(/,/g, '')) > 0)`, undefined, { timeout: 90_000 });
+  await page.waitForFunction(
+    `[...document.querySelectorAll('#rates tbody tr')].some((tr) => tr.cells[0]?.textContent === 'recv/s' && Number(tr.cells[1]?.textContent.replace(/,/g, '')) > 0)`,
+    undefined,
+    { timeout: 90_000 },
+  );
   // The second cell runs and has measured, and the first one's panel is still drawn beside its own.
   const panels = `[...document.querySelectorAll('#charts svg text')].map((t) => t.textContent)`;
   await page.waitForFunction(
@@ -101,7 +178,7 @@ test('fanout: the rates panel shows rates, and the cell that ended stays on the 
     undefined,
     { timeout: 90_000 },
   );
-  assert.ok((await page.evaluate(panels) as string[]).includes('ws x ws'), 'the ended cell keeps its panel');
+  assert.ok(((await page.evaluate(panels)) as string[]).includes('ws x ws'), 'the ended cell keeps its panel');
   await page.screenshot({ path: join(dir, 'fanout-dashboard.png'), fullPage: true });
 
   const { code } = await cli.finished;

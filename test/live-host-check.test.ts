@@ -42,16 +42,51 @@ function get(url: string, host: string): Promise<Answer> {
 
 test('the dashboard and /metrics answer only their own address and localhost', { timeout: 180_000 }, async () => {
   const out = join(tempDir(), 'r.json');
-  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '60s', '--dashboard', ':0', '--metrics-listen', ':0', '--metrics-linger', '0s', '--out', out], { timeoutMs: 150_000 });
+  const cli = startCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws',
+      '--clients',
+      'ws',
+      '--duration',
+      '60s',
+      '--dashboard',
+      ':0',
+      '--metrics-listen',
+      ':0',
+      '--metrics-linger',
+      '0s',
+      '--out',
+      out,
+    ],
+    { timeoutMs: 150_000 },
+  );
   try {
     await cli.waitForStderr(/metrics: http:\S+/);
     const dashboard = new URL(/dashboard: (http:\S+)/.exec(cli.stderr())![1]!);
     const metrics = new URL(/metrics: (http:\S+)/.exec(cli.stderr())![1]!);
-    for (const [url, own] of [[new URL('/events', dashboard), dashboard], [new URL('/', dashboard), dashboard], [metrics, metrics]] as const) {
-      for (const host of ['evil.example', `evil.example:${own.port}`, `127.0.0.1.evil.example:${own.port}`, `localhost.evil.example`, `[::2]:${own.port}`, `10.1.2.3:${own.port}`]) {
+    for (const [url, own] of [
+      [new URL('/events', dashboard), dashboard],
+      [new URL('/', dashboard), dashboard],
+      [metrics, metrics],
+    ] as const) {
+      for (const host of [
+        'evil.example',
+        `evil.example:${own.port}`,
+        `127.0.0.1.evil.example:${own.port}`,
+        `localhost.evil.example`,
+        `[::2]:${own.port}`,
+        `10.1.2.3:${own.port}`,
+      ]) {
         const answer = await get(url.href, host);
         assert.equal(answer.status, 421, `${url.pathname} with Host "${host}"`);
-        assert.doesNotMatch(answer.body, /echo|wsbench_|<html|snapshot/i, `${url.pathname} with Host "${host}" shows nothing of the run`);
+        assert.doesNotMatch(
+          answer.body,
+          /echo|wsbench_|<html|snapshot/i,
+          `${url.pathname} with Host "${host}" shows nothing of the run`,
+        );
       }
       for (const host of [own.host, `localhost:${own.port}`, 'localhost', 'LOCALHOST', '127.0.0.1']) {
         const answer = await get(url.href, host);
@@ -64,7 +99,7 @@ test('the dashboard and /metrics answer only their own address and localhost', {
   }
 });
 
-test('the barrier answers its own address and the --barrier URL\'s host, nothing else', async () => {
+test("the barrier answers its own address and the --barrier URL's host, nothing else", async () => {
   const barrier = new BarrierServer('run-h', 2, 60_000);
   const { port } = await barrier.listen('127.0.0.1', 0, ['wsbench-0.wsbench']);
   try {
@@ -86,7 +121,7 @@ test('the barrier answers its own address and the --barrier URL\'s host, nothing
   }
 });
 
-test('a surface bound to every address answers the machine\'s own addresses only', () => {
+test("a surface bound to every address answers the machine's own addresses only", () => {
   const all = new HostCheck('0.0.0.0');
   assert.equal(all.allows('127.0.0.1:9464'), true);
   assert.equal(all.allows('localhost:9464'), true);
@@ -94,7 +129,7 @@ test('a surface bound to every address answers the machine\'s own addresses only
   // 192.0.2.0/24 is documentation space: no machine here has it.
   assert.equal(all.allows('192.0.2.7:9464'), false);
   assert.equal(all.allows('evil.example:9464'), false);
-  assert.equal(all.allows(`${hostname()}:9464`), true, 'the machine\'s own name, as a scrape config gives it');
+  assert.equal(all.allows(`${hostname()}:9464`), true, "the machine's own name, as a scrape config gives it");
   const one = new HostCheck('10.213.0.2', []);
   assert.equal(one.allows('10.213.0.2:7070'), true);
   assert.equal(one.allows('localhost:7070'), false, 'localhost is not this address when it is not loopback');

@@ -15,10 +15,31 @@ import type { BenchResult } from '../src/result-types.js';
 /** Leaving takes the engine's interrupt grace (5 s) and the views' close; a linger would take 120 s. */
 const LEAVE_WITHIN_MS = 20_000;
 
-test('SIGTERM during a watched run writes the result, tells the page, and closes the views at once', { timeout: 180_000 }, async () => {
+test('SIGTERM during a watched run writes the result, tells the page, and closes the views at once', {
+  timeout: 180_000,
+}, async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
-  const cli = startCli(['run', 'echo', '--servers', 'ws,uws', '--clients', 'ws', '--duration', '60s', '--dashboard', '--metrics-listen', ':0', '--metrics-linger', '120s', '--out', out], { timeoutMs: 150_000 });
+  const cli = startCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws,uws',
+      '--clients',
+      'ws',
+      '--duration',
+      '60s',
+      '--dashboard',
+      '--metrics-listen',
+      ':0',
+      '--metrics-linger',
+      '120s',
+      '--out',
+      out,
+    ],
+    { timeoutMs: 150_000 },
+  );
   try {
     await cli.waitForStderr(/metrics: http:\S+/);
     const dashboard = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
@@ -39,7 +60,11 @@ test('SIGTERM during a watched run writes the result, tells the page, and closes
     assert.equal(result.cells[0]!.status, 'failed');
     assert.equal(result.cells[1]!.status, 'skipped');
     await stream.until(/event: end\ndata: \{[^\n]*"status":"interrupted"/, 5000);
-    assert.match(stream.text(), /"label":"uws x ws","round":0,"status":"skipped","reason":"interrupted before it started"/, 'the page says what the result says');
+    assert.match(
+      stream.text(),
+      /"label":"uws x ws","round":0,"status":"skipped","reason":"interrupted before it started"/,
+      'the page says what the result says',
+    );
     stream.close();
   } finally {
     if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
@@ -47,7 +72,11 @@ test('SIGTERM during a watched run writes the result, tells the page, and closes
 });
 
 /** An open server-sent-events stream, read as text. */
-function openStream(url: string): { until(pattern: RegExp, timeoutMs: number): Promise<void>; text(): string; close(): void } {
+function openStream(url: string): {
+  until(pattern: RegExp, timeoutMs: number): Promise<void>;
+  text(): string;
+  close(): void;
+} {
   let text = '';
   const listeners = new Set<() => void>();
   const req = request(url, (response) => {

@@ -11,7 +11,8 @@ import echo from '../scenarios/echo.js';
 const params = { connections: 2, payload: 32, state: 'x', serverProcesses: 1 };
 const identity = { total: 2, round: 0, scenario: 'echo', server: 'uws', client: 'ws', params };
 // A parameter named like a label of wsbench's own is param_<name>; camelCase names are snake_case.
-const labels = 'scenario="echo",server="uws",client="ws",connections="2",payload="32",param_state="x",server_processes="1"';
+const labels =
+  'scenario="echo",server="uws",client="ws",connections="2",payload="32",param_state="x",server_processes="1"';
 
 function runOf(): { state: LiveState; text: string } {
   const client = new MetricsRegistry();
@@ -24,7 +25,16 @@ function runOf(): { state: LiveState; text: string } {
   client.counter('connectionsOpened').add(2);
   const tick = { tick: 1, tMs: 1000, counters: client.counterValues(), intervals: client.takeIntervals() };
   const events: RunEvent[] = [
-    { type: 'run-start', scenario: scenarioInfo(echo), cells: 2, repeat: 1, plan: [{ server: 'uws', client: 'ws', params, skip: null }, { server: 'bun', client: 'ws', params, skip: 'server bun unavailable' }] },
+    {
+      type: 'run-start',
+      scenario: scenarioInfo(echo),
+      cells: 2,
+      repeat: 1,
+      plan: [
+        { server: 'uws', client: 'ws', params, skip: null },
+        { server: 'bun', client: 'ws', params, skip: 'server bun unavailable' },
+      ],
+    },
     { type: 'cell-start', index: 0, ...identity, windowMs: 1000 },
     { type: 'window-open', index: 0 },
     { type: 'tick', index: 0, counters: tick.counters, progress: { process: 0, ticks: [tick] } },
@@ -40,17 +50,22 @@ test('client counters go to the family their declaration gives them, with the ce
   const lines = runOf().text.split('\n');
   assert.ok(lines.includes(`wsbench_messages_total{${labels},counter="received"} 15`), 'received is read as msg/s');
   assert.ok(lines.includes(`wsbench_errors_total{${labels},counter="errors"} 1`), 'errors is an errors-role metric');
-  assert.ok(lines.includes(`wsbench_scenario_counts_total{${labels},counter="sent"} 16`), 'sent is declared as a plain count');
+  assert.ok(
+    lines.includes(`wsbench_scenario_counts_total{${labels},counter="sent"} 16`),
+    'sent is declared as a plain count',
+  );
   assert.ok(lines.includes(`wsbench_connections_opened_total{${labels}} 2`));
   assert.ok(lines.includes('# TYPE wsbench_messages_total counter'));
 });
 
 test('latency is a histogram in seconds with exact cumulative buckets, a factor 2^(1/8) apart', () => {
   const lines = runOf().text.split('\n');
-  const buckets = lines.filter((l) => l.startsWith(`wsbench_latency_seconds_bucket{${labels},histogram="rtt",le="`)).map((l) => {
-    const [, le, count] = /le="([^"]+)"\} (\d+)$/.exec(l)!;
-    return { le: le === '+Inf' ? Infinity : Number(le), count: Number(count) };
-  });
+  const buckets = lines
+    .filter((l) => l.startsWith(`wsbench_latency_seconds_bucket{${labels},histogram="rtt",le="`))
+    .map((l) => {
+      const [, le, count] = /le="([^"]+)"\} (\d+)$/.exec(l)!;
+      return { le: le === '+Inf' ? Infinity : Number(le), count: Number(count) };
+    });
   assert.equal(buckets.length, 210, '209 bounds and +Inf');
   const at = (seconds: number): number => buckets.find((b) => b.le >= seconds)!.count;
   const below = (seconds: number): number => buckets.filter((b) => b.le < seconds).at(-1)!.count;
@@ -73,15 +88,30 @@ test('every cell run has one state, processes their CPU seconds and memory, skip
   assert.ok(lines.includes('wsbench_cell_runs{scenario="echo",state="skipped"} 1'));
   assert.ok(lines.includes(`wsbench_process_cpu_seconds_total{${labels},role="server",process="0"} 1.25`));
   assert.ok(lines.includes(`wsbench_process_resident_memory_bytes{${labels},role="server",process="0"} 40000000`));
-  assert.ok(!lines.some((l) => l.startsWith('wsbench_messages_total') && l.includes('server="bun"')), 'a skipped cell measured nothing');
+  assert.ok(
+    !lines.some((l) => l.startsWith('wsbench_messages_total') && l.includes('server="bun"')),
+    'a skipped cell measured nothing',
+  );
   assert.ok(lines.includes(`wsbench_cell_window_elapsed_seconds{${labels}} 1`));
 });
 
 test('a shard labels every series and says which run it belongs to', () => {
   const state = new LiveState();
-  state.onEvent({ type: 'run-start', scenario: scenarioInfo(echo), cells: 1, repeat: 2, plan: [{ server: 'uws', client: 'ws', params: { connections: 1 }, skip: null }], shard: { index: 1, count: 3, runId: 'soak-7' } });
+  state.onEvent({
+    type: 'run-start',
+    scenario: scenarioInfo(echo),
+    cells: 1,
+    repeat: 2,
+    plan: [{ server: 'uws', client: 'ws', params: { connections: 1 }, skip: null }],
+    shard: { index: 1, count: 3, runId: 'soak-7' },
+  });
   const lines = renderMetrics(state).split('\n');
   assert.ok(lines.includes('wsbench_shard_info{shard="1",shards="3",run_id="soak-7"} 1'));
-  assert.ok(lines.includes('wsbench_cell_state{scenario="echo",server="uws",client="ws",connections="1",round="1",shard="1",state="pending"} 1'), 'round 2 of 2, on shard 1');
+  assert.ok(
+    lines.includes(
+      'wsbench_cell_state{scenario="echo",server="uws",client="ws",connections="1",round="1",shard="1",state="pending"} 1',
+    ),
+    'round 2 of 2, on shard 1',
+  );
   assert.ok(lines.filter((l) => l.startsWith('wsbench_') && !l.startsWith('#')).every((l) => l.includes('shard="1"')));
 });

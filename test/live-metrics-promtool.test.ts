@@ -15,12 +15,21 @@ import { PROMTOOL, promtoolSkip } from './prometheus.js';
 
 async function metricsOf(scenario: string, params: Record<string, unknown>): Promise<string> {
   const state = new LiveState();
-  const result = await run({ scenario, servers: ['ws'], clients: ['ws'], params, onEvent: (event) => state.onEvent(event) });
+  const result = await run({
+    scenario,
+    servers: ['ws'],
+    clients: ['ws'],
+    params,
+    onEvent: (event) => state.onEvent(event),
+  });
   assert.ok(result.cells.every(isMeasured), `${scenario}: ${result.cells.map((c) => c.status).join(', ')}`);
   return renderMetrics(state);
 }
 
-test('promtool check metrics finds nothing to say of echo, firehose and fanout', { skip: promtoolSkip, timeout: 120_000 }, async () => {
+test('promtool check metrics finds nothing to say of echo, firehose and fanout', {
+  skip: promtoolSkip,
+  timeout: 120_000,
+}, async () => {
   for (const [scenario, params] of [
     ['echo', { duration: 300 }],
     ['firehose', { duration: 300 }],
@@ -33,7 +42,11 @@ test('promtool check metrics finds nothing to say of echo, firehose and fanout',
     if (scenario === 'echo') assert.match(text, /server_processes="1"/, 'a camelCase parameter is a snake_case label');
     if (scenario === 'firehose') {
       const help = text.split('\n').find((line) => line.startsWith('# HELP wsbench_messages_total '))!;
-      assert.match(help, /rx msgs \(messages received, the backlog after the window included\)/, 'why rx msgs is not the received counter');
+      assert.match(
+        help,
+        /rx msgs \(messages received, the backlog after the window included\)/,
+        'why rx msgs is not the received counter',
+      );
     }
   }
 });

@@ -41,7 +41,25 @@ async function scrapedRun(nativeHistograms: boolean): Promise<Scraped> {
   await prometheus.ready();
   const out = join(tempDir(), 'r.json');
   // The linger holds /metrics open until Prometheus has scraped the final values.
-  const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '3s', '--metrics-listen', `127.0.0.1:${port}`, '--metrics-linger', '60s', '--out', out], { timeoutMs: 150_000 });
+  const cli = startCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws',
+      '--clients',
+      'ws',
+      '--duration',
+      '3s',
+      '--metrics-listen',
+      `127.0.0.1:${port}`,
+      '--metrics-linger',
+      '60s',
+      '--out',
+      out,
+    ],
+    { timeoutMs: 150_000 },
+  );
   started.push(cli);
   const { code } = await cli.finished;
   assert.equal(code, 0, cli.stderr());
@@ -66,30 +84,54 @@ test('Prometheus holds the final count of the result file', { skip: prometheusSk
   const { prometheus, cell, lastScrapeS } = await (classic ??= scrapedRun(false));
   const received = cell.measurements.counters.received!;
   assert.ok(received > 0);
-  const stored = await prometheus.query('wsbench_messages_total{job="wsbench",counter="received",server="ws",client="ws"}', lastScrapeS);
+  const stored = await prometheus.query(
+    'wsbench_messages_total{job="wsbench",counter="received",server="ws",client="ws"}',
+    lastScrapeS,
+  );
   assert.equal(Number(stored[0]?.value[1]), received);
 });
 
 for (const kind of ['classic', 'native'] as const) {
-  test(`histogram_quantile of the ${kind} histogram reads p50 and p99 within ${QUANTILE_PRECISION * 100} % of the result's`, { skip: prometheusSkip, timeout: 180_000 }, async (t) => {
-    const { prometheus, cell, lastScrapeS } = await (kind === 'classic' ? (classic ??= scrapedRun(false)) : (native ??= scrapedRun(true)));
+  test(`histogram_quantile of the ${kind} histogram reads p50 and p99 within ${QUANTILE_PRECISION * 100} % of the result's`, {
+    skip: prometheusSkip,
+    timeout: 180_000,
+  }, async (t) => {
+    const { prometheus, cell, lastScrapeS } = await (kind === 'classic'
+      ? (classic ??= scrapedRun(false))
+      : (native ??= scrapedRun(true)));
     const rtt = cell.measurements.latency.rtt!;
     const series = kind === 'classic' ? 'wsbench_latency_seconds_bucket' : 'wsbench_latency_seconds';
-    for (const [q, expectedMs] of [[0.5, rtt.p50Ms], [0.99, rtt.p99Ms]] as const) {
-      const found = await prometheus.query(`histogram_quantile(${q}, ${series}{job="wsbench",histogram="rtt"})`, lastScrapeS);
+    for (const [q, expectedMs] of [
+      [0.5, rtt.p50Ms],
+      [0.99, rtt.p99Ms],
+    ] as const) {
+      const found = await prometheus.query(
+        `histogram_quantile(${q}, ${series}{job="wsbench",histogram="rtt"})`,
+        lastScrapeS,
+      );
       assert.equal(found.length, 1, `${kind} p${q * 100}: ${JSON.stringify(found)}\n${prometheus.log()}`);
       const readMs = Number(found[0]!.value[1]) * 1000;
       const error = Math.abs(readMs - expectedMs) / expectedMs;
       t.diagnostic(`${kind} p${q * 100}: Prometheus ${readMs.toFixed(4)} ms, the result ${expectedMs} ms`);
-      assert.ok(error <= QUANTILE_PRECISION, `${kind} p${q * 100}: Prometheus ${readMs} ms, the result ${expectedMs} ms (${(error * 100).toFixed(1)} % apart)`);
+      assert.ok(
+        error <= QUANTILE_PRECISION,
+        `${kind} p${q * 100}: Prometheus ${readMs} ms, the result ${expectedMs} ms (${(error * 100).toFixed(1)} % apart)`,
+      );
     }
   });
 }
 
-test('every query of the Grafana dashboard runs, and the window-so-far ones give the result\'s numbers', { skip: prometheusSkip, timeout: 180_000 }, async () => {
+test("every query of the Grafana dashboard runs, and the window-so-far ones give the result's numbers", {
+  skip: prometheusSkip,
+  timeout: 180_000,
+}, async () => {
   const { prometheus, cell, lastScrapeS } = await (classic ??= scrapedRun(false));
-  const dashboard = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'grafana', 'wsbench-dashboard.json'), 'utf8')) as GrafanaDashboard;
-  const targets = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, ...target })));
+  const dashboard = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'examples', 'grafana', 'wsbench-dashboard.json'), 'utf8'),
+  ) as GrafanaDashboard;
+  const targets = dashboard.panels.flatMap((panel) =>
+    (panel.targets ?? []).map((target) => ({ panel: panel.title, ...target })),
+  );
   assert.ok(targets.length >= 8, `${targets.length} queries`);
   const variables = { scenario: 'echo', server: 'ws', client: 'ws', counter: 'received', histogram: 'rtt' };
   const results = new Map<string, number | null>();
@@ -97,7 +139,10 @@ test('every query of the Grafana dashboard runs, and the window-so-far ones give
     const expression = grafanaExpression(target.expr, variables);
     // A query Prometheus cannot parse or run is an error, not an empty answer.
     const found = await prometheus.query(expression, lastScrapeS);
-    results.set(target.refId === undefined ? target.panel : `${target.panel}/${target.refId}`, found.length === 0 ? null : Number(found[0]!.value[1]));
+    results.set(
+      target.refId === undefined ? target.panel : `${target.panel}/${target.refId}`,
+      found.length === 0 ? null : Number(found[0]!.value[1]),
+    );
   }
   const of = (key: string): number => {
     const value = results.get(key);
@@ -105,14 +150,20 @@ test('every query of the Grafana dashboard runs, and the window-so-far ones give
     return value;
   };
   const near = (read: number, expected: number, tolerance: number, what: string): void =>
-    assert.ok(Math.abs(read - expected) <= tolerance * Math.abs(expected), `${what}: the dashboard reads ${read}, the result ${expected}`);
+    assert.ok(
+      Math.abs(read - expected) <= tolerance * Math.abs(expected),
+      `${what}: the dashboard reads ${read}, the result ${expected}`,
+    );
   near(of('Messages a second, window so far/A'), cell.metrics.messagesPerSec as number, 0.005, 'msg/s');
   near(of('Latency, window so far (ms)/A'), cell.metrics.rttP50Ms as number, QUANTILE_PRECISION, 'p50');
   near(of('Latency, window so far (ms)/B'), cell.metrics.rttP99Ms as number, QUANTILE_PRECISION, 'p99');
   assert.equal(of('Client errors, window so far/A'), 0);
 });
 
-test('every query of docs/live.md runs, and its value at the run\'s end is the result file\'s count', { skip: prometheusSkip, timeout: 180_000 }, async () => {
+test("every query of docs/live.md runs, and its value at the run's end is the result file's count", {
+  skip: prometheusSkip,
+  timeout: 180_000,
+}, async () => {
   const { prometheus, cell, lastScrapeS } = await (classic ??= scrapedRun(false));
   const queries = documentedQueries(readFileSync(join(REPO_ROOT, 'docs', 'live.md'), 'utf8'));
   assert.ok(queries.length >= 9, `${queries.length} queries`);

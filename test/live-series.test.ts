@@ -6,7 +6,13 @@ import type { ProgressTick } from '../src/measure/time-series.js';
 import { LiveCellSeries, MAX_LIVE_POINTS } from '../src/live/cell-series.js';
 
 /** One process's tick `tick` at `tMs`, with `values` (µs) recorded and `received` counted during it. */
-function tick(registry: MetricsRegistry, number: number, tMs: number, values: number[], received: number): ProgressTick {
+function tick(
+  registry: MetricsRegistry,
+  number: number,
+  tMs: number,
+  values: number[],
+  received: number,
+): ProgressTick {
   for (const v of values) registry.histogram('rtt').recordUs(v);
   registry.counter('received').add(received);
   return { tick: number, tMs, counters: registry.counterValues(), intervals: registry.takeIntervals() };
@@ -30,8 +36,14 @@ test('a point merges the interval of every process and carries the counters of o
   feed(1, [tick(b, 1, 1010, [300], 1)]);
   feed(0, [tick(a, 2, 2000, [1000], 1)]);
   const points = series.timeSeries()!.points;
-  assert.deepEqual(points.map((p) => p.tMs), [1010, 2000]);
-  assert.deepEqual(points.map((p) => p.counters.received), [3, 4]);
+  assert.deepEqual(
+    points.map((p) => p.tMs),
+    [1010, 2000],
+  );
+  assert.deepEqual(
+    points.map((p) => p.counters.received),
+    [3, 4],
+  );
   assert.deepEqual(points[0]!.latency.rtt, { count: 3, p50Ms: 0.2, p99Ms: 0.3, maxMs: 0.3 });
   assert.deepEqual(points[1]!.latency.rtt, { count: 1, p50Ms: 1, p99Ms: 1, maxMs: 1 });
   assert.equal(series.window.get('rtt')!.totalCount, 4);
@@ -59,7 +71,10 @@ test(`past ${MAX_LIVE_POINTS} points, neighbours fold without losing a sample`, 
   series.finish();
   const points = series.timeSeries()!.points;
   assert.ok(points.length <= MAX_LIVE_POINTS, `${points.length} points`);
-  assert.equal(points.reduce((sum, p) => sum + p.latency.rtt!.count, 0), ticks);
+  assert.equal(
+    points.reduce((sum, p) => sum + p.latency.rtt!.count, 0),
+    ticks,
+  );
   assert.equal(points.at(-1)!.counters.received, ticks);
   assert.equal(points.at(-1)!.tMs, ticks * 100);
 });

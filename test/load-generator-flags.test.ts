@@ -14,6 +14,10 @@ test('a Node client process gets a 16 MiB nursery from the start; the Node serve
   assert.equal(cell?.status, 'ok', cell?.status === 'ok' ? '' : cell?.reason);
   const counters = cell!.measurements.counters;
   assert.equal(counters.clientHasFlags, 1);
-  assert.equal(counters.clientNewSpaceMiB, 16, 'V8 applied the flag: the nursery is 16 MiB before any allocation grew it');
+  assert.equal(
+    counters.clientNewSpaceMiB,
+    16,
+    'V8 applied the flag: the nursery is 16 MiB before any allocation grew it',
+  );
   assert.equal(cell!.measurements.serverCounters.serverHasFlags, 0);
 });

@@ -38,11 +38,17 @@ test('the judgement: a fan-out client at a full core is saturated, one waiting f
   // The same cell on a machine whose cores other processes held.
   const starved = loadSaturationOf([client(49, 1, [990, 3100])]);
   assert.deepEqual([starved?.saturated, starved?.starved], [[], [1]]);
-  assert.match(starved!.evidence, /^load generator starved of CPU .*: CPU 49% of a core \(peak 53%\), event loop busy 100\.0%, timers late by 990 ms on average \(at worst 3\.1 s\); .*--client-procs 2\)$/);
+  assert.match(
+    starved!.evidence,
+    /^load generator starved of CPU .*: CPU 49% of a core \(peak 53%\), event loop busy 100\.0%, timers late by 990 ms on average \(at worst 3\.1 s\); .*--client-procs 2\)$/,
+  );
   // Where /proc gives its demand, that is judged: it wanted a whole core and got half.
   const wanted = loadSaturationOf([{ ...client(49, 1, [990, 3100]), cpuDemandPercent: { mean: 99, max: 101 } }]);
   assert.deepEqual([wanted?.saturated, wanted?.starved], [[1], []]);
-  assert.match(wanted!.evidence, /: CPU demand 99% of a core \(peak 101%; on CPU 49%, the rest waiting for a core\), event loop busy 100\.0%/);
+  assert.match(
+    wanted!.evidence,
+    /: CPU demand 99% of a core \(peak 101%; on CPU 49%, the rest waiting for a core\), event loop busy 100\.0%/,
+  );
   assert.equal(loadSaturationOf([{ ...client(45, 0.48, [4.5, 98]), cpuDemandPercent: { mean: 52, max: 70 } }]), null);
   // A quiet client on a crowded machine waits for a core after each wake-up, yet its loop was idle: not saturated.
   assert.equal(loadSaturationOf([{ ...client(5, 0.16, [12, 97]), cpuDemandPercent: { mean: 96, max: 100 } }]), null);
@@ -55,22 +61,54 @@ test('the judgement: a fan-out client at a full core is saturated, one waiting f
   assert.match(two!.evidence, /: client 2: CPU 95% .*\(--client-procs 3 or more\)$/);
 });
 
-test('a client that burns its core is said in the JSON, the table, its footer and the HTML; a quiet cell is not', { timeout: 120_000 }, async () => {
+test('a client that burns its core is said in the JSON, the table, its footer and the HTML; a quiet cell is not', {
+  timeout: 120_000,
+}, async () => {
   const dir = tempDir();
-  const busy = await runCli(['run', join(REPO_ROOT, 'dist/test/fixtures/busy-client.js'), '--servers', 'ws', '--clients', 'ws', '--duration', '2s', '--out', join(dir, 'busy.json')]);
+  const busy = await runCli([
+    'run',
+    join(REPO_ROOT, 'dist/test/fixtures/busy-client.js'),
+    '--servers',
+    'ws',
+    '--clients',
+    'ws',
+    '--duration',
+    '2s',
+    '--out',
+    join(dir, 'busy.json'),
+  ]);
   assert.equal(busy.code, 0, busy.stderr);
   const [hot] = (JSON.parse(readFileSync(join(dir, 'busy.json'), 'utf8')) as BenchResult).cells;
   assert.ok(hot && isMeasured(hot) && hot.loadSaturation, JSON.stringify(hot));
   assert.deepEqual([...hot.loadSaturation.saturated, ...hot.loadSaturation.starved], [1]);
-  assert.match(hot.loadSaturation.evidence, /CPU (demand )?\d+% of a core \(peak \d+%[^)]*\), event loop busy \d+\.\d%, timers late by .*its latencies include its own queueing; .*--client-procs 2/);
+  assert.match(
+    hot.loadSaturation.evidence,
+    /CPU (demand )?\d+% of a core \(peak \d+%[^)]*\), event loop busy \d+\.\d%, timers late by .*its latencies include its own queueing; .*--client-procs 2/,
+  );
   assert.ok(hot.resources.clients[0]!.timerLatenessMs, 'each process measures its timers');
   assert.match(busy.stdout, /^ws\s+ws\s+ok, client (saturated|starved)\s/m);
-  assert.ok(busy.stdout.includes(`load generators that could not keep up:\n  ws x ws: ${hot.loadSaturation.evidence}`), busy.stdout);
+  assert.ok(
+    busy.stdout.includes(`load generators that could not keep up:\n  ws x ws: ${hot.loadSaturation.evidence}`),
+    busy.stdout,
+  );
   const html = readFileSync(join(dir, 'busy.report', 'report.html'), 'utf8');
   assert.ok(html.includes('ok, client '), 'the HTML status');
   assert.ok(html.includes(`<td class="text warn" colspan="`), 'the evidence on a row of its own');
 
-  const quiet = await runCli(['run', join(REPO_ROOT, 'dist/test/fixtures/user-scenario.js'), '--servers', 'ws', '--clients', 'ws', '--connections', '2', '--duration', '2s', '--out', join(dir, 'quiet.json')]);
+  const quiet = await runCli([
+    'run',
+    join(REPO_ROOT, 'dist/test/fixtures/user-scenario.js'),
+    '--servers',
+    'ws',
+    '--clients',
+    'ws',
+    '--connections',
+    '2',
+    '--duration',
+    '2s',
+    '--out',
+    join(dir, 'quiet.json'),
+  ]);
   assert.equal(quiet.code, 0, quiet.stderr);
   const [calm] = (JSON.parse(readFileSync(join(dir, 'quiet.json'), 'utf8')) as BenchResult).cells;
   assert.ok(calm && isMeasured(calm));
@@ -81,12 +119,24 @@ test('a client that burns its core is said in the JSON, the table, its footer an
 
 test("capacity reads the cell's judgement: the same cell is an invalid step exactly when run says its load generator saturated", () => {
   const info = scenarioInfo('echo', {
-    metrics: { rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } } },
+    metrics: {
+      rttP99Ms: {
+        header: 'p99 ms',
+        unit: 'ms',
+        better: 'lower',
+        role: 'primary-latency',
+        source: { histogram: 'rtt', stat: 'p99' },
+      },
+    },
     table: ['rttP99Ms'],
     charts: [],
   });
   const slo = parseSlo('p99<500ms', info);
-  const saturated = cell('echo', { server: 'uws', client: 'ws', histograms: { rtt: exponentialHistogram(200, 300, 1) } });
+  const saturated = cell('echo', {
+    server: 'uws',
+    client: 'ws',
+    histograms: { rtt: exponentialHistogram(200, 300, 1) },
+  });
   assert.ok(isMeasured(saturated));
   saturated.resources.clients = [client(103, 0.999, [250, 900])];
   saturated.loadSaturation = loadSaturationOf(saturated.resources.clients)!;
@@ -95,7 +145,13 @@ test("capacity reads the cell's judgement: the same cell is an invalid step exac
   const step = judgeCell(starved, slo, info, null, 100, 1);
   assert.deepEqual([step.clientSaturated, step.clientStarved], [false, true]);
   // The server's judgement is the same one: a server that wanted a whole core (and got 40% of it) is saturated.
-  const busyServer = { ...saturated, resources: { ...saturated.resources, server: { ...client(40, 0.99, null), cpuDemandPercent: { mean: 97, max: 100 } } } };
+  const busyServer = {
+    ...saturated,
+    resources: {
+      ...saturated.resources,
+      server: { ...client(40, 0.99, null), cpuDemandPercent: { mean: 97, max: 100 } },
+    },
+  };
   assert.equal(judgeCell(busyServer, slo, info, null, 100, 1).serverSaturated, true);
   // A cell without the engine's judgement (an older file) is judged from its resources by the same function.
   const { loadSaturation: _, ...unjudged } = saturated;

@@ -151,7 +151,8 @@ export function linkProblem(root: string, page: string, target: string): string 
   if (file !== top && !file.startsWith(`${top}/`)) return `${shown(file)} is outside ${top}`;
   if (!existsSync(file)) return `${shown(file)} does not exist`;
   if (anchor === null) return null;
-  if (statSync(file).isDirectory() || !file.endsWith('.md')) return `#${anchor} points into ${shown(file)}, which has no headings`;
+  if (statSync(file).isDirectory() || !file.endsWith('.md'))
+    return `#${anchor} points into ${shown(file)}, which has no headings`;
   if (!anchors(readFileSync(file, 'utf8')).has(anchor)) return `${shown(file)} has no heading #${anchor}`;
   return null;
 }

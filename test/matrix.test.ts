@@ -5,7 +5,12 @@ import { isMeasured, run } from '../src/index.js';
 test('echo completes on every compatible Node server x client pair and skips the incompatible ones', async () => {
   // The Bun and Deno stacks have their own file (runtimes.test.ts).
   const nodeStacks = ['ws', 'uws', 'socketio'];
-  const result = await run({ scenario: 'echo', servers: nodeStacks, clients: ['ws', 'undici', 'socketio'], params: { duration: '300ms', inflight: 2 } });
+  const result = await run({
+    scenario: 'echo',
+    servers: nodeStacks,
+    clients: ['ws', 'undici', 'socketio'],
+    params: { duration: '300ms', inflight: 2 },
+  });
   assert.equal(result.cells.length, 9);
   const ok = result.cells.filter((c) => c.status === 'ok').map((c) => `${c.server}/${c.client}`);
   assert.deepEqual(ok, ['ws/ws', 'ws/undici', 'uws/ws', 'uws/undici', 'socketio/socketio']);

@@ -20,7 +20,10 @@ function filled(values: number[]): ReturnType<typeof newHistogram> {
 test('a merge is byte for byte the encoding of one histogram fed every part', () => {
   const parts = [spread(3000, 21, 1), [], spread(500, 31.5, 2), [1, 2047, 2048, 3_599_999_999], spread(2000, 12, 3)];
   const whole = filled(parts.flat());
-  assert.equal(mergeEncoded(parts.map((values) => encodeHistogram(filled(values)))).hdrBase64, encodeHistogram(whole).hdrBase64);
+  assert.equal(
+    mergeEncoded(parts.map((values) => encodeHistogram(filled(values)))).hdrBase64,
+    encodeHistogram(whole).hdrBase64,
+  );
   assert.equal(mergeEncoded([]).hdrBase64, encodeHistogram(newHistogram()).hdrBase64);
   // One reused array behind every merge: the next merge starts from zero.
   assert.equal(mergeEncoded([encodeHistogram(filled([5]))]).hdrBase64, encodeHistogram(filled([5])).hdrBase64);
@@ -46,7 +49,11 @@ test('a bucket holding more than 2^32 samples keeps its count', () => {
 });
 
 test('a summary of an encoded histogram is that of the histogram decoded, call after call', () => {
-  for (const [seed, octaves] of [[4, 20], [5, 31], [6, 11]] as const) {
+  for (const [seed, octaves] of [
+    [4, 20],
+    [5, 31],
+    [6, 11],
+  ] as const) {
     const encoded = encodeHistogram(filled(spread(1500, octaves, seed)));
     assert.deepEqual(summarizeEncoded(encoded), summarizeHistogram(decodeHistogram(encoded)));
   }

@@ -24,7 +24,12 @@ function shard(index: number): BenchResult {
     clockRttMs: 0.1,
   };
   const scenario = scenarioInfo('fanout', { metrics: {}, table: [], charts: [] });
-  return { ...result(scenario, [cell('fanout', { server: 'target', client: 'ws', histograms: { delay: exponentialHistogram(100, 300, index) } })]), shard: info };
+  return {
+    ...result(scenario, [
+      cell('fanout', { server: 'target', client: 'ws', histograms: { delay: exponentialHistogram(100, 300, index) } }),
+    ]),
+    shard: info,
+  };
 }
 
 test('merge --out naming an input, directly or through a link, is refused and the input kept', async () => {
@@ -46,7 +51,10 @@ test('merge --out naming an input, directly or through a link, is refused and th
   for (const [out, input] of cases) {
     const outcome = await runCli(['merge', s0, s1, '--out', out], { cwd: dir });
     assert.equal(outcome.code, 2, outcome.stderr);
-    assert.equal(outcome.stderr, `wsbench: --out: ${out} is the input ${input}; write the merged result to another file\n`);
+    assert.equal(
+      outcome.stderr,
+      `wsbench: --out: ${out} is the input ${input}; write the merged result to another file\n`,
+    );
     assert.equal(outcome.stdout, '');
   }
   assert.equal(readFileSync(s0, 'utf8'), before);

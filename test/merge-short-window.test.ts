@@ -19,23 +19,34 @@ import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
   received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 const OPENED_AT = 1_700_000_000_000;
 
 function shardResult(index: number, received: number, windowMs: number): BenchResult {
   const shard: ShardInfo = {
-    runId: 'run-1', index, count: 2, configHash: 'abc',
+    runId: 'run-1',
+    index,
+    count: 2,
+    configHash: 'abc',
     histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'barrier', atEpochMs: OPENED_AT }, clockOffsetMs: 0, clockRttMs: 0.1,
+    start: { mode: 'barrier', atEpochMs: OPENED_AT },
+    clockOffsetMs: 0,
+    clockRttMs: 0.1,
   };
   const c = cell('sharded', { server: 'target', client: 'ws', counters: { received } }) as MeasuredCell;
   Object.assign(c.measurements, { windowMs, windowOpenedAtEpochMs: OPENED_AT });
   return { ...result(INFO, [c]), shard };
 }
 
-test('merge: a shard that closed its window at once does not shrink the others\' into an impossible rate', async () => {
+test("merge: a shard that closed its window at once does not shrink the others' into an impossible rate", async () => {
   const merged = await mergeShards([
     { source: 'shard-0.json', result: shardResult(0, 230_000, 2000) },
     { source: 'shard-1.json', result: shardResult(1, 0, 0.42) },
@@ -46,8 +57,8 @@ test('merge: a shard that closed its window at once does not shrink the others\'
   assert.equal(c.metrics.messagesPerSec, 115_000);
   assert.ok(
     c.notes.includes(
-      'shard 1 measured for 0.42 ms, another shard for 2.00 s, and all of them at once for 0.42 ms (a shard with nothing to do, or windows that did not line up): '
-        + 'rates are over the 2.00 s from the first window\'s opening to the last one\'s close, which holds every count, and so read low rather than high',
+      'shard 1 measured for 0.42 ms, another shard for 2.00 s, and all of them at once for 0.42 ms (a shard with nothing to do, or windows that did not line up): ' +
+        "rates are over the 2.00 s from the first window's opening to the last one's close, which holds every count, and so read low rather than high",
     ),
     c.notes.join('\n'),
   );
@@ -72,18 +83,50 @@ test(`a window under ${MIN_RATE_WINDOW_MS} ms gives no rate, with the reason, de
     async client() {},
     metrics: {
       received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-      perSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
-      computed: { header: 'B/s', unit: 'bytes/s', better: 'higher', role: 'detail', source: { custom: 'received x 32 / window', compute: ({ measurements: m }) => ((m.counters.received ?? 0) * 32 * 1000) / m.windowMs } },
+      perSec: {
+        header: 'msg/s',
+        unit: 'msg/s',
+        better: 'higher',
+        role: 'primary-rate',
+        source: { counter: 'received', as: 'rate' },
+      },
+      computed: {
+        header: 'B/s',
+        unit: 'bytes/s',
+        better: 'higher',
+        role: 'detail',
+        source: {
+          custom: 'received x 32 / window',
+          compute: ({ measurements: m }) => ((m.counters.received ?? 0) * 32 * 1000) / m.windowMs,
+        },
+      },
     },
     table: ['received', 'perSec', 'computed'],
   });
-  const measured = (windowMs: number) => computeMetrics(scenario, {
-    measurements: { histograms: {}, latency: {}, sizes: {}, counters: { received: 48 }, serverHistograms: {}, serverLatency: {}, serverCounters: {}, windowMs },
-    resources: { server: null, clients: [] }, stackDrops: null, serverReported: false, clientProcesses: 1, params: {},
-  });
+  const measured = (windowMs: number) =>
+    computeMetrics(scenario, {
+      measurements: {
+        histograms: {},
+        latency: {},
+        sizes: {},
+        counters: { received: 48 },
+        serverHistograms: {},
+        serverLatency: {},
+        serverCounters: {},
+        windowMs,
+      },
+      resources: { server: null, clients: [] },
+      stackDrops: null,
+      serverReported: false,
+      clientProcesses: 1,
+      params: {},
+    });
   const short = measured(0.42);
   assert.deepEqual(short.metrics, { received: 48, perSec: null, computed: null });
-  assert.equal(short.missing.perSec, `the window (0.42 ms) is too short to hold a rate (under ${MIN_RATE_WINDOW_MS} ms)`);
+  assert.equal(
+    short.missing.perSec,
+    `the window (0.42 ms) is too short to hold a rate (under ${MIN_RATE_WINDOW_MS} ms)`,
+  );
   assert.equal(short.missing.computed, short.missing.perSec);
   assert.deepEqual(measured(1000).metrics, { received: 48, perSec: 48, computed: 1536 });
 });

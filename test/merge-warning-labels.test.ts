@@ -15,7 +15,13 @@ import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 const INFO = scenarioInfo('sharded', {
   parameters: { payload: { kind: 'size', description: 'made up', default: 32, sweepable: true } },
@@ -36,7 +42,14 @@ function shard(index: number, rate: number, clientCpu: number, configHash = 'abc
     clockRttMs: 0.1,
   };
   const cells: CellResult[] = [32, 1024].map((payload) => {
-    const c = cell('sharded', { server: 'target', client: 'ws', params: { payload }, histograms: { delay: exponentialHistogram(100, 300, index) }, counters: { received: rate * 2 }, metrics: { messagesPerSec: rate } });
+    const c = cell('sharded', {
+      server: 'target',
+      client: 'ws',
+      params: { payload },
+      histograms: { delay: exponentialHistogram(100, 300, index) },
+      counters: { received: rate * 2 },
+      metrics: { messagesPerSec: rate },
+    });
     if (isMeasured(c)) c.resources.clients = [resources(clientCpu, clientCpu + 5, 80)];
     return c;
   });
@@ -44,7 +57,9 @@ function shard(index: number, rate: number, clientCpu: number, configHash = 'abc
 }
 
 test('merge warnings name cells as the table does', async () => {
-  const merged = await mergeShards([shard(0, 1000, 95), shard(1, 2000, 10)].map((r, i) => ({ source: `s${i}.json`, result: r })));
+  const merged = await mergeShards(
+    [shard(0, 1000, 95), shard(1, 2000, 10)].map((r, i) => ({ source: `s${i}.json`, result: r })),
+  );
   const warnings = merged.merge!.warnings;
   assert.ok(
     warnings.includes(
@@ -53,7 +68,12 @@ test('merge warnings name cells as the table does', async () => {
     ),
     warnings.join('\n'),
   );
-  assert.ok(warnings.some((w) => w.startsWith('sharded target x ws payload=1KiB: msg/s differs between shards by 67% of the mean')), warnings.join('\n'));
+  assert.ok(
+    warnings.some((w) =>
+      w.startsWith('sharded target x ws payload=1KiB: msg/s differs between shards by 67% of the mean'),
+    ),
+    warnings.join('\n'),
+  );
   for (const w of warnings) assert.doesNotMatch(w, /\["|\{"/, `no JSON cell key in: ${w}`);
 });
 
@@ -66,7 +86,10 @@ test('shards of different configurations are refused naming the settings that di
   });
   const outcome = await runCli(['merge', ...paths, '--out', join(dir, 'merged.json')]);
   assert.equal(outcome.code, 2, outcome.stderr);
-  assert.equal(outcome.stderr, `wsbench: merge: ${paths[1]} was run with another configuration than ${paths[0]}: client processes 2 vs 1\n`);
+  assert.equal(
+    outcome.stderr,
+    `wsbench: merge: ${paths[1]} was run with another configuration than ${paths[0]}: client processes 2 vs 1\n`,
+  );
 });
 
 test('when the files show no difference, the refusal says so and what was compared', async () => {

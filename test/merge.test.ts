@@ -14,10 +14,28 @@ import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  delayP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'delay', stat: 'p50' } },
-  delayP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'delay', stat: 'p99' } },
+  delayP50Ms: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'delay', stat: 'p50' },
+  },
+  delayP99Ms: {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'delay', stat: 'p99' },
+  },
   received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 
@@ -41,14 +59,21 @@ function shardResult(index: number, count: number, values: number[], runId = 'ru
     clockOffsetMs: index === 0 ? 0 : 0.2,
     clockRttMs: 0.1,
   };
-  const c = cell('sharded', { server: 'target', client: 'ws', histograms: { delay }, counters: { received: values.length } });
+  const c = cell('sharded', {
+    server: 'target',
+    client: 'ws',
+    histograms: { delay },
+    counters: { received: values.length },
+  });
   if (isMeasured(c)) c.metrics = { delayP50Ms: histogramStat(delay, 'p50'), received: values.length };
   return { ...result(INFO, [c]), shard };
 }
 
-test('merged percentiles are exactly those of the union of all shards\' samples; counters sum', async () => {
+test("merged percentiles are exactly those of the union of all shards' samples; counters sum", async () => {
   const perShard = [samples(0, 3000), samples(1, 5000), samples(2, 2000)];
-  const merged = await mergeShards(perShard.map((values, i) => ({ source: `shard-${i}.json`, result: shardResult(i, 3, values) })));
+  const merged = await mergeShards(
+    perShard.map((values, i) => ({ source: `shard-${i}.json`, result: shardResult(i, 3, values) })),
+  );
   const union = newHistogram();
   for (const v of perShard.flat()) union.recordValue(v);
   const [cell] = merged.cells;
@@ -58,29 +83,45 @@ test('merged percentiles are exactly those of the union of all shards\' samples;
   }
   assert.equal(cell.measurements.latency.delay?.count, 10_000);
   assert.equal(cell.metrics.received, 10_000);
-  assert.equal(cell.resources.clients.length, 3, 'every shard\'s load generator is kept');
-  assert.deepEqual(merged.merge?.shards.map((s) => s.status), ['ok', 'ok', 'ok']);
+  assert.equal(cell.resources.clients.length, 3, "every shard's load generator is kept");
+  assert.deepEqual(
+    merged.merge?.shards.map((s) => s.status),
+    ['ok', 'ok', 'ok'],
+  );
   assert.equal(merged.merge?.shards[1]?.cells[0]?.metrics.received, 5000, 'each shard keeps its own numbers');
 });
 
 test('a missing shard is named in the merge and fails the cell, never silently dropped', async () => {
-  const merged = await mergeShards([0, 2].map((i) => ({ source: `shard-${i}.json`, result: shardResult(i, 3, samples(i, 100)) })));
+  const merged = await mergeShards(
+    [0, 2].map((i) => ({ source: `shard-${i}.json`, result: shardResult(i, 3, samples(i, 100)) })),
+  );
   const [cell] = merged.cells;
   assert.equal(cell?.status, 'failed');
   assert.match(cell.reason, /shard 1: missing/);
-  assert.deepEqual(merged.merge?.shards.map((s) => s.status), ['ok', 'missing', 'ok']);
+  assert.deepEqual(
+    merged.merge?.shards.map((s) => s.status),
+    ['ok', 'missing', 'ok'],
+  );
   assert.ok(merged.merge?.warnings.some((w) => w.startsWith('shard 1 of 3 missing')));
 });
 
 test('shards of different runs, or a shard given twice, are refused with one line', async () => {
   await assert.rejects(
-    mergeShards([{ source: 'a.json', result: shardResult(0, 2, [1]) }, { source: 'b.json', result: shardResult(1, 2, [1], 'run-2') }]),
+    mergeShards([
+      { source: 'a.json', result: shardResult(0, 2, [1]) },
+      { source: 'b.json', result: shardResult(1, 2, [1], 'run-2') },
+    ]),
     { message: 'merge: b.json has another run id than a.json (run-2 vs run-1)' },
   );
   await assert.rejects(
-    mergeShards([{ source: 'a.json', result: shardResult(0, 2, [1]) }, { source: 'b.json', result: shardResult(0, 2, [1]) }]),
+    mergeShards([
+      { source: 'a.json', result: shardResult(0, 2, [1]) },
+      { source: 'b.json', result: shardResult(0, 2, [1]) },
+    ]),
     { message: 'merge: shard 0 appears twice (a.json and b.json)' },
   );
   const { shard: _, ...plain } = shardResult(0, 1, [1]);
-  await assert.rejects(mergeShards([{ source: 'plain.json', result: plain }]), { message: 'plain.json is not a shard result (run with --shard i/N)' });
+  await assert.rejects(mergeShards([{ source: 'plain.json', result: plain }]), {
+    message: 'plain.json is not a shard result (run with --shard i/N)',
+  });
 });

@@ -59,7 +59,8 @@ export function meaningOf(metric: MetricInfo): string {
     const counter = `counter \`${source.counter}\`${source.side === 'server' ? ', server side' : ''}`;
     return source.as === 'rate' ? `${about} (${counter}, per second of the window)` : `${about} (${counter})`;
   }
-  if ('resource' in source) return `${RESOURCE_WORDS[source.stat]} of ${source.resource === 'server' ? 'the server' : 'the client processes together'}${metric.description ? `: ${metric.description}` : ''}`;
+  if ('resource' in source)
+    return `${RESOURCE_WORDS[source.stat]} of ${source.resource === 'server' ? 'the server' : 'the client processes together'}${metric.description ? `: ${metric.description}` : ''}`;
   return metric.description ? `${metric.description} (${source.custom})` : source.custom;
 }
 

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, decodeHistogram, mergeEncoded, mergeHistogramSets, summarizeEncoded, summarizeLatencies, sumCounterSets } from '../src/measure/metrics.js';
+import {
+  MetricsRegistry,
+  decodeHistogram,
+  mergeEncoded,
+  mergeHistogramSets,
+  summarizeEncoded,
+  summarizeLatencies,
+  sumCounterSets,
+} from '../src/measure/metrics.js';
 import { shareOf } from '../src/share.js';
 
 /** Two "processes" record 1..1000 µs and 1001..2000 µs; below 2048 µs the histogram is exact. */
@@ -69,8 +77,14 @@ test('histogram and counter sets merge by name across processes', () => {
 });
 
 test('shares spread a total over processes without losing any', () => {
-  assert.deepEqual([0, 1, 2].map((i) => shareOf(10, i, 3)), [4, 3, 3]);
-  assert.deepEqual([0, 1].map((i) => shareOf(1, i, 2)), [1, 0]);
+  assert.deepEqual(
+    [0, 1, 2].map((i) => shareOf(10, i, 3)),
+    [4, 3, 3],
+  );
+  assert.deepEqual(
+    [0, 1].map((i) => shareOf(1, i, 2)),
+    [1, 0],
+  );
 });
 
 test('size histograms travel with unit bytes and summarise in bytes, apart from latencies', async () => {

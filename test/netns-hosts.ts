@@ -60,13 +60,19 @@ export class SimulatedNetwork {
 
   /** Starts `command` inside a host's namespace (ip netns exec runs it in place: the child's pid is the command's). */
   spawnIn(host: SimulatedHost, command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-    return spawn('ip', ['netns', 'exec', host.ns, command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    return spawn('ip', ['netns', 'exec', host.ns, command, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   }
 
   /** Kills whatever still runs in our namespaces (all of it started by the test), then deletes them. */
   destroy(): void {
     for (const ns of this.namespaces) {
-      const pids = spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' }).stdout?.split('\n').filter((p) => /^\d+$/.test(p)) ?? [];
+      const pids =
+        spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' })
+          .stdout?.split('\n')
+          .filter((p) => /^\d+$/.test(p)) ?? [];
       for (const pid of pids) {
         try {
           process.kill(Number(pid), 'SIGKILL');

@@ -19,7 +19,9 @@ function underShell(args: string[], env: NodeJS.ProcessEnv) {
 
 test('started by npx: the shell between npm and wsbench dies, wsbench writes what it measured and exits', async () => {
   const out = join(tempDir(), 'r.json');
-  const cli = underShell(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '30s', '--out', out], { npm_lifecycle_event: 'npx' });
+  const cli = underShell(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '30s', '--out', out], {
+    npm_lifecycle_event: 'npx',
+  });
   await cli.waitForStderr(/: started/);
   await new Promise((resolve) => setTimeout(resolve, 2000)); // into the window
   const killedAt = Date.now();

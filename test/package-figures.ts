@@ -134,7 +134,10 @@ export function installFigures(projectDir: string): Map<string, number> {
   }
   figures.set('nm-other', all - named);
   figures.set('nm-stdlib-packages', readdirSync(join(modules, '@stdlib')).length);
-  figures.set('nm-vega-builds', diskUsage(join(modules, 'vega', 'build')) + diskUsage(join(modules, 'vega-lite', 'build')));
+  figures.set(
+    'nm-vega-builds',
+    diskUsage(join(modules, 'vega', 'build')) + diskUsage(join(modules, 'vega-lite', 'build')),
+  );
   const optional = optionalPackages(projectDir).reduce((sum, path) => sum + diskUsage(join(projectDir, path)), 0);
   figures.set('nm-optional', optional);
   figures.set('nm-omit', all - optional);
@@ -143,8 +146,13 @@ export function installFigures(projectDir: string): Map<string, number> {
 
 /** The installed packages that are there only as optional dependencies, as npm's hidden lockfile marks them: what `--omit=optional` leaves out. */
 function optionalPackages(projectDir: string): string[] {
-  const lock = JSON.parse(readFileSync(join(projectDir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { optional?: boolean }> };
-  const paths = Object.entries(lock.packages).filter(([, entry]) => entry.optional).map(([path]) => path).sort();
+  const lock = JSON.parse(readFileSync(join(projectDir, 'node_modules', '.package-lock.json'), 'utf8')) as {
+    packages: Record<string, { optional?: boolean }>;
+  };
+  const paths = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.optional)
+    .map(([path]) => path)
+    .sort();
   // One nested in another is counted with it.
   return paths.filter((path, i) => !paths.slice(0, i).some((outer) => path.startsWith(`${outer}/`)));
 }
@@ -162,7 +170,9 @@ const MARKER = /<!--size:([\w-]+)-->(.*?)<!--\/size-->/g;
 
 /** README.md and every page under docs/ (recursively), as paths relative to `root`. */
 export function pagesOf(root: string): string[] {
-  const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
+  const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
   return ['README.md', ...docs.sort()];
 }
 
@@ -171,7 +181,10 @@ export function quotedFigures(root: string): QuotedFigure[] {
   return pagesOf(root).flatMap((page) =>
     readFileSync(join(root, page), 'utf8')
       .split('\n')
-      .flatMap((text, index) => [...text.matchAll(MARKER)].map((match) => ({ page, line: index + 1, key: match[1]!, shown: match[2]! }))));
+      .flatMap((text, index) =>
+        [...text.matchAll(MARKER)].map((match) => ({ page, line: index + 1, key: match[1]!, shown: match[2]! })),
+      ),
+  );
 }
 
 /**
@@ -189,10 +202,12 @@ export function staleFigures(root: string, measured: Map<string, number>): strin
       continue;
     }
     const value = format.read(quoted.shown);
-    if (value === null) problems.push(`${where}: "${quoted.shown}" is not a figure as it is shown (${format.show(1_234_567)})`);
+    if (value === null)
+      problems.push(`${where}: "${quoted.shown}" is not a figure as it is shown (${format.show(1_234_567)})`);
     const actual = measured.get(quoted.key);
     if (value === null || actual === undefined) continue;
-    if (Math.abs(value - actual) > format.slack(actual)) problems.push(`${where}: says ${quoted.shown}, measured ${format.show(actual)}`);
+    if (Math.abs(value - actual) > format.slack(actual))
+      problems.push(`${where}: says ${quoted.shown}, measured ${format.show(actual)}`);
   }
   return problems;
 }

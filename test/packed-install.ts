@@ -78,7 +78,9 @@ interface PackageLock {
  * Removed variables are undefined, which a child's environment leaves out.
  */
 export function npmEnv(): NodeJS.ProcessEnv {
-  const removed = Object.keys(process.env).filter((key) => /^npm_/i.test(key) && !/^npm_config_(cache|userconfig)$/i.test(key));
+  const removed = Object.keys(process.env).filter(
+    (key) => /^npm_/i.test(key) && !/^npm_config_(cache|userconfig)$/i.test(key),
+  );
   return {
     ...process.env,
     ...Object.fromEntries(removed.map((key) => [key, undefined])),
@@ -91,7 +93,12 @@ export function npmEnv(): NodeJS.ProcessEnv {
 
 export async function npm(args: string[], cwd: string): Promise<string> {
   try {
-    const { stdout } = await execFileAsync('npm', args, { cwd, env: npmEnv(), timeout: NPM_DEADLINE_MS, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await execFileAsync('npm', args, {
+      cwd,
+      env: npmEnv(),
+      timeout: NPM_DEADLINE_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return stdout;
   } catch (error) {
     const failed = error as Error & { stderr?: string };
@@ -107,11 +114,21 @@ export async function npm(args: string[], cwd: string): Promise<string> {
 export function offlineLock(projectDir: string, tarball: string): object {
   const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as PackageLock;
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const project = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as { name: string; version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const project = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   const resolved = `file:${relative(projectDir, tarball)}`;
   const packages: Record<string, unknown> = {
-    '': { name: project.name, version: project.version, dependencies: project.dependencies, ...(project.devDependencies ? { devDependencies: project.devDependencies } : {}) },
+    '': {
+      name: project.name,
+      version: project.version,
+      dependencies: project.dependencies,
+      ...(project.devDependencies ? { devDependencies: project.devDependencies } : {}),
+    },
     'node_modules/wsbench': {
       version: manifest.version,
       resolved,
@@ -124,7 +141,8 @@ export function offlineLock(projectDir: string, tarball: string): object {
     },
   };
   // The checkout's dev-only packages are not wsbench's dependencies once installed.
-  for (const [path, entry] of Object.entries(lock.packages)) if (path.startsWith('node_modules/') && !entry.dev) packages[path] = entry;
+  for (const [path, entry] of Object.entries(lock.packages))
+    if (path.startsWith('node_modules/') && !entry.dev) packages[path] = entry;
   // The project's own dev tools, and what they depend on, as the checkout has them.
   const wanted = Object.keys(project.devDependencies ?? {});
   for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
@@ -138,7 +156,10 @@ export function offlineLock(projectDir: string, tarball: string): object {
 }
 
 /** Who holds the checkout's pack lock: a file with its pid, in the temp folder, named after the checkout. */
-const PACK_LOCK = join(tmpdir(), `wsbench-pack-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 16)}.lock`);
+const PACK_LOCK = join(
+  tmpdir(),
+  `wsbench-pack-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 16)}.lock`,
+);
 
 /**
  * Runs `work` while no other process of this checkout packs through here (the test files that pack run
@@ -163,7 +184,10 @@ export async function packingAlone<T>(work: () => Promise<T>): Promise<T> {
     }
     // An empty file is one being written this instant: its owner is alive.
     if (owner > 0 && !alive(owner)) rmSync(PACK_LOCK, { force: true });
-    else if (Date.now() > deadline) throw new Error(`another test process (pid ${owner}) has packed this checkout for ${NPM_DEADLINE_MS / 1000} s (${PACK_LOCK})`);
+    else if (Date.now() > deadline)
+      throw new Error(
+        `another test process (pid ${owner}) has packed this checkout for ${NPM_DEADLINE_MS / 1000} s (${PACK_LOCK})`,
+      );
     else await sleep(250);
   }
   try {
@@ -183,14 +207,27 @@ export async function packAndInstall(options: { omitOptional?: boolean } = {}): 
     const [packed] = JSON.parse(output) as [PackSummary & { filename: string }];
     const packSeconds = (Date.now() - started) / 1000;
     const tarball = join(projectDir, packed.filename);
-    writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: PROJECT_NAME, version: '1.0.0', private: true, dependencies: { wsbench: `file:${packed.filename}` } }, null, 2)}\n`);
-    writeFileSync(join(projectDir, 'package-lock.json'), `${JSON.stringify(offlineLock(projectDir, tarball), null, 2)}\n`);
+    writeFileSync(
+      join(projectDir, 'package.json'),
+      `${JSON.stringify({ name: PROJECT_NAME, version: '1.0.0', private: true, dependencies: { wsbench: `file:${packed.filename}` } }, null, 2)}\n`,
+    );
+    writeFileSync(
+      join(projectDir, 'package-lock.json'),
+      `${JSON.stringify(offlineLock(projectDir, tarball), null, 2)}\n`,
+    );
     started = Date.now();
     await npm(['ci', ...(options.omitOptional ? ['--omit=optional'] : [])], projectDir);
     const installSeconds = (Date.now() - started) / 1000;
 
-    const run = (command: string[]) => (args: string[], runOptions: WsbenchOptions = {}) =>
-      runCli(args, { cwd: projectDir, command, env: { ...npmEnv(), ...runOptions.env }, ...(runOptions.timeoutMs ? { timeoutMs: runOptions.timeoutMs } : {}) });
+    const run =
+      (command: string[]) =>
+      (args: string[], runOptions: WsbenchOptions = {}) =>
+        runCli(args, {
+          cwd: projectDir,
+          command,
+          env: { ...npmEnv(), ...runOptions.env },
+          ...(runOptions.timeoutMs ? { timeoutMs: runOptions.timeoutMs } : {}),
+        });
     return {
       projectDir,
       tarball,

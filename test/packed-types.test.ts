@@ -26,8 +26,18 @@ const TSC_DEADLINE_MS = 180_000;
  * loaded by default (7); TypeScript 5 loads it, and takes ~20 s a project.
  */
 const COMPILERS = [
-  { label: 'TypeScript 5', bin: join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), version: /^Version 5\./, projects: ['tsconfig.json'] },
-  { label: 'TypeScript 7', bin: join(REPO_ROOT, 'node_modules', 'typescript7', 'bin', 'tsc'), version: /^Version 7\./, projects: ['tsconfig.json', 'tsconfig.scenario.json'] },
+  {
+    label: 'TypeScript 5',
+    bin: join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+    version: /^Version 5\./,
+    projects: ['tsconfig.json'],
+  },
+  {
+    label: 'TypeScript 7',
+    bin: join(REPO_ROOT, 'node_modules', 'typescript7', 'bin', 'tsc'),
+    version: /^Version 7\./,
+    projects: ['tsconfig.json', 'tsconfig.scenario.json'],
+  },
 ];
 
 /** ESM, as the package is: a built-in run, a scenario of its own, and the mistakes typing catches. */
@@ -126,7 +136,11 @@ after(() => installed?.remove());
 /** tsc's output for a project of the consumer ('' when it compiled cleanly), and the compiler's version. */
 async function compile(bin: string, project: string): Promise<string> {
   try {
-    await execFileAsync(process.execPath, [bin, '-p', join(installed.projectDir, project)], { cwd: installed.projectDir, timeout: TSC_DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 });
+    await execFileAsync(process.execPath, [bin, '-p', join(installed.projectDir, project)], {
+      cwd: installed.projectDir,
+      timeout: TSC_DEADLINE_MS,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return '';
   } catch (error) {
     const failed = error as Error & { stdout?: string; stderr?: string };
@@ -139,6 +153,8 @@ for (const { label, bin, version, projects } of COMPILERS) {
     const { stdout } = await execFileAsync(process.execPath, [bin, '--version']);
     assert.match(stdout, version, `${bin} is ${label}`);
     const outputs = await Promise.all(projects.map((project) => compile(bin, project)));
-    projects.forEach((project, i) => { assert.equal(outputs[i], '', `${project} under ${label}`); });
+    projects.forEach((project, i) => {
+      assert.equal(outputs[i], '', `${project} under ${label}`);
+    });
   });
 }

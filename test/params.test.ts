@@ -24,7 +24,15 @@ test('durations need a unit; sizes read with decimal and binary units, a bare nu
 
 test('code passes typed values: numbers in ms and bytes, text with a unit, arrays to sweep', () => {
   const sets = resolveParameterSets(echo, { connections: [1, 4], payload: [32, '1kb'], duration: '2s' });
-  assert.deepEqual(sets.map((s) => [s.connections, s.payload, s.duration]), [[1, 32, 2000], [1, 1000, 2000], [4, 32, 2000], [4, 1000, 2000]]);
+  assert.deepEqual(
+    sets.map((s) => [s.connections, s.payload, s.duration]),
+    [
+      [1, 32, 2000],
+      [1, 1000, 2000],
+      [4, 32, 2000],
+      [4, 1000, 2000],
+    ],
+  );
   assert.equal(resolveParameterSets(echo, { duration: 1500 })[0]!.duration, 1500);
   assert.equal(resolveParameterSets(echo, {})[0]!.duration, 5000);
 });
@@ -36,7 +44,10 @@ test('explicit values override the preset, which overrides the defaults', () => 
 
 test('library errors name the parameter, not a flag', () => {
   const refuse = (inputs: Record<string, unknown>, message: string, preset?: string): void => {
-    assert.throws(() => resolveParameterSets(echo, inputs, preset), (error: unknown) => error instanceof ParameterError && error.message === message);
+    assert.throws(
+      () => resolveParameterSets(echo, inputs, preset),
+      (error: unknown) => error instanceof ParameterError && error.message === message,
+    );
   };
   refuse({ duration: ['1s', '2s'] }, 'duration: takes one value, not a list ("1s", "2s")');
   refuse({ inflight: 1.5 }, 'inflight: 1.5 is not a whole number');
@@ -44,14 +55,19 @@ test('library errors name the parameter, not a flag', () => {
   refuse({ duration: '10ms' }, 'duration: "10ms" is below the minimum 100ms');
   refuse({ payload: [] }, 'payload: an empty list sweeps nothing');
   refuse({ duration: '1000h' }, 'duration: "1000h" is above the maximum 168h');
-  refuse({ bogus: 1 }, 'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, duration, deflate, tls, serverProcesses)');
+  refuse(
+    { bogus: 1 },
+    'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, duration, deflate, tls, serverProcesses)',
+  );
   refuse({}, 'preset: "nope" is not a preset of echo (ci, quick)', 'nope');
 });
 
 test('the command line reads text into typed values: a bare duration is refused with a hint, a bare size is bytes', () => {
   const info = scenarioInfo(echo).parameters;
   assert.equal(inputFromText('duration', info.duration!, '5s'), '5s');
-  assert.throws(() => inputFromText('duration', info.duration!, '5000'), { message: 'duration: "5000" has no unit: write 5000s or 5000ms' });
+  assert.throws(() => inputFromText('duration', info.duration!, '5000'), {
+    message: 'duration: "5000" has no unit: write 5000s or 5000ms',
+  });
   assert.equal(inputFromText('payload', info.payload!, '32'), 32);
   assert.deepEqual(inputFromText('payload', info.payload!, '32,4kb'), [32, '4kb']);
   assert.equal(inputFromText('binary', info.binary!, true), true);
@@ -61,6 +77,11 @@ test('the command line reads text into typed values: a bare duration is refused 
 test('the JSON declares every parameter with its default in ms and bytes', async () => {
   const { scenario } = await loadScenario('echo');
   const info = scenarioInfo(scenario);
-  assert.deepEqual(info.parameters.duration, { kind: 'duration', description: echo.duration!.description!, default: 5000, min: 100 });
+  assert.deepEqual(info.parameters.duration, {
+    kind: 'duration',
+    description: echo.duration!.description!,
+    default: 5000,
+    min: 100,
+  });
   assert.equal(info.parameters.payload!.max, 64 * 1024 * 1024);
 });

@@ -42,20 +42,38 @@ after(() => {
   http.close();
 });
 
-test('per connection: connect failures by reason, lost connections counted, the rest measured', { timeout: 60_000 }, async () => {
+test('per connection: connect failures by reason, lost connections counted, the rest measured', {
+  timeout: 60_000,
+}, async () => {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const port = (http.address() as { port: number }).port;
-  const result = await run({ scenario: SCENARIO, targets: [{ name: 'mine', url: `ws://127.0.0.1:${port}/` }], clients: ['ws'], params: { connections: 9, duration: '800ms' } });
+  const result = await run({
+    scenario: SCENARIO,
+    targets: [{ name: 'mine', url: `ws://127.0.0.1:${port}/` }],
+    clients: ['ws'],
+    params: { connections: 9, duration: '800ms' },
+  });
   const [cell] = result.cells;
   assert.ok(cell && isMeasured(cell), cell && 'reason' in cell ? cell.reason : 'no cell');
   const m = cell.metrics;
   assert.deepEqual(
-    { failed: m.connectFailed, timedOut: m.connectFailedETIMEDOUT, refused: m.connectFailedECONNREFUSED, other: m.connectFailedOther, lost: m.connectionsLost, heard: m.lostHeard },
+    {
+      failed: m.connectFailed,
+      timedOut: m.connectFailedETIMEDOUT,
+      refused: m.connectFailedECONNREFUSED,
+      other: m.connectFailedOther,
+      lost: m.connectionsLost,
+      heard: m.lostHeard,
+    },
     { failed: 3, timedOut: 3, refused: 0, other: 0, lost: 3, heard: 3 },
   );
   assert.ok((m.answered ?? 0) > 9, `the three healthy connections were answered: ${m.answered}`);
   assert.equal(m.rttSamples, m.answered, 'every answer in the window timed');
   assert.equal(cell.status, 'errors', 'failed and lost connections are faults');
-  assert.ok(cell.notes.some((n) => /^connect failed \(ETIMEDOUT\): /.test(n)), cell.notes.join('\n'));
-  for (const address of ['127.0.0.2', DROPPED, HELD]) assert.ok(seen.has(address), `a connection came from ${address}: ${[...seen].join(', ')}`);
+  assert.ok(
+    cell.notes.some((n) => /^connect failed \(ETIMEDOUT\): /.test(n)),
+    cell.notes.join('\n'),
+  );
+  for (const address of ['127.0.0.2', DROPPED, HELD])
+    assert.ok(seen.has(address), `a connection came from ${address}: ${[...seen].join(', ')}`);
 });

@@ -23,7 +23,9 @@ function node(code: string): ChildProcess {
 
 test('after follow(), samples come from the new process (its 80 MiB show) and CPU time adds up over both', async () => {
   const small = node('process.stdout.write("up\\n"); setInterval(() => {}, 1000)');
-  const large = node('globalThis.keep = Buffer.alloc(80 * 1024 * 1024, 1); process.stdout.write("up\\n"); setInterval(() => {}, 1000)');
+  const large = node(
+    'globalThis.keep = Buffer.alloc(80 * 1024 * 1024, 1); process.stdout.write("up\\n"); setInterval(() => {}, 1000)',
+  );
   await Promise.all([once(small.stdout!, 'data'), once(large.stdout!, 'data')]);
   const sampler = new ProcSampler(small.pid!);
   sampler.start();
@@ -35,7 +37,10 @@ test('after follow(), samples come from the new process (its 80 MiB show) and CP
   await new Promise((resolve) => setTimeout(resolve, 600));
   const stats = sampler.stop();
   assert.ok(stats, 'samples were taken');
-  assert.ok(stats.rssBytes.max > 80 * MIB, `the new process was sampled: RSS max ${Math.round(stats.rssBytes.max / MIB)} MiB`);
+  assert.ok(
+    stats.rssBytes.max > 80 * MIB,
+    `the new process was sampled: RSS max ${Math.round(stats.rssBytes.max / MIB)} MiB`,
+  );
   // The new process's start (filling 80 MiB) counts: its CPU time since birth adds to the old one's.
   assert.ok(stats.cpuPercent.mean > 0, `mean CPU ${stats.cpuPercent.mean}`);
 });

@@ -21,8 +21,14 @@ test('outside (/proc) and inside (process.cpuUsage, rss) readings of a Node proc
     const [inside] = (await once(child, 'message')) as [{ cpuPercent: number; rssBytes: number }];
     assert.ok(outside, 'the sampler read the process');
     assert.ok(outside.samples >= 6, `samples: ${outside.samples}`);
-    assert.ok(Math.abs(outside.cpuPercent.mean - inside.cpuPercent) < 5, `CPU: /proc ${outside.cpuPercent.mean}% vs own ${inside.cpuPercent.toFixed(1)}%`);
-    assert.ok(Math.abs(outside.rssBytes.max - inside.rssBytes) / inside.rssBytes < 0.05, `RSS: /proc ${outside.rssBytes.max} vs own ${inside.rssBytes}`);
+    assert.ok(
+      Math.abs(outside.cpuPercent.mean - inside.cpuPercent) < 5,
+      `CPU: /proc ${outside.cpuPercent.mean}% vs own ${inside.cpuPercent.toFixed(1)}%`,
+    );
+    assert.ok(
+      Math.abs(outside.rssBytes.max - inside.rssBytes) / inside.rssBytes < 0.05,
+      `RSS: /proc ${outside.rssBytes.max} vs own ${inside.rssBytes}`,
+    );
   } finally {
     child.kill('SIGKILL');
   }

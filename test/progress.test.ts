@@ -9,7 +9,12 @@ import echo from '../scenarios/echo.js';
 
 function capture(mode: ProgressMode, events: Array<[number, RunEvent]>): string {
   let text = '';
-  const stream = new Writable({ write(chunk: Buffer, _encoding, done) { text += chunk.toString(); done(); } });
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
   let now = 0;
   const progress = createProgress(stream, mode, () => now);
   for (const [at, event] of events) {
@@ -20,7 +25,15 @@ function capture(mode: ProgressMode, events: Array<[number, RunEvent]>): string 
   return text;
 }
 
-const identity = { index: 0, total: 2, round: 0, scenario: 'echo', server: 'uws', client: 'ws', params: { duration: 3000 } };
+const identity = {
+  index: 0,
+  total: 2,
+  round: 0,
+  scenario: 'echo',
+  server: 'uws',
+  client: 'ws',
+  params: { duration: 3000 },
+};
 const events: Array<[number, RunEvent]> = [
   [0, { type: 'run-start', scenario: scenarioInfo(echo), cells: 2, repeat: 1 }],
   [0, { type: 'cell-start', ...identity, windowMs: 3000 }],

@@ -14,8 +14,12 @@ import { join } from 'node:path';
 export const PROMETHEUS = process.env.WSBENCH_PROMETHEUS ?? '/usr/bin/prometheus';
 export const PROMTOOL = process.env.WSBENCH_PROMTOOL ?? '/usr/bin/promtool';
 
-export const prometheusSkip = existsSync(PROMETHEUS) ? false : `no prometheus at ${PROMETHEUS} (apt-get install prometheus, or set WSBENCH_PROMETHEUS)`;
-export const promtoolSkip = existsSync(PROMTOOL) ? false : `no promtool at ${PROMTOOL} (apt-get install prometheus, or set WSBENCH_PROMTOOL)`;
+export const prometheusSkip = existsSync(PROMETHEUS)
+  ? false
+  : `no prometheus at ${PROMETHEUS} (apt-get install prometheus, or set WSBENCH_PROMETHEUS)`;
+export const promtoolSkip = existsSync(PROMTOOL)
+  ? false
+  : `no promtool at ${PROMTOOL} (apt-get install prometheus, or set WSBENCH_PROMTOOL)`;
 
 /** Seconds between scrapes. The timeout is as long: a scrape that outlasts it fails, though wsbench answered it, and a busy machine needs room. */
 export const SCRAPE_INTERVAL_S = 2;
@@ -33,33 +37,49 @@ export interface Prometheus {
 }
 
 /** Starts Prometheus scraping `target` (host:port) every SCRAPE_INTERVAL_S; `nativeHistograms` turns the feature on (it then asks for protobuf). */
-export async function startPrometheus(target: string, options: { nativeHistograms?: boolean } = {}): Promise<Prometheus> {
+export async function startPrometheus(
+  target: string,
+  options: { nativeHistograms?: boolean } = {},
+): Promise<Prometheus> {
   const folder = mkdtempSync(join(tmpdir(), 'wsbench-prometheus-'));
   const api = `http://127.0.0.1:${await freePort()}`;
-  writeFileSync(join(folder, 'prometheus.yml'), [
-    'global:',
-    `  scrape_interval: ${SCRAPE_INTERVAL_S}s`,
-    `  scrape_timeout: ${SCRAPE_INTERVAL_S}s`,
-    'scrape_configs:',
-    '  - job_name: wsbench',
-    '    static_configs:',
-    `      - targets: ['${target}']`,
-    '',
-  ].join('\n'));
-  const child: ChildProcess = spawn(PROMETHEUS, [
-    `--config.file=${join(folder, 'prometheus.yml')}`,
-    `--storage.tsdb.path=${join(folder, 'data')}`,
-    `--web.listen-address=${api.slice('http://'.length)}`,
-    '--log.level=warn',
-    ...(options.nativeHistograms ? ['--enable-feature=native-histograms'] : []),
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(
+    join(folder, 'prometheus.yml'),
+    [
+      'global:',
+      `  scrape_interval: ${SCRAPE_INTERVAL_S}s`,
+      `  scrape_timeout: ${SCRAPE_INTERVAL_S}s`,
+      'scrape_configs:',
+      '  - job_name: wsbench',
+      '    static_configs:',
+      `      - targets: ['${target}']`,
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${join(folder, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(folder, 'data')}`,
+      `--web.listen-address=${api.slice('http://'.length)}`,
+      '--log.level=warn',
+      ...(options.nativeHistograms ? ['--enable-feature=native-histograms'] : []),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
 
   const query: Prometheus['query'] = async (expression, atS) => {
     const time = atS === undefined ? '' : `&time=${atS}`;
-    const response = await fetch(`${api}/api/v1/query?query=${encodeURIComponent(expression)}${time}`, { signal: AbortSignal.timeout(5000) });
-    const body = (await response.json()) as { status: string; error?: string; data?: { result?: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+    const response = await fetch(`${api}/api/v1/query?query=${encodeURIComponent(expression)}${time}`, {
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await response.json()) as {
+      status: string;
+      error?: string;
+      data?: { result?: Array<{ metric: Record<string, string>; value: [number, string] }> };
+    };
     if (body.status !== 'success') throw new QueryError(`${expression}: ${body.error ?? JSON.stringify(body)}`);
     return body.data?.result ?? [];
   };

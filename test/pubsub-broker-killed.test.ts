@@ -35,7 +35,10 @@ test('nats-server killed (SIGKILL) 1.5 s into a 4 s window: the cell fails, sayi
     assert.ok(said, `the reason says the broker was killed, and when: ${cell.reason}`);
     // The time it names is when it died, not when the cell ended (4 s window, 5 s drain).
     const saidMs = Number(said[1]) * 1000;
-    assert.ok(Math.abs(saidMs - (killedAt! - windowOpenedAt!)) < 1000, `${saidMs} ms said, killed ${killedAt! - windowOpenedAt!} ms into the window`);
+    assert.ok(
+      Math.abs(saidMs - (killedAt! - windowOpenedAt!)) < 1000,
+      `${saidMs} ms said, killed ${killedAt! - windowOpenedAt!} ms into the window`,
+    );
     assert.deepEqual(taggedBrokerProcesses(tag), [], 'nothing of the broker runs after the run');
   } finally {
     delete process.env[TAG_VARIABLE];

@@ -13,11 +13,21 @@ const PARAMS = { publishers: 2, subscribers: 12, topics: 3, rate: 150, duration:
 // 3 topics x 50 publications x 4 subscribers each.
 const EXPECTED = 600;
 
-async function runAgainst(broker: 'nats' | 'mqtt' | 'graphql-ws', name: string, command: string, clients: string[]): Promise<BenchResult> {
+async function runAgainst(
+  broker: 'nats' | 'mqtt' | 'graphql-ws',
+  name: string,
+  command: string,
+  clients: string[],
+): Promise<BenchResult> {
   const tag = newBrokerTag();
   process.env[TAG_VARIABLE] = tag;
   try {
-    const result = await run({ scenario: 'pubsub', serverCommands: [{ name, command }], clients, params: { ...PARAMS, broker } });
+    const result = await run({
+      scenario: 'pubsub',
+      serverCommands: [{ name, command }],
+      clients,
+      params: { ...PARAMS, broker },
+    });
     assert.deepEqual(taggedBrokerProcesses(tag), [], `nothing of ${name} runs after the run`);
     return result;
   } finally {
@@ -26,15 +36,22 @@ async function runAgainst(broker: 'nats' | 'mqtt' | 'graphql-ws', name: string, 
 }
 
 function assertDelivered(result: BenchResult, clients: string[]): void {
-  assert.deepEqual(result.cells.map((c) => c.client), clients);
+  assert.deepEqual(
+    result.cells.map((c) => c.client),
+    clients,
+  );
   for (const cell of result.cells) {
     const label = `${cell.server} x ${cell.client}`;
     if (cell.status !== 'ok') assert.fail(`${label}: ${cell.status}: ${cell.reason}`);
     const m = cell.metrics;
     assert.equal(m.expected, EXPECTED, label);
     assert.equal(m.delivered, EXPECTED, label);
-    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost']) assert.equal(m[fault], 0, `${label}: ${fault}`);
-    assert.ok(cell.resources.server && cell.resources.server.rssBytes.max > 0, `${label}: the broker's memory is measured`);
+    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost'])
+      assert.equal(m[fault], 0, `${label}: ${fault}`);
+    assert.ok(
+      cell.resources.server && cell.resources.server.rssBytes.max > 0,
+      `${label}: the broker's memory is measured`,
+    );
   }
 }
 
@@ -47,10 +64,21 @@ test('nats-server over WebSocket, NATS protocol from ws, undici, Bun and Deno cl
 
 test('an aedes MQTT broker over WebSocket (subprotocol mqtt), MQTT from ws and Bun clients', async () => {
   const clients = ['ws', 'bun'];
-  assertDelivered(await runAgainst('mqtt', 'aedes', `${process.execPath} examples/brokers/mqtt-broker.mjs --port {port}`, clients), clients);
+  assertDelivered(
+    await runAgainst('mqtt', 'aedes', `${process.execPath} examples/brokers/mqtt-broker.mjs --port {port}`, clients),
+    clients,
+  );
 });
 
 test('a graphql-ws broker (subprotocol graphql-transport-ws), GraphQL subscriptions from undici and Deno clients', async () => {
   const clients = ['undici', 'deno'];
-  assertDelivered(await runAgainst('graphql-ws', 'gql', `${process.execPath} examples/brokers/graphql-ws-broker.mjs --port {port}`, clients), clients);
+  assertDelivered(
+    await runAgainst(
+      'graphql-ws',
+      'gql',
+      `${process.execPath} examples/brokers/graphql-ws-broker.mjs --port {port}`,
+      clients,
+    ),
+    clients,
+  );
 });

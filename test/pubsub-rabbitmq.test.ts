@@ -12,7 +12,8 @@ import { run } from '../src/index.js';
 import { newBrokerTag, taggedBrokerProcesses, TAG_VARIABLE } from './broker-processes.js';
 
 test('RabbitMQ Web-STOMP: STOMP from ws clients, all delivered, no Erlang process, epmd or folder left', async (t) => {
-  if (!existsSync('/usr/lib/rabbitmq/bin/rabbitmq-server')) return t.skip('rabbitmq-server is not installed (Debian: apt-get install rabbitmq-server; .ci/run installs it)');
+  if (!existsSync('/usr/lib/rabbitmq/bin/rabbitmq-server'))
+    return t.skip('rabbitmq-server is not installed (Debian: apt-get install rabbitmq-server; .ci/run installs it)');
   const tag = newBrokerTag();
   process.env[TAG_VARIABLE] = tag;
   // The node's folder goes in a TMPDIR of the test's own, which must be empty again afterwards.
@@ -23,7 +24,14 @@ test('RabbitMQ Web-STOMP: STOMP from ws clients, all delivered, no Erlang proces
     const result = await run({
       scenario: 'pubsub',
       // The node takes 10 to 20 s to start on a busy 2-core machine.
-      serverCommands: [{ name: 'rabbitmq', command: 'examples/brokers/rabbitmq.sh {port} stomp', url: 'ws://{host}:{port}/ws', startTimeoutMs: 90_000 }],
+      serverCommands: [
+        {
+          name: 'rabbitmq',
+          command: 'examples/brokers/rabbitmq.sh {port} stomp',
+          url: 'ws://{host}:{port}/ws',
+          startTimeoutMs: 90_000,
+        },
+      ],
       clients: ['ws'],
       params: { broker: 'stomp', publishers: 2, subscribers: 8, topics: 2, rate: 100, duration: '1s' },
     });
@@ -32,7 +40,8 @@ test('RabbitMQ Web-STOMP: STOMP from ws clients, all delivered, no Erlang proces
     // 2 topics x 50 publications x 4 subscribers each.
     assert.equal(cell.metrics.expected, 400);
     assert.equal(cell.metrics.delivered, 400);
-    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost'] as const) assert.equal(cell.metrics[fault], 0, fault);
+    for (const fault of ['missing', 'duplicates', 'outOfOrder', 'misrouted', 'connectionsLost'] as const)
+      assert.equal(cell.metrics[fault], 0, fault);
     assert.deepEqual(taggedBrokerProcesses(tag), [], 'nothing of the node runs after the run');
     assert.deepEqual(readdirSync(temp), [], "the node's folder is removed");
   } finally {

@@ -12,7 +12,10 @@ function metricValue(metrics: Readonly<Record<string, number | null>>, key: stri
 
 test('push-vs-poll ci preset: both tests deliver every update once per approach, polls follow the schedule', async () => {
   const result = await run({ scenario: 'push-vs-poll', servers: ['uws'], clients: ['undici'], preset: 'ci' });
-  assert.deepEqual(result.cells.map((c) => c.params.test), ['continuous', 'sustained']);
+  assert.deepEqual(
+    result.cells.map((c) => c.params.test),
+    ['continuous', 'sustained'],
+  );
   const [continuous, sustained] = result.cells;
   for (const cell of result.cells) {
     const label = String(cell.params.test);
@@ -20,7 +23,11 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
     const m = cell.metrics;
     const v = (key: string): number => metricValue(m, key);
     const p = cell.params;
-    assert.deepEqual(cell.notes.filter((n) => n.includes('one host, one clock')).length, 1, `${label}: the result says how latency was measured`);
+    assert.deepEqual(
+      cell.notes.filter((n) => n.includes('one host, one clock')).length,
+      1,
+      `${label}: the result says how latency was measured`,
+    );
     assert.equal(m.negativeLatencies, 0, `${label}: no update was seen before it was created`);
     assert.ok(v('restMinMs') >= 0 && v('wsMinMs') >= 0);
     assert.ok(v('restMinMs') <= v('restP50Ms') && v('restP50Ms') <= v('restP99Ms') && v('restP99Ms') <= v('restMaxMs'));
@@ -36,7 +43,10 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
     const polls = `${label}: ${m.restRequests} polls, schedule ${m.restPollsScheduled}`;
     assert.ok(v('restRequests') <= v('restPollsScheduled') + 1, polls);
     assert.ok(v('restRequests') >= v('restPollsScheduled') / 2, polls);
-    assert.ok(v('restWireBytesUpPerUpdate') > 0 && v('restWireBytesDownPerUpdate') > v('restBodyBytesDownPerUpdate'), 'wire bytes include headers');
+    assert.ok(
+      v('restWireBytesUpPerUpdate') > 0 && v('restWireBytesDownPerUpdate') > v('restBodyBytesDownPerUpdate'),
+      'wire bytes include headers',
+    );
     assert.equal(m.errors, 0);
   }
   if (sustained?.status !== 'ok' || continuous?.status !== 'ok') assert.fail('both cells are ok (checked above)');
@@ -48,7 +58,11 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
 
 testRefusedRunInput(
   [
-    ['push-vs-poll: a poll interval below 1 ms', ['--poll-interval', '0.5ms'], 'wsbench: --poll-interval: "0.5ms" is below the minimum 1ms'],
+    [
+      'push-vs-poll: a poll interval below 1 ms',
+      ['--poll-interval', '0.5ms'],
+      'wsbench: --poll-interval: "0.5ms" is below the minimum 1ms',
+    ],
     [
       'push-vs-poll: more than one sustained order per millisecond, before anything starts',
       ['--test', 'sustained', '--duration', '100ms', '--samples', '1000'],

@@ -12,9 +12,10 @@ import { isMeasured, run } from '../src/index.js';
 import { PYTHON_EXAMPLES, pythonSkip, venvPython } from './python-support.js';
 
 const skip = pythonSkip();
-const command = (extra = ''): string => `${venvPython()} ${join(PYTHON_EXAMPLES, 'websockets_server.py')} --port {port}${extra}`;
+const command = (extra = ''): string =>
+  `${venvPython()} ${join(PYTHON_EXAMPLES, 'websockets_server.py')} --port {port}${extra}`;
 
-test('the Python websockets server serves churn over TLS with the run\'s certificate', { skip }, async () => {
+test("the Python websockets server serves churn over TLS with the run's certificate", { skip }, async () => {
   const result = await run({
     scenario: 'churn',
     serverCommands: [{ name: 'py', command: command(' --cert {cert} --key {key}') }],
@@ -22,7 +23,10 @@ test('the Python websockets server serves churn over TLS with the run\'s certifi
     params: { rate: 30, duration: '1500ms', messages: 2 },
   });
   const [cell] = result.cells;
-  assert.ok(cell && isMeasured(cell) && cell.status === 'ok', `${cell?.status} ${cell && 'reason' in cell ? cell.reason : ''}`);
+  assert.ok(
+    cell && isMeasured(cell) && cell.status === 'ok',
+    `${cell?.status} ${cell && 'reason' in cell ? cell.reason : ''}`,
+  );
   const c = cell.measurements.counters;
   const s = cell.measurements.serverCounters;
   assert.equal(cell.params.tls, 'on');
@@ -34,7 +38,9 @@ test('the Python websockets server serves churn over TLS with the run\'s certifi
   assert.notEqual(cell.metrics.serverCpuPerHandshakeUs, null);
 });
 
-test('the Python websockets server serves slow-consumer: its counters add up, and a stalled client\'s bytes queue in it', { skip }, async () => {
+test("the Python websockets server serves slow-consumer: its counters add up, and a stalled client's bytes queue in it", {
+  skip,
+}, async () => {
   const ticks = 100;
   const result = await run({
     scenario: 'slow-consumer',
@@ -43,7 +49,10 @@ test('the Python websockets server serves slow-consumer: its counters add up, an
     params: { connections: 4, slowShare: 0.25, interval: '10ms', duration: `${ticks * 10}ms`, messageSize: '128kb' },
   });
   const [cell] = result.cells;
-  assert.ok(cell && isMeasured(cell) && cell.status === 'ok', `${cell?.status} ${cell && 'reason' in cell ? cell.reason : ''}`);
+  assert.ok(
+    cell && isMeasured(cell) && cell.status === 'ok',
+    `${cell?.status} ${cell && 'reason' in cell ? cell.reason : ''}`,
+  );
   const c = cell.measurements.counters;
   const s = cell.measurements.serverCounters;
   const counts = `client ${JSON.stringify(c)} server ${JSON.stringify(s)}`;

@@ -31,7 +31,9 @@ export function pythonSkip(): string | false {
 /** The venv's python; throws with the command that makes it when python3 exists but the venv does not. */
 export function venvPython(): string {
   if (!existsSync(VENV_PYTHON)) {
-    throw new Error(`no ${VENV_PYTHON}: run python3 -m venv .venv && .venv/bin/pip install -r examples/python/requirements.txt (as .ci/run does)`);
+    throw new Error(
+      `no ${VENV_PYTHON}: run python3 -m venv .venv && .venv/bin/pip install -r examples/python/requirements.txt (as .ci/run does)`,
+    );
   }
   return VENV_PYTHON;
 }

@@ -28,14 +28,22 @@ after(() => files?.remove());
 
 for (const file of ['websockets_server.py', 'tornado_server.py', 'starlette_server.py']) {
   test(`${file} --cert --key answers a TLS client that trusts only that certificate`, { skip }, async () => {
-    const server = spawn(venvPython(), [join(PYTHON_EXAMPLES, file), '--port', '0', '--cert', files.certPath, '--key', files.keyPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(
+      venvPython(),
+      [join(PYTHON_EXAMPLES, file), '--port', '0', '--cert', files.certPath, '--key', files.keyPath],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const port = await announcedPort(server);
       const tls = { caPem: certificate.certPem };
 
       let echoed: (data: unknown) => void = () => undefined;
       const reply = new Promise((resolve) => (echoed = resolve));
-      const connection = await wsClient.connect(`wss://127.0.0.1:${port}/?scenario=echo`, { onMessage: (data) => echoed(data), onUnexpectedClose: (reason) => echoed(reason), tls });
+      const connection = await wsClient.connect(`wss://127.0.0.1:${port}/?scenario=echo`, {
+        onMessage: (data) => echoed(data),
+        onUnexpectedClose: (reason) => echoed(reason),
+        tls,
+      });
       connection.send(MESSAGE);
       assert.equal(await reply, MESSAGE);
       assert.equal(connection.tlsSession().protocol, 'TLSv1.3');
@@ -60,7 +68,10 @@ function announcedPort(server: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line within ${LISTEN_TIMEOUT_MS} ms: ${stderr}`)), LISTEN_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no "listening on" line within ${LISTEN_TIMEOUT_MS} ms: ${stderr}`)),
+      LISTEN_TIMEOUT_MS,
+    );
     server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     server.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();

@@ -44,11 +44,23 @@ const bigPlan = sparse('big.yaml', READ_LIMITS.plan + 1);
 const result = join(dir, 'r.json');
 copyFileSync(FIXTURE, result);
 const out = join(dir, 'never-written.json');
-const runTls = (ca: string): string[] => ['run', 'echo', '--target', 'wss://127.0.0.1:9/', '--ca', ca, '--duration', '1s', '--out', out];
+const runTls = (ca: string): string[] => [
+  'run',
+  'echo',
+  '--target',
+  'wss://127.0.0.1:9/',
+  '--ca',
+  ca,
+  '--duration',
+  '1s',
+  '--out',
+  out,
+];
 
 const fifoLine = `${fifo} is a FIFO, not a regular file`;
 const MiB = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-const tooBig = (path: string, size: number, what: string, limit: number): string => `${path} is ${MiB(size)}, more than ${what} may be (${MiB(limit)}: see docs/running.md)`;
+const tooBig = (path: string, size: number, what: string, limit: number): string =>
+  `${path} is ${MiB(size)}, more than ${what} may be (${MiB(limit)}: see docs/running.md)`;
 
 /** [what, argv, the line after "wsbench: "]. */
 const CASES: Array<[string, string[], string]> = [
@@ -62,13 +74,37 @@ const CASES: Array<[string, string[], string]> = [
   ['report of a symlink to /dev/zero', ['report', zero], `${zero} is a device, not a regular file`],
   ['--ca /dev/zero', runTls('/dev/zero'), '--ca: /dev/zero is a device, not a regular file'],
   ['recover of a folder', ['recover', folder], `${folder} is a folder, not a regular file`],
-  ['report of a result file past its limit', ['report', bigResult], tooBig(bigResult, READ_LIMITS.result + 1, 'a result file', READ_LIMITS.result)],
-  ['recover of a journal past its limit', ['recover', bigJournal], tooBig(bigJournal, READ_LIMITS.journal + 1, 'a journal', READ_LIMITS.journal)],
-  ['--ca past the PEM limit', runTls(bigPem), `--ca: ${tooBig(bigPem, READ_LIMITS.pem + 1, 'a PEM file', READ_LIMITS.pem)}`],
-  ['a test plan (--config) that is a FIFO', ['run', '--config', fifoPlan], `--config: ${fifoPlan} is a FIFO, not a regular file`],
+  [
+    'report of a result file past its limit',
+    ['report', bigResult],
+    tooBig(bigResult, READ_LIMITS.result + 1, 'a result file', READ_LIMITS.result),
+  ],
+  [
+    'recover of a journal past its limit',
+    ['recover', bigJournal],
+    tooBig(bigJournal, READ_LIMITS.journal + 1, 'a journal', READ_LIMITS.journal),
+  ],
+  [
+    '--ca past the PEM limit',
+    runTls(bigPem),
+    `--ca: ${tooBig(bigPem, READ_LIMITS.pem + 1, 'a PEM file', READ_LIMITS.pem)}`,
+  ],
+  [
+    'a test plan (--config) that is a FIFO',
+    ['run', '--config', fifoPlan],
+    `--config: ${fifoPlan} is a FIFO, not a regular file`,
+  ],
   ['compare --config a FIFO', ['compare', '--config', fifoPlan], `--config: ${fifoPlan} is a FIFO, not a regular file`],
-  ['--config a symlink to /dev/zero', ['capacity', '--config', zeroPlan], `--config: ${zeroPlan} is a device, not a regular file`],
-  ['--config past the plan limit', ['run', 'echo', '--config', bigPlan], `--config: ${tooBig(bigPlan, READ_LIMITS.plan + 1, 'a test plan', READ_LIMITS.plan)}`],
+  [
+    '--config a symlink to /dev/zero',
+    ['capacity', '--config', zeroPlan],
+    `--config: ${zeroPlan} is a device, not a regular file`,
+  ],
+  [
+    '--config past the plan limit',
+    ['run', 'echo', '--config', bigPlan],
+    `--config: ${tooBig(bigPlan, READ_LIMITS.plan + 1, 'a test plan', READ_LIMITS.plan)}`,
+  ],
 ];
 
 test('each special or oversized file is one line, exit 2, at once (no hang, no crash)', async () => {
@@ -80,7 +116,9 @@ test('each special or oversized file is one line, exit 2, at once (no hang, no c
       assert.equal(usageErrorLine(outcome), `wsbench: ${line}`);
       return [];
     } catch (error) {
-      return [`${what}: ${(error as Error).message.split('\n')[0]} (exit ${outcome.code}: ${outcome.stderr.trim().split('\n')[0]})`];
+      return [
+        `${what}: ${(error as Error).message.split('\n')[0]} (exit ${outcome.code}: ${outcome.stderr.trim().split('\n')[0]})`,
+      ];
     }
   });
   assert.deepEqual(wrong, []);

@@ -72,7 +72,11 @@ after(() => {
  * Runs `args` as written in `cwd` until stderr matches `measured`, then sends SIGINT to its group as a
  * terminal's Ctrl+C does; expects exit 130 and returns its output.
  */
-async function runUntilMeasured(args: string[], cwd: string, measured: RegExp): Promise<{ stdout: string; stderr: string }> {
+async function runUntilMeasured(
+  args: string[],
+  cwd: string,
+  measured: RegExp,
+): Promise<{ stdout: string; stderr: string }> {
   const cli = startCli(args, { cwd, ownProcessGroup: true, timeoutMs: 180_000 });
   running.add(cli);
   await cli.waitForStderr(measured, FIRST_CELL_DEADLINE_MS);
@@ -90,10 +94,19 @@ const firstCellOk = /\[1\/\d+\] .*: ok in /;
 const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<void> | void> = {
   'npx wsbench run echo --servers ws,uws --clients ws --connections 1,10,100 --duration 5s': async () => {
     const folder = cloneLikeFolder();
-    await runUntilMeasured(wsbenchArgs('npx wsbench run echo --servers ws,uws --clients ws --connections 1,10,100 --duration 5s'), folder, firstCellOk);
-    const result = JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as { cells: Array<{ server: string; client: string; status: string; params: Record<string, unknown> }> };
+    await runUntilMeasured(
+      wsbenchArgs('npx wsbench run echo --servers ws,uws --clients ws --connections 1,10,100 --duration 5s'),
+      folder,
+      firstCellOk,
+    );
+    const result = JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as {
+      cells: Array<{ server: string; client: string; status: string; params: Record<string, unknown> }>;
+    };
     const cells = result.cells.map((c) => `${c.server} x ${c.client} @ ${String(c.params.connections)}`).sort();
-    assert.deepEqual(cells, ['uws', 'ws'].flatMap((s) => [1, 10, 100].map((n) => `${s} x ws @ ${n}`)));
+    assert.deepEqual(
+      cells,
+      ['uws', 'ws'].flatMap((s) => [1, 10, 100].map((n) => `${s} x ws @ ${n}`)),
+    );
     assert.equal(result.cells[0]!.status, 'ok');
   },
   'python3 -m venv .venv': () => {
@@ -101,21 +114,39 @@ const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<voi
   },
   '.venv/bin/pip install -r examples/python/requirements.txt': () => {
     // Not run (pip downloads from PyPI): what it installs is pinned, and it is the .venv the next command runs.
-    const pins = readFileSync(join(REPO_ROOT, 'examples', 'python', 'requirements.txt'), 'utf8').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
-    assert.ok(pins.length > 0 && pins.every((line) => /^[A-Za-z0-9_.-]+==[\w.]+$/.test(line.trim())), `every requirement is pinned: ${pins.join(', ')}`);
+    const pins = readFileSync(join(REPO_ROOT, 'examples', 'python', 'requirements.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'));
+    assert.ok(
+      pins.length > 0 && pins.every((line) => /^[A-Za-z0-9_.-]+==[\w.]+$/.test(line.trim())),
+      `every requirement is pinned: ${pins.join(', ')}`,
+    );
     const commands = readmeCommands();
     const uses = commands.findIndex((command) => command.includes('.venv/bin/python'));
-    assert.ok(uses > commands.indexOf('python3 -m venv .venv') && commands.indexOf('python3 -m venv .venv') >= 0, 'the README makes .venv before a command uses it');
+    assert.ok(
+      uses > commands.indexOf('python3 -m venv .venv') && commands.indexOf('python3 -m venv .venv') >= 0,
+      'the README makes .venv before a command uses it',
+    );
   },
-  "npx wsbench run echo --servers uws --server-cmd 'py=.venv/bin/python examples/python/websockets_server.py --port {port}'": async (t) => {
-    if (!existsSync(VENV_PYTHON)) return t.skip(`no ${VENV_PYTHON}: the README's venv line (run by .ci/run) was not run here`);
-    const folder = cloneLikeFolder();
-    // Planning refuses a --server-cmd whose program is missing: a first cell measured means the command stood as written.
-    const { stderr } = await runUntilMeasured(wsbenchArgs("npx wsbench run echo --servers uws --server-cmd 'py=.venv/bin/python examples/python/websockets_server.py --port {port}'"), folder, firstCellOk);
-    assert.doesNotMatch(stderr, /command not found/);
-    const result = JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as { cells: Array<{ server: string }> };
-    assert.deepEqual([...new Set(result.cells.map((c) => c.server))], ['uws', 'py']);
-  },
+  "npx wsbench run echo --servers uws --server-cmd 'py=.venv/bin/python examples/python/websockets_server.py --port {port}'":
+    async (t) => {
+      if (!existsSync(VENV_PYTHON))
+        return t.skip(`no ${VENV_PYTHON}: the README's venv line (run by .ci/run) was not run here`);
+      const folder = cloneLikeFolder();
+      // Planning refuses a --server-cmd whose program is missing: a first cell measured means the command stood as written.
+      const { stderr } = await runUntilMeasured(
+        wsbenchArgs(
+          "npx wsbench run echo --servers uws --server-cmd 'py=.venv/bin/python examples/python/websockets_server.py --port {port}'",
+        ),
+        folder,
+        firstCellOk,
+      );
+      assert.doesNotMatch(stderr, /command not found/);
+      const result = JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as {
+        cells: Array<{ server: string }>;
+      };
+      assert.deepEqual([...new Set(result.cells.map((c) => c.server))], ['uws', 'py']);
+    },
   'npx wsbench init mybench': async () => {
     const folder = tempDir();
     initProject = join(folder, 'mybench');
@@ -127,40 +158,65 @@ const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<voi
     assert.match(init.stdout, /^ {2}npm run bench -- --target ws:\/\/127\.0\.0\.1:8080\/$/m);
   },
   'cd mybench': () => {
-    assert.ok(initProject !== null && existsSync(join(initProject, 'package.json')), 'init made mybench/ (the check above)');
+    assert.ok(
+      initProject !== null && existsSync(join(initProject, 'package.json')),
+      'init made mybench/ (the check above)',
+    );
   },
   'npm install': () => {
     // Not run here (it installs from the registry): packed-install.test.ts runs it in an init project, offline.
-    assert.match(readFileSync(join(REPO_ROOT, 'test', 'packed-install.test.ts'), 'utf8'), /test\('init in the installed package, then npm install && npm run bench -- --target in a copy of the project elsewhere: a table and a report'/);
+    assert.match(
+      readFileSync(join(REPO_ROOT, 'test', 'packed-install.test.ts'), 'utf8'),
+      /test\('init in the installed package, then npm install && npm run bench -- --target in a copy of the project elsewhere: a table and a report'/,
+    );
   },
   'npm run bench -- --target ws://127.0.0.1:8080/': () => {
     // Run by packed-install.test.ts after npm install (above); here: the project init wrote has that script.
-    const manifest = JSON.parse(readFileSync(join(initProject!, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(initProject!, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
     assert.match(manifest.scripts?.bench ?? '', /wsbench run /);
   },
   'npx wsbench compare base.json new.json --fail-on-regression 10': async () => {
     const folder = tempDir();
     copyFileSync(FIXTURE, join(folder, 'base.json'));
     copyFileSync(FIXTURE, join(folder, 'new.json'));
-    const outcome = await runCli(wsbenchArgs('npx wsbench compare base.json new.json --fail-on-regression 10'), { cwd: folder });
+    const outcome = await runCli(wsbenchArgs('npx wsbench compare base.json new.json --fail-on-regression 10'), {
+      cwd: folder,
+    });
     assert.equal(outcome.code, 0, outcome.stderr);
     assert.match(outcome.stderr + outcome.stdout, /gate passed at --fail-on-regression 10%/);
   },
   "npx wsbench capacity fanout --slo 'p99<500ms,errors=0' --duration 5s": async () => {
     const folder = cloneLikeFolder();
-    await runUntilMeasured(wsbenchArgs("npx wsbench capacity fanout --slo 'p99<500ms,errors=0' --duration 5s"), folder, /connections, \d+ client procs?: .* -> (within|broken)/);
-    const result = JSON.parse(readFileSync(join(folder, 'wsbench-capacity.json'), 'utf8')) as { capacity?: unknown; interrupted: boolean };
+    await runUntilMeasured(
+      wsbenchArgs("npx wsbench capacity fanout --slo 'p99<500ms,errors=0' --duration 5s"),
+      folder,
+      /connections, \d+ client procs?: .* -> (within|broken)/,
+    );
+    const result = JSON.parse(readFileSync(join(folder, 'wsbench-capacity.json'), 'utf8')) as {
+      capacity?: unknown;
+      interrupted: boolean;
+    };
     assert.equal(result.interrupted, true);
     assert.ok(result.capacity, 'the capacity section of what was measured');
-    assert.deepEqual(unignoredFiles(folder, CLONE_LINKS), [], 'what capacity leaves shows in a clone\'s `git status`');
+    assert.deepEqual(unignoredFiles(folder, CLONE_LINKS), [], "what capacity leaves shows in a clone's `git status`");
   },
   'npx wsbench run firehose --duration 1h --dashboard --metrics-listen :9464': async (t) => {
     const folder = cloneLikeFolder();
-    const cli = startCli(wsbenchArgs('npx wsbench run firehose --duration 1h --dashboard --metrics-listen :9464'), { cwd: folder, ownProcessGroup: true, timeoutMs: 180_000 });
+    const cli = startCli(wsbenchArgs('npx wsbench run firehose --duration 1h --dashboard --metrics-listen :9464'), {
+      cwd: folder,
+      ownProcessGroup: true,
+      timeoutMs: 180_000,
+    });
     running.add(cli);
     // The port is the README's: another program may hold it on this machine.
-    const listening = await Promise.race([cli.waitForStderr(/metrics: http:\/\/127\.0\.0\.1:9464\/metrics/, FIRST_CELL_DEADLINE_MS).then(() => true), cli.finished.then(() => false)]);
-    if (!listening && /EADDRINUSE|in use/.test(cli.stderr())) return t.skip(`port 9464 is taken here: ${cli.stderr().trim()}`);
+    const listening = await Promise.race([
+      cli.waitForStderr(/metrics: http:\/\/127\.0\.0\.1:9464\/metrics/, FIRST_CELL_DEADLINE_MS).then(() => true),
+      cli.finished.then(() => false),
+    ]);
+    if (!listening && /EADDRINUSE|in use/.test(cli.stderr()))
+      return t.skip(`port 9464 is taken here: ${cli.stderr().trim()}`);
     assert.ok(listening, cli.stderr());
     await cli.waitForStderr(/\[1\/\d+\] .*: started/, FIRST_CELL_DEADLINE_MS);
     const response = await fetch('http://127.0.0.1:9464/metrics', { signal: AbortSignal.timeout(10_000) });
@@ -175,8 +231,15 @@ const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<voi
 
 test('every command of the README after its quick start has a check here', () => {
   const commands = readmeCommands();
-  assert.deepEqual(commands.filter((command) => !(command in CHECKS)), []);
-  assert.deepEqual(Object.keys(CHECKS).filter((command) => !commands.includes(command)), [], 'a check for a command the README no longer shows');
+  assert.deepEqual(
+    commands.filter((command) => !(command in CHECKS)),
+    [],
+  );
+  assert.deepEqual(
+    Object.keys(CHECKS).filter((command) => !commands.includes(command)),
+    [],
+    'a check for a command the README no longer shows',
+  );
 });
 
 for (const [command, check] of Object.entries(CHECKS)) {

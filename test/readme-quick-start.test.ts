@@ -48,18 +48,32 @@ const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'ut
 
 test(`the quick start's sh block holds only commands checked here (${CHECKED.join(', ')})`, () => {
   const commands = quickStartCommands();
-  assert.deepEqual(commands.filter((command) => !CHECKED.includes(command)), []);
+  assert.deepEqual(
+    commands.filter((command) => !CHECKED.includes(command)),
+    [],
+  );
   assert.deepEqual([...new Set(commands)].sort(), [...CHECKED].sort());
 });
 
 test('quick start, `npm ci` (not run: it installs from the registry): package-lock.json holds the dependencies of package.json, as npm ci requires', () => {
   const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+    packages: Record<
+      string,
+      {
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+        optionalDependencies?: Record<string, string>;
+      }
+    >;
   };
   const root = lock.packages[''];
   assert.ok(root, 'package-lock.json describes the root package');
   for (const field of ['dependencies', 'devDependencies', 'optionalDependencies'] as const) {
-    assert.deepEqual(root[field] ?? {}, packageJson[field] ?? {}, `${field} of package-lock.json and package.json differ`);
+    assert.deepEqual(
+      root[field] ?? {},
+      packageJson[field] ?? {},
+      `${field} of package-lock.json and package.json differ`,
+    );
   }
 });
 
@@ -67,7 +81,11 @@ test('quick start, `npm test` (not run: it is this suite): the test script runs 
   const script = packageJson.scripts.test;
   assert.ok(script, 'package.json has a test script');
   // run-suite.js runs node --test over the *.test.js files of its folder, as suiteFiles() sorts them.
-  assert.match(script, /(^|&& )node dist\/test\/run-suite\.js$/, `the test script runs the compiled tests through dist/test/run-suite.js: ${script}`);
+  assert.match(
+    script,
+    /(^|&& )node dist\/test\/run-suite\.js$/,
+    `the test script runs the compiled tests through dist/test/run-suite.js: ${script}`,
+  );
   const thisFile = relative(REPO_ROOT, fileURLToPath(import.meta.url));
   assert.match(thisFile, /^dist\/test\/[^/]+\.test\.js$/);
   const { together, alone } = suiteFiles(dirname(fileURLToPath(import.meta.url)));
@@ -89,12 +107,22 @@ test("quick start, `npx wsbench`: the package's bin with no arguments runs the q
   asCloneRoot(folder);
   // The bin is executed as npx executes it, by its `#!/usr/bin/env -S node ...` line, with this Node first on PATH.
   const env = { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
-  quickSuite = startCli([], { cwd: folder, env, command: [join(REPO_ROOT, packageJson.bin.wsbench)], ownProcessGroup: true, timeoutMs: 60_000 });
+  quickSuite = startCli([], {
+    cwd: folder,
+    env,
+    command: [join(REPO_ROOT, packageJson.bin.wsbench)],
+    ownProcessGroup: true,
+    timeoutMs: 60_000,
+  });
   await quickSuite.waitForStderr(/: ok in /, FIRST_CELL_DEADLINE_MS);
   // Mid-run: the result's lock and journal are there.
-  assert.deepEqual(unignoredFiles(folder), [], 'what the run keeps while it runs shows in a clone\'s `git status`');
+  assert.deepEqual(unignoredFiles(folder), [], "what the run keeps while it runs shows in a clone's `git status`");
   const orchestrator = readFileSync(`/proc/${quickSuite.pid}/cmdline`, 'utf8').split('\0');
-  assert.deepEqual(orchestrator.slice(1, 1 + binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')).length), binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')), `the shebang's Node flags reach the orchestrator: ${orchestrator.join(' ')}`);
+  assert.deepEqual(
+    orchestrator.slice(1, 1 + binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')).length),
+    binNodeFlags(join(REPO_ROOT, 'bin/wsbench.js')),
+    `the shebang's Node flags reach the orchestrator: ${orchestrator.join(' ')}`,
+  );
   process.kill(-quickSuite.pid, 'SIGINT');
   const { code } = await quickSuite.finished;
   assert.equal(code, 130, quickSuite.stderr());
@@ -103,16 +131,22 @@ test("quick start, `npx wsbench`: the package's bin with no arguments runs the q
   assert.match(quickSuite.stdout(), /^echo: /);
   const resultFile = join(folder, 'wsbench-results.json');
   assert.ok(existsSync(resultFile), 'wsbench-results.json in the current folder');
-  assert.ok(existsSync(join(folder, 'wsbench-results.report', 'report.html')), 'wsbench-results.report/report.html beside it');
+  assert.ok(
+    existsSync(join(folder, 'wsbench-results.report', 'report.html')),
+    'wsbench-results.report/report.html beside it',
+  );
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as BenchResult;
   assert.equal(result.cells.length, 25);
   assert.equal(result.repeat, 3);
   for (const cell of result.cells) {
     assert.equal(cell.scenario, 'echo');
-    assert.deepEqual([cell.params.payload, cell.params.inflight, cell.params.connections, cell.params.duration], [32, 1, 1, 600]);
+    assert.deepEqual(
+      [cell.params.payload, cell.params.inflight, cell.params.connections, cell.params.duration],
+      [32, 1, 1, 600],
+    );
   }
   const cannotTalk = result.cells.filter((cell) => cell.status === 'skipped' && / cannot talk to /.test(cell.reason));
   assert.equal(cannotTalk.length, 8, 'the 8 n/a pairs (socket.io against plain WebSocket)');
   assert.equal(result.cells[0]!.status, 'ok', 'the first cell was measured');
-  assert.deepEqual(unignoredFiles(folder), [], 'what the quick start leaves shows in a clone\'s `git status`');
+  assert.deepEqual(unignoredFiles(folder), [], "what the quick start leaves shows in a clone's `git status`");
 });

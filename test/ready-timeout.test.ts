@@ -16,7 +16,7 @@ import { NEVER_READY_TIMEOUT_MS } from './fixtures/never-ready.js';
 
 const NEVER_READY = fileURLToPath(new URL('./fixtures/never-ready.js', import.meta.url));
 
-test('a client that never calls ready() fails its cell after the scenario\'s ready timeout, with the reason', async () => {
+test("a client that never calls ready() fails its cell after the scenario's ready timeout, with the reason", async () => {
   const started = Date.now();
   const result = await run({ scenario: NEVER_READY, servers: ['ws'], clients: ['ws'], params: { duration: '1s' } });
   const tookMs = Date.now() - started;
@@ -28,11 +28,30 @@ test('a client that never calls ready() fails its cell after the scenario\'s rea
 });
 
 test('the ready timeout: the default, a declared one, and the cap', () => {
-  const scenario = (readyTimeoutMs?: (p: unknown) => number): AnyScenario => ({ ...echo, ...(readyTimeoutMs ? { readyTimeoutMs } : {}) }) as AnyScenario;
+  const scenario = (readyTimeoutMs?: (p: unknown) => number): AnyScenario =>
+    ({ ...echo, ...(readyTimeoutMs ? { readyTimeoutMs } : {}) }) as AnyScenario;
   assert.equal(readyTimeoutMs(echo as AnyScenario, {}), DEFAULT_READY_TIMEOUT_MS);
-  assert.equal(readyTimeoutMs(scenario(() => 42_000), {}), 42_000);
-  assert.equal(readyTimeoutMs(scenario(() => 10 * 3_600_000), {}), MAX_READY_TIMEOUT_MS);
-  assert.equal(readyTimeoutMs(scenario(() => Number.NaN), {}), DEFAULT_READY_TIMEOUT_MS);
+  assert.equal(
+    readyTimeoutMs(
+      scenario(() => 42_000),
+      {},
+    ),
+    42_000,
+  );
+  assert.equal(
+    readyTimeoutMs(
+      scenario(() => 10 * 3_600_000),
+      {},
+    ),
+    MAX_READY_TIMEOUT_MS,
+  );
+  assert.equal(
+    readyTimeoutMs(
+      scenario(() => Number.NaN),
+      {},
+    ),
+    DEFAULT_READY_TIMEOUT_MS,
+  );
 });
 
 test('fanout sizes its ready timeout from connections, connect rate and connect timeout', () => {
@@ -40,5 +59,13 @@ test('fanout sizes its ready timeout from connections, connect rate and connect 
   // 10 connections at 1000/s + 10 s connect timeout + 15 s margin.
   assert.equal(readyTimeoutMs(fanout as AnyScenario, defaults!), 10 + 10_000 + 15_000);
   // 50 s of paced connects: beyond the default, within the cap (values as validated: ms).
-  assert.equal(readyTimeoutMs(fanout as AnyScenario, { ...defaults, connections: 50_000, connectRate: 1000, connectTimeout: 10_000 }), 50_000 + 10_000 + 15_000);
+  assert.equal(
+    readyTimeoutMs(fanout as AnyScenario, {
+      ...defaults,
+      connections: 50_000,
+      connectRate: 1000,
+      connectTimeout: 10_000,
+    }),
+    50_000 + 10_000 + 15_000,
+  );
 });

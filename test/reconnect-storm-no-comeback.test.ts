@@ -26,7 +26,10 @@ test('a command that will not start again fails the cell with its reason; its cl
   });
   const [cell] = result.cells;
   assert.equal(cell?.status, 'failed');
-  assert.equal('reason' in cell! ? cell.reason : '', 'the server did not come back after its restart: once exited with code 1 before listening: refusing to start a second time');
+  assert.equal(
+    'reason' in cell! ? cell.reason : '',
+    'the server did not come back after its restart: once exited with code 1 before listening: refusing to start a second time',
+  );
   assert.ok(isMeasured(cell!), 'what was measured is kept');
   assert.equal(cell.metrics.connected, 4);
   assert.equal(cell.metrics.lost, 4);

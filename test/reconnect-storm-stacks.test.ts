@@ -22,11 +22,20 @@ test('ws, uws, bun and deno servers restart and every ws client is back; refused
       assert.match(cell.reason, /unavailable/, `${cell.server} may only be skipped when its runtime is missing`);
       continue;
     }
-    assert.ok(cell.status === 'ok' && isMeasured(cell), `${cell.server}: ${cell.status}: ${'reason' in cell ? cell.reason : ''}`);
+    assert.ok(
+      cell.status === 'ok' && isMeasured(cell),
+      `${cell.server}: ${cell.status}: ${'reason' in cell ? cell.reason : ''}`,
+    );
     assert.equal(cell.metrics.lost, CONNECTIONS, cell.server);
     assert.equal(cell.metrics.back, CONNECTIONS, cell.server);
     assert.equal(cell.metrics.neverBack, 0, cell.server);
-    assert.ok(cell.notes.some((n) => n.startsWith('reconnect attempt failed (refused): ')), `${cell.server} notes: ${cell.notes.join(' | ')}`);
+    assert.ok(
+      cell.notes.some((n) => n.startsWith('reconnect attempt failed (refused): ')),
+      `${cell.server} notes: ${cell.notes.join(' | ')}`,
+    );
   }
-  assert.ok(result.cells.some((c) => c.server === 'uws' && c.status === 'ok'), 'uws ran');
+  assert.ok(
+    result.cells.some((c) => c.server === 'uws' && c.status === 'ok'),
+    'uws ran',
+  );
 });

@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { readResultFile } from '../src/result-file.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 
-const scenario = ({ stats = "'p50', 'p99'", table = "'rttP50Ms', 'rttP99Ms', 'wrong'", recorder = 'rtt' } = {}): string => `
+const scenario = ({
+  stats = "'p50', 'p99'",
+  table = "'rttP50Ms', 'rttP99Ms', 'wrong'",
+  recorder = 'rtt',
+} = {}): string => `
 import { counter, defineScenario, histogram } from 'wsbench/scenario';
 export default defineScenario({
   name: 'rpc',
@@ -39,19 +43,34 @@ function project(files: Record<string, string>): string {
 }
 
 test('a misspelt table key or statistic: one line naming the key path, exit 2', { timeout: 60_000 }, async () => {
-  const dir = project({ 'table.js': scenario({ table: "'rttP50Ms', 'rttP99MS'" }), 'stats.js': scenario({ stats: "'p50', 'p95'", table: "'rttP50Ms'" }) });
+  const dir = project({
+    'table.js': scenario({ table: "'rttP50Ms', 'rttP99MS'" }),
+    'stats.js': scenario({ stats: "'p50', 'p95'", table: "'rttP50Ms'" }),
+  });
   const table = await runCli(['run', './table.js', '--servers', 'ws', '--clients', 'ws'], { cwd: dir });
   assert.equal(table.code, 2);
-  assert.equal(table.stderr, `wsbench: cannot load scenario ${join(dir, 'table.js')}: scenario rpc: table[1] names "rttP99MS", which is not a declared metric: did you mean "rttP99Ms"?\n`);
+  assert.equal(
+    table.stderr,
+    `wsbench: cannot load scenario ${join(dir, 'table.js')}: scenario rpc: table[1] names "rttP99MS", which is not a declared metric: did you mean "rttP99Ms"?\n`,
+  );
   const stats = await runCli(['run', './stats.js', '--servers', 'ws', '--clients', 'ws'], { cwd: dir });
   assert.equal(stats.code, 2);
-  assert.equal(stats.stderr, `wsbench: cannot load scenario ${join(dir, 'stats.js')}: scenario rpc: recorders.rtt.stats[1] "p95" is not a statistic (count, min, mean, stdev, p50, p90, p99, p999, max)\n`);
+  assert.equal(
+    stats.stderr,
+    `wsbench: cannot load scenario ${join(dir, 'stats.js')}: scenario rpc: recorders.rtt.stats[1] "p95" is not a statistic (count, min, mean, stdev, p50, p90, p99, p999, max)\n`,
+  );
 });
 
 test('a recorder the code misspells fails the cell, naming it and the declared ones', { timeout: 60_000 }, async () => {
   const dir = project({ 'typo.js': scenario({ recorder: 'rtx' }) });
-  const outcome = await runCli(['run', './typo.js', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', 'r.json'], { cwd: dir });
+  const outcome = await runCli(
+    ['run', './typo.js', '--servers', 'ws', '--clients', 'ws', '--duration', '300ms', '--out', 'r.json'],
+    { cwd: dir },
+  );
   const [cell] = readResultFile(join(dir, 'r.json')).cells;
   assert.equal(cell?.status, 'failed', outcome.stderr);
-  assert.match(cell && 'reason' in cell ? cell.reason : '', /^client: ctx\.recorders\.rtx is not a declared client recorder; declared: rtt, wrong \(/);
+  assert.match(
+    cell && 'reason' in cell ? cell.reason : '',
+    /^client: ctx\.recorders\.rtx is not a declared client recorder; declared: rtt, wrong \(/,
+  );
 });

@@ -43,16 +43,19 @@ function compileErrors(files: Record<string, string>): Record<string, string[]> 
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(REPO_ROOT, join(dir, 'node_modules', 'wsbench'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const program = ts.createProgram(Object.keys(files).map((name) => join(dir, name)), {
-    strict: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    skipLibCheck: true,
-    types: ['node'],
-    typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
-  });
+  const program = ts.createProgram(
+    Object.keys(files).map((name) => join(dir, name)),
+    {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
+    },
+  );
   const errors: Record<string, string[]> = Object.fromEntries(Object.keys(files).map((name) => [name, []]));
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const name = diagnostic.file ? diagnostic.file.fileName.slice(dir.length + 1) : '(no file)';
@@ -61,7 +64,9 @@ function compileErrors(files: Record<string, string>): Record<string, string[]> 
   return errors;
 }
 
-test('a misspelt table key, chart histogram, recorder or metric key is a compile error; spelt right, it compiles', { timeout: 120_000 }, () => {
+test('a misspelt table key, chart histogram, recorder or metric key is a compile error; spelt right, it compiles', {
+  timeout: 120_000,
+}, () => {
   const errors = compileErrors({
     'right.ts': scenario(),
     'table.ts': scenario({ table: 'rttP99MS' }),
@@ -79,7 +84,9 @@ test('a misspelt table key, chart histogram, recorder or metric key is a compile
   one('recorder.ts', 'rtx');
   one('key.ts', 'rttP95Ms');
   // The error lists the keys there are, and the nearest.
-  const listed = /"rttP99MS"' is not assignable to type '([^']+)'\. Did you mean '"rttP99Ms"'\?/.exec(errors['table.ts']![0]!);
+  const listed = /"rttP99MS"' is not assignable to type '([^']+)'\. Did you mean '"rttP99Ms"'\?/.exec(
+    errors['table.ts']![0]!,
+  );
   assert.ok(listed, errors['table.ts']![0]);
   assert.deepEqual(listed[1]!.split(' | ').sort(), ['"requestsPerSec"', '"rttP50Ms"', '"rttP99Ms"', '"wrong"']);
 });

@@ -14,14 +14,31 @@ import { startCli } from './live-cli.js';
 import { eventually } from './foreign-processes.js';
 
 const SLOW_SCENARIO = fileURLToPath(new URL('./fixtures/slow-import-scenario.js', import.meta.url));
-const SIGNALS = [['SIGINT', 130], ['SIGTERM', 130], ['SIGHUP', 129]] as const;
+const SIGNALS = [
+  ['SIGINT', 130],
+  ['SIGTERM', 130],
+  ['SIGHUP', 129],
+] as const;
 
-test('recover interrupted while it holds the lock: exit 130 (129 for SIGHUP), no lock left, the journal kept', { timeout: 180_000 }, async () => {
-  const { out, journal } = await crashedJournal([SLOW_SCENARIO, '--servers', 'ws', '--clients', 'ws', '--duration', '500ms']);
+test('recover interrupted while it holds the lock: exit 130 (129 for SIGHUP), no lock left, the journal kept', {
+  timeout: 180_000,
+}, async () => {
+  const { out, journal } = await crashedJournal([
+    SLOW_SCENARIO,
+    '--servers',
+    'ws',
+    '--clients',
+    'ws',
+    '--duration',
+    '500ms',
+  ]);
   const before = readFileSync(journal);
   for (const [signal, code] of SIGNALS) {
     const cli = startCli(['recover', journal], { env: { WSBENCH_TEST_IMPORT_DELAY_MS: '60000' } });
-    assert.ok(await eventually(() => existsSync(`${out}.lock`), 60_000), `${signal}: recover never took the lock: ${cli.stderr()}`);
+    assert.ok(
+      await eventually(() => existsSync(`${out}.lock`), 60_000),
+      `${signal}: recover never took the lock: ${cli.stderr()}`,
+    );
     cli.child.kill(signal);
     const ended = await cli.finished;
     assert.deepEqual(ended, { code, signal: null }, `${signal}: ${cli.stderr()}`);

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { crashedJournal } from './crashed-journal.js';
 import { runCli } from './support.js';
 
-test('recover says in one line that the scenario cannot be loaded again, exits 2 and keeps the journal', { timeout: 120_000 }, async () => {
+test('recover says in one line that the scenario cannot be loaded again, exits 2 and keeps the journal', {
+  timeout: 120_000,
+}, async () => {
   const { dir, out, journal } = await crashedJournal();
   const gone = join(dir, 'moved-away.js');
   const [header, ...rest] = readFileSync(journal, 'utf8').split('\n');

@@ -13,9 +13,27 @@ import { histogramStat } from '../src/measure/metric-values.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 
 const ECHO_METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: { header: 'rtt p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
-  rttP99Ms: { header: 'rtt p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
-  messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  rttP50Ms: {
+    header: 'rtt p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
+  rttP99Ms: {
+    header: 'rtt p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  },
+  messagesPerSec: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
 };
 
 const fixture = join(REPO_ROOT, 'test/fixtures/echo-run.json');
@@ -39,7 +57,10 @@ function badFiles(): Array<[string, string, string]> {
   const foreign = join(dir, 'package.json');
   writeFileSync(foreign, JSON.stringify({ name: 'not-wsbench', cells: [] }));
   const newer = join(dir, 'newer.json');
-  writeFileSync(newer, JSON.stringify({ ...JSON.parse(readFileSync(fixture, 'utf8')), schemaVersion: SCHEMA_VERSION + 1 }));
+  writeFileSync(
+    newer,
+    JSON.stringify({ ...JSON.parse(readFileSync(fixture, 'utf8')), schemaVersion: SCHEMA_VERSION + 1 }),
+  );
   const directory = join(dir, 'a-directory.json');
   mkdirSync(directory);
   const missing = join(dir, 'missing.json');
@@ -48,13 +69,23 @@ function badFiles(): Array<[string, string, string]> {
     ['a directory', directory, `wsbench: ${directory} is a folder, not a regular file\n`],
     ['truncated', truncated, `wsbench: ${truncated} is not valid JSON (truncated or corrupted?)\n`],
     ['not wsbench', foreign, `wsbench: ${foreign} is not a wsbench result file\n`],
-    ['newer schema', newer, `wsbench: ${newer} has schemaVersion ${SCHEMA_VERSION + 1}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench\n`],
+    [
+      'newer schema',
+      newer,
+      `wsbench: ${newer} has schemaVersion ${SCHEMA_VERSION + 1}, newer than this wsbench reads (${SCHEMA_VERSION}); upgrade wsbench\n`,
+    ],
   ];
 }
 
 test('report and compare: each bad input file gives one line and exit 2', async () => {
   const cases = badFiles();
-  const outcomes = await Promise.all(cases.flatMap(([, path]) => [runCli(['report', path]), runCli(['compare', fixture, path]), runCli(['compare', path, fixture])]));
+  const outcomes = await Promise.all(
+    cases.flatMap(([, path]) => [
+      runCli(['report', path]),
+      runCli(['compare', fixture, path]),
+      runCli(['compare', path, fixture]),
+    ]),
+  );
   cases.forEach(([kind, , line], i) => {
     for (const outcome of outcomes.slice(i * 3, i * 3 + 3)) {
       assert.equal(outcome.stderr, line, kind);
@@ -69,7 +100,16 @@ function writeResult(dir: string, name: string, p99ScaleUs: number, messagesPerS
   const rtt = exponentialHistogram(5000, p99ScaleUs, 1, 50);
   const metrics = { rttP50Ms: histogramStat(rtt, 'p50'), rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec };
   const info = scenarioInfo('echo', { metrics: ECHO_METRICS, table: Object.keys(ECHO_METRICS), charts: [] });
-  const r = result(info, [cell('echo', { server: 'ws', client: 'ws', params: { connections }, histograms: { rtt }, metrics, serverResources: resources(40, 44, 70) })]);
+  const r = result(info, [
+    cell('echo', {
+      server: 'ws',
+      client: 'ws',
+      params: { connections },
+      histograms: { rtt },
+      metrics,
+      serverResources: resources(40, 44, 70),
+    }),
+  ]);
   writeFileSync(path, JSON.stringify(r));
   return path;
 }
@@ -97,7 +137,9 @@ test('compare --json carries the gate: threshold, regressed cells, exit code', a
   const slower = writeResult(dir, 'slower.json', 600, 10_000);
   const outcome = await runCli(['compare', base, slower, '--fail-on-regression', '10', '--json']);
   assert.equal(outcome.code, 1);
-  const printed = JSON.parse(outcome.stdout) as { gate: { thresholdPct: number; exitCode: number; regressions: Array<{ cell: string; key: string }> } };
+  const printed = JSON.parse(outcome.stdout) as {
+    gate: { thresholdPct: number; exitCode: number; regressions: Array<{ cell: string; key: string }> };
+  };
   assert.equal(printed.gate.thresholdPct, 10);
   assert.equal(printed.gate.exitCode, 1);
   assert.ok(printed.gate.regressions.some((r) => r.cell === 'echo ws x ws' && r.key === 'rttP99Ms'));
@@ -112,7 +154,10 @@ test('compare: no cell in common, or a bad threshold, is one line and exit 2', a
     runCli(['compare', one, one, '--fail-on-regression', 'lots']),
   ]);
   assert.equal(disjoint.code, 2);
-  assert.equal(disjoint.stderr, `wsbench: ${one} and ${ten} have no cell in common (cells match on scenario, server, client and every parameter)\n`);
+  assert.equal(
+    disjoint.stderr,
+    `wsbench: ${one} and ${ten} have no cell in common (cells match on scenario, server, client and every parameter)\n`,
+  );
   assert.equal(badPct.code, 2);
   assert.equal(badPct.stderr, 'wsbench: --fail-on-regression: "lots" is not a percentage (a number >= 0)\n');
 });

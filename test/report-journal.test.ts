@@ -16,7 +16,7 @@ test('report and compare take a journal for the result it rebuilds', { timeout: 
   const report = await runCli(['report', journal]);
   assert.equal(report.code, 0, report.stderr);
   assert.match(report.stderr, /r\.json\.journal: recovered from journal/);
-  assert.ok(existsSync(join(dir, 'r.report', 'report.html')), 'the report goes where the run\'s would have');
+  assert.ok(existsSync(join(dir, 'r.report', 'report.html')), "the report goes where the run's would have");
 
   const base = join(dir, 'base.json');
   writeFileSync(base, JSON.stringify(written));

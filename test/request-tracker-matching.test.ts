@@ -14,9 +14,18 @@ function tracker(timeoutMs = 0) {
   const registry = new MetricsRegistry();
   const window = new AbortController();
   const sent: string[] = [];
-  const counters = { answered: registry.counter('answered'), wrong: registry.counter('wrong'), missing: registry.counter('missing'), late: registry.counter('late') };
-  const requests = new Requests({ send: (data) => void sent.push(String(data)), nowUs: () => performance.now() * 1000, signal: window.signal }, { timeoutMs, time: registry.histogram('rtt'), ...counters });
-  const counts = (): Record<string, number> => Object.fromEntries(Object.entries(counters).map(([k, c]) => [k, c.value()]));
+  const counters = {
+    answered: registry.counter('answered'),
+    wrong: registry.counter('wrong'),
+    missing: registry.counter('missing'),
+    late: registry.counter('late'),
+  };
+  const requests = new Requests(
+    { send: (data) => void sent.push(String(data)), nowUs: () => performance.now() * 1000, signal: window.signal },
+    { timeoutMs, time: registry.histogram('rtt'), ...counters },
+  );
+  const counts = (): Record<string, number> =>
+    Object.fromEntries(Object.entries(counters).map(([k, c]) => [k, c.value()]));
   return { requests, sent, window, counts };
 }
 
@@ -42,7 +51,11 @@ test('after the window a reply is late and sends are refused; a timed-out reques
   const { requests, window, counts } = tracker(30);
   const timedOut = requests.send('x', { id: 1 });
   assert.equal(await timedOut, null);
-  assert.equal(requests.sort(JSON.stringify({ id: 1 })), 'answered', 'a late reply to a missing request is taken, not stray');
+  assert.equal(
+    requests.sort(JSON.stringify({ id: 1 })),
+    'answered',
+    'a late reply to a missing request is taken, not stray',
+  );
   const inFlight = requests.send('y', { id: 2 });
   window.abort();
   assert.equal(requests.sort(JSON.stringify({ id: 2 })), 'answered');

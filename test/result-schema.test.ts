@@ -23,20 +23,40 @@ const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 
 /** The published file alone, compiled by a fresh validator: what a user's own tooling would see. */
 function publishedValidator(version: ReadableVersion) {
-  return new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', SCHEMA_FILES[version]), 'utf8')));
+  return new Ajv2020({ strict: false }).compile(
+    JSON.parse(readFileSync(join(SOURCE_ROOT, 'schema', SCHEMA_FILES[version]), 'utf8')),
+  );
 }
 
 test('the package publishes the schema, for the version this wsbench writes', () => {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[]; dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    files: string[];
+    dependencies: Record<string, string>;
+  };
   assert.ok(pkg.files.includes('schema'), 'schema/ is in package.json "files"');
   assert.match(pkg.dependencies.ajv ?? '', /^\d+\.\d+\.\d+$/, 'ajv at an exact version');
-  const schema = resultSchema(SCHEMA_VERSION) as { $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } } };
+  const schema = resultSchema(SCHEMA_VERSION) as {
+    $defs: { BenchResult: { properties: { schemaVersion: { const: number } } } };
+  };
   assert.equal(schema.$defs.BenchResult.properties.schemaVersion.const, SCHEMA_VERSION);
 });
 
 test("a real run's result file validates against the published schema", async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws,undici', '--duration', '500ms', '--repeat', '2', '--out', out]);
+  const outcome = await runCli([
+    'run',
+    'echo',
+    '--servers',
+    'ws',
+    '--clients',
+    'ws,undici',
+    '--duration',
+    '500ms',
+    '--repeat',
+    '2',
+    '--out',
+    out,
+  ]);
   assert.equal(outcome.code, 0, outcome.stderr);
   const data = JSON.parse(readFileSync(out, 'utf8')) as unknown;
   const validate = publishedValidator(SCHEMA_VERSION);
@@ -45,10 +65,36 @@ test("a real run's result file validates against the published schema", async ()
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
-  rate: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate', scale: 1 } },
-  cpu: { header: 'cpu', unit: '%', better: 'lower', role: 'detail', source: { resource: 'server', stat: 'cpuMean' }, acrossRounds: 'max' },
-  custom: { header: 'c', unit: 'count', better: 'none', role: 'detail', source: { custom: 'how, in words' }, description: 'one sentence' },
+  rttP50Ms: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
+  rate: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate', scale: 1 },
+  },
+  cpu: {
+    header: 'cpu',
+    unit: '%',
+    better: 'lower',
+    role: 'detail',
+    source: { resource: 'server', stat: 'cpuMean' },
+    acrossRounds: 'max',
+  },
+  custom: {
+    header: 'c',
+    unit: 'count',
+    better: 'none',
+    role: 'detail',
+    source: { custom: 'how, in words' },
+    description: 'one sentence',
+  },
 };
 
 /** A result with every kind of cell, every optional field filled where the types allow one. */
@@ -57,22 +103,50 @@ function everyKind(): BenchResult {
   const info = scenarioInfo('echo', {
     metrics: METRICS,
     table: Object.keys(METRICS),
-    charts: [{ kind: 'percentiles', histograms: ['rtt', { histogram: 'rtt', side: 'server' }] }, { kind: 'resources', title: 'r' }],
+    charts: [
+      { kind: 'percentiles', histograms: ['rtt', { histogram: 'rtt', side: 'server' }] },
+      { kind: 'resources', title: 'r' },
+    ],
     parameters: {
       duration: { kind: 'duration', description: 'd', default: 1000, min: 1, max: 10, sweepable: true },
       mode: { kind: 'choice', description: 'm', default: 'a', choices: ['a', 'b'] },
     },
   });
-  const ok = cell('echo', { server: 'ws', client: 'ws', histograms: { rtt }, serverHistograms: { rtt }, metrics: { rttP50Ms: 0.2, rate: null }, counters: { received: 9 } });
+  const ok = cell('echo', {
+    server: 'ws',
+    client: 'ws',
+    histograms: { rtt },
+    serverHistograms: { rtt },
+    metrics: { rttP50Ms: 0.2, rate: null },
+    counters: { received: 9 },
+  });
   if (ok.status !== 'ok') throw new Error('fixture');
   ok.missing = { rate: 'no samples' };
-  ok.measurements.timeSeries = { intervalMs: 100, points: [{ tMs: 100, counters: { received: 9 }, latency: { rtt: { count: 9, p50Ms: 0.2, p99Ms: 0.3, maxMs: 0.4 } } }] };
+  ok.measurements.timeSeries = {
+    intervalMs: 100,
+    points: [
+      { tMs: 100, counters: { received: 9 }, latency: { rtt: { count: 9, p50Ms: 0.2, p99Ms: 0.3, maxMs: 0.4 } } },
+    ],
+  };
   ok.rounds = [
-    { status: 'ok', metrics: { rttP50Ms: 0.2 }, resources: { server: null, clients: [resources(1, 2, 3)] }, elapsedMs: 10 },
+    {
+      status: 'ok',
+      metrics: { rttP50Ms: 0.2 },
+      resources: { server: null, clients: [resources(1, 2, 3)] },
+      elapsedMs: 10,
+    },
     { status: 'failed', reason: 'interrupted', elapsedMs: 5 },
   ];
   const failedMeasured = cell('echo', { server: 'uws', client: 'ws', histograms: { rtt }, status: 'failed' });
-  const failedEmpty: CellResult = { scenario: 'echo', server: 'x', client: 'ws', params: { duration: 1000, flag: true, mode: 'a' }, elapsedMs: 1, status: 'failed', reason: 'server did not start' };
+  const failedEmpty: CellResult = {
+    scenario: 'echo',
+    server: 'x',
+    client: 'ws',
+    params: { duration: 1000, flag: true, mode: 'a' },
+    elapsedMs: 1,
+    status: 'failed',
+    reason: 'server did not start',
+  };
   const skipped = cell('echo', { server: 'socketio', client: 'ws', status: 'skipped' });
   const errors = cell('echo', { server: 'bun', client: 'ws', histograms: { rtt }, status: 'errors' });
   if (errors.status !== 'errors') throw new Error('fixture');
@@ -85,8 +159,18 @@ function everyKind(): BenchResult {
   r.environment.kernelVersion = '#1 SMP';
   r.environment.availableParallelism = 2;
   r.environment.stacks = [
-    { name: 'ws', role: 'server', protocol: 'websocket', availability: { available: true, version: '8', build: { packageName: 'ws', native: false, binary: 'x.node' } } },
-    { name: 'uws', role: 'client', protocol: 'websocket', availability: { available: false, version: null, reason: 'no binary' } },
+    {
+      name: 'ws',
+      role: 'server',
+      protocol: 'websocket',
+      availability: { available: true, version: '8', build: { packageName: 'ws', native: false, binary: 'x.node' } },
+    },
+    {
+      name: 'uws',
+      role: 'client',
+      protocol: 'websocket',
+      availability: { available: false, version: null, reason: 'no binary' },
+    },
   ];
   return r;
 }
@@ -100,13 +184,34 @@ test('every kind of cell validates, and the kinds are told apart', () => {
     change(copy.cells);
     return schemaProblem(copy, SCHEMA_VERSION);
   };
-  assert.equal(broken((c) => delete c[4]!.reason), 'cells[4] has no reason');
-  assert.equal(broken((c) => delete c[4]!.measurements), 'cells[4] has no measurements');
-  assert.equal(broken((c) => ((c[4]!.fault as Record<string, unknown>).atMs = 'soon')), 'cells[4].fault.atMs must be number or null (it is string "soon")');
-  assert.equal(broken((c) => delete c[2]!.reason), 'cells[2] has no reason');
-  assert.equal(broken((c) => (c[3]!.measurements = c[0]!.measurements)), 'cells[3].measurements must not be there');
-  assert.equal(broken((c) => delete c[0]!.measurements), 'cells[0] has no measurements');
-  assert.equal(broken((c) => delete (c[1]!.measurements as Record<string, unknown>).windowMs), 'cells[1].measurements has no windowMs');
+  assert.equal(
+    broken((c) => delete c[4]!.reason),
+    'cells[4] has no reason',
+  );
+  assert.equal(
+    broken((c) => delete c[4]!.measurements),
+    'cells[4] has no measurements',
+  );
+  assert.equal(
+    broken((c) => ((c[4]!.fault as Record<string, unknown>).atMs = 'soon')),
+    'cells[4].fault.atMs must be number or null (it is string "soon")',
+  );
+  assert.equal(
+    broken((c) => delete c[2]!.reason),
+    'cells[2] has no reason',
+  );
+  assert.equal(
+    broken((c) => (c[3]!.measurements = c[0]!.measurements)),
+    'cells[3].measurements must not be there',
+  );
+  assert.equal(
+    broken((c) => delete c[0]!.measurements),
+    'cells[0] has no measurements',
+  );
+  assert.equal(
+    broken((c) => delete (c[1]!.measurements as Record<string, unknown>).windowMs),
+    'cells[1].measurements has no windowMs',
+  );
 });
 
 test('a version 1 file validates against the version 1 schema, and its upgrade against the current one', () => {
@@ -120,15 +225,24 @@ test('a version 1 file validates against the version 1 schema, and its upgrade a
 
 test('a version 2 file validates against the version 2 schema, is read as version 3, and an errors cell is no version 2 cell', () => {
   const v3 = everyKind();
-  const v2 = { ...v3, schemaVersion: 2, cells: v3.cells.filter((c) => c.status !== 'errors') } as Record<string, unknown>;
+  const v2 = { ...v3, schemaVersion: 2, cells: v3.cells.filter((c) => c.status !== 'errors') } as Record<
+    string,
+    unknown
+  >;
   delete v2.argv;
   delete v2.host;
   assert.ok(publishedValidator(2)(v2), JSON.stringify(publishedValidator(2).errors));
   const upgraded = resultFromJson(JSON.parse(JSON.stringify(v2)), 'v2.json');
   assert.equal(upgraded.schemaVersion, 3);
-  assert.deepEqual(upgraded.cells.map((c) => c.status), ['ok', 'failed', 'failed', 'skipped']);
+  assert.deepEqual(
+    upgraded.cells.map((c) => c.status),
+    ['ok', 'failed', 'failed', 'skipped'],
+  );
   assert.ok(publishedValidator(3)(JSON.parse(JSON.stringify(upgraded))));
-  assert.match(schemaProblem({ ...v3, schemaVersion: 2 }, 2) ?? '', /^cells\[4\]\.status must be one of ok, failed, skipped/);
+  assert.match(
+    schemaProblem({ ...v3, schemaVersion: 2 }, 2) ?? '',
+    /^cells\[4\]\.status must be one of ok, failed, skipped/,
+  );
 });
 
 // ---------------------------------------------------------------- in step with the types
@@ -160,7 +274,8 @@ function typeFile(file: string): TypeFile {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const target = join(dirname(file), node.moduleSpecifier.text.replace(/\.js$/, '.ts'));
       const bindings = node.importClause?.namedBindings;
-      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) known.imports.set(element.name.text, target);
+      if (bindings && ts.isNamedImports(bindings))
+        for (const element of bindings.elements) known.imports.set(element.name.text, target);
     }
   }
   parsed.set(file, known);
@@ -184,8 +299,12 @@ function resultInterfaces(): Map<string, Shape> {
     shapes.set(name, shape);
     for (const parent of (node.heritageClauses ?? []).flatMap((c) => c.types)) {
       const inherited = visit(file, parent.expression.getText(source));
-      inherited?.properties.forEach((p) => { shape.properties.add(p); });
-      inherited?.required.forEach((p) => { shape.required.add(p); });
+      inherited?.properties.forEach((p) => {
+        shape.properties.add(p);
+      });
+      inherited?.required.forEach((p) => {
+        shape.required.add(p);
+      });
     }
     for (const member of node.members) {
       if (!ts.isPropertySignature(member)) continue;
@@ -202,7 +321,8 @@ function resultInterfaces(): Map<string, Shape> {
     }
     return shape;
   };
-  for (const name of typeFile('src/result-types.ts').interfaces.keys()) if (!NOT_IN_THE_FILE.has(name)) visit('src/result-types.ts', name);
+  for (const name of typeFile('src/result-types.ts').interfaces.keys())
+    if (!NOT_IN_THE_FILE.has(name)) visit('src/result-types.ts', name);
   return shapes;
 }
 
@@ -210,11 +330,18 @@ type SchemaNode = { $ref?: string; properties?: Record<string, unknown>; require
 
 /** A schema definition's properties and required names, through the references of its allOf. */
 function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape {
-  const shape: Shape = { properties: new Set(Object.keys(node.properties ?? {})), required: new Set(node.required ?? []) };
+  const shape: Shape = {
+    properties: new Set(Object.keys(node.properties ?? {})),
+    required: new Set(node.required ?? []),
+  };
   for (const part of node.allOf ?? []) {
     const inner = schemaShape(defs, part.$ref ? defs[part.$ref.replace('#/$defs/', '')]! : part);
-    inner.properties.forEach((p) => { shape.properties.add(p); });
-    inner.required.forEach((p) => { shape.required.add(p); });
+    inner.properties.forEach((p) => {
+      shape.properties.add(p);
+    });
+    inner.required.forEach((p) => {
+      shape.required.add(p);
+    });
   }
   return shape;
 }
@@ -251,15 +378,39 @@ test('a file whose cells are not cells, or hold wrong types, is one line naming 
   const cases: Array<[string, unknown, string]> = [
     ['null-cell', { ...good, cells: [null] }, 'cells[0] must be object (it is null)'],
     ['empty-cell', { ...good, cells: [{}] }, 'cells[0] has no status'],
-    ['string-elapsed', { ...good, cells: [{ ...good.cells[0], elapsedMs: 'soon' }] }, 'cells[0].elapsedMs must be number (it is string "soon")'],
-    ['bad-metric', { ...good, cells: [{ ...good.cells[0], metrics: { rttP50Ms: '0.2' } }] }, 'cells[0].metrics.rttP50Ms must be number or null (it is string "0.2")'],
-    ['bad-role', { ...good, scenarios: [{ ...good.scenarios[0], metrics: { x: { ...METRICS.rate, role: 'headline' } }, table: [] }] }, 'scenarios[0].metrics.x.role must be one of primary-latency, primary-rate, progress, errors, detail (it is string "headline")'],
+    [
+      'string-elapsed',
+      { ...good, cells: [{ ...good.cells[0], elapsedMs: 'soon' }] },
+      'cells[0].elapsedMs must be number (it is string "soon")',
+    ],
+    [
+      'bad-metric',
+      { ...good, cells: [{ ...good.cells[0], metrics: { rttP50Ms: '0.2' } }] },
+      'cells[0].metrics.rttP50Ms must be number or null (it is string "0.2")',
+    ],
+    [
+      'bad-role',
+      {
+        ...good,
+        scenarios: [{ ...good.scenarios[0], metrics: { x: { ...METRICS.rate, role: 'headline' } }, table: [] }],
+      },
+      'scenarios[0].metrics.x.role must be one of primary-latency, primary-rate, progress, errors, detail (it is string "headline")',
+    ],
   ];
   for (const [name, data] of cases) writeFileSync(join(dir, `${name}.json`), JSON.stringify(data));
-  const outcomes = await Promise.all(cases.flatMap(([name]) => [runCli(['report', join(dir, `${name}.json`), '--out', join(dir, 'site')]), runCli(['compare', join(dir, `${name}.json`), V1_FIXTURE])]));
+  const outcomes = await Promise.all(
+    cases.flatMap(([name]) => [
+      runCli(['report', join(dir, `${name}.json`), '--out', join(dir, 'site')]),
+      runCli(['compare', join(dir, `${name}.json`), V1_FIXTURE]),
+    ]),
+  );
   cases.forEach(([name, , problem], i) => {
     for (const outcome of outcomes.slice(i * 2, i * 2 + 2)) {
-      assert.equal(outcome.stderr, `wsbench: ${join(dir, `${name}.json`)} is not a valid wsbench result: ${problem}\n`, name);
+      assert.equal(
+        outcome.stderr,
+        `wsbench: ${join(dir, `${name}.json`)} is not a valid wsbench result: ${problem}\n`,
+        name,
+      );
       assert.equal(outcome.code, 2, name);
       assert.equal(outcome.stdout, '', name);
     }

@@ -41,8 +41,17 @@ test('its declarations come from the version 1 columns: table, headers, roles an
   const [scenario] = readResultFile(V1_PATH).scenarios;
   assert.ok(scenario);
   assert.deepEqual(scenario.table, ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors']);
-  assert.deepEqual(scenario.table.map((k) => scenario.metrics[k]!.header), ['p50 ms', 'p99 ms', 'max ms', 'msg/s', 'errors']);
-  assert.deepEqual(scenario.metrics.rttP99Ms, { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } });
+  assert.deepEqual(
+    scenario.table.map((k) => scenario.metrics[k]!.header),
+    ['p50 ms', 'p99 ms', 'max ms', 'msg/s', 'errors'],
+  );
+  assert.deepEqual(scenario.metrics.rttP99Ms, {
+    header: 'p99 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p99' },
+  });
   assert.equal(scenario.metrics.rttMaxMs!.role, 'detail');
   assert.deepEqual(scenario.metrics.messagesPerSec!.source, { counter: 'received', as: 'rate' });
   assert.equal(scenario.metrics.messagesPerSec!.role, 'primary-rate');
@@ -50,31 +59,63 @@ test('its declarations come from the version 1 columns: table, headers, roles an
   assert.equal(scenario.metrics.sent!.role, 'detail');
   assert.ok(scenario.charts.length > 0);
   assert.deepEqual(scenario.charts, [{ kind: 'percentiles', histograms: ['rtt'] }, { kind: 'resources' }]);
-  assert.deepEqual(Object.keys(scenario.parameters).sort(), ['binary', 'connections', 'duration', 'inflight', 'messages', 'payload']);
+  assert.deepEqual(Object.keys(scenario.parameters).sort(), [
+    'binary',
+    'connections',
+    'duration',
+    'inflight',
+    'messages',
+    'payload',
+  ]);
 });
 
 test('its table renders with the version 1 columns and values', () => {
   const upgraded = readResultFile(V1_PATH);
   const lines = renderTable(upgraded).split('\n');
   assert.match(lines[1]!, /^every cell: /);
-  assert.match(lines[2]!, /^server\s+client\s+status\s+p50 ms\s+p99 ms\s+max ms\s+msg\/s\s+errors\s+srv CPU%\s+srv RSS MB$/);
+  assert.match(
+    lines[2]!,
+    /^server\s+client\s+status\s+p50 ms\s+p99 ms\s+max ms\s+msg\/s\s+errors\s+srv CPU%\s+srv RSS MB$/,
+  );
   const first = upgraded.cells[0]!;
   assert.ok(isMeasured(first));
-  assert.match(lines[3]!, new RegExp(`^${first.server}\\s+${first.client}\\s+ok\\s+${formatNumber(first.metrics.rttP50Ms)}\\s+${formatNumber(first.metrics.rttP99Ms)}\\s`));
+  assert.match(
+    lines[3]!,
+    new RegExp(
+      `^${first.server}\\s+${first.client}\\s+ok\\s+${formatNumber(first.metrics.rttP50Ms)}\\s+${formatNumber(first.metrics.rttP99Ms)}\\s`,
+    ),
+  );
   // compare reads it like any other file.
   const comparison = compareResults(upgraded, upgraded);
-  assert.deepEqual(comparison.cells[0]!.deltas.map((d) => d.metric), ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB']);
+  assert.deepEqual(
+    comparison.cells[0]!.deltas.map((d) => d.metric),
+    ['p50 ms', 'p99 ms', 'msg/s', 'errors', 'srv CPU %', 'srv RSS MiB'],
+  );
 });
 
 test('a version 2 file round-trips unchanged but for the intervals its cells get when read', () => {
   const scenario = scenarioInfo('echo', {
-    metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+    metrics: {
+      rttP50Ms: {
+        header: 'p50 ms',
+        unit: 'ms',
+        better: 'lower',
+        role: 'primary-latency',
+        source: { histogram: 'rtt', stat: 'p50' },
+      },
+    },
     table: ['rttP50Ms'],
     charts: [{ kind: 'resources' }],
   });
   const params = { deflate: 'off', tls: 'off', serverProcesses: 1 };
   const written = result(scenario, [
-    cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } }),
+    cell('echo', {
+      server: 'ws',
+      client: 'ws',
+      params,
+      histograms: { rtt: exponentialHistogram(100, 300, 1) },
+      metrics: { rttP50Ms: 0.3 },
+    }),
     cell('echo', { server: 'ws', client: 'socketio', params, status: 'skipped' }),
   ]);
   const path = join(tempDir(), 'v2.json');
@@ -88,12 +129,28 @@ test('a version 2 file round-trips unchanged but for the intervals its cells get
 
 test('a version 2 file from before serverProcesses reads with its default, so compare matches its cells to new ones', () => {
   const scenario = scenarioInfo('echo', {
-    metrics: { rttP50Ms: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } } },
+    metrics: {
+      rttP50Ms: {
+        header: 'p50 ms',
+        unit: 'ms',
+        better: 'lower',
+        role: 'primary-latency',
+        source: { histogram: 'rtt', stat: 'p50' },
+      },
+    },
     table: ['rttP50Ms'],
     charts: [{ kind: 'resources' }],
   });
   const measured = (params: Record<string, string | number>) =>
-    result(scenario, [cell('echo', { server: 'ws', client: 'ws', params, histograms: { rtt: exponentialHistogram(100, 300, 1) }, metrics: { rttP50Ms: 0.3 } })]);
+    result(scenario, [
+      cell('echo', {
+        server: 'ws',
+        client: 'ws',
+        params,
+        histograms: { rtt: exponentialHistogram(100, 300, 1) },
+        metrics: { rttP50Ms: 0.3 },
+      }),
+    ]);
   const dir = tempDir();
   writeResultFile(join(dir, 'old.json'), measured({ payload: 32, deflate: 'off' }));
   writeResultFile(join(dir, 'new.json'), measured({ payload: 32, deflate: 'off', serverProcesses: 1 }));
@@ -107,12 +164,18 @@ test('a version 2 file from before serverProcesses reads with its default, so co
 test('a version 1 cell that failed before measuring, or was skipped, becomes its union member', () => {
   const raw = JSON.parse(v1Text) as { cells: Array<Record<string, unknown>> };
   const { metrics: _m, measurements: _ms, resources: _r, serverStackDrops: _d, ...identity } = raw.cells[0]!;
-  raw.cells = [{ ...identity, status: 'failed', reason: 'server did not start' }, { ...identity, status: 'skipped' }];
+  raw.cells = [
+    { ...identity, status: 'failed', reason: 'server did not start' },
+    { ...identity, status: 'skipped' },
+  ];
   const upgraded = resultFromJson(raw, 'old.json');
-  assert.deepEqual(upgraded.cells.map((c) => [c.status, c.status === 'ok' ? null : c.reason, isMeasured(c)]), [
-    ['failed', 'server did not start', false],
-    ['skipped', 'skipped (no reason recorded)', false],
-  ]);
+  assert.deepEqual(
+    upgraded.cells.map((c) => [c.status, c.status === 'ok' ? null : c.reason, isMeasured(c)]),
+    [
+      ['failed', 'server did not start', false],
+      ['skipped', 'skipped (no reason recorded)', false],
+    ],
+  );
 });
 
 test('cells that are not cells give one line naming the cell, never a TypeError', () => {
@@ -120,18 +183,35 @@ test('cells that are not cells give one line naming the cell, never a TypeError'
   for (const [cells, message] of [
     [[null], /^.*bad\.json is not a valid wsbench result: cells\[0\] must be object \(it is null\)$/],
     [[{}], /cells\[0\] has no status$/],
-    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'ok', elapsedMs: 1 }], /cells\[0\] has no metrics$/],
-    [[{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'done', elapsedMs: 1 }], /cells\[0\]\.status must be one of ok, failed, skipped \(it is string "done"\)$/],
+    [
+      [{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'ok', elapsedMs: 1 }],
+      /cells\[0\] has no metrics$/,
+    ],
+    [
+      [{ scenario: 'echo', server: 'ws', client: 'ws', params: {}, status: 'done', elapsedMs: 1 }],
+      /cells\[0\]\.status must be one of ok, failed, skipped \(it is string "done"\)$/,
+    ],
   ] as const) {
     const file = { ...(JSON.parse(v1Text) as object), schemaVersion: 2, repeat: 1, scenarios: [], cells };
     writeFileSync(path, JSON.stringify(file));
-    assert.throws(() => readResultFile(path), (error: Error) => error instanceof UsageError && !error.message.includes('\n') && message.test(error.message));
+    assert.throws(
+      () => readResultFile(path),
+      (error: Error) => error instanceof UsageError && !error.message.includes('\n') && message.test(error.message),
+    );
   }
   const v1 = JSON.parse(v1Text) as { cells: unknown[] };
   v1.cells[1] = null;
   writeFileSync(path, JSON.stringify(v1));
   assert.throws(() => readResultFile(path), /cells\[1\] must be object \(it is null\)/);
-  const undeclared = JSON.parse(JSON.stringify(result(scenarioInfo('echo', { metrics: {}, table: ['rttP50Ms'], charts: [] }), [])));
-  assert.throws(() => resultFromJson(undeclared, 'x.json'), /scenarios\[0\]\.table names "rttP50Ms", which is not a declared metric/);
-  assert.throws(() => resultFromJson({ ...undeclared, schemaVersion: SCHEMA_VERSION + 1 }, 'x.json'), /newer than this wsbench reads/);
+  const undeclared = JSON.parse(
+    JSON.stringify(result(scenarioInfo('echo', { metrics: {}, table: ['rttP50Ms'], charts: [] }), [])),
+  );
+  assert.throws(
+    () => resultFromJson(undeclared, 'x.json'),
+    /scenarios\[0\]\.table names "rttP50Ms", which is not a declared metric/,
+  );
+  assert.throws(
+    () => resultFromJson({ ...undeclared, schemaVersion: SCHEMA_VERSION + 1 }, 'x.json'),
+    /newer than this wsbench reads/,
+  );
 });

@@ -27,13 +27,18 @@ test('the output folder removed mid-run: table first, results saved in the temp 
 
   assert.equal(code, 1, 'not where asked: the job must not go on as if it were');
   assert.match(cli.stdout(), /^ws\s+ws\s+ok[,\s]/m, 'the table is printed');
-  const saved = /^results: could not write (\S+) \(its folder no longer exists\); saved to (\S+) instead$/m.exec(cli.stderr());
+  const saved = /^results: could not write (\S+) \(its folder no longer exists\); saved to (\S+) instead$/m.exec(
+    cli.stderr(),
+  );
   assert.ok(saved, cli.stderr());
   assert.equal(saved[1], out);
   assert.ok(saved[2]!.startsWith(join(dir, 'wsbench-results-')), saved[2]);
   const result = readResultFile(saved[2]!);
   assert.equal(result.cells[0]?.status, 'ok');
-  assert.ok(existsSync(join(saved[2]!.replace(/\.json$/, '.report'), 'report.html')), 'the report goes beside the saved copy');
+  assert.ok(
+    existsSync(join(saved[2]!.replace(/\.json$/, '.report'), 'report.html')),
+    'the report goes beside the saved copy',
+  );
   assert.doesNotMatch(cli.stderr(), /^\s+at /m, 'no stack trace');
 });
 
@@ -49,11 +54,20 @@ test('a second run with the same --out is refused while the first holds it; the 
   const out = join(dir, 'shared.json');
   const first = startCli([...ECHO, '--duration', '2s', '--out', out]);
   await first.waitForStderr(/: started/);
-  const [second, report] = await Promise.all([runCli([...ECHO, '--duration', '500ms', '--out', out]), runCli(['report', out])]);
+  const [second, report] = await Promise.all([
+    runCli([...ECHO, '--duration', '500ms', '--out', out]),
+    runCli(['report', out]),
+  ]);
   assert.equal(second.code, 2);
-  assert.equal(second.stderr, `wsbench: --out: ${out} is being written by another wsbench run (pid ${first.pid}); give this run another --out\n`);
+  assert.equal(
+    second.stderr,
+    `wsbench: --out: ${out} is being written by another wsbench run (pid ${first.pid}); give this run another --out\n`,
+  );
   assert.equal(report.code, 2);
-  assert.equal(report.stderr, `wsbench: ${out} is being written by a wsbench run (pid ${first.pid}); report it once that run has ended\n`);
+  assert.equal(
+    report.stderr,
+    `wsbench: ${out} is being written by a wsbench run (pid ${first.pid}); report it once that run has ended\n`,
+  );
 
   const { code } = await first.finished;
   assert.equal(code, 0, first.stderr());

@@ -30,14 +30,27 @@ const identity = { scenario: 'pooled', server: 'ws', client: 'ws', params: {} };
 
 test('a repeated cell computes its metrics once, from the pooled rounds; rounds[] keeps each round as measured', () => {
   // Three rounds of different speed: a median of rounds would give another p99 than the merged histogram.
-  const histograms = [exponentialHistogram(1000, 50, 1), exponentialHistogram(1000, 400, 2), exponentialHistogram(1000, 120, 3, 30)];
-  const runs = [measuredRun(histograms[0]!, { received: 1000 }, 1000), measuredRun(histograms[1]!, { received: 1000 }, 1200), measuredRun(histograms[2]!, { received: 1000 }, 800)];
+  const histograms = [
+    exponentialHistogram(1000, 50, 1),
+    exponentialHistogram(1000, 400, 2),
+    exponentialHistogram(1000, 120, 3, 30),
+  ];
+  const runs = [
+    measuredRun(histograms[0]!, { received: 1000 }, 1000),
+    measuredRun(histograms[1]!, { received: 1000 }, 1200),
+    measuredRun(histograms[2]!, { received: 1000 }, 800),
+  ];
   const cell = cellResult(identity, scenario, 1, runs);
   assert.equal(cell.status, 'ok');
   assert.ok(isMeasured(cell));
 
   const merged = mergeEncoded(histograms);
-  for (const [key, stat] of [['rttP50Ms', 'p50'], ['rttP99Ms', 'p99'], ['rttMaxMs', 'max'], ['rttSamples', 'count']] as const) {
+  for (const [key, stat] of [
+    ['rttP50Ms', 'p50'],
+    ['rttP99Ms', 'p99'],
+    ['rttMaxMs', 'max'],
+    ['rttSamples', 'count'],
+  ] as const) {
     assert.equal(cell.metrics[key], histogramStat(merged, stat), `${key} is the ${stat} of the merged histogram`);
   }
   assert.equal(cell.metrics.rttSamples, 3000);
@@ -50,20 +63,40 @@ test('a repeated cell computes its metrics once, from the pooled rounds; rounds[
   const medianP99 = [...histograms.map((h) => histogramStat(h, 'p99')!)].sort((a, b) => a - b)[1];
   assert.notEqual(cell.metrics.rttP99Ms, medianP99, 'pooled, not the median of the rounds');
   assert.equal(cell.rounds!.length, 3);
-  assert.deepEqual(cell.rounds!.map((r) => r.metrics!.rttP99Ms), histograms.map((h) => histogramStat(h, 'p99')));
-  assert.deepEqual(cell.rounds!.map((r) => r.metrics!.messagesPerSec), [1e6 / 1000, 1e6 / 1200, 1e6 / 800]);
-  assert.deepEqual(cell.rounds!.map((r) => r.status), ['ok', 'ok', 'ok']);
+  assert.deepEqual(
+    cell.rounds!.map((r) => r.metrics!.rttP99Ms),
+    histograms.map((h) => histogramStat(h, 'p99')),
+  );
+  assert.deepEqual(
+    cell.rounds!.map((r) => r.metrics!.messagesPerSec),
+    [1e6 / 1000, 1e6 / 1200, 1e6 / 800],
+  );
+  assert.deepEqual(
+    cell.rounds!.map((r) => r.status),
+    ['ok', 'ok', 'ok'],
+  );
 });
 
 test('a failing round fails the cell with its name; what the others measured stays; one round has no rounds[]', () => {
   const h = exponentialHistogram(1000, 50, 4);
-  const runs = [measuredRun(h, { received: 500 }, 1000), { failure: 'client: boom', errors: null, fault: null, measured: null, elapsedMs: 300 }, measuredRun(h, { received: 700 }, 1000)];
+  const runs = [
+    measuredRun(h, { received: 500 }, 1000),
+    { failure: 'client: boom', errors: null, fault: null, measured: null, elapsedMs: 300 },
+    measuredRun(h, { received: 700 }, 1000),
+  ];
   const cell = cellResult(identity, scenario, 1, runs);
   assert.equal(cell.status, 'failed');
   assert.equal(cell.status === 'failed' && cell.reason, 'round 2: client: boom');
   assert.ok(isMeasured(cell));
   assert.equal(cell.metrics.received, 1200);
-  assert.deepEqual(cell.rounds!.map((r) => [r.status, r.reason ?? null]), [['ok', null], ['failed', 'client: boom'], ['ok', null]]);
+  assert.deepEqual(
+    cell.rounds!.map((r) => [r.status, r.reason ?? null]),
+    [
+      ['ok', null],
+      ['failed', 'client: boom'],
+      ['ok', null],
+    ],
+  );
 
   const single = cellResult(identity, scenario, 1, [measuredRun(h, { received: 500 }, 1000)]);
   assert.ok(isMeasured(single));
@@ -82,7 +115,11 @@ test('--repeat runs every cell in interleaved rounds and pools them', async () =
     onEvent: (event) => events.push(event),
   });
   const starts = events.filter((e) => e.type === 'cell-start');
-  assert.deepEqual(starts.map((e) => e.type === 'cell-start' && `${e.server}:${e.round}`), ['uws:0', 'ws:0', 'uws:1', 'ws:1'], 'round-robin, not back to back');
+  assert.deepEqual(
+    starts.map((e) => e.type === 'cell-start' && `${e.server}:${e.round}`),
+    ['uws:0', 'ws:0', 'uws:1', 'ws:1'],
+    'round-robin, not back to back',
+  );
   assert.equal(result.repeat, 2);
   for (const c of result.cells) {
     assert.equal(c.status, 'ok');
@@ -98,8 +135,22 @@ test('a metric declared acrossRounds takes the max (or min, mean, sum) of the ro
   const extremes = declarationsOnly(
     'extremes',
     {
-      largest: { header: 'max B', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'largest' }, acrossRounds: 'max' },
-      smallest: { header: 'min B', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'smallest' }, acrossRounds: 'min' },
+      largest: {
+        header: 'max B',
+        unit: 'bytes',
+        better: 'none',
+        role: 'detail',
+        source: { counter: 'largest' },
+        acrossRounds: 'max',
+      },
+      smallest: {
+        header: 'min B',
+        unit: 'bytes',
+        better: 'none',
+        role: 'detail',
+        source: { counter: 'smallest' },
+        acrossRounds: 'min',
+      },
       received: total('received', 'received'),
     },
     ['largest', 'smallest'],

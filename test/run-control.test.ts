@@ -15,14 +15,36 @@ import { controlDisagrees, controlSection } from '../src/stats/control.js';
 import { runCli, tempDir } from './support.js';
 import { cell } from './fixtures/synthetic-results.js';
 
-test('--control: two more cells of the first pair, first and last of every round, kept apart from the matrix', { timeout: 120_000 }, async () => {
+test('--control: two more cells of the first pair, first and last of every round, kept apart from the matrix', {
+  timeout: 120_000,
+}, async () => {
   const out = join(tempDir(), 'control.json');
-  const outcome = await runCli(['run', 'echo', '--servers', 'ws,uws', '--clients', 'ws', '--control', '--repeat', '3', '--duration', '300ms', '--out', out]);
+  const outcome = await runCli([
+    'run',
+    'echo',
+    '--servers',
+    'ws,uws',
+    '--clients',
+    'ws',
+    '--control',
+    '--repeat',
+    '3',
+    '--duration',
+    '300ms',
+    '--out',
+    out,
+  ]);
   assert.equal(outcome.code, 0, outcome.stderr);
-  const started = [...outcome.stderr.matchAll(/round (\d)\/3 echo (\w+) x ws[^:]*: started/g)].map((m) => `${m[1]}${m[2]}`);
+  const started = [...outcome.stderr.matchAll(/round (\d)\/3 echo (\w+) x ws[^:]*: started/g)].map(
+    (m) => `${m[1]}${m[2]}`,
+  );
   assert.deepEqual(started, ['1ws', '1ws', '1uws', '1ws', '2ws', '2ws', '2uws', '2ws', '3ws', '3ws', '3uws', '3ws']);
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
-  assert.deepEqual(result.cells.map((c) => `${c.server} x ${c.client}`), ['ws x ws', 'uws x ws'], 'the matrix as without --control');
+  assert.deepEqual(
+    result.cells.map((c) => `${c.server} x ${c.client}`),
+    ['ws x ws', 'uws x ws'],
+    'the matrix as without --control',
+  );
   const control = result.control!;
   assert.deepEqual([control.server, control.client, control.cells.length], ['ws', 'ws', 2]);
   for (const c of control.cells) assert.equal((c as MeasuredCell).rounds?.length, 3);
@@ -31,11 +53,20 @@ test('--control: two more cells of the first pair, first and last of every round
     assert.equal(ratio.method, 'paired rounds', key);
     assert.ok(ratio.low <= ratio.ratio && ratio.ratio <= ratio.high, `${key}: ${JSON.stringify(ratio)}`);
   }
-  assert.match(outcome.stdout, /^control: ws x ws measured twice in every round \(first and last\), second over first: p50 ms \d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\], /m);
+  assert.match(
+    outcome.stdout,
+    /^control: ws x ws measured twice in every round \(first and last\), second over first: p50 ms \d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\], /m,
+  );
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+  p50: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
 };
 
 test('a control whose two cells differ beyond their rounds is named', () => {

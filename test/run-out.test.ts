@@ -21,16 +21,22 @@ test('run({ out }): the JSON, and report.html with its charts in <name>.report/ 
   const out = join(dir, 'echo.json');
   const result = await run('echo', { servers: ['ws'], clients: ['ws'], params: { duration: '300ms' }, out });
   const read = readResultFile(out);
-  assert.deepEqual(read.cells.map((c) => [c.server, c.client, c.status]), result.cells.map((c) => [c.server, c.client, c.status]));
+  assert.deepEqual(
+    read.cells.map((c) => [c.server, c.client, c.status]),
+    result.cells.map((c) => [c.server, c.client, c.status]),
+  );
   assert.ok(existsSync(join(dir, 'echo.report', 'report.html')));
   assert.ok(readdirSync(join(dir, 'echo.report', 'charts')).some((name) => name.endsWith('.svg')));
-  assert.ok(!existsSync(`${out}.lock`), 'the result file\'s lock is released');
+  assert.ok(!existsSync(`${out}.lock`), "the result file's lock is released");
 });
 
 test('a bad out is a ParameterError before anything runs; a result that cannot go there is saved elsewhere and handed over', async () => {
   const dir = tempDir();
-  await assert.rejects(run('echo', { out: join(dir, 'missing', 'r.json') }), (error: Error) =>
-    error instanceof ParameterError && error.message === `out: directory ${join(dir, 'missing')} does not exist`);
+  await assert.rejects(
+    run('echo', { out: join(dir, 'missing', 'r.json') }),
+    (error: Error) =>
+      error instanceof ParameterError && error.message === `out: directory ${join(dir, 'missing')} does not exist`,
+  );
 
   const gone = join(dir, 'gone');
   execFileSync('mkdir', [gone]);
@@ -39,7 +45,13 @@ test('a bad out is a ParameterError before anything runs; a result that cannot g
   const removeFolder = (event: { type: string }): void => {
     if (event.type === 'window-open') rmSync(gone, { recursive: true, force: true });
   };
-  const error = await run('echo', { servers: ['ws'], clients: ['ws'], params: { duration: '300ms' }, out, onEvent: removeFolder }).then(
+  const error = await run('echo', {
+    servers: ['ws'],
+    clients: ['ws'],
+    params: { duration: '300ms' },
+    out,
+    onEvent: removeFolder,
+  }).then(
     () => assert.fail('run() resolved although the JSON did not go where asked'),
     (reason: unknown) => reason,
   );
@@ -47,7 +59,10 @@ test('a bad out is a ParameterError before anything runs; a result that cannot g
   assert.equal(error.result.cells[0]?.status, 'ok', 'the measured result is handed over');
   const savedTo = error.written.saved.path;
   assert.ok(savedTo !== null && savedTo !== out && existsSync(savedTo), error.message);
-  assert.match(error.message, new RegExp(`^results: could not write ${out} \\(its folder no longer exists\\); saved to ${savedTo} instead$`));
+  assert.match(
+    error.message,
+    new RegExp(`^results: could not write ${out} \\(its folder no longer exists\\); saved to ${savedTo} instead$`),
+  );
   rmSync(savedTo!, { force: true });
   rmSync(savedTo!.replace(/\.json$/, '.report'), { recursive: true, force: true });
 });

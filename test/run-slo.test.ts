@@ -15,21 +15,41 @@ import { cell, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const INFO = scenarioInfo('echo', {
   metrics: {
-    rttP99Ms: { header: 'p99 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p99' } },
+    rttP99Ms: {
+      header: 'p99 ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'primary-latency',
+      source: { histogram: 'rtt', stat: 'p99' },
+    },
     errors: { header: 'errors', unit: 'count', better: 'lower', role: 'errors', source: { counter: 'errors' } },
   },
   table: ['rttP99Ms', 'errors'],
   charts: [],
 });
 
-const within = (low: number, high: number): ValueInterval => ({ low, high, level: 0.95, method: 'rounds', standardError: 1, degreesOfFreedom: 4, samples: 5 });
+const within = (low: number, high: number): ValueInterval => ({
+  low,
+  high,
+  level: 0.95,
+  method: 'rounds',
+  standardError: 1,
+  degreesOfFreedom: 4,
+  samples: 5,
+});
 function judged(p99: number, interval: ValueInterval | null, errors = 0) {
   const c = cell('echo', { server: 'ws', client: 'ws', metrics: { rttP99Ms: p99, errors } }) as MeasuredCell;
   return judgeCellSlo(parseSlo('p99<10ms,errors=0', INFO), interval ? { ...c, intervals: { rttP99Ms: interval } } : c)!;
 }
 
 test('a clause is judged on the whole interval: pass, fail, or inconclusive when it straddles the bound; counts are exact', () => {
-  assert.deepEqual(judged(8, within(7, 9)).clauses.map((c) => [c.clause, c.verdict]), [['p99<10ms', 'pass'], ['errors=0', 'pass']]);
+  assert.deepEqual(
+    judged(8, within(7, 9)).clauses.map((c) => [c.clause, c.verdict]),
+    [
+      ['p99<10ms', 'pass'],
+      ['errors=0', 'pass'],
+    ],
+  );
   assert.equal(judged(8, within(7, 9)).verdict, 'pass');
   const straddles = judged(9, within(7, 12));
   assert.equal(straddles.verdict, 'inconclusive');
@@ -42,7 +62,9 @@ test('a clause is judged on the whole interval: pass, fail, or inconclusive when
   assert.equal(judged(9, null).clauses[0]!.why, 'p99 9.00 ms < 10 ms (no interval: judged on the value alone)');
 });
 
-test('run --slo: a bound no round trip can keep exits 1 and says so; a generous one exits 0; a bad one exits 2', { timeout: 120_000 }, async () => {
+test('run --slo: a bound no round trip can keep exits 1 and says so; a generous one exits 0; a bad one exits 2', {
+  timeout: 120_000,
+}, async () => {
   const dir = tempDir();
   const base = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s'];
   const tight = await runCli([...base, '--slo', 'p99<0.001ms', '--out', join(dir, 'tight.json')]);

@@ -16,7 +16,9 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 function nodeTest(files: string[], concurrency: number, args: string[]): Promise<number> {
   if (files.length === 0) return Promise.resolve(0);
   const paths = files.map((file) => relative(process.cwd(), join(TEST_DIR, file)));
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...args, ...paths], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...args, ...paths], {
+    stdio: 'inherit',
+  });
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
   for (const signal of SIGNALS) process.on(signal, forward);
   return new Promise((resolve) => {

@@ -16,10 +16,12 @@ for (const command of ['run', 'capacity']) {
     const outcome = await runCli([command, '--help']);
     assert.equal(outcome.code, 0, outcome.stderr);
     assert.match(outcome.stdout, new RegExp(`^Usage: wsbench ${command} <scenario> \\[options\\]`));
-    for (const flag of ['--servers', '--clients', '--out', '--target', '--server-cmd', '--duration']) assert.ok(outcome.stdout.includes(flag), `lists ${flag}`);
-    for (const name of builtInScenarios()) assert.match(outcome.stdout, new RegExp(`^  ${name} +\\S`, 'm'), `lists ${name}`);
+    for (const flag of ['--servers', '--clients', '--out', '--target', '--server-cmd', '--duration'])
+      assert.ok(outcome.stdout.includes(flag), `lists ${flag}`);
+    for (const name of builtInScenarios())
+      assert.match(outcome.stdout, new RegExp(`^  ${name} +\\S`, 'm'), `lists ${name}`);
     assert.ok(outcome.stdout.includes(`wsbench ${command} <scenario> --help`), 'says where the own parameters are');
     // No scenario's own parameter leaks into the shared help.
-    assert.ok(!outcome.stdout.includes('--payload'), 'echo\'s --payload is not a shared option');
+    assert.ok(!outcome.stdout.includes('--payload'), "echo's --payload is not a shared option");
   });
 }

@@ -12,10 +12,19 @@ const pair = (c: CellResult): string => `${c.server}/${c.client}`;
 
 /** A server or client child under Bun or Deno (not the `--version` probes wsbench runs first). */
 const RUNTIME_CHILD = /\/(bun|deno) .*(server|client)-process\.js/;
-const runtimeChildren = (seen: Map<number, string>): string[] => [...seen.values()].filter((command) => RUNTIME_CHILD.test(command)).map((command) => RUNTIME_CHILD.exec(command)![1]!).sort();
+const runtimeChildren = (seen: Map<number, string>): string[] =>
+  [...seen.values()]
+    .filter((command) => RUNTIME_CHILD.test(command))
+    .map((command) => RUNTIME_CHILD.exec(command)![1]!)
+    .sort();
 
 /** Collects the children of the CLI (pid and command line, read again until it shows the exec'd runtime). */
-function watchChildren(): { onSpawn: (pid: number) => void; seen: Map<number, string>; stop: () => void; pid: () => number } {
+function watchChildren(): {
+  onSpawn: (pid: number) => void;
+  seen: Map<number, string>;
+  stop: () => void;
+  pid: () => number;
+} {
   const seen = new Map<number, string>();
   let timer: NodeJS.Timeout | null = null;
   let cli = 0;
@@ -24,7 +33,13 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Map<number, st
     pid: () => cli,
     onSpawn(pid) {
       cli = pid;
-      timer = setInterval(() => childrenOf(pid).forEach((c) => { RUNTIME_CHILD.test(seen.get(c) ?? '') || seen.set(c, commandOf(c)); }), 50);
+      timer = setInterval(
+        () =>
+          childrenOf(pid).forEach((c) => {
+            RUNTIME_CHILD.test(seen.get(c) ?? '') || seen.set(c, commandOf(c));
+          }),
+        50,
+      );
     },
     stop: () => timer && clearInterval(timer),
   };
@@ -33,21 +48,35 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Map<number, st
 test('echo completes on every compatible pair with a bun or deno server, in real Bun and Deno processes', async () => {
   const result = await run({ scenario: 'echo', servers: ['bun', 'deno'], params: { duration: '300ms', inflight: 2 } });
   const ok = result.cells.filter((c) => c.status === 'ok').map(pair);
-  assert.deepEqual(ok, ['bun/ws', 'bun/undici', 'bun/bun', 'bun/deno', 'deno/ws', 'deno/undici', 'deno/bun', 'deno/deno'], JSON.stringify(result.cells.filter((c) => c.status !== 'ok').map((c) => [pair(c), c.reason])));
+  assert.deepEqual(
+    ok,
+    ['bun/ws', 'bun/undici', 'bun/bun', 'bun/deno', 'deno/ws', 'deno/undici', 'deno/bun', 'deno/deno'],
+    JSON.stringify(result.cells.filter((c) => c.status !== 'ok').map((c) => [pair(c), c.reason])),
+  );
   for (const cell of result.cells.filter(isMeasured)) {
     assert.ok((cell.metrics.received ?? 0) > 0, `${pair(cell)} measured nothing`);
     assert.equal(cell.metrics.errors, 0, pair(cell));
-    assert.ok((cell.resources.server?.rssBytes.max ?? 0) > 0, `${pair(cell)}: the server's RSS is read from /proc whatever its runtime`);
+    assert.ok(
+      (cell.resources.server?.rssBytes.max ?? 0) > 0,
+      `${pair(cell)}: the server's RSS is read from /proc whatever its runtime`,
+    );
     assert.equal(cell.measurements.counters.connectionsOpened, 1);
     assert.equal(cell.measurements.counters.deflateNegotiated, 0, 'compression stays off unless asked');
   }
   const skipped = result.cells.filter((c) => c.status === 'skipped').map(pair);
   assert.deepEqual(skipped, ['bun/socketio', 'deno/socketio']);
   const stacks = result.environment.stacks.filter((s) => s.name === 'bun' || s.name === 'deno');
-  assert.deepEqual(stacks.map((s) => `${s.role} ${s.name} ${s.runtime}`), ['server bun bun', 'server deno deno', 'client bun bun', 'client deno deno']);
+  assert.deepEqual(
+    stacks.map((s) => `${s.role} ${s.name} ${s.runtime}`),
+    ['server bun bun', 'server deno deno', 'client bun bun', 'client deno deno'],
+  );
   const runtimes = result.environment.runtimes ?? [];
-  assert.deepEqual(runtimes.map((r) => r.name), ['node', 'bun', 'deno']);
-  for (const r of runtimes) assert.ok(r.available && r.version && r.path && existsSync(r.path), `${r.name}: ${r.reason}`);
+  assert.deepEqual(
+    runtimes.map((r) => r.name),
+    ['node', 'bun', 'deno'],
+  );
+  for (const r of runtimes)
+    assert.ok(r.available && r.version && r.path && existsSync(r.path), `${r.name}: ${r.reason}`);
 });
 
 test('bun and deno clients against the Node servers, binary, ending on a message count', async () => {
@@ -57,7 +86,10 @@ test('bun and deno clients against the Node servers, binary, ending on a message
     clients: ['bun', 'deno'],
     params: { binary: true, payload: '1kb', messages: 200, connections: 3 },
   });
-  assert.deepEqual(result.cells.map((c) => `${pair(c)} ${c.status}`), ['ws/bun ok', 'ws/deno ok', 'uws/bun ok', 'uws/deno ok']);
+  assert.deepEqual(
+    result.cells.map((c) => `${pair(c)} ${c.status}`),
+    ['ws/bun ok', 'ws/deno ok', 'uws/bun ok', 'uws/deno ok'],
+  );
   for (const cell of result.cells.filter(isMeasured)) {
     assert.equal(cell.metrics.received, 600, `${pair(cell)}: 3 connections x 200 messages`);
     assert.equal(cell.metrics.errors, 0);
@@ -65,12 +97,27 @@ test('bun and deno clients against the Node servers, binary, ending on a message
 });
 
 test('push-vs-poll runs its HTTP routes and REST poller under Bun and Deno; firehose skips what they lack', async () => {
-  const push = await run({ scenario: 'push-vs-poll', servers: ['bun', 'deno'], clients: ['bun', 'deno'], preset: 'ci', params: { test: 'continuous', iterations: 3 } });
+  const push = await run({
+    scenario: 'push-vs-poll',
+    servers: ['bun', 'deno'],
+    clients: ['bun', 'deno'],
+    preset: 'ci',
+    params: { test: 'continuous', iterations: 3 },
+  });
   for (const cell of push.cells) {
     assert.equal(cell.status, 'ok', `${pair(cell)}: ${cell.status === 'ok' ? '' : cell.reason}`);
-    assert.ok(isMeasured(cell) && (cell.measurements.counters.restUpdates ?? 0) > 0, `${pair(cell)}: the poller saw updates`);
+    assert.ok(
+      isMeasured(cell) && (cell.measurements.counters.restUpdates ?? 0) > 0,
+      `${pair(cell)}: the poller saw updates`,
+    );
   }
-  const firehose = await run({ scenario: 'firehose', servers: ['bun', 'ws'], clients: ['deno', 'ws'], preset: 'ci', params: { duration: '300ms' } });
+  const firehose = await run({
+    scenario: 'firehose',
+    servers: ['bun', 'ws'],
+    clients: ['deno', 'ws'],
+    preset: 'ci',
+    params: { duration: '300ms' },
+  });
   const reasons = Object.fromEntries(firehose.cells.map((c) => [pair(c), c.status === 'ok' ? 'ok' : c.reason]));
   assert.deepEqual(reasons, {
     'bun/deno': 'firehose needs a server that sends one message as several WebSocket frames',
@@ -81,7 +128,12 @@ test('push-vs-poll runs its HTTP routes and REST poller under Bun and Deno; fire
 });
 
 test('the deflate axis negotiates permessage-deflate where both ends can, records it, and shrinks the wire bytes', async () => {
-  const result = await run({ scenario: DEFLATE_WIRE, servers: ['ws', 'uws', 'bun', 'deno'], clients: ['ws'], params: { deflate: ['off', 'on'] } });
+  const result = await run({
+    scenario: DEFLATE_WIRE,
+    servers: ['ws', 'uws', 'bun', 'deno'],
+    clients: ['ws'],
+    params: { deflate: ['off', 'on'] },
+  });
   const byKey = new Map(result.cells.map((c) => [`${c.params.deflate} ${pair(c)}`, c]));
   for (const server of ['ws', 'uws', 'bun']) {
     const off = byKey.get(`off ${server}/ws`);
@@ -89,7 +141,10 @@ test('the deflate axis negotiates permessage-deflate where both ends can, record
     assert.ok(off && isMeasured(off) && on && isMeasured(on), `${server}: ${off?.status} ${on?.status}`);
     assert.equal(off.measurements.counters.deflateNegotiated, 0, `${server}: off is off`);
     assert.equal(on.measurements.counters.deflateNegotiated, 1, `${server}: on was negotiated`);
-    assert.ok(on.notes.some((n) => n.startsWith('handshake negotiated extensions: permessage-deflate')), on.notes.join('; '));
+    assert.ok(
+      on.notes.some((n) => n.startsWith('handshake negotiated extensions: permessage-deflate')),
+      on.notes.join('; '),
+    );
     const [offBytes, onBytes] = [off.metrics.wireBytesIn!, on.metrics.wireBytesIn!];
     assert.ok(offBytes >= 50 * 4096, `${server}: uncompressed, 50 x 4 KiB arrive (${offBytes})`);
     assert.ok(onBytes * 10 < offBytes, `${server}: 'x' x 4096 compresses (${onBytes} vs ${offBytes} bytes)`);
@@ -99,8 +154,15 @@ test('the deflate axis negotiates permessage-deflate where both ends can, record
   assert.equal(denoOn?.status, 'skipped');
   assert.equal(denoOn.reason, 'deflate=on: the deno server cannot negotiate permessage-deflate');
 
-  const bun = await run({ scenario: 'echo', servers: ['bun', 'ws'], clients: ['bun', 'deno'], params: { deflate: 'on', messages: 20 } });
-  const outcome = Object.fromEntries(bun.cells.map((c) => [pair(c), isMeasured(c) ? c.measurements.counters.deflateNegotiated : c.reason]));
+  const bun = await run({
+    scenario: 'echo',
+    servers: ['bun', 'ws'],
+    clients: ['bun', 'deno'],
+    params: { deflate: 'on', messages: 20 },
+  });
+  const outcome = Object.fromEntries(
+    bun.cells.map((c) => [pair(c), isMeasured(c) ? c.measurements.counters.deflateNegotiated : c.reason]),
+  );
   assert.deepEqual(outcome, {
     'bun/bun': 1,
     'bun/deno': 'deflate=on: the deno client cannot negotiate permessage-deflate',
@@ -112,14 +174,29 @@ test('the deflate axis negotiates permessage-deflate where both ends can, record
 test('a missing runtime skips its cells with the reason, and list says why', async () => {
   const env = { WSBENCH_BUN: '/nonexistent/bun' };
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli(['run', 'echo', '--servers', 'ws,bun', '--clients', 'ws,bun', '--duration', '200ms', '--json', '--out', out], { env });
+  const outcome = await runCli(
+    ['run', 'echo', '--servers', 'ws,bun', '--clients', 'ws,bun', '--duration', '200ms', '--json', '--out', out],
+    { env },
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const result = JSON.parse(outcome.stdout) as BenchResult;
   const reasons = Object.fromEntries(result.cells.map((c) => [pair(c), c.status === 'ok' ? 'ok' : c.reason]));
   const missing = 'unavailable: bun not found: /nonexistent/bun does not exist';
-  assert.deepEqual(reasons, { 'ws/ws': 'ok', 'ws/bun': `client bun ${missing}`, 'bun/ws': `server bun ${missing}`, 'bun/bun': `server bun ${missing}` });
+  assert.deepEqual(reasons, {
+    'ws/ws': 'ok',
+    'ws/bun': `client bun ${missing}`,
+    'bun/ws': `server bun ${missing}`,
+    'bun/bun': `server bun ${missing}`,
+  });
   const bun = result.environment.runtimes?.find((r) => r.name === 'bun');
-  assert.deepEqual(bun, { name: 'bun', available: false, version: null, path: '/nonexistent/bun', source: 'WSBENCH_BUN=/nonexistent/bun', reason: '/nonexistent/bun does not exist' });
+  assert.deepEqual(bun, {
+    name: 'bun',
+    available: false,
+    version: null,
+    path: '/nonexistent/bun',
+    source: 'WSBENCH_BUN=/nonexistent/bun',
+    reason: '/nonexistent/bun does not exist',
+  });
 
   const list = await runCli(['list'], { env });
   assert.equal(list.code, 0, list.stderr);
@@ -129,32 +206,65 @@ test('a missing runtime skips its cells with the reason, and list says why', asy
 
 test('Bun and Deno children leave with wsbench at a normal end and on SIGINT to the process group', async () => {
   const normal = watchChildren();
-  const done = await runCli(['run', 'echo', '--servers', 'bun', '--clients', 'deno', '--duration', '300ms', '--out', join(tempDir(), 'r.json')], { onSpawn: normal.onSpawn });
+  const done = await runCli(
+    ['run', 'echo', '--servers', 'bun', '--clients', 'deno', '--duration', '300ms', '--out', join(tempDir(), 'r.json')],
+    { onSpawn: normal.onSpawn },
+  );
   normal.stop();
   assert.equal(done.code, 0, done.stderr);
-  assert.deepEqual(runtimeChildren(normal.seen), ['bun', 'deno'], `a bun server and a deno client ran: ${[...normal.seen.values()].join(', ')}`);
+  assert.deepEqual(
+    runtimeChildren(normal.seen),
+    ['bun', 'deno'],
+    `a bun server and a deno client ran: ${[...normal.seen.values()].join(', ')}`,
+  );
   assert.deepEqual([...normal.seen.keys()].filter(alive), []);
 
   const out = join(tempDir(), 'r.json');
   const interrupted = watchChildren();
-  const finished = runCli(['run', 'echo', '--servers', 'deno', '--clients', 'bun', '--duration', '30s', '--out', out], { ownProcessGroup: true, onSpawn: interrupted.onSpawn });
+  const finished = runCli(['run', 'echo', '--servers', 'deno', '--clients', 'bun', '--duration', '30s', '--out', out], {
+    ownProcessGroup: true,
+    onSpawn: interrupted.onSpawn,
+  });
   const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && runtimeChildren(interrupted.seen).length < 2) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() < deadline && runtimeChildren(interrupted.seen).length < 2)
+    await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 1000));
   process.kill(-interrupted.pid(), 'SIGINT');
   const outcome = await finished;
   interrupted.stop();
   assert.equal(outcome.code, 130, outcome.stderr);
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
-  assert.ok(cell?.status === 'failed' && isMeasured(cell) && cell.reason === 'interrupted', 'the cut cell keeps what it measured');
+  assert.ok(
+    cell?.status === 'failed' && isMeasured(cell) && cell.reason === 'interrupted',
+    'the cut cell keeps what it measured',
+  );
   assert.ok((cell.metrics.received ?? 0) > 0);
   assert.deepEqual([...interrupted.seen.keys()].filter(alive), []);
 });
 
 test('Bun and Deno children die when wsbench is SIGKILLed, a spinning Bun server included', async () => {
-  for (const [server, client] of [['bun', 'deno'], ['deno', 'bun']] as const) {
+  for (const [server, client] of [
+    ['bun', 'deno'],
+    ['deno', 'bun'],
+  ] as const) {
     const watch = watchChildren();
-    const finished = runCli(['run', MISBEHAVING, '--fault', 'spin', '--servers', server, '--clients', client, '--duration', '30s', '--out', join(tempDir(), 'r.json')], { onSpawn: watch.onSpawn });
+    const finished = runCli(
+      [
+        'run',
+        MISBEHAVING,
+        '--fault',
+        'spin',
+        '--servers',
+        server,
+        '--clients',
+        client,
+        '--duration',
+        '30s',
+        '--out',
+        join(tempDir(), 'r.json'),
+      ],
+      { onSpawn: watch.onSpawn },
+    );
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && runtimeChildren(watch.seen).length < 2) await new Promise((r) => setTimeout(r, 50));
     assert.equal(runtimeChildren(watch.seen).length, 2, `${server} server and ${client} client started`);

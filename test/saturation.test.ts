@@ -9,7 +9,10 @@ const idle = { cpuPercent: { mean: 40, max: 70 } } as ProcStats;
 const NO_REPORT = 'server: no report within 30000 ms';
 
 /** A 5 s window of 1 s points whose `received` total follows `totals`. */
-const series = (totals: number[]): TimeSeries => ({ intervalMs: 1000, points: totals.map((received, i) => ({ tMs: (i + 1) * 1000, counters: { received }, latency: {} })) });
+const series = (totals: number[]): TimeSeries => ({
+  intervalMs: 1000,
+  points: totals.map((received, i) => ({ tMs: (i + 1) * 1000, counters: { received }, latency: {} })),
+});
 
 test('a busy server whose clients still heard from it to the end is saturated: a result', () => {
   const silence = silenceOf(busy, NO_REPORT, series([100, 180, 260, 300, 320]));

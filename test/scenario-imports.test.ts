@@ -24,10 +24,14 @@ const KIT = 'wsbench/scenario';
  */
 export function scenarioImportProblems(files: Map<string, string>, folders: string[]): string[] {
   const problems: string[] = [];
-  const scenarios = new Set([...files.keys()].filter((file) => !file.includes('/')).map((file) => file.replace(/\.ts$/, '')));
+  const scenarios = new Set(
+    [...files.keys()].filter((file) => !file.includes('/')).map((file) => file.replace(/\.ts$/, '')),
+  );
   for (const folder of folders) {
     if (!scenarios.has(folder)) {
-      problems.push(`scenarios/${folder}/ belongs to no scenario (no scenarios/${folder}.ts): what scenarios share goes into the kit, src/scenario-kit/ (wsbench/scenario)`);
+      problems.push(
+        `scenarios/${folder}/ belongs to no scenario (no scenarios/${folder}.ts): what scenarios share goes into the kit, src/scenario-kit/ (wsbench/scenario)`,
+      );
     }
   }
   for (const [file, text] of files) {
@@ -42,13 +46,15 @@ export function scenarioImportProblems(files: Map<string, string>, folders: stri
 
 function importProblem(file: string, own: string, specifier: string): string | null {
   if (specifier === KIT || specifier.startsWith('node:')) return null;
-  if (specifier === 'wsbench' || specifier.startsWith('wsbench/')) return `a scenario imports ${KIT} only (what a user's scenario imports)`;
+  if (specifier === 'wsbench' || specifier.startsWith('wsbench/'))
+    return `a scenario imports ${KIT} only (what a user's scenario imports)`;
   if (!specifier.startsWith('.')) {
     return specifier.startsWith('/') ? 'an absolute path' : `a package: the built-ins are written on ${KIT} alone`;
   }
   // The target as a path from scenarios/; `..` leaves it.
   const target = normalize(join(dirname(file), specifier));
-  if (target.startsWith('..')) return `outside scenarios/ (${target.startsWith('../src/') ? 'src/ is not the public kit' : 'not a scenario file'}): import it from ${KIT}`;
+  if (target.startsWith('..'))
+    return `outside scenarios/ (${target.startsWith('../src/') ? 'src/ is not the public kit' : 'not a scenario file'}): import it from ${KIT}`;
   if (target.startsWith(`${own}/`) || target === `${own}.js`) return null;
   const other = target.split('/')[0]!.replace(/\.js$/, '');
   return `another scenario's file (${other}); what two scenarios share belongs in ${KIT}`;
@@ -62,22 +68,36 @@ function scenariosTree(): { files: Map<string, string>; folders: string[] } {
       .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
       .map((name) => [name, readFileSync(join(root, name), 'utf8')]),
   );
-  const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const folders = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   return { files, folders };
 }
 
-test('every file in scenarios/ imports wsbench/scenario, node: modules and its own scenario\'s folder only', () => {
+test("every file in scenarios/ imports wsbench/scenario, node: modules and its own scenario's folder only", () => {
   const { files, folders } = scenariosTree();
   assert.ok(files.has('echo.ts') && files.has('fanout.ts'), 'the walk finds the built-in scenarios');
-  assert.ok([...files.keys()].some((file) => file.includes('/')), 'the walk reaches the scenarios\' own folders');
+  assert.ok(
+    [...files.keys()].some((file) => file.includes('/')),
+    "the walk reaches the scenarios' own folders",
+  );
   assert.deepEqual(scenarioImportProblems(files, folders), []);
 });
 
 test('an import from src/, from a shared scenarios/lib/, from another scenario or of the whole library fails, naming the file', () => {
   const files = new Map([
-    ['fanout.ts', "import { defineScenario } from 'wsbench/scenario';\nimport { monotonicUs } from '../src/measure/clock.js';\nimport { tick } from './fanout/price.js';"],
-    ['fanout/price.ts', "import { seededRandom } from 'wsbench/scenario';\nimport { share } from '../lib/connection-share.js';"],
-    ['chat.ts', "import { run } from 'wsbench';\nexport { tick } from './fanout/price.js';\nconst ws = await import('ws');\nimport { readFileSync } from 'node:fs';"],
+    [
+      'fanout.ts',
+      "import { defineScenario } from 'wsbench/scenario';\nimport { monotonicUs } from '../src/measure/clock.js';\nimport { tick } from './fanout/price.js';",
+    ],
+    [
+      'fanout/price.ts',
+      "import { seededRandom } from 'wsbench/scenario';\nimport { share } from '../lib/connection-share.js';",
+    ],
+    [
+      'chat.ts',
+      "import { run } from 'wsbench';\nexport { tick } from './fanout/price.js';\nconst ws = await import('ws');\nimport { readFileSync } from 'node:fs';",
+    ],
     ['chat/room.ts', "import type { Room } from '../chat.js';\nimport { other } from '../idle.js';"],
     ['lib/connection-share.ts', "import { sourceAddressFor } from 'wsbench/scenario';"],
   ]);

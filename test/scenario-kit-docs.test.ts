@@ -16,7 +16,17 @@ import { REPO_ROOT } from './support.js';
 const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 const PAGE = readFileSync(join(SOURCE_ROOT, 'docs', 'writing-a-scenario.md'), 'utf8');
 /** The sections the page must have: what a scenario file works with. */
-const REQUIRED = ['ScenarioDefinition', 'ServerScenarioContext', 'ServerLogic', 'ClientScenarioContext', 'ScenarioConnectOptions', 'ClientConnection', 'Recorder', 'SizeRecorder', 'Counter'];
+const REQUIRED = [
+  'ScenarioDefinition',
+  'ServerScenarioContext',
+  'ServerLogic',
+  'ClientScenarioContext',
+  'ScenarioConnectOptions',
+  'ClientConnection',
+  'Recorder',
+  'SizeRecorder',
+  'Counter',
+];
 const CHARTS = 'Chart kinds (`ChartRequest`)';
 const FUNCTIONS = 'Functions and constants';
 
@@ -38,18 +48,32 @@ const nameOf = (line: string): string => /^`(?:ctx\.)?([\w-]+)/.exec(line)?.[1] 
 /** The kit as the checker sees it: its exports, resolved. */
 function kit() {
   const entry = join(SOURCE_ROOT, 'src', 'scenario-kit', 'index.ts');
-  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true });
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
-  const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => ({
-    name: symbol.name,
-    symbol: symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
-  }));
+  const exports = checker
+    .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)
+    .map((symbol) => ({
+      name: symbol.name,
+      symbol: symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
+    }));
   const typeOf = (name: string): ts.Type | undefined => {
-    const found = exports.find((e) => e.name === name && e.symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias));
+    const found = exports.find(
+      (e) => e.name === name && e.symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias),
+    );
     return found ? checker.getDeclaredTypeOfSymbol(found.symbol) : undefined;
   };
   // Public members only: the brand symbol a Scenario carries is not a member anyone writes.
-  const members = (type: ts.Type): string[] => checker.getPropertiesOfType(type).map((p) => p.name).filter((name) => !name.startsWith('__'));
+  const members = (type: ts.Type): string[] =>
+    checker
+      .getPropertiesOfType(type)
+      .map((p) => p.name)
+      .filter((name) => !name.startsWith('__'));
   return { checker, exports, typeOf, members };
 }
 
@@ -59,13 +83,16 @@ const page = sections();
 function differences(what: string, inCode: string[], onPage: string[]): string[] {
   return [
     ...inCode.filter((name) => !onPage.includes(name)).map((name) => `${what}: ${name} is not on the page`),
-    ...onPage.filter((name) => !inCode.includes(name)).map((name) => `${what}: the page names ${name}, which the kit does not have`),
+    ...onPage
+      .filter((name) => !inCode.includes(name))
+      .map((name) => `${what}: the page names ${name}, which the kit does not have`),
   ];
 }
 
 test('every member of each documented type, and nothing else, one line each', () => {
   const problems: string[] = [];
-  for (const name of REQUIRED) if (![...page.keys()].some((title) => title.startsWith(`\`${name}\``))) problems.push(`no section for ${name}`);
+  for (const name of REQUIRED)
+    if (![...page.keys()].some((title) => title.startsWith(`\`${name}\``))) problems.push(`no section for ${name}`);
   for (const [title, lines] of page) {
     const typeName = /^`(\w+)`/.exec(title)?.[1];
     if (typeName === undefined) continue;
@@ -87,11 +114,21 @@ test('every chart kind with every field it takes', () => {
   assert.ok(union?.isUnion(), 'ChartRequest is a union of kinds');
   const lines = page.get(CHARTS) ?? [];
   const problems: string[] = [];
-  const kinds = union.types.map((member) => ({ kind: kindOf(member) ?? '?', fields: members(member).filter((name) => name !== 'kind') }));
-  problems.push(...differences('chart kind', kinds.map((k) => k.kind), lines.map(nameOf)));
+  const kinds = union.types.map((member) => ({
+    kind: kindOf(member) ?? '?',
+    fields: members(member).filter((name) => name !== 'kind'),
+  }));
+  problems.push(
+    ...differences(
+      'chart kind',
+      kinds.map((k) => k.kind),
+      lines.map(nameOf),
+    ),
+  );
   for (const { kind, fields } of kinds) {
     const line = lines.find((l) => nameOf(l) === kind) ?? '';
-    for (const field of fields) if (!line.includes(`\`${field}\``)) problems.push(`chart kind ${kind}: field ${field} is not on its line`);
+    for (const field of fields)
+      if (!line.includes(`\`${field}\``)) problems.push(`chart kind ${kind}: field ${field} is not on its line`);
   }
   assert.deepEqual(problems, []);
 });
@@ -102,7 +139,7 @@ test('every function and constant the kit exports', () => {
   assert.deepEqual(differences('export', values, (page.get(FUNCTIONS) ?? []).map(nameOf)), []);
 });
 
-test('the page says what users tripped on: recordBytes, the sizes chart\'s singular histogram, onUnexpectedClose\'s default, where the file lives', () => {
+test("the page says what users tripped on: recordBytes, the sizes chart's singular histogram, onUnexpectedClose's default, where the file lives", () => {
   assert.match(PAGE, /`recordBytes\(bytes\)`/);
   assert.match(PAGE, /- `sizes`: `histogram` \(one size histogram, singular/);
   assert.match(PAGE, /- `onUnexpectedClose\(reason\)`: optional; by default wsbench counts a close/);

@@ -20,11 +20,16 @@ function pageScenario(): string {
   return block[1]!;
 }
 
-test(`the scenario of ${PAGE} compiles in a user's project and runs: every message of every connection counted`, { timeout: 120_000 }, async () => {
+test(`the scenario of ${PAGE} compiles in a user's project and runs: every message of every connection counted`, {
+  timeout: 120_000,
+}, async () => {
   const { dir, errors } = compileInUserProject('pings.ts', pageScenario());
   assert.equal(errors, '', 'tsc found errors');
   const out = join(dir, 'result.json');
-  const outcome = await runCli(['run', './pings.js', '--servers', 'ws', '--clients', 'ws', '--connections', '20', '--out', out, '--json'], { cwd: dir });
+  const outcome = await runCli(
+    ['run', './pings.js', '--servers', 'ws', '--clients', 'ws', '--connections', '20', '--out', out, '--json'],
+    { cwd: dir },
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
   assert.equal(cell?.status, 'ok', cell && 'reason' in cell ? cell.reason : 'no cell');

@@ -23,14 +23,27 @@ for (const name of names) {
     const page = `docs/scenarios/${name}.md`;
     const declared = await declaredMetrics(name);
     const documented = documentedKeys(readFileSync(join(REPO_ROOT, page), 'utf8'));
-    assert.ok(documented, `${page} has no "## ${SECTION_HEADING}" section: print it with node dist/test/metric-key-docs.js ${name}`);
+    assert.ok(
+      documented,
+      `${page} has no "## ${SECTION_HEADING}" section: print it with node dist/test/metric-key-docs.js ${name}`,
+    );
     const listed = new Set(documented.map((row) => row.key));
     const missing = Object.entries(declared).filter(([key]) => !listed.has(key));
-    assert.deepEqual(missing.map(([key]) => key), [], `${page} misses keys; rows to add:\n${missing.map(([key, metric]) => rowOf(key, metric)).join('\n')}`);
-    assert.deepEqual(documented.map((row) => row.key).filter((key) => !(key in declared)), [], `${page} lists keys ${name} does not declare`);
+    assert.deepEqual(
+      missing.map(([key]) => key),
+      [],
+      `${page} misses keys; rows to add:\n${missing.map(([key, metric]) => rowOf(key, metric)).join('\n')}`,
+    );
+    assert.deepEqual(
+      documented.map((row) => row.key).filter((key) => !(key in declared)),
+      [],
+      `${page} lists keys ${name} does not declare`,
+    );
     const twice = documented.map((row) => row.key).filter((key, i, all) => all.indexOf(key) !== i);
     assert.deepEqual(twice, [], `${page} lists keys twice`);
-    const wrongUnits = documented.filter((row) => declared[row.key] && declared[row.key]!.unit !== row.unit).map((row) => `${row.key}: ${row.unit}, declared ${declared[row.key]!.unit}`);
+    const wrongUnits = documented
+      .filter((row) => declared[row.key] && declared[row.key]!.unit !== row.unit)
+      .map((row) => `${row.key}: ${row.unit}, declared ${declared[row.key]!.unit}`);
     assert.deepEqual(wrongUnits, [], `${page}: units that differ from the declarations`);
   });
 }

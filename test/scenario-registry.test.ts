@@ -21,6 +21,12 @@ test('every built-in scenario has its page in docs/scenarios/ and its line in th
     assert.ok(existsSync(join(DOCS, `${name}.md`)), `scenarios/${name}.ts has no page docs/scenarios/${name}.md`);
     assert.ok(index.includes(`(${name}.md)`), `docs/scenarios/README.md does not link ${name}.md`);
   }
-  const pages = readdirSync(DOCS).filter((file) => file.endsWith('.md') && file !== 'README.md').map((file) => file.slice(0, -'.md'.length));
-  assert.deepEqual(pages.filter((page) => !names.includes(page)), [], 'pages of scenarios that are not built in');
+  const pages = readdirSync(DOCS)
+    .filter((file) => file.endsWith('.md') && file !== 'README.md')
+    .map((file) => file.slice(0, -'.md'.length));
+  assert.deepEqual(
+    pages.filter((page) => !names.includes(page)),
+    [],
+    'pages of scenarios that are not built in',
+  );
 });

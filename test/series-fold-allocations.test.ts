@@ -40,7 +40,12 @@ function ticks(count: number): ProgressTick[] {
       registry.histogram('assembly').recordUs(10 + (s % 90));
     }
     registry.counter('received').add(300);
-    return { tick: i + 1, tMs: (i + 1) * 1000, counters: registry.counterValues(), intervals: registry.takeIntervals() };
+    return {
+      tick: i + 1,
+      tMs: (i + 1) * 1000,
+      counters: registry.counterValues(),
+      intervals: registry.takeIntervals(),
+    };
   });
 }
 
@@ -52,7 +57,10 @@ test('the result time series folds (past 900 points) without building a histogra
   assert.equal(made, 0, 'histograms built or decoded while 2,000 ticks went in (one fold)');
   const built = series.build()!;
   assert.ok(built.points.length <= 900 && built.points.length >= 450);
-  assert.equal(built.points.reduce((sum, p) => sum + p.latency.latency!.count, 0), 2000 * 300);
+  assert.equal(
+    built.points.reduce((sum, p) => sum + p.latency.latency!.count, 0),
+    2000 * 300,
+  );
 });
 
 test(`the live series folds (past ${MAX_LIVE_POINTS} points) without a histogram per merged pair`, () => {
@@ -63,5 +71,8 @@ test(`the live series folds (past ${MAX_LIVE_POINTS} points) without a histogram
   // Each tick's own intervals are decoded once (two histograms) and the window has one per name: no more.
   assert.equal(made, all.length * 2 + 2, 'histograms built or decoded while the ticks went in (two folds)');
   const points = series.timeSeries()!.points;
-  assert.equal(points.reduce((sum, p) => sum + (p.latency.latency?.count ?? 0), 0), all.length * 300);
+  assert.equal(
+    points.reduce((sum, p) => sum + (p.latency.latency?.count ?? 0), 0),
+    all.length * 300,
+  );
 });

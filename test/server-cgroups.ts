@@ -13,7 +13,10 @@ export function cgroupsHere(): boolean {
 
 /** The cgroups a wsbench process `pid` made, if any are left (under any cgroup v2 directory). */
 export function cgroupsOf(pid: number): string[] {
-  const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((l) => l.split(' - ')[1]?.startsWith('cgroup2 ')).map((l) => l.split(' ')[4]!);
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter((l) => l.split(' - ')[1]?.startsWith('cgroup2 '))
+    .map((l) => l.split(' ')[4]!);
   const found: string[] = [];
   const walk = (dir: string, depth: number): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

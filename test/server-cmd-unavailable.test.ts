@@ -33,7 +33,18 @@ test('the NATS wrapper without nats-server on PATH: the cell is n/a, saying how 
 });
 
 test('the CLI shows it as n/a and exits 1, nothing having been measured', async () => {
-  const outcome = await runCli(['run', 'echo', '--server-cmd', `py=${process.execPath} -e "console.error('no venv here'); process.exit(77)" -- --port {port}`, '--clients', 'ws', '--duration', '1s', '--out', '/dev/null']);
+  const outcome = await runCli([
+    'run',
+    'echo',
+    '--server-cmd',
+    `py=${process.execPath} -e "console.error('no venv here'); process.exit(77)" -- --port {port}`,
+    '--clients',
+    'ws',
+    '--duration',
+    '1s',
+    '--out',
+    '/dev/null',
+  ]);
   assert.equal(outcome.code, 1);
   assert.match(outcome.stdout, /^n\/a {2}py x ws: py: no venv here$/m);
 });

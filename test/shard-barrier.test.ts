@@ -15,7 +15,11 @@ import { UsageError } from '../src/errors.js';
 const servers: BarrierServer[] = [];
 after(() => Promise.allSettled(servers.map((s) => s.close())));
 
-async function barrier(runId: string, count: number, timeoutMs: number): Promise<{ server: BarrierServer; url: string }> {
+async function barrier(
+  runId: string,
+  count: number,
+  timeoutMs: number,
+): Promise<{ server: BarrierServer; url: string }> {
   const server = new BarrierServer(runId, count, timeoutMs);
   servers.push(server);
   const address = await server.listen('127.0.0.1', 0);
@@ -54,7 +58,10 @@ test('a shard that never comes is named missing after the timeout, refused when 
   }
   await assert.rejects(clients[2]!.checkIn(0, 0, signal), /released the other shards .* without shard 2/);
   // In process (shard 0's own path) the refusal is a rejection too, never a throw.
-  await assert.rejects(server.checkIn({ runId: 'run-b', count: 3, shard: 2, cell: 0, round: 0, withdraw: 'late' }), /without shard 2/);
+  await assert.rejects(
+    server.checkIn({ runId: 'run-b', count: 3, shard: 2, cell: 0, round: 0, withdraw: 'late' }),
+    /without shard 2/,
+  );
   // Cell 1: shard 2 missed cell 0, so shards 0 and 1 go at once, naming it again.
   const next = await Promise.all([clients[0]!.checkIn(1, 0, signal), clients[1]!.checkIn(1, 0, signal)]);
   for (const release of next) {
@@ -74,9 +81,15 @@ test('a shard that withdraws from a cell is not waited for, and its reason reach
 test('a shard of another run, or with another shard count, is refused in one line (a usage error)', async () => {
   const { url } = await barrier('run-d', 2, 60_000);
   const stranger = new BarrierClient(url, 'run-other', 2, 1, 5000);
-  const error = await stranger.estimateClock(signal).then(() => null, (e: unknown) => e);
+  const error = await stranger.estimateClock(signal).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof BarrierRunMismatch && error instanceof UsageError, String(error));
-  assert.equal((error as Error).message, `barrier ${url} refused shard 1: this barrier serves run run-d, not run-other`);
+  assert.equal(
+    (error as Error).message,
+    `barrier ${url} refused shard 1: this barrier serves run run-d, not run-other`,
+  );
   await assert.rejects(stranger.checkIn(0, 0, signal), BarrierRunMismatch);
   const miscounted = new BarrierClient(url, 'run-d', 3, 1, 5000);
   await assert.rejects(miscounted.checkIn(0, 0, signal), /run run-d has 2 shards, not 3/);
@@ -98,12 +111,19 @@ test('a barrier that cannot be reached fails after its timeout, naming it', asyn
   const { server, url } = await barrier('run-f', 2, 60_000);
   await server.close();
   const client = new BarrierClient(url, 'run-f', 2, 1, 1200);
-  await assert.rejects(client.checkIn(0, 0, signal), new RegExp(`barrier ${url}: not reachable for 1 s \\(ECONNREFUSED\\); is shard 0 running\\?`));
+  await assert.rejects(
+    client.checkIn(0, 0, signal),
+    new RegExp(`barrier ${url}: not reachable for 1 s \\(ECONNREFUSED\\); is shard 0 running\\?`),
+  );
 });
 
 test('a check-in that is not application/json is refused (415): no page can send one cross-site without a preflight', async () => {
   const { url } = await barrier('run-g', 2, 60_000);
   const body = JSON.stringify({ runId: 'run-g', count: 2, shard: 1, round: 0 });
-  const response = await fetch(`${url}${CHECK_IN_PATH}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+  const response = await fetch(`${url}${CHECK_IN_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body,
+  });
   assert.equal(response.status, 415);
 });

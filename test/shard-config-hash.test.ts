@@ -24,7 +24,13 @@ async function hashOf(options: RunOptions): Promise<string> {
 test('every shard of one run hashes alike: index, host pid, start and param order do not count', async () => {
   const reference = await hashOf(base);
   assert.match(reference, /^[0-9a-f]{64}$/);
-  assert.equal(await hashOf({ ...base, shard: { ...base.shard!, index: 2, start: { mode: 'start-at', atEpochMs: 1_900_000_000_000 } } }), reference);
+  assert.equal(
+    await hashOf({
+      ...base,
+      shard: { ...base.shard!, index: 2, start: { mode: 'start-at', atEpochMs: 1_900_000_000_000 } },
+    }),
+    reference,
+  );
   assert.equal(await hashOf({ ...base, params: { interval: 100, duration: 2000, connections: 300 } }), reference);
   assert.equal(await hashOf({ ...base, targets: [{ url: 'ws://10.213.0.1:8080/', pid: process.pid }] }), reference);
 });

@@ -30,7 +30,13 @@ before(async () => {
   if (unavailable) return;
   network = new SimulatedNetwork(4);
   const host = network.hosts[0]!;
-  const child = network.spawnIn(host, process.execPath, [FANOUT_SERVER, '--host', host.address, '--port', String(SERVER_PORT)]);
+  const child = network.spawnIn(host, process.execPath, [
+    FANOUT_SERVER,
+    '--host',
+    host.address,
+    '--port',
+    String(SERVER_PORT),
+  ]);
   const lines: string[] = [];
   child.stdout!.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
   server = { child, lines };
@@ -53,26 +59,50 @@ function startShard(index: number, runId: string, duration: string): Shard {
   const hosts = network!.hosts as SimulatedHost[];
   const [serverHost, barrierHost] = [hosts[0]!, hosts[1]!];
   const args = [
-    BIN, 'run', 'fanout',
-    '--target', `ws://${serverHost.address}:${SERVER_PORT}/`,
-    '--clients', 'ws',
-    '--shard', `${index}/3`, '--run-id', runId,
-    '--barrier', `http://${barrierHost.address}:${BARRIER_PORT}`, '--barrier-listen', `${barrierHost.address}:${BARRIER_PORT}`, '--barrier-timeout', '30s',
-    '--connections', String(CONNECTIONS), '--interval', '50ms', '--duration', duration,
-    '--out', join(dir, `${runId}-${index}.json`), '--json-line',
+    BIN,
+    'run',
+    'fanout',
+    '--target',
+    `ws://${serverHost.address}:${SERVER_PORT}/`,
+    '--clients',
+    'ws',
+    '--shard',
+    `${index}/3`,
+    '--run-id',
+    runId,
+    '--barrier',
+    `http://${barrierHost.address}:${BARRIER_PORT}`,
+    '--barrier-listen',
+    `${barrierHost.address}:${BARRIER_PORT}`,
+    '--barrier-timeout',
+    '30s',
+    '--connections',
+    String(CONNECTIONS),
+    '--interval',
+    '50ms',
+    '--duration',
+    duration,
+    '--out',
+    join(dir, `${runId}-${index}.json`),
+    '--json-line',
   ];
   const child = network!.spawnIn(hosts[index + 1]!, process.execPath, args);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    },
+  );
   return { index, child, done };
 }
 
-test('three shards on three hosts against one server merge into one result holding every client', { skip: unavailable ?? false, timeout: 120_000 }, async () => {
+test('three shards on three hosts against one server merge into one result holding every client', {
+  skip: unavailable ?? false,
+  timeout: 120_000,
+}, async () => {
   const shards = [0, 1, 2].map((i) => startShard(i, 'netns-run', '1s'));
   const outcomes = await Promise.all(shards.map((s) => s.done));
   const logs = outcomes.map((outcome, i) => {
@@ -84,7 +114,10 @@ test('three shards on three hosts against one server merge into one result holdi
     return log;
   });
   // Shard 0's barrier listens on its host's address, beyond loopback: it says so, once.
-  assert.match(outcomes[0]!.stderr, /^warning: the barrier \(--barrier-listen\) listens on 10\.213\.0\.\d+:7070, beyond loopback: the run is visible to the network$/m);
+  assert.match(
+    outcomes[0]!.stderr,
+    /^warning: the barrier \(--barrier-listen\) listens on 10\.213\.0\.\d+:7070, beyond loopback: the run is visible to the network$/m,
+  );
   const results = outcomes.map((o) => JSON.parse(o.stdout) as BenchResult);
   for (const [i, result] of results.entries()) {
     assert.equal(result.shard?.index, i);
@@ -97,7 +130,10 @@ test('three shards on three hosts against one server merge into one result holdi
   for (const cell of cells) assert.ok(isMeasured(cell) && cell.status === 'ok', JSON.stringify(cell).slice(0, 300));
   const parts = cells as MeasuredCell[];
   // Each shard took its own third of the connections.
-  assert.deepEqual(parts.map((c) => c.measurements.counters.connected), [20, 20, 20]);
+  assert.deepEqual(
+    parts.map((c) => c.measurements.counters.connected),
+    [20, 20, 20],
+  );
 
   const mergedPath = join(dir, 'merged.json');
   const merged = await runCli(['merge', ...logs, '--out', mergedPath]);
@@ -110,13 +146,22 @@ test('three shards on three hosts against one server merge into one result holdi
     const sum = parts.reduce((total, c) => total + (c.measurements.counters[name] ?? 0), 0);
     assert.equal(cell.measurements.counters[name], sum, `counter ${name}`);
   }
-  assert.equal(cell.measurements.latency.delay?.count, parts.reduce((total, c) => total + c.measurements.latency.delay!.count, 0));
+  assert.equal(
+    cell.measurements.latency.delay?.count,
+    parts.reduce((total, c) => total + c.measurements.latency.delay!.count, 0),
+  );
   // Every tick to every client is accounted for: received or missing.
   const ticks = 20;
-  assert.equal((cell.measurements.counters.received ?? 0) + (cell.measurements.counters.missing ?? 0), CONNECTIONS * ticks);
+  assert.equal(
+    (cell.measurements.counters.received ?? 0) + (cell.measurements.counters.missing ?? 0),
+    CONNECTIONS * ticks,
+  );
   assert.equal(cell.resources.clients.length, 3, 'the client process of every shard');
   assert.ok(cell.measurements.windowMs > 0, 'the shards measured in one common window');
-  assert.deepEqual(result.merge?.shards.map((s) => s.status), ['ok', 'ok', 'ok']);
+  assert.deepEqual(
+    result.merge?.shards.map((s) => s.status),
+    ['ok', 'ok', 'ok'],
+  );
 
   // The merged table shows all the clients, and the merged file reports like any other.
   assert.equal(columnOf(merged.stdout, 'conn'), String(CONNECTIONS));
@@ -125,11 +170,18 @@ test('three shards on three hosts against one server merge into one result holdi
   assert.ok(existsSync(join(dir, 'merged.report', 'report.html')));
 });
 
-test('a shard killed mid-run is named missing in the merge', { skip: unavailable ?? false, timeout: 120_000 }, async () => {
+test('a shard killed mid-run is named missing in the merge', {
+  skip: unavailable ?? false,
+  timeout: 120_000,
+}, async () => {
   const streamsBefore = server!.lines.filter((l) => l === 'streaming').length;
   const shards = [0, 1, 2].map((i) => startShard(i, 'netns-kill', '3s'));
   // The stream starts when the barrier has released every shard's window.
-  await until(() => server!.lines.filter((l) => l === 'streaming').length > streamsBefore, 60_000, 'the stream to start');
+  await until(
+    () => server!.lines.filter((l) => l === 'streaming').length > streamsBefore,
+    60_000,
+    'the stream to start',
+  );
   shards[2]!.child.kill('SIGKILL');
   const outcomes = await Promise.all(shards.map((s) => s.done));
   assert.equal(outcomes[2]!.signal, 'SIGKILL');
@@ -144,7 +196,10 @@ test('a shard killed mid-run is named missing in the merge', { skip: unavailable
   assert.equal(merged.code, 1, 'a cell lacking a shard is not ok');
   assert.match(merged.stderr, /warning: shard 2 of 3 missing/);
   const result = JSON.parse(readFileSync(mergedPath, 'utf8')) as BenchResult;
-  assert.deepEqual(result.merge?.shards.map((s) => s.status), ['ok', 'ok', 'missing']);
+  assert.deepEqual(
+    result.merge?.shards.map((s) => s.status),
+    ['ok', 'ok', 'missing'],
+  );
   const cell = result.cells[0]!;
   assert.equal(cell.status, 'failed');
   assert.match('reason' in cell ? cell.reason : '', /shard 2: missing/);

@@ -16,7 +16,23 @@ import { isMeasured, type BenchResult } from '../src/index.js';
 for (const to of ['wsbench', 'its process group'] as const) {
   test(`SIGHUP to ${to} mid-cell: the result is written, interrupted, exit 129`, { timeout: 180_000 }, async () => {
     const out = join(tempDir(), 'r.json');
-    const cli = startCli(['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '60s', '--metrics-listen', '127.0.0.1:0', '--out', out], { ownProcessGroup: true });
+    const cli = startCli(
+      [
+        'run',
+        'echo',
+        '--servers',
+        'ws',
+        '--clients',
+        'ws',
+        '--duration',
+        '60s',
+        '--metrics-listen',
+        '127.0.0.1:0',
+        '--out',
+        out,
+      ],
+      { ownProcessGroup: true },
+    );
     try {
       // The window is open and has measured replies.
       await untilReceived(cli, 90_000);
@@ -27,7 +43,10 @@ for (const to of ['wsbench', 'its process group'] as const) {
       const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
       assert.equal(result.interrupted, true);
       const [cell] = result.cells;
-      assert.ok(cell && isMeasured(cell) && cell.status === 'failed' && cell.reason === 'interrupted', JSON.stringify(cell).slice(0, 300));
+      assert.ok(
+        cell && isMeasured(cell) && cell.status === 'failed' && cell.reason === 'interrupted',
+        JSON.stringify(cell).slice(0, 300),
+      );
       assert.ok((cell.measurements.counters.received ?? 0) > 0, 'the cut cell kept its replies');
       assert.deepEqual(await groupEmpties(cli.pid, 10_000), [], 'nothing of the run is left');
     } finally {

@@ -12,11 +12,23 @@ test('every size recorded is in the encoded histogram, in bytes, as hdr-histogra
   const metrics = new MetricsRegistry();
   const sizes = metrics.sizeHistogram('messageBytes');
   // A firehose-like spread: small updates, fragmented snapshots, one huge message, a zero-byte one.
-  const recorded = [0, 1, 97, 220, 221, 2047, 2048, 8192, 80_000, 64 * 1024 * 1024, ...Array.from({ length: 10_000 }, (_, i) => 150 + (i % 173))];
+  const recorded = [
+    0,
+    1,
+    97,
+    220,
+    221,
+    2047,
+    2048,
+    8192,
+    80_000,
+    64 * 1024 * 1024,
+    ...Array.from({ length: 10_000 }, (_, i) => 150 + (i % 173)),
+  ];
   for (const bytes of recorded) sizes.recordBytes(bytes);
   // The same recorder asked for again is the same histogram.
   metrics.sizeHistogram('messageBytes').recordBytes(220);
-  const expected = [...recorded.map((b) => (Math.max(b , 1))), 220];
+  const expected = [...recorded.map((b) => Math.max(b, 1)), 220];
   const encoded = metrics.encodeAll().messageBytes!;
   assert.equal(encoded.unit, 'bytes');
   assert.equal(encoded.hdrBase64, histogramOf(expected).hdrBase64);

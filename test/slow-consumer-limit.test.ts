@@ -11,18 +11,43 @@ import assert from 'node:assert/strict';
 import { isMeasured, run, type CellResult, type MeasuredCell } from '../src/index.js';
 
 const TICKS = 100;
-const PARAMS = { connections: 3, slowShare: 0.34, interval: '10ms', duration: `${TICKS * 10}ms`, messageSize: '128kb', backpressureLimit: '256kb' } as const;
+const PARAMS = {
+  connections: 3,
+  slowShare: 0.34,
+  interval: '10ms',
+  duration: `${TICKS * 10}ms`,
+  messageSize: '128kb',
+  backpressureLimit: '256kb',
+} as const;
 
 /** An ok cell's client and server counters, both as text for assertion messages, and its metrics. */
-function countersOf(cell: CellResult): { c: Record<string, number>; s: Record<string, number>; counts: string; metrics: MeasuredCell['metrics'] } {
-  assert.ok(isMeasured(cell) && cell.status === 'ok', `${cell.server}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
+function countersOf(cell: CellResult): {
+  c: Record<string, number>;
+  s: Record<string, number>;
+  counts: string;
+  metrics: MeasuredCell['metrics'];
+} {
+  assert.ok(
+    isMeasured(cell) && cell.status === 'ok',
+    `${cell.server}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`,
+  );
   const c = cell.measurements.counters;
   const s = cell.measurements.serverCounters;
-  return { c, s, counts: `${cell.server}: client ${JSON.stringify(c)} server ${JSON.stringify(s)}`, metrics: cell.metrics };
+  return {
+    c,
+    s,
+    counts: `${cell.server}: client ${JSON.stringify(c)} server ${JSON.stringify(s)}`,
+    metrics: cell.metrics,
+  };
 }
 
 test('slow-consumer: at the limit uWS and Bun drop what the slow client then misses; ws queues it all', async () => {
-  const result = await run({ scenario: 'slow-consumer', servers: ['uws', 'bun', 'ws'], clients: ['ws'], params: { ...PARAMS, onLimit: 'drop' } });
+  const result = await run({
+    scenario: 'slow-consumer',
+    servers: ['uws', 'bun', 'ws'],
+    clients: ['ws'],
+    params: { ...PARAMS, onLimit: 'drop' },
+  });
   const peaks: Record<string, number> = {};
   for (const cell of result.cells) {
     const { c, s, counts } = countersOf(cell);
@@ -37,11 +62,19 @@ test('slow-consumer: at the limit uWS and Bun drop what the slow client then mis
     else assert.ok(s.droppedSlow! > 0, counts);
     peaks[cell.server] = s.slowQueuedPeakBytes!;
   }
-  assert.ok(peaks.ws! > peaks.uws! && peaks.ws! > peaks.bun!, `queued for the slow client at most: ${JSON.stringify(peaks)}`);
+  assert.ok(
+    peaks.ws! > peaks.uws! && peaks.ws! > peaks.bun!,
+    `queued for the slow client at most: ${JSON.stringify(peaks)}`,
+  );
 });
 
 test('slow-consumer: with onLimit close, uWS and Bun close the slow connection and say so', async () => {
-  const result = await run({ scenario: 'slow-consumer', servers: ['uws', 'bun'], clients: ['ws'], params: { ...PARAMS, onLimit: 'close' } });
+  const result = await run({
+    scenario: 'slow-consumer',
+    servers: ['uws', 'bun'],
+    clients: ['ws'],
+    params: { ...PARAMS, onLimit: 'close' },
+  });
   for (const cell of result.cells) {
     const { c, s, counts, metrics } = countersOf(cell);
     assert.equal(c.slowClosed, 1, counts);

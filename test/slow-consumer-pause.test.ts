@@ -13,16 +13,30 @@ import { isMeasured, run } from '../src/index.js';
 const PAUSE_MS = 1000;
 const TICKS = 150;
 
-for (const [server, client] of [['ws', 'ws'], ['ws', 'undici'], ['socketio', 'socketio']] as const) {
+for (const [server, client] of [
+  ['ws', 'ws'],
+  ['ws', 'undici'],
+  ['socketio', 'socketio'],
+] as const) {
   test(`slow-consumer: a ${client} client that stops reading for ${PAUSE_MS} ms is late by that much; the healthy ones miss nothing`, async () => {
     const result = await run({
       scenario: 'slow-consumer',
       servers: [server],
       clients: [client],
-      params: { connections: 5, slowShare: 0.2, interval: '10ms', duration: `${TICKS * 10}ms`, stopFor: `${PAUSE_MS}ms`, messageSize: 256 },
+      params: {
+        connections: 5,
+        slowShare: 0.2,
+        interval: '10ms',
+        duration: `${TICKS * 10}ms`,
+        stopFor: `${PAUSE_MS}ms`,
+        messageSize: 256,
+      },
     });
     const [cell] = result.cells;
-    assert.ok(cell && isMeasured(cell) && cell.status === 'ok', `${cell?.status} ${cell && 'reason' in cell ? cell.reason : ''}`);
+    assert.ok(
+      cell && isMeasured(cell) && cell.status === 'ok',
+      `${cell?.status} ${cell && 'reason' in cell ? cell.reason : ''}`,
+    );
     const c = cell.measurements.counters;
     const counts = JSON.stringify(c);
     assert.equal(c.slowConnected, 1, counts);
@@ -37,9 +51,17 @@ for (const [server, client] of [['ws', 'ws'], ['ws', 'undici'], ['socketio', 'so
 }
 
 test('slow-consumer: clients that cannot stop reading their socket are skipped with the reason', async () => {
-  const result = await run({ scenario: 'slow-consumer', servers: ['ws'], clients: ['bun', 'deno'], params: { connections: 2, duration: '100ms' } });
+  const result = await run({
+    scenario: 'slow-consumer',
+    servers: ['ws'],
+    clients: ['bun', 'deno'],
+    params: { connections: 2, duration: '100ms' },
+  });
   for (const cell of result.cells) {
     assert.equal(cell.status, 'skipped');
-    assert.equal('reason' in cell && cell.reason, "slow-consumer needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)");
+    assert.equal(
+      'reason' in cell && cell.reason,
+      "slow-consumer needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)",
+    );
   }
 });

@@ -18,7 +18,9 @@ import { fixtureCommand, newTag } from './foreign-processes.js';
 const RESTART_TIMES = fileURLToPath(new URL('./fixtures/restart-times-scenario.js', import.meta.url));
 const DOWNTIME_MS = 200;
 
-test('srv back ms of a --server-cmd server is its first answered handshake, the probe\'s hold not counted', { timeout: 120_000 }, async () => {
+test("srv back ms of a --server-cmd server is its first answered handshake, the probe's hold not counted", {
+  timeout: 120_000,
+}, async () => {
   const events = join(tempDir(), 'events.txt');
   const result = await run({
     scenario: RESTART_TIMES,
@@ -33,12 +35,23 @@ test('srv back ms of a --server-cmd server is its first answered handshake, the 
   assert.ok(servingAtUs - stoppedAtUs >= DOWNTIME_MS * 1000, `serving ${servingAtUs - stoppedAtUs} µs after the kill`);
 
   // The restarted server's events: the first connection to close is the probe's, after its hold (clients hold theirs).
-  const lines = readFileSync(events, 'utf8').trim().split('\n').map((line) => line.split(' '));
+  const lines = readFileSync(events, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '));
   const restarted = lines.find(([, , at]) => Number(at) > stoppedAtUs)?.[0];
-  const firstClose = Math.min(...lines.filter(([pid, what]) => pid === restarted && what === 'close').map(([, , at]) => Number(at)));
+  const firstClose = Math.min(
+    ...lines.filter(([pid, what]) => pid === restarted && what === 'close').map(([, , at]) => Number(at)),
+  );
   assert.ok(Number.isFinite(firstClose), `no close logged by the restarted server: ${JSON.stringify(lines)}`);
-  assert.ok(servingAtUs < firstClose, `seen serving ${servingAtUs - firstClose} µs after the probe's connection closed: the hold was counted`);
+  assert.ok(
+    servingAtUs < firstClose,
+    `seen serving ${servingAtUs - firstClose} µs after the probe's connection closed: the hold was counted`,
+  );
   // The metric is that time, in ms (HDR keeps 3 significant digits).
   const downMs = (servingAtUs - stoppedAtUs) / 1000;
-  assert.ok(Math.abs(cell.metrics.serverDownMs! - downMs) <= downMs * 0.001 + 0.001, `srv back ${cell.metrics.serverDownMs} ms, engine ${downMs} ms`);
+  assert.ok(
+    Math.abs(cell.metrics.serverDownMs! - downMs) <= downMs * 0.001 + 0.001,
+    `srv back ${cell.metrics.serverDownMs} ms, engine ${downMs} ms`,
+  );
 });

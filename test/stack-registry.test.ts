@@ -12,14 +12,22 @@ import { clientStacks, serverStacks } from '../src/stacks.js';
 import { REPO_ROOT } from './support.js';
 
 /** The adapters a built module exports: objects with a name, a protocol, probe() and start() or connect(). */
-async function adaptersIn(folder: string, entry: 'start' | 'connect'): Promise<Array<{ file: string; name: string; adapter: object }>> {
+async function adaptersIn(
+  folder: string,
+  entry: 'start' | 'connect',
+): Promise<Array<{ file: string; name: string; adapter: object }>> {
   const dir = join(REPO_ROOT, 'dist', 'src', folder);
   const found = [];
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.js'))) {
     for (const value of Object.values(await import(pathToFileURL(join(dir, file)).href)) as unknown[]) {
       const candidate = value as Record<string, unknown> | null;
       if (typeof candidate !== 'object' || candidate === null) continue;
-      if (typeof candidate.name === 'string' && typeof candidate.protocol === 'string' && typeof candidate.probe === 'function' && typeof candidate[entry] === 'function') {
+      if (
+        typeof candidate.name === 'string' &&
+        typeof candidate.protocol === 'string' &&
+        typeof candidate.probe === 'function' &&
+        typeof candidate[entry] === 'function'
+      ) {
         found.push({ file: `src/${folder}/${file.replace(/\.js$/, '.ts')}`, name: candidate.name, adapter: candidate });
       }
     }
@@ -27,7 +35,10 @@ async function adaptersIn(folder: string, entry: 'start' | 'connect'): Promise<A
   return found;
 }
 
-for (const [folder, entry, registry] of [['servers', 'start', serverStacks], ['clients', 'connect', clientStacks]] as const) {
+for (const [folder, entry, registry] of [
+  ['servers', 'start', serverStacks],
+  ['clients', 'connect', clientStacks],
+] as const) {
   test(`every adapter in src/${folder}/ has its line in src/stacks.ts, under its own name`, async () => {
     const adapters = await adaptersIn(folder, entry);
     assert.ok(adapters.length >= 5, `the adapters of src/${folder}/: ${adapters.map((a) => a.file).join(', ')}`);

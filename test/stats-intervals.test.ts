@@ -14,13 +14,19 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import type { TimeSeries } from '../src/result-types.js';
 
 const close = (actual: number, expected: number, what: string, tolerance = 1e-9): void =>
-  assert.ok(Math.abs(actual - expected) <= tolerance * Math.max(1, Math.abs(expected)), `${what}: ${actual} is not ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= tolerance * Math.max(1, Math.abs(expected)),
+    `${what}: ${actual} is not ${expected}`,
+  );
 const even = (values: number[]): Weighted[] => values.map((value) => ({ value, weight: 1 }));
 
 test('t quantiles and Welch-Satterthwaite are exact', () => {
   close(tCritical(4), 2.7764451051977987, 't(0.975, 4)');
   close(tCritical(2), 4.302652729749464, 't(0.975, 2)');
-  const combined = combineIndependent([{ standardError: 3, degreesOfFreedom: 4 }, { standardError: 4, degreesOfFreedom: 9 }]);
+  const combined = combineIndependent([
+    { standardError: 3, degreesOfFreedom: 4 },
+    { standardError: 4, degreesOfFreedom: 9 },
+  ]);
   close(combined.standardError, 5, 'combined error');
   close(combined.degreesOfFreedom, 625 / (81 / 4 + 256 / 9), 'Welch-Satterthwaite');
   close(familyLevel(10), 0.995, 'Bonferroni: 10 changes at 99.5 % hold together at 95 %');
@@ -46,7 +52,10 @@ test('batch means: ten batches, their standard deviation over sqrt(10); an alter
 
 test('batch means: 20 intervals make 10 batches of 2, each the weighted mean of its intervals', () => {
   // Each pair (weights 1 and 3) averages to 11 or 13 alternately.
-  const points = Array.from({ length: 20 }, (_, i) => ({ value: i % 4 < 2 ? (i % 2 === 0 ? 14 : 10) : (i % 2 === 0 ? 16 : 12), weight: i % 2 === 0 ? 1 : 3 }));
+  const points = Array.from({ length: 20 }, (_, i) => ({
+    value: i % 4 < 2 ? (i % 2 === 0 ? 14 : 10) : i % 2 === 0 ? 16 : 12,
+    weight: i % 2 === 0 ? 1 : 3,
+  }));
   const spread = batchMeansSpread(points);
   assert.ok(typeof spread !== 'string');
   assert.equal(spread.samples, 10);
@@ -70,13 +79,31 @@ test('batch means: positive lag-1 correlation r widens the error by sqrt((1 + r)
 });
 
 test('batch means: too few intervals, or batches short of samples, give the reason', () => {
-  assert.match(String(batchMeansSpread(even([1, 2, 3]))), /the window has 3 intervals with samples; an interval needs 4/);
-  assert.match(String(batchMeansSpread(even([1, 2, 3, 4, 5, 6]), 2)), /too few samples for 4 batches of at least 2 each/);
+  assert.match(
+    String(batchMeansSpread(even([1, 2, 3]))),
+    /the window has 3 intervals with samples; an interval needs 4/,
+  );
+  assert.match(
+    String(batchMeansSpread(even([1, 2, 3, 4, 5, 6]), 2)),
+    /too few samples for 4 batches of at least 2 each/,
+  );
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
-  rate: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } },
+  p50: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
+  rate: {
+    header: 'msg/s',
+    unit: 'msg/s',
+    better: 'higher',
+    role: 'primary-rate',
+    source: { counter: 'received', as: 'rate' },
+  },
   max: { header: 'max ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'rtt', stat: 'max' } },
   custom: { header: 'x/s', unit: '/s', better: 'higher', role: 'primary-rate', source: { custom: 'by hand' } },
 };
@@ -88,13 +115,20 @@ function series(): TimeSeries {
     intervalMs: 100,
     points: Array.from({ length: 20 }, (_, i) => {
       received += i % 4 === 3 ? 1200 : 1000;
-      return { tMs: (i + 1) * 100, counters: { received }, latency: { rtt: { count: 1000, p50Ms: 0.026, p99Ms: 0.1, maxMs: 1 } } };
+      return {
+        tMs: (i + 1) * 100,
+        counters: { received },
+        latency: { rtt: { count: 1000, p50Ms: 0.026, p99Ms: 0.1, maxMs: 1 } },
+      };
     }),
   };
 }
 
 test('a cell measured once: window intervals around its values; a constant p50 still spans its resolution', () => {
-  const { intervals, noInterval } = cellIntervals(METRICS, { metrics: { p50: 0.026, rate: 10_500, max: 1, custom: 5 }, timeSeries: series() });
+  const { intervals, noInterval } = cellIntervals(METRICS, {
+    metrics: { p50: 0.026, rate: 10_500, max: 1, custom: 5 },
+    timeSeries: series(),
+  });
   const p50 = intervals.p50!;
   assert.equal(p50.method, 'window');
   assert.equal(p50.degreesOfFreedom, 9);
@@ -105,7 +139,11 @@ test('a cell measured once: window intervals around its values; a constant p50 s
   // Batches of two 100 ms intervals: rates 10,000 and 11,000 per second alternately, their spread read on logs.
   const rate = intervals.rate!;
   const half = (Math.log(11_000) - Math.log(10_000)) / 2;
-  close(rate.standardError, 10_500 * (Math.sqrt((10 * half ** 2) / 9) / Math.sqrt(10)), 'rate se: value x the relative error');
+  close(
+    rate.standardError,
+    10_500 * (Math.sqrt((10 * half ** 2) / 9) / Math.sqrt(10)),
+    'rate se: value x the relative error',
+  );
   close(rate.low * rate.high, 10_500 ** 2, 'symmetric on the log scale');
   assert.equal(intervals.max, undefined, 'a detail gets no interval');
   assert.match(noInterval.custom!, /not recorded interval by interval/);

@@ -13,7 +13,10 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import type { RoundResult, ValueInterval } from '../src/result-types.js';
 
 const close = (actual: number, expected: number, what: string): void =>
-  assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${what}: ${actual} is not ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
+    `${what}: ${actual} is not ${expected}`,
+  );
 
 /** Each round twice as slow as the one before, for both cells: a machine slowing down. */
 const a = { value: 20, rounds: [10, 20, 40] };
@@ -38,7 +41,15 @@ test('the same rounds unpaired (two files): Welch on the log values, a tie', () 
   assert.equal(isTie(ratio), true);
 });
 
-const interval = (standardError: number): ValueInterval => ({ low: 0, high: 0, level: 0.95, method: 'window', standardError, degreesOfFreedom: 9, samples: 10 });
+const interval = (standardError: number): ValueInterval => ({
+  low: 0,
+  high: 0,
+  level: 0.95,
+  method: 'window',
+  standardError,
+  degreesOfFreedom: 9,
+  samples: 10,
+});
 
 test('values measured once: their intervals combine on the log scale (se / value)', () => {
   const log = logRatio({ value: 100, interval: interval(5) }, { value: 50, interval: interval(2.5) }, true)!;
@@ -46,13 +57,29 @@ test('values measured once: their intervals combine on the log scale (se / value
   close(log.standardError, Math.sqrt(0.05 ** 2 * 2), 'se');
   close(log.degreesOfFreedom, 18, 'Welch-Satterthwaite');
   assert.equal(logRatio({ value: 100 }, { value: 50, interval: interval(1) }, true), null, 'no interval, no ratio');
-  assert.equal(logRatio({ value: 0, interval: interval(1) }, { value: 50, interval: interval(1) }, true), null, 'no ratio of 0');
+  assert.equal(
+    logRatio({ value: 0, interval: interval(1) }, { value: 50, interval: interval(1) }, true),
+    null,
+    'no ratio of 0',
+  );
 });
 
 test('the mean over clients: mean log ratio, its error from each pair', () => {
   const parts = [
-    { log: Math.log(1.2), standardError: 0.03, degreesOfFreedom: 4, method: 'paired rounds' as const, basis: 'rounds' as const },
-    { log: Math.log(1.1), standardError: 0.04, degreesOfFreedom: 4, method: 'paired rounds' as const, basis: 'rounds' as const },
+    {
+      log: Math.log(1.2),
+      standardError: 0.03,
+      degreesOfFreedom: 4,
+      method: 'paired rounds' as const,
+      basis: 'rounds' as const,
+    },
+    {
+      log: Math.log(1.1),
+      standardError: 0.04,
+      degreesOfFreedom: 4,
+      method: 'paired rounds' as const,
+      basis: 'rounds' as const,
+    },
   ];
   const mean = meanLogRatio(parts)!;
   close(mean.log, (Math.log(1.2) + Math.log(1.1)) / 2, 'mean');
@@ -62,7 +89,13 @@ test('the mean over clients: mean log ratio, its error from each pair', () => {
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+  p50: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
 };
 const round = (p50: number, own?: [number, number]): RoundResult => ({
   status: 'ok',
@@ -72,9 +105,24 @@ const round = (p50: number, own?: [number, number]): RoundResult => ({
 });
 
 test('rounds 2.9x apart beyond their own intervals are unstable; rounds whose intervals overlap are not', () => {
-  const why = unstableRounds(METRICS, [round(0.027, [0.026, 0.028]), round(0.079, [0.075, 0.083]), round(0.03, [0.029, 0.031])]);
-  assert.match(why ?? '', /^unstable: rounds differ 2\.9x: p50 ms 0\.027 \(round 1\) to 0\.079 \(round 2\), far beyond each round's own interval/);
+  const why = unstableRounds(METRICS, [
+    round(0.027, [0.026, 0.028]),
+    round(0.079, [0.075, 0.083]),
+    round(0.03, [0.029, 0.031]),
+  ]);
+  assert.match(
+    why ?? '',
+    /^unstable: rounds differ 2\.9x: p50 ms 0\.027 \(round 1\) to 0\.079 \(round 2\), far beyond each round's own interval/,
+  );
   assert.equal(unstableRounds(METRICS, [round(0.027, [0.01, 0.06]), round(0.05, [0.02, 0.08])]), null);
-  assert.equal(unstableRounds(METRICS, [round(0.027), round(0.035)]), null, '1.3x is within the machine\'s ordinary spread');
-  assert.match(unstableRounds(METRICS, [round(0.027), round(0.06)]) ?? '', /rounds differ 2\.2x/, 'an older file without round intervals: the ratio alone');
+  assert.equal(
+    unstableRounds(METRICS, [round(0.027), round(0.035)]),
+    null,
+    "1.3x is within the machine's ordinary spread",
+  );
+  assert.match(
+    unstableRounds(METRICS, [round(0.027), round(0.06)]) ?? '',
+    /rounds differ 2\.2x/,
+    'an older file without round intervals: the ratio alone',
+  );
 });

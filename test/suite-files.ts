@@ -14,8 +14,9 @@ export const TEST_CONCURRENCY = 2;
 export const SERIAL: Readonly<Record<string, string>> = {
   'capacity-own-server.test.js':
     "it counts a capacity search's steps, and a step whose load generator's CPU demand (on a core or waiting for one) reaches 85 % is measured again: a file on the other core raises that demand",
-  'load-saturation.test.js': 'its quiet echo cell must not be judged starved or saturated, and a file on the other core makes its client wait for a core',
-  'misbehaving-server.test.js': "it tells a busy-looping server from a hung one by the CPU the server got",
+  'load-saturation.test.js':
+    'its quiet echo cell must not be judged starved or saturated, and a file on the other core makes its client wait for a core',
+  'misbehaving-server.test.js': 'it tells a busy-looping server from a hung one by the CPU the server got',
   'shard-start-at.test.js': 'its shards must start within a 6 s lead, which a crowded machine can eat',
   'live-prometheus.test.js': 'a real Prometheus must scrape a short run within its deadline',
   'packed-types.test.js':
@@ -26,6 +27,8 @@ export const SERIAL: Readonly<Record<string, string>> = {
 export function suiteFiles(dir: string): { together: string[]; alone: string[] } {
   const missing = Object.keys(SERIAL).filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) throw new Error(`SERIAL names ${missing.join(', ')}, not in ${dir}`);
-  const files = readdirSync(dir).filter((file) => file.endsWith('.test.js')).sort();
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith('.test.js'))
+    .sort();
   return { together: files.filter((file) => !(file in SERIAL)), alone: files.filter((file) => file in SERIAL) };
 }

@@ -27,7 +27,15 @@ export interface CliOutcome {
  */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; ownProcessGroup?: boolean; underSubreaper?: boolean; command?: string[] } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    onSpawn?: (pid: number) => void;
+    ownProcessGroup?: boolean;
+    underSubreaper?: boolean;
+    command?: string[];
+  } = {},
 ): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, options);
@@ -53,10 +61,18 @@ export function runCli(
  */
 export function spawnCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: string[]; ownProcessGroup?: boolean; underSubreaper?: boolean },
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    command?: string[];
+    ownProcessGroup?: boolean;
+    underSubreaper?: boolean;
+  },
 ): ChildProcessByStdio<null, Readable, Readable> {
   const [file, ...pre] = options.command ?? [process.execPath, BIN];
-  const [command, argv] = options.underSubreaper ? ['python3', [SUBREAPER, file!, ...pre, ...args]] : [file!, [...pre, ...args]];
+  const [command, argv] = options.underSubreaper
+    ? ['python3', [SUBREAPER, file!, ...pre, ...args]]
+    : [file!, [...pre, ...args]];
   return spawn(command, argv, {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
@@ -85,7 +101,8 @@ export function childrenOf(pid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(readFileSync(`/proc/${entry}/status`, 'utf8'))) found.push(Number(entry));
+      if (new RegExp(`^PPid:\\s+${pid}$`, 'm').test(readFileSync(`/proc/${entry}/status`, 'utf8')))
+        found.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
@@ -121,4 +138,3 @@ export function childWithRole(pid: number, role: string): number | undefined {
     }
   });
 }
-

@@ -23,7 +23,10 @@ const PARAMETERS: Record<string, ParameterInfo> = {
 test('the table and the HTML name the parameters every cell shares, with units', () => {
   const info = scenarioInfo('echo', { parameters: PARAMETERS, metrics: {}, table: [], charts: [] });
   const params = { connections: 1, payload: 1000, duration: 5000, deflate: 'off' };
-  const r = result(info, [cell('echo', { server: 'ws', client: 'ws', params }), cell('echo', { server: 'uws', client: 'ws', params })]);
+  const r = result(info, [
+    cell('echo', { server: 'ws', client: 'ws', params }),
+    cell('echo', { server: 'uws', client: 'ws', params }),
+  ]);
   const lines = renderTable(r).split('\n');
   assert.match(lines[0]!, /^echo: /);
   assert.equal(lines[1], 'every cell: connections=1 payload=1kB duration=5s deflate=off');
@@ -32,16 +35,27 @@ test('the table and the HTML name the parameters every cell shares, with units',
 });
 
 test('a swept parameter is a column, not on the line; a scenario with nothing shared has no line', () => {
-  const swept = renderTable(result(scenarioInfo('echo', { parameters: PARAMETERS, metrics: {}, table: [], charts: [] }),
-    [32, 4096].map((payload) => cell('echo', { server: 'ws', client: 'ws', params: { payload, duration: 2000 } })))).split('\n');
+  const swept = renderTable(
+    result(
+      scenarioInfo('echo', { parameters: PARAMETERS, metrics: {}, table: [], charts: [] }),
+      [32, 4096].map((payload) => cell('echo', { server: 'ws', client: 'ws', params: { payload, duration: 2000 } })),
+    ),
+  ).split('\n');
   assert.equal(swept[1], 'every cell: duration=2s');
   assert.match(swept[2]!, /^payload\s+server\s+client\s+status/);
   assert.match(swept[3]!, /^32B\s+ws/);
-  const bare = renderTable(result(scenarioInfo('echo', { metrics: {}, table: [], charts: [] }), [cell('echo', { server: 'ws', client: 'ws', params: {} })])).split('\n');
+  const bare = renderTable(
+    result(scenarioInfo('echo', { metrics: {}, table: [], charts: [] }), [
+      cell('echo', { server: 'ws', client: 'ws', params: {} }),
+    ]),
+  ).split('\n');
   assert.match(bare[1]!, /^server\s+client\s+status/);
 });
 
 test('a version 1 file, whose parameters were never declared, still lists them', () => {
   const lines = renderTable(readResultFile(join(REPO_ROOT, 'test/fixtures/echo-run.json'))).split('\n');
-  assert.equal(lines[1], 'every cell: deflate=off tls=off serverProcesses=1 connections=1 payload=32 binary=false inflight=1 duration=1000 messages=0');
+  assert.equal(
+    lines[1],
+    'every cell: deflate=off tls=off serverProcesses=1 connections=1 payload=32 binary=false inflight=1 duration=1000 messages=0',
+  );
 });

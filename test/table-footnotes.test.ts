@@ -11,7 +11,15 @@ import { renderHtml } from '../src/report/html/html.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const INFO = scenarioInfo('echo', {
-  metrics: { messagesPerSec: { header: 'msg/s', unit: 'msg/s', better: 'higher', role: 'primary-rate', source: { counter: 'received', as: 'rate' } } },
+  metrics: {
+    messagesPerSec: {
+      header: 'msg/s',
+      unit: 'msg/s',
+      better: 'higher',
+      role: 'primary-rate',
+      source: { counter: 'received', as: 'rate' },
+    },
+  },
   table: ['messagesPerSec'],
   charts: [],
 });
@@ -19,35 +27,63 @@ const INFO = scenarioInfo('echo', {
 function targetCell(client: string): MeasuredCell {
   const c = cell('echo', { server: 'mine', client, metrics: { messagesPerSec: 900 } }) as MeasuredCell;
   c.resources.server = null;
-  c.notes = ['GET /wsbench/stats answered HTTP 404', 'server resources not measured: target mine was given no --target-pid'];
+  c.notes = [
+    'GET /wsbench/stats answered HTTP 404',
+    'server resources not measured: target mine was given no --target-pid',
+  ];
   return c;
 }
 
 test('a "-" for server CPU and RSS is explained by the reason in the result', () => {
-  const r = result(INFO, [targetCell('ws'), targetCell('undici'), cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1000 } })]);
+  const r = result(INFO, [
+    targetCell('ws'),
+    targetCell('undici'),
+    cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1000 } }),
+  ]);
   const lines = renderTable(r).split('\n');
   assert.match(lines.find((l) => /^mine\s+ws\s/.test(l))!, /\s-\s+-$/);
   assert.ok(
-    lines.includes('-    srv CPU%, srv RSS MB of mine x ws, mine x undici: server resources not measured: target mine was given no --target-pid'),
+    lines.includes(
+      '-    srv CPU%, srv RSS MB of mine x ws, mine x undici: server resources not measured: target mine was given no --target-pid',
+    ),
     lines.join('\n'),
   );
-  assert.ok(renderHtml(r, []).includes('srv CPU%, srv RSS MB of mine x ws, mine x undici: server resources not measured: target mine was given no --target-pid'));
+  assert.ok(
+    renderHtml(r, []).includes(
+      'srv CPU%, srv RSS MB of mine x ws, mine x undici: server resources not measured: target mine was given no --target-pid',
+    ),
+  );
 });
 
 test('without a recorded reason, the footnote says that no reason was recorded', () => {
   const c = targetCell('ws');
   c.notes = [];
   const lines = renderTable(result(INFO, [c])).split('\n');
-  assert.ok(lines.includes('-    srv CPU%, srv RSS MB of mine x ws: the result holds no sample of the server process and records no reason'), lines.join('\n'));
+  assert.ok(
+    lines.includes(
+      '-    srv CPU%, srv RSS MB of mine x ws: the result holds no sample of the server process and records no reason',
+    ),
+    lines.join('\n'),
+  );
 });
 
 test('every status in the table is explained once under it, and only those', () => {
   const failed = cell('echo', { server: 'uws', client: 'ws', status: 'failed', metrics: { messagesPerSec: 10 } });
-  const text = renderTable(result(INFO, [cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1000 } }), failed]));
+  const text = renderTable(
+    result(INFO, [cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1000 } }), failed]),
+  );
   const lines = text.split('\n');
   const statusLines = lines.filter((l) => l.startsWith('status '));
-  assert.deepEqual(statusLines.map((l) => l.split(':')[0]), ['status ok', 'status failed']);
+  assert.deepEqual(
+    statusLines.map((l) => l.split(':')[0]),
+    ['status ok', 'status failed'],
+  );
   assert.doesNotMatch(text, /status skipped/);
-  const skipped = renderTable(result(INFO, [cell('echo', { server: 'ws', client: 'socketio', status: 'skipped' }), cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } })]));
+  const skipped = renderTable(
+    result(INFO, [
+      cell('echo', { server: 'ws', client: 'socketio', status: 'skipped' }),
+      cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } }),
+    ]),
+  );
   assert.match(skipped, /^status skipped: /m, 'a skipped pair is in the table as an n/a line');
 });

@@ -12,7 +12,9 @@ import { wsClient } from '../src/clients/ws.js';
 import { undiciClient } from '../src/clients/undici.js';
 
 /** A server that greets each connection with `frames` (text unless a Buffer marked binary). */
-async function greeter(frames: Array<{ data: string | Buffer; binary: boolean }>): Promise<{ url: string; close(): Promise<void> }> {
+async function greeter(
+  frames: Array<{ data: string | Buffer; binary: boolean }>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((listening) => server.once('listening', listening));
   server.on('connection', (socket) => {
@@ -22,7 +24,12 @@ async function greeter(frames: Array<{ data: string | Buffer; binary: boolean }>
   return { url: `ws://127.0.0.1:${port}`, close: () => new Promise((closed) => server.close(() => closed(undefined))) };
 }
 
-async function receive(adapter: ClientAdapter, url: string, count: number, textAsBytes: boolean): Promise<MessageData[]> {
+async function receive(
+  adapter: ClientAdapter,
+  url: string,
+  count: number,
+  textAsBytes: boolean,
+): Promise<MessageData[]> {
   const messages: MessageData[] = [];
   let connection: Awaited<ReturnType<ClientAdapter['connect']>> | undefined;
   await new Promise<void>((done, fail) => {

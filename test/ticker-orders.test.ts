@@ -4,7 +4,13 @@ import { run } from '../src/index.js';
 import { testRefusedRunInput } from './refused-run-input.js';
 
 test('ticker-orders: every counted tick gets one order, every order is acked or counted as unanswered', async () => {
-  const result = await run({ scenario: 'ticker-orders', servers: ['uws'], clients: ['ws'], preset: 'ci', params: { connections: 2, symbols: 3 } });
+  const result = await run({
+    scenario: 'ticker-orders',
+    servers: ['uws'],
+    clients: ['ws'],
+    preset: 'ci',
+    params: { connections: 2, symbols: 3 },
+  });
   assert.equal(result.cells.length, 1);
   const [cell] = result.cells;
   assert.ok(cell, 'one cell');
@@ -25,7 +31,12 @@ test('ticker-orders: every counted tick gets one order, every order is acked or 
   // Each connection sees a subset of what the server broadcast.
   assert.ok(v('ticksReceived') + v('ticksMissed') <= 2 * v('ticksBroadcast'));
   for (const prefix of ['orderRtt', 'tickToAck', 'tickDelay'] as const) {
-    const [min, p50, p99, max] = (['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'] as const).map((k) => v(`${prefix}${k}`)) as [number, number, number, number];
+    const [min, p50, p99, max] = (['MinMs', 'P50Ms', 'P99Ms', 'MaxMs'] as const).map((k) => v(`${prefix}${k}`)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     assert.ok(min >= 0 && min <= p50 && p50 <= p99 && p99 <= max, `${prefix} percentiles are ordered`);
   }
   // An order leaves after its tick's intended time, so tick-to-ack contains the round trip.
@@ -36,8 +47,16 @@ test('ticker-orders: every counted tick gets one order, every order is acked or 
 
 testRefusedRunInput(
   [
-    ['ticker-orders: a tick interval below 1 ms', ['--tick-interval', '0ms'], 'wsbench: --tick-interval: "0ms" is below the minimum 1ms'],
-    ['ticker-orders: an unknown preset', ['--preset', 'huge'], 'wsbench: --preset: "huge" is not a preset of ticker-orders (seed, ci)'],
+    [
+      'ticker-orders: a tick interval below 1 ms',
+      ['--tick-interval', '0ms'],
+      'wsbench: --tick-interval: "0ms" is below the minimum 1ms',
+    ],
+    [
+      'ticker-orders: an unknown preset',
+      ['--preset', 'huge'],
+      'wsbench: --preset: "huge" is not a preset of ticker-orders (seed, ci)',
+    ],
   ],
   'ticker-orders',
 );

@@ -19,9 +19,18 @@ test('the progress interval is sized to the window', () => {
 });
 
 test('a 2.5 s window: the series ends at 2500 ms within one interval, and its counters add up to the cell', async () => {
-  const result = await run({ scenario: 'echo', servers: ['ws'], clients: ['ws'], clientProcesses: 2, params: { duration: '2500ms' } });
+  const result = await run({
+    scenario: 'echo',
+    servers: ['ws'],
+    clients: ['ws'],
+    clientProcesses: 2,
+    params: { duration: '2500ms' },
+  });
   const [cell] = result.cells;
-  assert.ok(cell && isMeasured(cell) && cell.status === 'ok', cell?.status === 'ok' ? '' : `cell ${cell?.status}: ${cell?.reason}`);
+  assert.ok(
+    cell && isMeasured(cell) && cell.status === 'ok',
+    cell?.status === 'ok' ? '' : `cell ${cell?.status}: ${cell?.reason}`,
+  );
   const series = cell.measurements.timeSeries!;
   assert.equal(series.intervalMs, 100);
   const last = series.points.at(-1)!;
@@ -31,14 +40,24 @@ test('a 2.5 s window: the series ends at 2500 ms within one interval, and its co
   const samples = series.points.reduce((n, p) => n + (p.latency.rtt?.count ?? 0), 0);
   assert.equal(samples, cell.measurements.latency.rtt!.count, 'every round trip is in one interval');
   const times = series.points.map((p) => p.tMs);
-  assert.deepEqual(times, [...times].sort((a, b) => a - b), 'points in time order');
+  assert.deepEqual(
+    times,
+    [...times].sort((a, b) => a - b),
+    'points in time order',
+  );
 });
 
 /** A process's progress message, with `values` recorded since its last one. */
 function progress(registry: MetricsRegistry, tick: number, tMs: number, values: number[]) {
   for (const v of values) registry.histogram('rtt').recordUs(v);
   registry.counter('received').add(values.length);
-  return { type: 'progress' as const, tick, tMs, counters: registry.counterValues(), intervals: registry.takeIntervals() };
+  return {
+    type: 'progress' as const,
+    tick,
+    tMs,
+    counters: registry.counterValues(),
+    intervals: registry.takeIntervals(),
+  };
 }
 
 test('a last message just past a full interval joins the point before, so no point covers a sliver of time', () => {
@@ -53,7 +72,16 @@ test('a last message just past a full interval joins the point before, so no poi
   collector.add(1, progress(b, 2, 200, [40]));
   collector.add(1, progress(b, 3, 204, [50]));
   const series = collector.build()!;
-  assert.deepEqual(series.points.map((p) => p.tMs), [101, 204]);
-  assert.deepEqual(series.points.map((p) => p.counters.received), [2, 5]);
-  assert.deepEqual(series.points.map((p) => p.latency.rtt!.count), [2, 3]);
+  assert.deepEqual(
+    series.points.map((p) => p.tMs),
+    [101, 204],
+  );
+  assert.deepEqual(
+    series.points.map((p) => p.counters.received),
+    [2, 5],
+  );
+  assert.deepEqual(
+    series.points.map((p) => p.latency.rtt!.count),
+    [2, 3],
+  );
 });

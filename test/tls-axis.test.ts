@@ -10,11 +10,19 @@ import { isMeasured, renderTable, run } from '../src/index.js';
 import { RunTls } from '../src/engine/run-tls.js';
 
 test('tls=off,on: every pair runs both ways, and the TLS cells record the negotiated version and cipher', async () => {
-  const result = await run({ scenario: 'echo', servers: ['ws', 'deno'], clients: ['undici', 'bun'], params: { tls: ['off', 'on'], duration: '400ms' } });
+  const result = await run({
+    scenario: 'echo',
+    servers: ['ws', 'deno'],
+    clients: ['undici', 'bun'],
+    params: { tls: ['off', 'on'], duration: '400ms' },
+  });
   assert.equal(result.cells.length, 8);
   for (const cell of result.cells) {
     const name = `${cell.server} x ${cell.client} tls=${cell.params.tls}`;
-    assert.ok(isMeasured(cell) && cell.status === 'ok', `${name}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`);
+    assert.ok(
+      isMeasured(cell) && cell.status === 'ok',
+      `${name}: ${cell.status} ${'reason' in cell ? cell.reason : ''}`,
+    );
     if (cell.params.tls === 'off') {
       assert.equal(cell.tls, undefined, `${name} made no TLS connection`);
       continue;
@@ -26,12 +34,18 @@ test('tls=off,on: every pair runs both ways, and the TLS cells record the negoti
       assert.match(outcome!.protocol ?? '', /^TLSv1\.[23]$/, name);
       assert.match(outcome!.cipher ?? '', /^TLS_/, name);
     } else {
-      assert.deepEqual({ ...outcome!, connections: 0 }, { protocol: null, cipher: null, reason: "bun's WebSocket does not expose its TLS session", connections: 0 });
+      assert.deepEqual(
+        { ...outcome!, connections: 0 },
+        { protocol: null, cipher: null, reason: "bun's WebSocket does not expose its TLS session", connections: 0 },
+      );
     }
   }
   const table = renderTable(result);
   assert.match(table, /^tls {2}undici client: TLSv1\.[23] TLS_\S+$/m);
-  assert.match(table, /^tls {2}bun client: version and cipher not known: bun's WebSocket does not expose its TLS session$/m);
+  assert.match(
+    table,
+    /^tls {2}bun client: version and cipher not known: bun's WebSocket does not expose its TLS session$/m,
+  );
 });
 
 test('one certificate per run, made for the first cell with TLS on and never for a plain one', async () => {
@@ -41,6 +55,10 @@ test('one certificate per run, made for the first cell with TLS on and never for
   const second = await tls.forCell({ params: { tls: 'on' } });
   assert.ok(first.server && first.client?.caPem);
   assert.equal(second.server?.certPem, first.server.certPem, 'the same certificate for every cell');
-  assert.equal(first.client.caPem, first.server.certPem, 'the clients trust exactly the certificate the server presents');
+  assert.equal(
+    first.client.caPem,
+    first.server.certPem,
+    'the clients trust exactly the certificate the server presents',
+  );
   tls.close();
 });

@@ -26,7 +26,16 @@ export async function startServerChild(stack: string, tls?: ServerTls): Promise<
   const adapter = await loadServerAdapter(stack);
   const child = new ManagedChild(`server ${stack}`, 'server', SERVER_ENTRY, adapter.runtime);
   try {
-    child.send({ type: 'start', adapter: stack, scenario: TLS_SCENARIO, params: {}, host: '127.0.0.1', processIndex: 0, processCount: 1, ...(tls ? { tls } : {}) });
+    child.send({
+      type: 'start',
+      adapter: stack,
+      scenario: TLS_SCENARIO,
+      params: {},
+      host: '127.0.0.1',
+      processIndex: 0,
+      processCount: 1,
+      ...(tls ? { tls } : {}),
+    });
     const ready = await child.waitFor('ready', START_TIMEOUT_MS, 'ready signal');
     return { url: ready.url!, httpUrl: ready.httpUrl!, stop: () => child.stop() };
   } catch (error) {
@@ -70,7 +79,11 @@ export async function exchange(
     child.send({ type: 'go' });
     const { report } = await child.waitFor('report', EXCHANGE_TIMEOUT_MS, 'report');
     const noted = report.notes.find((note) => note.startsWith('tlsSession '));
-    return { ok: true, counters: report.counters, session: noted ? (JSON.parse(noted.slice('tlsSession '.length)) as TlsSession) : null };
+    return {
+      ok: true,
+      counters: report.counters,
+      session: noted ? (JSON.parse(noted.slice('tlsSession '.length)) as TlsSession) : null,
+    };
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   } finally {

@@ -27,7 +27,8 @@ test('clients that can skip verification connect unverified; the deno client say
   for (const client of ['ws', 'undici', 'bun', 'deno', 'socketio']) {
     const { capabilities } = await loadClientAdapter(client);
     const outcome = await exchange(client, client === 'socketio' ? socketio : bun, { insecure: true });
-    outcomes[client] = `${capabilities.tlsInsecure} ${outcome.ok ? `echoed ${outcome.counters.echoed}, route ${outcome.counters.routeAnswered}` : outcome.reason}`;
+    outcomes[client] =
+      `${capabilities.tlsInsecure} ${outcome.ok ? `echoed ${outcome.counters.echoed}, route ${outcome.counters.routeAnswered}` : outcome.reason}`;
   }
   assert.deepEqual(outcomes, {
     ws: 'true echoed 1, route 1',

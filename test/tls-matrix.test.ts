@@ -65,6 +65,10 @@ async function assertSession(clientStack: string, session: unknown, pair: string
     assert.match(protocol, /^TLSv1\.[23]$/, pair);
     assert.match(cipher, /^TLS_[A-Z0-9_]+$/, pair);
   } else {
-    assert.deepEqual(session, { protocol: null, cipher: null, reason: `${clientStack}'s WebSocket does not expose its TLS session` }, pair);
+    assert.deepEqual(
+      session,
+      { protocol: null, cipher: null, reason: `${clientStack}'s WebSocket does not expose its TLS session` },
+      pair,
+    );
   }
 }

@@ -10,7 +10,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writePemFiles } from '../src/tls/pem-files.js';
 
-const PEM = { certPem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', keyPem: '-----BEGIN PRIVATE KEY-----\nBBBB\n-----END PRIVATE KEY-----\n' };
+const PEM = {
+  certPem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+  keyPem: '-----BEGIN PRIVATE KEY-----\nBBBB\n-----END PRIVATE KEY-----\n',
+};
 
 test('the files are private, hold the PEM text, and remove() deletes the folder', () => {
   const files = writePemFiles(PEM);

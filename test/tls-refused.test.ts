@@ -25,15 +25,25 @@ after(async () => {
 
 /** What each client says when it refuses the served certificate: none given, or another one given. */
 const REFUSALS: Record<string, { untrusted: RegExp; otherCa: RegExp }> = {
-  ws: { untrusted: /^client ws: ws client could not connect: self-signed certificate$/, otherCa: /^client ws: ws client could not connect: self-signed certificate$/ },
-  undici: { untrusted: /^client undici: undici client could not connect: self-signed certificate$/, otherCa: /^client undici: undici client could not connect: self-signed certificate$/ },
+  ws: {
+    untrusted: /^client ws: ws client could not connect: self-signed certificate$/,
+    otherCa: /^client ws: ws client could not connect: self-signed certificate$/,
+  },
+  undici: {
+    untrusted: /^client undici: undici client could not connect: self-signed certificate$/,
+    otherCa: /^client undici: undici client could not connect: self-signed certificate$/,
+  },
   bun: {
-    untrusted: /^client bun: bun client could not connect: WebSocket connection to 'wss:\/\/127\.0\.0\.1:\d+\/' failed: TLS handshake failed: unable to verify the first certificate$/,
-    otherCa: /^client bun: bun client could not connect: WebSocket connection to 'wss:\/\/127\.0\.0\.1:\d+\/' failed: TLS handshake failed: unable to verify the first certificate$/,
+    untrusted:
+      /^client bun: bun client could not connect: WebSocket connection to 'wss:\/\/127\.0\.0\.1:\d+\/' failed: TLS handshake failed: unable to verify the first certificate$/,
+    otherCa:
+      /^client bun: bun client could not connect: WebSocket connection to 'wss:\/\/127\.0\.0\.1:\d+\/' failed: TLS handshake failed: unable to verify the first certificate$/,
   },
   deno: {
-    untrusted: /^client deno: deno client could not connect: NetworkError: failed to connect to WebSocket: invalid peer certificate: UnknownIssuer$/,
-    otherCa: /^client deno: deno client could not connect: NetworkError: failed to connect to WebSocket: invalid peer certificate: BadSignature$/,
+    untrusted:
+      /^client deno: deno client could not connect: NetworkError: failed to connect to WebSocket: invalid peer certificate: UnknownIssuer$/,
+    otherCa:
+      /^client deno: deno client could not connect: NetworkError: failed to connect to WebSocket: invalid peer certificate: BadSignature$/,
   },
   socketio: {
     untrusted: /^client socketio: socket.io client could not connect: websocket error: self-signed certificate$/,
@@ -51,13 +61,18 @@ for (const [client, expected] of Object.entries(REFUSALS)) {
     assert.equal(otherCa.ok, false, `${client} connected trusting another certificate`);
     if (!otherCa.ok) assert.match(otherCa.reason, expected.otherCa);
     // churn counts each of these as a TLS failure.
-    for (const outcome of [untrusted, otherCa]) if (!outcome.ok) assert.equal(classifyHandshakeFailure(outcome.reason), 'tls', outcome.reason);
+    for (const outcome of [untrusted, otherCa])
+      if (!outcome.ok) assert.equal(classifyHandshakeFailure(outcome.reason), 'tls', outcome.reason);
   });
 }
 
 test('the HTTP client of the REST routes refuses it too, in Node, Bun and Deno', async () => {
   // Each runtime's node:tls words it its own way; each names the certificate.
-  const said = { ws: 'self-signed certificate', bun: 'unable to verify the first certificate', deno: 'unable to verify the first certificate' };
+  const said = {
+    ws: 'self-signed certificate',
+    bun: 'unable to verify the first certificate',
+    deno: 'unable to verify the first certificate',
+  };
   for (const [client, reason] of Object.entries(said)) {
     const outcome = await exchange(client, uws, { caPem: stranger.certPem }, 'http');
     assert.equal(outcome.ok, false, `${client}: the HTTP request went through`);

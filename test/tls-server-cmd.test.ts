@@ -15,15 +15,39 @@ import { runCli, tempDir } from './support.js';
 
 const TLS_SERVER = fileURLToPath(new URL('./fixtures/refusing-server.js', import.meta.url));
 
-test('--server-cmd with {cert} and {key}: TLS with the run\'s certificate in private files, deleted at the end', async () => {
+test("--server-cmd with {cert} and {key}: TLS with the run's certificate in private files, deleted at the end", async () => {
   const out = join(tempDir(), 'r.json');
   const described = join(tempDir(), 'files.json');
   // The run's temp folder is a fresh one, so nothing else on the machine writes there.
   const runTmp = mkdtempSync(join(tmpdir(), 'wsbench-test-tmp-'));
   const command = `tiny=${process.execPath} ${TLS_SERVER} --port {port} --cert {cert} --key {key} --describe-files ${described}`;
-  const outcome = await runCli(['run', 'echo', '--servers', 'ws', '--server-cmd', command, '--clients', 'ws', '--tls', 'off,on', '--duration', '400ms', '--out', out], { env: { TMPDIR: runTmp } });
+  const outcome = await runCli(
+    [
+      'run',
+      'echo',
+      '--servers',
+      'ws',
+      '--server-cmd',
+      command,
+      '--clients',
+      'ws',
+      '--tls',
+      'off,on',
+      '--duration',
+      '400ms',
+      '--out',
+      out,
+    ],
+    { env: { TMPDIR: runTmp } },
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
-  const files = JSON.parse(readFileSync(described, 'utf8')) as { cert: string; key: string; certMode: string; keyMode: string; dirMode: string };
+  const files = JSON.parse(readFileSync(described, 'utf8')) as {
+    cert: string;
+    key: string;
+    certMode: string;
+    keyMode: string;
+    dirMode: string;
+  };
   assert.deepEqual([files.certMode, files.keyMode, files.dirMode], ['600', '600', '700']);
   assert.ok(files.cert.startsWith(runTmp), `${files.cert} is in the run's temp folder`);
   assert.equal(existsSync(files.cert) || existsSync(files.key), false, 'the files are gone');
@@ -31,9 +55,13 @@ test('--server-cmd with {cert} and {key}: TLS with the run\'s certificate in pri
 
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   const cells = Object.fromEntries(result.cells.map((c) => [`${c.server} ${c.params.tls}`, c]));
-  for (const key of ['ws off', 'ws on', 'tiny on']) assert.equal(cells[key]?.status, 'ok', `${key}: ${JSON.stringify(cells[key])}`);
+  for (const key of ['ws off', 'ws on', 'tiny on'])
+    assert.equal(cells[key]?.status, 'ok', `${key}: ${JSON.stringify(cells[key])}`);
   assert.equal(cells['tiny on']!.status === 'ok' && cells['tiny on']!.tls?.[0]?.protocol?.startsWith('TLSv1.'), true);
   const skipped = cells['tiny off']!;
   assert.equal(skipped.status, 'skipped');
-  assert.equal('reason' in skipped && skipped.reason, 'tls=off: the --server-cmd tiny takes {cert} and {key}, so it serves TLS');
+  assert.equal(
+    'reason' in skipped && skipped.reason,
+    'tls=off: the --server-cmd tiny takes {cert} and {key}, so it serves TLS',
+  );
 });

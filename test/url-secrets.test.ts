@@ -23,7 +23,11 @@ const TOKEN = 'TOPSECRET';
 const SECRETS = new RegExp(`${PASSWORD}|${TOKEN}`);
 
 const started: ChildProcess[] = [];
-after(() => started.forEach((child) => { child.kill('SIGKILL'); }));
+after(() =>
+  started.forEach((child) => {
+    child.kill('SIGKILL');
+  }),
+);
 
 test('redactUrl hides the password and every query value, and nothing else', () => {
   const cases: Array<[string, string]> = [
@@ -41,7 +45,10 @@ test('redactUrl hides the password and every query value, and nothing else', () 
     assert.equal(redactUrl(url), expected, url);
     assert.equal(redactUrl(expected), expected, `idempotent: ${expected}`);
   }
-  assert.equal(redactUrlsIn('mine=ws://a:b@h/?k=v and "http://c:d@e/" then'), 'mine=ws://a:***@h/?k=*** and "http://c:***@e/" then');
+  assert.equal(
+    redactUrlsIn('mine=ws://a:b@h/?k=v and "http://c:d@e/" then'),
+    'mine=ws://a:***@h/?k=*** and "http://c:***@e/" then',
+  );
 });
 
 /** Every file under `dir`, as text. */
@@ -55,7 +62,11 @@ function filesUnder(dir: string): Array<[string, string]> {
 
 function noSecret(where: string, text: string): void {
   const found = SECRETS.exec(text);
-  assert.equal(found, null, `a secret in ${where}: ...${found ? text.slice(Math.max(0, found.index - 120), found.index + 40) : ''}...`);
+  assert.equal(
+    found,
+    null,
+    `a secret in ${where}: ...${found ? text.slice(Math.max(0, found.index - 120), found.index + 40) : ''}...`,
+  );
 }
 
 /** An open server-sent-events stream, read as text until it ends. */
@@ -70,23 +81,56 @@ function readStream(url: string): { text(): string; close(): void } {
   return { text: () => text, close: () => req.destroy() };
 }
 
-test('a run against a server that checks a password and a token records neither, anywhere', { timeout: 180_000 }, async () => {
+test('a run against a server that checks a password and a token records neither, anywhere', {
+  timeout: 180_000,
+}, async () => {
   const { child, printed } = startPrintingServer(
-    [process.execPath, ECHO_FIXTURE, '--port', '0', '--mode', 'credentials', '--credentials', `admin:${PASSWORD}`, '--token', TOKEN, '--tag', newTag()],
+    [
+      process.execPath,
+      ECHO_FIXTURE,
+      '--port',
+      '0',
+      '--mode',
+      'credentials',
+      '--credentials',
+      `admin:${PASSWORD}`,
+      '--token',
+      TOKEN,
+      '--tag',
+      newTag(),
+    ],
     /:(\d+)/,
   );
   started.push(child);
   const port = Number((await printed)[1]);
   const dir = tempDir();
   const out = join(dir, 'r.json');
-  const cli = startCli([
-    'run', 'echo', '--clients', 'ws', '--duration', '1s',
-    '--target', `mine=ws://admin:${PASSWORD}@127.0.0.1:${port}/?token=${TOKEN}`,
-    // The command's own secrets come from its environment: only secrets in URLs are wsbench's to hide.
-    '--server-cmd', `own=${fixtureCommand('credentials', newTag())}`,
-    '--server-url', `ws://admin:${PASSWORD}@{host}:{port}/?token=${TOKEN}`,
-    '--dashboard', ':0', '--metrics-listen', ':0', '--metrics-linger', '60s', '--out', out,
-  ], { timeoutMs: 150_000, env: { FIXTURE_CREDENTIALS: `admin:${PASSWORD}`, FIXTURE_TOKEN: TOKEN } });
+  const cli = startCli(
+    [
+      'run',
+      'echo',
+      '--clients',
+      'ws',
+      '--duration',
+      '1s',
+      '--target',
+      `mine=ws://admin:${PASSWORD}@127.0.0.1:${port}/?token=${TOKEN}`,
+      // The command's own secrets come from its environment: only secrets in URLs are wsbench's to hide.
+      '--server-cmd',
+      `own=${fixtureCommand('credentials', newTag())}`,
+      '--server-url',
+      `ws://admin:${PASSWORD}@{host}:{port}/?token=${TOKEN}`,
+      '--dashboard',
+      ':0',
+      '--metrics-listen',
+      ':0',
+      '--metrics-linger',
+      '60s',
+      '--out',
+      out,
+    ],
+    { timeoutMs: 150_000, env: { FIXTURE_CREDENTIALS: `admin:${PASSWORD}`, FIXTURE_TOKEN: TOKEN } },
+  );
   try {
     await cli.waitForStderr(/dashboard: http:\S+/);
     const events = readStream(`${/dashboard: (http:\S+)/.exec(cli.stderr())![1]!}events`);
@@ -110,8 +154,17 @@ test('a run against a server that checks a password and a token records neither,
 
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
     // Both servers let the clients in: the real URL, credentials and all, was used to connect.
-    assert.deepEqual(result.cells.map((c) => [c.server, c.status]), [['mine', 'ok'], ['own', 'ok']]);
-    assert.deepEqual(result.environment.foreignServers?.map((s) => s.url), [`ws://admin:***@127.0.0.1:${port}/?token=***`, 'ws://admin:***@{host}:{port}/?token=***']);
+    assert.deepEqual(
+      result.cells.map((c) => [c.server, c.status]),
+      [
+        ['mine', 'ok'],
+        ['own', 'ok'],
+      ],
+    );
+    assert.deepEqual(
+      result.environment.foreignServers?.map((s) => s.url),
+      [`ws://admin:***@127.0.0.1:${port}/?token=***`, 'ws://admin:***@{host}:{port}/?token=***'],
+    );
     assert.ok(result.argv?.includes(`mine=ws://admin:***@127.0.0.1:${port}/?token=***`), JSON.stringify(result.argv));
     for (const [path, text] of filesUnder(dir)) noSecret(path, text);
     const report = await runCli(['report', out, '--out', join(dir, 'again')]);
@@ -124,16 +177,43 @@ test('a run against a server that checks a password and a token records neither,
 
 test('a refused URL and a refused handshake say the URL without its secrets', async () => {
   const refused = await runCli(['run', 'echo', '--target', `wsx://admin:${PASSWORD}@127.0.0.1:9/?token=${TOKEN}`]);
-  assert.equal(usageErrorLine(refused), 'wsbench: --target: "wsx://admin:***@127.0.0.1:9/?token=***" is not a ws://, wss:// (WebSocket) or http://, https:// (socket.io) URL');
+  assert.equal(
+    usageErrorLine(refused),
+    'wsbench: --target: "wsx://admin:***@127.0.0.1:9/?token=***" is not a ws://, wss:// (WebSocket) or http://, https:// (socket.io) URL',
+  );
 
   const { child, printed } = startPrintingServer(
-    [process.execPath, ECHO_FIXTURE, '--port', '0', '--mode', 'credentials', '--credentials', 'admin:other', '--token', 'other', '--tag', newTag()],
+    [
+      process.execPath,
+      ECHO_FIXTURE,
+      '--port',
+      '0',
+      '--mode',
+      'credentials',
+      '--credentials',
+      'admin:other',
+      '--token',
+      'other',
+      '--tag',
+      newTag(),
+    ],
     /:(\d+)/,
   );
   started.push(child);
   const port = Number((await printed)[1]);
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli(['run', 'echo', '--clients', 'ws', '--duration', '1s', '--target', `ws://admin:${PASSWORD}@127.0.0.1:${port}/?token=${TOKEN}`, '--out', out]);
+  const outcome = await runCli([
+    'run',
+    'echo',
+    '--clients',
+    'ws',
+    '--duration',
+    '1s',
+    '--target',
+    `ws://admin:${PASSWORD}@127.0.0.1:${port}/?token=${TOKEN}`,
+    '--out',
+    out,
+  ]);
   assert.equal(outcome.code, 1, outcome.stderr);
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   assert.equal(result.cells[0]!.status, 'failed');

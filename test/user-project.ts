@@ -20,17 +20,29 @@ export function compileInUserProject(file: string, source: string, options: { no
 }
 
 /** Writes each of `sources` (file name -> source) into one new project and compiles them with one tsc, which costs seconds to start. */
-export function compileFilesInUserProject(sources: Record<string, string>, options: { noEmit?: boolean } = {}): UserProject {
+export function compileFilesInUserProject(
+  sources: Record<string, string>,
+  options: { noEmit?: boolean } = {},
+): UserProject {
   const dir = tempDir();
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
   symlinkSync(REPO_ROOT, join(dir, 'node_modules', 'wsbench'));
   symlinkSync(join(REPO_ROOT, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   for (const [file, source] of Object.entries(sources)) writeFileSync(join(dir, file), source);
-  const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, types: ['node'], ...(options.noEmit ? { noEmit: true } : {}) };
+  const compilerOptions = {
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    strict: true,
+    types: ['node'],
+    ...(options.noEmit ? { noEmit: true } : {}),
+  };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(sources) }));
   try {
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8' });
+    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
+      encoding: 'utf8',
+    });
     return { dir, errors: '' };
   } catch (error) {
     return { dir, errors: (error as { stdout?: string }).stdout || String(error) };

@@ -15,7 +15,12 @@ test('a user scenario passed as an object: table columns, its one chart and comp
   const dir = tempDir();
   const paths = [join(dir, 'a.json'), join(dir, 'b.json')];
   for (const path of paths) {
-    const result = await run({ scenario: heartbeat, servers: ['ws'], clients: ['ws'], params: { duration: '600ms', connections: 2 } });
+    const result = await run({
+      scenario: heartbeat,
+      servers: ['ws'],
+      clients: ['ws'],
+      params: { duration: '600ms', connections: 2 },
+    });
     assert.equal(result.cells[0]?.status, 'ok');
     writeResultFile(path, result);
   }
@@ -29,12 +34,18 @@ test('a user scenario passed as an object: table columns, its one chart and comp
   assert.match(table[3]!, new RegExp(String.raw`^ws\s+ws\s+ok(, [a-z ,]+)?\s+${number}\s+${number}\s+${number}\s+\d+`));
 
   const charts = buildCharts(a).flatMap((s) => s.charts);
-  assert.deepEqual(charts.map((c) => c.name), ['heartbeat-percentiles']);
+  assert.deepEqual(
+    charts.map((c) => c.name),
+    ['heartbeat-percentiles'],
+  );
   assert.deepEqual(compileSpec(charts[0]!.spec).warnings, []);
 
   const [cell] = compareResults(a, b).cells;
   const compared = new Map(cell?.deltas.map((d) => [d.key, d.verdict]));
   for (const key of ['beatP50Ms', 'beatP99Ms', 'beatsPerSec', 'missed']) {
-    assert.ok(['unchanged', 'inconclusive', 'regressed', 'improved'].includes(compared.get(key) ?? 'absent'), `${key} gets a verdict`);
+    assert.ok(
+      ['unchanged', 'inconclusive', 'regressed', 'improved'].includes(compared.get(key) ?? 'absent'),
+      `${key} gets a verdict`,
+    );
   }
 });

@@ -11,7 +11,7 @@ import { makeCertificate } from '../src/index.js';
 import { isNativeFunction, loadUws } from '../src/servers/uws-build.js';
 import { startServerChild } from './tls-children.js';
 
-test('the native build\'s SSLApp is a C++ binding; the fallback has none', () => {
+test("the native build's SSLApp is a C++ binding; the fallback has none", () => {
   const { module, build } = loadUws();
   assert.equal(build?.native, true);
   assert.equal(isNativeFunction(module?.SSLApp), true);
@@ -25,10 +25,16 @@ test('a uws server child asked for TLS under the fallback fails with the fallbac
   // The child inherits this environment; UWS_USE_FALLBACK makes the package load its imitation.
   process.env.UWS_USE_FALLBACK = '1';
   try {
-    await assert.rejects(startServerChild('uws', { certPem: certificate.certPem, keyPem: certificate.keyPem }), (error: Error) => {
-      assert.match(error.message, /^server uws: native uWebSockets\.js binary did not load; @trufflesuite\/uws-js-unofficial fell back to its JavaScript \(ws-based\) implementation/);
-      return true;
-    });
+    await assert.rejects(
+      startServerChild('uws', { certPem: certificate.certPem, keyPem: certificate.keyPem }),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /^server uws: native uWebSockets\.js binary did not load; @trufflesuite\/uws-js-unofficial fell back to its JavaScript \(ws-based\) implementation/,
+        );
+        return true;
+      },
+    );
   } finally {
     delete process.env.UWS_USE_FALLBACK;
   }

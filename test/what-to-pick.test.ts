@@ -17,14 +17,27 @@ import { logRatio, meanLogRatio, ratioInterval } from '../src/stats/ratio.js';
 import { cell, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: { header: 'p50 ms', unit: 'ms', better: 'lower', role: 'primary-latency', source: { histogram: 'rtt', stat: 'p50' } },
+  p50: {
+    header: 'p50 ms',
+    unit: 'ms',
+    better: 'lower',
+    role: 'primary-latency',
+    source: { histogram: 'rtt', stat: 'p50' },
+  },
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
 
 /** A cell whose three rounds read `rounds`; its value is their mean, its interval from them. */
 function repeated(server: string, client: string, rounds: number[]): MeasuredCell {
-  const c = cell('echo', { server, client, metrics: { p50: rounds.reduce((a, b) => a + b, 0) / rounds.length } }) as MeasuredCell;
-  const withRounds = { ...c, rounds: rounds.map((p50) => ({ status: 'ok' as const, metrics: { p50 }, elapsedMs: 1000 })) };
+  const c = cell('echo', {
+    server,
+    client,
+    metrics: { p50: rounds.reduce((a, b) => a + b, 0) / rounds.length },
+  }) as MeasuredCell;
+  const withRounds = {
+    ...c,
+    rounds: rounds.map((p50) => ({ status: 'ok' as const, metrics: { p50 }, elapsedMs: 1000 })),
+  };
   return { ...withRounds, intervals: cellIntervals(METRICS, withRounds).intervals };
 }
 
@@ -43,12 +56,23 @@ test('servers over the clients they share: the best, the one tied with it, the o
   const [servers, clients] = picksOf(CELLS, [['p50', METRICS.p50!]]);
   assert.equal(servers!.role, 'server');
   assert.equal(servers!.best, 'a');
-  assert.deepEqual(servers!.tied.map((d) => d.stack), ['b']);
-  assert.deepEqual(servers!.differs.map((d) => [d.stack, d.across]), [['c', ['x', 'y']]]);
+  assert.deepEqual(
+    servers!.tied.map((d) => d.stack),
+    ['b'],
+  );
+  assert.deepEqual(
+    servers!.differs.map((d) => [d.stack, d.across]),
+    [['c', ['x', 'y']]],
+  );
   assert.deepEqual(servers!.unranked, [{ stack: 's', why: 'no client in common with a' }]);
   // c over a: the mean of the two clients' paired log ratios, its error from each.
   const side = (c: MeasuredCell) => ({ value: c.metrics.p50 as number, rounds: c.rounds!.map((r) => r.metrics!.p50) });
-  const expected = ratioInterval(meanLogRatio([logRatio(side(CELLS[4]!), side(CELLS[0]!), true)!, logRatio(side(CELLS[5]!), side(CELLS[1]!), true)!])!);
+  const expected = ratioInterval(
+    meanLogRatio([
+      logRatio(side(CELLS[4]!), side(CELLS[0]!), true)!,
+      logRatio(side(CELLS[5]!), side(CELLS[1]!), true)!,
+    ])!,
+  );
   assert.deepEqual(servers!.differs[0]!.ratio, expected);
   assert.ok(expected.low > 1.4 && expected.high < 1.6, `${expected.low}..${expected.high}`);
   assert.equal(expected.method, 'paired rounds');
@@ -58,7 +82,10 @@ test('servers over the clients they share: the best, the one tied with it, the o
 
 test('the picks in words, under the table', () => {
   const lines = pickFootnotes(INFO, CELLS);
-  assert.equal(lines[1], 'what to pick (each ratio with its 95 % interval; stacks whose interval holds no difference are tied):');
+  assert.equal(
+    lines[1],
+    'what to pick (each ratio with its 95 % interval; stacks whose interval holds no difference are tied):',
+  );
   assert.equal(lines[2], '  servers on p50 ms: a lowest; tied with it: b');
   assert.match(lines[3]!, /^ {4}c: p50 ms 5\d% \[4\d%, 5\d%\] higher than a, across 2 clients$/);
   assert.equal(lines[4], '    s: not ranked (no client in common with a)');
@@ -66,8 +93,18 @@ test('the picks in words, under the table', () => {
 });
 
 test('tie groups: sorted best first, a cell joins the group of the leader it is tied with', () => {
-  const side = (c: MeasuredCell) => ({ item: `${c.server} x ${c.client}`, side: { value: c.metrics.p50 as number, interval: c.intervals!.p50!, rounds: c.rounds!.map((r) => r.metrics!.p50) } });
+  const side = (c: MeasuredCell) => ({
+    item: `${c.server} x ${c.client}`,
+    side: { value: c.metrics.p50 as number, interval: c.intervals!.p50!, rounds: c.rounds!.map((r) => r.metrics!.p50) },
+  });
   const groups = tieGroups(CELLS.filter((c) => c.client === 'x').map(side), 'lower');
-  assert.deepEqual(groups.map((g) => [g.item, g.group]), [['a x x', 0], ['b x x', 0], ['c x x', 1]]);
+  assert.deepEqual(
+    groups.map((g) => [g.item, g.group]),
+    [
+      ['a x x', 0],
+      ['b x x', 0],
+      ['c x x', 1],
+    ],
+  );
   assert.equal(groups[1]!.leaderValue, 15, 'b is coloured as a');
 });

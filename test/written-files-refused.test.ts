@@ -8,7 +8,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempDir, usageErrorLine } from './support.js';
@@ -40,7 +50,10 @@ test('a symlink at <out>.journal is refused before the run, and nothing is writt
   const { dir, out, victim } = layout();
   symlinkSync('../elsewhere/victim.txt', `${out}.journal`);
   const line = usageErrorLine(await runCli([...RUN, '--out', 'out/o.json'], { cwd: dir }));
-  assert.equal(line, `wsbench: --out: out/o.json.journal is a symbolic link: the run writes its journal there and replaces only a journal of its own; move it, or give another --out (or --no-journal)`);
+  assert.equal(
+    line,
+    `wsbench: --out: out/o.json.journal is a symbolic link: the run writes its journal there and replaces only a journal of its own; move it, or give another --out (or --no-journal)`,
+  );
   assert.equal(readFileSync(victim, 'utf8'), VICTIM_TEXT);
   assertLink(`${out}.journal`, '../elsewhere/victim.txt');
   assert.deepEqual(readdirSync(join(dir, 'out')), ['o.json.journal'], 'nothing else written');
@@ -49,9 +62,15 @@ test('a symlink at <out>.journal is refused before the run, and nothing is writt
 test('a file at <out>.journal that is no journal is neither overwritten nor deleted, --discard-journal or not', async () => {
   const { dir, out } = layout();
   writeFileSync(`${out}.journal`, VICTIM_TEXT);
-  const outcomes = await Promise.all([runCli([...RUN, '--out', out], { cwd: dir }), runCli([...RUN, '--out', out, '--discard-journal'], { cwd: dir })]);
+  const outcomes = await Promise.all([
+    runCli([...RUN, '--out', out], { cwd: dir }),
+    runCli([...RUN, '--out', out, '--discard-journal'], { cwd: dir }),
+  ]);
   for (const outcome of outcomes) {
-    assert.equal(usageErrorLine(outcome), `wsbench: --out: ${out}.journal is not a wsbench journal: the run writes its journal there and replaces only a journal of its own; move it, or give another --out (or --no-journal)`);
+    assert.equal(
+      usageErrorLine(outcome),
+      `wsbench: --out: ${out}.journal is not a wsbench journal: the run writes its journal there and replaces only a journal of its own; move it, or give another --out (or --no-journal)`,
+    );
   }
   assert.equal(readFileSync(`${out}.journal`, 'utf8'), VICTIM_TEXT);
 });
@@ -61,8 +80,12 @@ test('a file at <out>.lock that holds no lock is not taken over as stale, nor de
   writeFileSync(`${file.out}.lock`, VICTIM_TEXT);
   const link = layout();
   symlinkSync('../elsewhere/victim.txt', `${link.out}.lock`);
-  const [onFile, onLink] = await Promise.all([runCli([...RUN, '--out', file.out, '--no-journal']), runCli([...RUN, '--out', link.out, '--no-journal'])]);
-  const tail = (out: string): string => `wsbench keeps the lock of ${out} there and removes only a lock of its own; move it, or give another --out`;
+  const [onFile, onLink] = await Promise.all([
+    runCli([...RUN, '--out', file.out, '--no-journal']),
+    runCli([...RUN, '--out', link.out, '--no-journal']),
+  ]);
+  const tail = (out: string): string =>
+    `wsbench keeps the lock of ${out} there and removes only a lock of its own; move it, or give another --out`;
   assert.equal(usageErrorLine(onFile), `wsbench: --out: ${file.out}.lock is not a wsbench lock: ${tail(file.out)}`);
   assert.equal(usageErrorLine(onLink), `wsbench: --out: ${link.out}.lock is a symbolic link: ${tail(link.out)}`);
   assert.equal(readFileSync(`${file.out}.lock`, 'utf8'), VICTIM_TEXT);
@@ -74,7 +97,10 @@ test('a symlinked report folder (<name>.report) is refused before the run, and n
   const { dir, out, elsewhere } = layout();
   symlinkSync('../elsewhere', join(dir, 'out', 'o.report'));
   const line = usageErrorLine(await runCli([...RUN, '--out', out, '--no-journal']));
-  assert.equal(line, `wsbench: ${join(dir, 'out', 'o.report')} is a symbolic link: wsbench writes a report folder only through real folders`);
+  assert.equal(
+    line,
+    `wsbench: ${join(dir, 'out', 'o.report')} is a symbolic link: wsbench writes a report folder only through real folders`,
+  );
   assert.deepEqual(readdirSync(elsewhere), ['victim.txt']);
 });
 
@@ -86,7 +112,10 @@ test('report --out into a folder holding a report.html of its own: refused, the 
   mkdirSync(site);
   writeFileSync(join(site, 'report.html'), VICTIM_TEXT);
   const line = usageErrorLine(await runCli(['report', result, '--out', site]));
-  assert.equal(line, `wsbench: --out: ${join(site, 'report.html')} is not a file wsbench wrote: wsbench replaces only files it wrote; move it, or write the report to another folder`);
+  assert.equal(
+    line,
+    `wsbench: --out: ${join(site, 'report.html')} is not a file wsbench wrote: wsbench replaces only files it wrote; move it, or write the report to another folder`,
+  );
   assert.equal(readFileSync(join(site, 'report.html'), 'utf8'), VICTIM_TEXT);
   assert.deepEqual(readdirSync(site), ['report.html']);
 });
@@ -97,7 +126,10 @@ test('init into a symlink to an empty folder is refused, and nothing is written 
   mkdirSync(empty);
   symlinkSync(empty, join(dir, 'mybench'));
   const line = usageErrorLine(await runCli(['init', 'mybench'], { cwd: dir }));
-  assert.equal(line, `wsbench: init: ${join(dir, 'mybench')} is a symbolic link: give a new or empty folder (init writes only into a real one)`);
+  assert.equal(
+    line,
+    `wsbench: init: ${join(dir, 'mybench')} is a symbolic link: give a new or empty folder (init writes only into a real one)`,
+  );
   assert.deepEqual(readdirSync(empty), []);
 });
 

@@ -15,8 +15,15 @@ interface Frame {
 }
 
 /** Sends `messages` through the adapter to a real ws server and returns the frames it got. */
-async function sendAll(messages: Array<string | Uint8Array>, deflate: boolean): Promise<{ frames: Frame[]; compressed: boolean }> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: deflate ? { threshold: 0 } : false });
+async function sendAll(
+  messages: Array<string | Uint8Array>,
+  deflate: boolean,
+): Promise<{ frames: Frame[]; compressed: boolean }> {
+  const server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    perMessageDeflate: deflate ? { threshold: 0 } : false,
+  });
   await new Promise((listening) => server.once('listening', listening));
   const frames: Frame[] = [];
   let compressed = false;
@@ -30,7 +37,11 @@ async function sendAll(messages: Array<string | Uint8Array>, deflate: boolean): 
     });
   });
   const { port } = server.address() as AddressInfo;
-  const connection = await wsClient.connect(`ws://127.0.0.1:${port}`, { deflate, onMessage: () => undefined, onUnexpectedClose: () => undefined });
+  const connection = await wsClient.connect(`ws://127.0.0.1:${port}`, {
+    deflate,
+    onMessage: () => undefined,
+    onUnexpectedClose: () => undefined,
+  });
   for (const message of messages) connection.send(message);
   await received;
   await connection.close();
@@ -41,7 +52,10 @@ async function sendAll(messages: Array<string | Uint8Array>, deflate: boolean): 
 for (const deflate of [false, true]) {
   test(`text sent twice, other text and bytes arrive as they were sent (deflate ${deflate ? 'on' : 'off'})`, async () => {
     const payload = 'x'.repeat(32);
-    const { frames, compressed } = await sendAll([payload, payload, 'héllo ✓', new TextEncoder().encode('raw'), payload], deflate);
+    const { frames, compressed } = await sendAll(
+      [payload, payload, 'héllo ✓', new TextEncoder().encode('raw'), payload],
+      deflate,
+    );
     assert.equal(compressed, deflate);
     assert.deepEqual(frames, [
       { text: payload, binary: false },

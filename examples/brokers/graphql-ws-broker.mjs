@@ -37,7 +37,9 @@ try {
   ({ useServer } = await import('graphql-ws/use/ws'));
   ({ WebSocketServer } = await import('ws'));
 } catch (error) {
-  console.error(`the graphql-ws broker needs graphql, graphql-ws and ws (npm install graphql@16.15.0 graphql-ws@6.4.2 ws): ${error.message.split('\n')[0]}`);
+  console.error(
+    `the graphql-ws broker needs graphql, graphql-ws and ws (npm install graphql@16.15.0 graphql-ws@6.4.2 ws): ${error.message.split('\n')[0]}`,
+  );
   process.exit(77);
 }
 

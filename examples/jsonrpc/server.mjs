@@ -52,18 +52,23 @@ function answer(text) {
     return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } };
   }
   const id = request?.id ?? null;
-  if (request?.jsonrpc !== '2.0' || typeof request.method !== 'string') return { jsonrpc: '2.0', id, error: { code: -32600, message: 'invalid request' } };
+  if (request?.jsonrpc !== '2.0' || typeof request.method !== 'string')
+    return { jsonrpc: '2.0', id, error: { code: -32600, message: 'invalid request' } };
   const method = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
   if (!method) return { jsonrpc: '2.0', id, error: { code: -32601, message: `method not found: ${request.method}` } };
   const params = Array.isArray(request.params) ? request.params : [];
-  if (!method.valid(params)) return { jsonrpc: '2.0', id, error: { code: -32602, message: `invalid params for ${request.method}` } };
+  if (!method.valid(params))
+    return { jsonrpc: '2.0', id, error: { code: -32602, message: `invalid params for ${request.method}` } };
   return { jsonrpc: '2.0', id, result: method.run(params) };
 }
 
 const server = new WebSocketServer({ host, port, perMessageDeflate: false });
 server.on('connection', (socket) => {
   socket.on('message', (data, isBinary) => {
-    if (isBinary) return socket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'send requests as text' } }));
+    if (isBinary)
+      return socket.send(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'send requests as text' } }),
+      );
     const reply = answer(data.toString());
     // A notification (a request without an id) gets no answer.
     if (reply.id !== null || reply.error) socket.send(JSON.stringify(reply));

@@ -102,7 +102,8 @@ export class ChatRoom {
     const delayUs = this.options.moderatorDelayMs * 1000;
     while (this.moderation.length > 0) {
       const head = this.moderation[0]!;
-      const startUs = this.options.moderatorMode === 'serial' ? Math.max(head.arrivedUs, this.moderatorFreeUs) : head.arrivedUs;
+      const startUs =
+        this.options.moderatorMode === 'serial' ? Math.max(head.arrivedUs, this.moderatorFreeUs) : head.arrivedUs;
       const releaseUs = startUs + delayUs;
       const nowUs = this.clock.nowUs();
       // Timers may fire a little early against the monotonic clock: never release before the delay is over.

@@ -29,14 +29,15 @@ export function priceWalk(seed = 0x5eed): () => number {
 /** Python's json.dumps spacing, as the seed's client read it; ASCII only, so length = bytes. */
 export function encodePriceTick(tick: PriceTick): string {
   const body = `{"symbol": "BTC/USDT", "seq": ${tick.seq}, "price": ${tick.price.toFixed(2)}, "timestamp": ${tick.timestamp.toFixed(1)}`;
-  return body.padEnd(SEED_MESSAGE_BYTES - 1, ' ') + '}';
+  return `${body.padEnd(SEED_MESSAGE_BYTES - 1, ' ')}}`;
 }
 
 /** Reads a tick back; null when the text is not one. */
 export function decodePriceTick(text: string): PriceTick | null {
   try {
     const value = JSON.parse(text) as Partial<PriceTick>;
-    if (typeof value.seq !== 'number' || typeof value.price !== 'number' || typeof value.timestamp !== 'number') return null;
+    if (typeof value.seq !== 'number' || typeof value.price !== 'number' || typeof value.timestamp !== 'number')
+      return null;
     return value as PriceTick;
   } catch {
     return null;

@@ -22,7 +22,12 @@ export function prepareFeed(feed: OrderBookFeed, fragmentBytes: number): Prepare
 }
 
 /** Sends one message, in several frames when it is longer than `fragmentBytes`, and counts it. */
-export function sendCounted(connection: ServerConnection, message: PreparedMessage, fragmentBytes: number, counters: SendCounters): void {
+export function sendCounted(
+  connection: ServerConnection,
+  message: PreparedMessage,
+  fragmentBytes: number,
+  counters: SendCounters,
+): void {
   // A send the stack refuses is the stack's to count (its stackDrops); it counts as sent here
   // all the same, so that a drop shows as a wire count below this one.
   if (message.frames > 1) connection.sendFragmented!(message.text, fragmentBytes);
@@ -112,6 +117,7 @@ export class FeedSender {
   /** Catches up with the schedule; a full queue postpones, the schedule keeps counting. */
   private onSchedule(): void {
     const due = Math.floor(((performance.now() - this.startedMs) / 1000) * this.ratePerSec);
-    while (this.running && this.updatesSent < due && this.connection.bufferedAmountBytes() < HIGH_WATER_BYTES) this.sendUpdate();
+    while (this.running && this.updatesSent < due && this.connection.bufferedAmountBytes() < HIGH_WATER_BYTES)
+      this.sendUpdate();
   }
 }

@@ -12,9 +12,18 @@ import { seededRandom } from 'wsbench/scenario';
 
 /** The seed's 13 instruments and a plausible mid price for each. */
 export const INSTRUMENTS: ReadonlyArray<readonly [symbol: string, midPrice: number]> = [
-  ['BTC/USD', 43127.5], ['BTC/EUR', 39511.2], ['ETH/USD', 2301.55], ['ETH/EUR', 2108.4],
-  ['SOL/USD', 98.231], ['XRP/USD', 0.61234], ['ADA/USD', 0.52311], ['DOGE/USD', 0.083412],
-  ['AVAX/USD', 35.412], ['LINK/USD', 14.8821], ['DOT/USD', 7.2134], ['MATIC/USD', 0.8123],
+  ['BTC/USD', 43127.5],
+  ['BTC/EUR', 39511.2],
+  ['ETH/USD', 2301.55],
+  ['ETH/EUR', 2108.4],
+  ['SOL/USD', 98.231],
+  ['XRP/USD', 0.61234],
+  ['ADA/USD', 0.52311],
+  ['DOGE/USD', 0.083412],
+  ['AVAX/USD', 35.412],
+  ['LINK/USD', 14.8821],
+  ['DOT/USD', 7.2134],
+  ['MATIC/USD', 0.8123],
   ['LTC/USD', 71.23],
 ];
 

@@ -18,16 +18,20 @@ export interface PubSubShape {
 }
 
 /** Publications in the whole window: one every 1/rate s for `duration` ms. */
-export const publicationsOf = (p: Pick<PubSubShape, 'rate' | 'duration'>): number => Math.floor((p.rate * p.duration) / 1000);
+export const publicationsOf = (p: Pick<PubSubShape, 'rate' | 'duration'>): number =>
+  Math.floor((p.rate * p.duration) / 1000);
 
 export const topicName = (topic: number): string => `t${topic}`;
 
 export const topicOf = (n: number, p: Pick<PubSubShape, 'topics'>): number => n % p.topics;
-export const publisherOf = (n: number, p: Pick<PubSubShape, 'topics' | 'publishers'>): number => Math.floor(n / p.topics) % p.publishers;
+export const publisherOf = (n: number, p: Pick<PubSubShape, 'topics' | 'publishers'>): number =>
+  Math.floor(n / p.topics) % p.publishers;
 /** Which of its (publisher, topic) stream's messages publication n is: 0, 1, 2 ... */
-export const streamSeqOf = (n: number, p: Pick<PubSubShape, 'topics' | 'publishers'>): number => Math.floor(n / (p.topics * p.publishers));
+export const streamSeqOf = (n: number, p: Pick<PubSubShape, 'topics' | 'publishers'>): number =>
+  Math.floor(n / (p.topics * p.publishers));
 /** The (publisher, topic) stream of publication n, as one index. */
-export const streamOf = (n: number, p: Pick<PubSubShape, 'topics' | 'publishers'>): number => topicOf(n, p) * p.publishers + publisherOf(n, p);
+export const streamOf = (n: number, p: Pick<PubSubShape, 'topics' | 'publishers'>): number =>
+  topicOf(n, p) * p.publishers + publisherOf(n, p);
 
 /** The topics subscriber `s` listens to. */
 export function topicsOfSubscriber(s: number, p: Pick<PubSubShape, 'topics' | 'topicsPerSubscriber'>): number[] {

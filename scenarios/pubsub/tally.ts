@@ -53,7 +53,10 @@ export class DeliverySpread {
   private readonly open = new Map<number, { firstUs: number; count: number }>();
 
   /** `subscribersOf(topic)`: how many of this process's subscribers listen to it. */
-  constructor(private readonly subscribersOf: (topic: number) => number, private readonly record: (spreadUs: number) => void) {}
+  constructor(
+    private readonly subscribersOf: (topic: number) => number,
+    private readonly record: (spreadUs: number) => void,
+  ) {}
 
   arrive(n: number, topic: number, nowUs: number): void {
     const want = this.subscribersOf(topic);

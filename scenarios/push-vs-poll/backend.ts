@@ -116,7 +116,8 @@ export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
     routes: {
       'POST /orders'(request) {
         const count = Number((JSON.parse(request.body || '{}') as { count?: number }).count ?? 1);
-        if (!Number.isInteger(count) || count < 1) return { status: 400, ...json({ error: 'count must be a whole number >= 1' }) };
+        if (!Number.isInteger(count) || count < 1)
+          return { status: 400, ...json({ error: 'count must be a whole number >= 1' }) };
         return json(place(count));
       },
       'GET /updates'(request) {
@@ -128,7 +129,8 @@ export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
       },
       'POST /phase'(request) {
         const { name, state } = JSON.parse(request.body || '{}') as { name?: Phase; state?: 'start' | 'end' };
-        if (!name || !PHASES.includes(name)) return { status: 400, ...json({ error: `name must be one of ${PHASES.join(', ')}` }) };
+        if (!name || !PHASES.includes(name))
+          return { status: 400, ...json({ error: `name must be one of ${PHASES.join(', ')}` }) };
         endPhase();
         if (state === 'start') phase = { name, cpu: process.cpuUsage(), startUs: ctx.nowUs() };
         return json({ cursor: log.length });

@@ -67,7 +67,8 @@ export async function openSubscriber(ctx: ClientScenarioContext, guard: Protocol
       const nowUs = ctx.nowUs();
       const text = messageText(data);
       const message = parseJson(text) as OrderUpdate | { subscribed: boolean } | undefined;
-      if (typeof message !== 'object' || message === null) return guard.broken('an order update or {"subscribed":...}', data);
+      if (typeof message !== 'object' || message === null)
+        return guard.broken('an order update or {"subscribed":...}', data);
       if ('subscribed' in message) return confirm();
       if (typeof message.b !== 'number' || typeof message.bn !== 'number' || typeof message.bc !== 'number') {
         return guard.broken('an order update {"id","b","bn","bc","c",...}', data);

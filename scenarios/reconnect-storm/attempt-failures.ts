@@ -15,8 +15,16 @@ import {
 
 /** `attemptsFailed` and one metric per reason: attemptsRefused ... attemptsOther. */
 export const ATTEMPT_FAILURE_METRICS = {
-  attemptsFailed: total('attemptsFailed', 'failed', { better: 'lower', description: 'reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down)' }),
-  ...handshakeFailureMetrics('attempts', (f) => (f === 'httpStatus' ? 'HTTP status' : f), (f) => `failed reconnect attempts: ${f}`),
+  attemptsFailed: total('attemptsFailed', 'failed', {
+    better: 'lower',
+    description:
+      'reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down)',
+  }),
+  ...handshakeFailureMetrics(
+    'attempts',
+    (f) => (f === 'httpStatus' ? 'HTTP status' : f),
+    (f) => `failed reconnect attempts: ${f}`,
+  ),
 };
 
 /** Counts one failed attempt by its reason, and notes the first message of each reason. */

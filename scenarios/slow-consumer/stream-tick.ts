@@ -30,7 +30,9 @@ export function decodeStreamTick(data: string | Uint8Array): StreamTick | null {
   const header = typeof data === 'string' ? data.slice(0, end + 1) : decoder.decode(data.subarray(0, end + 1));
   try {
     const value = JSON.parse(header) as Partial<StreamTick>;
-    return typeof value.seq === 'number' && typeof value.t === 'number' && typeof value.q === 'number' ? { seq: value.seq, t: value.t, q: value.q } : null;
+    return typeof value.seq === 'number' && typeof value.t === 'number' && typeof value.q === 'number'
+      ? { seq: value.seq, t: value.t, q: value.q }
+      : null;
   } catch {
     return null;
   }

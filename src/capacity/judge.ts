@@ -16,11 +16,25 @@ export { STARVED_LOOP_SHARE, isStarved };
 export type StepMeasurement = Omit<CapacityStep, 'phase' | 'outcome'>;
 
 /** Judges one cell of a step against the SLO. */
-export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, latencyKey: string | null, count: number, clientProcesses: number): StepMeasurement {
+export function judgeCell(
+  cell: CellResult,
+  slo: Slo,
+  scenario: ScenarioInfo,
+  latencyKey: string | null,
+  count: number,
+  clientProcesses: number,
+): StepMeasurement {
   const base = { count, clientProcesses, elapsedMs: cell.elapsedMs, cellStatus: cell.status };
   if (!isMeasured(cell)) {
     const reason = cell.reason;
-    return { ...base, ...empty(slo), verdict: 'broken', causes: ['failed'], breaches: [`cell ${cell.status}: ${reason}`], reason };
+    return {
+      ...base,
+      ...empty(slo),
+      verdict: 'broken',
+      causes: ['failed'],
+      breaches: [`cell ${cell.status}: ${reason}`],
+      reason,
+    };
   }
   const outcomes = checkSlo(slo, cell.metrics, cell.missing);
   // A cell without the engine's judgement (an older file) is judged the same way here.
@@ -67,9 +81,18 @@ export function judgeCell(cell: CellResult, slo: Slo, scenario: ScenarioInfo, la
 
 /** A count the scenario refuses (e.g. above the open-file limit): it cannot be held here, whatever the server. */
 export function refusedStep(count: number, clientProcesses: number, reason: string, slo: Slo): StepMeasurement {
-  return { count, clientProcesses, elapsedMs: 0, cellStatus: null, ...empty(slo), verdict: 'refused', causes: ['refused'], breaches: [reason], reason };
+  return {
+    count,
+    clientProcesses,
+    elapsedMs: 0,
+    cellStatus: null,
+    ...empty(slo),
+    verdict: 'refused',
+    causes: ['refused'],
+    breaches: [reason],
+    reason,
+  };
 }
-
 
 /** The sum of every errors-role metric the cell has; null when it has none of them. */
 export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string, number | null>>): number | null {
@@ -90,11 +113,18 @@ type Evidence = Pick<CapacityStep, 'serverCpuPercent' | 'serverCpuDemandPercent'
 export function describeBreak(
   step: Pick<CapacityStep, 'causes' | 'breaches' | 'serverSaturated' | 'serverStarved' | 'clientStarved'> & Evidence,
 ): string {
-  const words: Record<BreakCause, string> = { latency: 'latency', errors: 'errors', metric: 'metric', failed: 'cell failed', refused: 'not runnable' };
+  const words: Record<BreakCause, string> = {
+    latency: 'latency',
+    errors: 'errors',
+    metric: 'metric',
+    failed: 'cell failed',
+    refused: 'not runnable',
+  };
   const what = step.causes.map((c) => words[c]).join(' + ');
   const parts = [`${what} (${step.breaches.join('; ')})`];
   if (step.serverSaturated) parts.push(`server CPU saturated (${saturationEvidence(step)})`);
-  if (step.serverStarved) parts.push(`server starved of CPU (${saturationEvidence(step)}: the cores were busy elsewhere)`);
+  if (step.serverStarved)
+    parts.push(`server starved of CPU (${saturationEvidence(step)}: the cores were busy elsewhere)`);
   else if (step.clientStarved) parts.push('a client process starved of CPU (the machine was full)');
   return parts.join('; ');
 }
@@ -105,21 +135,45 @@ export function describeBreak(
  */
 export function saturationEvidence(step: Evidence): string {
   const { serverCpuPercent: cpu, serverCpuDemandPercent: demand, serverEventLoop: loop } = step;
-  const busy = typeof demand === 'number'
-    ? [`CPU demand ${Math.round(demand)} % of a core`, cpu === null ? null : `on CPU ${Math.round(cpu)} %`]
-    : [cpu === null ? null : `CPU ${Math.round(cpu)} % of a core`];
+  const busy =
+    typeof demand === 'number'
+      ? [`CPU demand ${Math.round(demand)} % of a core`, cpu === null ? null : `on CPU ${Math.round(cpu)} %`]
+      : [cpu === null ? null : `CPU ${Math.round(cpu)} % of a core`];
   return [...busy, loop === null ? null : `event loop busy ${Math.round(loop * 100)} %`]
     .filter((s): s is string => s !== null)
     .join(', ');
 }
 
-type Unmeasured = 'clientSaturated' | 'serverSaturated' | 'serverStarved' | 'clientStarved' | 'sloValues' | 'latencyMs' | 'errors' | 'serverCpuPercent' | 'serverCpuDemandPercent' | 'serverEventLoop' | 'serverRssBytes' | 'clientCpuPercent' | 'clientEventLoop';
+type Unmeasured =
+  | 'clientSaturated'
+  | 'serverSaturated'
+  | 'serverStarved'
+  | 'clientStarved'
+  | 'sloValues'
+  | 'latencyMs'
+  | 'errors'
+  | 'serverCpuPercent'
+  | 'serverCpuDemandPercent'
+  | 'serverEventLoop'
+  | 'serverRssBytes'
+  | 'clientCpuPercent'
+  | 'clientEventLoop';
 
 function empty(slo: Slo): Pick<StepMeasurement, Unmeasured> {
   return {
     sloValues: slo.clauses.map(() => null),
-    clientSaturated: false, serverSaturated: false, serverStarved: false, clientStarved: false, latencyMs: null, errors: null,
-    serverCpuPercent: null, serverCpuDemandPercent: null, serverEventLoop: null, serverRssBytes: null, clientCpuPercent: [], clientEventLoop: [],
+    clientSaturated: false,
+    serverSaturated: false,
+    serverStarved: false,
+    clientStarved: false,
+    latencyMs: null,
+    errors: null,
+    serverCpuPercent: null,
+    serverCpuDemandPercent: null,
+    serverEventLoop: null,
+    serverRssBytes: null,
+    clientCpuPercent: [],
+    clientEventLoop: [],
   };
 }
 

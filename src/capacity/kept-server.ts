@@ -16,14 +16,26 @@ export interface KeptServer {
 }
 
 /** Starts `spec` once (with the first step's parameters in its URL); rejects with the one-line reason it did not start. */
-export async function startKeptServer(spec: CommandSpec, cell: { host: string; scenario: string; params: ParamValues }, signal: AbortSignal): Promise<KeptServer> {
+export async function startKeptServer(
+  spec: CommandSpec,
+  cell: { host: string; scenario: string; params: ParamValues },
+  signal: AbortSignal,
+): Promise<KeptServer> {
   // Its steps reach it as a target, which trusts only --ca or --insecure, not the run's own certificate.
-  if (spec.takesCertificate) throw new Error('a command that takes {cert} and {key} is started afresh for each step: leave out --keep-server');
+  if (spec.takesCertificate)
+    throw new Error('a command that takes {cert} and {key} is started afresh for each step: leave out --keep-server');
   const server = new CommandServer(spec, cell);
   try {
     const started = await server.start(signal);
     // Every step's parameters replace the first step's in the query: a target's URL gets them set, key by key.
-    const target: TargetSpec = { kind: 'target', name: spec.name, protocol: spec.protocol, url: started.url, tls: spec.tls, ...(started.pid !== null ? { pid: started.pid } : {}) };
+    const target: TargetSpec = {
+      kind: 'target',
+      name: spec.name,
+      protocol: spec.protocol,
+      url: started.url,
+      tls: spec.tls,
+      ...(started.pid !== null ? { pid: started.pid } : {}),
+    };
     return { target, stop: () => server.stop() };
   } catch (error) {
     await server.stop();

@@ -16,9 +16,21 @@ import type { RunEvent } from '../engine/events.js';
 import { loadScenario, type LoadedScenario, type ScenarioRef } from '../child/scenario-loader.js';
 import { scenarioInfo } from '../engine/scenario-info.js';
 import type { ParamValues } from '../declaration-types.js';
-import { SCHEMA_VERSION, type CapacityResult, type CellResult, type Environment, type ScenarioInfo, type StackInfo } from '../result-types.js';
+import {
+  SCHEMA_VERSION,
+  type CapacityResult,
+  type CellResult,
+  type Environment,
+  type ScenarioInfo,
+  type StackInfo,
+} from '../result-types.js';
 import type { CapacitySettings, CapacityStep, ServerCapacity } from '../capacity-types.js';
-import { foreignServerInfo, foreignStackInfo, type ServerCommandOption, type TargetOption } from '../engine/server-lifecycles/foreign-options.js';
+import {
+  foreignServerInfo,
+  foreignStackInfo,
+  type ServerCommandOption,
+  type TargetOption,
+} from '../engine/server-lifecycles/foreign-options.js';
 import type { ForeignServerSpec } from '../engine/server-lifecycles/types.js';
 import { STARVED_LOOP_SHARE, describeBreak, judgeCell, refusedStep, type StepMeasurement } from './judge.js';
 import { searchCapacity, type SearchOutcome } from './search.js';
@@ -30,7 +42,7 @@ const DEFAULT_START = 100;
 const DEFAULT_MAX = 50_000;
 const DEFAULT_RESOLUTION = 0.1;
 /** Why a server has no search: the run stopped first. */
-const NOT_REACHED = 'the search was interrupted before this server\'s turn';
+const NOT_REACHED = "the search was interrupted before this server's turn";
 
 export interface CapacityOptions {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
@@ -95,22 +107,36 @@ export interface CapacityPlan {
 export async function planCapacity(options: CapacityOptions, loaded?: LoadedScenario): Promise<CapacityPlan> {
   const vary = options.vary ?? DEFAULT_VARY;
   const inputs = { ...(options.params ?? {}) };
-  if (vary in inputs) throw new ParameterError(vary, 'the capacity search varies it: set its range with start and max instead');
+  if (vary in inputs)
+    throw new ParameterError(vary, 'the capacity search varies it: set its range with start and max instead');
   const scenario = loaded ?? (await loadScenario(options.scenario));
   const info = scenarioInfo(scenario.scenario);
   const spec = info.parameters[vary];
-  if (!spec) throw new ParameterError('vary', `"${vary}" is not a parameter of ${info.name} (its parameters: ${Object.keys(info.parameters).join(', ')})`);
-  if (spec.kind !== 'integer') throw new ParameterError('vary', `${vary} is a ${spec.kind} parameter; the search varies a whole-number one (a count of connections)`);
+  if (!spec)
+    throw new ParameterError(
+      'vary',
+      `"${vary}" is not a parameter of ${info.name} (its parameters: ${Object.keys(info.parameters).join(', ')})`,
+    );
+  if (spec.kind !== 'integer')
+    throw new ParameterError(
+      'vary',
+      `${vary} is a ${spec.kind} parameter; the search varies a whole-number one (a count of connections)`,
+    );
   const start = options.start ?? Math.max(DEFAULT_START, spec.min ?? 1);
   const max = options.max ?? Math.min(DEFAULT_MAX, spec.max ?? DEFAULT_MAX);
   wholeInRange('start', start, spec.min ?? 1, spec.max ?? Number.MAX_SAFE_INTEGER);
   // The bound below max is start's, perhaps its default: the message names start, or the user meets a 100 they never gave.
   if (Number.isSafeInteger(max) && max < start) {
-    throw new ParameterError('max', `${max} is below start (${start}${options.start === undefined ? ', its default' : ''}): give a smaller start, or a max of ${start} or more`, ['start', 'max']);
+    throw new ParameterError(
+      'max',
+      `${max} is below start (${start}${options.start === undefined ? ', its default' : ''}): give a smaller start, or a max of ${start} or more`,
+      ['start', 'max'],
+    );
   }
   wholeInRange('max', max, start, spec.max ?? Number.MAX_SAFE_INTEGER);
   const resolution = options.resolution ?? DEFAULT_RESOLUTION;
-  if (!(resolution > 0 && resolution < 1)) throw new ParameterError('resolution', `${resolution} is not a share between 0 and 1 (0.1 = 10 %)`);
+  if (!(resolution > 0 && resolution < 1))
+    throw new ParameterError('resolution', `${resolution} is not a share between 0 and 1 (0.1 = 10 %)`);
   const cores = os.availableParallelism();
   const clientProcesses = options.clientProcesses ?? 1;
   const maxClientProcesses = options.maxClientProcesses ?? Math.max(clientProcesses, cores);
@@ -119,7 +145,10 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   const slo = parseSlo(options.slo, info);
   // The first step's plan checks stacks, host and every parameter, and the scenario's own limits at `start`;
   // every step plans again from it, changing only the pair, the count and the client processes.
-  const plan = await planMatrix({ ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } }, scenario);
+  const plan = await planMatrix(
+    { ...runBase(options, clientProcesses), params: { ...inputs, [vary]: start } },
+    scenario,
+  );
   if (plan.paramSets.length !== 1) {
     const [first, ...others] = plan.paramSets as [ParamValues, ...ParamValues[]];
     const swept = Object.keys(first).find((name) => others.some((set) => set[name] !== first[name]))!;
@@ -127,8 +156,19 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   }
   const params: ParamValues = Object.fromEntries(Object.entries(plan.paramSets[0]!).filter(([name]) => name !== vary));
   const settings: CapacitySettings = {
-    vary, start, max, resolution, clientProcesses, maxClientProcesses, keepServer: options.keepServer === true, params,
-    thresholds: { clientCpuPercent: SATURATED_CPU_PERCENT, serverCpuPercent: SATURATED_CPU_PERCENT, starvedEventLoop: STARVED_LOOP_SHARE },
+    vary,
+    start,
+    max,
+    resolution,
+    clientProcesses,
+    maxClientProcesses,
+    keepServer: options.keepServer === true,
+    params,
+    thresholds: {
+      clientCpuPercent: SATURATED_CPU_PERCENT,
+      serverCpuPercent: SATURATED_CPU_PERCENT,
+      starvedEventLoop: STARVED_LOOP_SHARE,
+    },
   };
   const pairs = pickClients(plan.servers, options.clients, [...plan.stacks, ...plan.foreign.map(foreignStackInfo)]);
   return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs, inputs, firstStep: plan };
@@ -139,7 +179,10 @@ export async function capacity(options: CapacityOptions): Promise<CapacityResult
 }
 
 /** Searches every server of a plan; `options` gives the signal and listeners (the rest is the plan's). */
-export async function executeCapacity(plan: CapacityPlan, options: Pick<CapacityOptions, 'signal' | 'onEvent' | 'onRunEvent'> = {}): Promise<CapacityResult> {
+export async function executeCapacity(
+  plan: CapacityPlan,
+  options: Pick<CapacityOptions, 'signal' | 'onEvent' | 'onRunEvent'> = {},
+): Promise<CapacityResult> {
   const startedAt = new Date();
   const signal = options.signal ?? new AbortController().signal;
   const emit = options.onEvent ?? (() => undefined);
@@ -149,14 +192,17 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
 
   for (const pair of plan.pairs) {
     const foreign = plan.firstStep.foreign.find((f) => f.name === pair.server);
-    const serverPerStep = foreign?.kind === 'target' || (foreign?.kind === 'command' && plan.settings.keepServer) ? 'kept' : 'fresh';
+    const serverPerStep =
+      foreign?.kind === 'target' || (foreign?.kind === 'command' && plan.settings.keepServer) ? 'kept' : 'fresh';
     // Listed, not left out: a reader must see which servers the stopped search never measured.
     if (signal.aborted) {
       servers.push(notSearched(pair.server, pair.client ?? '-', serverPerStep, 'not-reached', NOT_REACHED));
       continue;
     }
     if (pair.client === null) {
-      servers.push(notSearched(pair.server, '-', serverPerStep, 'skipped', pair.reason ?? 'no client stack can load it'));
+      servers.push(
+        notSearched(pair.server, '-', serverPerStep, 'skipped', pair.reason ?? 'no client stack can load it'),
+      );
       continue;
     }
     const client = pair.client;
@@ -165,16 +211,36 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
     try {
       if (foreign?.kind === 'command' && plan.settings.keepServer) {
         const first = { ...plan.firstStep.paramSets[0]!, [plan.settings.vary]: plan.settings.start };
-        kept = await startKeptServer(foreign, { host: plan.firstStep.host, scenario: plan.info.name, params: first }, signal);
+        kept = await startKeptServer(
+          foreign,
+          { host: plan.firstStep.host, scenario: plan.info.name, params: first },
+          signal,
+        );
       }
     } catch (error) {
       if (signal.aborted) servers.push(notSearched(pair.server, client, serverPerStep, 'not-reached', NOT_REACHED));
-      else servers.push(notSearched(pair.server, client, serverPerStep, 'failed', `--keep-server: ${(error as Error).message.split('\n')[0]}`));
+      else
+        servers.push(
+          notSearched(
+            pair.server,
+            client,
+            serverPerStep,
+            'failed',
+            `--keep-server: ${(error as Error).message.split('\n')[0]}`,
+          ),
+        );
       continue;
     }
     const step = async (count: number, processes: number): Promise<StepMeasurement> => {
       emit({ type: 'step-start', server: pair.server, client, count, clientProcesses: processes });
-      const measured = await measureStep(plan, { server: pair.server, client, reached: kept?.target ?? null }, count, processes, signal, options.onRunEvent);
+      const measured = await measureStep(
+        plan,
+        { server: pair.server, client, reached: kept?.target ?? null },
+        count,
+        processes,
+        signal,
+        options.onRunEvent,
+      );
       if ('skipped' in measured) throw new PairSkipped(measured.skipped);
       if (measured.cell) cells.set(`${pair.server}\n${count}`, measured.cell);
       environment ??= measured.environment;
@@ -182,7 +248,10 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
       return measured.step;
     };
     try {
-      const outcome = await searchCapacity({ ...plan.settings, min: plan.info.parameters[plan.settings.vary]!.min ?? 1, signal }, step);
+      const outcome = await searchCapacity(
+        { ...plan.settings, min: plan.info.parameters[plan.settings.vary]!.min ?? 1, signal },
+        step,
+      );
       const result = serverResult(pair.server, client, serverPerStep, outcome);
       servers.push(result);
       emit({ type: 'server-end', result });
@@ -210,13 +279,20 @@ export async function executeCapacity(plan: CapacityPlan, options: Pick<Capacity
     repeat: 1,
     scenarios: [plan.info],
     cells: [...cells.values()].sort((a, b) => order(plan, a) - order(plan, b)),
-    capacity: { slo: { text: plan.slo.text, clauses: plan.slo.clauses }, latencyMetric: plan.latencyMetric, settings: plan.settings, servers },
+    capacity: {
+      slo: { text: plan.slo.text, clauses: plan.slo.clauses },
+      latencyMetric: plan.latencyMetric,
+      settings: plan.settings,
+      servers,
+    },
   };
 }
 
 class PairSkipped extends Error {}
 
-type Measured = { step: StepMeasurement; cell: CellResult | null; environment: Environment | null } | { skipped: string };
+type Measured =
+  | { step: StepMeasurement; cell: CellResult | null; environment: Environment | null }
+  | { skipped: string };
 
 /** The pair a step measures; `reached`: the kept server every step reaches as a target, when there is one. */
 interface StepPair {
@@ -236,10 +312,16 @@ async function measureStep(
 ): Promise<Measured> {
   let stepPlan: MatrixPlan;
   try {
-    stepPlan = replan(plan.firstStep, { servers: [pair.server], clients: [pair.client], params: { ...plan.inputs, [plan.settings.vary]: count }, clientProcesses: processes });
+    stepPlan = replan(plan.firstStep, {
+      servers: [pair.server],
+      clients: [pair.client],
+      params: { ...plan.inputs, [plan.settings.vary]: count },
+      clientProcesses: processes,
+    });
   } catch (error) {
     // The scenario refuses this count here (open-file limit, port range...): the server cannot be shown to hold it.
-    if (error instanceof ParameterError) return { step: refusedStep(count, processes, error.message, plan.slo), cell: null, environment: null };
+    if (error instanceof ParameterError)
+      return { step: refusedStep(count, processes, error.message, plan.slo), cell: null, environment: null };
     throw error;
   }
   const reached = pair.reached;
@@ -247,7 +329,11 @@ async function measureStep(
   const result = await executeMatrix(stepPlan, { signal, ...(onRunEvent ? { onEvent: onRunEvent } : {}) });
   const cell = result.cells[0]!;
   if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
-  return { step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes), cell, environment: result.environment };
+  return {
+    step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes),
+    cell,
+    environment: result.environment,
+  };
 }
 
 function runBase(options: CapacityOptions, clientProcesses: number) {
@@ -262,13 +348,19 @@ function runBase(options: CapacityOptions, clientProcesses: number) {
   };
 }
 
-function serverResult(server: string, client: string, serverPerStep: ServerCapacity['serverPerStep'], outcome: SearchOutcome<StepMeasurement>): ServerCapacity {
+function serverResult(
+  server: string,
+  client: string,
+  serverPerStep: ServerCapacity['serverPerStep'],
+  outcome: SearchOutcome<StepMeasurement>,
+): ServerCapacity {
   const steps: CapacityStep[] = outcome.steps.map((s) => ({
     ...s.judgement,
     phase: s.phase,
     outcome: s.valid ? s.judgement.verdict : 'invalid',
   }));
-  const broken = outcome.brokeAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid');
+  const broken =
+    outcome.brokeAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid');
   const undecided = outcome.undecidedAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.undecidedAt);
   return {
     server,
@@ -281,9 +373,9 @@ function serverResult(server: string, client: string, serverPerStep: ServerCapac
     end: outcome.end,
     broke: broken ? describeBreak(broken) : null,
     cannotTell: undecided
-      ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} `
-        + `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; from ${SATURATED_CPU_PERCENT} % on counts as saturated), `
-        + 'and no more are allowed'
+      ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} ` +
+        `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; from ${SATURATED_CPU_PERCENT} % on counts as saturated), ` +
+        'and no more are allowed'
       : null,
     clientProcesses: outcome.clientProcesses,
     steps,
@@ -295,8 +387,27 @@ function lastOf<T>(items: T[], match: (item: T) => boolean): T | undefined {
 }
 
 /** A server whose search never ran: skipped (the pair cannot run here), failed (its kept server did not start) or not reached. */
-function notSearched(server: string, client: string, serverPerStep: ServerCapacity['serverPerStep'], status: Exclude<ServerCapacity['status'], 'measured'>, reason: string): ServerCapacity {
-  return { server, client, status, reason, serverPerStep, capacity: 0, brokeAt: null, end: null, broke: null, cannotTell: null, clientProcesses: 0, steps: [] };
+function notSearched(
+  server: string,
+  client: string,
+  serverPerStep: ServerCapacity['serverPerStep'],
+  status: Exclude<ServerCapacity['status'], 'measured'>,
+  reason: string,
+): ServerCapacity {
+  return {
+    server,
+    client,
+    status,
+    reason,
+    serverPerStep,
+    capacity: 0,
+    brokeAt: null,
+    end: null,
+    broke: null,
+    cannotTell: null,
+    clientProcesses: 0,
+    steps: [],
+  };
 }
 
 /** Each server gets the first candidate client that speaks its protocol. */
@@ -305,12 +416,17 @@ function pickClients(servers: string[], wanted: string[] | undefined, stacks: St
   const known = clients.map((c) => c.name);
   const candidates = wanted ?? ['ws', ...known.filter((name) => name !== 'ws')];
   for (const name of candidates) {
-    if (!known.includes(name)) throw new ParameterError('clients', `unknown client stack "${name}" (known: ${known.join(', ')})`);
+    if (!known.includes(name))
+      throw new ParameterError('clients', `unknown client stack "${name}" (known: ${known.join(', ')})`);
   }
   return servers.map((server) => {
     const protocol = stacks.find((s) => s.role === 'server' && s.name === server)?.protocol;
     const client = candidates.find((name) => clients.find((c) => c.name === name)?.protocol === protocol) ?? null;
-    return { server, client, reason: client === null ? `no client in ${candidates.join(', ')} speaks ${protocol ?? 'its protocol'}` : null };
+    return {
+      server,
+      client,
+      reason: client === null ? `no client in ${candidates.join(', ')} speaks ${protocol ?? 'its protocol'}` : null,
+    };
   });
 }
 
@@ -332,5 +448,6 @@ function order(plan: CapacityPlan, cell: CellResult): number {
 }
 
 function wholeInRange(name: string, value: number, min: number, max: number): void {
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ParameterError(name, `${value} is not a whole number from ${min} to ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new ParameterError(name, `${value} is not a whole number from ${min} to ${max}`);
 }

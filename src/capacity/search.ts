@@ -59,15 +59,24 @@ export interface SearchOutcome<J extends StepJudgement> {
 
 export type StepFunction<J extends StepJudgement> = (count: number, clientProcesses: number) => Promise<J>;
 
-export async function searchCapacity<J extends StepJudgement>(settings: SearchSettings, step: StepFunction<J>): Promise<SearchOutcome<J>> {
+export async function searchCapacity<J extends StepJudgement>(
+  settings: SearchSettings,
+  step: StepFunction<J>,
+): Promise<SearchOutcome<J>> {
   checkSettings(settings);
   const steps: Array<SearchStep<J>> = [];
   let processes = settings.clientProcesses;
   let lo = 0;
   let hi: number | null = null;
   const stopped = (): boolean => settings.signal?.aborted === true;
-  const finish = (end: SearchEnd, undecidedAt: number | null = null): SearchOutcome<J> =>
-    ({ capacity: lo, brokeAt: hi, end, undecidedAt, clientProcesses: processes, steps });
+  const finish = (end: SearchEnd, undecidedAt: number | null = null): SearchOutcome<J> => ({
+    capacity: lo,
+    brokeAt: hi,
+    end,
+    undecidedAt,
+    clientProcesses: processes,
+    steps,
+  });
 
   /** A valid judgement of `count`, adding client processes while the load generator saturates; null when it still does. */
   const measure = async (count: number, phase: 'ramp' | 'bisect'): Promise<J | null | 'stopped'> => {
@@ -117,9 +126,11 @@ export function tolerance(lo: number, resolution: number): number {
 function checkSettings(s: SearchSettings): void {
   const whole = (n: number): boolean => Number.isSafeInteger(n);
   if (!whole(s.min) || s.min < 0) throw new RangeError(`min ${s.min} is not a whole number >= 0`);
-  if (!whole(s.start) || s.start < Math.max(1, s.min)) throw new RangeError(`start ${s.start} is not a whole number >= ${Math.max(1, s.min)}`);
+  if (!whole(s.start) || s.start < Math.max(1, s.min))
+    throw new RangeError(`start ${s.start} is not a whole number >= ${Math.max(1, s.min)}`);
   if (!whole(s.max) || s.max < s.start) throw new RangeError(`max ${s.max} is below start ${s.start}`);
-  if (!(s.resolution > 0 && s.resolution < 1)) throw new RangeError(`resolution ${s.resolution} is not between 0 and 1`);
+  if (!(s.resolution > 0 && s.resolution < 1))
+    throw new RangeError(`resolution ${s.resolution} is not between 0 and 1`);
   if (!whole(s.clientProcesses) || s.clientProcesses < 1 || s.clientProcesses > s.maxClientProcesses) {
     throw new RangeError(`client processes ${s.clientProcesses} is not from 1 to ${s.maxClientProcesses}`);
   }

@@ -134,7 +134,8 @@ async function run(message: ClientStartMessage): Promise<void> {
       counter: (name) => metrics.counter(name),
       connect: async ({ timeoutMs, ...options }) => {
         // A tap the stack cannot give is refused before any connection is tried: no connection fault.
-        if (options.onWireData && !adapter.capabilities.wireTap) return adapter.connect(message.url, { ...options, onUnexpectedClose: () => undefined });
+        if (options.onWireData && !adapter.capabilities.wireTap)
+          return adapter.connect(message.url, { ...options, onUnexpectedClose: () => undefined });
         const connection = await countedConnect(book, timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, (counted) =>
           adapter.connect(message.url, {
             ...options,
@@ -171,7 +172,12 @@ async function run(message: ClientStartMessage): Promise<void> {
     };
     // A stack whose client half runs elsewhere (a browser) gets this ctx as its bridge.
     if (isHostedClient(adapter)) {
-      hostedLoop = await adapter.runClientHalf({ ctx, scenario: message.scenario, url: message.url, watchProcessGroup: (pgid) => watchParent(pgid, process.pid, 'group') });
+      hostedLoop = await adapter.runClientHalf({
+        ctx,
+        scenario: message.scenario,
+        url: message.url,
+        watchProcessGroup: (pgid) => watchParent(pgid, process.pid, 'group'),
+      });
     } else await scenario.client(ctx);
     closeWindow();
     await sendLastTick();

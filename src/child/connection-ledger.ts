@@ -51,7 +51,8 @@ export class ConnectionBook {
   /** The ledger with times in ms from `windowStartUs` (0: the window never opened; times are then null). */
   ledger(windowStartUs: number): ConnectionLedger {
     // Unrounded: the traffic's end is the same number as the window the rates divide by.
-    const since = (us: number | null): number | null => (us === null || windowStartUs === 0 ? null : (us - windowStartUs) / 1000);
+    const since = (us: number | null): number | null =>
+      us === null || windowStartUs === 0 ? null : (us - windowStartUs) / 1000;
     return {
       opened: this.opened,
       failed: this.failed,
@@ -72,7 +73,10 @@ export class ConnectionBook {
 export function sumLedgers(ledgers: ConnectionLedger[]): ConnectionLedger {
   const faulty = ledgers.filter((l) => l.firstFaultMs !== null).sort((a, b) => a.firstFaultMs! - b.firstFaultMs!);
   // Traffic ended for the cell only when it ended in every process: then at the last of those ends.
-  const allLost = ledgers.length > 0 && ledgers.every((l) => l.allLostMs !== null) ? Math.max(...ledgers.map((l) => l.allLostMs!)) : null;
+  const allLost =
+    ledgers.length > 0 && ledgers.every((l) => l.allLostMs !== null)
+      ? Math.max(...ledgers.map((l) => l.allLostMs!))
+      : null;
   return {
     opened: ledgers.reduce((sum, l) => sum + l.opened, 0),
     failed: ledgers.reduce((sum, l) => sum + l.failed, 0),

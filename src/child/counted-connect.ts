@@ -39,7 +39,11 @@ export async function countedConnect(
     connection = await Promise.race([pending, deadline]);
   } catch (error) {
     book.couldNotOpen(error instanceof Error ? error.message : String(error));
-    if (late) pending.then((c) => c.close(), () => undefined);
+    if (late)
+      pending.then(
+        (c) => c.close(),
+        () => undefined,
+      );
     throw error;
   } finally {
     clearTimeout(timer);
@@ -57,7 +61,11 @@ export async function countedConnect(
  * copied into a new object with the rest (a class's methods live on its prototype,
  * where a copy would lose them).
  */
-function bookedClose(connection: ClientConnection, book: ConnectionBook, closedUnasked: () => boolean): ClientConnection {
+function bookedClose(
+  connection: ClientConnection,
+  book: ConnectionBook,
+  closedUnasked: () => boolean,
+): ClientConnection {
   const close = connection.close;
   let closedAsked = false;
   connection.close = function closeBooked(): Promise<void> {

@@ -12,7 +12,11 @@ export interface HandshakeLog {
   record(connection: Pick<ClientConnection, 'extensions' | 'tlsSession'>): void;
 }
 
-export function handshakeLog(counter: (name: string) => Counter, note: (text: string) => void, deflateAsked: boolean): HandshakeLog {
+export function handshakeLog(
+  counter: (name: string) => Counter,
+  note: (text: string) => void,
+  deflateAsked: boolean,
+): HandshakeLog {
   const opened = counter('connectionsOpened');
   const deflated = counter('deflateNegotiated');
   const seen = new Set<string>();

@@ -26,7 +26,10 @@ export interface HostedServerLogic {
   listening(stack: Pick<ServerScenarioContext, 'broadcast' | 'publish'>): void;
 }
 
-export function hostServerLogic(server: (ctx: ServerScenarioContext) => ServerLogic, host: ServerLogicHost): HostedServerLogic {
+export function hostServerLogic(
+  server: (ctx: ServerScenarioContext) => ServerLogic,
+  host: ServerLogicHost,
+): HostedServerLogic {
   const { metrics } = host;
   const open = new Set<ServerConnection>();
   let stack: Pick<ServerScenarioContext, 'broadcast' | 'publish'> = {

@@ -102,7 +102,9 @@ export function exitWithParent(partialReport: () => ProcessReport | undefined = 
   // A crash reports its own message: the stderr tail may show a line of source first.
   const crash = (error: unknown): void => {
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-    void sendToParent({ type: 'failed', reason: `crashed: ${reason}`, report: partialReport() }).finally(() => process.exit(1));
+    void sendToParent({ type: 'failed', reason: `crashed: ${reason}`, report: partialReport() }).finally(() =>
+      process.exit(1),
+    );
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);

@@ -75,7 +75,12 @@ done
  * 'stray' watches a process that `parent` did not start itself (a daemon found by its port);
  * `cgroup`: the cgroup directory holding all it started, emptied and removed too.
  */
-export function watchParent(child = process.pid, parent = process.ppid, what: 'process' | 'group' | 'stray' = 'process', cgroup?: string): void {
+export function watchParent(
+  child = process.pid,
+  parent = process.ppid,
+  what: 'process' | 'group' | 'stray' = 'process',
+  cgroup?: string,
+): void {
   const args = [String(parent), String(child), what === 'process' ? '' : what, cgroup ?? ''];
   const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'wsbench-watchdog', ...args], { stdio: 'ignore' });
   watchdog.on('error', () => undefined); // no /bin/sh: the IPC disconnect still ends a healthy child

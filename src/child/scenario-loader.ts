@@ -33,7 +33,10 @@ export function builtInScenarios(): string[] {
 export async function loadScenario(ref: ScenarioRef): Promise<LoadedScenario> {
   if (typeof ref === 'object' && !(ref instanceof URL)) {
     if (!isScenario(ref)) throw new UsageError('scenario: not made by defineScenario()');
-    if (!ref.moduleUrl) throw new UsageError(`scenario ${ref.name}: defined outside a module file; child processes load scenarios from files, so define it in one`);
+    if (!ref.moduleUrl)
+      throw new UsageError(
+        `scenario ${ref.name}: defined outside a module file; child processes load scenarios from files, so define it in one`,
+      );
     // Not imported here: the module may be the very script that is calling run().
     return { scenario: ref, url: ref.moduleUrl };
   }
@@ -45,7 +48,8 @@ function scenarioUrl(ref: string | URL): string {
   if (ref instanceof URL || ref.startsWith('file:')) return checkedFile(fileURLToPath(ref), String(ref));
   if (looksLikePath(ref)) return checkedFile(resolve(ref), ref);
   const known = builtInScenarios();
-  if (!known.includes(ref)) throw new UsageError(`unknown scenario "${ref}" (known: ${known.join(', ')}, or a path to a .js file)`);
+  if (!known.includes(ref))
+    throw new UsageError(`unknown scenario "${ref}" (known: ${known.join(', ')}, or a path to a .js file)`);
   return new URL(`${ref}.js`, BUILT_IN_DIR).href;
 }
 
@@ -60,7 +64,9 @@ function looksLikePath(ref: string): boolean {
 function checkedFile(path: string, label: string): string {
   if (!existsSync(path)) throw new UsageError(`scenario file not found: ${label}`);
   if (/\.[cm]?ts$/.test(path)) {
-    throw new UsageError(`${label} is TypeScript: compile it to JavaScript first (tsc), then run the .js file (Node 20 cannot run .ts files)`);
+    throw new UsageError(
+      `${label} is TypeScript: compile it to JavaScript first (tsc), then run the .js file (Node 20 cannot run .ts files)`,
+    );
   }
   // A regular file within the scenario limit: a FIFO or a device is one line, not a wait.
   if (!readChecked(path, 'scenario').toString('utf8').includes('defineScenario')) {
@@ -84,10 +90,20 @@ export async function importScenario(url: string, name?: string): Promise<AnySce
   const pick =
     name !== undefined
       ? found.find((s) => s.name === name)
-      : (isScenario(module.default) ? module.default : found.length === 1 ? found[0] : undefined);
+      : isScenario(module.default)
+        ? module.default
+        : found.length === 1
+          ? found[0]
+          : undefined;
   if (pick) return pick;
-  if (name !== undefined) throw new UsageError(`${shortName(url)} does not export scenario "${name}" (export it: child processes import it from there)`);
-  if (found.length > 1) throw new UsageError(`${shortName(url)} exports several scenarios (${found.map((s) => s.name).join(', ')}); make one the default export`);
+  if (name !== undefined)
+    throw new UsageError(
+      `${shortName(url)} does not export scenario "${name}" (export it: child processes import it from there)`,
+    );
+  if (found.length > 1)
+    throw new UsageError(
+      `${shortName(url)} exports several scenarios (${found.map((s) => s.name).join(', ')}); make one the default export`,
+    );
   throw new UsageError(`${shortName(url)} does not export a scenario made with defineScenario()`);
 }
 

@@ -49,13 +49,20 @@ export const browserClient: HostedClientAdapter = {
 /** Available when a Chromium is found and says its version. */
 export async function browserAvailability(): Promise<Availability> {
   const chromium = await probeChromium();
-  return chromium.available ? { available: true, version: chromium.version } : { available: false, version: null, reason: chromium.reason };
+  return chromium.available
+    ? { available: true, version: chromium.version }
+    : { available: false, version: null, reason: chromium.reason };
 }
 
 /** The client process's hold on a connection a page opened (see page-bridge.ts). */
-export async function countPageConnection(label: string, url: string, options: ClientConnectOptions): Promise<ClientConnection> {
+export async function countPageConnection(
+  label: string,
+  url: string,
+  options: ClientConnectOptions,
+): Promise<ClientConnection> {
   const opening = (options as ClientConnectOptions & WithPageOpening)[PAGE_OPENING];
-  if (!opening) throw new Error(`the ${label} client opens its connections on its pages, never from the client process`);
+  if (!opening)
+    throw new Error(`the ${label} client opens its connections on its pages, never from the client process`);
   const phases = new TotalOnlyPhases('timed on the page');
   const held = await opening(options.onUnexpectedClose);
   phases.opened();

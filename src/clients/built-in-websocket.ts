@@ -22,11 +22,18 @@ export function connectBuiltIn(
   socketOptions: unknown,
   options: ClientConnectOptions,
 ): Promise<ClientConnection> {
-  if (options.onWireData) return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
-  const phases = new TotalOnlyPhases(`${label}'s WebSocket exposes no socket: only the time from connect to open is seen`);
+  if (options.onWireData)
+    return Promise.reject(new Error(`${label} client cannot hand over wire data: its WebSocket exposes no raw socket`));
+  const phases = new TotalOnlyPhases(
+    `${label}'s WebSocket exposes no socket: only the time from connect to open is seen`,
+  );
   const socket = socketOptions === undefined ? new WebSocket(url) : new WebSocket(url, socketOptions);
   const session = undisclosedSession(url, `${label}'s WebSocket does not expose its TLS session`);
-  return whatwgConnection(label, socket, options, { tlsSession: () => session, handshakePhases: () => phases.result(), onOpen: () => phases.opened() });
+  return whatwgConnection(label, socket, options, {
+    tlsSession: () => session,
+    handshakePhases: () => phases.result(),
+    onOpen: () => phases.opened(),
+  });
 }
 
 /**
@@ -61,7 +68,8 @@ export function whatwgConnection(
     let opened = false;
     let closing = false;
     socket.addEventListener('error', (event) => {
-      if (!opened) reject(new Error(`${label} client could not connect: ${underlyingFailure() ?? (event.message || 'error')}`));
+      if (!opened)
+        reject(new Error(`${label} client could not connect: ${underlyingFailure() ?? (event.message || 'error')}`));
     });
     socket.addEventListener('message', (event) => {
       const data = event.data as string | ArrayBuffer;
@@ -69,7 +77,10 @@ export function whatwgConnection(
     });
     socket.addEventListener('close', (event) => {
       onClosed();
-      if (!opened) return reject(new Error(`${label} client could not connect: ${underlyingFailure() ?? `closed with code ${event.code}`}`));
+      if (!opened)
+        return reject(
+          new Error(`${label} client could not connect: ${underlyingFailure() ?? `closed with code ${event.code}`}`),
+        );
       if (!closing) onUnexpectedClose(`connection closed by peer (code ${event.code})`);
     });
     socket.addEventListener('open', () => {

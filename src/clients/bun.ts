@@ -8,7 +8,16 @@ export const bunClient: ClientAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: false, pauseReading: false, handshakePhases: false, httpClient: true },
+  capabilities: {
+    wireTap: false,
+    deflate: true,
+    tls: true,
+    tlsInsecure: true,
+    tlsSession: false,
+    pauseReading: false,
+    handshakePhases: false,
+    httpClient: true,
+  },
   settings: {
     // Bun offers permessage-deflate unless told not to: the offer follows the cell.
     perMessageDeflate: 'off unless the cell asks (deflate=on)',
@@ -17,7 +26,17 @@ export const bunClient: ClientAdapter = {
   },
   probe: () => probeRuntime('bun'),
   connect: (url, options) =>
-    connectBuiltIn('bun', builtInWebSocket('bun'), url, { perMessageDeflate: options.deflate === true, ...bunTlsOption(options.tls), ...(options.protocols ? { protocols: options.protocols } : {}) }, options),
+    connectBuiltIn(
+      'bun',
+      builtInWebSocket('bun'),
+      url,
+      {
+        perMessageDeflate: options.deflate === true,
+        ...bunTlsOption(options.tls),
+        ...(options.protocols ? { protocols: options.protocols } : {}),
+      },
+      options,
+    ),
 };
 
 /** Bun's WebSocket takes Node-style TLS options under `tls` (a Bun extension of the constructor). */

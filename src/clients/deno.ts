@@ -9,7 +9,16 @@ export const denoClient: ClientAdapter = {
   protocol: 'websocket',
   runtime: 'deno',
   // Deno skips certificate checks only for a whole process started with --unsafely-ignore-certificate-errors.
-  capabilities: { wireTap: false, deflate: false, tls: true, tlsInsecure: false, tlsSession: false, pauseReading: false, handshakePhases: false, httpClient: true },
+  capabilities: {
+    wireTap: false,
+    deflate: false,
+    tls: true,
+    tlsInsecure: false,
+    tlsSession: false,
+    pauseReading: false,
+    handshakePhases: false,
+    httpClient: true,
+  },
   settings: {
     perMessageDeflate: 'not supported by Deno',
     binaryType: 'arraybuffer',
@@ -19,8 +28,17 @@ export const denoClient: ClientAdapter = {
   async connect(url, options) {
     if (options.deflate) throw new Error('Deno cannot negotiate permessage-deflate');
     if (options.tls?.insecure) throw new Error("Deno's WebSocket cannot skip certificate verification");
-    const socketOptions = { ...denoSocketOptions(options.tls), ...(options.protocols ? { protocols: options.protocols } : {}) };
-    return connectBuiltIn('deno', builtInWebSocket('deno'), url, Object.keys(socketOptions).length > 0 ? socketOptions : undefined, options);
+    const socketOptions = {
+      ...denoSocketOptions(options.tls),
+      ...(options.protocols ? { protocols: options.protocols } : {}),
+    };
+    return connectBuiltIn(
+      'deno',
+      builtInWebSocket('deno'),
+      url,
+      Object.keys(socketOptions).length > 0 ? socketOptions : undefined,
+      options,
+    );
   },
 };
 

@@ -16,7 +16,11 @@ import type { ClientTls } from '../adapter-types.js';
 import { loadUndici } from '../runtimes/undici.js';
 import { nodeTlsOptions } from './tls-trust.js';
 
-export function createHttpClient(httpUrl: string, connections = 1, tls?: ClientTls): HttpClient & { close(): Promise<void> } {
+export function createHttpClient(
+  httpUrl: string,
+  connections = 1,
+  tls?: ClientTls,
+): HttpClient & { close(): Promise<void> } {
   const live = new Set<Socket>();
   const closed = { sentBytes: 0, receivedBytes: 0 };
   let pool: Promise<Pool> | null = null;

@@ -38,7 +38,14 @@ export class SocketPhases {
   result(): HandshakePhases {
     const openMs = this.openMs ?? performance.now();
     const totalUs = (openMs - this.startMs) * 1000;
-    if (this.tcpMs === null) return { tcpConnectUs: null, tlsHandshakeUs: null, upgradeUs: null, totalUs, reason: this.lateReason ?? 'the socket never said it connected' };
+    if (this.tcpMs === null)
+      return {
+        tcpConnectUs: null,
+        tlsHandshakeUs: null,
+        upgradeUs: null,
+        totalUs,
+        reason: this.lateReason ?? 'the socket never said it connected',
+      };
     const readyMs = this.tlsMs ?? this.tcpMs;
     return {
       tcpConnectUs: (this.tcpMs - this.startMs) * 1000,

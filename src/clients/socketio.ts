@@ -18,7 +18,16 @@ export const socketioClient: ClientAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { wireTap: false, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true, httpClient: true },
+  capabilities: {
+    wireTap: false,
+    deflate: true,
+    tls: true,
+    tlsInsecure: true,
+    tlsSession: true,
+    pauseReading: true,
+    handshakePhases: true,
+    httpClient: true,
+  },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -30,8 +39,14 @@ export const socketioClient: ClientAdapter = {
 
   connect(url, { onMessage, onUnexpectedClose, localAddress, onWireData, deflate, tls, protocols }) {
     // engine.io-client owns its transport socket and offers no raw byte stream to tap.
-    if (onWireData) return Promise.reject(new Error('socket.io client cannot hand over wire data: engine.io-client exposes no raw socket'));
-    if (protocols?.length) return Promise.reject(new Error('socket.io client cannot offer WebSocket subprotocols: engine.io-client sets its own handshake'));
+    if (onWireData)
+      return Promise.reject(
+        new Error('socket.io client cannot hand over wire data: engine.io-client exposes no raw socket'),
+      );
+    if (protocols?.length)
+      return Promise.reject(
+        new Error('socket.io client cannot offer WebSocket subprotocols: engine.io-client sets its own handshake'),
+      );
     return new Promise<ClientConnection>((resolve, reject) => {
       const socket: Socket = io(url, {
         transports: ['websocket'],

@@ -25,7 +25,10 @@ export function nodeTlsOptions(tls: ClientTls | undefined): { ca?: string; rejec
  * per handshake here (25 % of both ends' TLS cost), load a handshake-rate test
  * would put on the load generator rather than the server.
  */
-export function nodeTlsContext(tls: ClientTls | undefined): { secureContext?: SecureContext; rejectUnauthorized?: boolean } {
+export function nodeTlsContext(tls: ClientTls | undefined): {
+  secureContext?: SecureContext;
+  rejectUnauthorized?: boolean;
+} {
   if (!tls) return {};
   if (tls.insecure) return { rejectUnauthorized: false };
   let secureContext = contexts.get(tls.caPem);
@@ -53,7 +56,8 @@ export function tlsSessionOf(socket: unknown): TlsSession {
   if (typeof tlsSocket?.getProtocol !== 'function' || typeof tlsSocket.getCipher !== 'function') return NO_TLS;
   const protocol = tlsSocket.getProtocol();
   const cipher = tlsSocket.getCipher();
-  if (!protocol || !cipher) return { protocol: null, cipher: null, reason: 'the TLS socket closed before its session was read' };
+  if (!protocol || !cipher)
+    return { protocol: null, cipher: null, reason: 'the TLS socket closed before its session was read' };
   return { protocol, cipher: cipher.standardName ?? cipher.name };
 }
 

@@ -42,7 +42,11 @@ function agentFor(localAddress: string): Agent {
 function connectionAgent(
   localAddress: string | undefined,
   tls: ClientTls | undefined,
-  { onCreated, onSocket, onError }: { onCreated: (socket: Socket) => void; onSocket: (socket: Socket) => void; onError: (error: Error) => void },
+  {
+    onCreated,
+    onSocket,
+    onError,
+  }: { onCreated: (socket: Socket) => void; onSocket: (socket: Socket) => void; onError: (error: Error) => void },
 ): Dispatcher {
   // Its types say void, but undici's connector returns the socket it made, before it connects.
   const connect = buildConnector({ ...nodeTlsContext(tls), maxCachedSessions: 0 }) as unknown as (
@@ -70,25 +74,28 @@ function connectionAgent(
  */
 function upgradeOutcome(onError: (error: Error) => void): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (options, handler) =>
-    dispatch(options, new Proxy(handler, {
-      get(target, name, receiver) {
-        const value: unknown = Reflect.get(target, name, receiver);
-        if (typeof value !== 'function') return value;
-        if (name === 'onResponseStart') {
-          return (controller: unknown, status: number, ...rest: unknown[]) => {
-            if (status !== 101) onError(new Error(`the server answered the upgrade with HTTP ${status}`));
-            return value.call(target, controller, status, ...rest);
-          };
-        }
-        if (name === 'onResponseError') {
-          return (controller: unknown, error: Error, ...rest: unknown[]) => {
-            onError(error);
-            return value.call(target, controller, error, ...rest);
-          };
-        }
-        return value.bind(target);
-      },
-    }));
+    dispatch(
+      options,
+      new Proxy(handler, {
+        get(target, name, receiver) {
+          const value: unknown = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function') return value;
+          if (name === 'onResponseStart') {
+            return (controller: unknown, status: number, ...rest: unknown[]) => {
+              if (status !== 101) onError(new Error(`the server answered the upgrade with HTTP ${status}`));
+              return value.call(target, controller, status, ...rest);
+            };
+          }
+          if (name === 'onResponseError') {
+            return (controller: unknown, error: Error, ...rest: unknown[]) => {
+              onError(error);
+              return value.call(target, controller, error, ...rest);
+            };
+          }
+          return value.bind(target);
+        },
+      }),
+    );
 }
 
 /**
@@ -114,13 +121,27 @@ function tapOnceUpgraded(socket: Socket, onWireData: (chunk: Uint8Array) => void
 }
 
 /** A plain connection on a shared dispatcher: which socket is its own is not known (inspectSocket asks for one of its own). */
-const SHARED_DISPATCHER = { tcpConnectUs: null, tlsHandshakeUs: null, upgradeUs: null, reason: "undici's shared dispatcher hides which socket is this connection's" };
+const SHARED_DISPATCHER = {
+  tcpConnectUs: null,
+  tlsHandshakeUs: null,
+  upgradeUs: null,
+  reason: "undici's shared dispatcher hides which socket is this connection's",
+};
 
 export const undiciClient: ClientAdapter = {
   name: 'undici',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true, httpClient: true },
+  capabilities: {
+    wireTap: true,
+    deflate: true,
+    tls: true,
+    tlsInsecure: true,
+    tlsSession: true,
+    pauseReading: true,
+    handshakePhases: true,
+    httpClient: true,
+  },
   settings: {
     perMessageDeflate: 'always offered (undici has no option); servers accept it only when the cell asks',
     binaryType: 'arraybuffer',
@@ -133,29 +154,40 @@ export const undiciClient: ClientAdapter = {
     let failure: string | undefined;
     let raw: Socket | undefined;
     const phases = new SocketPhases();
-    const ownAgent = onWireData || tls || inspectSocket || isTlsUrl(url)
-      ? connectionAgent(localAddress, tls, {
-          onCreated: (socket) => phases.watch(socket, isTlsUrl(url)),
-          onSocket(socket) {
-            raw = socket;
-            session = tlsSessionOf(socket);
-            if (onWireData) tapOnceUpgraded(socket, onWireData);
-          },
-          // The first cause is the one: the connection closing after a refused status says less.
-          onError: (error) => (failure ??= error.message),
-        })
-      : null;
+    const ownAgent =
+      onWireData || tls || inspectSocket || isTlsUrl(url)
+        ? connectionAgent(localAddress, tls, {
+            onCreated: (socket) => phases.watch(socket, isTlsUrl(url)),
+            onSocket(socket) {
+              raw = socket;
+              session = tlsSessionOf(socket);
+              if (onWireData) tapOnceUpgraded(socket, onWireData);
+            },
+            // The first cause is the one: the connection closing after a refused status says less.
+            onError: (error) => (failure ??= error.message),
+          })
+        : null;
     const dispatcher = ownAgent ?? (localAddress ? agentFor(localAddress) : null);
-    const socket = new WebSocket(url, dispatcher || protocols ? { ...(dispatcher ? { dispatcher } : {}), ...(protocols ? { protocols } : {}) } : undefined);
+    const socket = new WebSocket(
+      url,
+      dispatcher || protocols
+        ? { ...(dispatcher ? { dispatcher } : {}), ...(protocols ? { protocols } : {}) }
+        : undefined,
+    );
     // The upgraded socket left the agent's pool at the handshake; closing frees the rest.
     const freeAgent = (): void => void ownAgent?.close().catch(() => undefined);
-    const connection = await whatwgConnection('undici', socket as unknown as WebSocketLike, { onMessage, onUnexpectedClose }, {
-      tlsSession: () => session,
-      handshakePhases: () => (ownAgent ? phases.result() : { ...phases.result(), ...SHARED_DISPATCHER }),
-      underlyingFailure: () => failure,
-      onClosed: freeAgent,
-      onOpen: () => phases.opened(),
-    });
+    const connection = await whatwgConnection(
+      'undici',
+      socket as unknown as WebSocketLike,
+      { onMessage, onUnexpectedClose },
+      {
+        tlsSession: () => session,
+        handshakePhases: () => (ownAgent ? phases.result() : { ...phases.result(), ...SHARED_DISPATCHER }),
+        underlyingFailure: () => failure,
+        onClosed: freeAgent,
+        onOpen: () => phases.opened(),
+      },
+    );
     return raw ? { ...connection, throttleReading: readThrottle(raw) } : connection;
   },
 };

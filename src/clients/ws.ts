@@ -16,7 +16,16 @@ export const wsClient: ClientAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { wireTap: true, deflate: true, tls: true, tlsInsecure: true, tlsSession: true, pauseReading: true, handshakePhases: true, httpClient: true },
+  capabilities: {
+    wireTap: true,
+    deflate: true,
+    tls: true,
+    tlsInsecure: true,
+    tlsSession: true,
+    pauseReading: true,
+    handshakePhases: true,
+    httpClient: true,
+  },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,

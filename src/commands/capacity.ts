@@ -38,9 +38,13 @@ interface CapacityFlags extends CommonFlags {
 }
 
 /** `capacity`'s commander command for one scenario: every flag `capacity` declares (src/commands/flags/), then one per parameter. */
-function capacityCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof foreignServersGiven> } {
-  const command = subcommand(`wsbench capacity ${info.name}`)
-    .description(`The most ${info.name} clients each server holds within an SLO: ramp x2, then bisect; one cell per step.`);
+function capacityCommand(
+  info: ScenarioInfo,
+  presets: string[],
+): { command: Command; foreign: ReturnType<typeof foreignServersGiven> } {
+  const command = subcommand(`wsbench capacity ${info.name}`).description(
+    `The most ${info.name} clients each server holds within an SLO: ramp x2, then bisect; one cell per step.`,
+  );
   addFlags(command, 'capacity', { presets });
   const foreign = foreignServersGiven(command);
   addParameterOptions(command, info.parameters, 'capacity');
@@ -51,13 +55,20 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   if (namesNoScenario(args) && configPathIn(args) === null) {
     return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
   }
-  const { loaded, info, words, plan: testPlan } = await scenarioArgs('capacity', args, (i, presets) => capacityCommand(i, presets).command);
+  const {
+    loaded,
+    info,
+    words,
+    plan: testPlan,
+  } = await scenarioArgs('capacity', args, (i, presets) => capacityCommand(i, presets).command);
   const { command, foreign } = capacityCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(words, { from: 'user' });
   const flags = command.opts<CapacityFlags>();
-  if (flags.slo === undefined) throw new ParameterError('slo', "required: what must hold, e.g. --slo 'p99<500ms,errors=0'");
+  if (flags.slo === undefined)
+    throw new ParameterError('slo', "required: what must hold, e.g. --slo 'p99<500ms,errors=0'");
   const servers = foreign.length > 0 ? foreignServerOptions(foreign, flags) : { targets: [], serverCommands: [] };
-  if (flags.keepServer && servers.serverCommands.length === 0) throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
+  if (flags.keepServer && servers.serverCommands.length === 0)
+    throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
   const controller = new AbortController();
   const outputs = outputsFromFlags(flags, 'capacity', [{ path: flags.out, flag: '--out' }]);
   const options: CapacityOptions = {
@@ -72,7 +83,9 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     ...(flags.vary !== undefined ? { vary: flags.vary } : {}),
     ...(flags.start !== undefined ? { start: readFlag<number>(flags, '--start')! } : {}),
     ...(flags.max !== undefined ? { max: readFlag<number>(flags, '--max')! } : {}),
-    ...(flags.maxClientProcesses !== undefined ? { maxClientProcesses: readFlag<number>(flags, '--max-client-processes')! } : {}),
+    ...(flags.maxClientProcesses !== undefined
+      ? { maxClientProcesses: readFlag<number>(flags, '--max-client-processes')! }
+      : {}),
     onEvent: outputs.stdout.format.forPeople ? progress(flags.vary ?? 'connections') : undefined,
   };
   checkOutputs(flags.out);
@@ -113,7 +126,14 @@ function progress(vary: string): (event: CapacityEvent) => void {
       s.serverCpuPercent === null ? null : `srv CPU ${Math.round(s.serverCpuPercent)} %`,
       s.clientCpuPercent.length ? `cli CPU ${s.clientCpuPercent.map((c) => Math.round(c)).join('+')} %` : null,
     ].filter(Boolean);
-    const verdict = s.clientSaturated && s.verdict !== 'refused' ? 'load generator saturated' : s.verdict === 'within' ? 'within' : `${s.verdict}: ${s.breaches.join('; ')}`;
-    process.stderr.write(`  ${terminalText(`${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict}`)} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`);
+    const verdict =
+      s.clientSaturated && s.verdict !== 'refused'
+        ? 'load generator saturated'
+        : s.verdict === 'within'
+          ? 'within'
+          : `${s.verdict}: ${s.breaches.join('; ')}`;
+    process.stderr.write(
+      `  ${terminalText(`${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict}`)} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`,
+    );
   };
 }

@@ -43,12 +43,23 @@ interface CompareFlags extends FormatFlags {
 export async function compareFromArgs(args: string[]): Promise<number> {
   const command = compareCommand();
   const words = await argsWithPlanOf('compare', args, compareCommand, [{ key: 'base' }, { key: 'new' }]);
-  const { operands: [basePath, nextPath], flags } = parseWords<CompareFlags, [string, string]>(command, words) as { operands: [string, string | undefined]; flags: CompareFlags };
-  const outputs = outputsFromFlags(flags, 'comparison', [basePath, ...(nextPath === undefined ? [] : [nextPath])].map((path) => ({ path, flag: 'input' })));
+  const {
+    operands: [basePath, nextPath],
+    flags,
+  } = parseWords<CompareFlags, [string, string]>(command, words) as {
+    operands: [string, string | undefined];
+    flags: CompareFlags;
+  };
+  const outputs = outputsFromFlags(
+    flags,
+    'comparison',
+    [basePath, ...(nextPath === undefined ? [] : [nextPath])].map((path) => ({ path, flag: 'input' })),
+  );
   const threshold = readFlag<number>(flags, '--fail-on-regression') ?? null;
   const policy = readPolicy(flags, threshold !== null);
   const servers = flags.servers === undefined ? null : readServers(flags.servers, nextPath);
-  if (servers === null && nextPath === undefined) throw new UsageError('compare: give two result files, or one with --servers base,new');
+  if (servers === null && nextPath === undefined)
+    throw new UsageError('compare: give two result files, or one with --servers base,new');
   if (flags.summary !== undefined) checkAppendable(flags.summary);
   const marginPct = threshold ?? DEFAULT_MARGIN_PCT;
   const comparison = servers
@@ -62,14 +73,21 @@ export async function compareFromArgs(args: string[]): Promise<number> {
     );
   }
   const verdict = threshold === null ? null : gate(comparison, threshold, policy);
-  const names = servers ? { base: `${servers.base} in ${basePath}`, next: `${servers.next} in ${basePath}` } : { base: basePath, next: nextPath! };
+  const names = servers
+    ? { base: `${servers.base} in ${basePath}`, next: `${servers.next} in ${basePath}` }
+    : { base: basePath, next: nextPath! };
   const output = { comparison, names, gate: verdict, inconclusive: policy };
   process.stdout.write(renderStdout(outputs, output));
   // The table and Markdown carry the warnings and the gate's lines; JSON, JUnit and the like do not say them to a reader.
   const forPeople = outputs.stdout.format.forPeople;
-  if (!forPeople) for (const warning of comparison.warnings) process.stderr.write(`warning: ${terminalText(warning)}\n`);
+  if (!forPeople)
+    for (const warning of comparison.warnings) process.stderr.write(`warning: ${terminalText(warning)}\n`);
   if (verdict !== null && (!forPeople || !(process.stdout.isTTY && process.stderr.isTTY))) {
-    process.stderr.write(gateLines(verdict).map((l) => `${terminalText(l)}\n`).join(''));
+    process.stderr.write(
+      gateLines(verdict)
+        .map((l) => `${terminalText(l)}\n`)
+        .join(''),
+    );
   }
   if (flags.summary !== undefined) appendSummary(flags.summary, renderComparisonMarkdown(comparison, names, verdict));
   const unwritten = writeFormatFiles(outputs, output);
@@ -79,7 +97,10 @@ export async function compareFromArgs(args: string[]): Promise<number> {
 
 function compareCommand(): Command {
   const command = subcommand('wsbench compare')
-    .argument('<base>', 'result JSON of the baseline (or the journal of a run that stopped without writing it); with --servers, the one result to compare two servers of')
+    .argument(
+      '<base>',
+      'result JSON of the baseline (or the journal of a run that stopped without writing it); with --servers, the one result to compare two servers of',
+    )
     .argument('[new]', 'result JSON to compare with it (or a journal); not with --servers');
   addFlags(command, 'compare');
   return command;
@@ -94,13 +115,15 @@ async function readChecked(path: string): Promise<BenchResult> {
 
 function readPolicy(flags: CompareFlags, gated: boolean): InconclusivePolicy {
   const policy = readFlag<InconclusivePolicy>(flags, '--inconclusive') ?? 'pass';
-  if (policy === 'fail' && !gated) throw new UsageError('--inconclusive fail: give --fail-on-regression too (it is the gate that fails)');
+  if (policy === 'fail' && !gated)
+    throw new UsageError('--inconclusive fail: give --fail-on-regression too (it is the gate that fails)');
   return policy;
 }
 
 /** `base,new`: two different server names; not beside a second file. */
 function readServers(text: string, second: string | undefined): { base: string; next: string } {
-  if (second !== undefined) throw new UsageError(`--servers compares two servers of one result: give one file, not ${second} too`);
+  if (second !== undefined)
+    throw new UsageError(`--servers compares two servers of one result: give one file, not ${second} too`);
   const names = text.split(',').map((s) => s.trim());
   if (names.length !== 2 || names.some((n) => n === '') || names[0] === names[1]) {
     throw new UsageError(`--servers: "${text}" is not two different server names, base and new, such as base,new`);
@@ -111,7 +134,8 @@ function readServers(text: string, second: string | undefined): { base: string; 
 /** Fails before anything is compared when `path` could not be appended to. */
 export function checkAppendable(path: string): void {
   const directory = dirname(resolve(path));
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UsageError(`--summary: directory ${directory} does not exist`);
+  if (!existsSync(directory) || !statSync(directory).isDirectory())
+    throw new UsageError(`--summary: directory ${directory} does not exist`);
   checkAppendableFile(path, '--summary');
 }
 

@@ -16,7 +16,9 @@ import type { ServerCommandOption, TargetOption } from '../engine/server-lifecyc
 type Given = { flag: '--target' | '--target-pid' | '--server-cmd' | '--server-url'; text: string };
 
 /** The repeatable server flags: each one's meaning depends on the ones before it. */
-const ORDERED = SERVER_FLAGS.filter((declaration) => declaration.many === 'repeat').map((declaration) => declaration.flag as Given['flag']);
+const ORDERED = SERVER_FLAGS.filter((declaration) => declaration.many === 'repeat').map(
+  (declaration) => declaration.flag as Given['flag'],
+);
 
 /**
  * The four flags in command-line order, as commander reads them: the returned list fills as it parses
@@ -37,7 +39,10 @@ export function foreignTrustOptions(flags: Readonly<Record<string, unknown>>): {
 }
 
 /** The flags as the library's options; usage errors for what only the command line can get wrong. */
-export function foreignServerOptions(given: Given[], flags: object): { targets: TargetOption[]; serverCommands: ServerCommandOption[] } {
+export function foreignServerOptions(
+  given: Given[],
+  flags: object,
+): { targets: TargetOption[]; serverCommands: ServerCommandOption[] } {
   const startTimeoutMs = readFlag<number>(flags, '--server-start-timeout');
   const targets: TargetOption[] = [];
   const serverCommands: ServerCommandOption[] = [];
@@ -50,17 +55,36 @@ export function foreignServerOptions(given: Given[], flags: object): { targets: 
     } else if (flag === '--server-cmd') {
       const named = /^([^=\s]*)=(.*)$/s.exec(text.trim());
       if (!named) throw new UsageError(`--server-cmd: "${text}" has no name: write NAME=COMMAND`);
-      serverCommands.push({ name: named[1]!, command: named[2]!, ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}) });
+      serverCommands.push({
+        name: named[1]!,
+        command: named[2]!,
+        ...(startTimeoutMs !== undefined ? { startTimeoutMs } : {}),
+      });
       last = flag;
     } else if (flag === '--target-pid') {
       const named = /^([^=]*)=(.*)$/s.exec(text);
       const pidText = (named ? named[2]! : text).trim();
-      if (pidText === '') throw new UsageError('--target-pid: empty: give the process id of the --target\'s server (a "$(pgrep ...)" that matched no process gives an empty one)');
-      if (/^\d+(\s+\d+)+$/.test(pidText)) throw new UsageError(`--target-pid: "${pidText.split(/\s+/).join(' ')}" is more than one process id: give one (pgrep -o gives the oldest match)`);
-      if (!/^\d+$/.test(pidText) || Number(pidText) < 1) throw new UsageError(`--target-pid: "${pidText}" is not a process id`);
-      const target = named ? targets.find((t) => nameOf(t) === named[1]!.trim()) : last === '--target' ? targets.at(-1) : undefined;
+      if (pidText === '')
+        throw new UsageError(
+          '--target-pid: empty: give the process id of the --target\'s server (a "$(pgrep ...)" that matched no process gives an empty one)',
+        );
+      if (/^\d+(\s+\d+)+$/.test(pidText))
+        throw new UsageError(
+          `--target-pid: "${pidText.split(/\s+/).join(' ')}" is more than one process id: give one (pgrep -o gives the oldest match)`,
+        );
+      if (!/^\d+$/.test(pidText) || Number(pidText) < 1)
+        throw new UsageError(`--target-pid: "${pidText}" is not a process id`);
+      const target = named
+        ? targets.find((t) => nameOf(t) === named[1]!.trim())
+        : last === '--target'
+          ? targets.at(-1)
+          : undefined;
       if (!target) {
-        throw new UsageError(named ? `--target-pid: no --target named "${named[1]}" before it` : '--target-pid: give it right after the --target it belongs to, or as NAME=PID');
+        throw new UsageError(
+          named
+            ? `--target-pid: no --target named "${named[1]}" before it`
+            : '--target-pid: give it right after the --target it belongs to, or as NAME=PID',
+        );
       }
       if (target.pid !== undefined) throw new UsageError(`--target-pid: target ${nameOf(target)} was given two pids`);
       target.pid = Number(pidText);

@@ -43,7 +43,11 @@ export interface Outputs<K extends ResultKind = ResultKind> {
  * The flags read and checked before anything runs: known names, the `kind` each renders, one
  * format at most on stdout, files that can be written and are not `reserved` (the result file).
  */
-export function outputsFromFlags<K extends ResultKind>(flags: FormatFlags, kind: K, reserved: Array<{ path: string; flag: string }> = []): Outputs<K> {
+export function outputsFromFlags<K extends ResultKind>(
+  flags: FormatFlags,
+  kind: K,
+  reserved: Array<{ path: string; flag: string }> = [],
+): Outputs<K> {
   const asked = [
     ...(flags.format ?? []).map((text) => ({ said: `--format ${text}`, ...readSpec(text) })),
     ...(flags.json ? [{ said: '--json', name: 'json', path: null }] : []),
@@ -59,13 +63,19 @@ export function outputsFromFlags<K extends ResultKind>(flags: FormatFlags, kind:
   const toStdout = asked.filter((a) => a.path === null);
   const distinct = [...new Map(toStdout.map((a) => [a.name, a])).values()];
   if (distinct.length > 1) {
-    throw new UsageError(`${distinct.map((a) => a.said).join(' and ')}: at most one format goes to stdout; send the others to files (--format NAME=FILE)`);
+    throw new UsageError(
+      `${distinct.map((a) => a.said).join(' and ')}: at most one format goes to stdout; send the others to files (--format NAME=FILE)`,
+    );
   }
   const files: FormatFile[] = [];
   for (const { said, name, path } of asked) {
     if (path === null) continue;
-    const taken = reserved.find((r) => resolve(r.path) === resolve(path)) ?? files.find((f) => resolve(f.path) === resolve(path));
-    if (taken) throw new UsageError(`${said}: ${path} is ${'flag' in taken ? `the ${taken.flag} file` : `also --format ${taken.name}'s file`}; give each output its own file`);
+    const taken =
+      reserved.find((r) => resolve(r.path) === resolve(path)) ?? files.find((f) => resolve(f.path) === resolve(path));
+    if (taken)
+      throw new UsageError(
+        `${said}: ${path} is ${'flag' in taken ? `the ${taken.flag} file` : `also --format ${taken.name}'s file`}; give each output its own file`,
+      );
     try {
       checkWritable(path);
     } catch (error) {
@@ -83,8 +93,10 @@ function readSpec(text: string): { name: string; path: string | null } {
   const given = at < 0 ? text : text.slice(0, at);
   const path = at < 0 ? null : text.slice(at + 1);
   const name = FORMAT_ALIASES[given] ?? given;
-  if (outputFormats[name] === undefined) throw new UsageError(`--format: "${given}" is not one of ${Object.keys(outputFormats).join(', ')}`);
-  if (path !== null && path.trim() === '') throw new UsageError(`--format ${text}: give a file after =, or no = for stdout`);
+  if (outputFormats[name] === undefined)
+    throw new UsageError(`--format: "${given}" is not one of ${Object.keys(outputFormats).join(', ')}`);
+  if (path !== null && path.trim() === '')
+    throw new UsageError(`--format ${text}: give a file after =, or no = for stdout`);
   return { name, path };
 }
 
@@ -105,7 +117,9 @@ export function writeFormatFiles<K extends ResultKind>(outputs: Outputs<K>, inpu
       process.stderr.write(`${file.name}: ${terminalText(file.path)}\n`);
     } catch (error) {
       failed++;
-      process.stderr.write(`${terminalText(`--format ${file.name}=${file.path}: could not write it (${writeProblem(error)})`)}\n`);
+      process.stderr.write(
+        `${terminalText(`--format ${file.name}=${file.path}: could not write it (${writeProblem(error)})`)}\n`,
+      );
     }
   }
   return failed;

@@ -43,19 +43,31 @@ export function packageRoot(): string {
 
 /** The dependency on the wsbench at `root` for a project in the folder `projectDir`. */
 export function wsbenchDependency(projectDir: string, root = packageRoot()): Dependency {
-  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
-  if (basename(dirname(root)) !== 'node_modules') return folderDependency(projectDir, root, 'the folder this wsbench runs from');
+  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  if (basename(dirname(root)) !== 'node_modules')
+    return folderDependency(projectDir, root, 'the folder this wsbench runs from');
   const installedIn = dirname(dirname(root));
   const resolved = installRecord(installedIn, name);
   if (!resolved?.startsWith('file:')) {
-    return { spec: version, origin: resolved ? 'the registry this wsbench was installed from' : 'its version (npm left no record of where this wsbench came from)' };
+    return {
+      spec: version,
+      origin: resolved
+        ? 'the registry this wsbench was installed from'
+        : 'its version (npm left no record of where this wsbench came from)',
+    };
   }
   const target = resolved.slice('file:'.length);
   const source = isAbsolute(target) ? target : resolve(installedIn, target);
   if (isFolder(source)) return folderDependency(projectDir, source, 'the folder this wsbench was installed from');
   const tarball = readTarball(source);
   if (typeof tarball === 'string') {
-    return { spec: version, origin: `its version, since the tarball this wsbench was installed from cannot be copied: ${tarball}; unless wsbench ${version} is on your registry, copy a tarball into the project and depend on file:${VENDOR_DIR}/${basename(source)}` };
+    return {
+      spec: version,
+      origin: `its version, since the tarball this wsbench was installed from cannot be copied: ${tarball}; unless wsbench ${version} is on your registry, copy a tarball into the project and depend on file:${VENDOR_DIR}/${basename(source)}`,
+    };
   }
   const path = `${VENDOR_DIR}/${basename(source)}`;
   return {
@@ -67,7 +79,10 @@ export function wsbenchDependency(projectDir: string, root = packageRoot()): Dep
 
 function folderDependency(projectDir: string, folder: string, what: string): Dependency {
   const path = relative(projectDir, folder).split(sep).join('/');
-  return { spec: `file:${path}`, origin: `${what}, relative to the project: it installs where the two lie as they do here` };
+  return {
+    spec: `file:${path}`,
+    origin: `${what}, relative to the project: it installs where the two lie as they do here`,
+  };
 }
 
 function isFolder(path: string): boolean {
@@ -82,7 +97,9 @@ function isFolder(path: string): boolean {
 function readTarball(path: string): Buffer | string {
   try {
     const content = readHead(path, MAX_TARBALL_BYTES + 1);
-    return content.length > MAX_TARBALL_BYTES ? `${path} is larger than ${MAX_TARBALL_BYTES / 1024 / 1024} MiB` : content;
+    return content.length > MAX_TARBALL_BYTES
+      ? `${path} is larger than ${MAX_TARBALL_BYTES / 1024 / 1024} MiB`
+      : content;
   } catch (error) {
     return (error as Error).message;
   }

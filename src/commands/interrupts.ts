@@ -49,7 +49,11 @@ export function answerInterrupts(controller: AbortController, current: string): 
     killAllChildren();
     // Whatever still holds the command (a write to a hung disk) gets this long; the exit says what was cut short.
     setTimeout(() => {
-      process.stderr.write(answered ? 'wsbench: forced to stop before the result was written\n' : 'wsbench: forced to stop after the result was written\n');
+      process.stderr.write(
+        answered
+          ? 'wsbench: forced to stop before the result was written\n'
+          : 'wsbench: forced to stop after the result was written\n',
+      );
       process.exit(interruptedExitCode());
     }, FORCED_EXIT_MS).unref();
   };
@@ -60,10 +64,15 @@ export function answerInterrupts(controller: AbortController, current: string): 
     }
     interruptedAt = Date.now();
     firstInterrupt ??= signal;
-    process.stderr.write(`\ninterrupted${signal === 'SIGHUP' ? ' (SIGHUP: the terminal closed)' : ''}: finishing the current ${current} and writing what was measured (Ctrl+C again to force)\n`);
+    process.stderr.write(
+      `\ninterrupted${signal === 'SIGHUP' ? ' (SIGHUP: the terminal closed)' : ''}: finishing the current ${current} and writing what was measured (Ctrl+C again to force)\n`,
+    );
     controller.abort();
     setTimeout(killAllChildren, INTERRUPT_GRACE_MS).unref();
-    finishTimer = setTimeout(() => force(`still not done ${Math.round((INTERRUPT_GRACE_MS + FINISH_LIMIT_MS) / 1000)} s after the interrupt`), INTERRUPT_GRACE_MS + FINISH_LIMIT_MS);
+    finishTimer = setTimeout(
+      () => force(`still not done ${Math.round((INTERRUPT_GRACE_MS + FINISH_LIMIT_MS) / 1000)} s after the interrupt`),
+      INTERRUPT_GRACE_MS + FINISH_LIMIT_MS,
+    );
     finishTimer.unref();
   };
   for (const signal of INTERRUPTS) process.on(signal, onSignal);

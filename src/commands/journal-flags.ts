@@ -42,7 +42,13 @@ export async function openRunJournal(
   checkJournalAtOut(flags.out, '--out', flags.discardJournal === true);
   const out = resolve(flags.out);
   const scenario = { given: await scenarioGiven(loaded), url: loaded.url, name: loaded.scenario.name };
-  const identity = { argv: process.argv.slice(2).map(redactUrlsIn), cwd: process.cwd(), out, scenario, ...(plan ? { plan } : {}) };
+  const identity = {
+    argv: process.argv.slice(2).map(redactUrlsIn),
+    cwd: process.cwd(),
+    out,
+    scenario,
+    ...(plan ? { plan } : {}),
+  };
   return new RunJournal(journalPathOf(out), identity, (line) => stderr.write(`${terminalText(line)}\n`));
 }
 
@@ -56,16 +62,25 @@ export function withJournal(journal: RunJournal | null, onEvent: (event: RunEven
 }
 
 /** After the result is written: the journal goes (or stays, asked to or when no result could be written), and stderr says where it is. */
-export async function endRunJournal(journal: RunJournal | null, saved: SavedResult, flags: JournalFlags, stderr: NodeJS.WritableStream = process.stderr): Promise<void> {
+export async function endRunJournal(
+  journal: RunJournal | null,
+  saved: SavedResult,
+  flags: JournalFlags,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<void> {
   if (!journal) return;
   const left = await journal.finish(saved.path, flags.keepJournal === true);
-  if (left && saved.path === null) stderr.write(`${terminalText(`journal: ${journal.path} is kept: "wsbench recover ${journal.path}" rebuilds the result from it`)}\n`);
+  if (left && saved.path === null)
+    stderr.write(
+      `${terminalText(`journal: ${journal.path} is kept: "wsbench recover ${journal.path}" rebuilds the result from it`)}\n`,
+    );
   else if (left) stderr.write(`journal: ${terminalText(journal.path)}\n`);
 }
 
 /** How a rebuild loads the scenario again: a built-in by its name (wherever wsbench is installed then), else its file. */
 async function scenarioGiven(loaded: LoadedScenario): Promise<string> {
   const name = basename(fileURLToPath(loaded.url)).replace(/\.js$/, '');
-  if (builtInScenarios().includes(name) && (await loadScenario(name).catch(() => null))?.url === loaded.url) return name;
+  if (builtInScenarios().includes(name) && (await loadScenario(name).catch(() => null))?.url === loaded.url)
+    return name;
   return fileURLToPath(loaded.url);
 }

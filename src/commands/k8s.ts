@@ -7,7 +7,14 @@
 import { CommanderError, type Command } from 'commander';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
-import { INDEX_VARIABLE, k8sManifest, manifestYaml, podRunArgs, randomRunId, type K8sManifestOptions } from '../shard/k8s-manifest.js';
+import {
+  INDEX_VARIABLE,
+  k8sManifest,
+  manifestYaml,
+  podRunArgs,
+  randomRunId,
+  type K8sManifestOptions,
+} from '../shard/k8s-manifest.js';
 import { planFromRunArgs, runWordsWithPlan } from './run-args.js';
 import { addFlags, readFlag } from './flags/index.js';
 import { argsWithPlan } from './plan/apply-plan.js';
@@ -28,7 +35,9 @@ interface K8sFlags {
 function k8sCommand(): Command {
   const command = subcommand('wsbench k8s')
     .usage('--shards N --image IMAGE [options] -- <run args...>')
-    .description('Print a Kubernetes Indexed Job (and headless Service) that runs `wsbench run <run args>` as N shards of one run.');
+    .description(
+      'Print a Kubernetes Indexed Job (and headless Service) that runs `wsbench run <run args>` as N shards of one run.',
+    );
   addFlags(command, 'k8s');
   return command;
 }
@@ -40,20 +49,32 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
   // A plan's `run` section is a run's plan: read against run's flags and the scenario's, as `run --config` would.
   const source = await planIn(own);
   const { run: runSection, ...values } = source?.values ?? {};
-  const words = source ? argsWithPlan({ ...source, values }, { command: 'k8s', build: k8sCommand, helpCommand: 'wsbench k8s --help' }, own).args : own;
+  const words = source
+    ? argsWithPlan({ ...source, values }, { command: 'k8s', build: k8sCommand, helpCommand: 'wsbench k8s --help' }, own)
+        .args
+    : own;
   const command = k8sCommand();
   try {
     command.parse(words, { from: 'user' });
   } catch (error) {
     // Run flags given without "--" land here as unknown options or arguments.
-    if (split === -1 && error instanceof CommanderError && ['commander.unknownOption', 'commander.excessArguments'].includes(error.code)) {
+    if (
+      split === -1 &&
+      error instanceof CommanderError &&
+      ['commander.unknownOption', 'commander.excessArguments'].includes(error.code)
+    ) {
       throw new UsageError(`${error.message.replace(/^error: /, '').split('\n')[0]} (the run arguments go after "--")`);
     }
     throw error;
   }
-  const runArgs = source && runSection !== undefined
-    ? await runWordsWithPlan(givenRunArgs, { path: source.path, values: runPlanOf(runSection, source.path), prefix: 'run.' })
-    : givenRunArgs;
+  const runArgs =
+    source && runSection !== undefined
+      ? await runWordsWithPlan(givenRunArgs, {
+          path: source.path,
+          values: runPlanOf(runSection, source.path),
+          prefix: 'run.',
+        })
+      : givenRunArgs;
   const flags = command.opts<K8sFlags>();
   const shards = readFlag<number>(flags, '--shards')!;
   const barrierPort = readFlag<number>(flags, '--barrier-port')!;
@@ -82,12 +103,17 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
     'wsbench merge shards.log --out merged.json',
   ];
   process.stdout.write(await manifestYaml(manifest, header));
-  process.stderr.write(`run id ${runId}${flags.runId === undefined ? ' (generated; --run-id sets it)' : ''}: ${shards} shard${shards > 1 ? 's' : ''}, Job and Service "${flags.name}"\n`);
+  process.stderr.write(
+    `run id ${runId}${flags.runId === undefined ? ' (generated; --run-id sets it)' : ''}: ${shards} shard${shards > 1 ? 's' : ''}, Job and Service "${flags.name}"\n`,
+  );
   return 0;
 }
 
 /** The plan's `run` section: a mapping, as a plan is. */
 function runPlanOf(section: unknown, path: string): Record<string, unknown> {
-  if (section !== null && typeof section === 'object' && !Array.isArray(section)) return section as Record<string, unknown>;
-  throw new UsageError(`${path}: run: the run every pod makes, as keys and values (scenario, run's flags, the scenario's parameters), not ${JSON.stringify(section)}`);
+  if (section !== null && typeof section === 'object' && !Array.isArray(section))
+    return section as Record<string, unknown>;
+  throw new UsageError(
+    `${path}: run: the run every pod makes, as keys and values (scenario, run's flags, the scenario's parameters), not ${JSON.stringify(section)}`,
+  );
 }

@@ -29,12 +29,15 @@ async function renderList(asJson: boolean): Promise<string> {
   const runtimes = locateRuntimes();
   const loaded = await Promise.all(builtInScenarios().map(async (name) => (await loadScenario(name)).scenario));
   const scenarios = loaded.map((s) => ({ info: scenarioInfo(s), presets: Object.keys(s.presets ?? {}) }));
-  if (asJson) return `${JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2)}\n`;
+  if (asJson)
+    return `${JSON.stringify({ runtimes, stacks, scenarios: scenarios.map(({ info, presets }) => ({ ...info, presets })) }, null, 2)}\n`;
   const lines = ['Runtimes (WSBENCH_BUN / WSBENCH_DENO name another build):', ...runtimeLines(runtimes), ''];
   lines.push('Stacks (as they load on this machine):');
   const stackWidth = Math.max(9, ...stacks.map((stack) => stack.name.length));
   for (const stack of stacks) {
-    lines.push(`  ${stack.role.padEnd(6)} ${stack.name.padEnd(stackWidth)} ${stack.protocol.padEnd(9)} ${(stack.runtime ?? 'node').padEnd(5)} ${describeStack(stack)}`);
+    lines.push(
+      `  ${stack.role.padEnd(6)} ${stack.name.padEnd(stackWidth)} ${stack.protocol.padEnd(9)} ${(stack.runtime ?? 'node').padEnd(5)} ${describeStack(stack)}`,
+    );
   }
   lines.push('', 'Scenarios (wsbench run <scenario> [--param value]; durations need a unit, bare sizes are bytes):');
   const specs = scenarios.flatMap(({ info }) => Object.entries(info.parameters));
@@ -48,7 +51,9 @@ function scenarioLines(info: ScenarioInfo, presets: string[], nameWidth: number,
   const lines = [`  ${info.name}: ${info.description}`];
   for (const [name, p] of Object.entries(info.parameters)) {
     const choices = p.choices ? ` (${p.choices.join(', ')})` : '';
-    lines.push(`    --${toKebab(name).padEnd(nameWidth)}  ${formatValue(p.kind, p.default).padEnd(defaultWidth)}  ${p.description}${choices}${p.sweepable ? ' (comma list sweeps)' : ''}`);
+    lines.push(
+      `    --${toKebab(name).padEnd(nameWidth)}  ${formatValue(p.kind, p.default).padEnd(defaultWidth)}  ${p.description}${choices}${p.sweepable ? ' (comma list sweeps)' : ''}`,
+    );
   }
   if (presets.length) lines.push(`    presets: ${presets.join(', ')}`);
   return lines;
@@ -68,6 +73,8 @@ function runtimeLines(runtimes: RuntimeInfo[]): string[] {
 function describeStack(stack: StackInfo): string {
   const a = stack.availability;
   if (!a.available) return `${a.version ?? '-'}  UNAVAILABLE: ${a.reason}`;
-  const build = a.build ? `  (${a.build.packageName}, ${a.build.native ? `native ${a.build.binary ?? ''}` : 'JavaScript fallback'})` : '';
+  const build = a.build
+    ? `  (${a.build.packageName}, ${a.build.native ? `native ${a.build.binary ?? ''}` : 'JavaScript fallback'})`
+    : '';
   return `${a.version}  ok${build}`;
 }

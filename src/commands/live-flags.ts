@@ -23,9 +23,15 @@ export interface LiveFlags {
 
 /** The flags as the views' options; throws UsageError naming the flag. */
 export function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
-  if (flags.metricsLinger !== undefined && flags.metricsListen === undefined) throw new UsageError('--metrics-linger: only with --metrics-listen');
+  if (flags.metricsLinger !== undefined && flags.metricsListen === undefined)
+    throw new UsageError('--metrics-linger: only with --metrics-listen');
   return {
-    dashboard: flags.dashboard === undefined ? null : flags.dashboard === true ? { host: LOOPBACK, port: 0 } : readAddress('--dashboard', flags.dashboard),
+    dashboard:
+      flags.dashboard === undefined
+        ? null
+        : flags.dashboard === true
+          ? { host: LOOPBACK, port: 0 }
+          : readAddress('--dashboard', flags.dashboard),
     metrics: flags.metricsListen === undefined ? null : readAddress('--metrics-listen', flags.metricsListen),
     metricsLingerMs: flags.metricsLinger === undefined ? DEFAULT_METRICS_LINGER_MS : readLinger(flags.metricsLinger),
   };
@@ -39,15 +45,19 @@ export function readAddress(flag: '--dashboard' | '--metrics-listen', text: stri
   const read = parseListenAddress(text, LOOPBACK, true);
   const example = flag === '--dashboard' ? 8080 : 9464;
   if ('problem' in read) {
-    if (read.problem === 'name') throw new UsageError(`${flag}: ${notAnAddress(read.host!)} (e.g. ${LOOPBACK}:${example})`);
-    throw new UsageError(`${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:${example}, or :0 for a free loopback port)`);
+    if (read.problem === 'name')
+      throw new UsageError(`${flag}: ${notAnAddress(read.host!)} (e.g. ${LOOPBACK}:${example})`);
+    throw new UsageError(
+      `${flag}: "${text}" is not HOST:PORT (e.g. ${LOOPBACK}:${example}, or :0 for a free loopback port)`,
+    );
   }
   return read;
 }
 
 function readLinger(text: string): number {
   const ms = text.trim() === '0' ? 0 : parseDurationMs(text);
-  if (ms === null || ms > MAX_METRICS_LINGER_MS) throw new UsageError(`--metrics-linger: "${text}" is not a duration from 0s to 1h (e.g. 15s)`);
+  if (ms === null || ms > MAX_METRICS_LINGER_MS)
+    throw new UsageError(`--metrics-linger: "${text}" is not a duration from 0s to 1h (e.g. 15s)`);
   return ms;
 }
 
@@ -62,7 +72,8 @@ export async function startLiveViews(views: LiveViews, stderr: NodeJS.WritableSt
   try {
     await views.listen();
   } catch (error) {
-    if (error instanceof LiveBindError) throw new UsageError(`${error.option === 'dashboard' ? '--dashboard' : '--metrics-listen'}: ${error.problem}`);
+    if (error instanceof LiveBindError)
+      throw new UsageError(`${error.option === 'dashboard' ? '--dashboard' : '--metrics-listen'}: ${error.problem}`);
     throw error;
   }
   if (views.dashboardUrl) stderr.write(`dashboard: ${views.dashboardUrl}\n`);

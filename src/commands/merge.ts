@@ -23,20 +23,28 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
   const flags = command.opts<{ out: string } & FormatFlags>();
   checkWritable(flags.out);
   refuseOverwritingAnInput(flags.out, command.args);
-  const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }, ...command.args.map((path) => ({ path, flag: 'input' }))]);
+  const outputs = outputsFromFlags(flags, 'run', [
+    { path: flags.out, flag: '--out' },
+    ...command.args.map((path) => ({ path, flag: 'input' })),
+  ]);
   const inputs = command.args.flatMap(readShards);
   checkSameConfiguration(inputs);
   const merged = await mergeShards(inputs);
   writeResultFile(flags.out, merged);
   process.stdout.write(renderStdout(outputs, merged));
   for (const warning of merged.merge?.warnings ?? []) process.stderr.write(`warning: ${terminalText(warning)}\n`);
-  process.stderr.write(`merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${terminalText(flags.out)}\n`);
+  process.stderr.write(
+    `merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${terminalText(flags.out)}\n`,
+  );
   const unwritten = writeFormatFiles(outputs, merged);
   return merged.cells.some((c) => c.status === 'failed') || unwritten > 0 ? 1 : 0;
 }
 
 function mergeCommand(): Command {
-  const command = subcommand('wsbench merge').argument('<shards...>', 'shard result files, or logs with one result JSON line per shard');
+  const command = subcommand('wsbench merge').argument(
+    '<shards...>',
+    'shard result files, or logs with one result JSON line per shard',
+  );
   addFlags(command, 'merge');
   return command;
 }
@@ -53,7 +61,8 @@ function readShards(path: string): ShardInput[] {
     const source = `${path}:${i + 1}`;
     return data === null ? [] : [shardInput(data, source)];
   });
-  if (found.length === 0) throw new UsageError(`${path} holds no wsbench result (neither a result file nor a log with result lines)`);
+  if (found.length === 0)
+    throw new UsageError(`${path} holds no wsbench result (neither a result file nor a log with result lines)`);
   return found;
 }
 
@@ -68,7 +77,8 @@ function refuseOverwritingAnInput(out: string, inputs: string[]): void {
   const target = identity(out);
   if (target === null) return;
   const input = inputs.find((path) => identity(path) === target);
-  if (input !== undefined) throw new UsageError(`--out: ${out} is the input ${input}; write the merged result to another file`);
+  if (input !== undefined)
+    throw new UsageError(`--out: ${out} is the input ${input}; write the merged result to another file`);
 }
 
 /** Device and inode of the file a path leads to (through symlinks); null when there is none. */
@@ -90,7 +100,8 @@ function checkSameConfiguration(inputs: ShardInput[]): void {
   if (!first?.result.shard) return;
   for (const other of rest) {
     const shard = other.result.shard;
-    if (!shard || shard.runId !== first.result.shard.runId || shard.configHash === first.result.shard.configHash) continue;
+    if (!shard || shard.runId !== first.result.shard.runId || shard.configHash === first.result.shard.configHash)
+      continue;
     const differences = configurationDifference(first.result, other.result);
     const said = differences.length
       ? `: ${differences.join('; ')}`

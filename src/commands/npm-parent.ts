@@ -26,7 +26,9 @@ export function watchPackageManagerParent(onGone: () => void): () => void {
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);
-    process.stderr.write(`\nwsbench: ${process.env.npm_lifecycle_event === 'npx' ? 'npx' : 'npm'} ended (it was signalled); stopping as on Ctrl+C\n`);
+    process.stderr.write(
+      `\nwsbench: ${process.env.npm_lifecycle_event === 'npx' ? 'npx' : 'npm'} ended (it was signalled); stopping as on Ctrl+C\n`,
+    );
     onGone();
   }, CHECK_EVERY_MS);
   timer.unref();

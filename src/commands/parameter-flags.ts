@@ -16,26 +16,40 @@ export { toKebab };
 
 /** A library ParameterError, reworded for the command line: `--duration: ...`, and each parameter it mentions as its flag. */
 export function asFlagMessage(error: ParameterError): string {
-  const problem = error.mentions.reduce((text, name) => text.replace(new RegExp(`(?<![\\w-])${name}(?![\\w-])`, 'g'), flagFor(name)), error.problem);
+  const problem = error.mentions.reduce(
+    (text, name) => text.replace(new RegExp(`(?<![\\w-])${name}(?![\\w-])`, 'g'), flagFor(name)),
+    error.problem,
+  );
   return `${flagFor(error.parameter)}: ${problem}`;
 }
 
 /** "(duration; default 5s; comma list sweeps)": what --help and `list` say about a parameter. */
 export function describeParameter(info: ParameterInfo): string {
-  const unit = info.kind === 'duration' ? 'duration with unit: 500ms, 5s, 1m' : info.kind === 'size' ? 'size: 32, 4kb, 64KiB' : info.kind;
+  const unit =
+    info.kind === 'duration'
+      ? 'duration with unit: 500ms, 5s, 1m'
+      : info.kind === 'size'
+        ? 'size: 32, 4kb, 64KiB'
+        : info.kind;
   const choices = info.choices ? `: ${info.choices.join(', ')}` : '';
   const sweep = info.sweepable ? '; comma list sweeps' : '';
   return `${unit}${choices}; default ${formatValue(info.kind, info.default)}${sweep}`;
 }
 
 /** One flag per parameter; a parameter named like one of `commandName`'s own flags is a scenario that cannot be run. */
-export function addParameterOptions(command: Command, parameters: Record<string, ParameterInfo>, commandName: CommandName): void {
+export function addParameterOptions(
+  command: Command,
+  parameters: Record<string, ParameterInfo>,
+  commandName: CommandName,
+): void {
   const reserved = reservedNames(commandName);
   for (const [name, info] of Object.entries(parameters)) {
     if (reserved.includes(name)) throw new Error(`parameter "${name}" clashes with a wsbench flag`);
     const value = info.kind === 'boolean' ? '[bool]' : '<value>';
     // A user scenario's words, shown by --help in a terminal.
-    command.addOption(new Option(`--${toKebab(name)} ${value}`, terminalText(`${info.description} (${describeParameter(info)})`)));
+    command.addOption(
+      new Option(`--${toKebab(name)} ${value}`, terminalText(`${info.description} (${describeParameter(info)})`)),
+    );
   }
 }
 
@@ -47,7 +61,8 @@ export function addParameterOptions(command: Command, parameters: Record<string,
 export function inputFromText(name: string, info: ParameterInfo, text: string | true): unknown {
   if (text === true) return inputOf(name, info, '');
   const parts = text.split(',');
-  if (parts.length > 1 && parts.some((p) => p.trim() === '')) throw new ParameterError(name, `an empty item in the list "${text}"`);
+  if (parts.length > 1 && parts.some((p) => p.trim() === ''))
+    throw new ParameterError(name, `an empty item in the list "${text}"`);
   const values = parts.map((part) => inputOf(name, info, part.trim()));
   return values.length === 1 ? values[0] : values;
 }
@@ -57,7 +72,8 @@ function inputOf(name: string, info: ParameterInfo, text: string): unknown {
   switch (info.kind) {
     case 'integer':
     case 'number':
-      if (!numeric) throw new ParameterError(name, `"${text}" is not ${info.kind === 'integer' ? 'a whole number' : 'a number'}`);
+      if (!numeric)
+        throw new ParameterError(name, `"${text}" is not ${info.kind === 'integer' ? 'a whole number' : 'a number'}`);
       return Number(text);
     case 'duration':
       if (numeric) throw new ParameterError(name, `"${text}" has no unit: write ${text}s or ${text}ms`);

@@ -35,15 +35,24 @@ interface RecoverFlags extends FormatFlags {
 export async function recoverFromArgs(args: string[]): Promise<number> {
   const command = recoverCommand();
   const words = await argsWithPlanOf('recover', args, recoverCommand, [{ key: 'journal' }]);
-  const { operands: [path], flags } = parseWords<RecoverFlags, [string]>(command, words);
+  const {
+    operands: [path],
+    flags,
+  } = parseWords<RecoverFlags, [string]>(command, words);
   // A missing file, a FIFO, a folder or a file past the journal limit is said as what it is, at once.
   const { fd, stat } = openChecked(path, 'journal');
   closeSync(fd);
   const identity: FileIdentity = { dev: stat.dev, ino: stat.ino };
-  if (!isJournal(path)) throw new UsageError(`${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`);
+  if (!isJournal(path))
+    throw new UsageError(
+      `${path} is not a wsbench journal (a run writes one beside its result file, named <out>.journal)`,
+    );
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkOutputs(out);
-  const outputs = outputsFromFlags(flags, 'run', [{ path: out, flag: '--out' }, { path, flag: 'journal' }]);
+  const outputs = outputsFromFlags(flags, 'run', [
+    { path: out, flag: '--out' },
+    { path, flag: 'journal' },
+  ]);
   // An interrupt ends recover at once, and the lock's exit hook releases it (the journal stays for another try).
   // Answered before the lock is taken: a signal between the two would otherwise leave it behind.
   const stopAnswering = leaveOnInterrupt('recover');
@@ -52,7 +61,9 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     lock = lockResultFile(out);
     const { result } = await recoverJournal(path);
     const recovered = result.recovered!;
-    process.stderr.write(`${terminalText(recovered.reason)}\n${recovered.notes.map((note) => `  ${terminalText(note)}\n`).join('')}`);
+    process.stderr.write(
+      `${terminalText(recovered.reason)}\n${recovered.notes.map((note) => `  ${terminalText(note)}\n`).join('')}`,
+    );
     const output = { out, outputs, png: flags.png === true };
     const saved = printAndSave(result, output);
     if (saved.path === out) settleJournal(path, identity, saved.path, flags.keepJournal === true);
@@ -65,7 +76,10 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
 }
 
 function recoverCommand(): Command {
-  const command = subcommand('wsbench recover').argument('<journal>', 'the journal a run left beside its result file (<out>.journal)');
+  const command = subcommand('wsbench recover').argument(
+    '<journal>',
+    'the journal a run left beside its result file (<out>.journal)',
+  );
   addFlags(command, 'recover');
   return command;
 }
@@ -78,9 +92,15 @@ function settleJournal(path: string, read: FileIdentity, resultPath: string, kee
       return appendToFile(path, `\n${JSON.stringify(end)}\n`, 'journal');
     }
     // Only the file that was read goes: a link to it, or a file put at its name since, stays.
-    if (!removeIfSame(path, read)) process.stderr.write(`${terminalText(`journal: ${path} is kept: it is not the file that was read (a symbolic link to it, or one put there since)`)}\n`);
+    if (!removeIfSame(path, read))
+      process.stderr.write(
+        `${terminalText(`journal: ${path} is kept: it is not the file that was read (a symbolic link to it, or one put there since)`)}\n`,
+      );
   } catch (error) {
-    const line = error instanceof UsageError ? error.message : `journal: could not ${keep ? 'mark' : 'remove'} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    const line =
+      error instanceof UsageError
+        ? error.message
+        : `journal: could not ${keep ? 'mark' : 'remove'} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     process.stderr.write(`${terminalText(line)}
 `);
   }

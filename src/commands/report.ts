@@ -17,14 +17,20 @@ interface ReportFlags {
 }
 
 function reportCommand(): Command {
-  const command = subcommand('wsbench report').argument('<results>', 'result JSON written by wsbench run, or the journal of a run that stopped without writing it');
+  const command = subcommand('wsbench report').argument(
+    '<results>',
+    'result JSON written by wsbench run, or the journal of a run that stopped without writing it',
+  );
   addFlags(command, 'report');
   return command;
 }
 
 export async function reportFromArgs(args: string[]): Promise<number> {
   const words = await argsWithPlanOf('report', args, reportCommand, [{ key: 'results' }]);
-  const { operands: [path], flags } = parseWords<ReportFlags, [string]>(reportCommand(), words);
+  const {
+    operands: [path],
+    flags,
+  } = parseWords<ReportFlags, [string]>(reportCommand(), words);
   // A journal's report goes where its run's would have: <out>.report/ beside <out>.journal.
   const outDir = flags.out ?? artifactsDirOf(path.replace(/\.journal$/, ''));
   try {
@@ -33,7 +39,10 @@ export async function reportFromArgs(args: string[]): Promise<number> {
     throw flags.out !== undefined && error instanceof UsageError ? new UsageError(`--out: ${error.message}`) : error;
   }
   const writer = resultFileWriter(path);
-  if (writer !== null) throw new UsageError(`${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`);
+  if (writer !== null)
+    throw new UsageError(
+      `${path} is being written by a wsbench run (pid ${writer}); report it once that run has ended`,
+    );
   const result = await readResultOrJournal(path, (line) => process.stderr.write(`${terminalText(line)}\n`));
   checkStoredHistograms(result, path);
   const written = await writeArtifacts(result, path, { outDir, png: flags.png === true });

@@ -41,7 +41,10 @@ export interface ParsedRunArgs {
 }
 
 /** `run`'s commander command for one scenario: every flag `run` declares (src/commands/flags/), then one per parameter. */
-export function runCommand(info: ScenarioInfo, presets: string[]): { command: Command; foreign: ReturnType<typeof foreignServersGiven> } {
+export function runCommand(
+  info: ScenarioInfo,
+  presets: string[],
+): { command: Command; foreign: ReturnType<typeof foreignServersGiven> } {
   const command = subcommand(`wsbench run ${info.name}`).description(terminalText(info.description));
   addFlags(command, 'run', { presets });
   const foreign = foreignServersGiven(command);
@@ -54,12 +57,25 @@ export function runCommand(info: ScenarioInfo, presets: string[]): { command: Co
  * range, throws the one-line error the CLI prints. `env` is where --shard env:NAME is read.
  * A test plan (--config, or `embedded`: k8s's run section) is read in first; flags given override it.
  */
-export async function parseRunArgs(args: string[], env: NodeJS.ProcessEnv = process.env, embedded?: PlanSource): Promise<ParsedRunArgs> {
-  const { loaded, info, words, plan } = await scenarioArgs('run', args, (i, presets) => runCommand(i, presets).command, embedded);
+export async function parseRunArgs(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  embedded?: PlanSource,
+): Promise<ParsedRunArgs> {
+  const { loaded, info, words, plan } = await scenarioArgs(
+    'run',
+    args,
+    (i, presets) => runCommand(i, presets).command,
+    embedded,
+  );
   const { command, foreign } = runCommand(info, Object.keys(loaded.scenario.presets ?? {}));
   command.parse(words, { from: 'user' });
   const flags = command.opts<RunFlags>();
-  const shard = shardOptionsFromFlags(flags, foreign.some((given) => given.flag === '--target'), env);
+  const shard = shardOptionsFromFlags(
+    flags,
+    foreign.some((given) => given.flag === '--target'),
+    env,
+  );
   const options: RunOptions = {
     scenario: loaded.scenario,
     params: paramsFromFlags(info, flags),

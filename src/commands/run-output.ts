@@ -41,14 +41,18 @@ export function printAndSave<K extends Kind>(result: ResultOf<K>, options: Outpu
   const whole = options.outputs.stdout.format.wholeResult === true;
   const saved = saveResult(options.out, result);
   if (saved.path === null) {
-    process.stderr.write(`${terminalText(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder`)}\n`);
+    process.stderr.write(
+      `${terminalText(`results: could not write ${options.out} (${saved.problem}), nor a copy in the temp or the current folder`)}\n`,
+    );
     if (!whole) {
       // The last place left: stdout, after the table, for a redirect or a terminal's scrollback.
       process.stderr.write('results: the result JSON follows the table on stdout\n');
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     }
   } else if (saved.problem !== null) {
-    process.stderr.write(`${terminalText(`results: could not write ${options.out} (${saved.problem}); saved to ${saved.path} instead`)}\n`);
+    process.stderr.write(
+      `${terminalText(`results: could not write ${options.out} (${saved.problem}); saved to ${saved.path} instead`)}\n`,
+    );
   } else if (!whole) {
     process.stderr.write(`results: ${terminalText(saved.path)}\n`);
   }
@@ -56,7 +60,11 @@ export function printAndSave<K extends Kind>(result: ResultOf<K>, options: Outpu
 }
 
 /** Writes the --format files, then report.html and the charts beside wherever the JSON went; returns the run's exit code. */
-export async function writeReportAndExitCode<K extends Kind>(result: ResultOf<K>, saved: SavedResult, options: OutputOptions<K>): Promise<number> {
+export async function writeReportAndExitCode<K extends Kind>(
+  result: ResultOf<K>,
+  saved: SavedResult,
+  options: OutputOptions<K>,
+): Promise<number> {
   const unwritten = await writeOutputFiles(result, saved, options);
   if (result.interrupted) return interruptedExitCode();
   if (saved.problem !== null || unwritten > 0) return 1;
@@ -69,7 +77,8 @@ export async function writeReportAndExitCode<K extends Kind>(result: ResultOf<K>
 /** Why the cells make the run fail, in one line; null when they do not. */
 export function verdictProblem(result: Pick<BenchResult, 'cells' | 'scenarios'>, maxErrors: number): string | null {
   const { cells } = result;
-  if (cells.length > 0 && cells.every((c) => c.status === 'skipped')) return `nothing was measured: every cell was skipped (${plural(cells.length, 'cell')})`;
+  if (cells.length > 0 && cells.every((c) => c.status === 'skipped'))
+    return `nothing was measured: every cell was skipped (${plural(cells.length, 'cell')})`;
   const failed = cells.filter((c) => c.status === 'failed').length;
   const counts = cells.filter((c) => c.status === 'errors').map((c) => faultCount(c, result.scenarios));
   const beyond = counts.filter((n) => n > maxErrors);
@@ -77,7 +86,11 @@ export function verdictProblem(result: Pick<BenchResult, 'cells' | 'scenarios'>,
   const parts = [
     ...(failed > 0 ? [`${plural(failed, 'cell')} failed`] : []),
     ...(missedSlo > 0 ? [`${plural(missedSlo, 'cell')} failed --slo (the whole interval beyond the bound)`] : []),
-    ...(beyond.length > 0 ? [`${plural(beyond.length, 'cell')} with errors (at most ${Math.max(...beyond)} in a cell) beyond --max-errors ${maxErrors}`] : []),
+    ...(beyond.length > 0
+      ? [
+          `${plural(beyond.length, 'cell')} with errors (at most ${Math.max(...beyond)} in a cell) beyond --max-errors ${maxErrors}`,
+        ]
+      : []),
   ];
   return parts.length ? parts.join('; ') : null;
 }
@@ -96,16 +109,30 @@ function plural(n: number, word: string): string {
 }
 
 /** The --format files, then the report folder; returns how many --format files could not be written. */
-export async function writeOutputFiles<K extends Kind>(result: ResultOf<K>, saved: SavedResult, options: OutputOptions<K>): Promise<number> {
+export async function writeOutputFiles<K extends Kind>(
+  result: ResultOf<K>,
+  saved: SavedResult,
+  options: OutputOptions<K>,
+): Promise<number> {
   const unwritten = writeFormatFiles(options.outputs, result as never);
   await writeReport(result, saved, options);
   return unwritten;
 }
 
 /** Writes report.html and the charts beside wherever the JSON went; a failure is one line on stderr, never the JSON's. */
-export async function writeReport(result: BenchResult, saved: SavedResult, options: Pick<OutputOptions, 'png'>): Promise<void> {
+export async function writeReport(
+  result: BenchResult,
+  saved: SavedResult,
+  options: Pick<OutputOptions, 'png'>,
+): Promise<void> {
   if (saved.path === null) return;
   const report = await writeReportFiles(result, saved, options);
   // The JSON is the source of truth and is already written; `wsbench report` can retry the rest.
-  process.stderr.write(terminalLines(report.problem === null ? describeArtifacts(report.artifacts) : `charts and report not written: ${report.problem}\n`));
+  process.stderr.write(
+    terminalLines(
+      report.problem === null
+        ? describeArtifacts(report.artifacts)
+        : `charts and report not written: ${report.problem}\n`,
+    ),
+  );
 }

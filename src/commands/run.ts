@@ -23,19 +23,35 @@ function barrierListening(shard: { runId: string; count: number }, address: stri
   if (warning) process.stderr.write(`${warning}\n`);
 }
 
-async function executeRun({ loaded, flags, options: parsed, maxErrors, plan: testPlan }: ParsedRunArgs): Promise<number> {
+async function executeRun({
+  loaded,
+  flags,
+  options: parsed,
+  maxErrors,
+  plan: testPlan,
+}: ParsedRunArgs): Promise<number> {
   const live = liveViews(flags);
   const journal = await openRunJournal(flags, loaded, testPlan);
   const controller = new AbortController();
   const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }]);
   // Progress goes to stderr, but only beside text for people: JSON, CSV or JUnit on stdout is read by a program.
-  const progress = createProgress(process.stderr, !outputs.stdout.format.forPeople ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines');
+  const progress = createProgress(
+    process.stderr,
+    !outputs.stdout.format.forPeople ? 'off' : process.stderr.isTTY === true ? 'tty' : 'lines',
+  );
   const shard = parsed.shard;
   const options: RunOptions = {
     ...parsed,
     signal: controller.signal,
     argv: process.argv.slice(2),
-    ...(shard ? { shard: { ...shard, onBarrierListening: (address: string, bound: ListenAddress) => barrierListening(shard, address, bound) } } : {}),
+    ...(shard
+      ? {
+          shard: {
+            ...shard,
+            onBarrierListening: (address: string, bound: ListenAddress) => barrierListening(shard, address, bound),
+          },
+        }
+      : {}),
     onEvent: withJournal(journal, withLiveViews(live, progress.onEvent)),
   };
   checkOutputs(flags.out);
@@ -67,6 +83,7 @@ async function executeRun({ loaded, flags, options: parsed, maxErrors, plan: tes
 
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
-  if (namesNoScenario(args) && configPathIn(args) === null) return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
+  if (namesNoScenario(args) && configPathIn(args) === null)
+    return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
   return executeRun(await parseRunArgs(args));
 }

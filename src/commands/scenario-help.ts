@@ -24,7 +24,11 @@ export function namesNoScenario(args: string[]): boolean {
  * Without a scenario: with --help, prints the shared options and the scenarios (commander ends the
  * process with exit 0 through its help exception); otherwise one line naming the scenarios, exit 2.
  */
-export async function answerWithoutScenario(commandName: 'run' | 'capacity', args: string[], build: (info: ScenarioInfo) => Command): Promise<never> {
+export async function answerWithoutScenario(
+  commandName: 'run' | 'capacity',
+  args: string[],
+  build: (info: ScenarioInfo) => Command,
+): Promise<never> {
   const scenarios = await builtInScenarioInfos();
   if (args.includes('--help') || args.includes('-h')) {
     const command = build(genericInfo(scenarios[0]!));
@@ -32,7 +36,9 @@ export async function answerWithoutScenario(commandName: 'run' | 'capacity', arg
     command.parse(['--help'], { from: 'user' });
   }
   const names = scenarios.map((info) => info.name).join(', ');
-  throw new UsageError(`${commandName}: name a scenario (${names}, or a path to a .js file); wsbench ${commandName} <scenario> --help lists its options, and wsbench with no command runs the quick suite`);
+  throw new UsageError(
+    `${commandName}: name a scenario (${names}, or a path to a .js file); wsbench ${commandName} <scenario> --help lists its options, and wsbench with no command runs the quick suite`,
+  );
 }
 
 async function builtInScenarioInfos(): Promise<ScenarioInfo[]> {
@@ -42,7 +48,12 @@ async function builtInScenarioInfos(): Promise<ScenarioInfo[]> {
 /** Any scenario's info with its name, description and own parameters taken out: the common ones (duration, the stacks' settings) stay. */
 function genericInfo(any: ScenarioInfo): ScenarioInfo {
   const common = Object.fromEntries(Object.entries(any.parameters).filter(([name]) => name in COMMON_PARAMETERS));
-  return { ...any, name: PLACEHOLDER, description: 'Options every scenario takes; the scenarios and their own parameters are listed below.', parameters: common };
+  return {
+    ...any,
+    name: PLACEHOLDER,
+    description: 'Options every scenario takes; the scenarios and their own parameters are listed below.',
+    parameters: common,
+  };
 }
 
 function scenarioListText(commandName: string, scenarios: ScenarioInfo[]): string {

@@ -10,7 +10,10 @@ export function subcommand(name: string): Command {
 }
 
 /** Parses the words after the subcommand's name into its operands (as many as it declares required, at least) and its flags. */
-export function parseWords<F extends object, O extends string[] = string[]>(command: Command, args: string[]): { operands: O; flags: F } {
+export function parseWords<F extends object, O extends string[] = string[]>(
+  command: Command,
+  args: string[],
+): { operands: O; flags: F } {
   command.parse(args, { from: 'user' });
   return { operands: command.args as O, flags: command.opts<F>() };
 }

@@ -11,13 +11,26 @@
 import { UsageError } from '../errors.js';
 import type { ServerCapacity } from '../capacity-types.js';
 import type { CapacityResult, CellStatus } from '../result-types.js';
-import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell, type Verdict } from './compare-types.js';
+import {
+  statusChange,
+  type CellComparison,
+  type Comparison,
+  type MetricDelta,
+  type UnmatchedCell,
+  type Verdict,
+} from './compare-types.js';
 
 /** The capacity comparison of two capacity results; refuses two searches that asked different questions. */
-export function compareCapacities(base: CapacityResult, next: CapacityResult): Pick<Comparison, 'cells' | 'missingInNext' | 'newInNext' | 'onlyInBase' | 'onlyInNext' | 'warnings'> {
-  const question = (r: CapacityResult): string => `${r.scenarios[0]?.name} ${r.capacity.settings.vary} within ${r.capacity.slo.text}`;
+export function compareCapacities(
+  base: CapacityResult,
+  next: CapacityResult,
+): Pick<Comparison, 'cells' | 'missingInNext' | 'newInNext' | 'onlyInBase' | 'onlyInNext' | 'warnings'> {
+  const question = (r: CapacityResult): string =>
+    `${r.scenarios[0]?.name} ${r.capacity.settings.vary} within ${r.capacity.slo.text}`;
   if (question(base) !== question(next)) {
-    throw new UsageError(`the two capacity searches asked different questions (base: ${question(base)}; new: ${question(next)}): their capacities do not compare`);
+    throw new UsageError(
+      `the two capacity searches asked different questions (base: ${question(base)}; new: ${question(next)}): their capacities do not compare`,
+    );
   }
   const scenario = base.scenarios[0]?.name ?? 'capacity';
   const label = (s: ServerCapacity): string => `${scenario} capacity ${s.server} x ${s.client}`;
@@ -41,7 +54,13 @@ export function compareCapacities(base: CapacityResult, next: CapacityResult): P
     });
   }
   const unmatched = (s: ServerCapacity, params: CellComparison['params']): UnmatchedCell => ({
-    label: label(s), scenario, server: s.server, client: s.client, params, status: statusOf(s), reason: reasonOf(s),
+    label: label(s),
+    scenario,
+    server: s.server,
+    client: s.client,
+    params,
+    status: statusOf(s),
+    reason: reasonOf(s),
   });
   const missing = base.capacity.servers.filter((s) => !nextByServer.has(key(s)));
   const added = next.capacity.servers.filter((s) => !baseServers.has(key(s)));
@@ -51,7 +70,9 @@ export function compareCapacities(base: CapacityResult, next: CapacityResult): P
     newInNext: added.map((s) => unmatched(s, next.capacity.settings.params)),
     onlyInBase: missing.map(label),
     onlyInNext: added.map(label),
-    warnings: ['capacity results: each server\'s capacity is compared (it moved only when the two searches\' brackets do not overlap); the steps\' cells are not'],
+    warnings: [
+      "capacity results: each server's capacity is compared (it moved only when the two searches' brackets do not overlap); the steps' cells are not",
+    ],
   };
 }
 
@@ -83,5 +104,16 @@ export function capacityDelta(b: ServerCapacity, n: ServerCapacity, vary: string
   else if (b.brokeAt !== null && n.capacity >= b.brokeAt) verdict = 'improved';
   const widths = [b, n].map((s) => (s.brokeAt === null ? null : s.brokeAt - s.capacity));
   const noise = widths.some((w) => w === null) ? null : Math.max(...(widths as number[]));
-  return { key: 'capacity', metric: `capacity (${vary})`, role: 'capacity', base: b.capacity, next: n.capacity, changePct, noise, change: null, better: 'higher', verdict };
+  return {
+    key: 'capacity',
+    metric: `capacity (${vary})`,
+    role: 'capacity',
+    base: b.capacity,
+    next: n.capacity,
+    changePct,
+    noise,
+    change: null,
+    better: 'higher',
+    verdict,
+  };
 }

@@ -28,15 +28,25 @@ interface Weighed {
  */
 function weighed(comparison: Comparison): Weighed[] {
   const matched = comparison.cells.flatMap((cell: CellComparison) =>
-    cell.deltas.map((delta): Weighed => ({ cell: cell.label, delta, base: cell.baseStatus, next: cell.nextStatus, reason: cell.nextReason })),
+    cell.deltas.map(
+      (delta): Weighed => ({
+        cell: cell.label,
+        delta,
+        base: cell.baseStatus,
+        next: cell.nextStatus,
+        reason: cell.nextReason,
+      }),
+    ),
   );
-  const missing = comparison.missingInNext.map((cell: UnmatchedCell): Weighed => ({
-    cell: cell.label,
-    delta: statusChange(cell.status === 'skipped' ? 'n/a' : 'regressed'),
-    base: cell.status,
-    next: 'missing',
-    reason: MISSING_REASON,
-  }));
+  const missing = comparison.missingInNext.map(
+    (cell: UnmatchedCell): Weighed => ({
+      cell: cell.label,
+      delta: statusChange(cell.status === 'skipped' ? 'n/a' : 'regressed'),
+      base: cell.status,
+      next: 'missing',
+      reason: MISSING_REASON,
+    }),
+  );
   return [...matched, ...missing];
 }
 
@@ -60,7 +70,9 @@ export const INCONCLUSIVE_EXIT_CODE = 3;
 
 /** Regressions a CI gate fails on (see countedByGate), missing cells included. */
 export function regressionsBeyond(comparison: Comparison, pct: number): Array<{ cell: string; delta: MetricDelta }> {
-  return weighed(comparison).filter((w) => countedByGate(w.delta, pct)).map(({ cell, delta }) => ({ cell, delta }));
+  return weighed(comparison)
+    .filter((w) => countedByGate(w.delta, pct))
+    .map(({ cell, delta }) => ({ cell, delta }));
 }
 
 export interface GateRegression {
@@ -105,7 +117,8 @@ export function gate(comparison: Comparison, pct: number, inconclusivePolicy: In
   const all = weighed(comparison);
   const regressions = all.filter((w) => countedByGate(w.delta, pct)).map(entry);
   const inconclusive = all.filter((w) => w.delta.verdict === 'inconclusive').map(entry);
-  const exitCode = regressions.length > 0 ? 1 : inconclusive.length > 0 && inconclusivePolicy === 'fail' ? INCONCLUSIVE_EXIT_CODE : 0;
+  const exitCode =
+    regressions.length > 0 ? 1 : inconclusive.length > 0 && inconclusivePolicy === 'fail' ? INCONCLUSIVE_EXIT_CODE : 0;
   return {
     thresholdPct: pct,
     regressions,
@@ -116,37 +129,62 @@ export function gate(comparison: Comparison, pct: number, inconclusivePolicy: In
   };
 }
 
-function summaryLine(comparison: Comparison, pct: number, regressions: number, inconclusive: number, policy: InconclusivePolicy): string {
+function summaryLine(
+  comparison: Comparison,
+  pct: number,
+  regressions: number,
+  inconclusive: number,
+  policy: InconclusivePolicy,
+): string {
   const at = `at --fail-on-regression ${pct}%`;
   const compared = `${count(comparison.cells.length, 'cell')} compared`;
-  const undecided = inconclusive > 0 ? `; ${count(inconclusive, 'change')} inconclusive (the data cannot tell: more rounds, --repeat, narrow it)` : '';
+  const undecided =
+    inconclusive > 0
+      ? `; ${count(inconclusive, 'change')} inconclusive (the data cannot tell: more rounds, --repeat, narrow it)`
+      : '';
   if (regressions > 0) {
-    return `gate failed ${at}: ${count(regressions, 'regression')} in ${compared}` +
-      ' (a cell failed, skipped or missing in the new file, and any rise in errors, fail whatever the threshold)' + undecided;
+    return (
+      `gate failed ${at}: ${count(regressions, 'regression')} in ${compared}` +
+      ' (a cell failed, skipped or missing in the new file, and any rise in errors, fail whatever the threshold)' +
+      undecided
+    );
   }
   if (inconclusive > 0 && policy === 'fail') {
-    return `gate failed ${at} with --inconclusive fail: none regressed, but ${count(inconclusive, 'change')} in ${compared} inconclusive` +
-      ' (the interval reaches beyond the threshold; more rounds, --repeat, narrow it)';
+    return (
+      `gate failed ${at} with --inconclusive fail: none regressed, but ${count(inconclusive, 'change')} in ${compared} inconclusive` +
+      ' (the interval reaches beyond the threshold; more rounds, --repeat, narrow it)'
+    );
   }
   const skippedBoth = comparison.cells.filter((c) => c.baseStatus === 'skipped' && c.nextStatus === 'skipped').length;
   const notes = [
     ...(skippedBoth ? [`${count(skippedBoth, 'cell')} skipped in both files`] : []),
-    ...(comparison.newInNext.length ? [`${count(comparison.newInNext.length, 'cell')} only in the new file, not gated`] : []),
+    ...(comparison.newInNext.length
+      ? [`${count(comparison.newInNext.length, 'cell')} only in the new file, not gated`]
+      : []),
   ];
-  return `gate passed ${at}: ${compared}, none regressed significantly by more than ${pct}%, none failed, skipped or missing` +
-    notes.map((n) => `; ${n}`).join('') + undecided;
+  return (
+    `gate passed ${at}: ${compared}, none regressed significantly by more than ${pct}%, none failed, skipped or missing` +
+    notes.map((n) => `; ${n}`).join('') +
+    undecided
+  );
 }
 
 /** The gate's lines for a log: one per regression, then the summary. */
 export function gateLines(verdict: Gate): string[] {
   const lines = verdict.regressions.map((r) => {
-    if (r.key === 'status') return `regression: ${r.cell}: status ${r.base} -> ${r.next}${r.reason ? ` (${r.reason})` : ''}`;
-    const change = r.changePct === null ? `${r.metric} ${r.base} -> ${r.next}` : `${r.metric} ${formatChange(r.changePct)}`;
+    if (r.key === 'status')
+      return `regression: ${r.cell}: status ${r.base} -> ${r.next}${r.reason ? ` (${r.reason})` : ''}`;
+    const change =
+      r.changePct === null ? `${r.metric} ${r.base} -> ${r.next}` : `${r.metric} ${formatChange(r.changePct)}`;
     return `regression beyond ${verdict.thresholdPct}%: ${r.cell}: ${change}`;
   });
-  const undecided = verdict.inconclusivePolicy === 'fail'
-    ? verdict.inconclusive.map((r) => `inconclusive: ${r.cell}: ${r.changePct === null ? r.metric : `${r.metric} ${formatChange(r.changePct)}`}`)
-    : [];
+  const undecided =
+    verdict.inconclusivePolicy === 'fail'
+      ? verdict.inconclusive.map(
+          (r) =>
+            `inconclusive: ${r.cell}: ${r.changePct === null ? r.metric : `${r.metric} ${formatChange(r.changePct)}`}`,
+        )
+      : [];
   return [...lines, ...undecided, verdict.summary];
 }
 

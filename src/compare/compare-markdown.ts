@@ -11,15 +11,41 @@ import { intervalText, levelText, noiseLegend, verdictLegend, verdictText } from
 import { formatNumber } from '../report/run/table.js';
 import { markdownCode, markdownTableCell, markdownText } from '../escape/markdown.js';
 
-export function renderComparisonMarkdown(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
-  const metrics = [...new Set(comparison.cells.flatMap((c) => c.deltas.filter((d) => d.role !== 'status').map((d) => d.metric)))];
+export function renderComparisonMarkdown(
+  comparison: Comparison,
+  names: { base: string; next: string },
+  gate: Gate | null = null,
+): string {
+  const metrics = [
+    ...new Set(comparison.cells.flatMap((c) => c.deltas.filter((d) => d.role !== 'status').map((d) => d.metric))),
+  ];
   const header = ['cell', 'status', ...metrics, 'verdict'];
   const align = [':--', ':--', ...metrics.map(() => '--:'), ':--'];
   const blank = metrics.map(() => '');
   const rows = [
-    ...comparison.cells.map((cell) => [markdownText(cell.label), statusText(cell), ...metrics.map((m) => changeText(cell.deltas.find((d) => d.metric === m), gate)), cellVerdict(cell, gate)]),
-    ...comparison.missingInNext.map((cell) => [markdownText(cell.label), `${markdownText(cell.status)} → missing`, ...blank, missingVerdict(cell)]),
-    ...comparison.newInNext.map((cell) => [markdownText(cell.label), `new: ${markdownText(cell.status)}`, ...blank, 'new, not gated']),
+    ...comparison.cells.map((cell) => [
+      markdownText(cell.label),
+      statusText(cell),
+      ...metrics.map((m) =>
+        changeText(
+          cell.deltas.find((d) => d.metric === m),
+          gate,
+        ),
+      ),
+      cellVerdict(cell, gate),
+    ]),
+    ...comparison.missingInNext.map((cell) => [
+      markdownText(cell.label),
+      `${markdownText(cell.status)} → missing`,
+      ...blank,
+      missingVerdict(cell),
+    ]),
+    ...comparison.newInNext.map((cell) => [
+      markdownText(cell.label),
+      `new: ${markdownText(cell.status)}`,
+      ...blank,
+      'new, not gated',
+    ]),
   ];
   // Every user text of a cell went through markdownText above; the cell as a whole only has its pipes escaped.
   const line = (cells: string[]): string => `| ${cells.map(markdownTableCell).join(' | ')} |`;
@@ -48,7 +74,9 @@ export function renderComparisonMarkdown(comparison: Comparison, names: { base: 
 }
 
 function statusText(cell: CellComparison): string {
-  return markdownText(cell.baseStatus === cell.nextStatus ? cell.baseStatus : `${cell.baseStatus} → ${cell.nextStatus}`);
+  return markdownText(
+    cell.baseStatus === cell.nextStatus ? cell.baseStatus : `${cell.baseStatus} → ${cell.nextStatus}`,
+  );
 }
 
 /** `+4.1% [-2.0%, +10.3%]`, or `0 → 3` where there is no percentage (a base of 0); bold when it counts as REGRESSED. */
@@ -66,14 +94,22 @@ function changeText(d: MetricDelta | undefined, gate: Gate | null): string {
 function cellVerdict(cell: CellComparison, gate: Gate | null): string {
   const worded = cell.deltas.map((d) => ({ d, verdict: verdictText(d, gate) }));
   const what = (d: MetricDelta): string => {
-    if (d.role === 'status') return markdownText(`${cell.nextStatus} in new${cell.nextReason ? `: ${cell.nextReason}` : ''}`);
+    if (d.role === 'status')
+      return markdownText(`${cell.nextStatus} in new${cell.nextReason ? `: ${cell.nextReason}` : ''}`);
     const pct = d.change?.estimatePct ?? d.changePct;
-    return pct === null ? `${markdownText(d.metric)} ${formatNumber(d.base)} → ${formatNumber(d.next)}` : `${markdownText(d.metric)} ${formatChange(pct)}`;
+    return pct === null
+      ? `${markdownText(d.metric)} ${formatNumber(d.base)} → ${formatNumber(d.next)}`
+      : `${markdownText(d.metric)} ${formatChange(pct)}`;
   };
-  const list = (verdict: string): string => worded.filter((w) => w.verdict === verdict).map((w) => what(w.d)).join('; ');
+  const list = (verdict: string): string =>
+    worded
+      .filter((w) => w.verdict === verdict)
+      .map((w) => what(w.d))
+      .join('; ');
   // The worst first: what the gate counts, then what regressed, improved, could not be told, did not change.
   for (const verdict of ['REGRESSED', 'regressed', 'inconclusive', 'improved']) {
-    if (worded.some((w) => w.verdict === verdict)) return `${verdict === 'REGRESSED' ? '**REGRESSED**' : verdict}: ${list(verdict)}`;
+    if (worded.some((w) => w.verdict === verdict))
+      return `${verdict === 'REGRESSED' ? '**REGRESSED**' : verdict}: ${list(verdict)}`;
   }
   if (worded.some((w) => w.verdict === 'unchanged')) return 'unchanged';
   return 'n/a';

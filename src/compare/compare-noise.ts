@@ -85,7 +85,9 @@ export function histogramOf(cell: MeasuredCell, name: string, server: boolean): 
  * Run-to-run spread is the most direct noise there is, so it raises any other floor.
  */
 export function roundSpread(cell: MeasuredCell, key: string): number {
-  const values = (cell.rounds ?? []).map((r) => r.metrics?.[key]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const values = (cell.rounds ?? [])
+    .map((r) => r.metrics?.[key])
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   return values.length >= MIN_ROUNDS ? sampleStandardDeviation(values) : 0;
 }
 
@@ -100,9 +102,9 @@ export function intervalRates(cell: MeasuredCell, counter: string, scale: number
     // finely) is mostly scheduling jitter, and would excuse a real drop in throughput as noise.
     if (point.tMs - before.tMs < RATE_SPAN_MS && point !== points.at(-1)) continue;
     const value = point.counters[counter]!;
-    if (point.tMs - before.tMs >= RATE_SPAN_MS / 2) rates.push(((value - before.value) * scale * 1000) / (point.tMs - before.tMs));
+    if (point.tMs - before.tMs >= RATE_SPAN_MS / 2)
+      rates.push(((value - before.value) * scale * 1000) / (point.tMs - before.tMs));
     before = { tMs: point.tMs, value };
   }
   return rates.length >= MIN_INTERVALS ? rates : null;
 }
-

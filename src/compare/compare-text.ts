@@ -20,26 +20,34 @@ export function verdictText(d: MetricDelta, gate: Pick<Gate, 'thresholdPct'> | n
 /** What the verdicts mean, and which margin judged them. */
 export function verdictLegend(gate: Pick<Gate, 'thresholdPct'> | null, marginPct: number): string {
   const m = `${marginPct}%`;
-  const source = gate === null ? `the default margin (no gate: --fail-on-regression not given)` : `the gate's --fail-on-regression ${m}`;
-  return `verdict (margin ${m}, ${source}): REGRESSED = the whole interval on the worse side of 0 and the change worse by more than ${m}` +
+  const source =
+    gate === null
+      ? `the default margin (no gate: --fail-on-regression not given)`
+      : `the gate's --fail-on-regression ${m}`;
+  return (
+    `verdict (margin ${m}, ${source}): REGRESSED = the whole interval on the worse side of 0 and the change worse by more than ${m}` +
     ' (a status change for the worse, a missing cell or a rise in errors: at any size); improved = the same on the better side;' +
-    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it`;
+    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it`
+  );
 }
 
 /** One line on how each change's interval is made (and a capacity's, when `comparison` holds one). */
 export function noiseLegend(comparison?: Comparison): string {
   const capacity = comparison?.cells.some((c) => c.deltas.some((d) => d.role === 'capacity'))
-    ? ' Capacities: a capacity moved only when the two searches\' brackets (capacity up to broke at) do not overlap.'
+    ? " Capacities: a capacity moved only when the two searches' brackets (capacity up to broke at) do not overlap."
     : '';
   const pct = `${RATE_NOISE_FRACTION * 100}%`;
-  const level = comparison && comparison.intervalTests > 1
-    ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, so that together they hold at 95 %)`
-    : 'the 95 % confidence interval of the change (new / base - 1)';
-  return `interval: ${level}, on the log scale: with 3+ rounds on both sides from the rounds` +
+  const level =
+    comparison && comparison.intervalTests > 1
+      ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, so that together they hold at 95 %)`
+      : 'the 95 % confidence interval of the change (new / base - 1)';
+  return (
+    `interval: ${level}, on the log scale: with 3+ rounds on both sides from the rounds` +
     " (paired round by round for two servers of one run, else Welch's t on the rounds' logs); otherwise from each cell's interval of its window," +
     ' never narrower than the run-to-run band a single window cannot see (latencies: half the spread of the source histogram half a nine either side' +
     ` of the percentile; rates: the larger of ${pct} and the spread of the per-interval rates; RSS ${pct}; CPU the larger of ${pct} and the window's max over mean);` +
-    ` errors compare exactly (any rise regresses). docs/reading-results.md says more.${capacity}`;
+    ` errors compare exactly (any rise regresses). docs/reading-results.md says more.${capacity}`
+  );
 }
 
 /** `99.6%`: a level as a header says it, to the first digit that is not 9. */
@@ -58,8 +66,21 @@ export function intervalText(d: MetricDelta): string {
 }
 
 /** The delta table; with `gate`, judged by its threshold and followed by its lines. */
-export function renderComparison(comparison: Comparison, names: { base: string; next: string }, gate: Gate | null = null): string {
-  const header = ['cell', 'metric', 'base', 'new', 'change', `${levelText(comparison.intervalLevel)} interval`, 'test', 'verdict'];
+export function renderComparison(
+  comparison: Comparison,
+  names: { base: string; next: string },
+  gate: Gate | null = null,
+): string {
+  const header = [
+    'cell',
+    'metric',
+    'base',
+    'new',
+    'change',
+    `${levelText(comparison.intervalLevel)} interval`,
+    'test',
+    'verdict',
+  ];
   const rows: string[][] = [];
   for (const cell of comparison.cells) {
     const label = cell.label;
@@ -68,17 +89,45 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
       continue;
     }
     cell.deltas.forEach((d, i) => {
-      const values = d.role === 'status' ? [cell.baseStatus, cell.nextStatus] : [formatNumber(d.base), formatNumber(d.next)];
-      const test = d.change?.method ?? (d.role === 'errors' ? 'exact count' : d.role === 'capacity' ? `brackets${d.noise === null ? ', one open' : ` ±${formatNumber(d.noise)}`}` : '');
-      rows.push([i === 0 ? label : '', d.metric, ...values, formatChange(d.change?.estimatePct ?? d.changePct), intervalText(d), test, verdictText(d, gate)]);
+      const values =
+        d.role === 'status' ? [cell.baseStatus, cell.nextStatus] : [formatNumber(d.base), formatNumber(d.next)];
+      const test =
+        d.change?.method ??
+        (d.role === 'errors'
+          ? 'exact count'
+          : d.role === 'capacity'
+            ? `brackets${d.noise === null ? ', one open' : ` ±${formatNumber(d.noise)}`}`
+            : '');
+      rows.push([
+        i === 0 ? label : '',
+        d.metric,
+        ...values,
+        formatChange(d.change?.estimatePct ?? d.changePct),
+        intervalText(d),
+        test,
+        verdictText(d, gate),
+      ]);
     });
   }
   for (const cell of comparison.missingInNext) {
-    rows.push([cell.label, 'status', cell.status, 'missing', '', '', '', cell.status === 'skipped' ? 'n/a' : 'REGRESSED']);
+    rows.push([
+      cell.label,
+      'status',
+      cell.status,
+      'missing',
+      '',
+      '',
+      '',
+      cell.status === 'skipped' ? 'n/a' : 'REGRESSED',
+    ]);
   }
   const shown = rows.map((row) => row.map(terminalText));
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => r[i]!.length)));
-  const line = (row: string[]): string => row.map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (row: string[]): string =>
+    row
+      .map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [
     `base: ${terminalText(names.base)}`,
     `new:  ${terminalText(names.next)}`,
@@ -90,8 +139,12 @@ export function renderComparison(comparison: Comparison, names: { base: string; 
     '',
     noiseLegend(comparison),
     verdictLegend(gate, comparison.marginPct),
-    ...(comparison.onlyInBase.length ? [`only in base (${comparison.onlyInBase.length}): ${terminalText(comparison.onlyInBase.join('; '))}`] : []),
-    ...(comparison.onlyInNext.length ? [`only in new (${comparison.onlyInNext.length}): ${terminalText(comparison.onlyInNext.join('; '))}`] : []),
+    ...(comparison.onlyInBase.length
+      ? [`only in base (${comparison.onlyInBase.length}): ${terminalText(comparison.onlyInBase.join('; '))}`]
+      : []),
+    ...(comparison.onlyInNext.length
+      ? [`only in new (${comparison.onlyInNext.length}): ${terminalText(comparison.onlyInNext.join('; '))}`]
+      : []),
     ...(gate ? ['', ...gateLines(gate).map(terminalText)] : []),
   ].join('\n');
 }

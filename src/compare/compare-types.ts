@@ -90,5 +90,16 @@ export interface Comparison {
 
 /** The `status` row of a comparison, with its verdict. */
 export function statusChange(verdict: Verdict): MetricDelta {
-  return { key: 'status', metric: 'status', role: 'status', base: null, next: null, changePct: null, noise: null, change: null, better: 'higher', verdict };
+  return {
+    key: 'status',
+    metric: 'status',
+    role: 'status',
+    base: null,
+    next: null,
+    changePct: null,
+    noise: null,
+    change: null,
+    better: 'higher',
+    verdict,
+  };
 }

@@ -9,15 +9,37 @@
  * the CLI prints.
  */
 import { sampleStandardDeviation } from 'simple-statistics';
-import { histogramOf, intervalRates, NOISE_PERCENTILE, percentileNoise, roundSpread, type Loaded } from './compare-noise.js';
+import {
+  histogramOf,
+  intervalRates,
+  NOISE_PERCENTILE,
+  percentileNoise,
+  roundSpread,
+  type Loaded,
+} from './compare-noise.js';
 import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
 import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
 import { familyLevel } from '../stats/confidence.js';
 import type { MetricInfo } from '../declaration-types.js';
-import { isMeasured, type BenchResult, type CapacityResult, type CellResult, type CellStatus, type MeasuredCell, type ScenarioInfo } from '../result-types.js';
+import {
+  isMeasured,
+  type BenchResult,
+  type CapacityResult,
+  type CellResult,
+  type CellStatus,
+  type MeasuredCell,
+  type ScenarioInfo,
+} from '../result-types.js';
 import { cellNamer } from '../report/parameter-labels.js';
 import { cellKey } from '../cell-key.js';
-import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell, type Verdict } from './compare-types.js';
+import {
+  statusChange,
+  type CellComparison,
+  type Comparison,
+  type MetricDelta,
+  type UnmatchedCell,
+  type Verdict,
+} from './compare-types.js';
 import { compareCapacities } from './compare-capacity.js';
 
 export type { CellComparison, Comparison, MetricDelta, UnmatchedCell, Verdict } from './compare-types.js';
@@ -79,7 +101,13 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
     });
   }
   const unmatched = (c: CellResult): UnmatchedCell => ({
-    label: label(c), scenario: c.scenario, server: c.server, client: c.client, params: c.params, status: c.status, reason: reasonOf(c),
+    label: label(c),
+    scenario: c.scenario,
+    server: c.server,
+    client: c.client,
+    params: c.params,
+    status: c.status,
+    reason: reasonOf(c),
   });
   const missing = base.cells.filter((c) => !nextByKey.has(cellKey(c)));
   const added = next.cells.filter((c) => !baseKeys.has(cellKey(c)));
@@ -90,7 +118,11 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
     missingInNext: missing.map(unmatched),
     newInNext: added.map(unmatched),
     environmentNote: environmentNote(base, next),
-    warnings: [shortWindowWarning('base', base), shortWindowWarning('new', next), ...unstableWarnings(base, next)].filter((w): w is string => w !== null),
+    warnings: [
+      shortWindowWarning('base', base),
+      shortWindowWarning('new', next),
+      ...unstableWarnings(base, next),
+    ].filter((w): w is string => w !== null),
     marginPct,
     intervalLevel: judge.level,
     intervalTests: tests,
@@ -102,7 +134,12 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
  * against the cell of `next` with the same client and parameters. Their rounds ran interleaved in
  * one run, so they pair round by round.
  */
-export function compareServers(result: BenchResult, base: string, next: string, options: Omit<CompareOptions, 'pairedRounds'> = {}): Comparison {
+export function compareServers(
+  result: BenchResult,
+  base: string,
+  next: string,
+  options: Omit<CompareOptions, 'pairedRounds'> = {},
+): Comparison {
   const pair = `${base} -> ${next}`;
   const side = (server: string): BenchResult => ({
     ...result,
@@ -126,10 +163,17 @@ interface Judging {
  */
 function intervalTests(base: BenchResult, next: BenchResult): number {
   const nextKeys = new Set(next.cells.filter(isMeasured).map(cellKey));
-  return base.cells.filter((c) => isMeasured(c) && nextKeys.has(cellKey(c))).reduce((sum, cell) => {
-    const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
-    return sum + metrics.filter((m) => (m.role === 'primary-latency' || m.role === 'primary-rate') && m.better !== 'none').length + 2;
-  }, 0);
+  return base.cells
+    .filter((c) => isMeasured(c) && nextKeys.has(cellKey(c)))
+    .reduce((sum, cell) => {
+      const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
+      return (
+        sum +
+        metrics.filter((m) => (m.role === 'primary-latency' || m.role === 'primary-rate') && m.better !== 'none')
+          .length +
+        2
+      );
+    }, 0);
 }
 
 /** A cell's recorded reason when it did not end ok; null for an ok cell. */
@@ -176,13 +220,26 @@ function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: Measure
   const percentile = source ? NOISE_PERCENTILE[source.stat] : null;
   let noise: number | null;
   if (source && percentile !== null) {
-    const histograms = [b, n].map((cell) => histogramOf(cell, source.histogram, source.side === 'server')).filter((h): h is Loaded => h !== null);
-    noise = histograms.length ? Math.max(...histograms.map((h) => percentileNoise(h.histogram, percentile) * h.toUnit)) : null;
+    const histograms = [b, n]
+      .map((cell) => histogramOf(cell, source.histogram, source.side === 'server'))
+      .filter((h): h is Loaded => h !== null);
+    noise = histograms.length
+      ? Math.max(...histograms.map((h) => percentileNoise(h.histogram, percentile) * h.toUnit))
+      : null;
   } else {
     noise = base === null ? null : Math.abs(base) * RATE_NOISE_FRACTION;
   }
   if (noise !== null) noise = Math.max(noise, roundSpread(b, key), roundSpread(n, key));
-  return delta(key, info.header, 'primary-latency', metricSide(b, key), metricSide(n, key), noise, info.better === 'higher' ? 'higher' : 'lower', judge);
+  return delta(
+    key,
+    info.header,
+    'primary-latency',
+    metricSide(b, key),
+    metricSide(n, key),
+    noise,
+    info.better === 'higher' ? 'higher' : 'lower',
+    judge,
+  );
 }
 
 /**
@@ -205,7 +262,16 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     const spreads = series.filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r));
     noise = Math.max(Math.abs(base) * RATE_NOISE_FRACTION, ...spreads, roundSpread(b, key), roundSpread(n, key));
   }
-  return delta(key, info.header, 'primary-rate', metricSide(b, key), metricSide(n, key), noise, info.better === 'lower' ? 'lower' : 'higher', judge);
+  return delta(
+    key,
+    info.header,
+    'primary-rate',
+    metricSide(b, key),
+    metricSide(n, key),
+    noise,
+    info.better === 'lower' ? 'lower' : 'higher',
+    judge,
+  );
 }
 
 function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta[] {
@@ -213,19 +279,42 @@ function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): Metri
   const sn = n.resources.server;
   if (!sb && !sn) return [];
   // CPU is sampled through the window: the spread of those samples (max above mean) is its noise.
-  const cpuNoise = sb && sn
-    ? Math.max(sb.cpuPercent.mean * RATE_NOISE_FRACTION, sb.cpuPercent.max - sb.cpuPercent.mean, sn.cpuPercent.max - sn.cpuPercent.mean)
-    : null;
+  const cpuNoise =
+    sb && sn
+      ? Math.max(
+          sb.cpuPercent.mean * RATE_NOISE_FRACTION,
+          sb.cpuPercent.max - sb.cpuPercent.mean,
+          sn.cpuPercent.max - sn.cpuPercent.mean,
+        )
+      : null;
   const rssB = sb ? sb.rssBytes.max / 1024 / 1024 : null;
   const cpu = (c: MeasuredCell): number | null => c.resources.server?.cpuPercent.mean ?? null;
-  const rss = (c: MeasuredCell): number | null => (c.resources.server ? c.resources.server.rssBytes.max / 1024 / 1024 : null);
-  const roundsOf = (c: MeasuredCell, pick: (r: NonNullable<NonNullable<MeasuredCell['rounds']>[number]['resources']>) => number | null) =>
-    c.rounds?.map((r) => (r.resources ? pick(r.resources) : null));
-  const cpuSide = (c: MeasuredCell): SideValue => ({ value: cpu(c), rounds: roundsOf(c, (r) => r.server?.cpuPercent.mean ?? null) });
-  const rssSide = (c: MeasuredCell): SideValue => ({ value: rss(c), rounds: roundsOf(c, (r) => (r.server ? r.server.rssBytes.max / 1024 / 1024 : null)) });
+  const rss = (c: MeasuredCell): number | null =>
+    c.resources.server ? c.resources.server.rssBytes.max / 1024 / 1024 : null;
+  const roundsOf = (
+    c: MeasuredCell,
+    pick: (r: NonNullable<NonNullable<MeasuredCell['rounds']>[number]['resources']>) => number | null,
+  ) => c.rounds?.map((r) => (r.resources ? pick(r.resources) : null));
+  const cpuSide = (c: MeasuredCell): SideValue => ({
+    value: cpu(c),
+    rounds: roundsOf(c, (r) => r.server?.cpuPercent.mean ?? null),
+  });
+  const rssSide = (c: MeasuredCell): SideValue => ({
+    value: rss(c),
+    rounds: roundsOf(c, (r) => (r.server ? r.server.rssBytes.max / 1024 / 1024 : null)),
+  });
   return [
     delta('serverCpuPercent', 'srv CPU %', 'resources', cpuSide(b), cpuSide(n), cpuNoise, 'lower', judge),
-    delta('serverRssMiB', 'srv RSS MiB', 'resources', rssSide(b), rssSide(n), rssB === null ? null : rssB * RATE_NOISE_FRACTION, 'lower', judge),
+    delta(
+      'serverRssMiB',
+      'srv RSS MiB',
+      'resources',
+      rssSide(b),
+      rssSide(n),
+      rssB === null ? null : rssB * RATE_NOISE_FRACTION,
+      'lower',
+      judge,
+    ),
   ];
 }
 
@@ -234,13 +323,18 @@ type SideValue = Omit<Side, 'value'> & { value: number | null };
 
 function metricSide(cell: MeasuredCell, key: string): SideValue {
   const interval = cell.intervals?.[key];
-  return { value: metricOf(cell, key), ...(interval ? { interval } : {}), ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}) };
+  return {
+    value: metricOf(cell, key),
+    ...(interval ? { interval } : {}),
+    ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}),
+  };
 }
 
 /** A count compares exactly: any rise in errors regresses whatever the threshold. */
 function countDelta(key: string, metric: string, base: number | null, next: number | null): MetricDelta {
   const changePct = base !== null && next !== null && base !== 0 ? ((next - base) / Math.abs(base)) * 100 : null;
-  const verdict: Verdict = base === null || next === null ? 'n/a' : next > base ? 'regressed' : next < base ? 'improved' : 'unchanged';
+  const verdict: Verdict =
+    base === null || next === null ? 'n/a' : next > base ? 'regressed' : next < base ? 'improved' : 'unchanged';
   return { key, metric, role: 'errors', base, next, changePct, noise: 0, change: null, better: 'lower', verdict };
 }
 
@@ -258,7 +352,10 @@ function delta(
   const next = n.value;
   const changePct = base !== null && next !== null && base !== 0 ? ((next - base) / Math.abs(base)) * 100 : null;
   const bandPct = noise !== null && base !== null && base !== 0 ? (noise / Math.abs(base)) * 100 : null;
-  const change = base !== null && next !== null ? changeInterval({ ...b, value: base }, { ...n, value: next }, changePct, bandPct, judge) : null;
+  const change =
+    base !== null && next !== null
+      ? changeInterval({ ...b, value: base }, { ...n, value: next }, changePct, bandPct, judge)
+      : null;
   const verdict: Verdict = change ? judgeChange(change, better, judge.marginPct) : 'n/a';
   return { key, metric, role, base, next, changePct, noise, change, better, verdict };
 }
@@ -269,7 +366,13 @@ function delta(
  * how far two runs of it differ, so a change measured from one is never given an interval narrower
  * than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
  */
-function changeInterval(b: Side, n: Side, changePct: number | null, bandPct: number | null, { paired, level }: Judging): ChangeInterval | null {
+function changeInterval(
+  b: Side,
+  n: Side,
+  changePct: number | null,
+  bandPct: number | null,
+  { paired, level }: Judging,
+): ChangeInterval | null {
   const log = logRatio(n, b, paired);
   if (log) {
     const ratio = ratioInterval(log, level);
@@ -286,7 +389,13 @@ function changeInterval(b: Side, n: Side, changePct: number | null, bandPct: num
     };
   }
   if (changePct === null || bandPct === null) return null;
-  return { estimatePct: changePct, lowPct: changePct - bandPct, highPct: changePct + bandPct, level: null, method: `run-to-run band ±${bandPct.toFixed(1)}% (no interval in the data)` };
+  return {
+    estimatePct: changePct,
+    lowPct: changePct - bandPct,
+    highPct: changePct + bandPct,
+    level: null,
+    method: `run-to-run band ±${bandPct.toFixed(1)}% (no interval in the data)`,
+  };
 }
 
 function formatDf(df: number): string {
@@ -303,8 +412,11 @@ function statusSuffix(cell: CellResult): string {
 }
 
 function environmentNote(base: BenchResult, next: BenchResult): string | null {
-  const describe = (r: BenchResult): string => `${r.environment.cpuModel} x${r.environment.cpuCores}, Node ${r.environment.node}`;
-  return describe(base) === describe(next) ? null : `different machines or Node: base ${describe(base)}; new ${describe(next)}`;
+  const describe = (r: BenchResult): string =>
+    `${r.environment.cpuModel} x${r.environment.cpuCores}, Node ${r.environment.node}`;
+  return describe(base) === describe(next)
+    ? null
+    : `different machines or Node: base ${describe(base)}; new ${describe(next)}`;
 }
 
 /** Cells either file measured on a machine that changed speed between rounds. */
@@ -313,7 +425,9 @@ function unstableWarnings(base: BenchResult, next: BenchResult): string[] {
     const unstable = result.cells.filter((c) => isMeasured(c) && c.unstable);
     if (unstable.length === 0) return [];
     const first = unstable[0] as MeasuredCell;
-    return [`${side}: ${unstable.length} of ${result.cells.filter(isMeasured).length} cells ${first.unstable!.replace(/^unstable: /, 'unstable (e.g. ')}${unstable.length > 0 ? ')' : ''}`];
+    return [
+      `${side}: ${unstable.length} of ${result.cells.filter(isMeasured).length} cells ${first.unstable!.replace(/^unstable: /, 'unstable (e.g. ')}${unstable.length > 0 ? ')' : ''}`,
+    ];
   });
 }
 

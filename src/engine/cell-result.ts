@@ -22,20 +22,28 @@ import { scenarioInfo } from './scenario-info.js';
 import { cellIntervals, windowIntervals } from '../stats/cell-intervals.js';
 import { unstableRounds } from '../stats/unstable.js';
 
-export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: AnyScenario, clientProcesses: number, runs: CellRun[]): CellResult {
+export function cellResult(
+  identity: Omit<CellIdentity, 'elapsedMs'>,
+  scenario: AnyScenario,
+  clientProcesses: number,
+  runs: CellRun[],
+): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
   // A server that cannot run here (a --server-cmd that exited 77) makes the cell n/a, as an unavailable stack does.
   const unavailable = runs.find((r) => r.unavailable !== undefined)?.unavailable;
-  if (unavailable !== undefined && runs.every((r) => r.unavailable !== undefined)) return { ...identity, status: 'skipped', reason: unavailable, elapsedMs };
+  if (unavailable !== undefined && runs.every((r) => r.unavailable !== undefined))
+    return { ...identity, status: 'skipped', reason: unavailable, elapsedMs };
   const failedRound = runs.findIndex((r) => r.failure !== null);
   const errorsRound = runs.findIndex((r) => r.errors !== null);
   const troubled = failedRound >= 0 ? failedRound : errorsRound;
-  const said = (i: number, text: string | null): string | null => (i < 0 ? null : runs.length > 1 ? `round ${i + 1}: ${text}` : text);
+  const said = (i: number, text: string | null): string | null =>
+    i < 0 ? null : runs.length > 1 ? `round ${i + 1}: ${text}` : text;
   let reason = said(failedRound, runs[failedRound]?.failure ?? null);
   let errors = said(errorsRound, runs[errorsRound]?.errors ?? null);
   const fault = troubled < 0 ? undefined : (runs[troubled]!.fault ?? undefined);
   const measured = runs.flatMap((r) => (r.measured ? [r.measured] : []));
-  if (measured.length === 0) return { ...identity, status: 'failed', reason: reason ?? 'nothing was measured', elapsedMs };
+  if (measured.length === 0)
+    return { ...identity, status: 'failed', reason: reason ?? 'nothing was measured', elapsedMs };
 
   const pooled = poolMeasured(measured);
   const rounds = runs.length > 1 ? runs.map((run) => roundOf(scenario, identity.params, clientProcesses, run)) : null;
@@ -44,10 +52,18 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   // Each round was judged by the same rule (cell.ts); the pool is too, for a count only the rounds together reach.
   errors ??= countedErrorsText(countedErrors(scenario.metrics as Record<string, MetricDefinition>, values.metrics));
   const empty = emptyHistograms(scenario, values, 'primary-latency');
-  if (reason === null && empty.length > 0) reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
+  if (reason === null && empty.length > 0)
+    reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
   const declared = scenarioInfo(scenario).metrics;
-  if (rounds) rounds.forEach((round, i) => { addRoundIntervals(declared, round, runs[i]!); });
-  const { intervals, noInterval } = cellIntervals(declared, { metrics: values.metrics, ...(rounds ? { rounds } : {}), ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}) });
+  if (rounds)
+    rounds.forEach((round, i) => {
+      addRoundIntervals(declared, round, runs[i]!);
+    });
+  const { intervals, noInterval } = cellIntervals(declared, {
+    metrics: values.metrics,
+    ...(rounds ? { rounds } : {}),
+    ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}),
+  });
   const unstable = unstableRounds(declared, rounds ?? undefined);
   const loadSaturation = loadSaturationOf(pooled.resources.clients);
   const tls = tlsOutcomes(pooled.measurements.counters);
@@ -74,7 +90,12 @@ export function cellResult(identity: Omit<CellIdentity, 'elapsedMs'>, scenario: 
   return { ...identity, status: 'ok', ...numbers };
 }
 
-function valuesOf(scenario: AnyScenario, params: ParamValues, clientProcesses: number, measured: NonNullable<CellRun['measured']>): MetricValues {
+function valuesOf(
+  scenario: AnyScenario,
+  params: ParamValues,
+  clientProcesses: number,
+  measured: NonNullable<CellRun['measured']>,
+): MetricValues {
   return computeMetrics(scenario, {
     measurements: measured.measurements,
     resources: measured.resources,
@@ -122,17 +143,24 @@ function combineRounds(scenario: AnyScenario, values: MetricValues, rounds: Roun
       continue;
     }
     const sum = per.reduce((a, b) => a + b, 0);
-    values.metrics[key] = how === 'min' ? Math.min(...per) : how === 'max' ? Math.max(...per) : how === 'sum' ? sum : sum / per.length;
+    values.metrics[key] =
+      how === 'min' ? Math.min(...per) : how === 'max' ? Math.max(...per) : how === 'sum' ? sum : sum / per.length;
     delete values.missing[key];
   }
 }
 
 /** Rounds' estimates combined as the metric declares; the resolution of a mean or sum is the mean or sum of theirs, a min or max keeps its round's. */
-function combineResolutions(how: NonNullable<MetricDefinition['acrossRounds']>, rounds: Array<{ estimate: number; resolution: number }>): { estimate: number; resolution: number } {
+function combineResolutions(
+  how: NonNullable<MetricDefinition['acrossRounds']>,
+  rounds: Array<{ estimate: number; resolution: number }>,
+): { estimate: number; resolution: number } {
   if (how === 'min' || how === 'max') {
-    const pick = how === 'min' ? Math.min(...rounds.map((r) => r.estimate)) : Math.max(...rounds.map((r) => r.estimate));
+    const pick =
+      how === 'min' ? Math.min(...rounds.map((r) => r.estimate)) : Math.max(...rounds.map((r) => r.estimate));
     return rounds.find((r) => r.estimate === pick)!;
   }
   const sum = (field: 'estimate' | 'resolution'): number => rounds.reduce((total, r) => total + r[field], 0);
-  return how === 'sum' ? { estimate: sum('estimate'), resolution: sum('resolution') } : { estimate: sum('estimate') / rounds.length, resolution: sum('resolution') / rounds.length };
+  return how === 'sum'
+    ? { estimate: sum('estimate'), resolution: sum('resolution') }
+    : { estimate: sum('estimate') / rounds.length, resolution: sum('resolution') / rounds.length };
 }

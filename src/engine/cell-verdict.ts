@@ -27,7 +27,10 @@ export interface CountedError {
 }
 
 /** The metrics of role `errors` whose value is above zero, in declaration order: every one is a fault. */
-export function countedErrors(declared: Readonly<Record<string, DeclaredRole>>, values: Readonly<Record<string, number | null | undefined>>): CountedError[] {
+export function countedErrors(
+  declared: Readonly<Record<string, DeclaredRole>>,
+  values: Readonly<Record<string, number | null | undefined>>,
+): CountedError[] {
   return Object.entries(declared).flatMap(([key, { header, role }]) => {
     const value = values[key];
     return role === 'errors' && typeof value === 'number' && value > 0 ? [{ key, header, value }] : [];
@@ -44,8 +47,14 @@ export function countedErrorsText(counted: readonly CountedError[]): string | nu
  * The number --max-errors is held against: the largest of the connections lost or that could not
  * open (when the ledger judged them) and each counted metric; null when the cell says none of them.
  */
-export function errorCount(fault: Pick<CellFault, 'connections'> | null | undefined, counted: readonly CountedError[]): number | null {
-  const counts = [...(fault ? [fault.connections.lost + fault.connections.failed] : []), ...counted.map((c) => c.value)];
+export function errorCount(
+  fault: Pick<CellFault, 'connections'> | null | undefined,
+  counted: readonly CountedError[],
+): number | null {
+  const counts = [
+    ...(fault ? [fault.connections.lost + fault.connections.failed] : []),
+    ...counted.map((c) => c.value),
+  ];
   return counts.length === 0 ? null : Math.max(...counts);
 }
 
@@ -72,7 +81,11 @@ export function connectionVerdict(ledger: ConnectionLedger): ConnectionVerdict |
     const failedToo = failed > 0 ? `, and ${count(failed)} could not open` : '';
     const rates = allLostMs > 0 ? `; rates are over the ${seconds(allLostMs)} the traffic ran` : '';
     const said = firstFault ? ` (the first: ${firstFault})` : '';
-    return { failure: `every connection was lost (${count(lost)} of ${count(opened)}) ${when}: the server closed them or went away${said}${failedToo}${rates}`, errors: null, fault };
+    return {
+      failure: `every connection was lost (${count(lost)} of ${count(opened)}) ${when}: the server closed them or went away${said}${failedToo}${rates}`,
+      errors: null,
+      fault,
+    };
   }
   const parts = [
     ...(lost > 0 ? [`${count(lost)} of ${count(opened)} connections lost`] : []),

@@ -118,7 +118,12 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
   try {
     const tls = (await options.tls?.forCell(plan)) ?? {};
-    const restart = restartingServer(plan.loaded.scenario, plan.params, (port) => serverOf(plan, options, tls, port), plan.foreign ? null : () => freePort(options.host));
+    const restart = restartingServer(
+      plan.loaded.scenario,
+      plan.params,
+      (port) => serverOf(plan, options, tls, port),
+      plan.foreign ? null : () => freePort(options.host),
+    );
     server = restart ?? serverOf(plan, options, tls);
     // Waits before the window honour Ctrl+C at once; the reports after it are still collected.
     const ready = await server.start(options.signal);
@@ -127,13 +132,23 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries, tls);
     children.push(...clients);
     const readyMs = readyTimeoutMs(plan.loaded.scenario, plan.params);
-    await Promise.all(clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)));
+    await Promise.all(
+      clients.map((c) => c.waitFor('ready', readyMs, 'ready() call (connections open)', options.signal)),
+    );
     throwIfAborted(options.signal);
 
     const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
-    resources = new WindowResources(serverPids, clients.map((c) => c.process.pid ?? -1), ready.tree, options.onResourceSample, clientSampledAsTree(plan.client));
+    resources = new WindowResources(
+      serverPids,
+      clients.map((c) => c.process.pid ?? -1),
+      ready.tree,
+      options.onResourceSample,
+      clientSampledAsTree(plan.client),
+    );
     const sampling = resources;
-    clients.forEach((client, index) => { client.onWindowClosed = () => sampling.clientClosed(index); });
+    clients.forEach((client, index) => {
+      client.onWindowClosed = () => sampling.clientClosed(index);
+    });
     await server.windowOpen(options.signal);
     throwIfAborted(options.signal);
     if (options.shard) gateNotes.push(...(await options.shard.gate.arrive(options.signal)));
@@ -171,7 +186,14 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     if (error instanceof ServerUnavailable && !options.signal.aborted) {
       // Nothing was measured; `finally` stops what it had started.
       options.shard?.gate.withdraw(error.message);
-      return { failure: null, errors: null, fault: null, measured: null, unavailable: error.message, elapsedMs: Date.now() - started };
+      return {
+        failure: null,
+        errors: null,
+        fault: null,
+        measured: null,
+        unavailable: error.message,
+        elapsedMs: Date.now() - started,
+      };
     }
     if (options.signal.aborted) state.failure = 'interrupted';
     else fail(state, error);
@@ -184,12 +206,24 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
 
   const elapsedMs = Date.now() - started;
   const reports = [...clientReports.values()];
-  const failedAtMs = state.failedAtEpochMs !== null && openedAtEpochMs !== null ? state.failedAtEpochMs - openedAtEpochMs : null;
+  const failedAtMs =
+    state.failedAtEpochMs !== null && openedAtEpochMs !== null ? state.failedAtEpochMs - openedAtEpochMs : null;
   if (reports.length === 0 || !resources) {
     const failure = state.failure ?? 'no client reported';
-    return { failure, errors: null, fault: failedAtMs === null ? null : { atMs: failedAtMs, connections: { opened: 0, failed: 0, lost: 0 } }, measured: null, elapsedMs };
+    return {
+      failure,
+      errors: null,
+      fault: failedAtMs === null ? null : { atMs: failedAtMs, connections: { opened: 0, failed: 0, lost: 0 } },
+      measured: null,
+      elapsedMs,
+    };
   }
-  const measurements = assembleMeasurements(reports, state.serverReport ? [state.serverReport] : [], sideBySide, timeSeries.build());
+  const measurements = assembleMeasurements(
+    reports,
+    state.serverReport ? [state.serverReport] : [],
+    sideBySide,
+    timeSeries.build(),
+  );
   if (openedAtEpochMs !== null) measurements.windowOpenedAtEpochMs = openedAtEpochMs;
   const connections = sumLedgers(reports.flatMap((r) => (r.connections ? [r.connections] : [])));
   // A scenario that measures failed and lost connections itself (churn, a restart) is not judged by the ledger:
@@ -203,8 +237,17 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
     ...(state.saturation ? { saturation: state.saturation } : {}),
   };
-  const { metrics } = computeMetrics(plan.loaded.scenario, { ...measured, clientProcesses: options.clientProcesses, params: plan.params });
-  const verdict = judgeRound(state.failure, failedAtMs, judged, countedErrors(plan.loaded.scenario.metrics as Record<string, MetricDefinition>, metrics));
+  const { metrics } = computeMetrics(plan.loaded.scenario, {
+    ...measured,
+    clientProcesses: options.clientProcesses,
+    params: plan.params,
+  });
+  const verdict = judgeRound(
+    state.failure,
+    failedAtMs,
+    judged,
+    countedErrors(plan.loaded.scenario.metrics as Record<string, MetricDefinition>, metrics),
+  );
   return { ...verdict, measured, elapsedMs };
 }
 
@@ -221,7 +264,12 @@ function fail(state: { failure: string | null; failedAtEpochMs: number | null },
  * connection lost fails the round; some lost or that could not open, or any metric of role
  * errors above zero, give it errors.
  */
-function judgeRound(failure: string | null, failedAtMs: number | null, connections: ConnectionLedger, counted: CountedError[]): Pick<CellRun, 'failure' | 'errors' | 'fault'> {
+function judgeRound(
+  failure: string | null,
+  failedAtMs: number | null,
+  connections: ConnectionLedger,
+  counted: CountedError[],
+): Pick<CellRun, 'failure' | 'errors' | 'fault'> {
   const verdict = connectionVerdict(connections);
   const counts = { opened: connections.opened, failed: connections.failed, lost: connections.lost };
   if (failure !== null) {
@@ -230,33 +278,78 @@ function judgeRound(failure: string | null, failedAtMs: number | null, connectio
     const fault: CellFault = { atMs, connections: counts, ...(trafficMs !== undefined ? { trafficMs } : {}) };
     if (failure === 'interrupted') return { failure, errors: null, fault: verdict?.fault ?? null };
     // When it happened: the failure's own time, else what the connections went through.
-    if (failedAtMs === null && verdict) return { failure: `${failure}; ${verdict.failure ?? verdict.errors}`, errors: null, fault };
+    if (failedAtMs === null && verdict)
+      return { failure: `${failure}; ${verdict.failure ?? verdict.errors}`, errors: null, fault };
     const when = failedAtMs !== null ? ` (${whenText(failedAtMs)})` : '';
-    const rates = trafficMs !== undefined && trafficMs > 0 ? `; rates are over the ${(trafficMs / 1000).toFixed(2)} s the traffic ran` : '';
+    const rates =
+      trafficMs !== undefined && trafficMs > 0
+        ? `; rates are over the ${(trafficMs / 1000).toFixed(2)} s the traffic ran`
+        : '';
     return { failure: `${failure}${when}${rates}`, errors: null, fault };
   }
   const countedText = countedErrorsText(counted);
   if (!verdict) return { failure: null, errors: countedText, fault: null };
-  if (verdict.errors !== null && countedText !== null) return { ...verdict, errors: `${verdict.errors}; ${countedText}` };
+  if (verdict.errors !== null && countedText !== null)
+    return { ...verdict, errors: `${verdict.errors}; ${countedText}` };
   return verdict;
 }
 
 /** wsbench's own server child running the stack's adapter, or the foreign server the plan names; on `port` when given (a restart). */
 function serverOf(plan: CellPlan, options: CellOptions, tls: CellTls, port?: number): CellServer {
   const scenario = { url: plan.loaded.url, name: plan.loaded.scenario.name };
-  if (plan.foreign) return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), { host: options.host, scenario: scenario.name, params: plan.params, tls, serverMetrics: declaresServerMetrics(plan.loaded.scenario), subprotocols: plan.loaded.scenario.subprotocols?.(plan.params) ?? [] });
+  if (plan.foreign)
+    return foreignServer(port === undefined ? plan.foreign : onPort(plan.foreign, port), {
+      host: options.host,
+      scenario: scenario.name,
+      params: plan.params,
+      tls,
+      serverMetrics: declaresServerMetrics(plan.loaded.scenario),
+      subprotocols: plan.loaded.scenario.subprotocols?.(plan.params) ?? [],
+    });
   const count = serverProcessCount(plan.params);
-  const children = Array.from({ length: count }, (_, i) => new ManagedChild(count > 1 ? `server ${i + 1}` : 'server', 'server', SERVER_ENTRY, stackRuntime('server', plan.server)));
-  return new ChildServer(children, { type: 'start', adapter: plan.server, scenario, params: plan.params, host: options.host, ...(tls.server ? { tls: tls.server } : {}) }, port);
+  const children = Array.from(
+    { length: count },
+    (_, i) =>
+      new ManagedChild(
+        count > 1 ? `server ${i + 1}` : 'server',
+        'server',
+        SERVER_ENTRY,
+        stackRuntime('server', plan.server),
+      ),
+  );
+  return new ChildServer(
+    children,
+    {
+      type: 'start',
+      adapter: plan.server,
+      scenario,
+      params: plan.params,
+      host: options.host,
+      ...(tls.server ? { tls: tls.server } : {}),
+    },
+    port,
+  );
 }
 
-function startClients(plan: CellPlan, options: CellOptions, url: string, httpUrl: string, timeSeries: TimeSeriesCollector, tls: CellTls): ManagedChild[] {
+function startClients(
+  plan: CellPlan,
+  options: CellOptions,
+  url: string,
+  httpUrl: string,
+  timeSeries: TimeSeriesCollector,
+  tls: CellTls,
+): ManagedChild[] {
   const latest: Record<string, number>[] = [];
   // Shard i's processes come after those of shards 0 .. i-1: every shard takes its own part of every share.
   const firstIndex = (options.shard?.index ?? 0) * options.clientProcesses;
   const processCount = (options.shard?.count ?? 1) * options.clientProcesses;
   return Array.from({ length: options.clientProcesses }, (_, index) => {
-    const child = new ManagedChild(options.clientProcesses > 1 ? `client ${index + 1}` : 'client', 'client', CLIENT_ENTRY, stackRuntime('client', plan.client));
+    const child = new ManagedChild(
+      options.clientProcesses > 1 ? `client ${index + 1}` : 'client',
+      'client',
+      CLIENT_ENTRY,
+      stackRuntime('client', plan.client),
+    );
     child.onProgress = (message) => {
       for (const tick of message.ticks) {
         timeSeries.add(index, tick);

@@ -10,8 +10,16 @@ import { openFileLimit } from '../open-file-limit.js';
 /** Probes every registered stack; a stack that throws while loading is reported unavailable. */
 export async function probeStacks(): Promise<StackInfo[]> {
   const entries = [
-    ...Object.keys(serverStacks).map((name) => ({ name, load: () => loadServerAdapter(name), role: 'server' as const })),
-    ...Object.keys(clientStacks).map((name) => ({ name, load: () => loadClientAdapter(name), role: 'client' as const })),
+    ...Object.keys(serverStacks).map((name) => ({
+      name,
+      load: () => loadServerAdapter(name),
+      role: 'server' as const,
+    })),
+    ...Object.keys(clientStacks).map((name) => ({
+      name,
+      load: () => loadClientAdapter(name),
+      role: 'client' as const,
+    })),
   ];
   return Promise.all(
     entries.map(async ({ name, load, role }): Promise<StackInfo> => {
@@ -31,7 +39,11 @@ export async function probeStacks(): Promise<StackInfo[]> {
           name,
           role,
           protocol: 'websocket',
-          availability: { available: false, version: null, reason: `adapter failed to load: ${(error as Error).message}` },
+          availability: {
+            available: false,
+            version: null,
+            reason: `adapter failed to load: ${(error as Error).message}`,
+          },
         };
       }
     }),

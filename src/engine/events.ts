@@ -51,7 +51,12 @@ export type RunEvent =
    * Once per progress message while the window is open: client counters summed over processes, cumulative;
    * `progress` is the message itself: which client process sent it and its ticks (interval histograms included).
    */
-  | { type: 'tick'; index: number; counters: Record<string, number>; progress?: { process: number; ticks: ProgressTick[] } }
+  | {
+      type: 'tick';
+      index: number;
+      counters: Record<string, number>;
+      progress?: { process: number; ticks: ProgressTick[] };
+    }
   /** A /proc sample of one process of the cell while the window is open (server: all its processes as one). */
   | ({ type: 'resources'; index: number; role: 'server' | 'client'; process: number } & ResourceSample)
   /**
@@ -59,7 +64,14 @@ export type RunEvent =
    * measured, as the result is assembled from it (a journal keeps it, so a rebuilt cell is the run's own):
    * engine/cell.ts's CellRun, unknown here because cell.ts imports this file (the layers point down).
    */
-  | (CellEventBase & { type: 'cell-end'; status: 'ok' | 'errors' | 'failed' | 'skipped'; reason: string | null; saturation?: string; notes?: string[]; outcome?: unknown })
+  | (CellEventBase & {
+      type: 'cell-end';
+      status: 'ok' | 'errors' | 'failed' | 'skipped';
+      reason: string | null;
+      saturation?: string;
+      notes?: string[];
+      outcome?: unknown;
+    })
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
 

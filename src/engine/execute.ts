@@ -36,15 +36,28 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
   const cells = plan.cells;
   const runs: CellRun[][] = cells.map(() => []);
   const total = cells.length * plan.repeat;
-  const cellPlan = cells.map((cell) => ({ server: cell.server, client: cell.client, params: cell.params, skip: cell.skip, ...(cell.control ? { control: cell.control } : {}) }));
+  const cellPlan = cells.map((cell) => ({
+    server: cell.server,
+    client: cell.client,
+    params: cell.params,
+    skip: cell.skip,
+    ...(cell.control ? { control: cell.control } : {}),
+  }));
   const environment = {
     ...describeEnvironment(plan.stacks),
     ...(plan.foreign.length > 0 ? { foreignServers: plan.foreign.map(foreignServerInfo) } : {}),
   };
   const runIdentity = { startedAt: startedAt.toISOString(), environment, clientProcesses: plan.clientProcesses };
   emit({
-    type: 'run-start', scenario: plan.info, cells: cells.length, repeat: plan.repeat, plan: cellPlan, ...(options.shard ? { shard: options.shard } : {}), ...runIdentity,
-    warnings: plan.warnings, host: plan.host,
+    type: 'run-start',
+    scenario: plan.info,
+    cells: cells.length,
+    repeat: plan.repeat,
+    plan: cellPlan,
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...runIdentity,
+    warnings: plan.warnings,
+    host: plan.host,
   });
   const coordinator = options.coordinate ? await options.coordinate(signal) : null;
   // Round-robin over the cells, so slow drift on the machine hits every pair alike.
@@ -54,7 +67,14 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
       if (cell.skip !== null || signal.aborted) continue;
       const index = round * cells.length + i;
       const identity = { scenario: plan.info.name, server: cell.server, client: cell.client, params: cell.params };
-      emit({ type: 'cell-start', index, total, round, ...identity, windowMs: cellWindow(plan.loaded.scenario, cell.params).fixedMs });
+      emit({
+        type: 'cell-start',
+        index,
+        total,
+        round,
+        ...identity,
+        windowMs: cellWindow(plan.loaded.scenario, cell.params).fixedMs,
+      });
       const outcome = await runCell(cell, {
         host: plan.host,
         clientProcesses: plan.clientProcesses,
@@ -62,13 +82,37 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         onWindowOpen: () => emit({ type: 'window-open', index }),
         onTick: (counters, progress) => emit({ type: 'tick', index, counters, progress }),
         onResourceSample: (role, process, sample) => emit({ type: 'resources', index, role, process, ...sample }),
-        ...(coordinator ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } } : {}),
+        ...(coordinator
+          ? { shard: { index: coordinator.index, count: coordinator.count, gate: coordinator.gate(i, round) } }
+          : {}),
         tls: plan.tls,
       });
       runs[i]!.push(outcome);
-      const status = outcome.unavailable !== undefined ? 'skipped' : outcome.failure !== null ? 'failed' : outcome.errors !== null ? 'errors' : 'ok';
-      const findings = outcome.measured ? { notes: outcome.measured.notes, ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}) } : {};
-      emit({ type: 'cell-end', index, total, round, ...identity, status, reason: outcome.unavailable ?? outcome.failure ?? outcome.errors, ...findings, outcome });
+      const status =
+        outcome.unavailable !== undefined
+          ? 'skipped'
+          : outcome.failure !== null
+            ? 'failed'
+            : outcome.errors !== null
+              ? 'errors'
+              : 'ok';
+      const findings = outcome.measured
+        ? {
+            notes: outcome.measured.notes,
+            ...(outcome.measured.saturation ? { saturation: outcome.measured.saturation } : {}),
+          }
+        : {};
+      emit({
+        type: 'cell-end',
+        index,
+        total,
+        round,
+        ...identity,
+        status,
+        reason: outcome.unavailable ?? outcome.failure ?? outcome.errors,
+        ...findings,
+        outcome,
+      });
     }
   }
   // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).

@@ -25,7 +25,11 @@ export function allParameters(scenario: AnyScenario): Record<string, ParameterSp
 
 /** A declaration in the result JSON's terms: defaults and bounds in ms and bytes. */
 export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo {
-  const info: ParameterInfo = { kind: spec.kind, description: spec.description, default: readValue(name, spec, spec.default, false) };
+  const info: ParameterInfo = {
+    kind: spec.kind,
+    description: spec.description,
+    default: readValue(name, spec, spec.default, false),
+  };
   if ('min' in spec && spec.min !== undefined) info.min = boundOf(name, spec, spec.min);
   if ('max' in spec && spec.max !== undefined) info.max = boundOf(name, spec, spec.max);
   if (spec.kind === 'choice') info.choices = spec.choices;
@@ -38,25 +42,38 @@ export function parameterInfo(name: string, spec: ParameterSpec): ParameterInfo 
  * an array on a sweepable parameter multiplies the sets. Each set then passes
  * the scenario's own validate(), and a server restart it declares must fit its window.
  */
-export function resolveParameterSets(scenario: AnyScenario, inputs: Readonly<Record<string, unknown>>, presetName?: string): ParamValues[] {
+export function resolveParameterSets(
+  scenario: AnyScenario,
+  inputs: Readonly<Record<string, unknown>>,
+  presetName?: string,
+): ParamValues[] {
   const parameters = allParameters(scenario);
   let preset: Record<string, unknown> = {};
   if (presetName !== undefined) {
     const found = (scenario.presets as Record<string, Record<string, unknown>> | undefined)?.[presetName];
     if (!found) {
       const known = Object.keys(scenario.presets ?? {});
-      throw new ParameterError('preset', `"${presetName}" is not a preset of ${scenario.name} (${known.length ? known.join(', ') : 'it has none'})`);
+      throw new ParameterError(
+        'preset',
+        `"${presetName}" is not a preset of ${scenario.name} (${known.length ? known.join(', ') : 'it has none'})`,
+      );
     }
     preset = found;
   }
   for (const name of Object.keys(inputs)) {
-    if (!(name in parameters)) throw new ParameterError(name, `not a parameter of ${scenario.name} (its parameters: ${Object.keys(parameters).join(', ')})`);
+    if (!(name in parameters))
+      throw new ParameterError(
+        name,
+        `not a parameter of ${scenario.name} (its parameters: ${Object.keys(parameters).join(', ')})`,
+      );
   }
   const merged = { ...preset, ...inputs };
   let sets: Record<string, Value>[] = [{}];
   for (const [name, spec] of Object.entries(parameters)) {
     const given = merged[name];
-    const values = (given === undefined ? [spec.default] : listOf(name, spec, given)).map((v) => readValue(name, spec, v));
+    const values = (given === undefined ? [spec.default] : listOf(name, spec, given)).map((v) =>
+      readValue(name, spec, v),
+    );
     sets = sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value })));
   }
   for (const set of sets) {

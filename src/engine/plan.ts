@@ -6,7 +6,14 @@
  * runs many steps (capacity) plans again only what changes, with replan().
  */
 import { ParameterError, UsageError } from '../errors.js';
-import { CLIENTS_ONLY_WHEN_NAMED, clientStacks, serverStacks, type ClientStackName, type ServerStackName, type StackNameInput } from '../stacks.js';
+import {
+  CLIENTS_ONLY_WHEN_NAMED,
+  clientStacks,
+  serverStacks,
+  type ClientStackName,
+  type ServerStackName,
+  type StackNameInput,
+} from '../stacks.js';
 import type { ParameterDeclarations, ParamValues } from '../declaration-types.js';
 import type { ScenarioInputs } from '../scenario-types.js';
 import type { ScenarioOf, ScenarioRefInput } from '../typed-results.js';
@@ -28,7 +35,10 @@ import { parseSlo, type Slo } from '../slo/grammar.js';
  * Parameters as code passes them: typed from the scenario when run() gets the scenario itself
  * or a built-in's name ('echo'), free-form for a path.
  */
-export type ParamsFor<S> = ScenarioOf<S> extends { parameters: infer D extends ParameterDeclarations } ? ScenarioInputs<D> : Readonly<Record<string, unknown>>;
+export type ParamsFor<S> =
+  ScenarioOf<S> extends { parameters: infer D extends ParameterDeclarations }
+    ? ScenarioInputs<D>
+    : Readonly<Record<string, unknown>>;
 
 /**
  * What a run measures: which scenario, against which servers and clients, with which parameters.
@@ -36,7 +46,12 @@ export type ParamsFor<S> = ScenarioOf<S> extends { parameters: infer D extends P
  * (targets, serverCommands); run() infers them, so a misspelt stack name does not compile. Their
  * defaults take any name (checked when the run is planned), as names read from input come.
  */
-export interface MatrixOptions<S extends ScenarioRef = ScenarioRef, Sv extends string = string, Cl extends string = string, F extends string = string> {
+export interface MatrixOptions<
+  S extends ScenarioRef = ScenarioRef,
+  Sv extends string = string,
+  Cl extends string = string,
+  F extends string = string,
+> {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
   scenario: ScenarioRefInput<S>;
   /**
@@ -117,7 +132,9 @@ export type PlanChange = Pick<MatrixOptions, 'servers' | 'clients' | 'params' | 
 /** Checks options and builds the plan without starting anything; errors name the option. */
 export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario): Promise<MatrixPlan> {
   if (process.env.WSBENCH_ROLE) {
-    throw new UsageError('run() was called inside a wsbench child process: keep a scenario in its own module, apart from the code that calls run()');
+    throw new UsageError(
+      'run() was called inside a wsbench child process: keep a scenario in its own module, apart from the code that calls run()',
+    );
   }
   const rest = withoutScenario(options);
   const checked = checkOptions(rest);
@@ -125,7 +142,11 @@ export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario
   raiseOpenFileLimit();
   const scenarioModule = loaded ?? (await loadScenario(options.scenario));
   // Every parameter is checked before the probe, which may run a runtime's binary.
-  const paramSets = resolveParameterSets(scenarioModule.scenario, paramsWithTlsDefault(rest.params, checked.foreign), rest.preset);
+  const paramSets = resolveParameterSets(
+    scenarioModule.scenario,
+    paramsWithTlsDefault(rest.params, checked.foreign),
+    rest.preset,
+  );
   checkForeignTls(paramSets, checked.foreign);
   const tls = new RunTls(checked.host, foreignTrustOf(rest, checked.foreign));
   return expand(checked, scenarioModule, paramSets, await probeStacks(), rest, tls);
@@ -135,14 +156,32 @@ export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario
 export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
   const options = { ...plan.options, ...change };
   const checked = checkOptions(options);
-  const paramSets = resolveParameterSets(plan.loaded.scenario, paramsWithTlsDefault(options.params, checked.foreign), options.preset);
+  const paramSets = resolveParameterSets(
+    plan.loaded.scenario,
+    paramsWithTlsDefault(options.params, checked.foreign),
+    options.preset,
+  );
   checkForeignTls(paramSets, checked.foreign);
   return expand(checked, plan.loaded, paramSets, plan.stacks, options, plan.tls);
 }
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */
 function withoutScenario(options: MatrixOptions): Omit<MatrixOptions, 'scenario'> {
-  const keys = ['servers', 'targets', 'serverCommands', 'clients', 'params', 'preset', 'clientProcesses', 'repeat', 'host', 'ca', 'insecure', 'slo', 'control'] as const;
+  const keys = [
+    'servers',
+    'targets',
+    'serverCommands',
+    'clients',
+    'params',
+    'preset',
+    'clientProcesses',
+    'repeat',
+    'host',
+    'ca',
+    'insecure',
+    'slo',
+    'control',
+  ] as const;
   return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
 }
 
@@ -153,13 +192,17 @@ function checkOptions(options: Omit<MatrixOptions, 'scenario'>): CheckedOptions 
   const foreign = foreignSpecs(options.targets ?? [], options.serverCommands ?? [], builtIn);
   const foreignNames = foreign.map((f) => f.name);
   // Measuring your own server runs it alone unless built-in stacks are asked for beside it.
-  const picked = pickStacks('servers', options.servers ?? (foreign.length > 0 ? foreignNames : undefined), [...builtIn, ...foreignNames]);
+  const picked = pickStacks('servers', options.servers ?? (foreign.length > 0 ? foreignNames : undefined), [
+    ...builtIn,
+    ...foreignNames,
+  ]);
   const servers = [...picked, ...foreignNames.filter((name) => !picked.includes(name))];
   const clients = pickStacks('clients', options.clients, Object.keys(clientStacks), CLIENTS_ONLY_WHEN_NAMED);
   const clientProcesses = wholeNumber('clientProcesses', options.clientProcesses ?? 1, 1, 64);
   const repeat = wholeNumber('repeat', options.repeat ?? 1, 1, 100);
   const host = options.host ?? '127.0.0.1';
-  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
+    throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
   return { servers, clients, clientProcesses, repeat, host, foreign };
 }
 
@@ -183,7 +226,8 @@ function expand(
   const warnings = tls.foreignTrust?.insecure ? [insecureWarning(checked.foreign)] : [];
   const info = scenarioInfo(loaded.scenario);
   const pair = options.control ? cells.find((c) => c.skip === null) : undefined;
-  if (options.control && !pair) throw new ParameterError('control', 'no pair of the run can run here, so none can be its control');
+  if (options.control && !pair)
+    throw new ParameterError('control', 'no pair of the run can run here, so none can be its control');
   if (pair) cells.splice(0, cells.length, { ...pair, control: 1 }, ...cells, { ...pair, control: 2 });
   const slo = options.slo !== undefined ? parseSlo(options.slo, info) : null;
   return { ...checked, loaded, info, paramSets, stacks, cells, options, tls, warnings, slo };
@@ -195,17 +239,24 @@ function insecureWarning(foreign: CheckedOptions['foreign']): string {
 }
 
 function wholeNumber(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new ParameterError(name, `${value} is not a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ParameterError(name, `${value} is not a whole number from ${min} to ${max}`);
   return value;
 }
 
 /** The stacks `wanted`, checked against `known`; when none are named, every known one but those `onlyWhenNamed`. */
-function pickStacks(option: 'servers' | 'clients', wanted: string[] | undefined, known: string[], onlyWhenNamed: readonly string[] = []): string[] {
+function pickStacks(
+  option: 'servers' | 'clients',
+  wanted: string[] | undefined,
+  known: string[],
+  onlyWhenNamed: readonly string[] = [],
+): string[] {
   if (wanted === undefined) return known.filter((name) => !onlyWhenNamed.includes(name));
   if (wanted.length === 0) throw new ParameterError(option, `give at least one of ${known.join(', ')}`);
   for (const name of wanted) {
     if (name === '') throw new ParameterError(option, `an empty name in the list (known: ${known.join(', ')})`);
-    if (!known.includes(name)) throw new ParameterError(option, `unknown ${option.slice(0, -1)} stack "${name}" (known: ${known.join(', ')})`);
+    if (!known.includes(name))
+      throw new ParameterError(option, `unknown ${option.slice(0, -1)} stack "${name}" (known: ${known.join(', ')})`);
   }
   return [...new Set(wanted)];
 }

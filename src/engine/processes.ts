@@ -20,7 +20,11 @@ process.on('exit', () => {
  * `atEpochMs` when it happened (its exit, or its failure message), null when not known.
  */
 export class ChildFailure extends Error {
-  constructor(message: string, readonly report?: ProcessReport, readonly atEpochMs: number | null = null) {
+  constructor(
+    message: string,
+    readonly report?: ProcessReport,
+    readonly atEpochMs: number | null = null,
+  ) {
     super(message);
   }
 }
@@ -47,13 +51,22 @@ export class ManagedChild {
   onSibling: ((message: SiblingMessage) => void) | null = null;
 
   /** `role` names the child in failure reasons ("client 2"); `kind` decides how it is launched. */
-  constructor(readonly role: string, kind: 'server' | 'client', entry: string, runtime: Runtime = 'node') {
+  constructor(
+    readonly role: string,
+    kind: 'server' | 'client',
+    entry: string,
+    runtime: Runtime = 'node',
+  ) {
     const launch = childLaunch(runtime, kind);
     this.process = fork(entry, [], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
       env: { ...process.env, ...launch.env, WSBENCH_ROLE: role },
-      ...(launch.execPath ? { execPath: launch.execPath, execArgv: launch.execArgv ?? [] } : launch.execArgv ? { execArgv: launch.execArgv } : {}),
+      ...(launch.execPath
+        ? { execPath: launch.execPath, execArgv: launch.execArgv ?? [] }
+        : launch.execArgv
+          ? { execArgv: launch.execArgv }
+          : {}),
     });
     live.add(this.process);
     // Without a listener a failed IPC write would crash wsbench instead of failing the cell.
@@ -103,19 +116,29 @@ export class ManagedChild {
    * Waits for a message of `type`. A `failed` message, the child's exit or the
    * timeout rejects with a reason fit for a cell.
    */
-  async waitFor<T extends FromChild['type']>(type: T, timeoutMs: number, what: string, signal?: AbortSignal): Promise<Extract<FromChild, { type: T }>> {
+  async waitFor<T extends FromChild['type']>(
+    type: T,
+    timeoutMs: number,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<Extract<FromChild, { type: T }>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (signal?.aborted) throw new ChildFailure('interrupted');
       const index = this.inbox.findIndex(({ message: m }) => m.type === type || m.type === 'failed');
       if (index >= 0) {
         const { message, atEpochMs } = this.inbox.splice(index, 1)[0]!;
-        if (message.type === 'failed' && type !== 'failed') throw new ChildFailure(`${this.role}: ${message.reason}`, message.report, atEpochMs);
+        if (message.type === 'failed' && type !== 'failed')
+          throw new ChildFailure(`${this.role}: ${message.reason}`, message.report, atEpochMs);
         return message as Extract<FromChild, { type: T }>;
       }
       if (this.exitInfo) {
         const tail = lastLine(this.stderr());
-        throw new ChildFailure(`${this.role} ${this.exitInfo} before ${what}${tail ? `: ${tail}` : ''}`, undefined, this.exitedAtEpochMs);
+        throw new ChildFailure(
+          `${this.role} ${this.exitInfo} before ${what}${tail ? `: ${tail}` : ''}`,
+          undefined,
+          this.exitedAtEpochMs,
+        );
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new ChildFailure(`${this.role}: no ${what} within ${Math.round(timeoutMs / 1000)}s`);
@@ -159,7 +182,10 @@ export class ManagedChild {
  * that happens to contain "Error"; else the last line.
  */
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const messageLine = [...lines].reverse().find((l) => /^[A-Za-z]*(Error|Exception)( \[[A-Z_]+\])?: /.test(l));
   return (messageLine ?? lines.at(-1) ?? '').slice(0, 300);
 }

@@ -22,14 +22,23 @@ export function restartSchedule(scenario: AnyScenario, params: ParamValues): Res
   if (!declared) return null;
   const atMs = declared.atMs(params);
   const downtimeMs = declared.downtimeMs(params);
-  for (const [what, value] of [['atMs', atMs], ['downtimeMs', downtimeMs]] as const) {
+  for (const [what, value] of [
+    ['atMs', atMs],
+    ['downtimeMs', downtimeMs],
+  ] as const) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new ParameterError('duration', `${scenario.name}'s serverRestart.${what} gave ${String(value)}, not a time in ms`);
+      throw new ParameterError(
+        'duration',
+        `${scenario.name}'s serverRestart.${what} gave ${String(value)}, not a time in ms`,
+      );
     }
   }
   const windowMs = cellWindow(scenario, params).fixedMs;
   if (windowMs !== undefined && atMs + downtimeMs >= windowMs) {
-    throw new ParameterError('duration', `${windowMs}ms leaves no time after the server restart (killed at ${atMs}ms, down ${downtimeMs}ms): the window must outlast it`);
+    throw new ParameterError(
+      'duration',
+      `${windowMs}ms leaves no time after the server restart (killed at ${atMs}ms, down ${downtimeMs}ms): the window must outlast it`,
+    );
   }
   return { atMs, downtimeMs };
 }

@@ -27,7 +27,12 @@ export function poolMeasured(parts: Measured[]): Measured {
 
 /** Histograms merged over rounds, counters and windows added; the first round's time series. */
 function poolMeasurements(parts: CellMeasurements[]): CellMeasurements {
-  return assembleMeasurements(parts, parts.map(serverPartOf), oneAfterAnother, parts.find((p) => p.timeSeries)?.timeSeries);
+  return assembleMeasurements(
+    parts,
+    parts.map(serverPartOf),
+    oneAfterAnother,
+    parts.find((p) => p.timeSeries)?.timeSeries,
+  );
 }
 
 /** Per process (server, client 1, client 2 ...): means weighted by samples, the highest max. */
@@ -36,7 +41,9 @@ function poolResources(parts: CellResources[]): CellResources {
   const processes = Math.max(...parts.map((p) => p.clients.length));
   return {
     server: servers.length ? poolProcess(servers) : null,
-    clients: Array.from({ length: processes }, (_, i) => poolProcess(parts.flatMap((p) => (p.clients[i] ? [p.clients[i]!] : [])))),
+    clients: Array.from({ length: processes }, (_, i) =>
+      poolProcess(parts.flatMap((p) => (p.clients[i] ? [p.clients[i]!] : []))),
+    ),
   };
 }
 

@@ -6,7 +6,13 @@
  */
 import type { ParamValues } from '../declaration-types.js';
 import { toolVersion } from '../package-version.js';
-import { SCHEMA_VERSION, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../result-types.js';
+import {
+  SCHEMA_VERSION,
+  type BenchResult,
+  type CellResult,
+  type Environment,
+  type ScenarioInfo,
+} from '../result-types.js';
 import type { AnyScenario } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { cellResult } from './cell-result.js';
@@ -40,9 +46,11 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
   const cells = record.cells.map((cell, i): CellResult => {
     const identity = { scenario: record.info.name, server: cell.server, client: cell.client, params: cell.params };
     if (cell.skip !== null) return { ...identity, status: 'skipped', reason: cell.skip, elapsedMs: 0 };
-    if (record.coordinationFailure) return { ...identity, status: 'failed', reason: record.coordinationFailure, elapsedMs: 0 };
+    if (record.coordinationFailure)
+      return { ...identity, status: 'failed', reason: record.coordinationFailure, elapsedMs: 0 };
     const rounds = runs[i] ?? [];
-    if (rounds.length === 0) return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
+    if (rounds.length === 0)
+      return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
     return cellResult(identity, record.scenario, record.clientProcesses, rounds);
   });
   // The noise control's two cells leave the matrix for their own section.

@@ -20,7 +20,10 @@ export class RunTls {
    * `host`: the address servers bind, which the certificate must name beside the loopback defaults.
    * `foreignTrust`: what the clients trust for a wss:// server that does not serve the run's certificate (--ca, --insecure).
    */
-  constructor(private readonly host: string, readonly foreignTrust: ClientTls | undefined) {}
+  constructor(
+    private readonly host: string,
+    readonly foreignTrust: ClientTls | undefined,
+  ) {}
 
   async forCell(cell: { foreign?: ForeignServerSpec; params: ParamValues }): Promise<CellTls> {
     const foreign = cell.foreign;
@@ -34,7 +37,10 @@ export class RunTls {
     }
     if (cell.params.tls !== 'on') return {};
     const certificate = await this.runCertificate();
-    return { server: { certPem: certificate.certPem, keyPem: certificate.keyPem }, client: { caPem: certificate.certPem } };
+    return {
+      server: { certPem: certificate.certPem, keyPem: certificate.keyPem },
+      client: { caPem: certificate.certPem },
+    };
   }
 
   /** Deletes the files (the certificate stays in memory for a later step of the same run); safe to call twice. */

@@ -112,7 +112,9 @@ export class RestartingServer implements CellServer {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
-      this.ownNotes.push(`the window closed before the server restart was due (${this.schedule.atMs} ms after it opened)`);
+      this.ownNotes.push(
+        `the window closed before the server restart was due (${this.schedule.atMs} ms after it opened)`,
+      );
     }
     await this.restarting;
     return this.failure;
@@ -131,7 +133,9 @@ export class RestartingServer implements CellServer {
   }
 
   notes(): string[] {
-    return [...new Set([...this.retired.flatMap((s) => s.notes()), ...(this.current?.notes() ?? []), ...this.ownNotes])];
+    return [
+      ...new Set([...this.retired.flatMap((s) => s.notes()), ...(this.current?.notes() ?? []), ...this.ownNotes]),
+    ];
   }
 
   private async restart(clients: readonly ManagedChild[], resources: WindowResources): Promise<void> {
@@ -145,7 +149,11 @@ export class RestartingServer implements CellServer {
       for (const client of clients) client.send({ type: 'server-restart', times });
     };
     try {
-      await withDeadline(killed.stop(), KILLED_EXIT_TIMEOUT_MS, `the killed server was still running ${KILLED_EXIT_TIMEOUT_MS / 1000}s after SIGKILL`);
+      await withDeadline(
+        killed.stop(),
+        KILLED_EXIT_TIMEOUT_MS,
+        `the killed server was still running ${KILLED_EXIT_TIMEOUT_MS / 1000}s after SIGKILL`,
+      );
       await pause(this.schedule.downtimeMs - (monotonicUs() - stoppedAtUs) / 1000, signal);
       if (signal.aborted) throw new Error('interrupted');
       this.current = this.build(this.port);
@@ -156,8 +164,8 @@ export class RestartingServer implements CellServer {
       if (started.pid !== null) resources.serverRestarted([started.pid, ...(started.siblingPids ?? [])]);
       tell({ stoppedAtUs, servingAtUs });
       this.ownNotes.push(
-        `server restarted: killed (SIGKILL) ${this.schedule.atMs} ms into the window, started again ${this.schedule.downtimeMs} ms later on the same port, `
-          + `serving ${Math.round((servingAtUs - stoppedAtUs) / 1000)} ms after the kill`,
+        `server restarted: killed (SIGKILL) ${this.schedule.atMs} ms into the window, started again ${this.schedule.downtimeMs} ms later on the same port, ` +
+          `serving ${Math.round((servingAtUs - stoppedAtUs) / 1000)} ms after the kill`,
       );
     } catch (error) {
       this.failure = `the server did not come back after its restart: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;

@@ -17,10 +17,22 @@ import { foreignTlsSkip, needsTrust } from './tls-options.js';
 
 /** What a scenario may require, which side must offer it, and how a skip says it is missing. */
 const REQUIREMENTS = [
-  { need: 'fragmentControl', side: 'server', missing: 'needs a server that sends one message as several WebSocket frames' },
+  {
+    need: 'fragmentControl',
+    side: 'server',
+    missing: 'needs a server that sends one message as several WebSocket frames',
+  },
   { need: 'httpRoutes', side: 'server', missing: 'needs a server that serves its HTTP routes' },
-  { need: 'wireTap', side: 'client', missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)" },
-  { need: 'pauseReading', side: 'client', missing: "needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)" },
+  {
+    need: 'wireTap',
+    side: 'client',
+    missing: "needs a client that hands over the socket's raw bytes (frames are read off the wire)",
+  },
+  {
+    need: 'pauseReading',
+    side: 'client',
+    missing: "needs a client that can stop reading its socket (so the bytes stay in the kernel's buffers)",
+  },
   { need: 'httpClient', side: 'client', missing: "needs a client that can call the server's HTTP routes" },
 ] as const;
 
@@ -51,7 +63,8 @@ export function whySkip(
   const pairing = [...stacks, ...foreign.map(foreignStackInfo)];
   const server = pairing.find((s) => s.role === 'server' && s.name === cell.server)!;
   const client = pairing.find((s) => s.role === 'client' && s.name === cell.client)!;
-  if (server.protocol !== client.protocol) return `a ${server.protocol} server cannot talk to a ${client.protocol} client`;
+  if (server.protocol !== client.protocol)
+    return `a ${server.protocol} server cannot talk to a ${client.protocol} client`;
   if (!server.availability.available) return `server ${cell.server} unavailable: ${server.availability.reason}`;
   if (!client.availability.available) return `client ${cell.client} unavailable: ${client.availability.reason}`;
   const sides = { server, client };
@@ -70,13 +83,20 @@ export function whySkip(
  * run's certificate, or --ca), or nothing at all (--insecure). A foreign server's cells have the
  * `tls` value its URL or command says; the other value is skipped.
  */
-function whyNotTls(cell: CellPlan, server: StackInfo, client: StackInfo, foreignTrust: ClientTls | undefined): string | null {
+function whyNotTls(
+  cell: CellPlan,
+  server: StackInfo,
+  client: StackInfo,
+  foreignTrust: ClientTls | undefined,
+): string | null {
   if (cell.foreign) {
     const mismatch = foreignTlsSkip(cell.foreign, cell.params.tls);
     if (mismatch !== null || !cell.foreign.tls) return mismatch;
     if (!needsTrust(cell.foreign)) return clientCannotTrust(client, 'a CA');
     if (foreignTrust?.insecure) {
-      return client.capabilities?.tlsInsecure === true ? null : `--insecure: the ${client.name} client cannot skip certificate verification`;
+      return client.capabilities?.tlsInsecure === true
+        ? null
+        : `--insecure: the ${client.name} client cannot skip certificate verification`;
     }
     return foreignTrust ? clientCannotTrust(client, 'a CA') : null;
   }
@@ -86,7 +106,9 @@ function whyNotTls(cell: CellPlan, server: StackInfo, client: StackInfo, foreign
 }
 
 function clientCannotTrust(client: StackInfo, what: string): string | null {
-  return client.capabilities?.tls === true ? null : `tls=on: the ${client.name} client cannot be given ${what} to trust`;
+  return client.capabilities?.tls === true
+    ? null
+    : `tls=on: the ${client.name} client cannot be given ${what} to trust`;
 }
 
 /** serverProcesses above 1 needs a built-in stack that can share its port and a scenario whose server half allows it. */
@@ -97,7 +119,10 @@ function whyNotProcesses(cell: CellPlan, scenario: AnyScenario, server: StackInf
   if (cell.foreign) return `${asked}: a --target or --server-cmd server runs as it was started`;
   if (!scenario.multiProcessServer) return `${asked}: ${scenario.name} keeps its server state in one process`;
   if (server.capabilities?.sharedPort !== true) {
-    const why = server.runtime === 'node' ? ` (the net module of Node ${process.versions.node} cannot listen with SO_REUSEPORT; Node 22.12 and later can)` : '';
+    const why =
+      server.runtime === 'node'
+        ? ` (the net module of Node ${process.versions.node} cannot listen with SO_REUSEPORT; Node 22.12 and later can)`
+        : '';
     return `${asked}: the ${server.name} server cannot share one port between processes${why}`;
   }
   return null;

@@ -21,7 +21,10 @@ export function tlsValueOf(spec: ForeignServerSpec): 'on' | 'off' {
 }
 
 /** The parameters with `tls` set to what every foreign server serves, when none was given and they all agree on TLS. */
-export function paramsWithTlsDefault(params: Readonly<Record<string, unknown>> | undefined, foreign: readonly ForeignServerSpec[]): Record<string, unknown> {
+export function paramsWithTlsDefault(
+  params: Readonly<Record<string, unknown>> | undefined,
+  foreign: readonly ForeignServerSpec[],
+): Record<string, unknown> {
   const given = { ...(params ?? {}) };
   if (given.tls !== undefined || foreign.length === 0 || !foreign.every((f) => f.tls)) return given;
   return { ...given, tls: 'on' };
@@ -33,7 +36,10 @@ export function checkForeignTls(paramSets: readonly ParamValues[], foreign: read
   for (const spec of foreign) {
     if (values.has(tlsValueOf(spec))) continue;
     const asked = [...values].join(',');
-    throw new ParameterError('tls', `${asked}, but ${describeTls(spec)}: ${spec.tls ? 'give --tls on (or drop --tls)' : fixFor(spec)}`);
+    throw new ParameterError(
+      'tls',
+      `${asked}, but ${describeTls(spec)}: ${spec.tls ? 'give --tls on (or drop --tls)' : fixFor(spec)}`,
+    );
   }
 }
 
@@ -46,13 +52,20 @@ export function foreignTlsSkip(spec: ForeignServerSpec, tls: unknown): string | 
  * What the clients trust for foreign TLS servers that do not serve the run's certificate, from
  * `ca` (PEM text) or `insecure`; undefined: their default trust store. Either needs such a server.
  */
-export function foreignTrustOf(options: { ca?: string; insecure?: boolean }, foreign: readonly ForeignServerSpec[]): ClientTls | undefined {
+export function foreignTrustOf(
+  options: { ca?: string; insecure?: boolean },
+  foreign: readonly ForeignServerSpec[],
+): ClientTls | undefined {
   const { ca, insecure } = options;
   if (ca === undefined && !insecure) return undefined;
-  if (ca !== undefined && insecure) throw new ParameterError('insecure', 'cannot go with --ca: trust the certificate you name, or verify none');
+  if (ca !== undefined && insecure)
+    throw new ParameterError('insecure', 'cannot go with --ca: trust the certificate you name, or verify none');
   const option = ca !== undefined ? 'ca' : 'insecure';
   if (!foreign.some(needsTrust)) {
-    throw new ParameterError(option, 'needs a wss:// or https:// --target (or a --server-cmd with such a --server-url that takes no {cert} and {key})');
+    throw new ParameterError(
+      option,
+      'needs a wss:// or https:// --target (or a --server-cmd with such a --server-url that takes no {cert} and {key})',
+    );
   }
   if (ca === undefined) return { insecure: true };
   try {
@@ -69,12 +82,15 @@ export function needsTrust(spec: ForeignServerSpec): boolean {
 }
 
 function describeTls(spec: ForeignServerSpec): string {
-  if (spec.kind === 'target') return `target ${spec.name} is ${new URL(spec.url).protocol}// (${spec.tls ? 'TLS' : 'no TLS'})`;
+  if (spec.kind === 'target')
+    return `target ${spec.name} is ${new URL(spec.url).protocol}// (${spec.tls ? 'TLS' : 'no TLS'})`;
   if (spec.takesCertificate) return `the --server-cmd ${spec.name} takes {cert} and {key}, so it serves TLS`;
   if (!spec.tls) return `the --server-cmd ${spec.name} serves no TLS (it takes no {cert} and {key})`;
   return `the --server-cmd ${spec.name} has a ${new URL(fillPlaceholders(spec.urlTemplate, { host: '127.0.0.1', port: 1 })).protocol}// URL (TLS)`;
 }
 
 function fixFor(spec: ForeignServerSpec): string {
-  return spec.kind === 'target' ? 'give its wss:// (or https://) URL, or --tls off' : 'put {cert} and {key} where its command takes a certificate and key, or --tls off';
+  return spec.kind === 'target'
+    ? 'give its wss:// (or https://) URL, or --tls off'
+    : 'put {cert} and {key} where its command takes a certificate and key, or --tls off';
 }

@@ -23,7 +23,18 @@ export function vegaString(text: string): string {
 }
 
 /** Keys whose string values Vega-Lite reads as expressions or field paths: wsbench writes those itself, never a user. */
-const STRUCTURAL_KEYS = new Set(['expr', 'labelExpr', 'filter', 'calculate', 'test', 'field', 'signal', '$schema', 'type', 'as']);
+const STRUCTURAL_KEYS = new Set([
+  'expr',
+  'labelExpr',
+  'filter',
+  'calculate',
+  'test',
+  'field',
+  'signal',
+  '$schema',
+  'type',
+  'as',
+]);
 
 /**
  * The spec with vegaText applied to every string in it (titles, subtitles,

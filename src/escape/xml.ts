@@ -14,9 +14,13 @@ const NOT_XML = /[\ufffe\uffff]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 export function xmlText(text: string): string {
-  return visibleControls(text, '\n\t').replace(NOT_XML, '\ufffd').replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+  return visibleControls(text, '\n\t')
+    .replace(NOT_XML, '\ufffd')
+    .replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 }
 
 export function xmlAttribute(text: string): string {
-  return visibleControls(text).replace(NOT_XML, '\ufffd').replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+  return visibleControls(text)
+    .replace(NOT_XML, '\ufffd')
+    .replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 }

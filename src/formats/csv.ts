@@ -18,14 +18,18 @@ interface Column {
 }
 
 export const csvFormat: OutputFormat = {
-  description: 'one row per cell: its parameters, status, every declared metric with its interval bounds, the server cost (RFC 4180)',
+  description:
+    'one row per cell: its parameters, status, every declared metric with its interval bounds, the server cost (RFC 4180)',
   forPeople: false,
   render: { run: renderCsv },
 };
 
 export function renderCsv(result: BenchResult): string {
   const columns = csvColumns(result);
-  return [csvRecord(columns.map((c) => csvText(c.header))), ...result.cells.map((cell) => csvRecord(columns.map((c) => c.value(cell))))].join('');
+  return [
+    csvRecord(columns.map((c) => csvText(c.header))),
+    ...result.cells.map((cell) => csvRecord(columns.map((c) => c.value(cell)))),
+  ].join('');
 }
 
 function csvColumns(result: BenchResult): Column[] {
@@ -33,14 +37,18 @@ function csvColumns(result: BenchResult): Column[] {
   const metrics = [...new Set(result.scenarios.flatMap((s) => Object.keys(s.metrics)))];
   const withInterval = new Set(result.cells.flatMap((c) => (isMeasured(c) ? Object.keys(c.intervals ?? {}) : [])));
   const judged = result.cells.some((c) => isMeasured(c) && c.slo);
-  const measured = (value: (cell: Extract<CellResult, { measurements: object }>) => string) => (cell: CellResult) => (isMeasured(cell) ? value(cell) : '');
+  const measured = (value: (cell: Extract<CellResult, { measurements: object }>) => string) => (cell: CellResult) =>
+    isMeasured(cell) ? value(cell) : '';
   const columns: Column[] = [
     { header: 'scenario', value: (cell) => csvText(cell.scenario) },
     { header: 'server', value: (cell) => csvText(cell.server) },
     { header: 'client', value: (cell) => csvText(cell.client) },
     ...parameters.map((name): Column => ({ header: name, value: (cell) => paramField(cell.params[name]) })),
     { header: 'status', value: (cell) => cell.status },
-    { header: 'reason', value: (cell) => ('reason' in cell && typeof cell.reason === 'string' ? csvText(cell.reason) : '') },
+    {
+      header: 'reason',
+      value: (cell) => ('reason' in cell && typeof cell.reason === 'string' ? csvText(cell.reason) : ''),
+    },
     ...(judged ? [{ header: 'slo', value: measured((cell) => cell.slo?.verdict ?? '') }] : []),
     ...metrics.flatMap((key): Column[] => [
       { header: key, value: measured((cell) => csvNumber(cell.metrics[key])) },

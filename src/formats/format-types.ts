@@ -32,7 +32,11 @@ export interface FormatInputs {
 export type ResultKind = keyof FormatInputs;
 
 /** The kinds as a message names them. */
-export const RESULT_KIND_WORDS: Record<ResultKind, string> = { run: 'run results', capacity: 'capacity results', comparison: 'comparisons' };
+export const RESULT_KIND_WORDS: Record<ResultKind, string> = {
+  run: 'run results',
+  capacity: 'capacity results',
+  comparison: 'comparisons',
+};
 
 export interface OutputFormat {
   /** One line for --help and docs/output-formats.md. */

@@ -4,7 +4,8 @@ import type { OutputFormat } from './format-types.js';
 const oneLine = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
 export const jsonLineFormat: OutputFormat = {
-  description: 'the result JSON on one line (for `kubectl logs`, then `wsbench merge`); `--json-line` is the same on stdout',
+  description:
+    'the result JSON on one line (for `kubectl logs`, then `wsbench merge`); `--json-line` is the same on stdout',
   forPeople: false,
   wholeResult: true,
   render: {

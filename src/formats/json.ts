@@ -4,7 +4,8 @@ import type { OutputFormat } from './format-types.js';
 const indented = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 export const jsonFormat: OutputFormat = {
-  description: 'the result JSON, as the result file holds it (a comparison: its deltas and `gate`); `--json` is the same on stdout',
+  description:
+    'the result JSON, as the result file holds it (a comparison: its deltas and `gate`); `--json` is the same on stdout',
   forPeople: false,
   wholeResult: true,
   render: {

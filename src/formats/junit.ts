@@ -32,7 +32,8 @@ interface TestCase {
 }
 
 export const junitFormat: OutputFormat = {
-  description: 'JUnit XML for CI test reports: one testcase per cell (run: failed, errors and --slo fail are failures; compare: what regressed)',
+  description:
+    'JUnit XML for CI test reports: one testcase per cell (run: failed, errors and --slo fail are failures; compare: what regressed)',
   forPeople: false,
   render: {
     run: (result) => junitXml('wsbench run', runCases(result)),
@@ -44,23 +45,36 @@ function runCases(result: BenchResult): TestCase[] {
   return result.scenarios.flatMap((scenario) => {
     const cells = result.cells.filter((c) => c.scenario === scenario.name);
     const varied = variedParameters(cells);
-    return cells.map((cell): TestCase => ({
-      suite: scenario.name,
-      name: cellLabel(cell, varied, scenario.parameters),
-      seconds: cell.elapsedMs / 1000,
-      outcome: runOutcome(cell),
-      out: isMeasured(cell)
-        ? scenario.table.map((key) => `${scenario.metrics[key]?.header ?? key}: ${formatMetric(cell.metrics[key], scenario.metrics[key]?.unit ?? 'count')}`)
-        : [],
-    }));
+    return cells.map(
+      (cell): TestCase => ({
+        suite: scenario.name,
+        name: cellLabel(cell, varied, scenario.parameters),
+        seconds: cell.elapsedMs / 1000,
+        outcome: runOutcome(cell),
+        out: isMeasured(cell)
+          ? scenario.table.map(
+              (key) =>
+                `${scenario.metrics[key]?.header ?? key}: ${formatMetric(cell.metrics[key], scenario.metrics[key]?.unit ?? 'count')}`,
+            )
+          : [],
+      }),
+    );
   });
 }
 
 function runOutcome(cell: CellResult): TestCase['outcome'] {
   if (cell.status === 'skipped') return { kind: 'skipped', type: 'skipped', message: cell.reason };
-  if (cell.status === 'failed' || cell.status === 'errors') return { kind: 'failure', type: cell.status, message: cell.reason };
+  if (cell.status === 'failed' || cell.status === 'errors')
+    return { kind: 'failure', type: cell.status, message: cell.reason };
   if (isMeasured(cell) && cell.slo?.verdict === 'fail') {
-    return { kind: 'failure', type: 'slo', message: `--slo failed: ${cell.slo.clauses.filter((c) => c.verdict === 'fail').map((c) => c.why).join('; ')}` };
+    return {
+      kind: 'failure',
+      type: 'slo',
+      message: `--slo failed: ${cell.slo.clauses
+        .filter((c) => c.verdict === 'fail')
+        .map((c) => c.why)
+        .join('; ')}`,
+    };
   }
   return { kind: 'passed' };
 }
@@ -68,30 +82,50 @@ function runOutcome(cell: CellResult): TestCase['outcome'] {
 function comparisonCases({ comparison, gate, inconclusive }: ComparisonOutput): TestCase[] {
   const compared = comparison.cells.map((cell): TestCase => {
     const worded = cell.deltas.map((d) => ({ d, verdict: verdictText(d, gate) }));
-    const regressed = worded.filter((w) => w.verdict === 'REGRESSED').map((w) => changeText(w.d, cell.baseStatus, cell.nextStatus, cell.nextReason));
-    const undecided = worded.filter((w) => w.verdict === 'inconclusive').map((w) => changeText(w.d, cell.baseStatus, cell.nextStatus, cell.nextReason));
+    const regressed = worded
+      .filter((w) => w.verdict === 'REGRESSED')
+      .map((w) => changeText(w.d, cell.baseStatus, cell.nextStatus, cell.nextReason));
+    const undecided = worded
+      .filter((w) => w.verdict === 'inconclusive')
+      .map((w) => changeText(w.d, cell.baseStatus, cell.nextStatus, cell.nextReason));
     const outcome: TestCase['outcome'] =
       regressed.length > 0
         ? { kind: 'failure', type: 'regressed', message: `regressed: ${regressed.join('; ')}` }
         : inconclusive === 'fail' && undecided.length > 0
-          ? { kind: 'failure', type: 'inconclusive', message: `inconclusive (--inconclusive fail): ${undecided.join('; ')}` }
+          ? {
+              kind: 'failure',
+              type: 'inconclusive',
+              message: `inconclusive (--inconclusive fail): ${undecided.join('; ')}`,
+            }
           : cell.baseStatus === 'skipped' && cell.nextStatus === 'skipped'
             ? { kind: 'skipped', type: 'skipped', message: 'skipped in both files' }
             : { kind: 'passed' };
-    return { suite: cell.scenario, name: cell.label, outcome, out: worded.map((w) => `${changeText(w.d, cell.baseStatus, cell.nextStatus, cell.nextReason)}: ${w.verdict}`) };
+    return {
+      suite: cell.scenario,
+      name: cell.label,
+      outcome,
+      out: worded.map((w) => `${changeText(w.d, cell.baseStatus, cell.nextStatus, cell.nextReason)}: ${w.verdict}`),
+    };
   });
-  const missing = comparison.missingInNext.map((cell): TestCase => ({
-    suite: cell.scenario,
-    name: cell.label,
-    outcome: cell.status === 'skipped' ? { kind: 'skipped', type: 'skipped', message: 'skipped in the base, not in the new file' } : { kind: 'failure', type: 'missing', message: `not in the new file (${cell.status} in the base)` },
-    out: [],
-  }));
-  const added = comparison.newInNext.map((cell): TestCase => ({
-    suite: cell.scenario,
-    name: cell.label,
-    outcome: { kind: 'skipped', type: 'new', message: 'only in the new file: nothing to compare it with' },
-    out: [],
-  }));
+  const missing = comparison.missingInNext.map(
+    (cell): TestCase => ({
+      suite: cell.scenario,
+      name: cell.label,
+      outcome:
+        cell.status === 'skipped'
+          ? { kind: 'skipped', type: 'skipped', message: 'skipped in the base, not in the new file' }
+          : { kind: 'failure', type: 'missing', message: `not in the new file (${cell.status} in the base)` },
+      out: [],
+    }),
+  );
+  const added = comparison.newInNext.map(
+    (cell): TestCase => ({
+      suite: cell.scenario,
+      name: cell.label,
+      outcome: { kind: 'skipped', type: 'new', message: 'only in the new file: nothing to compare it with' },
+      out: [],
+    }),
+  );
   return [...compared, ...missing, ...added];
 }
 
@@ -130,7 +164,9 @@ function testCase(c: TestCase): string {
       ? []
       : c.outcome.kind === 'skipped'
         ? [`      <skipped message="${xmlAttribute(c.outcome.message)}"/>`]
-        : [`      <failure type="${xmlAttribute(c.outcome.type)}" message="${xmlAttribute(c.outcome.message)}">${xmlText(c.outcome.message)}</failure>`];
+        : [
+            `      <failure type="${xmlAttribute(c.outcome.type)}" message="${xmlAttribute(c.outcome.message)}">${xmlText(c.outcome.message)}</failure>`,
+          ];
   const out = c.out.length ? [`      <system-out>${xmlText(c.out.join('\n'))}</system-out>`] : [];
   return [open, ...outcome, ...out, '    </testcase>'].join('\n');
 }

@@ -6,7 +6,8 @@ import { renderComparisonMarkdown } from '../compare/compare-markdown.js';
 const endLine = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
 
 export const markdownFormat: OutputFormat = {
-  description: 'GitHub-flavoured Markdown: the tables with their intervals, what to pick, the gate (as --summary appends it)',
+  description:
+    'GitHub-flavoured Markdown: the tables with their intervals, what to pick, the gate (as --summary appends it)',
   forPeople: true,
   render: {
     run: (result) => endLine(renderResultMarkdown(result)),

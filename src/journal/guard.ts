@@ -29,12 +29,18 @@ const MEASURED = ['{"type":"tick"', '{"type":"resources"', '{"type":"cell-end"']
 export function checkJournalAtOut(out: string, flag = '--out', discard = false): void {
   const path = journalPathOf(out);
   const foreign = notOwnJournal(path);
-  if (foreign !== null) throw new UsageError(`${flag}: ${foreign}: the run writes its journal there and replaces only a journal of its own; move it, or give another ${flag} (or --no-journal)`);
+  if (foreign !== null)
+    throw new UsageError(
+      `${flag}: ${foreign}: the run writes its journal there and replaces only a journal of its own; move it, or give another ${flag} (or --no-journal)`,
+    );
   if (discard) return;
   const stoppedAt = unfinishedSince(path);
   if (stoppedAt === undefined) return;
   const writer = resultFileWriter(out);
-  if (writer !== null) throw new UsageError(`${flag}: ${out} is being written by another wsbench run (pid ${writer}); give this run another ${flag}`);
+  if (writer !== null)
+    throw new UsageError(
+      `${flag}: ${out} is being written by another wsbench run (pid ${writer}); give this run another ${flag}`,
+    );
   const when = stoppedAt === null ? 'stopped' : `stopped at ${new Date(stoppedAt).toISOString()}`;
   throw new UsageError(
     `${flag}: ${path} holds a run that ${when} without writing its result; rebuild it with "wsbench recover ${path}", or give --discard-journal to start over`,
@@ -62,7 +68,8 @@ function unfinishedSince(path: string): number | null | undefined {
     readSync(fd, buffer, 0, length, size - length);
     const lines = buffer.toString('utf8').split('\n');
     // A run that stopped before any cell measured (refused by a shard barrier, say) left nothing to recover.
-    if (size <= TAIL_BYTES && !lines.some((line) => MEASURED.some((prefix) => line.startsWith(prefix)))) return undefined;
+    if (size <= TAIL_BYTES && !lines.some((line) => MEASURED.some((prefix) => line.startsWith(prefix))))
+      return undefined;
     for (let i = lines.length - 1; i >= 0; i--) {
       const record = parse(lines[i]!);
       if (!record) continue;

@@ -45,7 +45,10 @@ export class PartialCell {
   lastAtMs: number;
 
   /** `progressIntervalMs`: what the cell's clients were given; `startedAtMs`: its cell-start record. */
-  constructor(progressIntervalMs: number, private readonly startedAtMs: number) {
+  constructor(
+    progressIntervalMs: number,
+    private readonly startedAtMs: number,
+  ) {
     this.timeSeries = new TimeSeriesCollector(progressIntervalMs);
     this.lastAtMs = startedAtMs;
   }
@@ -58,7 +61,8 @@ export class PartialCell {
   ticks(process: number, ticks: ProgressTick[], atMs: number): void {
     this.lastAtMs = Math.max(this.lastAtMs, atMs);
     let client = this.clients.get(process);
-    if (!client) this.clients.set(process, (client = { histograms: new Map(), lastTick: 0, counters: {}, windowMs: 0 }));
+    if (!client)
+      this.clients.set(process, (client = { histograms: new Map(), lastTick: 0, counters: {}, windowMs: 0 }));
     for (const tick of ticks) {
       this.timeSeries.add(process, tick);
       for (const [name, encoded] of Object.entries(tick.intervals)) {
@@ -75,12 +79,21 @@ export class PartialCell {
     }
   }
 
-  sample(role: 'server' | 'client', process: number, sample: { cpuPercent: number; cpuSeconds: number; rssBytes: number }, atMs: number): void {
+  sample(
+    role: 'server' | 'client',
+    process: number,
+    sample: { cpuPercent: number; cpuSeconds: number; rssBytes: number },
+    atMs: number,
+  ): void {
     this.lastAtMs = Math.max(this.lastAtMs, atMs);
     const key = `${role}:${process}`;
     let known = this.sampled.get(key);
     if (!known) {
-      known = { tally: new ResourceTally(), first: { atMs, cpuSeconds: sample.cpuSeconds, cpuPercent: sample.cpuPercent }, last: { atMs, cpuSeconds: sample.cpuSeconds } };
+      known = {
+        tally: new ResourceTally(),
+        first: { atMs, cpuSeconds: sample.cpuSeconds, cpuPercent: sample.cpuPercent },
+        last: { atMs, cpuSeconds: sample.cpuSeconds },
+      };
       this.sampled.set(key, known);
     }
     known.tally.add(sample.cpuPercent, sample.rssBytes);
@@ -91,25 +104,43 @@ export class PartialCell {
   run(failure: string): CellRun {
     const elapsedMs = this.lastAtMs - this.startedAtMs;
     if (this.clients.size === 0) return { failure, errors: null, fault: null, measured: null, elapsedMs };
-    const parts = [...this.clients.keys()].sort((a, b) => a - b).map((process): ClientPart => {
-      const client = this.clients.get(process)!;
-      const histograms: Record<string, EncodedHistogram> = {};
-      for (const [name, histogram] of client.histograms) histograms[name] = encodeHistogram(histogram);
-      return { histograms, counters: client.counters, windowMs: client.windowMs };
-    });
+    const parts = [...this.clients.keys()]
+      .sort((a, b) => a - b)
+      .map((process): ClientPart => {
+        const client = this.clients.get(process)!;
+        const histograms: Record<string, EncodedHistogram> = {};
+        for (const [name, histogram] of client.histograms) histograms[name] = encodeHistogram(histogram);
+        return { histograms, counters: client.counters, windowMs: client.windowMs };
+      });
     const measurements = assembleMeasurements(parts, [], sideBySide, this.timeSeries.build());
     if (this.windowOpenedAtMs !== null) measurements.windowOpenedAtEpochMs = this.windowOpenedAtMs;
-    return { failure, errors: null, fault: null, measured: { measurements, resources: this.resources(), stackDrops: null, serverReported: false, notes: [CUT_SHORT_NOTE] }, elapsedMs };
+    return {
+      failure,
+      errors: null,
+      fault: null,
+      measured: {
+        measurements,
+        resources: this.resources(),
+        stackDrops: null,
+        serverReported: false,
+        notes: [CUT_SHORT_NOTE],
+      },
+      elapsedMs,
+    };
   }
 
   private resources(): CellResources {
-    const clientProcesses = [...this.sampled.keys()].filter((key) => key.startsWith('client:')).map((key) => Number(key.slice('client:'.length)));
+    const clientProcesses = [...this.sampled.keys()]
+      .filter((key) => key.startsWith('client:'))
+      .map((key) => Number(key.slice('client:'.length)));
     return {
       server: this.processResources('server:0'),
-      clients: clientProcesses.sort((a, b) => a - b).flatMap((process) => {
-        const resources = this.processResources(`client:${process}`);
-        return resources ? [resources] : [];
-      }),
+      clients: clientProcesses
+        .sort((a, b) => a - b)
+        .flatMap((process) => {
+          const resources = this.processResources(`client:${process}`);
+          return resources ? [resources] : [];
+        }),
     };
   }
 
@@ -118,7 +149,8 @@ export class PartialCell {
     const known = this.sampled.get(key);
     if (!known) return null;
     const wallS = (known.last.atMs - known.first.atMs) / 1000;
-    const meanCpu = wallS > 0 ? ((known.last.cpuSeconds - known.first.cpuSeconds) / wallS) * 100 : known.first.cpuPercent;
+    const meanCpu =
+      wallS > 0 ? ((known.last.cpuSeconds - known.first.cpuSeconds) / wallS) * 100 : known.first.cpuPercent;
     const stats = known.tally.stats(meanCpu)!;
     return { ...stats, eventLoopUtilization: null };
   }

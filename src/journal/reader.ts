@@ -47,7 +47,10 @@ export async function readJournal(path: string, visitor: JournalVisitor): Promis
         continue;
       }
       // `wsbench recover --keep-journal` marks a journal rebuilt with an end record, after a torn line if there was one.
-      if (damaged && parsed.type !== 'end') throw new UsageError(`${path}: line ${damaged.line} is damaged, and it is not the last line (a write cut short only tears the last): not a journal as wsbench writes it`);
+      if (damaged && parsed.type !== 'end')
+        throw new UsageError(
+          `${path}: line ${damaged.line} is damaged, and it is not the last line (a write cut short only tears the last): not a journal as wsbench writes it`,
+        );
       if (header === null) {
         header = checkedHeader(parsed, path);
         await visitor.header(header);
@@ -57,7 +60,10 @@ export async function readJournal(path: string, visitor: JournalVisitor): Promis
     lines.close();
     stream.destroy();
   }
-  if (header === null) throw new UsageError(damaged ? `${path} holds no whole record: nothing to recover` : `${path} is empty: nothing to recover`);
+  if (header === null)
+    throw new UsageError(
+      damaged ? `${path} holds no whole record: nothing to recover` : `${path} is empty: nothing to recover`,
+    );
   return { torn: damaged };
 }
 
@@ -78,17 +84,25 @@ export function isJournal(path: string, options: { noFollow?: boolean } = {}): b
 function parseRecord(line: string): Record<string, unknown> | null {
   try {
     const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string' ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof (value as { type?: unknown }).type === 'string'
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
 }
 
 function checkedHeader(record: Record<string, unknown>, path: string): JournalHeader {
-  if (record.type !== 'journal') throw new UsageError(`${path} is not a wsbench journal (its first line is no journal header)`);
+  if (record.type !== 'journal')
+    throw new UsageError(`${path} is not a wsbench journal (its first line is no journal header)`);
   const version = record.version;
   if (typeof version !== 'number' || version > JOURNAL_VERSION) {
-    throw new UsageError(`${path} is a journal of version ${String(version)}, newer than this wsbench reads (${JOURNAL_VERSION}); upgrade wsbench`);
+    throw new UsageError(
+      `${path} is a journal of version ${String(version)}, newer than this wsbench reads (${JOURNAL_VERSION}); upgrade wsbench`,
+    );
   }
   return record as unknown as JournalHeader;
 }

@@ -49,13 +49,21 @@ export class JournalRebuild {
       return;
     }
     const start = this.start;
-    if (!start) throw new UsageError(`${this.path}: a ${record.type} record comes before the run's start: not a journal as wsbench writes it`);
+    if (!start)
+      throw new UsageError(
+        `${this.path}: a ${record.type} record comes before the run's start: not a journal as wsbench writes it`,
+      );
     switch (record.type) {
       case 'cell-start': {
         const cell = record.index % start.plan.length;
         const window = cellWindow(this.scenario, record.params);
         const label = `${record.server} x ${record.client}${start.repeat > 1 ? ` (round ${record.round + 1})` : ''}`;
-        this.open.set(record.index, { cell, round: record.round, label, partial: new PartialCell(progressIntervalMs(window.expectedMs), record.atMs) });
+        this.open.set(record.index, {
+          cell,
+          round: record.round,
+          label,
+          partial: new PartialCell(progressIntervalMs(window.expectedMs), record.atMs),
+        });
         return;
       }
       case 'window-open':
@@ -86,7 +94,8 @@ export class JournalRebuild {
       : `recovered from journal after wsbench stopped at ${stoppedAt}`;
     const runs = this.runs.map((rounds) => [...rounds]);
     const notes: string[] = [];
-    if (torn) notes.push(`line ${torn.line} of the journal (${torn.bytes} bytes) was torn by a write cut short and is ignored`);
+    if (torn)
+      notes.push(`line ${torn.line} of the journal (${torn.bytes} bytes) was torn by a write cut short and is ignored`);
     for (const [, open] of [...this.open].sort(([a], [b]) => a - b)) {
       const run = open.partial.run(reason);
       runs[open.cell]?.push(run);

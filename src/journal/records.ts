@@ -64,13 +64,36 @@ export type JournalRecord =
       warnings?: string[];
       host?: string;
     })
-  | (Stamped & { type: 'cell-start'; index: number; round: number; server: string; client: string; params: ParamValues; windowMs: number | null })
+  | (Stamped & {
+      type: 'cell-start';
+      index: number;
+      round: number;
+      server: string;
+      client: string;
+      params: ParamValues;
+      windowMs: number | null;
+    })
   | (Stamped & { type: 'window-open'; index: number })
   /** One client process's progress message: its ticks, each with cumulative counters and that interval's histograms. */
   | (Stamped & { type: 'tick'; index: number; process: number; ticks: ProgressTick[] })
-  | (Stamped & { type: 'resources'; index: number; role: 'server' | 'client'; process: number; cpuPercent: number; cpuSeconds: number; rssBytes: number })
+  | (Stamped & {
+      type: 'resources';
+      index: number;
+      role: 'server' | 'client';
+      process: number;
+      cpuPercent: number;
+      cpuSeconds: number;
+      rssBytes: number;
+    })
   /** `outcome`: what the round measured, exactly as the run's own result is assembled from it. */
-  | (Stamped & { type: 'cell-end'; index: number; round: number; status: 'ok' | 'errors' | 'failed' | 'skipped'; reason: string | null; outcome: CellRun })
+  | (Stamped & {
+      type: 'cell-end';
+      index: number;
+      round: number;
+      status: 'ok' | 'errors' | 'failed' | 'skipped';
+      reason: string | null;
+      outcome: CellRun;
+    })
   | (Stamped & { type: 'run-end'; interrupted: boolean })
   /** The run wrote its result (or `wsbench recover` did): nothing here waits for a rebuild. */
   | (Stamped & { type: 'end'; result: string | null; by: 'run' | 'recover' });

@@ -29,7 +29,9 @@ export async function recoverJournal(path: string): Promise<Recovery> {
     async header(header) {
       const writer = resultFileWriter(header.out);
       if (writer !== null && writer === header.pid) {
-        throw new UsageError(`${path} belongs to a run that is still going (pid ${writer}): its result is written when it ends`);
+        throw new UsageError(
+          `${path} belongs to a run that is still going (pid ${writer}): its result is written when it ends`,
+        );
       }
       found.header = header;
       found.rebuild = new JournalRebuild(path, await scenarioOf(header, path), header.argv, header.plan);
@@ -55,8 +57,11 @@ async function scenarioOf(header: JournalHeader, path: string): Promise<AnyScena
   try {
     scenario = (await loadScenario(ref)).scenario;
   } catch (error) {
-    throw new UsageError(`${path}: cannot load scenario ${ref} again to compute its metrics: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(
+      `${path}: cannot load scenario ${ref} again to compute its metrics: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
-  if (scenario.name !== name) throw new UsageError(`${path}: ${ref} now holds scenario "${scenario.name}", not "${name}" that the run measured`);
+  if (scenario.name !== name)
+    throw new UsageError(`${path}: ${ref} now holds scenario "${scenario.name}", not "${name}" that the run measured`);
   return scenario;
 }

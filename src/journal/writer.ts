@@ -115,27 +115,46 @@ export class RunJournal {
     switch (event.type) {
       case 'run-start':
         this.open();
-        this.append({
-          type: 'run-start',
-          atMs,
-          startedAt: event.startedAt ?? new Date(atMs).toISOString(),
-          scenario: event.scenario,
-          plan: event.plan ?? [],
-          repeat: event.repeat,
-          clientProcesses: event.clientProcesses ?? 1,
-          environment: event.environment!,
-          ...(event.shard ? { shard: event.shard } : {}),
-          ...(event.warnings && event.warnings.length > 0 ? { warnings: event.warnings } : {}),
-          ...(event.host !== undefined ? { host: event.host } : {}),
-        }, true);
+        this.append(
+          {
+            type: 'run-start',
+            atMs,
+            startedAt: event.startedAt ?? new Date(atMs).toISOString(),
+            scenario: event.scenario,
+            plan: event.plan ?? [],
+            repeat: event.repeat,
+            clientProcesses: event.clientProcesses ?? 1,
+            environment: event.environment!,
+            ...(event.shard ? { shard: event.shard } : {}),
+            ...(event.warnings && event.warnings.length > 0 ? { warnings: event.warnings } : {}),
+            ...(event.host !== undefined ? { host: event.host } : {}),
+          },
+          true,
+        );
         return;
       case 'cell-start':
-        return this.append({ type: 'cell-start', atMs, index: event.index, round: event.round, server: event.server, client: event.client, params: event.params, windowMs: event.windowMs ?? null }, true);
+        return this.append(
+          {
+            type: 'cell-start',
+            atMs,
+            index: event.index,
+            round: event.round,
+            server: event.server,
+            client: event.client,
+            params: event.params,
+            windowMs: event.windowMs ?? null,
+          },
+          true,
+        );
       case 'window-open':
         this.measured = true;
         return this.append({ type: 'window-open', atMs, index: event.index }, true);
       case 'tick':
-        if (event.progress) this.append({ type: 'tick', atMs, index: event.index, process: event.progress.process, ticks: event.progress.ticks }, false);
+        if (event.progress)
+          this.append(
+            { type: 'tick', atMs, index: event.index, process: event.progress.process, ticks: event.progress.ticks },
+            false,
+          );
         return;
       case 'resources': {
         const { index, role, process, cpuPercent, cpuSeconds, rssBytes } = event;
@@ -144,7 +163,18 @@ export class RunJournal {
       case 'cell-end':
         if (!event.outcome) return;
         this.measured = true;
-        this.append({ type: 'cell-end', atMs, index: event.index, round: event.round, status: event.status, reason: event.reason, outcome: event.outcome as CellRun }, true);
+        this.append(
+          {
+            type: 'cell-end',
+            atMs,
+            index: event.index,
+            round: event.round,
+            status: event.status,
+            reason: event.reason,
+            outcome: event.outcome as CellRun,
+          },
+          true,
+        );
         return this.sync();
       case 'run-end':
         this.append({ type: 'run-end', atMs, interrupted: event.interrupted }, true);
@@ -166,7 +196,13 @@ export class RunJournal {
     this.fd = fd;
     this.created = identity;
     this.opened = true;
-    const header: JournalHeader = { type: 'journal', version: JOURNAL_VERSION, tool: toolVersion(), pid: process.pid, ...this.identity };
+    const header: JournalHeader = {
+      type: 'journal',
+      version: JOURNAL_VERSION,
+      tool: toolVersion(),
+      pid: process.pid,
+      ...this.identity,
+    };
     this.pending.push(`${JSON.stringify(header)}\n`);
     this.timer = setInterval(() => this.guarded(() => this.flush()), FLUSH_MS);
     this.timer.unref();
@@ -209,7 +245,12 @@ export class RunJournal {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EEXIST' ? 'something was put at its name since the run was checked' : code ?? (error as Error).message.split('\n')[0];
-    this.report(`journal: cannot write ${this.path} (${why}); the run goes on without it and writes its result at the end`);
+    const why =
+      code === 'EEXIST'
+        ? 'something was put at its name since the run was checked'
+        : (code ?? (error as Error).message.split('\n')[0]);
+    this.report(
+      `journal: cannot write ${this.path} (${why}); the run goes on without it and writes its result at the end`,
+    );
   }
 }

@@ -49,7 +49,9 @@ export class HostCheck {
   admit(request: IncomingMessage, response: ServerResponse): boolean {
     if (this.allows(request.headers.host)) return true;
     response.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
-    response.end('421 Misdirected Request: wsbench answers only requests addressed to the address it listens on (or localhost on loopback)\n');
+    response.end(
+      '421 Misdirected Request: wsbench answers only requests addressed to the address it listens on (or localhost on loopback)\n',
+    );
     return false;
   }
 }
@@ -64,6 +66,8 @@ function hostName(header: string | undefined): string | null {
 }
 
 function machineAddresses(): Set<string> {
-  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => canonicalIp(entry.address.replace(/%.*$/, ''))));
+  const addresses = Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((entry) => canonicalIp(entry.address.replace(/%.*$/, ''))),
+  );
   return new Set(addresses.filter((ip): ip is string => ip !== null));
 }

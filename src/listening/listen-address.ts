@@ -22,11 +22,17 @@ const LOOPBACK_V4 = '127.0.0.1';
  * "HOST:PORT", "[v6]:PORT", ":PORT", or "PORT" when `portAlone` allows it; without a host, `defaultHost`.
  * `localhost` becomes 127.0.0.1. Returns the problem, in words, instead of an address when the text is not one.
  */
-export function parseListenAddress(text: string, defaultHost: string, portAlone: boolean): ListenAddress | { problem: 'syntax' | 'name'; host?: string } {
+export function parseListenAddress(
+  text: string,
+  defaultHost: string,
+  portAlone: boolean,
+): ListenAddress | { problem: 'syntax' | 'name'; host?: string } {
   const match = /^\s*(?:(?:\[([^\]\s]*)\]|([^:\s[\]]*)):)?(\d{1,5})\s*$/.exec(text);
-  if (!match || Number(match[3]) > 65_535 || (!portAlone && match[1] === undefined && match[2] === undefined)) return { problem: 'syntax' };
+  if (!match || Number(match[3]) > 65_535 || (!portAlone && match[1] === undefined && match[2] === undefined))
+    return { problem: 'syntax' };
   const port = Number(match[3]);
-  if (match[1] !== undefined) return isIP(match[1]) === 6 ? { host: match[1].toLowerCase(), port } : { problem: 'name', host: `[${match[1]}]` };
+  if (match[1] !== undefined)
+    return isIP(match[1]) === 6 ? { host: match[1].toLowerCase(), port } : { problem: 'name', host: `[${match[1]}]` };
   const host = match[2] ?? '';
   if (host === '') return { host: defaultHost, port };
   if (host.toLowerCase() === LOCALHOST) return { host: LOOPBACK_V4, port };

@@ -13,7 +13,15 @@
  */
 import type { EncodedHistogram, IntervalLatency, TimeSeries, TimeSeriesPoint } from '../result-types.js';
 import type { ProgressTick } from '../measure/time-series.js';
-import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, summarizeEncoded, summarizeHistogram, sumCounterSets } from '../measure/metrics.js';
+import {
+  decodeHistogram,
+  encodeHistogram,
+  mergeEncoded,
+  newHistogram,
+  summarizeEncoded,
+  summarizeHistogram,
+  sumCounterSets,
+} from '../measure/metrics.js';
 
 type Histogram = ReturnType<typeof newHistogram>;
 
@@ -65,7 +73,9 @@ export class LiveCellSeries {
     for (const tick of progress?.ticks ?? []) {
       const tMs = tick.tMs ?? 0;
       this.windowMs = Math.max(this.windowMs, tMs);
-      const decoded = Object.entries(tick.intervals).map(([name, encoded]) => [name, decodeHistogram(encoded)] as const);
+      const decoded = Object.entries(tick.intervals).map(
+        ([name, encoded]) => [name, decodeHistogram(encoded)] as const,
+      );
       for (const [name, histogram] of decoded) {
         if (!this.window.has(name)) this.window.set(name, newHistogram());
         this.window.get(name)!.add(histogram);
@@ -96,7 +106,8 @@ export class LiveCellSeries {
     this.finish();
     while (this.points.length > maxPoints) this.fold();
     const histograms: Record<string, EncodedHistogram> = {};
-    for (const [name, histogram] of this.window) if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
+    for (const [name, histogram] of this.window)
+      if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
     return { timeSeries: this.timeSeries(), histograms };
   }
 
@@ -108,7 +119,11 @@ export class LiveCellSeries {
       for (const [process, counters] of tick.counters) carried.set(process, counters);
       return chartPoint(tick, sumCounterSets([...carried.values()]));
     });
-    const points: TimeSeriesPoint[] = [...this.points.map(({ tMs, counters, latency }) => ({ tMs, counters, latency })), ...pending, ...open];
+    const points: TimeSeriesPoint[] = [
+      ...this.points.map(({ tMs, counters, latency }) => ({ tMs, counters, latency })),
+      ...pending,
+      ...open,
+    ];
     if (points.length === 0) return undefined;
     const intervalMs = Math.round(points.at(-1)!.tMs / points.length);
     return { intervalMs: Math.max(1, intervalMs), points };
@@ -125,7 +140,12 @@ export class LiveCellSeries {
       this.lastSettledTick = number;
       for (const [process, counters] of tick.counters) this.settledCounters.set(process, counters);
       // A point of one tick is that tick, statistics and all; a second tick changes them.
-      const pending = (this.pending ??= { tMs: 0, histograms: new Map(), ticks: 0, ...(tick.latency ? { latency: tick.latency } : {}) });
+      const pending = (this.pending ??= {
+        tMs: 0,
+        histograms: new Map(),
+        ticks: 0,
+        ...(tick.latency ? { latency: tick.latency } : {}),
+      });
       if (pending.ticks > 0) delete pending.latency;
       pending.tMs = Math.max(pending.tMs, tick.tMs);
       for (const [name, histogram] of tick.histograms) addInto(pending.histograms, name, histogram);
@@ -158,7 +178,9 @@ export class LiveCellSeries {
       const encoded: Record<string, EncodedHistogram> = {};
       const latency: Record<string, IntervalLatency> = {};
       for (const name of names) {
-        encoded[name] = mergeEncoded([first.encoded[name], second.encoded[name]].filter((e): e is EncodedHistogram => e !== undefined));
+        encoded[name] = mergeEncoded(
+          [first.encoded[name], second.encoded[name]].filter((e): e is EncodedHistogram => e !== undefined),
+        );
         const summary = pointLatency(summarizeEncoded(encoded[name]));
         if (summary) latency[name] = summary;
       }

@@ -27,7 +27,9 @@ export function liveChartRequests(scenario: ScenarioInfo): ChartRequest[] {
     return histograms.length > 0 ? [{ ...request, histograms }] : [];
   });
   if (requests.some((r) => r.kind === 'over-time')) return requests;
-  const latency = Object.values(scenario.metrics).find((m) => m.role === 'primary-latency' && 'histogram' in m.source && (m.source.side ?? 'client') === 'client');
+  const latency = Object.values(scenario.metrics).find(
+    (m) => m.role === 'primary-latency' && 'histogram' in m.source && (m.source.side ?? 'client') === 'client',
+  );
   const histogram = latency && 'histogram' in latency.source ? latency.source.histogram : undefined;
   const rates = liveRates(scenario).map((r) => r.key);
   if (histogram === undefined && rates.length === 0) return requests;
@@ -51,13 +53,28 @@ export interface RunNaming {
  * Every chart of the cells given (ended ones first, the running one last),
  * named by kind; the running cell's processes too. None before anything was measured.
  */
-export function liveCharts(scenario: ScenarioInfo, cells: ChartedCell[], current: LiveCellRun, label: string, naming: RunNaming): Array<DrawnChart & { name: string }> {
+export function liveCharts(
+  scenario: ScenarioInfo,
+  cells: ChartedCell[],
+  current: LiveCellRun,
+  label: string,
+  naming: RunNaming,
+): Array<DrawnChart & { name: string }> {
   const earlier = cells.length - 1;
-  const subtitle = [`live: ${label}, the window so far${earlier > 0 ? `; the ${earlier === 1 ? 'cell' : `${earlier} cells`} before it as they ended` : ''}`];
+  const subtitle = [
+    `live: ${label}, the window so far${earlier > 0 ? `; the ${earlier === 1 ? 'cell' : `${earlier} cells`} before it as they ended` : ''}`,
+  ];
   // With rounds, the round sets a cell run apart from its pair's others.
   const sweptParams = naming.repeat > 1 ? [...naming.swept, 'round'] : naming.swept;
-  const view: ScenarioView = { scenario, cells: cells.map((c) => asMeasuredCell(scenario, c, naming.repeat)), sweptParams, subtitle };
-  const drawn = liveChartRequests(scenario).flatMap((request, r) => drawRequest(view, request).map((chart, i) => ({ name: `${request.kind}-${r}-${i}`, ...chart })));
+  const view: ScenarioView = {
+    scenario,
+    cells: cells.map((c) => asMeasuredCell(scenario, c, naming.repeat)),
+    sweptParams,
+    subtitle,
+  };
+  const drawn = liveChartRequests(scenario).flatMap((request, r) =>
+    drawRequest(view, request).map((chart, i) => ({ name: `${request.kind}-${r}-${i}`, ...chart })),
+  );
   const resources = resourcesOverTime(scenario, current, label);
   return resources ? [...drawn, { name: 'processes', ...resources, spec: vegaSafeSpec(resources.spec) }] : drawn;
 }
@@ -65,7 +82,8 @@ export function liveCharts(scenario: ScenarioInfo, cells: ChartedCell[], current
 /** The running cell's window histograms, encoded as a result holds them. */
 export function windowHistograms(cell: LiveCellRun): Record<string, EncodedHistogram> {
   const histograms: Record<string, EncodedHistogram> = {};
-  for (const [name, histogram] of cell.series?.window ?? []) if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
+  for (const [name, histogram] of cell.series?.window ?? [])
+    if (histogram.totalCount > 0) histograms[name] = encodeHistogram(histogram);
   return histograms;
 }
 
@@ -74,7 +92,11 @@ export function windowHistograms(cell: LiveCellRun): Record<string, EncodedHisto
  * identity, histograms, counters and time series; the status and metrics they
  * do not read are placeholders until the engine computes them at the cell's end.
  */
-function asMeasuredCell(scenario: ScenarioInfo, { cell, timeSeries, histograms }: ChartedCell, repeat: number): MeasuredCell {
+function asMeasuredCell(
+  scenario: ScenarioInfo,
+  { cell, timeSeries, histograms }: ChartedCell,
+  repeat: number,
+): MeasuredCell {
   return {
     scenario: scenario.name,
     server: cell.server,
@@ -105,7 +127,12 @@ function asMeasuredCell(scenario: ScenarioInfo, { cell, timeSeries, histograms }
 function resourcesOverTime(scenario: ScenarioInfo, cell: LiveCellRun, label: string): DrawnChart | null {
   const values = [...cell.resourceHistory].flatMap(([key, history]) => {
     const process = processLabel(key);
-    return history.map((r) => ({ process, tS: round4(r.tMs / 1000), cpuPercent: round4(r.cpuPercent), rssMiB: round4(r.rssBytes / MIB) }));
+    return history.map((r) => ({
+      process,
+      tS: round4(r.tMs / 1000),
+      cpuPercent: round4(r.cpuPercent),
+      rssMiB: round4(r.rssBytes / MIB),
+    }));
   });
   if (values.length === 0) return null;
   const panel = (field: string, title: string) => ({

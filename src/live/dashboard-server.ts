@@ -34,13 +34,17 @@ interface Asset {
 /** Everything the page loads, read once at start so that a missing file stops the run before it begins. */
 function loadAssets(): Map<string, Asset> {
   const require = createRequire(import.meta.url);
-  const vendor = (name: string, file: string): Buffer => readFileSync(join(dirname(require.resolve(`${name}/package.json`)), 'build', file));
+  const vendor = (name: string, file: string): Buffer =>
+    readFileSync(join(dirname(require.resolve(`${name}/package.json`)), 'build', file));
   return new Map<string, Asset>([
     ['/', { type: 'text/html; charset=utf-8', body: readFileSync(join(PAGE_DIR, 'index.html')) }],
     ['/page.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(PAGE_DIR, 'page.js')) }],
     ['/page.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(PAGE_DIR, 'page.css')) }],
     ['/vendor/vega.min.js', { type: 'text/javascript; charset=utf-8', body: vendor('vega', 'vega.min.js') }],
-    ['/vendor/vega-lite.min.js', { type: 'text/javascript; charset=utf-8', body: vendor('vega-lite', 'vega-lite.min.js') }],
+    [
+      '/vendor/vega-lite.min.js',
+      { type: 'text/javascript; charset=utf-8', body: vendor('vega-lite', 'vega-lite.min.js') },
+    ],
   ]);
 }
 
@@ -61,7 +65,11 @@ export class DashboardServer {
   ) {}
 
   /** Binds and starts pushing; rejects with a BindError when the address cannot be had. */
-  static async start(state: LiveState, address: ListenAddress, clock: () => number = Date.now): Promise<DashboardServer> {
+  static async start(
+    state: LiveState,
+    address: ListenAddress,
+    clock: () => number = Date.now,
+  ): Promise<DashboardServer> {
     const assets = loadAssets();
     let dashboard: DashboardServer | null = null;
     const hosts = new HostCheck(address.host);
@@ -93,16 +101,25 @@ export class DashboardServer {
 
   private handle(request: IncomingMessage, response: ServerResponse, assets: Map<string, Asset>): void {
     const path = new URL(request.url ?? '/', 'http://dashboard').pathname;
-    if (request.method !== 'GET' && request.method !== 'HEAD') return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
     if (path === '/events') return this.stream(response);
     const asset = assets.get(path);
     if (!asset) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-    response.writeHead(200, { 'content-type': asset.type, 'content-length': asset.body.length, 'cache-control': 'no-cache' });
+    response.writeHead(200, {
+      'content-type': asset.type,
+      'content-length': asset.body.length,
+      'cache-control': 'no-cache',
+    });
     response.end(request.method === 'HEAD' ? undefined : asset.body);
   }
 
   private stream(response: ServerResponse): void {
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     response.write(`retry: ${RECONNECT_MS}\n\n`);
     this.streams.add(response);
     response.on('close', () => {

@@ -27,7 +27,15 @@ export interface DashboardSnapshot {
     shard: { index: number; count: number; runId: string } | null;
     elapsedS: number;
   };
-  cells: Array<{ index: number; label: string; round: number; status: LiveCellStatus; reason: string | null; saturation: string | null; tookS: number | null }>;
+  cells: Array<{
+    index: number;
+    label: string;
+    round: number;
+    status: LiveCellStatus;
+    reason: string | null;
+    saturation: string | null;
+    tookS: number | null;
+  }>;
   current: CurrentCell | null;
   /** wsbench itself, as it sees its own process. */
   orchestrator: { cpuPercent: number | null; rssBytes: number };
@@ -59,7 +67,10 @@ export class OwnProcess {
     const cpuUs = usage.user + usage.system;
     const previous = this.last;
     this.last = { atMs: nowMs, cpuUs };
-    const cpuPercent = previous && nowMs > previous.atMs ? Math.round(((cpuUs - previous.cpuUs) / 1000 / (nowMs - previous.atMs)) * 1000) / 10 : null;
+    const cpuPercent =
+      previous && nowMs > previous.atMs
+        ? Math.round(((cpuUs - previous.cpuUs) / 1000 / (nowMs - previous.atMs)) * 1000) / 10
+        : null;
     return { cpuPercent, rssBytes: process.memoryUsage.rss() };
   }
 }
@@ -76,7 +87,13 @@ export function dashboardSnapshot(state: LiveState, own: OwnProcess, now: number
     run: {
       scenario: scenario?.name ?? null,
       description: scenario?.description ?? '',
-      status: state.ended ? (state.ended.interrupted ? 'interrupted' : 'ended') : state.startedAtMs === null ? 'waiting' : 'running',
+      status: state.ended
+        ? state.ended.interrupted
+          ? 'interrupted'
+          : 'ended'
+        : state.startedAtMs === null
+          ? 'waiting'
+          : 'running',
       repeat: state.repeat,
       shard: state.shard,
       elapsedS: state.startedAtMs === null ? 0 : ((state.ended?.atMs ?? now) - state.startedAtMs) / 1000,
@@ -93,7 +110,13 @@ export function dashboardSnapshot(state: LiveState, own: OwnProcess, now: number
     current: current && scenario ? currentCell(scenario, current, labelOf(current), series, now) : null,
     orchestrator: own.read(now),
     log: state.log.slice(-LOG_ENTRIES_SENT).reverse(),
-    charts: current && scenario ? liveCharts(scenario, chartedCells(state, current, series), current, labelOf(current), { swept, repeat: state.repeat }) : [],
+    charts:
+      current && scenario
+        ? liveCharts(scenario, chartedCells(state, current, series), current, labelOf(current), {
+            swept,
+            repeat: state.repeat,
+          })
+        : [],
   };
 }
 
@@ -103,7 +126,13 @@ function chartedCells(state: LiveState, current: LiveCellRun, series: TimeSeries
   return [...ended, { cell: current, timeSeries: series, histograms: windowHistograms(current) }];
 }
 
-function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, series: TimeSeries | undefined, now: number): CurrentCell {
+function currentCell(
+  scenario: ScenarioInfo,
+  cell: LiveCellRun,
+  label: string,
+  series: TimeSeries | undefined,
+  now: number,
+): CurrentCell {
   const open = cell.windowOpenedAtMs;
   const inWindowS = open === null ? null : cell.endedAtMs !== null ? cell.windowElapsedMs / 1000 : (now - open) / 1000;
   return {
@@ -115,10 +144,25 @@ function currentCell(scenario: ScenarioInfo, cell: LiveCellRun, label: string, s
     rates: liveRatesOf(scenario, series),
     latency: [...(cell.series?.window ?? [])].flatMap(([histogram, h]) => {
       const summary = summarizeHistogram(h);
-      return summary ? [{ histogram, count: summary.count, p50Ms: summary.p50Ms, p90Ms: summary.p90Ms, p99Ms: summary.p99Ms, maxMs: summary.maxMs }] : [];
+      return summary
+        ? [
+            {
+              histogram,
+              count: summary.count,
+              p50Ms: summary.p50Ms,
+              p90Ms: summary.p90Ms,
+              p99Ms: summary.p99Ms,
+              maxMs: summary.maxMs,
+            },
+          ]
+        : [];
     }),
     counters: Object.entries(cell.counters).map(([counter, value]) => ({ counter, value })),
-    processes: [...cell.processes].map(([key, p]) => ({ name: processLabel(key), cpuPercent: Math.round(p.cpuPercent * 10) / 10, rssBytes: p.rssBytes })),
+    processes: [...cell.processes].map(([key, p]) => ({
+      name: processLabel(key),
+      cpuPercent: Math.round(p.cpuPercent * 10) / 10,
+      rssBytes: p.rssBytes,
+    })),
   };
 }
 
@@ -135,7 +179,14 @@ export function dashboardRates(scenario: ScenarioInfo): Array<LiveRate & { optio
   if (declared.length > 0) return declared.map((rate) => ({ ...rate, optional: false }));
   return Object.entries(scenario.metrics).flatMap(([key, info]) => {
     const source = info.source;
-    if (!('counter' in source) || (source.side ?? 'client') !== 'client' || source.as === 'rate' || info.unit !== 'count' || info.role === 'errors') return [];
+    if (
+      !('counter' in source) ||
+      (source.side ?? 'client') !== 'client' ||
+      source.as === 'rate' ||
+      info.unit !== 'count' ||
+      info.role === 'errors'
+    )
+      return [];
     return [{ key, header: `${info.header}/s`, counter: source.counter, scale: source.scale ?? 1, optional: true }];
   });
 }
@@ -148,7 +199,8 @@ function liveRatesOf(scenario: ScenarioInfo, series: TimeSeries | undefined): Cu
   const base = last ? ([...points].reverse().find((p) => last.tMs - p.tMs >= RATE_SPAN_MS) ?? windowStart) : undefined;
   return dashboardRates(scenario).flatMap((rate): CurrentCell['rates'] => {
     if (rate.optional && !last?.counters[rate.counter]) return [];
-    if (!last || !base || last.tMs <= base.tMs || last.counters[rate.counter] === undefined) return [{ header: rate.header, perSec: null }];
+    if (!last || !base || last.tMs <= base.tMs || last.counters[rate.counter] === undefined)
+      return [{ header: rate.header, perSec: null }];
     const moved = last.counters[rate.counter]! - (base.counters[rate.counter] ?? 0);
     return [{ header: rate.header, perSec: (moved * rate.scale * 1000) / (last.tMs - base.tMs) }];
   });

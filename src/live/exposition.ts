@@ -27,13 +27,21 @@ export function prefersProtobuf(accept: string | undefined): boolean {
   let text = 0;
   for (const range of (accept ?? '').split(',')) {
     const [type = '', ...params] = range.split(';').map((p) => p.trim());
-    const param = (name: string): string | undefined => params.find((p) => p.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1);
+    const param = (name: string): string | undefined =>
+      params.find((p) => p.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1);
     const q = param('q') === undefined ? 1 : Number(param('q'));
     if (!Number.isFinite(q)) continue;
     const media = type.toLowerCase();
     if (media === 'application/vnd.google.protobuf') {
-      if (param('proto') === 'io.prometheus.client.MetricFamily' && param('encoding') === 'delimited') protobuf = Math.max(protobuf, q);
-    } else if (media === 'text/plain' || media === 'application/openmetrics-text' || media === '*/*' || media === 'text/*') text = Math.max(text, q);
+      if (param('proto') === 'io.prometheus.client.MetricFamily' && param('encoding') === 'delimited')
+        protobuf = Math.max(protobuf, q);
+    } else if (
+      media === 'text/plain' ||
+      media === 'application/openmetrics-text' ||
+      media === '*/*' ||
+      media === 'text/*'
+    )
+      text = Math.max(text, q);
   }
   return protobuf > 0 && protobuf >= text;
 }

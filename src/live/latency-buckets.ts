@@ -33,7 +33,10 @@ export const NATIVE_ZERO_THRESHOLD_SECONDS = 2 ** -128;
 export const QUANTILE_PRECISION = 0.1;
 
 /** Classic bucket upper bounds in seconds, ascending: 2^(k/8) for k from -160 to 48 (209 bounds). */
-export const LATENCY_BUCKET_BOUNDS_SECONDS: readonly number[] = Array.from({ length: LAST_INDEX - FIRST_INDEX + 1 }, (_, i) => upperBound(FIRST_INDEX + i));
+export const LATENCY_BUCKET_BOUNDS_SECONDS: readonly number[] = Array.from(
+  { length: LAST_INDEX - FIRST_INDEX + 1 },
+  (_, i) => upperBound(FIRST_INDEX + i),
+);
 
 export interface LatencyBuckets {
   /** Samples at or below each bound of LATENCY_BUCKET_BOUNDS_SECONDS, in order. */

@@ -33,10 +33,14 @@ export function listenOn(server: Server, address: ListenAddress): Promise<Listen
 function bindProblem(error: NodeJS.ErrnoException, { host, port }: ListenAddress): string {
   const where = `${hostText(host)}:${port}`;
   switch (error.code) {
-    case 'EADDRINUSE': return `${where} is in use (port 0 picks a free one)`;
-    case 'EADDRNOTAVAIL': return `${host} is not an address of this machine`;
-    case 'EACCES': return `${where}: ports below 1024 need privileges`;
-    default: return `cannot listen on ${where}: ${error.message}`;
+    case 'EADDRINUSE':
+      return `${where} is in use (port 0 picks a free one)`;
+    case 'EADDRNOTAVAIL':
+      return `${host} is not an address of this machine`;
+    case 'EACCES':
+      return `${where}: ports below 1024 need privileges`;
+    default:
+      return `cannot listen on ${where}: ${error.message}`;
   }
 }
 

@@ -65,8 +65,10 @@ export class LiveViews {
   /** Binds what was asked for; on a failed bind, closes what was bound and throws LiveBindError. */
   async listen(): Promise<void> {
     try {
-      if (this.options.dashboard) this.dashboard = await bindAs('dashboard', () => DashboardServer.start(this.state, this.options.dashboard!));
-      if (this.options.metrics) this.metrics = await bindAs('metrics', () => MetricsServer.start(this.state, this.options.metrics!));
+      if (this.options.dashboard)
+        this.dashboard = await bindAs('dashboard', () => DashboardServer.start(this.state, this.options.dashboard!));
+      if (this.options.metrics)
+        this.metrics = await bindAs('metrics', () => MetricsServer.start(this.state, this.options.metrics!));
     } catch (error) {
       await this.closeServers();
       throw error;
@@ -95,7 +97,9 @@ export class LiveViews {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       process.once('SIGHUP', onSignal);
-      this.report(`metrics: waiting up to ${this.options.metricsLingerMs / 1000} s for a last scrape of ${this.metrics.url} (Ctrl+C skips)`);
+      this.report(
+        `metrics: waiting up to ${this.options.metricsLingerMs / 1000} s for a last scrape of ${this.metrics.url} (Ctrl+C skips)`,
+      );
       try {
         await this.metrics.waitForScrape(this.options.metricsLingerMs, stop.signal);
       } finally {

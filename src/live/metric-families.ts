@@ -21,14 +21,34 @@ export type MetricFamily =
   | { name: string; type: 'histogram'; help: string; samples: Array<{ labels: Labels; histogram: LatencyBuckets }> };
 
 /** The client counters' families, by what the scenario declares them to be. */
-export type CounterFamily = 'wsbench_errors_total' | 'wsbench_bytes_total' | 'wsbench_messages_total' | 'wsbench_connections_opened_total' | 'wsbench_scenario_counts_total';
+export type CounterFamily =
+  | 'wsbench_errors_total'
+  | 'wsbench_bytes_total'
+  | 'wsbench_messages_total'
+  | 'wsbench_connections_opened_total'
+  | 'wsbench_scenario_counts_total';
 
 const BYTE_UNITS: readonly MetricUnit[] = ['bytes', 'KB', 'MB', 'bytes/s', 'MB/s'];
 const COUNT_UNITS: readonly MetricUnit[] = ['count', 'msg/s', '/s'];
 /** The engine's own count of WebSocket handshakes, in every client (child/handshakes.ts). */
 const HANDSHAKES_COUNTER = 'connectionsOpened';
 /** Label names wsbench sets itself: a parameter of the same name is exported as param_<name>. */
-const RESERVED_LABELS = new Set(['scenario', 'server', 'client', 'round', 'shard', 'counter', 'histogram', 'role', 'process', 'state', 'le', 'quantile', 'job', 'instance']);
+const RESERVED_LABELS = new Set([
+  'scenario',
+  'server',
+  'client',
+  'round',
+  'shard',
+  'counter',
+  'histogram',
+  'role',
+  'process',
+  'state',
+  'le',
+  'quantile',
+  'job',
+  'instance',
+]);
 
 /**
  * Each client counter's family: a counter any `errors` metric reads is an error
@@ -42,23 +62,36 @@ export function counterFamilies(scenario: ScenarioInfo): (counter: string) => Co
   for (const metric of Object.values(scenario.metrics)) {
     const source = metric.source;
     if (!('counter' in source) || (source.side ?? 'client') !== 'client') continue;
-    const family = metric.role === 'errors' ? rank[0]! : BYTE_UNITS.includes(metric.unit) ? rank[1]! : metric.unit === 'msg/s' ? rank[2]! : null;
+    const family =
+      metric.role === 'errors'
+        ? rank[0]!
+        : BYTE_UNITS.includes(metric.unit)
+          ? rank[1]!
+          : metric.unit === 'msg/s'
+            ? rank[2]!
+            : null;
     const before = declared.get(source.counter);
     if (family && (!before || rank.indexOf(family) < rank.indexOf(before))) declared.set(source.counter, family);
   }
-  return (counter) => declared.get(counter) ?? (counter === HANDSHAKES_COUNTER ? 'wsbench_connections_opened_total' : 'wsbench_scenario_counts_total');
+  return (counter) =>
+    declared.get(counter) ??
+    (counter === HANDSHAKES_COUNTER ? 'wsbench_connections_opened_total' : 'wsbench_scenario_counts_total');
 }
 
 const COUNTER_HELP: Record<CounterFamily, string> = {
-  wsbench_errors_total: 'Client-counted errors (counters an errors-role metric of the scenario reads), summed over client processes.',
+  wsbench_errors_total:
+    'Client-counted errors (counters an errors-role metric of the scenario reads), summed over client processes.',
   wsbench_bytes_total: 'Client-counted bytes (counters the scenario declares in bytes), summed over client processes.',
-  wsbench_messages_total: 'Client-counted messages (counters the scenario reads as msg/s), summed over client processes.',
+  wsbench_messages_total:
+    'Client-counted messages (counters the scenario reads as msg/s), summed over client processes.',
   wsbench_connections_opened_total: 'WebSocket handshakes the clients completed, summed over client processes.',
-  wsbench_scenario_counts_total: 'Every other client counter of the scenario, by its name in the result file, summed over client processes.',
+  wsbench_scenario_counts_total:
+    'Every other client counter of the scenario, by its name in the result file, summed over client processes.',
 };
 
 /** What every counter family says of how its series meet the result's table. */
-const COUNTER_SCOPE = 'Each series is one counter as the result file holds it (cells[].measurements.counters); a column that reads a counter as a rate divides it by wsbench_cell_window_elapsed_seconds.';
+const COUNTER_SCOPE =
+  'Each series is one counter as the result file holds it (cells[].measurements.counters); a column that reads a counter as a rate divides it by wsbench_cell_window_elapsed_seconds.';
 
 /**
  * A family's help: what it holds, and which of the scenario's table columns no
@@ -70,10 +103,19 @@ export function counterHelp(scenario: ScenarioInfo, family: CounterFamily): stri
   const computed = scenario.table.flatMap((key) => {
     const metric = scenario.metrics[key];
     const source = metric?.source;
-    if (!metric || !source || !('custom' in source) || !computedColumnFamilies(metric.role, metric.unit).includes(family)) return [];
+    if (
+      !metric ||
+      !source ||
+      !('custom' in source) ||
+      !computedColumnFamilies(metric.role, metric.unit).includes(family)
+    )
+      return [];
     return [`${metric.header} (${source.custom})`];
   });
-  const differ = computed.length === 0 ? '' : ` Table columns the scenario computes itself, which no one series equals: ${computed.join('; ')}.`;
+  const differ =
+    computed.length === 0
+      ? ''
+      : ` Table columns the scenario computes itself, which no one series equals: ${computed.join('; ')}.`;
   return `${COUNTER_HELP[family]} ${COUNTER_SCOPE}${differ}`;
 }
 
@@ -88,7 +130,7 @@ function computedColumnFamilies(role: string, unit: MetricUnit): CounterFamily[]
 const LATENCY_HELP =
   'Latency samples of the window so far, per histogram the scenario records, merged over client processes. ' +
   'Classic buckets at powers of 2^(1/8) from 2^-20 s to 2^6 s; scraped as protobuf it is also a native histogram of schema 3 with the same bounds. ' +
-  'histogram_quantile of either reads within 10 % of the result file\'s HDR percentiles from 1 us to 60 s.';
+  "histogram_quantile of either reads within 10 % of the result file's HDR percentiles from 1 us to 60 s.";
 
 /** Every family of the state as it stands, in a stable order. */
 export function metricFamilies(state: LiveState): MetricFamily[] {
@@ -105,42 +147,108 @@ export function metricFamilies(state: LiveState): MetricFamily[] {
   };
   const scenario = state.scenario;
   const shard: Labels = state.shard ? [['shard', String(state.shard.index)]] : [];
-  if (state.shard) add('wsbench_shard_info', 'gauge', 'This shard of a sharded run: its index, the shard count and the run id (value 1).', [...shard, ['shards', String(state.shard.count)], ['run_id', state.shard.runId]], 1);
+  if (state.shard)
+    add(
+      'wsbench_shard_info',
+      'gauge',
+      'This shard of a sharded run: its index, the shard count and the run id (value 1).',
+      [...shard, ['shards', String(state.shard.count)], ['run_id', state.shard.runId]],
+      1,
+    );
   if (scenario) {
     for (const status of LIVE_CELL_STATUSES) {
       const count = state.cells.filter((c) => c.status === status).length;
-      add('wsbench_cell_runs', 'gauge', 'Cell runs (cells x rounds) of the run by state.', [['scenario', scenario.name], ...shard, ['state', status]], count);
+      add(
+        'wsbench_cell_runs',
+        'gauge',
+        'Cell runs (cells x rounds) of the run by state.',
+        [['scenario', scenario.name], ...shard, ['state', status]],
+        count,
+      );
     }
     const familyOf = counterFamilies(scenario);
     for (const cell of state.cells) {
       const labels = cellLabels(scenario, cell, state.repeat, shard);
-      for (const status of LIVE_CELL_STATUSES) add('wsbench_cell_state', 'gauge', 'State of each cell run: 1 for the state it is in, 0 for the others.', [...labels, ['state', status]], cell.status === status ? 1 : 0);
+      for (const status of LIVE_CELL_STATUSES)
+        add(
+          'wsbench_cell_state',
+          'gauge',
+          'State of each cell run: 1 for the state it is in, 0 for the others.',
+          [...labels, ['state', status]],
+          cell.status === status ? 1 : 0,
+        );
       if (cell.startedAtMs === null) continue;
-      add('wsbench_cell_window_elapsed_seconds', 'gauge', "Window time the cell run's counters cover (every rate of the result divides by the window).", labels, cell.windowElapsedMs / 1000);
+      add(
+        'wsbench_cell_window_elapsed_seconds',
+        'gauge',
+        "Window time the cell run's counters cover (every rate of the result divides by the window).",
+        labels,
+        cell.windowElapsedMs / 1000,
+      );
       for (const [counter, value] of Object.entries(cell.counters)) {
         const family = familyOf(counter);
-        add(family, 'counter', counterHelp(scenario, family), family === 'wsbench_connections_opened_total' ? labels : [...labels, ['counter', counter]], value);
+        add(
+          family,
+          'counter',
+          counterHelp(scenario, family),
+          family === 'wsbench_connections_opened_total' ? labels : [...labels, ['counter', counter]],
+          value,
+        );
       }
-      for (const [histogram, buckets] of state.latencyOf(cell)) addHistogram('wsbench_latency_seconds', LATENCY_HELP, [...labels, ['histogram', histogram]], buckets);
+      for (const [histogram, buckets] of state.latencyOf(cell))
+        addHistogram('wsbench_latency_seconds', LATENCY_HELP, [...labels, ['histogram', histogram]], buckets);
       processSeries(cell, labels, add);
     }
   }
   const usage = process.cpuUsage();
-  add('wsbench_orchestrator_cpu_seconds_total', 'counter', 'CPU time of the wsbench process itself (user + system).', shard, (usage.user + usage.system) / 1e6);
-  add('wsbench_orchestrator_resident_memory_bytes', 'gauge', 'Resident memory of the wsbench process itself.', shard, process.memoryUsage.rss());
+  add(
+    'wsbench_orchestrator_cpu_seconds_total',
+    'counter',
+    'CPU time of the wsbench process itself (user + system).',
+    shard,
+    (usage.user + usage.system) / 1e6,
+  );
+  add(
+    'wsbench_orchestrator_resident_memory_bytes',
+    'gauge',
+    'Resident memory of the wsbench process itself.',
+    shard,
+    process.memoryUsage.rss(),
+  );
   return [...families.values()];
 }
 
-function processSeries(cell: LiveCellRun, labels: Labels, add: (name: string, type: 'counter' | 'gauge', help: string, labels: Labels, value: number) => void): void {
+function processSeries(
+  cell: LiveCellRun,
+  labels: Labels,
+  add: (name: string, type: 'counter' | 'gauge', help: string, labels: Labels, value: number) => void,
+): void {
   for (const reading of cell.processes.values()) {
     const own: Labels = [...labels, ['role', reading.role], ['process', String(reading.process)]];
-    add('wsbench_process_cpu_seconds_total', 'counter', "CPU time of each process of the cell since it started, read from /proc (a server of several processes, or started by command with its tree, as one). The result's CPU % is its mean over the window; irate() gives the CPU of the last scrape interval.", own, reading.cpuSeconds);
-    add('wsbench_process_resident_memory_bytes', 'gauge', 'Resident memory of each process of the cell, read from /proc.', own, reading.rssBytes);
+    add(
+      'wsbench_process_cpu_seconds_total',
+      'counter',
+      "CPU time of each process of the cell since it started, read from /proc (a server of several processes, or started by command with its tree, as one). The result's CPU % is its mean over the window; irate() gives the CPU of the last scrape interval.",
+      own,
+      reading.cpuSeconds,
+    );
+    add(
+      'wsbench_process_resident_memory_bytes',
+      'gauge',
+      'Resident memory of each process of the cell, read from /proc.',
+      own,
+      reading.rssBytes,
+    );
   }
 }
 
 /** scenario, server, client, each parameter (durations in ms, sizes in bytes, as in the result file), round with --repeat, shard. */
-export function cellLabels(scenario: ScenarioInfo, cell: Pick<LiveCellRun, 'server' | 'client' | 'params' | 'round'>, repeat: number, shard: Labels): Labels {
+export function cellLabels(
+  scenario: ScenarioInfo,
+  cell: Pick<LiveCellRun, 'server' | 'client' | 'params' | 'round'>,
+  repeat: number,
+  shard: Labels,
+): Labels {
   const taken = new Set(['scenario', 'server', 'client']);
   const parameters = Object.entries(cell.params).map(([name, value]): [string, string] => {
     let label = parameterLabel(name);
@@ -167,5 +275,7 @@ export function cellLabels(scenario: ScenarioInfo, cell: Pick<LiveCellRun, 'serv
 export function parameterLabel(name: string): string {
   const snake = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
   const clean = snake.replace(/[^a-z0-9_]/g, '_');
-  return RESERVED_LABELS.has(clean) || clean.startsWith('__') || /^[0-9]/.test(clean) || clean !== snake ? `param_${clean}` : clean;
+  return RESERVED_LABELS.has(clean) || clean.startsWith('__') || /^[0-9]/.test(clean) || clean !== snake
+    ? `param_${clean}`
+    : clean;
 }

@@ -30,8 +30,10 @@ export class MetricsServer {
     const server = createServer((request, response) => {
       if (!hosts.admit(request, response)) return;
       const path = new URL(request.url ?? '/', 'http://metrics').pathname;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
-      if (path !== '/metrics') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('wsbench serves /metrics\n');
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      if (path !== '/metrics')
+        return void response.writeHead(404, { 'content-type': 'text/plain' }).end('wsbench serves /metrics\n');
       const { contentType, body } = exposition(state, request.headers.accept);
       const render = metrics ? ++metrics.renders : 0;
       response.writeHead(200, { 'content-type': contentType, 'content-length': body.length });

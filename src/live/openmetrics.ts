@@ -19,10 +19,13 @@ export function renderMetrics(state: LiveState): string {
 
 function familyText(family: MetricFamily): string {
   const lines = [`# HELP ${family.name} ${openMetricsHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`];
-  if (family.type !== 'histogram') for (const { labels, value } of family.samples) lines.push(sample(family.name, labels, value));
+  if (family.type !== 'histogram')
+    for (const { labels, value } of family.samples) lines.push(sample(family.name, labels, value));
   else {
     for (const { labels, histogram } of family.samples) {
-      LATENCY_BUCKET_BOUNDS_SECONDS.forEach((bound, i) => { lines.push(sample(`${family.name}_bucket`, [...labels, ['le', String(bound)]], histogram.cumulativeCounts[i]!)); });
+      LATENCY_BUCKET_BOUNDS_SECONDS.forEach((bound, i) => {
+        lines.push(sample(`${family.name}_bucket`, [...labels, ['le', String(bound)]], histogram.cumulativeCounts[i]!));
+      });
       lines.push(sample(`${family.name}_bucket`, [...labels, ['le', '+Inf']], histogram.count));
       lines.push(sample(`${family.name}_sum`, labels, histogram.sumSeconds));
       lines.push(sample(`${family.name}_count`, labels, histogram.count));

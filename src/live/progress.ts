@@ -62,7 +62,8 @@ export function progressLine(state: ProgressState, now: number): string {
   else {
     const inWindowMs = Math.max(0, now - state.windowOpenedAt);
     if (state.windowMs === undefined) parts.push(`${seconds(inWindowMs)}s`);
-    else if (inWindowMs < state.windowMs) parts.push(`${seconds(inWindowMs)}s`, `${Math.ceil((state.windowMs - inWindowMs) / 1000)}s left`);
+    else if (inWindowMs < state.windowMs)
+      parts.push(`${seconds(inWindowMs)}s`, `${Math.ceil((state.windowMs - inWindowMs) / 1000)}s left`);
     else parts.push(`${seconds(state.windowMs)}s`, 'wrapping up');
   }
   for (const rate of state.rates) if (rate.perSec !== null) parts.push(`${formatRate(rate.perSec)} ${rate.header}`);
@@ -89,7 +90,9 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
   const head = (event: Extract<RunEvent, { type: 'cell-start' | 'cell-end' }>): string => {
     const round = repeat > 1 ? ` round ${event.round + 1}/${repeat}` : '';
     const params = paramsText(scenario, event.params);
-    return terminalText(`[${event.index + 1}/${event.total}]${round} ${event.scenario} ${event.server} x ${event.client}${params ? ` ${params}` : ''}`);
+    return terminalText(
+      `[${event.index + 1}/${event.total}]${round} ${event.scenario} ${event.server} x ${event.client}${params ? ` ${params}` : ''}`,
+    );
   };
   return {
     onEvent(event) {
@@ -126,7 +129,10 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
             state.rates = rates.map((r) => {
               const value = event.counters[r.counter];
               const moved = value === undefined ? null : value - (previous.counters[r.counter] ?? 0);
-              return { header: terminalText(r.header), perSec: moved === null ? null : (moved * r.scale * 1000) / (now - previous.at) };
+              return {
+                header: terminalText(r.header),
+                perSec: moved === null ? null : (moved * r.scale * 1000) / (now - previous.at),
+              };
             });
           }
           last = { at: now, counters: event.counters };

@@ -10,11 +10,17 @@
  * would be a dependency for some fifty lines of wire format. Field numbers are
  * metrics.proto's.
  */
-import { LATENCY_BUCKET_BOUNDS_SECONDS, NATIVE_SCHEMA, NATIVE_ZERO_THRESHOLD_SECONDS, type LatencyBuckets } from './latency-buckets.js';
+import {
+  LATENCY_BUCKET_BOUNDS_SECONDS,
+  NATIVE_SCHEMA,
+  NATIVE_ZERO_THRESHOLD_SECONDS,
+  type LatencyBuckets,
+} from './latency-buckets.js';
 import { metricFamilies, type Labels, type MetricFamily } from './metric-families.js';
 import type { LiveState } from './state.js';
 
-export const PROTOBUF_CONTENT_TYPE = 'application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited';
+export const PROTOBUF_CONTENT_TYPE =
+  'application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited';
 
 /** MetricType of metrics.proto. */
 const METRIC_TYPE = { counter: 0, gauge: 1, histogram: 4 } as const;
@@ -29,8 +35,11 @@ function metricFamily(family: MetricFamily): Buffer {
   w.string(1, family.name);
   w.string(2, family.help);
   w.varintField(3, METRIC_TYPE[family.type]);
-  if (family.type === 'histogram') for (const s of family.samples) w.message(4, metric(s.labels, 7, histogram(s.histogram)));
-  else for (const s of family.samples) w.message(4, metric(s.labels, family.type === 'counter' ? 3 : 2, doubleValue(s.value)));
+  if (family.type === 'histogram')
+    for (const s of family.samples) w.message(4, metric(s.labels, 7, histogram(s.histogram)));
+  else
+    for (const s of family.samples)
+      w.message(4, metric(s.labels, family.type === 'counter' ? 3 : 2, doubleValue(s.value)));
   return w.finish();
 }
 

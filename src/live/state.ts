@@ -13,9 +13,26 @@ import type { ResourceSample } from '../measure/proc-sampler.js';
 import { LiveCellSeries } from './cell-series.js';
 import { latencyBuckets, type LatencyBuckets } from './latency-buckets.js';
 
-export type LiveCellStatus = 'pending' | 'skipped' | 'connecting' | 'running' | 'ok' | 'errors' | 'failed' | 'interrupted';
+export type LiveCellStatus =
+  | 'pending'
+  | 'skipped'
+  | 'connecting'
+  | 'running'
+  | 'ok'
+  | 'errors'
+  | 'failed'
+  | 'interrupted';
 
-export const LIVE_CELL_STATUSES: readonly LiveCellStatus[] = ['pending', 'skipped', 'connecting', 'running', 'ok', 'errors', 'failed', 'interrupted'];
+export const LIVE_CELL_STATUSES: readonly LiveCellStatus[] = [
+  'pending',
+  'skipped',
+  'connecting',
+  'running',
+  'ok',
+  'errors',
+  'failed',
+  'interrupted',
+];
 
 /** The latest /proc reading of one process of a cell. */
 export interface LiveProcess extends ResourceSample {
@@ -111,9 +128,16 @@ export class LiveState {
           other.series = null;
           other.resourceHistory.clear();
         }
-        const ended = this.cells.filter((c) => c.kept !== null).sort((a, b) => (b.endedAtMs ?? 0) - (a.endedAtMs ?? 0) || b.index - a.index);
+        const ended = this.cells
+          .filter((c) => c.kept !== null)
+          .sort((a, b) => (b.endedAtMs ?? 0) - (a.endedAtMs ?? 0) || b.index - a.index);
         for (const old of ended.slice(KEPT_CELLS)) old.kept = null;
-        Object.assign(cell, { status: 'connecting', startedAtMs: now, windowMs: event.windowMs, series: new LiveCellSeries() });
+        Object.assign(cell, {
+          status: 'connecting',
+          startedAtMs: now,
+          windowMs: event.windowMs,
+          series: new LiveCellSeries(),
+        });
         this.current = cell;
         this.note(now, 'cell', `${this.nameOf(cell)}: starting`, cell.index);
         break;
@@ -137,8 +161,15 @@ export class LiveState {
       case 'run-end':
         this.ended = { atMs: now, interrupted: event.interrupted };
         // As the result file says of them.
-        if (event.interrupted) for (const cell of this.cells) if (cell.status === 'pending') Object.assign(cell, { status: 'skipped', reason: 'interrupted before it started' });
-        this.note(now, event.interrupted ? 'interrupted' : 'run', event.interrupted ? 'run interrupted: what was measured is written' : 'run ended');
+        if (event.interrupted)
+          for (const cell of this.cells)
+            if (cell.status === 'pending')
+              Object.assign(cell, { status: 'skipped', reason: 'interrupted before it started' });
+        this.note(
+          now,
+          event.interrupted ? 'interrupted' : 'run',
+          event.interrupted ? 'run interrupted: what was measured is written' : 'run ended',
+        );
         break;
     }
     this.changed(true);
@@ -157,11 +188,18 @@ export class LiveState {
       return newCell(index, Math.floor(index / plan.length), cell.server, cell.client, cell.params, cell.skip);
     });
     this.errorCounters = Object.values(event.scenario.metrics).flatMap((metric) =>
-      metric.role === 'errors' && 'counter' in metric.source && (metric.source.side ?? 'client') === 'client' ? [{ counter: metric.source.counter, header: metric.header }] : [],
+      metric.role === 'errors' && 'counter' in metric.source && (metric.source.side ?? 'client') === 'client'
+        ? [{ counter: metric.source.counter, header: metric.header }]
+        : [],
     );
     const rounds = event.repeat > 1 ? ` x ${event.repeat} rounds` : '';
-    this.note(now, 'run', `${event.scenario.name}: ${event.cells} cells${rounds}, ${plan.filter((c) => c.skip !== null).length} skipped`);
-    if (this.shard) this.note(now, 'shard', `shard ${this.shard.index} of ${this.shard.count} (0-based), run ${this.shard.runId}`);
+    this.note(
+      now,
+      'run',
+      `${event.scenario.name}: ${event.cells} cells${rounds}, ${plan.filter((c) => c.skip !== null).length} skipped`,
+    );
+    if (this.shard)
+      this.note(now, 'shard', `shard ${this.shard.index} of ${this.shard.count} (0-based), run ${this.shard.runId}`);
   }
 
   private tick(event: Extract<RunEvent, { type: 'tick' }>, now: number): void {
@@ -173,7 +211,13 @@ export class LiveState {
     cell.windowElapsedMs = cell.series.windowMs;
     for (const { counter, header } of this.errorCounters) {
       const grew = (event.counters[counter] ?? 0) - (before[counter] ?? 0);
-      if (grew > 0) this.note(now, 'errors', `${this.nameOf(cell)}: ${header} +${grew} (${event.counters[counter]} so far)`, cell.index);
+      if (grew > 0)
+        this.note(
+          now,
+          'errors',
+          `${this.nameOf(cell)}: ${header} +${grew} (${event.counters[counter]} so far)`,
+          cell.index,
+        );
     }
   }
 
@@ -192,14 +236,25 @@ export class LiveState {
   private endCell(event: Extract<RunEvent, { type: 'cell-end' }>, now: number): void {
     const cell = this.cellAt(event.index, event);
     const interrupted = event.reason === 'interrupted';
-    Object.assign(cell, { status: interrupted ? 'interrupted' : event.status, reason: event.reason, saturation: event.saturation ?? null, endedAtMs: now });
+    Object.assign(cell, {
+      status: interrupted ? 'interrupted' : event.status,
+      reason: event.reason,
+      saturation: event.saturation ?? null,
+      endedAtMs: now,
+    });
     cell.series?.finish();
     cell.latency = this.latencyOf(cell);
     cell.kept = cell.series ? cell.series.kept(KEPT_POINTS) : null;
     const took = cell.startedAtMs === null ? '' : ` in ${((now - cell.startedAtMs) / 1000).toFixed(1)} s`;
     const kind: LiveLogKind = interrupted ? 'interrupted' : event.status === 'failed' ? 'failure' : 'cell';
-    this.note(now, kind, `${this.nameOf(cell)}: ${cell.status}${event.reason ? ` (${event.reason})` : ''}${took}`, cell.index);
-    if (event.saturation) this.note(now, 'saturation', `${this.nameOf(cell)}: saturated: ${event.saturation}`, cell.index);
+    this.note(
+      now,
+      kind,
+      `${this.nameOf(cell)}: ${cell.status}${event.reason ? ` (${event.reason})` : ''}${took}`,
+      cell.index,
+    );
+    if (event.saturation)
+      this.note(now, 'saturation', `${this.nameOf(cell)}: saturated: ${event.saturation}`, cell.index);
     for (const text of event.notes ?? []) this.note(now, 'note', `${this.nameOf(cell)}: ${text}`, cell.index);
   }
 
@@ -216,7 +271,10 @@ export class LiveState {
   }
 
   /** The cell run at `index`; a run-start without a plan (an older caller) gets its cells as they come. */
-  private cellAt(index: number, event: { round: number; server: string; client: string; params: ParamValues }): LiveCellRun {
+  private cellAt(
+    index: number,
+    event: { round: number; server: string; client: string; params: ParamValues },
+  ): LiveCellRun {
     this.cells[index] ??= newCell(index, event.round, event.server, event.client, event.params, null);
     return this.cells[index]!;
   }
@@ -231,7 +289,14 @@ export class LiveState {
   }
 }
 
-function newCell(index: number, round: number, server: string, client: string, params: ParamValues, skip: string | null): LiveCellRun {
+function newCell(
+  index: number,
+  round: number,
+  server: string,
+  client: string,
+  params: ParamValues,
+  skip: string | null,
+): LiveCellRun {
   return {
     index,
     round,
@@ -254,4 +319,3 @@ function newCell(index: number, round: number, server: string, client: string, p
     resourceHistory: new Map(),
   };
 }
-

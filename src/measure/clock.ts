@@ -51,17 +51,25 @@ async function realMonotonicClock(): Promise<ReadClockNs | null> {
   const toNs = (): bigint => timespec[0]! * 1_000_000_000n + timespec[1]!;
   if (bunApi()) {
     const ffi = (await import(/* Bun only */ 'bun:ffi' as string)) as {
-      dlopen(path: string, symbols: Record<string, unknown>): { symbols: { clock_gettime(clock: number, out: BigInt64Array): number } };
+      dlopen(
+        path: string,
+        symbols: Record<string, unknown>,
+      ): { symbols: { clock_gettime(clock: number, out: BigInt64Array): number } };
       FFIType: { i32: unknown; ptr: unknown };
     };
-    const libc = ffi.dlopen('libc.so.6', { clock_gettime: { args: [ffi.FFIType.i32, ffi.FFIType.ptr], returns: ffi.FFIType.i32 } });
+    const libc = ffi.dlopen('libc.so.6', {
+      clock_gettime: { args: [ffi.FFIType.i32, ffi.FFIType.ptr], returns: ffi.FFIType.i32 },
+    });
     return () => {
       libc.symbols.clock_gettime(CLOCK_MONOTONIC, timespec);
       return toNs();
     };
   }
   const deno = denoApi() as unknown as {
-    dlopen?(path: string, symbols: Record<string, unknown>): { symbols: { clock_gettime(clock: number, out: BigInt64Array): number } };
+    dlopen?(
+      path: string,
+      symbols: Record<string, unknown>,
+    ): { symbols: { clock_gettime(clock: number, out: BigInt64Array): number } };
   } | null;
   if (deno?.dlopen) {
     const libc = deno.dlopen('libc.so.6', { clock_gettime: { parameters: ['i32', 'buffer'], result: 'i32' } });

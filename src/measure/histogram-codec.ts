@@ -134,7 +134,10 @@ export function fillFromEncoded(histogram: Histogram, encoded: EncodedHistogram)
     return false;
   }
   // The steps of hdr-histogram-js's own decoding: counts set index by index, then its totals, min and max from them.
-  const decoding = histogram as Histogram & { setCountAtIndex(index: number, count: number): void; establishInternalTackingValues(length: number): void };
+  const decoding = histogram as Histogram & {
+    setCountAtIndex(index: number, count: number): void;
+    establishInternalTackingValues(length: number): void;
+  };
   histogram.reset();
   for (let index = 0; index <= top; index++) if (counts[index]! > 0) decoding.setCountAtIndex(index, counts[index]!);
   decoding.establishInternalTackingValues(top + 1);
@@ -151,7 +154,12 @@ function addCountsOf(base64: string, counts: Float64Array): number | null {
   const digits = data.readUInt32BE(12);
   const lowest = Number(data.readBigUInt64BE(16));
   const highest = Number(data.readBigUInt64BE(24));
-  if (digits !== HISTOGRAM_OPTIONS.numberOfSignificantValueDigits || lowest !== HISTOGRAM_OPTIONS.lowestDiscernibleValue || highest !== HISTOGRAM_OPTIONS.highestTrackableValue) return null;
+  if (
+    digits !== HISTOGRAM_OPTIONS.numberOfSignificantValueDigits ||
+    lowest !== HISTOGRAM_OPTIONS.lowestDiscernibleValue ||
+    highest !== HISTOGRAM_OPTIONS.highestTrackableValue
+  )
+    return null;
   const end = Math.min(data.length, HEADER_BYTES + data.readUInt32BE(4));
   let index = 0;
   let top = -1;
@@ -216,7 +224,7 @@ class ByteWriter {
     let rest = value >= 0 ? value * 2 : -value * 2 - 1;
     this.reserve(9);
     while (rest >= 128) {
-      this.data[this.length++] = 128 | rest % 128;
+      this.data[this.length++] = 128 | (rest % 128);
       rest = Math.floor(rest / 128);
     }
     this.data[this.length++] = rest;

@@ -28,7 +28,12 @@ export const sideBySide: WindowRule = (windowsMs) => Math.max(0, ...windowsMs);
 /** Rounds measured one after another: their windows add up. */
 export const oneAfterAnother: WindowRule = (windowsMs) => windowsMs.reduce((sum, ms) => sum + ms, 0);
 
-export function assembleMeasurements(clients: ClientPart[], servers: ServerPart[], windowRule: WindowRule, timeSeries?: TimeSeries): CellMeasurements {
+export function assembleMeasurements(
+  clients: ClientPart[],
+  servers: ServerPart[],
+  windowRule: WindowRule,
+  timeSeries?: TimeSeries,
+): CellMeasurements {
   const histograms = mergeHistogramSets(clients.map((part) => part.histograms));
   const serverHistograms = mergeHistogramSets(servers.map((part) => part.histograms));
   return {

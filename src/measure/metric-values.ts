@@ -27,7 +27,8 @@ const RATE_UNITS: ReadonlySet<MetricUnit> = new Set(['msg/s', '/s', 'bytes/s', '
 /** Why no rate can be computed over a window of `windowMs`; null when one can. */
 export function rateWindowProblem(windowMs: number): string | null {
   if (!(windowMs > 0)) return 'no measurement window';
-  if (windowMs < MIN_RATE_WINDOW_MS) return `the window (${Number(windowMs.toPrecision(2))} ms) is too short to hold a rate (under ${MIN_RATE_WINDOW_MS} ms)`;
+  if (windowMs < MIN_RATE_WINDOW_MS)
+    return `the window (${Number(windowMs.toPrecision(2))} ms) is too short to hold a rate (under ${MIN_RATE_WINDOW_MS} ms)`;
   return null;
 }
 export const NOT_REPORTED_BY_SERVER = 'the server did not report it';
@@ -71,7 +72,9 @@ export function setResolved(values: MetricValues, key: string, unit: string, mea
   values.resolution[key] = { estimate, resolution, resolved, atMost };
   values.metrics[key] = resolved ? estimate : null;
   if (resolved) delete values.missing[key];
-  else values.missing[key] = `below its resolution: ${significant(estimate)} ± ${significant(resolution)} ${unit} from the measurement's own noise, so at most ${significant(atMost)} ${unit}`;
+  else
+    values.missing[key] =
+      `below its resolution: ${significant(estimate)} ± ${significant(resolution)} ${unit} from the measurement's own noise, so at most ${significant(atMost)} ${unit}`;
 }
 
 const significant = (value: number): string => String(Number(value.toPrecision(3)));
@@ -93,7 +96,8 @@ function valueOf(definition: MetricDefinition, context: MetricContext): number |
       const value = source.compute(context);
       if (value === null) return 'not applicable to this cell';
       if (typeof value === 'object') {
-        if (!Number.isFinite(value.estimate) || !Number.isFinite(value.resolution) || value.resolution < 0) return `computed ${value.estimate} ± ${value.resolution}`;
+        if (!Number.isFinite(value.estimate) || !Number.isFinite(value.resolution) || value.resolution < 0)
+          return `computed ${value.estimate} ± ${value.resolution}`;
         return { estimate: value.estimate, resolution: value.resolution };
       }
       return Number.isFinite(value) ? value : `computed ${String(value)}`;
@@ -104,14 +108,16 @@ function valueOf(definition: MetricDefinition, context: MetricContext): number |
   if ('histogram' in source) {
     const server = source.side === 'server';
     if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
-    if (server && context.serverReported === 'listed' && !(source.histogram in m.serverHistograms)) return NOT_REPORTED_BY_SERVER;
+    if (server && context.serverReported === 'listed' && !(source.histogram in m.serverHistograms))
+      return NOT_REPORTED_BY_SERVER;
     const encoded = (server ? m.serverHistograms : m.histograms)[source.histogram];
     return encoded ? (histogramStat(encoded, source.stat) ?? NO_SAMPLES) : NO_SAMPLES;
   }
   if ('counter' in source) {
     const server = source.side === 'server';
     if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
-    if (server && context.serverReported === 'listed' && !(source.counter in m.serverCounters)) return NOT_REPORTED_BY_SERVER;
+    if (server && context.serverReported === 'listed' && !(source.counter in m.serverCounters))
+      return NOT_REPORTED_BY_SERVER;
     const total = (server ? m.serverCounters : m.counters)[source.counter];
     if (total === undefined) return NOT_RECORDED;
     const scale = source.scale ?? 1;
@@ -128,7 +134,10 @@ function valueOf(definition: MetricDefinition, context: MetricContext): number |
   return resources.clients.reduce((sum, r) => sum + pickResource(r, source.stat), 0);
 }
 
-function pickResource(r: MetricContext['resources']['clients'][number], stat: 'cpuMean' | 'cpuMax' | 'rssMax' | 'rssMean'): number {
+function pickResource(
+  r: MetricContext['resources']['clients'][number],
+  stat: 'cpuMean' | 'cpuMax' | 'rssMax' | 'rssMean',
+): number {
   switch (stat) {
     case 'cpuMean':
       return r.cpuPercent.mean;
@@ -165,5 +174,7 @@ export function histogramStat(encoded: EncodedHistogram, stat: HistogramStat): n
  * computed metric is not counted: echo's MB/s is one, and reads only the clients' counters.
  */
 export function declaresServerMetrics(scenario: AnyScenario): boolean {
-  return Object.values(scenario.metrics as Record<string, MetricDefinition>).some((d) => 'side' in d.source && d.source.side === 'server');
+  return Object.values(scenario.metrics as Record<string, MetricDefinition>).some(
+    (d) => 'side' in d.source && d.source.side === 'server',
+  );
 }

@@ -5,7 +5,14 @@
 import type { Counter, MetricsApi, Recorder, SizeRecorder } from '../scenario-types.js';
 import type { EncodedHistogram, LatencySummary, SizeSummary } from '../result-types.js';
 import { BucketTally } from './bucket-tally.js';
-import { decodeHistogram, encodeHistogram, fillFromEncoded, mergeBucketCounts, newHistogram, type Histogram } from './histogram-codec.js';
+import {
+  decodeHistogram,
+  encodeHistogram,
+  fillFromEncoded,
+  mergeBucketCounts,
+  newHistogram,
+  type Histogram,
+} from './histogram-codec.js';
 
 export { decodeHistogram, encodeHistogram, HISTOGRAM_OPTIONS, newHistogram } from './histogram-codec.js';
 
@@ -75,7 +82,11 @@ export function summarizeSizeHistograms(set: Record<string, EncodedHistogram>): 
   return summarizeSet(set, 'bytes', summarizeSizes);
 }
 
-function summarizeSet<T>(set: Record<string, EncodedHistogram>, unit: EncodedHistogram['unit'], fn: (h: EncodedHistogram) => T | null): Record<string, T> {
+function summarizeSet<T>(
+  set: Record<string, EncodedHistogram>,
+  unit: EncodedHistogram['unit'],
+  fn: (h: EncodedHistogram) => T | null,
+): Record<string, T> {
   const out: Record<string, T> = {};
   for (const [name, encoded] of Object.entries(set)) {
     if ((encoded.unit ?? 'us') !== unit) continue;

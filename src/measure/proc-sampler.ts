@@ -74,7 +74,11 @@ export function readProcess(pid: number): ProcReading | null {
   // Fields 14-17 (utime, stime, cutime, cstime) and 24 (rss, pages), counted from 1 with pid and comm.
   const at = (field: number): number => Number(fields[field - 3]);
   const demandNs = readDemandNs(pid);
-  return { cpuTicks: at(14) + at(15) + at(16) + at(17), rssBytes: at(24) * PAGE_BYTES, ...(demandNs === undefined ? {} : { demandNs }) };
+  return {
+    cpuTicks: at(14) + at(15) + at(16) + at(17),
+    rssBytes: at(24) * PAGE_BYTES,
+    ...(demandNs === undefined ? {} : { demandNs }),
+  };
 }
 
 /** `pid` and every process below it, from the kernel's children lists. */
@@ -106,13 +110,14 @@ export function readTree(pid: number, tree: boolean): ProcReading | null {
   return sumOf(processTree(pid).map((member) => (member === pid ? root : readProcess(member))));
 }
 
-
 /** Readings added up; demand only when every one has it (a part without it would understate the sum). */
 function sumOf(readings: Array<ProcReading | null>): ProcReading {
   const present = readings.filter((r): r is ProcReading => r !== null);
   const cpuTicks = present.reduce((sum, r) => sum + r.cpuTicks, 0);
   const rssBytes = present.reduce((sum, r) => sum + r.rssBytes, 0);
-  const demand = present.every((r) => r.demandNs !== undefined) ? present.reduce((sum, r) => sum + r.demandNs!, 0) : undefined;
+  const demand = present.every((r) => r.demandNs !== undefined)
+    ? present.reduce((sum, r) => sum + r.demandNs!, 0)
+    : undefined;
   return { cpuTicks, rssBytes, ...(demand === undefined ? {} : { demandNs: demand }) };
 }
 
@@ -139,7 +144,10 @@ export class ProcSampler {
   /** Hears every sample as it is taken (a live view); the window's statistics do not depend on it. */
   onSample: ((sample: ResourceSample) => void) | null = null;
 
-  constructor(source: ProcSource, private readonly tree = false) {
+  constructor(
+    source: ProcSource,
+    private readonly tree = false,
+  ) {
     const pids = typeof source === 'number' ? [source] : source;
     this.readSource = typeof pids === 'function' ? pids : () => readAll(pids, tree);
   }
@@ -176,7 +184,10 @@ export class ProcSampler {
     const wallMs = this.last.atMs - this.first.atMs;
     // The means are all CPU (or demand) time over all wall time: exact, whatever the tick rounding of single samples.
     const meanCpu = wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0;
-    const demandNs = this.first.demandNs !== undefined && this.last.demandNs !== undefined ? this.last.demandNs - this.first.demandNs : undefined;
+    const demandNs =
+      this.first.demandNs !== undefined && this.last.demandNs !== undefined
+        ? this.last.demandNs - this.first.demandNs
+        : undefined;
     const meanDemand = demandNs !== undefined && wallMs > 0 ? (demandNs / 1e6 / wallMs) * 100 : undefined;
     return this.tally.stats(meanCpu, meanDemand);
   }
@@ -185,7 +196,11 @@ export class ProcSampler {
     const reading = this.readSource();
     if (!reading) return null;
     const { cpuTicks, demandNs } = this.earlier;
-    return { cpuTicks: reading.cpuTicks + cpuTicks, rssBytes: reading.rssBytes, ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs + demandNs }) };
+    return {
+      cpuTicks: reading.cpuTicks + cpuTicks,
+      rssBytes: reading.rssBytes,
+      ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs + demandNs }),
+    };
   }
 
   private sample(): void {
@@ -196,7 +211,10 @@ export class ProcSampler {
     // Ticks are 10 ms: shorter than a few of them says nothing about CPU.
     if (elapsedMs < 50) return;
     const cpuPercent = ((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100;
-    const demandPercent = reading.demandNs !== undefined && this.last.demandNs !== undefined ? ((reading.demandNs - this.last.demandNs) / 1e6 / elapsedMs) * 100 : undefined;
+    const demandPercent =
+      reading.demandNs !== undefined && this.last.demandNs !== undefined
+        ? ((reading.demandNs - this.last.demandNs) / 1e6 / elapsedMs) * 100
+        : undefined;
     this.tally.add(cpuPercent, reading.rssBytes, demandPercent);
     this.onSample?.({ cpuPercent, cpuSeconds: reading.cpuTicks / CLOCK_TICKS, rssBytes: reading.rssBytes });
     this.last = markOf(reading, atMs);
@@ -210,5 +228,9 @@ interface Mark {
 }
 
 function markOf(reading: ProcReading, atMs = performance.now()): Mark {
-  return { atMs, cpuTicks: reading.cpuTicks, ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs }) };
+  return {
+    atMs,
+    cpuTicks: reading.cpuTicks,
+    ...(reading.demandNs === undefined ? {} : { demandNs: reading.demandNs }),
+  };
 }

@@ -24,7 +24,10 @@ export class ResourceTally {
 
   add(cpuPercent: number, rssBytes: number, demandPercent?: number): void {
     this.cpuMaxPercent = Math.max(this.cpuMaxPercent, cpuPercent);
-    this.demandMaxPercent = demandPercent === undefined || this.demandMaxPercent === null ? null : Math.max(this.demandMaxPercent, demandPercent);
+    this.demandMaxPercent =
+      demandPercent === undefined || this.demandMaxPercent === null
+        ? null
+        : Math.max(this.demandMaxPercent, demandPercent);
     this.rssSumBytes += rssBytes;
     this.rssMaxBytes = Math.max(this.rssMaxBytes, rssBytes);
     this.count += 1;
@@ -44,7 +47,14 @@ export class ResourceTally {
     const demandMax = this.demandMaxPercent;
     return {
       cpuPercent: { mean: round(meanCpuPercent, 1), max: round(Math.max(this.cpuMaxPercent, meanCpuPercent), 1) },
-      ...(meanDemandPercent !== undefined && demandMax !== null ? { cpuDemandPercent: { mean: round(meanDemandPercent, 1), max: round(Math.max(demandMax, meanDemandPercent), 1) } } : {}),
+      ...(meanDemandPercent !== undefined && demandMax !== null
+        ? {
+            cpuDemandPercent: {
+              mean: round(meanDemandPercent, 1),
+              max: round(Math.max(demandMax, meanDemandPercent), 1),
+            },
+          }
+        : {}),
       rssBytes: { mean: Math.round(this.rssSumBytes / this.count), max: this.rssMaxBytes },
       samples: this.count,
     };

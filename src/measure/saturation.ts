@@ -50,7 +50,9 @@ export interface BusyMeasure {
  */
 export function busyMeasure(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>): BusyMeasure {
   const demand = process.cpuDemandPercent;
-  return demand ? { percent: demand.mean, max: demand.max, kind: 'demand' } : { percent: process.cpuPercent.mean, max: process.cpuPercent.max, kind: 'cpu' };
+  return demand
+    ? { percent: demand.mean, max: demand.max, kind: 'demand' }
+    : { percent: process.cpuPercent.mean, max: process.cpuPercent.max, kind: 'cpu' };
 }
 
 /**
@@ -63,15 +65,28 @@ export const IDLE_LOOP_SHARE = 0.5;
  * The process (or `processes` taken as one) wanted, or used, every core it could. `eventLoop`, where the
  * process reports it: a loop mostly idle was woken late by a crowded machine, not saturated by its work.
  */
-export function isSaturated(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>, processes = 1, eventLoop: number | null = null): boolean {
+export function isSaturated(
+  process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>,
+  processes = 1,
+  eventLoop: number | null = null,
+): boolean {
   const busy = busyMeasure(process);
   if (busy.kind === 'demand' && eventLoop !== null && eventLoop < IDLE_LOOP_SHARE) return false;
   return isCpuSaturated(busy.percent, processes);
 }
 
 /** Busy event loop, yet short of saturated (over `processes` processes): waiting for a core, not using one. */
-export function isStarved(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'> | null, eventLoop: number | null, processes = 1): boolean {
-  return eventLoop !== null && eventLoop >= STARVED_LOOP_SHARE && process !== null && !isSaturated(process, processes, eventLoop);
+export function isStarved(
+  process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'> | null,
+  eventLoop: number | null,
+  processes = 1,
+): boolean {
+  return (
+    eventLoop !== null &&
+    eventLoop >= STARVED_LOOP_SHARE &&
+    process !== null &&
+    !isSaturated(process, processes, eventLoop)
+  );
 }
 
 /** "CPU demand 98% of a core (peak 100%; on CPU 31%, the rest waiting for a core)" or "CPU 97% of a core (peak 99%)". */
@@ -95,14 +110,22 @@ export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSatu
   });
   if (saturated.length === 0 && starved.length === 0) return null;
   const named = clients.length > 1;
-  const lines = [...saturated, ...starved].sort((a, b) => a - b).map((n) => `${named ? `client ${n}: ` : ''}${processEvidence(clients[n - 1]!)}`);
-  const what = saturated.length > 0
-    ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
-    : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
-  const advice = saturated.length > 0
-    ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
-    : `free the machine's cores, or spread the load (--client-procs ${clients.length + 1})`;
-  return { saturated, starved, evidence: `${what}: ${lines.join('; ')}; its latencies include its own queueing; ${advice}` };
+  const lines = [...saturated, ...starved]
+    .sort((a, b) => a - b)
+    .map((n) => `${named ? `client ${n}: ` : ''}${processEvidence(clients[n - 1]!)}`);
+  const what =
+    saturated.length > 0
+      ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
+      : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
+  const advice =
+    saturated.length > 0
+      ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
+      : `free the machine's cores, or spread the load (--client-procs ${clients.length + 1})`;
+  return {
+    saturated,
+    starved,
+    evidence: `${what}: ${lines.join('; ')}; its latencies include its own queueing; ${advice}`,
+  };
 }
 
 function processEvidence(process: ProcessResources): string {
@@ -127,7 +150,12 @@ export type ServerSilence = { saturated: string } | { hung: string } | null;
  * Why a busy server did not report: saturated (a result), hung (a fault), or null when it was not busy (another fault).
  * `processes`: a server of several processes is busy when they used that many cores, near enough.
  */
-export function silenceOf(server: ProcStats | null, reason: string, series: TimeSeries | undefined, processes = 1): ServerSilence {
+export function silenceOf(
+  server: ProcStats | null,
+  reason: string,
+  series: TimeSeries | undefined,
+  processes = 1,
+): ServerSilence {
   if (!server || !/no report within/.test(reason)) return null;
   if (!isSaturated(server, processes)) return null;
   const cores = processes === 1 ? 'a core' : `${processes} cores (${processes} processes)`;
@@ -135,9 +163,13 @@ export function silenceOf(server: ProcStats | null, reason: string, series: Time
   const silence = reason.replace(/^server( \d+)?: /, '');
   const quiet = quietTail(series);
   if (quiet && quiet.quietMs >= Math.min(HUNG_QUIET_MS, quiet.windowMs / 2)) {
-    return { hung: `server hung: ${cpu}, and no client counter moved in the last ${(quiet.quietMs / 1000).toFixed(1)} s of the window (${silence})` };
+    return {
+      hung: `server hung: ${cpu}, and no client counter moved in the last ${(quiet.quietMs / 1000).toFixed(1)} s of the window (${silence})`,
+    };
   }
-  return { saturated: `server saturated: ${cpu}, and it was still busy when asked for its report (${silence}); server-side counters are missing, the clients' numbers are complete` };
+  return {
+    saturated: `server saturated: ${cpu}, and it was still busy when asked for its report (${silence}); server-side counters are missing, the clients' numbers are complete`,
+  };
 }
 
 /** How long before the window's end the clients' counters last moved, and the window's length; null without two points. */

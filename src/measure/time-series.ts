@@ -46,7 +46,9 @@ const LONG_INTERVAL_MS = 1000;
  * series ten times as often for nothing.
  */
 export function progressIntervalMs(expectedWindowMs: number | undefined): number {
-  return expectedWindowMs !== undefined && expectedWindowMs > 0 && expectedWindowMs < SHORT_WINDOW_MS ? SHORT_INTERVAL_MS : LONG_INTERVAL_MS;
+  return expectedWindowMs !== undefined && expectedWindowMs > 0 && expectedWindowMs < SHORT_WINDOW_MS
+    ? SHORT_INTERVAL_MS
+    : LONG_INTERVAL_MS;
 }
 
 /** The ticks of one span of the window, merged. */
@@ -77,7 +79,8 @@ export class TimeSeriesCollector {
     }
     point.tMs = Math.max(point.tMs, message.tMs ?? message.tick * this.intervalMs);
     const known = point.counters.get(processIndex);
-    if (!known || known.tick < message.tick) point.counters.set(processIndex, { tick: message.tick, values: message.counters });
+    if (!known || known.tick < message.tick)
+      point.counters.set(processIndex, { tick: message.tick, values: message.counters });
     addHistograms(point.histograms, message.intervals);
     if (this.points.size > MAX_POINTS) this.fold();
   }
@@ -87,7 +90,11 @@ export class TimeSeriesCollector {
     if (positions.length === 0) return undefined;
     const spanMs = this.intervalMs * this.ticksPerPoint;
     const latest = new Map<number, Record<string, number>>();
-    const groups: Array<{ tMs: number; counters: Record<string, number>; histograms: Record<string, EncodedHistogram> }> = [];
+    const groups: Array<{
+      tMs: number;
+      counters: Record<string, number>;
+      histograms: Record<string, EncodedHistogram>;
+    }> = [];
     for (const position of positions) {
       const point = this.points.get(position)!;
       // A process that missed a tick still has its last cumulative counters.
@@ -102,7 +109,9 @@ export class TimeSeriesCollector {
         groups[groups.length - 1] = { tMs: Math.max(previous.tMs, group.tMs), counters: group.counters, histograms };
       } else groups.push(group);
     }
-    const points = groups.map((g): TimeSeriesPoint => ({ tMs: g.tMs, counters: g.counters, latency: latencyOf(g.histograms) }));
+    const points = groups.map(
+      (g): TimeSeriesPoint => ({ tMs: g.tMs, counters: g.counters, latency: latencyOf(g.histograms) }),
+    );
     return { intervalMs: spanMs, points };
   }
 

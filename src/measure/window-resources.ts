@@ -4,7 +4,7 @@
  * from "go" until its own window closes. Each process's event-loop utilisation,
  * which only it can see, comes with its report and is joined in here.
  */
-import type { CellResources, ProcessReport, ProcessResources, } from '../result-types.js';
+import type { CellResources, ProcessReport, ProcessResources } from '../result-types.js';
 import { ProcSampler, type ProcSource, type ProcStats } from './proc-sampler.js';
 import type { ResourceSample } from './proc-sampler.js';
 
@@ -27,11 +27,17 @@ export class WindowResources {
     onSample?: (role: 'server' | 'client', process: number, sample: ResourceSample) => void,
     clientTree = false,
   ) {
-    this.server = Array.isArray(serverPids) && serverPids.length === 0 ? null : new ProcSampler(serverPids as ProcSource, serverTree);
+    this.server =
+      Array.isArray(serverPids) && serverPids.length === 0
+        ? null
+        : new ProcSampler(serverPids as ProcSource, serverTree);
     this.clients = clientPids.map((pid) => new ProcSampler(pid, clientTree));
     this.clientStats = clientPids.map(() => undefined);
     if (onSample && this.server) this.server.onSample = (sample) => onSample('server', 0, sample);
-    if (onSample) this.clients.forEach((client, index) => { client.onSample = (sample) => onSample('client', index, sample); });
+    if (onSample)
+      this.clients.forEach((client, index) => {
+        client.onSample = (sample) => onSample('client', index, sample);
+      });
   }
 
   start(): void {
@@ -55,7 +61,9 @@ export class WindowResources {
   }
 
   stopClients(): void {
-    this.clients.forEach((_, index) => { this.clientClosed(index); });
+    this.clients.forEach((_, index) => {
+      this.clientClosed(index);
+    });
   }
 
   /** Stops sampling the server; returns what it used in the window (null when it could not be read). */

@@ -35,8 +35,10 @@ export function readValue(name: string, spec: ParameterSpec, input: unknown, che
     const min = spec.min === undefined ? undefined : boundOf(name, spec, spec.min);
     const declaredMax = spec.max === undefined ? undefined : boundOf(name, spec, spec.max);
     const max = spec.kind === 'duration' ? Math.min(declaredMax ?? MAX_DURATION_MS, MAX_DURATION_MS) : declaredMax;
-    if (min !== undefined && value < min) throw new ParameterError(name, `${show(input)} is below the minimum ${formatValue(spec.kind, min)}`);
-    if (max !== undefined && value > max) throw new ParameterError(name, `${show(input)} is above the maximum ${formatValue(spec.kind, max)}`);
+    if (min !== undefined && value < min)
+      throw new ParameterError(name, `${show(input)} is below the minimum ${formatValue(spec.kind, min)}`);
+    if (max !== undefined && value > max)
+      throw new ParameterError(name, `${show(input)} is above the maximum ${formatValue(spec.kind, max)}`);
   }
   return value;
 }

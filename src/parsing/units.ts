@@ -2,7 +2,13 @@
 
 const DURATION_UNITS_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const SIZE_UNITS_BYTES: Record<string, number> = {
-  b: 1, kb: 1000, mb: 1_000_000, gb: 1_000_000_000, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3,
+  b: 1,
+  kb: 1000,
+  mb: 1_000_000,
+  gb: 1_000_000_000,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
 };
 
 /** "500ms", "5s", "1m", "1.5h", "7d" in ms; null without a unit or when unreadable. */
@@ -22,7 +28,11 @@ export function parseSizeBytes(text: string): number | null {
 
 /** A duration for people: 5000 -> "5s", 1500 -> "1500ms", 36e5 -> "1h". */
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;
@@ -30,7 +40,13 @@ export function formatDuration(ms: number): string {
 
 /** A size for people: 32 -> "32B", 8192 -> "8KiB", 1000 -> "1kB". */
 export function formatSize(bytes: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024], ['MB', 1e6], ['kB', 1000]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+    ['MB', 1e6],
+    ['kB', 1000],
+  ] as const) {
     if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
   }
   return `${bytes}B`;

@@ -16,7 +16,10 @@ export function withInterval(text: string, value: number, interval: ValueInterva
   const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
   const below = value - interval.low;
   const above = interval.high - value;
-  if (Math.max(below, above) <= SYMMETRIC_ENOUGH * Math.min(below, above) || Math.max(below, above).toFixed(decimals) === Math.min(below, above).toFixed(decimals)) {
+  if (
+    Math.max(below, above) <= SYMMETRIC_ENOUGH * Math.min(below, above) ||
+    Math.max(below, above).toFixed(decimals) === Math.min(below, above).toFixed(decimals)
+  ) {
     return `${text} ±${Math.max(below, above).toFixed(decimals)}`;
   }
   return `${text} [${interval.low.toFixed(decimals)}, ${interval.high.toFixed(decimals)}]`;
@@ -32,6 +35,7 @@ export function percentOff(ratio: number): string {
 export function percentInterval(ratio: RatioInterval): string {
   const sign = ratio.ratio >= 1 ? 1 : -1;
   const bounds = [ratio.low, ratio.high].map((r) => sign * (r - 1) * 100).sort((a, b) => a - b);
-  const show = (pct: number): string => `${pct < 0 ? '-' : ''}${Math.abs(pct) >= 10 ? Math.abs(pct).toFixed(0) : Math.abs(pct).toFixed(1)}%`;
+  const show = (pct: number): string =>
+    `${pct < 0 ? '-' : ''}${Math.abs(pct) >= 10 ? Math.abs(pct).toFixed(0) : Math.abs(pct).toFixed(1)}%`;
   return `[${show(bounds[0]!)}, ${show(bounds[1]!)}]`;
 }

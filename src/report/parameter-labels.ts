@@ -26,7 +26,11 @@ export function parameterText(name: string, info: ParameterInfo | undefined, val
 }
 
 /** The named parameters of a cell, `payload=32B delay=10ms`; '' for none. Names a cell lacks are left out. */
-export function parametersText(params: ParamValues, names: readonly string[], parameters: Readonly<Record<string, ParameterInfo>>): string {
+export function parametersText(
+  params: ParamValues,
+  names: readonly string[],
+  parameters: Readonly<Record<string, ParameterInfo>>,
+): string {
   return names
     .filter((name) => name in params)
     .map((name) => parameterText(name, parameters[name], params[name]))
@@ -40,7 +44,9 @@ export function parametersText(params: ParamValues, names: readonly string[], pa
  */
 export function variedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>>): string[] {
   const names = [...new Set(cells.flatMap((c) => Object.keys(c.params)))];
-  return names.filter((name) => new Set(cells.map((c) => (name in c.params ? JSON.stringify(c.params[name]) : undefined))).size > 1);
+  return names.filter(
+    (name) => new Set(cells.map((c) => (name in c.params ? JSON.stringify(c.params[name]) : undefined))).size > 1,
+  );
 }
 
 /** Parameters every one of `cells` has, with the same value: `[name, value]` in first-seen order. */
@@ -52,8 +58,13 @@ export function fixedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>>
 }
 
 /** `payload=32B duration=5s ...`: what every cell of a scenario ran with; '' when nothing is shared. */
-export function fixedParametersText(cells: ReadonlyArray<Pick<CellResult, 'params'>>, parameters: Readonly<Record<string, ParameterInfo>>): string {
-  return fixedParameters(cells).map(([name, value]) => parameterText(name, parameters[name], value)).join(' ');
+export function fixedParametersText(
+  cells: ReadonlyArray<Pick<CellResult, 'params'>>,
+  parameters: Readonly<Record<string, ParameterInfo>>,
+): string {
+  return fixedParameters(cells)
+    .map(([name, value]) => parameterText(name, parameters[name], value))
+    .join(' ');
 }
 
 /** `ws x uws`. */
@@ -62,7 +73,11 @@ export function pairLabel(cell: Pick<CellResult, 'server' | 'client'>): string {
 }
 
 /** `ws x uws payload=32B`: the pair and the varied parameters. */
-export function cellLabel(cell: Named, varied: readonly string[], parameters: Readonly<Record<string, ParameterInfo>>): string {
+export function cellLabel(
+  cell: Named,
+  varied: readonly string[],
+  parameters: Readonly<Record<string, ParameterInfo>>,
+): string {
   const params = parametersText(cell.params, varied, parameters);
   return params ? `${pairLabel(cell)} ${params}` : pairLabel(cell);
 }
@@ -80,5 +95,6 @@ export function cellNamer(
   for (const scenario of new Set(cells.map((c) => c.scenario))) {
     variedByScenario.set(scenario, variedParameters(cells.filter((c) => c.scenario === scenario)));
   }
-  return (cell) => `${cell.scenario} ${cellLabel(cell, variedByScenario.get(cell.scenario) ?? [], parametersOf(cell.scenario) ?? {})}`;
+  return (cell) =>
+    `${cell.scenario} ${cellLabel(cell, variedByScenario.get(cell.scenario) ?? [], parametersOf(cell.scenario) ?? {})}`;
 }

@@ -22,7 +22,8 @@ export function checkStoredHistograms(result: BenchResult, source: string): void
     for (const [what, histograms] of sides) {
       for (const [key, encoded] of Object.entries(histograms)) {
         const problem = decodeProblem(encoded);
-        if (problem !== null) throw new UsageError(`${source}: cells[${index}] (${name(cell)}): ${what} "${key}" is corrupt (${problem})`);
+        if (problem !== null)
+          throw new UsageError(`${source}: cells[${index}] (${name(cell)}): ${what} "${key}" is corrupt (${problem})`);
       }
     }
   });
@@ -31,8 +32,12 @@ export function checkStoredHistograms(result: BenchResult, source: string): void
 function decodeProblem(encoded: Parameters<typeof decodeHistogram>[0]): string | null {
   try {
     const histogram = decodeHistogram(encoded);
-    return Number.isFinite(histogram.totalCount) && histogram.totalCount >= 0 ? null : `it counts ${histogram.totalCount} samples`;
+    return Number.isFinite(histogram.totalCount) && histogram.totalCount >= 0
+      ? null
+      : `it counts ${histogram.totalCount} samples`;
   } catch (error) {
-    return String((error as Error).message ?? error).split('\n')[0]!.replace(/[()]/g, '');
+    return String((error as Error).message ?? error)
+      .split('\n')[0]!
+      .replace(/[()]/g, '');
   }
 }

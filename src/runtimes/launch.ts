@@ -30,7 +30,8 @@ const DENO_ARGS = ['run', '-A', '--no-lock', '--cached-only', '--unstable-net'];
  * `kind`: a Node client process gets load-generator-flags.ts's V8 settings; a server runs as Node runs it by default.
  */
 export function childLaunch(runtime: Runtime, kind: 'server' | 'client'): ChildLaunch {
-  if (runtime === 'node') return kind === 'client' ? { runtime, execArgv: loadGeneratorExecArgv(), env: {} } : { runtime, env: {} };
+  if (runtime === 'node')
+    return kind === 'client' ? { runtime, execArgv: loadGeneratorExecArgv(), env: {} } : { runtime, env: {} };
   const info = locateRuntime(runtime);
   if (!info.available || !info.path) throw new Error(`${runtime} unavailable: ${info.reason ?? 'not found'}`);
   return { runtime, execPath: info.path, execArgv: runtime === 'deno' ? DENO_ARGS : [], env: RUNTIME_CHILD_ENV };

@@ -74,7 +74,13 @@ export function locateRuntimes(): RuntimeInfo[] {
 }
 
 function thisNode(): RuntimeInfo {
-  return { name: 'node', available: true, version: process.version.replace(/^v/, ''), path: process.execPath, source: 'the Node running wsbench' };
+  return {
+    name: 'node',
+    available: true,
+    version: process.version.replace(/^v/, ''),
+    path: process.execPath,
+    source: 'the Node running wsbench',
+  };
 }
 
 function locate(name: ForeignRuntime, source: Source): RuntimeInfo {
@@ -86,10 +92,16 @@ function locate(name: ForeignRuntime, source: Source): RuntimeInfo {
   } catch {
     const onPath = findOnPath(name);
     if (onPath) return probeBinary(name, onPath, `${name} on PATH`, source);
-    const why = process.platform === 'linux' && process.arch === 'x64'
-      ? `${source.packageName} is not installed (an optional dependency: npm installs it unless optional dependencies are omitted)`
-      : `${source.packageName} is pinned for linux x64 only`;
-    return unavailable(name, null, source.packageName, `${why} and no ${name} is on PATH; or set ${source.envVar} to a ${name} binary`);
+    const why =
+      process.platform === 'linux' && process.arch === 'x64'
+        ? `${source.packageName} is not installed (an optional dependency: npm installs it unless optional dependencies are omitted)`
+        : `${source.packageName} is pinned for linux x64 only`;
+    return unavailable(
+      name,
+      null,
+      source.packageName,
+      `${why} and no ${name} is on PATH; or set ${source.envVar} to a ${name} binary`,
+    );
   }
   return probeBinary(name, join(dirname(packageJson), source.binaryInPackage), `${source.packageName} (npm)`, source);
 }
@@ -124,7 +136,13 @@ function probeBinary(name: ForeignRuntime, path: string, from: string, source: S
     return unavailable(name, path, from, `${path} --version failed: ${(error as Error).message.split('\n')[0]}`);
   }
   const version = source.parseVersion(output);
-  if (!version) return unavailable(name, path, from, `${path} --version printed "${output.trim().split('\n')[0]}", not a ${name} version`);
+  if (!version)
+    return unavailable(
+      name,
+      path,
+      from,
+      `${path} --version printed "${output.trim().split('\n')[0]}", not a ${name} version`,
+    );
   return { name, available: true, version, path, source: from };
 }
 

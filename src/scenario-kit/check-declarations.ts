@@ -28,16 +28,23 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   // TypeScript catches these shapes; a scenario written in JavaScript meets them here.
   if (!isObject(definition.parameters)) return 'parameters must be an object of parameter declarations ({} for none)';
   if (!isObject(definition.metrics)) return 'metrics must be an object of metric declarations';
-  if (!Array.isArray(definition.table)) return 'table must list the metrics the terminal table shows (an array of metric names)';
+  if (!Array.isArray(definition.table))
+    return 'table must list the metrics the terminal table shows (an array of metric names)';
   const metrics = Object.keys(definition.metrics);
   if (isObject(definition.parameters) && 'duration' in definition.parameters && definition.duration !== undefined) {
     return 'declares a duration parameter and also words the common one (duration: { ... }): keep one of them';
   }
   // Throws on a redeclared common parameter, naming it.
-  const parameters = withCommonParameters(definition.name, definition.parameters as Record<string, ParameterSpec>, definition.duration);
+  const parameters = withCommonParameters(
+    definition.name,
+    definition.parameters as Record<string, ParameterSpec>,
+    definition.duration,
+  );
   try {
     for (const [name, spec] of Object.entries(parameters)) readValue(name, spec, spec.default);
-    for (const [preset, values] of Object.entries(definition.presets ?? {}) as Array<[string, Record<string, unknown>]>) {
+    for (const [preset, values] of Object.entries(definition.presets ?? {}) as Array<
+      [string, Record<string, unknown>]
+    >) {
       for (const [name, value] of Object.entries(values)) {
         const spec = parameters[name];
         if (!spec) return `preset ${preset} sets "${name}", which is not a parameter`;
@@ -51,19 +58,32 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   const shapes = shapeProblem(definition.metrics as Record<string, unknown>, definition.charts);
   if (shapes) return shapes;
   const restart = definition.serverRestart as unknown;
-  if (restart !== undefined && !(isObject(restart) && typeof (restart as Record<string, unknown>).atMs === 'function' && typeof (restart as Record<string, unknown>).downtimeMs === 'function')) {
+  if (
+    restart !== undefined &&
+    !(
+      isObject(restart) &&
+      typeof (restart as Record<string, unknown>).atMs === 'function' &&
+      typeof (restart as Record<string, unknown>).downtimeMs === 'function'
+    )
+  ) {
     return 'serverRestart must be { atMs(params), downtimeMs(params) }: two functions giving ms';
   }
   for (const [i, key] of (definition.table as string[]).entries()) {
-    if (!metrics.includes(key)) return `table[${i}] names "${key}", which is not a declared metric${suggestion(key, metrics)}`;
+    if (!metrics.includes(key))
+      return `table[${i}] names "${key}", which is not a declared metric${suggestion(key, metrics)}`;
   }
   const histograms = declaredHistograms(definition.metrics as Record<string, { source: MetricSource }>);
   for (const [i, chart] of (definition.charts ?? []).entries()) {
     const missing = chartReferences(chart).find(([kind, name]) =>
-      kind === 'metric' ? !metrics.includes(name) : kind === 'parameter' ? !(name in parameters) : !histograms.has(name),
+      kind === 'metric'
+        ? !metrics.includes(name)
+        : kind === 'parameter'
+          ? !(name in parameters)
+          : !histograms.has(name),
     );
     if (missing) {
-      const known = missing[0] === 'metric' ? metrics : missing[0] === 'parameter' ? Object.keys(parameters) : [...histograms];
+      const known =
+        missing[0] === 'metric' ? metrics : missing[0] === 'parameter' ? Object.keys(parameters) : [...histograms];
       return `charts[${i}] (${chart.kind}) names ${missing[0]} "${missing[1]}", which is not declared${missing[0] === 'histogram' ? ' (no metric reads it)' : ''}${suggestion(missing[1], known)}`;
     }
   }
@@ -78,10 +98,12 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
 function shapeProblem(metrics: Record<string, unknown>, charts: unknown): string | null {
   if (process.env.WSBENCH_ROLE) return null;
   for (const [key, definition] of Object.entries(metrics)) {
-    if (!isObject(definition)) return `metrics.${key} must be a metric declaration, an object (it is ${JSON.stringify(definition) ?? 'undefined'})`;
+    if (!isObject(definition))
+      return `metrics.${key} must be a metric declaration, an object (it is ${JSON.stringify(definition) ?? 'undefined'})`;
     const { source, ...rest } = definition as { source?: unknown };
     const computed = isObject(source) && 'compute' in (source as object);
-    if (computed && typeof (source as { compute: unknown }).compute !== 'function') return `metrics.${key}.source.compute must be a function`;
+    if (computed && typeof (source as { compute: unknown }).compute !== 'function')
+      return `metrics.${key}.source.compute must be a function`;
     // A computed source's function stays in wsbench; the file records how, in words.
     const recorded = computed ? { ...rest, source: { custom: (source as { custom?: unknown }).custom } } : definition;
     const problem = declarationProblem('MetricInfo', recorded, `metrics.${key}`);
@@ -99,13 +121,17 @@ function shapeProblem(metrics: Record<string, unknown>, charts: unknown): string
 /** The histograms the metrics read, by chart name: `rtt` on the client side, `server:rtt` on the server's. */
 function declaredHistograms(metrics: Record<string, { source: MetricSource }>): Set<string> {
   const names = new Set<string>();
-  for (const { source } of Object.values(metrics)) if ('histogram' in source) names.add(source.side === 'server' ? `server:${source.histogram}` : source.histogram);
+  for (const { source } of Object.values(metrics))
+    if ('histogram' in source) names.add(source.side === 'server' ? `server:${source.histogram}` : source.histogram);
   return names;
 }
 
 /** `: did you mean "rttP50Ms"?` when one declared name is a slip away from `name` (at most two edits); else nothing. */
 function suggestion(name: string, known: string[]): string {
-  const near = known.map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) })).filter((c) => c.d <= 2).sort((a, b) => a.d - b.d);
+  const near = known
+    .map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }))
+    .filter((c) => c.d <= 2)
+    .sort((a, b) => a.d - b.d);
   return near.length > 0 ? `: did you mean "${near[0]!.k}"?` : '';
 }
 
@@ -113,7 +139,8 @@ function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length]!;
@@ -126,7 +153,16 @@ type Reference = ['metric' | 'parameter' | 'histogram', string];
 function chartReferences(chart: ChartRequest): Reference[] {
   const metric = (names: string[] | undefined): Reference[] => (names ?? []).map((n) => ['metric', n]);
   const histogram = (refs: Array<HistogramRef | undefined>): Reference[] =>
-    refs.flatMap((ref): Reference[] => (ref === undefined ? [] : [['histogram', typeof ref === 'string' ? ref : ref.side === 'server' ? `server:${ref.histogram}` : ref.histogram]]));
+    refs.flatMap((ref): Reference[] =>
+      ref === undefined
+        ? []
+        : [
+            [
+              'histogram',
+              typeof ref === 'string' ? ref : ref.side === 'server' ? `server:${ref.histogram}` : ref.histogram,
+            ],
+          ],
+    );
   switch (chart.kind) {
     case 'percentiles':
       return histogram(chart.histograms);
@@ -135,7 +171,12 @@ function chartReferences(chart: ChartRequest): Reference[] {
     case 'over-time':
       return [...histogram([chart.histogram]), ...metric(chart.rates)];
     case 'grid':
-      return [['parameter', chart.rows], ['parameter', chart.columns], ...histogram([chart.histogram]), ...metric(chart.label === undefined ? [] : [chart.label])];
+      return [
+        ['parameter', chart.rows],
+        ['parameter', chart.columns],
+        ...histogram([chart.histogram]),
+        ...metric(chart.label === undefined ? [] : [chart.label]),
+      ];
     case 'by-parameter':
       return [['parameter', chart.parameter], ...metric(chart.metrics), ...histogram(chart.histograms ?? [])];
     case 'sizes':

@@ -3,7 +3,7 @@
  * `connectFailed` total with the errors role, one counter per reason
  * (connectFailedEMFILE .. connectFailedOther) as its breakdown, and one note
  * per reason with the first message seen. The counters and metrics are those
- * fanout and idle report (scenarios/lib/connect-failures.ts), so a table reads
+ * fanout and idle report (metric-sets/connect-failure-metrics.ts), so a table reads
  * the same whichever way the connections were opened.
  */
 import type { Counter, CounterDeclaration } from '../recorder-types.js';
@@ -14,7 +14,8 @@ import { counter } from './recorders.js';
 /** The counter and metric of one reason: connectFailedEMFILE, ..., connectFailedOther. */
 export type ConnectFailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
 
-export const connectFailureKey = (reason: ConnectFailure): ConnectFailureKey => (reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`);
+export const connectFailureKey = (reason: ConnectFailure): ConnectFailureKey =>
+  reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`;
 
 /** A counter reporting its total, keyed as itself. */
 type TotalCounter = CounterDeclaration<'*', never, 'client'>;
@@ -26,7 +27,9 @@ type TotalCounter = CounterDeclaration<'*', never, 'client'>;
 export function connectFailureRecorders(): { connectFailed: TotalCounter } & Record<ConnectFailureKey, TotalCounter> {
   return {
     connectFailed: counter({ total: { header: 'fail', role: 'errors' } }),
-    ...(Object.fromEntries(CONNECT_FAILURES.map((r) => [connectFailureKey(r), counter({ total: { header: `fail ${r}`, better: 'lower' } })])) as Record<ConnectFailureKey, TotalCounter>),
+    ...(Object.fromEntries(
+      CONNECT_FAILURES.map((r) => [connectFailureKey(r), counter({ total: { header: `fail ${r}`, better: 'lower' } })]),
+    ) as Record<ConnectFailureKey, TotalCounter>),
   };
 }
 
@@ -34,7 +37,10 @@ export function connectFailureRecorders(): { connectFailed: TotalCounter } & Rec
  * Counts one failure and its reason, and notes each reason once. With `declared`, the counters
  * are made at once (a declared metric then reads a measured 0); without, at the first failure.
  */
-export function connectFailureCounter(ctx: Pick<ClientScenarioContext, 'counter' | 'note'>, declared: boolean): (index: number, reason: ConnectFailure, message: string) => void {
+export function connectFailureCounter(
+  ctx: Pick<ClientScenarioContext, 'counter' | 'note'>,
+  declared: boolean,
+): (index: number, reason: ConnectFailure, message: string) => void {
   const counters = new Map<string, Counter>();
   const counterOf = (name: string): Counter => {
     let made = counters.get(name);

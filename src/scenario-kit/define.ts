@@ -8,7 +8,13 @@
  */
 import type { ParameterDeclarations } from '../declaration-types.js';
 import type { RecorderDeclarations, RecorderKeys } from '../recorder-types.js';
-import { SCENARIO_BRAND, type MetricDefinition, type Scenario, type ScenarioDefinition, type ScenarioParams } from '../scenario-types.js';
+import {
+  SCENARIO_BRAND,
+  type MetricDefinition,
+  type Scenario,
+  type ScenarioDefinition,
+  type ScenarioParams,
+} from '../scenario-types.js';
 import { checkDeclarations } from './check-declarations.js';
 import { formProblem, recordersProblem } from './check-recorders.js';
 import { bindRecorders } from './recorder-binding.js';
@@ -18,7 +24,9 @@ import { perConnectionClient, perConnectionReadyMs } from './per-connection.js';
 /** The metrics of a scenario: its own (none when only recorders were given: see MetricKeysOf) and those its recorders derive. */
 export type AllMetrics<D extends ParameterDeclarations, M, R> = [keyof R] extends [never]
   ? M
-  : (string extends keyof M ? {} : M) & { [K in RecorderKeys<R> extends infer Keys ? Keys & string : never]: MetricDefinition<ScenarioParams<D>> };
+  : (string extends keyof M ? {} : M) & {
+      [K in RecorderKeys<R> extends infer Keys ? Keys & string : never]: MetricDefinition<ScenarioParams<D>>;
+    };
 
 export function defineScenario<
   const D extends ParameterDeclarations,
@@ -29,7 +37,8 @@ export function defineScenario<
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const loose = definition as unknown as ScenarioDefinition<any, any, RecorderDeclarations, unknown>;
   const early = formProblem(loose) ?? recordersProblem(loose);
-  if (early) throw new Error(`scenario ${typeof loose.name === 'string' && loose.name ? loose.name : '(unnamed)'}: ${early}`);
+  if (early)
+    throw new Error(`scenario ${typeof loose.name === 'string' && loose.name ? loose.name : '(unnamed)'}: ${early}`);
   const recorders = loose.recorders ?? {};
   // Without recorders, `metrics` is checked as given (the old form: it must be there).
   const metrics = loose.recorders === undefined ? loose.metrics : { ...recorderMetrics(recorders), ...loose.metrics };
@@ -49,11 +58,14 @@ export function defineScenario<
         ...(loose.subprotocols ? { subprotocols: loose.subprotocols } : {}),
       })
     : hasRecorders
-      ? (ctx: Parameters<NonNullable<typeof loose.client>>[0]) => loose.client!(Object.assign(ctx, { recorders: bindRecorders(ctx, recorders, 'client') }))
+      ? (ctx: Parameters<NonNullable<typeof loose.client>>[0]) =>
+          loose.client!(Object.assign(ctx, { recorders: bindRecorders(ctx, recorders, 'client') }))
       : loose.client!;
-  const server = loose.server && hasRecorders
-    ? (ctx: Parameters<NonNullable<typeof loose.server>>[0]) => loose.server!(Object.assign(ctx, { recorders: bindRecorders(ctx, recorders, 'server') }))
-    : loose.server;
+  const server =
+    loose.server && hasRecorders
+      ? (ctx: Parameters<NonNullable<typeof loose.server>>[0]) =>
+          loose.server!(Object.assign(ctx, { recorders: bindRecorders(ctx, recorders, 'server') }))
+      : loose.server;
   const readyTimeoutMs = loose.readyTimeoutMs ?? (connection ? perConnectionReadyMs(loose.connect ?? {}) : undefined);
   return Object.freeze({
     ...whole,

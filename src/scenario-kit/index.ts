@@ -26,7 +26,13 @@ export type {
   RecorderKeys,
   RecordersOf,
 } from '../recorder-types.js';
-export type { ScenarioConnection, RequestTracker, RequestOptions, SendOptions, JsonReply } from '../connection-types.js';
+export type {
+  ScenarioConnection,
+  RequestTracker,
+  RequestOptions,
+  SendOptions,
+  JsonReply,
+} from '../connection-types.js';
 export type { ConnectionContext, ConnectPlan, WithRecorders, MetricKeysOf } from '../scenario-types.js';
 export { messageText } from './message-text.js';
 export { ProtocolGuard, parseJson } from './protocol-guard.js';
@@ -48,12 +54,25 @@ export type { BrokerProtocol, BrokerClient, BrokerConnectOptions, OpenSocket } f
 // The building blocks the built-in scenarios share (docs/scenario-kit.md).
 export { connectionShare } from './many-connections/connection-share.js';
 export type { ConnectionShare } from './many-connections/connection-share.js';
-export { CONNECT_PHASE_PARAMETERS, connectPhaseProblem, connectPhaseReadyMs } from './many-connections/connect-phase.js';
+export {
+  CONNECT_PHASE_PARAMETERS,
+  connectPhaseProblem,
+  connectPhaseReadyMs,
+} from './many-connections/connect-phase.js';
 export type { ConnectPhase } from './many-connections/connect-phase.js';
 export { CONNECT_FAILURE_METRICS, connectFailureCounter } from './metric-sets/connect-failure-metrics.js';
-export { handshakeFailureKey, handshakeFailureMetrics, handshakeFailureCounters } from './metric-sets/handshake-failure-metrics.js';
+export {
+  handshakeFailureKey,
+  handshakeFailureMetrics,
+  handshakeFailureCounters,
+} from './metric-sets/handshake-failure-metrics.js';
 export type { HandshakeFailureKey } from './metric-sets/handshake-failure-metrics.js';
-export { SERVER_RSS_BASELINE, serverRssBaseline, serverRssPerConnection, scaleWithResolution } from './metric-sets/server-rss.js';
+export {
+  SERVER_RSS_BASELINE,
+  serverRssBaseline,
+  serverRssPerConnection,
+  scaleWithResolution,
+} from './metric-sets/server-rss.js';
 export { WireTelemetry, WIRE_METRICS } from './metric-sets/wire-telemetry.js';
 export { streamEnd } from './stream-end.js';
 export type { StreamEnd } from './stream-end.js';
@@ -84,7 +103,16 @@ export type {
   Scenario,
   AnyScenario,
 } from '../scenario-types.js';
-export type { MessageData, ServerConnection, ClientConnection, HttpRequest, HttpResponse, HttpHandler, HandshakePhases, SendQueueLimit } from '../adapter-types.js';
+export type {
+  MessageData,
+  ServerConnection,
+  ClientConnection,
+  HttpRequest,
+  HttpResponse,
+  HttpHandler,
+  HandshakePhases,
+  SendQueueLimit,
+} from '../adapter-types.js';
 export type {
   DurationText,
   SizeText,

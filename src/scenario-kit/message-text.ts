@@ -8,5 +8,7 @@ import type { MessageData } from '../adapter-types.js';
 export function messageText(data: MessageData): string {
   if (typeof data === 'string') return data;
   // Node stacks hand over Buffers: decoded as they are, without a view made per message.
-  return Buffer.isBuffer(data) ? data.toString() : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString();
+  return Buffer.isBuffer(data)
+    ? data.toString()
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString();
 }

@@ -57,7 +57,14 @@ export interface CounterMetricOptions {
 /** A counter's total over the window: `total('errors', 'errors', { role: 'errors' })`. */
 export function total(counter: string, header: string, options: CounterMetricOptions = {}): MetricDefinition {
   const role = options.role ?? 'detail';
-  return counterMetric({ counter }, header, 'count', role, options.better ?? (role === 'errors' ? 'lower' : 'none'), options);
+  return counterMetric(
+    { counter },
+    header,
+    'count',
+    role,
+    options.better ?? (role === 'errors' ? 'lower' : 'none'),
+    options,
+  );
 }
 
 /** A counter's rate over the window: `rate('received', 'msg/s', { unit: 'msg/s', role: 'primary-rate' })`. */
@@ -66,8 +73,19 @@ export function rate(
   header: string,
   options: CounterMetricOptions & { unit?: MetricUnit; scale?: number } = {},
 ): MetricDefinition {
-  const source: CounterSource = { counter, as: 'rate', ...(options.scale !== undefined ? { scale: options.scale } : {}) };
-  return counterMetric(source, header, options.unit ?? '/s', options.role ?? 'detail', options.better ?? 'higher', options);
+  const source: CounterSource = {
+    counter,
+    as: 'rate',
+    ...(options.scale !== undefined ? { scale: options.scale } : {}),
+  };
+  return counterMetric(
+    source,
+    header,
+    options.unit ?? '/s',
+    options.role ?? 'detail',
+    options.better ?? 'higher',
+    options,
+  );
 }
 
 function counterMetric(

@@ -6,7 +6,13 @@
 
 /** Why a connection could not open, as the ladder tables count it. */
 export type ConnectFailure = 'EMFILE' | 'EADDRNOTAVAIL' | 'ETIMEDOUT' | 'ECONNREFUSED' | 'other';
-export const CONNECT_FAILURES: readonly ConnectFailure[] = ['EMFILE', 'EADDRNOTAVAIL', 'ETIMEDOUT', 'ECONNREFUSED', 'other'];
+export const CONNECT_FAILURES: readonly ConnectFailure[] = [
+  'EMFILE',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'other',
+];
 
 /** Reads the errno name out of an adapter's rejection text (stacks word the rest differently). */
 export function classifyConnectError(message: string): ConnectFailure {
@@ -53,13 +59,17 @@ export async function openPaced<T>(options: PacedOpenOptions<T>): Promise<T[]> {
   let inFlight = 0;
   let slotFreed: () => void = () => undefined;
   while (next < count && !signal.aborted) {
-    const due = Number.isFinite(ratePerSec) ? Math.min(count, paceFrom + Math.floor(((Date.now() - startedAt) / 1000) * ratePerSec) + 1) : count;
+    const due = Number.isFinite(ratePerSec)
+      ? Math.min(count, paceFrom + Math.floor(((Date.now() - startedAt) / 1000) * ratePerSec) + 1)
+      : count;
     for (; next < due && inFlight < atOnce; next++) {
       inFlight += 1;
-      attempts.push(attempt(options, next, opened).finally(() => {
-        inFlight -= 1;
-        slotFreed();
-      }));
+      attempts.push(
+        attempt(options, next, opened).finally(() => {
+          inFlight -= 1;
+          slotFreed();
+        }),
+      );
     }
     if (next >= count) break;
     // Wait for the next tick of the pace, or, when every slot is taken, for a slot.

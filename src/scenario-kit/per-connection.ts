@@ -35,7 +35,11 @@ const READY_MARGIN_MS = 15_000;
 class ConnectionGone extends Error {}
 
 export interface PerConnectionParts {
-  connection(conn: ScenarioConnection, ctx: ConnectionContext<ParamValues, RecorderDeclarations>, shared: unknown): Promise<void> | void;
+  connection(
+    conn: ScenarioConnection,
+    ctx: ConnectionContext<ParamValues, RecorderDeclarations>,
+    shared: unknown,
+  ): Promise<void> | void;
   setup?(ctx: ConnectionContext<ParamValues, RecorderDeclarations>): unknown;
   plan: ConnectPlan;
   recorders: RecorderDeclarations;
@@ -46,7 +50,8 @@ export interface PerConnectionParts {
 }
 
 /** The connections of the cell, as the plan counts them. */
-const countOf = (plan: ConnectPlan, params: ParamValues): number => (plan.count ? plan.count(params) : Number(params.connections));
+const countOf = (plan: ConnectPlan, params: ParamValues): number =>
+  plan.count ? plan.count(params) : Number(params.connections);
 
 /** How long the connect phase may take: as the plan opens them, the last with its whole deadline, and a margin. */
 export function perConnectionReadyMs(plan: ConnectPlan): (params: ParamValues) => number {
@@ -80,7 +85,10 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
     const cctx = connectionContext(ctx, parts.recorders, window.signal, drained.signal);
     const shared = parts.setup?.(cctx);
     const declaresFailures = Object.values(parts.scenarioMetrics).some(
-      ({ source }) => 'counter' in source && source.side !== 'server' && ['connectFailed', ...CONNECT_FAILURES.map(connectFailureKey)].includes(source.counter),
+      ({ source }) =>
+        'counter' in source &&
+        source.side !== 'server' &&
+        ['connectFailed', ...CONNECT_FAILURES.map(connectFailureKey)].includes(source.counter),
     );
 
     const open = await openPaced<OpenConnection>({
@@ -128,7 +136,8 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
 
     const drainTimer = setTimeout(() => drained.abort(), plan.drainMs?.(p) ?? DEFAULT_DRAIN_MS);
     await Promise.race([work, aborted(drained.signal)]);
-    if (!drained.signal.aborted) await waitUntil(() => drained.signal.aborted || open.every((c) => c.inFlight() === 0), Number.POSITIVE_INFINITY);
+    if (!drained.signal.aborted)
+      await waitUntil(() => drained.signal.aborted || open.every((c) => c.inFlight() === 0), Number.POSITIVE_INFINITY);
     clearTimeout(drainTimer);
     drained.abort();
     for (const conn of open) conn.endRequests('the drain after the window ended');
@@ -138,7 +147,12 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
 }
 
 /** The ctx `connection()` and `setup()` get: the client half's, less what wsbench does itself. */
-function connectionContext(ctx: ClientScenarioContext, recorders: RecorderDeclarations, signal: AbortSignal, drained: AbortSignal): ConnectionContext<ParamValues, RecorderDeclarations> {
+function connectionContext(
+  ctx: ClientScenarioContext,
+  recorders: RecorderDeclarations,
+  signal: AbortSignal,
+  drained: AbortSignal,
+): ConnectionContext<ParamValues, RecorderDeclarations> {
   return {
     params: ctx.params,
     processIndex: ctx.processIndex,
@@ -155,7 +169,10 @@ function connectionContext(ctx: ClientScenarioContext, recorders: RecorderDeclar
     sizeHistogram: (name) => ctx.sizeHistogram(name),
     counter: (name) => ctx.counter(name),
     nowUs: ctx.nowUs.bind(ctx),
-    recorders: bindRecorders(ctx, recorders, 'client') as ConnectionContext<ParamValues, RecorderDeclarations>['recorders'],
+    recorders: bindRecorders(ctx, recorders, 'client') as ConnectionContext<
+      ParamValues,
+      RecorderDeclarations
+    >['recorders'],
   };
 }
 
@@ -194,7 +211,8 @@ class OpenConnection implements ScenarioConnection {
     // A reply to nothing in flight, and nobody to hand it to: a wrong one.
     if (kind === 'stray') return tracker!.unmatched();
     // Binary data is a view valid only during the call: a kept one is a copy.
-    if (tracker === null && this.early.length < EARLY_MESSAGES) this.early.push(typeof data === 'string' ? data : data.slice());
+    if (tracker === null && this.early.length < EARLY_MESSAGES)
+      this.early.push(typeof data === 'string' ? data : data.slice());
   };
 
   /** The engine counted the loss; the connection's requests still in flight are missing. */
@@ -225,8 +243,12 @@ class OpenConnection implements ScenarioConnection {
   }
 
   requests<Reply = JsonReply>(options?: RequestOptions<Reply>): RequestTracker<Reply> {
-    if (this.tracker !== null) throw new Error('conn.requests(): one request tracker per connection (keep the one it gave)');
-    const tracker = new Requests<Reply>({ send: (data) => this.send(data), nowUs: () => this.ctx.nowUs(), signal: this.window }, options);
+    if (this.tracker !== null)
+      throw new Error('conn.requests(): one request tracker per connection (keep the one it gave)');
+    const tracker = new Requests<Reply>(
+      { send: (data) => this.send(data), nowUs: () => this.ctx.nowUs(), signal: this.window },
+      options,
+    );
     this.tracker = tracker as Requests<unknown>;
     if (this.gone !== null) tracker.end(this.gone);
     return tracker;

@@ -13,7 +13,10 @@ const PREVIEW_CHARS = 60;
 export class ProtocolGuard {
   private violation: string | null = null;
 
-  constructor(private readonly ctx: Pick<ClientScenarioContext, 'done'>, private readonly scenario: string) {}
+  constructor(
+    private readonly ctx: Pick<ClientScenarioContext, 'done'>,
+    private readonly scenario: string,
+  ) {}
 
   /** Records the first violation (`expected` says what the protocol wanted) and ends the window. */
   broken(expected: string, data: MessageData): void {

@@ -32,6 +32,7 @@ export function reconnectDelays(settings: ReconnectDelaySettings, clientIndex: n
       return () => settings.delayMs;
     case 'backoff':
       // 2^30 already dwarfs any cap a window can hold; beyond it the power would only overflow.
-      return (attempt) => random() * Math.min(settings.backoffCapMs, settings.backoffBaseMs * 2 ** Math.min(attempt, 30));
+      return (attempt) =>
+        random() * Math.min(settings.backoffCapMs, settings.backoffBaseMs * 2 ** Math.min(attempt, 30));
   }
 }

@@ -8,9 +8,21 @@ import type { Side } from '../declaration-types.js';
 import type { MetricsApi, RecorderDeclarations } from '../recorder-types.js';
 
 /** Property names a runtime asks any object for (promise checks, inspection): never a typo. */
-const ASKED_BY_RUNTIME = new Set(['then', 'toJSON', 'constructor', 'inspect', 'nodeType', '$$typeof', 'asymmetricMatch']);
+const ASKED_BY_RUNTIME = new Set([
+  'then',
+  'toJSON',
+  'constructor',
+  'inspect',
+  'nodeType',
+  '$$typeof',
+  'asymmetricMatch',
+]);
 
-export function bindRecorders(api: MetricsApi, declarations: RecorderDeclarations, side: Side): Record<string, unknown> {
+export function bindRecorders(
+  api: MetricsApi,
+  declarations: RecorderDeclarations,
+  side: Side,
+): Record<string, unknown> {
   const target: Record<string, unknown> = {};
   const mine = Object.entries(declarations).filter(([, d]) => d.side === side);
   for (const [name, declaration] of mine) {
@@ -18,7 +30,12 @@ export function bindRecorders(api: MetricsApi, declarations: RecorderDeclaration
     Object.defineProperty(target, name, {
       enumerable: true,
       get() {
-        made ??= declaration.recorder === 'counter' ? api.counter(name) : declaration.unit === 'bytes' ? api.sizeHistogram(name) : api.histogram(name);
+        made ??=
+          declaration.recorder === 'counter'
+            ? api.counter(name)
+            : declaration.unit === 'bytes'
+              ? api.sizeHistogram(name)
+              : api.histogram(name);
         return made;
       },
     });
@@ -26,9 +43,12 @@ export function bindRecorders(api: MetricsApi, declarations: RecorderDeclaration
   const names = mine.map(([name]) => name);
   return new Proxy(target, {
     get(object, key, receiver) {
-      if (typeof key === 'symbol' || key in object || ASKED_BY_RUNTIME.has(key)) return Reflect.get(object, key, receiver);
+      if (typeof key === 'symbol' || key in object || ASKED_BY_RUNTIME.has(key))
+        return Reflect.get(object, key, receiver);
       const elsewhere = declarations[key] ? ` (it is declared for the ${declarations[key]!.side} side)` : '';
-      throw new Error(`ctx.recorders.${key} is not a declared ${side} recorder${elsewhere}; declared: ${names.join(', ') || 'none'}`);
+      throw new Error(
+        `ctx.recorders.${key} is not a declared ${side} recorder${elsewhere}; declared: ${names.join(', ') || 'none'}`,
+      );
     },
   });
 }

@@ -62,7 +62,13 @@ export function histogram<
 }
 
 type KeyOf<Report, Default extends string> = Report extends { key: infer K extends string } ? K : Default;
-type TotalKeyOf<O> = O extends { total: false } ? never : O extends { total: infer T } ? KeyOf<T, '*'> : O extends { rate: object | true } ? never : '*';
+type TotalKeyOf<O> = O extends { total: false }
+  ? never
+  : O extends { total: infer T }
+    ? KeyOf<T, '*'>
+    : O extends { rate: object | true }
+      ? never
+      : '*';
 type RateKeyOf<O> = O extends { rate: infer R } ? (R extends false ? never : KeyOf<R, '*PerSec'>) : never;
 type SideOf<O> = O extends { side: infer S extends Side } ? S : 'client';
 
@@ -70,9 +76,12 @@ type SideOf<O> = O extends { side: infer S extends Side } ? S : 'client';
  * A counter and the metrics it reports: `counter()` its total, keyed as the counter;
  * `counter({ rate: { role: 'primary-rate' } })` its rate, keyed `<name>PerSec`; both when both are given.
  */
-export function counter<const O extends CounterOptions = {}>(options?: O): CounterDeclaration<TotalKeyOf<O>, RateKeyOf<O>, SideOf<O>> {
+export function counter<const O extends CounterOptions = {}>(
+  options?: O,
+): CounterDeclaration<TotalKeyOf<O>, RateKeyOf<O>, SideOf<O>> {
   const given: CounterOptions = options ?? {};
-  const report = <T extends object>(value: boolean | T | undefined): T | null => (value === undefined || value === false ? null : value === true ? ({} as T) : value);
+  const report = <T extends object>(value: boolean | T | undefined): T | null =>
+    value === undefined || value === false ? null : value === true ? ({} as T) : value;
   const onlyRate = given.total === undefined && given.rate !== undefined && given.rate !== false;
   return Object.freeze({
     recorder: 'counter' as const,
@@ -104,16 +113,40 @@ export function recorderMetrics(recorders: RecorderDeclarations): Record<string,
       continue;
     }
     const { total, rate } = declaration;
-    if (total) metrics[total.key ?? name] = counterMetric(total, { counter: name, ...side }, total.header ?? name, 'count', 'none');
+    if (total)
+      metrics[total.key ?? name] = counterMetric(
+        total,
+        { counter: name, ...side },
+        total.header ?? name,
+        'count',
+        'none',
+      );
     if (rate) {
-      const source = { counter: name, as: 'rate' as const, ...(rate.scale !== undefined ? { scale: rate.scale } : {}), ...side };
-      metrics[rate.key ?? `${name}PerSec`] = counterMetric(rate, source, rate.header ?? `${name}/s`, rate.unit ?? '/s', 'higher');
+      const source = {
+        counter: name,
+        as: 'rate' as const,
+        ...(rate.scale !== undefined ? { scale: rate.scale } : {}),
+        ...side,
+      };
+      metrics[rate.key ?? `${name}PerSec`] = counterMetric(
+        rate,
+        source,
+        rate.header ?? `${name}/s`,
+        rate.unit ?? '/s',
+        'higher',
+      );
     }
   }
   return metrics;
 }
 
-function counterMetric(report: CounterReport, source: MetricDefinition['source'], header: string, unit: MetricUnit, better: 'higher' | 'none'): MetricDefinition {
+function counterMetric(
+  report: CounterReport,
+  source: MetricDefinition['source'],
+  header: string,
+  unit: MetricUnit,
+  better: 'higher' | 'none',
+): MetricDefinition {
   const role = report.role ?? 'detail';
   return {
     header,

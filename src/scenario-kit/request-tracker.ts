@@ -64,7 +64,8 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
     this.parse = options.parse ?? (defaultParse as unknown as (data: MessageData) => Reply | undefined);
     this.idOf = options.idOf ?? defaultIdOf;
     const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    if (!(timeoutMs >= 0)) throw new Error(`requests: timeoutMs must be a number of ms, 0 or more (it is ${String(timeoutMs)})`);
+    if (!(timeoutMs >= 0))
+      throw new Error(`requests: timeoutMs must be a number of ms, 0 or more (it is ${String(timeoutMs)})`);
     this.timeoutUs = timeoutMs * 1000;
   }
 
@@ -72,10 +73,19 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
     if (this.ended !== null) return Promise.reject(new RequestsEnded(this.ended));
     if (this.link.signal.aborted) return Promise.reject(new RequestsEnded('the window closed'));
     const hasId = how.id !== undefined;
-    if (hasId && this.byId.has(how.id)) return Promise.reject(new Error(`requests: id ${String(how.id)} is already in flight on this connection`));
+    if (hasId && this.byId.has(how.id))
+      return Promise.reject(new Error(`requests: id ${String(how.id)} is already in flight on this connection`));
     return new Promise<Reply | null>((resolve) => {
       const seq = this.nextSeq++;
-      this.pending.set(seq, { sentUs: this.link.nowUs(), id: how.id, hasId, match: how.match, check: how.check, time: how.time, resolve });
+      this.pending.set(seq, {
+        sentUs: this.link.nowUs(),
+        id: how.id,
+        hasId,
+        match: how.match,
+        check: how.check,
+        time: how.time,
+        resolve,
+      });
       if (hasId) this.byId.set(how.id, seq);
       if (this.timeoutUs > 0 && this.pending.size === 1) sweeper.watch(this);
       this.link.send(message);

@@ -30,13 +30,22 @@ export const bunServer: ServerAdapter = {
   name: 'bun',
   protocol: 'websocket',
   runtime: 'bun',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: true, tls: true, sendQueueLimit: true },
+  capabilities: {
+    fragmentControl: false,
+    httpRoutes: true,
+    deflate: true,
+    sharedPort: true,
+    tls: true,
+    sendQueueLimit: true,
+  },
   settings: {
-    perMessageDeflate: 'off unless the cell asks (deflate=on): shared compressor and decompressor, every message compressed',
+    perMessageDeflate:
+      'off unless the cell asks (deflate=on): shared compressor and decompressor, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
     backpressureLimitBytes: BACKPRESSURE_LIMIT_BYTES,
     closeOnBackpressureLimit: false,
-    sendQueueLimit: 'a scenario may ask for its own (slow-consumer: backpressureLimit, onLimit): backpressureLimit and closeOnBackpressureLimit then follow the cell',
+    sendQueueLimit:
+      'a scenario may ask for its own (slow-consumer: backpressureLimit, onLimit): backpressureLimit and closeOnBackpressureLimit then follow the cell',
     idleTimeoutSec: 0,
     sendPings: false,
     publishToSelf: false,
@@ -46,7 +55,15 @@ export const bunServer: ServerAdapter = {
   },
   probe: () => probeRuntime('bun'),
 
-  async start({ host, handlers, deflate = false, port = 0, sharePort = false, tls, sendQueueLimit }): Promise<RunningServer> {
+  async start({
+    host,
+    handlers,
+    deflate = false,
+    port = 0,
+    sharePort = false,
+    tls,
+    sendQueueLimit,
+  }): Promise<RunningServer> {
     const bun = bunApi();
     if (!bun) throw new Error('the bun server runs under Bun only');
     let nextId = 0;
@@ -112,7 +129,12 @@ export const bunServer: ServerAdapter = {
 };
 
 /** A closed Bun socket answers like the other stacks do: send returns false, close does nothing. */
-function wrap(socket: BunServerWebSocket<SocketData>, id: number, count: (status: number) => boolean, compress: boolean): ServerConnection {
+function wrap(
+  socket: BunServerWebSocket<SocketData>,
+  id: number,
+  count: (status: number) => boolean,
+  compress: boolean,
+): ServerConnection {
   return {
     id,
     send: (data) => !socket.data.closed && count(socket.send(data, compress)),

@@ -19,7 +19,14 @@ export const denoServer: ServerAdapter = {
   name: 'deno',
   protocol: 'websocket',
   runtime: 'deno',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: false, sharedPort: true, tls: true, sendQueueLimit: false },
+  capabilities: {
+    fragmentControl: false,
+    httpRoutes: true,
+    deflate: false,
+    sharedPort: true,
+    tls: true,
+    sendQueueLimit: false,
+  },
   settings: {
     perMessageDeflate: 'not supported by Deno',
     maxPayload: "Deno's built-in limit (not settable)",
@@ -38,7 +45,13 @@ export const denoServer: ServerAdapter = {
     let nextId = 0;
     const sockets = new Set<WebSocketLike>();
     const topics = new TopicMap<WebSocketLike>();
-    const listenOptions = { hostname: host, port: joinPort, reusePort: sharePort, onListen: () => undefined, ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}) };
+    const listenOptions = {
+      hostname: host,
+      port: joinPort,
+      reusePort: sharePort,
+      onListen: () => undefined,
+      ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}),
+    };
     const server = deno.serve(listenOptions, (request) => {
       if (!wantsWebSocket(request)) return serveFetchRoute(request, handlers.routes);
       const { socket, response } = deno.upgradeWebSocket(request, { idleTimeout: 0 });

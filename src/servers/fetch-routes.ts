@@ -4,13 +4,19 @@
  */
 import type { HttpHandler } from '../adapter-types.js';
 
-export async function serveFetchRoute(request: Request, routes: Record<string, HttpHandler> | undefined): Promise<Response> {
+export async function serveFetchRoute(
+  request: Request,
+  routes: Record<string, HttpHandler> | undefined,
+): Promise<Response> {
   const url = new URL(request.url);
   const handler = routes?.[`${request.method} ${url.pathname}`];
   if (!handler) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   const body = await request.text();
   const result = handler({ method: request.method, path: url.pathname, query: url.searchParams, body });
-  return new Response(result.body, { status: result.status ?? 200, headers: { 'content-type': result.contentType ?? 'application/json' } });
+  return new Response(result.body, {
+    status: result.status ?? 200,
+    headers: { 'content-type': result.contentType ?? 'application/json' },
+  });
 }
 
 /** True for an HTTP request that asks to become a WebSocket. */

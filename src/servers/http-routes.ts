@@ -41,12 +41,19 @@ export function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined)
  * process, and returns that port. `sharePort` (or a given port) listens with SO_REUSEPORT, which
  * only a Node that shares ports (runtimes/reuse-port.ts) is ever asked for.
  */
-export async function listenOnFreePort(server: Server, host: string, share: { port?: number; sharePort?: boolean } = {}): Promise<number> {
+export async function listenOnFreePort(
+  server: Server,
+  host: string,
+  share: { port?: number; sharePort?: boolean } = {},
+): Promise<number> {
   const reusePort = share.sharePort === true || share.port !== undefined;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // `reusePort` (Node 22.12+) is not in @types/node 20's ListenOptions.
-    server.listen({ host, port: share.port ?? 0, ...(reusePort ? { reusePort } : {}) } as Parameters<Server['listen']>[0], resolve);
+    server.listen(
+      { host, port: share.port ?? 0, ...(reusePort ? { reusePort } : {}) } as Parameters<Server['listen']>[0],
+      resolve,
+    );
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('server is not listening on TCP');

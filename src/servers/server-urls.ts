@@ -9,7 +9,11 @@ export interface ServerUrls {
  * URL is its HTTP origin, which socket.io-client upgrades itself. The HTTP routes
  * are served on the same port, over TLS too when it is on.
  */
-export function serverUrls(host: string, port: number, { tls, socketio = false }: { tls: boolean; socketio?: boolean }): ServerUrls {
+export function serverUrls(
+  host: string,
+  port: number,
+  { tls, socketio = false }: { tls: boolean; socketio?: boolean },
+): ServerUrls {
   const httpUrl = `${tls ? 'https' : 'http'}://${host}:${port}`;
   return { url: socketio ? httpUrl : `${tls ? 'wss' : 'ws'}://${host}:${port}/`, httpUrl };
 }

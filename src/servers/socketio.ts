@@ -21,7 +21,14 @@ export const socketioServer: ServerAdapter = {
   name: 'socketio',
   protocol: 'socket.io',
   runtime: 'node',
-  capabilities: { fragmentControl: false, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true, sendQueueLimit: false },
+  capabilities: {
+    fragmentControl: false,
+    httpRoutes: true,
+    deflate: true,
+    sharedPort: NODE_SHARES_PORTS,
+    tls: true,
+    sendQueueLimit: false,
+  },
   settings: {
     transports: 'websocket',
     ...WS_DEFLATE_SETTINGS,
@@ -96,7 +103,10 @@ const COUNTED_PACKETS = 1000;
  * queue of a million packets costs no more to read than one of a thousand.
  */
 function underlyingBufferedAmount(socket: Socket): number {
-  const conn = socket.conn as unknown as { transport?: { socket?: { bufferedAmount?: number } }; writeBuffer?: Array<{ data?: unknown }> };
+  const conn = socket.conn as unknown as {
+    transport?: { socket?: { bufferedAmount?: number } };
+    writeBuffer?: Array<{ data?: unknown }>;
+  };
   const packets = conn.writeBuffer ?? [];
   const counted = Math.min(packets.length, COUNTED_PACKETS);
   let countedBytes = 0;

@@ -34,7 +34,12 @@ function detect(): UwsLoad {
   try {
     module = require(UWS_IMPORT_NAME) as typeof import('uWebSockets.js');
   } catch (error) {
-    return { module: null, version: identity.version, build: null, problem: `cannot load: ${(error as Error).message}` };
+    return {
+      module: null,
+      version: identity.version,
+      build: null,
+      problem: `cannot load: ${(error as Error).message}`,
+    };
   } finally {
     console_.restore();
   }

@@ -7,7 +7,14 @@
 import { STATUS_CODES } from 'node:http';
 import { createServer } from 'node:net';
 import type { HttpResponse as UwsResponse, WebSocket as UwsSocket } from 'uWebSockets.js';
-import type { HttpHandler, MessageData, RunningServer, ServerAdapter, ServerConnection, ServerTls } from '../adapter-types.js';
+import type {
+  HttpHandler,
+  MessageData,
+  RunningServer,
+  ServerAdapter,
+  ServerConnection,
+  ServerTls,
+} from '../adapter-types.js';
 import { writePemFiles } from '../tls/pem-files.js';
 import { splitIntoFragments } from './fragments.js';
 import { serverUrls } from './server-urls.js';
@@ -35,13 +42,22 @@ export const uwsServer: ServerAdapter = {
   name: 'uws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: true, tls: true, sendQueueLimit: true },
+  capabilities: {
+    fragmentControl: true,
+    httpRoutes: true,
+    deflate: true,
+    sharedPort: true,
+    tls: true,
+    sendQueueLimit: true,
+  },
   settings: {
-    perMessageDeflate: 'off unless the cell asks (deflate=on): SHARED_COMPRESSOR | SHARED_DECOMPRESSOR, every message compressed',
+    perMessageDeflate:
+      'off unless the cell asks (deflate=on): SHARED_COMPRESSOR | SHARED_DECOMPRESSOR, every message compressed',
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
     maxBackpressureBytes: MAX_BACKPRESSURE_BYTES,
     closeOnBackpressureLimit: false,
-    sendQueueLimit: 'a scenario may ask for its own (slow-consumer: backpressureLimit, onLimit): maxBackpressure and closeOnBackpressureLimit then follow the cell',
+    sendQueueLimit:
+      'a scenario may ask for its own (slow-consumer: backpressureLimit, onLimit): maxBackpressure and closeOnBackpressureLimit then follow the cell',
     idleTimeoutSec: 0,
     sendPingsAutomatically: false,
     tls: "when on: SSLApp, uSockets' defaults on its bundled BoringSSL (TLS 1.2-1.3)",
@@ -49,11 +65,20 @@ export const uwsServer: ServerAdapter = {
   },
   async probe() {
     const load = loadUws();
-    if (load.problem || !load.build) return { available: false, version: load.version, reason: load.problem ?? 'unknown' };
+    if (load.problem || !load.build)
+      return { available: false, version: load.version, reason: load.problem ?? 'unknown' };
     return { available: true, version: load.version ?? 'unknown', build: load.build };
   },
 
-  async start({ host, handlers, deflate = false, port: joinPort = 0, sharePort = false, tls, sendQueueLimit }): Promise<RunningServer> {
+  async start({
+    host,
+    handlers,
+    deflate = false,
+    port: joinPort = 0,
+    sharePort = false,
+    tls,
+    sendQueueLimit,
+  }): Promise<RunningServer> {
     const { module: uws, problem } = loadUws();
     if (!uws || problem) throw new Error(problem ?? 'uWebSockets.js unavailable');
     let nextId = 0;
@@ -91,7 +116,9 @@ export const uwsServer: ServerAdapter = {
         handlers.onClose(socket.getUserData().connection!);
       },
     });
-    app.any('/*', (res, req) => serveRoute(res, req.getMethod().toUpperCase(), req.getUrl(), req.getQuery() ?? '', handlers.routes));
+    app.any('/*', (res, req) =>
+      serveRoute(res, req.getMethod().toUpperCase(), req.getUrl(), req.getQuery() ?? '', handlers.routes),
+    );
 
     // uSockets sets SO_REUSEPORT only on a port it is given (never on port 0): the first of
     // several processes takes a free port first, then listens on it shared.
@@ -99,7 +126,8 @@ export const uwsServer: ServerAdapter = {
     const token = await new Promise<unknown>((resolve, reject) => {
       const listen = app.listen.bind(app) as unknown as ListenWithHost;
       listen(host, listenPort, sharePort ? LISTEN_SHARED_PORT : LISTEN_EXCLUSIVE_PORT, (listenSocket) =>
-        listenSocket ? resolve(listenSocket) : reject(new Error(`uWS could not listen on ${host}:${listenPort}`)));
+        listenSocket ? resolve(listenSocket) : reject(new Error(`uWS could not listen on ${host}:${listenPort}`)),
+      );
     });
     const port = uws.us_socket_local_port(token as never);
     return {
@@ -180,7 +208,13 @@ function wrap(
   return { connection, markClosed: () => (open = false) };
 }
 
-function serveRoute(res: UwsResponse, method: string, path: string, query: string, routes?: Record<string, HttpHandler>): void {
+function serveRoute(
+  res: UwsResponse,
+  method: string,
+  path: string,
+  query: string,
+  routes?: Record<string, HttpHandler>,
+): void {
   const handler = routes?.[`${method} ${path}`];
   if (!handler) {
     res.writeStatus('404 Not Found').end('not found');

@@ -13,5 +13,8 @@ export async function probeWs(): Promise<Availability> {
   const availability = await probeByImport('ws', () => import('ws'));
   if (!availability.available) return availability;
   const addon = Object.keys(require.cache).find((path) => /bufferutil[\\/].*\.node$/.test(path));
-  return { ...availability, build: { packageName: 'ws', native: addon !== undefined, ...(addon ? { binary: 'bufferutil' } : {}) } };
+  return {
+    ...availability,
+    build: { packageName: 'ws', native: addon !== undefined, ...(addon ? { binary: 'bufferutil' } : {}) },
+  };
 }

@@ -19,7 +19,14 @@ export const wsServer: ServerAdapter = {
   name: 'ws',
   protocol: 'websocket',
   runtime: 'node',
-  capabilities: { fragmentControl: true, httpRoutes: true, deflate: true, sharedPort: NODE_SHARES_PORTS, tls: true, sendQueueLimit: false },
+  capabilities: {
+    fragmentControl: true,
+    httpRoutes: true,
+    deflate: true,
+    sharedPort: NODE_SHARES_PORTS,
+    tls: true,
+    sendQueueLimit: false,
+  },
   settings: {
     ...WS_DEFLATE_SETTINGS,
     maxPayloadBytes: MAX_PAYLOAD_BYTES,
@@ -87,7 +94,9 @@ function wrap(socket: WebSocket, id: number, topics: TopicMap<WebSocket>): Serve
     sendFragmented(data, fragmentBytes) {
       const binary = typeof data !== 'string';
       const parts = splitIntoFragments(data, fragmentBytes);
-      parts.forEach((part, index) => { socket.send(part, { binary, fin: index === parts.length - 1 }); });
+      parts.forEach((part, index) => {
+        socket.send(part, { binary, fin: index === parts.length - 1 });
+      });
       return true;
     },
     bufferedAmountBytes: () => socket.bufferedAmount,

@@ -7,7 +7,15 @@
 import http from 'node:http';
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact/url-secrets.js';
-import { CHECK_IN_PATH, monotonicMs, preciseEpochMs, TIME_PATH, type CheckIn, type Release, type TimeAnswer } from './barrier-protocol.js';
+import {
+  CHECK_IN_PATH,
+  monotonicMs,
+  preciseEpochMs,
+  TIME_PATH,
+  type CheckIn,
+  type Release,
+  type TimeAnswer,
+} from './barrier-protocol.js';
 
 /** Round trips of one offset estimate, this far apart; the quickest one wins (a busy moment only makes a probe slower). */
 const PROBES = 20;
@@ -36,7 +44,13 @@ export class BarrierClient {
   /** The URL as messages show it (no password, no query values). */
   private readonly shown: string;
 
-  constructor(readonly url: string, readonly runId: string, readonly count: number, readonly shard: number, readonly timeoutMs: number) {
+  constructor(
+    readonly url: string,
+    readonly runId: string,
+    readonly count: number,
+    readonly shard: number,
+    readonly timeoutMs: number,
+  ) {
     this.shown = redactUrl(url);
   }
 
@@ -73,13 +87,21 @@ export class BarrierClient {
   /** Resolves when the barrier releases this cell round. */
   checkIn(cell: number, round: number, signal: AbortSignal): Promise<Release> {
     const body: CheckIn = { runId: this.runId, count: this.count, shard: this.shard, cell, round };
-    return this.withRetries(() => this.request('POST', CHECK_IN_PATH, body, this.timeoutMs + ANSWER_MARGIN_MS), this.timeoutMs, signal) as Promise<Release>;
+    return this.withRetries(
+      () => this.request('POST', CHECK_IN_PATH, body, this.timeoutMs + ANSWER_MARGIN_MS),
+      this.timeoutMs,
+      signal,
+    ) as Promise<Release>;
   }
 
   /** Tells the barrier not to wait for this shard in this cell round; never fails, never waits long. */
   async withdraw(cell: number, round: number, reason: string): Promise<void> {
     const body: CheckIn = { runId: this.runId, count: this.count, shard: this.shard, cell, round, withdraw: reason };
-    await this.withRetries(() => this.request('POST', CHECK_IN_PATH, body, WITHDRAW_LIMIT_MS), WITHDRAW_LIMIT_MS, new AbortController().signal).catch(() => undefined);
+    await this.withRetries(
+      () => this.request('POST', CHECK_IN_PATH, body, WITHDRAW_LIMIT_MS),
+      WITHDRAW_LIMIT_MS,
+      new AbortController().signal,
+    ).catch(() => undefined);
   }
 
   /** Tries again while the barrier cannot be reached, until `limitMs`; an answer (even a refusal) ends it. */
@@ -92,7 +114,9 @@ export class BarrierClient {
       } catch (error) {
         if (!(error instanceof Unreachable)) throw error;
         if (Date.now() + RETRY_MS > deadline) {
-          throw new Error(`barrier ${this.shown}: not reachable for ${Math.round(limitMs / 1000)} s (${error.message}); is shard 0 running?`);
+          throw new Error(
+            `barrier ${this.shown}: not reachable for ${Math.round(limitMs / 1000)} s (${error.message}); is shard 0 running?`,
+          );
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, RETRY_MS);
@@ -107,16 +131,26 @@ export class BarrierClient {
     }
   }
 
-  private request(method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number, agent: http.Agent | false = false): Promise<unknown> {
+  private request(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    timeoutMs: number,
+    agent: http.Agent | false = false,
+  ): Promise<unknown> {
     const target = new URL(path, this.url);
     const payload = body === null ? null : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const request = http.request(target, {
         method,
         agent,
-        headers: payload === null ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers:
+          payload === null ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
       });
-      const timer = setTimeout(() => request.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const timer = setTimeout(
+        () => request.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      );
       request.on('response', (response) => {
         let text = '';
         response.setEncoding('utf8');
@@ -132,7 +166,8 @@ export class BarrierClient {
           const status = response.statusCode ?? 0;
           if (status === 200 && data !== null) return finish(null, data);
           const said = data?.error ?? (text.trim().slice(0, 200) || 'no body');
-          if (status === 409) return finish(new BarrierRunMismatch(`barrier ${this.shown} refused shard ${this.shard}: ${said}`));
+          if (status === 409)
+            return finish(new BarrierRunMismatch(`barrier ${this.shown} refused shard ${this.shard}: ${said}`));
           finish(new Error(`barrier ${this.shown}: HTTP ${status}: ${said}`));
         });
       });

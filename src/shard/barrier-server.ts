@@ -11,14 +11,25 @@ import http from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { HostCheck } from '../listening/host-check.js';
 import { notAnAddress } from '../listening/listen-address.js';
-import { CHECK_IN_PATH, monotonicMs, preciseEpochMs, TIME_PATH, type CheckIn, type Release, type TimeAnswer } from './barrier-protocol.js';
+import {
+  CHECK_IN_PATH,
+  monotonicMs,
+  preciseEpochMs,
+  TIME_PATH,
+  type CheckIn,
+  type Release,
+  type TimeAnswer,
+} from './barrier-protocol.js';
 
 /** Largest check-in body read; a check-in is under 300 bytes. */
 const MAX_BODY_BYTES = 16_384;
 
 /** Why a check-in is refused: 409 another run, 410 released without this shard, 400 not a check-in. */
 export class BarrierRefusal extends Error {
-  constructor(readonly status: 400 | 409 | 410, message: string) {
+  constructor(
+    readonly status: 400 | 409 | 410,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -38,7 +49,11 @@ export class BarrierServer {
   private readonly givenUp = new Set<number>();
   private server: http.Server | null = null;
 
-  constructor(readonly runId: string, readonly count: number, readonly timeoutMs: number) {}
+  constructor(
+    readonly runId: string,
+    readonly count: number,
+    readonly timeoutMs: number,
+  ) {}
 
   /** Resolves when the round releases; rejects with a BarrierRefusal (never throws: async). */
   async checkIn(request: CheckIn): Promise<Release> {
@@ -49,7 +64,14 @@ export class BarrierServer {
     const key = `${request.cell}/${request.round}`;
     let round = this.rounds.get(key);
     if (!round) {
-      round = { firstAtMs: monotonicMs(), arrived: new Map(), withdrawn: new Map(), timer: null, released: null, releasedAtMs: 0 };
+      round = {
+        firstAtMs: monotonicMs(),
+        arrived: new Map(),
+        withdrawn: new Map(),
+        timer: null,
+        released: null,
+        releasedAtMs: 0,
+      };
       const created = round;
       created.timer = setTimeout(() => this.release(created), this.timeoutMs);
       this.rounds.set(key, round);
@@ -59,7 +81,10 @@ export class BarrierServer {
       if (round.released.missing.includes(request.shard)) {
         const ago = Math.round(monotonicMs() - round.releasedAtMs);
         const waited = (round.released.timeoutMs / 1000).toFixed(1);
-        throw new BarrierRefusal(410, `cell ${request.cell} round ${request.round}: the barrier released the other shards ${ago} ms ago, after waiting ${waited} s, without shard ${request.shard}`);
+        throw new BarrierRefusal(
+          410,
+          `cell ${request.cell} round ${request.round}: the barrier released the other shards ${ago} ms ago, after waiting ${waited} s, without shard ${request.shard}`,
+        );
       }
       return round.released;
     }
@@ -96,7 +121,9 @@ export class BarrierServer {
     });
     this.server = server;
     return new Promise((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`barrier: cannot listen on ${host}:${port}: ${error.code ?? error.message}`)));
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(new Error(`barrier: cannot listen on ${host}:${port}: ${error.code ?? error.message}`)),
+      );
       server.listen(port, host, () => resolve(server.address() as AddressInfo));
     });
   }
@@ -125,7 +152,9 @@ export class BarrierServer {
   private release(round: Round): void {
     if (round.released) return;
     if (round.timer) clearTimeout(round.timer);
-    const missing = Array.from({ length: this.count }, (_, i) => i).filter((i) => !round.arrived.has(i) && !round.withdrawn.has(i));
+    const missing = Array.from({ length: this.count }, (_, i) => i).filter(
+      (i) => !round.arrived.has(i) && !round.withdrawn.has(i),
+    );
     for (const shard of missing) this.givenUp.add(shard);
     round.releasedAtMs = monotonicMs();
     round.released = {
@@ -142,7 +171,12 @@ export class BarrierServer {
     try {
       if (req.method === 'GET' && url.pathname === TIME_PATH) {
         // Kept alive: a shard's probes then time one request each, not a TCP handshake too.
-        return answer(res, 200, this.time(url.searchParams.get('run') ?? '', Number(url.searchParams.get('count'))), true);
+        return answer(
+          res,
+          200,
+          this.time(url.searchParams.get('run') ?? '', Number(url.searchParams.get('count'))),
+          true,
+        );
       }
       if (req.method === 'POST' && url.pathname === CHECK_IN_PATH) {
         // A browser sends a cross-site POST without asking first only as a "simple" content type; requiring
@@ -191,9 +225,16 @@ function parseCheckIn(body: string): CheckIn {
     throw new BarrierRefusal(400, 'the check-in is not JSON');
   }
   const whole = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
-  if (typeof value.runId !== 'string' || !whole(value.count) || !whole(value.shard) || !whole(value.cell) || !whole(value.round)) {
+  if (
+    typeof value.runId !== 'string' ||
+    !whole(value.count) ||
+    !whole(value.shard) ||
+    !whole(value.cell) ||
+    !whole(value.round)
+  ) {
     throw new BarrierRefusal(400, 'a check-in needs runId, count, shard, cell and round');
   }
-  if (value.withdraw !== undefined && typeof value.withdraw !== 'string') throw new BarrierRefusal(400, 'withdraw must be a reason (text)');
+  if (value.withdraw !== undefined && typeof value.withdraw !== 'string')
+    throw new BarrierRefusal(400, 'withdraw must be a reason (text)');
   return value as CheckIn;
 }

@@ -18,7 +18,17 @@ export const INDEX_VARIABLE = 'JOB_COMPLETION_INDEX';
  * line, `--format` another format beside the pod's JSON line (or a file the pod
  * takes with it), and `--server-cmd` / `--start-at` mean a server or a start per pod.
  */
-const FLAGS_K8S_SETS = ['--shard', '--run-id', '--barrier', '--barrier-listen', '--json-line', '--json', '--format', '--server-cmd', '--start-at'];
+const FLAGS_K8S_SETS = [
+  '--shard',
+  '--run-id',
+  '--barrier',
+  '--barrier-listen',
+  '--json-line',
+  '--json',
+  '--format',
+  '--server-cmd',
+  '--start-at',
+];
 
 export interface K8sManifestOptions {
   /** Names the Job, the Service and (with the index) each pod's hostname: a DNS-1035 label. */
@@ -101,7 +111,11 @@ export function k8sManifest(options: K8sManifestOptions): K8sManifest {
   const { name, shards, barrierPort: port } = options;
   // Fresh objects wherever one is used twice: a caller may edit one place, and YAML gets no aliases.
   const labels = (): Labels => ({ 'app.kubernetes.io/name': 'wsbench', 'app.kubernetes.io/instance': name });
-  const metadata = () => ({ name, ...(options.namespace !== undefined ? { namespace: options.namespace } : {}), labels: labels() });
+  const metadata = () => ({
+    name,
+    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+    labels: labels(),
+  });
   const resources = () => ({ cpu: options.cpu, memory: options.memory });
   const args = ['run', ...podRunArgs(options).map(literalArg)];
   const container: ShardContainer = {
@@ -137,7 +151,10 @@ export function k8sManifest(options: K8sManifestOptions): K8sManifest {
             podAntiAffinity: {
               // Preferred, not required: a small cluster still runs every shard, sharing nodes.
               preferredDuringSchedulingIgnoredDuringExecution: [
-                { weight: 100, podAffinityTerm: { labelSelector: { matchLabels: labels() }, topologyKey: 'kubernetes.io/hostname' } },
+                {
+                  weight: 100,
+                  podAffinityTerm: { labelSelector: { matchLabels: labels() }, topologyKey: 'kubernetes.io/hostname' },
+                },
               ],
             },
           },
@@ -166,18 +183,24 @@ export function podRunArgs(options: K8sManifestOptions): string[] {
   const { name, shards, barrierPort: port } = options;
   return [
     ...options.runArgs,
-    '--shard', `env:${INDEX_VARIABLE}/${shards}`,
-    '--run-id', options.runId,
+    '--shard',
+    `env:${INDEX_VARIABLE}/${shards}`,
+    '--run-id',
+    options.runId,
     // An Indexed Job's pod with subdomain S is NAME-INDEX.S in DNS: shard 0 is NAME-0.NAME.
-    '--barrier', `http://${name}-0.${name}:${port}`,
-    '--barrier-listen', `0.0.0.0:${port}`,
+    '--barrier',
+    `http://${name}-0.${name}:${port}`,
+    '--barrier-listen',
+    `0.0.0.0:${port}`,
     '--json-line',
   ];
 }
 
 /** A run id for `name`: the name and a random suffix, so two runs of one manifest name never merge. */
 export function randomRunId(name: string): string {
-  return `${name}-${randomInt(36 ** 6).toString(36).padStart(6, '0')}`;
+  return `${name}-${randomInt(36 ** 6)
+    .toString(36)
+    .padStart(6, '0')}`;
 }
 
 /**
@@ -214,16 +237,33 @@ function checkOptions(o: K8sManifestOptions): void {
   // Each pod's hostname is NAME-INDEX, itself a DNS label of at most 63 characters.
   const longest = 63 - `-${o.shards - 1}`.length;
   if (!DNS_1035_LABEL.test(o.name) || o.name.length > longest) {
-    throw new ParameterError('name', `"${o.name}" is not a DNS label (lowercase letters, digits and "-", starting with a letter, ending with a letter or digit, at most ${longest} characters with ${o.shards} shards): it names the Job, the Service and the pods' hostnames`);
+    throw new ParameterError(
+      'name',
+      `"${o.name}" is not a DNS label (lowercase letters, digits and "-", starting with a letter, ending with a letter or digit, at most ${longest} characters with ${o.shards} shards): it names the Job, the Service and the pods' hostnames`,
+    );
   }
   if (o.namespace !== undefined && (!DNS_1123_LABEL.test(o.namespace) || o.namespace.length > 63)) {
-    throw new ParameterError('namespace', `"${o.namespace}" is not a DNS label (lowercase letters, digits and "-", at most 63 characters)`);
+    throw new ParameterError(
+      'namespace',
+      `"${o.namespace}" is not a DNS label (lowercase letters, digits and "-", at most 63 characters)`,
+    );
   }
-  if (o.image.trim() === '' || /\s/.test(o.image)) throw new ParameterError('image', `"${o.image}" is not an image reference such as ghcr.io/you/wsbench:0.1.0`);
-  if (!RUN_ID.test(o.runId)) throw new ParameterError('runId', `"${o.runId}" is not a run id (letters, digits, ".", "_" and "-", at most 128 characters)`);
-  if (!CPU_QUANTITY.test(o.cpu) || Number.parseFloat(o.cpu) <= 0) throw new ParameterError('cpu', `"${o.cpu}" is not a CPU quantity such as 2, 1.5 or 500m`);
-  if (/^\d+(\.\d+)?m$/.test(o.memory)) throw new ParameterError('memory', `"${o.memory}" means milli-bytes to Kubernetes: write ${o.memory.slice(0, -1)}Mi`);
-  if (!MEMORY_QUANTITY.test(o.memory) || Number.parseFloat(o.memory) <= 0) throw new ParameterError('memory', `"${o.memory}" is not a memory quantity such as 2Gi or 512Mi`);
+  if (o.image.trim() === '' || /\s/.test(o.image))
+    throw new ParameterError('image', `"${o.image}" is not an image reference such as ghcr.io/you/wsbench:0.1.0`);
+  if (!RUN_ID.test(o.runId))
+    throw new ParameterError(
+      'runId',
+      `"${o.runId}" is not a run id (letters, digits, ".", "_" and "-", at most 128 characters)`,
+    );
+  if (!CPU_QUANTITY.test(o.cpu) || Number.parseFloat(o.cpu) <= 0)
+    throw new ParameterError('cpu', `"${o.cpu}" is not a CPU quantity such as 2, 1.5 or 500m`);
+  if (/^\d+(\.\d+)?m$/.test(o.memory))
+    throw new ParameterError(
+      'memory',
+      `"${o.memory}" means milli-bytes to Kubernetes: write ${o.memory.slice(0, -1)}Mi`,
+    );
+  if (!MEMORY_QUANTITY.test(o.memory) || Number.parseFloat(o.memory) <= 0)
+    throw new ParameterError('memory', `"${o.memory}" is not a memory quantity such as 2Gi or 512Mi`);
   if (!Number.isInteger(o.barrierPort) || o.barrierPort < 1 || o.barrierPort > 65535) {
     throw new ParameterError('barrierPort', `${o.barrierPort} is not a port from 1 to 65535`);
   }
@@ -240,14 +280,17 @@ function checkRunArgs(args: string[]): void {
     }
   }
   if (!args.some((a) => a === '--target' || a.startsWith('--target='))) {
-    throw new UsageError(`k8s: the run arguments need --target URL, the server every shard loads (it runs elsewhere), e.g. ${example}`);
+    throw new UsageError(
+      `k8s: the run arguments need --target URL, the server every shard loads (it runs elsewhere), e.g. ${example}`,
+    );
   }
 }
 
 function reasonFor(flag: string): string {
   if (flag === '--json') return 'each pod prints its result as one line (--json-line) for `wsbench merge`';
-  if (flag === '--format') return 'each pod prints its result as one line (--json-line); give --format to `wsbench merge` instead';
+  if (flag === '--format')
+    return 'each pod prints its result as one line (--json-line); give --format to `wsbench merge` instead';
   if (flag === '--server-cmd') return 'it would start one server per pod; run the server elsewhere and give --target';
-  if (flag === '--start-at') return 'the pods line up on shard 0\'s barrier';
+  if (flag === '--start-at') return "the pods line up on shard 0's barrier";
   return 'wsbench k8s sets it in every pod';
 }

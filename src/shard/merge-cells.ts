@@ -13,7 +13,14 @@ import { computeMetrics } from '../measure/metric-values.js';
 import { tlsOutcomes } from '../child/tls-sessions.js';
 import { sumCounterSets } from '../measure/metrics.js';
 import { assembleMeasurements, serverPartOf } from '../measure/measurements.js';
-import type { CellFault, CellMeasurements, CellResult, MeasuredCell, ScenarioInfo, TimeSeries } from '../result-types.js';
+import type {
+  CellFault,
+  CellMeasurements,
+  CellResult,
+  MeasuredCell,
+  ScenarioInfo,
+  TimeSeries,
+} from '../result-types.js';
 import { loadSaturationOf } from '../measure/saturation.js';
 import { isMeasured } from '../result-types.js';
 import { countedErrors, countedErrorsText } from '../engine/cell-verdict.js';
@@ -27,17 +34,27 @@ export interface ShardCell {
 }
 
 /** Merges the same cell of every shard that has it; `missing` names shards that have none. */
-export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioInfo, scenario: AnyScenario | null): CellResult {
+export function mergeCell(
+  parts: ShardCell[],
+  missing: number[],
+  info: ScenarioInfo,
+  scenario: AnyScenario | null,
+): CellResult {
   const first = parts[0]!.cell;
   const identity = { scenario: first.scenario, server: first.server, client: first.client, params: first.params };
   const elapsedMs = Math.max(...parts.map((p) => p.cell.elapsedMs));
   const said = (p: ShardCell): string => `shard ${p.shard}: ${'reason' in p.cell ? p.cell.reason : p.cell.status}`;
-  const problems = [...parts.filter((p) => p.cell.status === 'failed').map(said), ...missing.map((index) => `shard ${index}: missing`)];
+  const problems = [
+    ...parts.filter((p) => p.cell.status === 'failed').map(said),
+    ...missing.map((index) => `shard ${index}: missing`),
+  ];
   const errors = parts.filter((p) => p.cell.status === 'errors').map(said);
   const skipped = parts.filter((p) => p.cell.status === 'skipped');
-  if (skipped.length === parts.length && missing.length === 0) return { ...identity, status: 'skipped', reason: (first as { reason: string }).reason, elapsedMs };
+  if (skipped.length === parts.length && missing.length === 0)
+    return { ...identity, status: 'skipped', reason: (first as { reason: string }).reason, elapsedMs };
   const measured = parts.filter((p): p is ShardCell & { cell: MeasuredCell } => isMeasured(p.cell));
-  if (measured.length === 0) return { ...identity, status: 'failed', reason: problems.join('; ') || 'no shard measured this cell', elapsedMs };
+  if (measured.length === 0)
+    return { ...identity, status: 'failed', reason: problems.join('; ') || 'no shard measured this cell', elapsedMs };
 
   const window = mergedWindow(measured);
   const measurements = mergeMeasurements(measured, window.windowMs);
@@ -52,7 +69,9 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     resources,
     stackDrops: drops.length ? Math.max(...drops) : null,
     // The server is one, shared by every shard: whichever shard heard from it speaks for it.
-    serverReported: measured.some((p) => Object.keys(p.cell.measurements.serverCounters).length > 0 || p.cell.stackDrops !== null),
+    serverReported: measured.some(
+      (p) => Object.keys(p.cell.measurements.serverCounters).length > 0 || p.cell.stackDrops !== null,
+    ),
     clientProcesses: resources.clients.length,
   });
   // Every shard's client processes side by side: the judgement is made again over all of them.
@@ -71,7 +90,8 @@ export function mergeCell(parts: ShardCell[], missing: number[], info: ScenarioI
     ...(tlsOutcomes(measurements.counters).length > 0 ? { tls: tlsOutcomes(measurements.counters) } : {}),
     elapsedMs,
   };
-  if (problems.length) return { ...identity, status: 'failed', reason: [...problems, ...errors].join('; '), ...numbers };
+  if (problems.length)
+    return { ...identity, status: 'failed', reason: [...problems, ...errors].join('; '), ...numbers };
   if (errors.length) return { ...identity, status: 'errors', reason: errors.join('; '), ...numbers };
   const counted = countedErrorsText(countedErrors(info.metrics, values.metrics));
   if (counted) return { ...identity, status: 'errors', reason: counted, ...numbers };
@@ -85,7 +105,11 @@ function mergeFaults(faults: CellFault[]): CellFault | null {
   const sum = (pick: (f: CellFault) => number): number => faults.reduce((total, f) => total + pick(f), 0);
   return {
     atMs: times.length ? Math.min(...times) : null,
-    connections: { opened: sum((f) => f.connections.opened), failed: sum((f) => f.connections.failed), lost: sum((f) => f.connections.lost) },
+    connections: {
+      opened: sum((f) => f.connections.opened),
+      failed: sum((f) => f.connections.failed),
+      lost: sum((f) => f.connections.lost),
+    },
   };
 }
 
@@ -93,7 +117,12 @@ function mergeMeasurements(parts: Array<ShardCell & { cell: MeasuredCell }>, win
   const all = parts.map((p) => p.cell.measurements);
   // The server is one, shared by every shard: whichever shard heard from it speaks for it.
   const serverPart = all.find((m) => Object.keys(m.serverHistograms).length + Object.keys(m.serverCounters).length > 0);
-  return assembleMeasurements(all, serverPart ? [serverPartOf(serverPart)] : [], () => windowMs, mergeSeries(all.map((m) => m.timeSeries)));
+  return assembleMeasurements(
+    all,
+    serverPart ? [serverPartOf(serverPart)] : [],
+    () => windowMs,
+    mergeSeries(all.map((m) => m.timeSeries)),
+  );
 }
 
 /**
@@ -111,7 +140,10 @@ const COMMON_WINDOW_SHARE = 0.5;
  * server ever served: the rates are then over the window from the first opening to the last close
  * (the longest shard's, without the times), which holds every count, and the note says so.
  */
-export function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): { windowMs: number; note: string | null } {
+export function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): {
+  windowMs: number;
+  note: string | null;
+} {
   const common = commonWindowMs(parts);
   const longest = Math.max(...parts.map((p) => p.cell.measurements.windowMs));
   if (common >= COMMON_WINDOW_SHARE * longest) return { windowMs: common, note: null };
@@ -121,9 +153,9 @@ export function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): 
   return {
     windowMs: whole,
     note:
-      `shard ${shortest.shard} measured for ${ms(shortest.cell.measurements.windowMs)}, another shard for ${ms(longest)}, and all of them at once for ${ms(common)} `
-      + `(a shard with nothing to do, or windows that did not line up): rates are over the ${ms(whole)} from the first window's opening to the last one's close, `
-      + 'which holds every count, and so read low rather than high',
+      `shard ${shortest.shard} measured for ${ms(shortest.cell.measurements.windowMs)}, another shard for ${ms(longest)}, and all of them at once for ${ms(common)} ` +
+      `(a shard with nothing to do, or windows that did not line up): rates are over the ${ms(whole)} from the first window's opening to the last one's close, ` +
+      'which holds every count, and so read low rather than high',
   };
 }
 
@@ -143,7 +175,9 @@ function shardSpans(parts: Array<ShardCell & { cell: MeasuredCell }>): Array<{ s
   const windows = parts.map((p) => {
     const opened = p.cell.measurements.windowOpenedAtEpochMs;
     const offset = p.clockOffsetMs ?? 0;
-    return opened === undefined ? null : { start: opened - offset, end: opened - offset + p.cell.measurements.windowMs };
+    return opened === undefined
+      ? null
+      : { start: opened - offset, end: opened - offset + p.cell.measurements.windowMs };
   });
   return windows.some((w) => w === null) ? null : (windows as Array<{ start: number; end: number }>);
 }
@@ -182,9 +216,12 @@ function withComputations(info: ScenarioInfo, scenario: AnyScenario | null): Any
       const source = declared.source;
       if (!('custom' in source)) return [key, declared as MetricDefinition];
       const ownSource = own[key]?.source;
-      const compute = ownSource && 'compute' in ownSource ? ownSource.compute : () => {
-        throw new Error(`its scenario's code is needed and ${info.name} could not be loaded by merge`);
-      };
+      const compute =
+        ownSource && 'compute' in ownSource
+          ? ownSource.compute
+          : () => {
+              throw new Error(`its scenario's code is needed and ${info.name} could not be loaded by merge`);
+            };
       return [key, { ...declared, source: { custom: source.custom, compute } }];
     }),
   );

@@ -17,11 +17,21 @@ export const IMBALANCE_FRACTION = 0.2;
  */
 export const ONE_WAY_BOUND_MS = 1;
 
-export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchResult }>, info: ScenarioInfo, missing: number[]): string[] {
+export function shardWarnings(
+  shards: Array<{ shard: ShardInfo; result: BenchResult }>,
+  info: ScenarioInfo,
+  missing: number[],
+): string[] {
   const warnings: string[] = [];
   // Named as the table names them: `echo uws x ws payload=32B`, what varies judged over every shard's cells.
-  const name = cellNamer(shards.flatMap((s) => s.result.cells), (scenario) => (scenario === info.name ? info.parameters : undefined));
-  if (missing.length) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${shards[0]!.shard.count} missing: the merge covers only the others`);
+  const name = cellNamer(
+    shards.flatMap((s) => s.result.cells),
+    (scenario) => (scenario === info.name ? info.parameters : undefined),
+  );
+  if (missing.length)
+    warnings.push(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${shards[0]!.shard.count} missing: the merge covers only the others`,
+    );
   for (const { shard, result } of shards) {
     for (const cell of result.cells.filter(isMeasured)) {
       // The engine's one judgement of a load generator, made again from the shard's resources (older shards did not record it).
@@ -31,10 +41,14 @@ export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchRes
     // One-way delays are stamped with CLOCK_MONOTONIC (ctx.nowUs): its offset is the one that counts, where the shard measured it.
     const offset = shard.monotonicOffsetMs ?? shard.clockOffsetMs;
     if (offset !== null && Math.abs(offset) + (shard.clockRttMs ?? 0) / 2 > ONE_WAY_BOUND_MS) {
-      warnings.push(`shard ${shard.index}: ${shard.monotonicOffsetMs != null ? 'monotonic ' : ''}clock ${offset.toFixed(3)} ms from shard 0 (±${((shard.clockRttMs ?? 0) / 2).toFixed(3)} ms): delays timed across hosts are off by more than ${ONE_WAY_BOUND_MS} ms; round trips stay valid`);
+      warnings.push(
+        `shard ${shard.index}: ${shard.monotonicOffsetMs != null ? 'monotonic ' : ''}clock ${offset.toFixed(3)} ms from shard 0 (±${((shard.clockRttMs ?? 0) / 2).toFixed(3)} ms): delays timed across hosts are off by more than ${ONE_WAY_BOUND_MS} ms; round trips stay valid`,
+      );
     }
   }
-  const rates = Object.entries(info.metrics).filter(([, m]) => m.role === 'primary-rate').map(([key]) => key);
+  const rates = Object.entries(info.metrics)
+    .filter(([, m]) => m.role === 'primary-rate')
+    .map(([key]) => key);
   const cellsByKey = new Map(shards.flatMap((s) => s.result.cells.map((c) => [cellKey(c), c] as const)));
   for (const [key, named] of cellsByKey) {
     for (const rate of rates) {
@@ -48,7 +62,9 @@ export function shardWarnings(shards: Array<{ shard: ShardInfo; result: BenchRes
       const spread = Math.max(...values.map((v) => v.value)) - Math.min(...values.map((v) => v.value));
       if (mean > 0 && spread / mean > IMBALANCE_FRACTION) {
         const list = values.map((v) => `shard ${v.index} ${v.value.toPrecision(4)}`).join(', ');
-        warnings.push(`${name(named)}: ${info.metrics[rate]!.header} differs between shards by ${((spread / mean) * 100).toFixed(0)}% of the mean (${list})`);
+        warnings.push(
+          `${name(named)}: ${info.metrics[rate]!.header} differs between shards by ${((spread / mean) * 100).toFixed(0)}% of the mean (${list})`,
+        );
       }
     }
   }
@@ -72,19 +88,26 @@ export function configurationDifference(first: BenchResult, other: BenchResult):
     const extra = [...mine].filter((v) => !theirs.has(v));
     const lacking = [...theirs].filter((v) => !mine.has(v));
     if (extra.length || lacking.length) {
-      differences.push(`${what}: ${[...(extra.length ? [`${extra.join(', ')} only here`] : []), ...(lacking.length ? [`${lacking.join(', ')} only there`] : [])].join(', ')}`);
+      differences.push(
+        `${what}: ${[...(extra.length ? [`${extra.join(', ')} only here`] : []), ...(lacking.length ? [`${lacking.join(', ')} only there`] : [])].join(', ')}`,
+      );
     }
   };
   compare('scenario', (r) => r.scenarios.map((s) => s.name).join(', '));
   if (!differences.length) {
-    for (const key of ['parameters', 'metrics', 'table', 'charts'] as const) compare(`scenario ${key}`, (r) => r.scenarios.map((s) => s[key]));
+    for (const key of ['parameters', 'metrics', 'table', 'charts'] as const)
+      compare(`scenario ${key}`, (r) => r.scenarios.map((s) => s[key]));
   }
   const scenario = first.scenarios[0];
   const keys = [...new Set([...first.cells, ...other.cells].flatMap((c) => Object.keys(c.params)))];
-  onlyIn('parameter sets', (r) => r.cells.map((c) => parametersText(c.params, keys, scenario?.parameters ?? {}) || '(none)'));
+  onlyIn('parameter sets', (r) =>
+    r.cells.map((c) => parametersText(c.params, keys, scenario?.parameters ?? {}) || '(none)'),
+  );
   onlyIn('servers', (r) => r.cells.map((c) => c.server));
   onlyIn('clients', (r) => r.cells.map((c) => c.client));
-  onlyIn('targets', (r) => (r.environment.foreignServers ?? []).map((f) => `${f.name} ${f.kind === 'target' ? f.url : f.kind}`));
+  onlyIn('targets', (r) =>
+    (r.environment.foreignServers ?? []).map((f) => `${f.name} ${f.kind === 'target' ? f.url : f.kind}`),
+  );
   compare('client processes', (r) => r.clientProcesses);
   compare('rounds', (r) => r.repeat);
   compare('shard count', (r) => r.shard?.count);

@@ -36,12 +36,29 @@ export async function mergeShards(inputs: ShardInput[]): Promise<BenchResult> {
       const cell = s.result.cells.find((c) => cellKey(c) === key);
       return cell ? [{ shard: s.shard.index, cell, clockOffsetMs: s.shard.clockOffsetMs }] : [];
     });
-    const lacking = [...missingShards, ...shards.filter((s) => !parts.some((p) => p.shard === s.shard.index)).map((s) => s.shard.index)];
-    return mergeCell(parts, lacking.sort((a, b) => a - b), info, scenario);
+    const lacking = [
+      ...missingShards,
+      ...shards.filter((s) => !parts.some((p) => p.shard === s.shard.index)).map((s) => s.shard.index),
+    ];
+    return mergeCell(
+      parts,
+      lacking.sort((a, b) => a - b),
+      info,
+      scenario,
+    );
   });
   const summaries: ShardSummary[] = [
     ...shards.map((s) => summary(s.shard, s.result)),
-    ...missingShards.map((index): ShardSummary => ({ index, status: 'missing', reason: 'no result for this shard', cells: [], clientCpuMaxPercent: null, clockOffsetMs: null })),
+    ...missingShards.map(
+      (index): ShardSummary => ({
+        index,
+        status: 'missing',
+        reason: 'no result for this shard',
+        cells: [],
+        clientCpuMaxPercent: null,
+        clockOffsetMs: null,
+      }),
+    ),
   ].sort((a, b) => a.index - b.index);
 
   const { shard: _shard, ...base } = first.result;
@@ -52,7 +69,16 @@ export async function mergeShards(inputs: ShardInput[]): Promise<BenchResult> {
     interrupted: shards.some((s) => s.result.interrupted),
     clientProcesses: shards.reduce((sum, s) => sum + s.result.clientProcesses, 0),
     cells,
-    merge: { runId: first.shard.runId, shardCount: count, shards: summaries, warnings: shardWarnings(shards.map((s) => ({ shard: s.shard, result: s.result })), info, missingShards) },
+    merge: {
+      runId: first.shard.runId,
+      shardCount: count,
+      shards: summaries,
+      warnings: shardWarnings(
+        shards.map((s) => ({ shard: s.shard, result: s.result })),
+        info,
+        missingShards,
+      ),
+    },
   };
 }
 
@@ -77,7 +103,10 @@ function checkShards(inputs: ShardInput[]): CheckedShard[] {
   ];
   for (const [what, of] of same) {
     const other = shards.find((s) => of(s) !== of(first));
-    if (other) throw new UsageError(`merge: ${other.source} has another ${what} than ${first.source} (${of(other)} vs ${of(first)})`);
+    if (other)
+      throw new UsageError(
+        `merge: ${other.source} has another ${what} than ${first.source} (${of(other)} vs ${of(first)})`,
+      );
   }
   const seen = new Map<number, string>();
   for (const s of shards) {
@@ -95,7 +124,11 @@ function summary(shard: ShardInfo, result: BenchResult): ShardSummary {
     index: shard.index,
     status: failed ? 'failed' : 'ok',
     ...(failed && 'reason' in failed ? { reason: failed.reason } : {}),
-    cells: result.cells.map((c: CellResult) => ({ key: cellKey(c), status: c.status, metrics: isMeasured(c) ? c.metrics : {} })),
+    cells: result.cells.map((c: CellResult) => ({
+      key: cellKey(c),
+      status: c.status,
+      metrics: isMeasured(c) ? c.metrics : {},
+    })),
     clientCpuMaxPercent: cpus.length ? Math.max(...cpus) : null,
     clockOffsetMs: shard.clockOffsetMs,
   };

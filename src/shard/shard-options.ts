@@ -48,19 +48,29 @@ export function checkShardOptions(shard: ShardOptions, servers: string[], foreig
     throw new ParameterError('shard', `count ${shard.count} is not a whole number from 1 to ${MAX_SHARDS}`);
   }
   if (!Number.isInteger(shard.index) || shard.index < 0 || shard.index >= shard.count) {
-    throw new ParameterError('shard', `index ${shard.index} is not one of 0 .. ${shard.count - 1} (shards count from 0)`);
+    throw new ParameterError(
+      'shard',
+      `index ${shard.index} is not one of 0 .. ${shard.count - 1} (shards count from 0)`,
+    );
   }
   if (!RUN_ID.test(shard.runId)) {
-    throw new ParameterError('runId', `"${shard.runId}" is not a run id: 1 to 128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit`);
+    throw new ParameterError(
+      'runId',
+      `"${shard.runId}" is not a run id: 1 to 128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit`,
+    );
   }
   const notTargets = servers.filter((name) => foreign.find((f) => f.name === name)?.kind !== 'target');
   if (servers.length === 0 || notTargets.length > 0) {
     const which = notTargets.length ? ` (not one: ${notTargets.join(', ')})` : '';
-    throw new ParameterError('shard', `every server of a sharded run must be a target that runs elsewhere, the same for every shard${which}`);
+    throw new ParameterError(
+      'shard',
+      `every server of a sharded run must be a target that runs elsewhere, the same for every shard${which}`,
+    );
   }
   const start = shard.start;
   if (start.mode === 'start-at') {
-    if (!Number.isFinite(start.atEpochMs) || start.atEpochMs <= 0) throw new ParameterError('startAt', `${start.atEpochMs} is not a time`);
+    if (!Number.isFinite(start.atEpochMs) || start.atEpochMs <= 0)
+      throw new ParameterError('startAt', `${start.atEpochMs} is not a time`);
     return;
   }
   let url: URL;
@@ -73,7 +83,8 @@ export function checkShardOptions(shard: ShardOptions, servers: string[], foreig
   if (start.listen && (!Number.isInteger(start.listen.port) || start.listen.port < 0 || start.listen.port > 65_535)) {
     throw new ParameterError('barrierListen', `port ${start.listen.port} is not one of 0 .. 65535`);
   }
-  if (start.listen && isIP(start.listen.host) === 0) throw new ParameterError('barrierListen', notAnAddress(start.listen.host));
+  if (start.listen && isIP(start.listen.host) === 0)
+    throw new ParameterError('barrierListen', notAnAddress(start.listen.host));
   if (start.timeoutMs !== undefined && (!Number.isFinite(start.timeoutMs) || start.timeoutMs < 100)) {
     throw new ParameterError('barrierTimeout', `${start.timeoutMs}ms is shorter than 100ms`);
   }
@@ -85,7 +96,12 @@ export function checkShardOptions(shard: ShardOptions, servers: string[], foreig
  * measure nothing, over a window that ends at once. Shares go to the lowest process numbers first,
  * so the shards from ceil(total / processes per shard) on would get none.
  */
-export function checkShardShares(shard: Pick<ShardOptions, 'count'>, parameters: Readonly<Record<string, ParameterSpec>>, paramSets: readonly ParamValues[], clientProcesses: number): void {
+export function checkShardShares(
+  shard: Pick<ShardOptions, 'count'>,
+  parameters: Readonly<Record<string, ParameterSpec>>,
+  paramSets: readonly ParamValues[],
+  clientProcesses: number,
+): void {
   for (const [name, spec] of Object.entries(parameters)) {
     if (spec.kind !== 'integer' || spec.spread !== 'processes') continue;
     for (const params of paramSets) {
@@ -118,7 +134,11 @@ export interface ShardedConfiguration {
 /** sha256 (hex) of the configuration in a fixed key order; a target's --target-pid is the host's own and is left out. */
 export function configHash(config: ShardedConfiguration): string {
   // The URL as recorded (secrets redacted): a hash of the real one would let a weak password be guessed from the file.
-  const targets = config.foreign.map((f) => (f.kind === 'target' ? { kind: f.kind, name: f.name, protocol: f.protocol, url: redactUrl(f.url) } : { kind: f.kind, name: f.name }));
+  const targets = config.foreign.map((f) =>
+    f.kind === 'target'
+      ? { kind: f.kind, name: f.name, protocol: f.protocol, url: redactUrl(f.url) }
+      : { kind: f.kind, name: f.name },
+  );
   const canonical = canonicalJson({
     scenario: config.info,
     paramSets: config.paramSets,
@@ -136,7 +156,9 @@ export function configHash(config: ShardedConfiguration): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

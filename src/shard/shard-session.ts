@@ -49,7 +49,10 @@ export class ShardSession implements WindowCoordinator {
         const listen = start.listen ?? DEFAULT_BARRIER_LISTEN;
         // The shards reach it by the host of their --barrier URL (a DNS name in Kubernetes): that name is its own.
         const address = await session.barrier.listen(listen.host, listen.port, [barrierUrlHost(start.url)]);
-        options.onBarrierListening?.(`${hostText(address.address)}:${address.port}`, { host: address.address, port: address.port });
+        options.onBarrierListening?.(`${hostText(address.address)}:${address.port}`, {
+          host: address.address,
+          port: address.port,
+        });
       } else {
         session.client = new BarrierClient(start.url, options.runId, options.count, options.index, timeoutMs);
         session.clock = await session.client.estimateClock(signal);
@@ -94,7 +97,10 @@ export class ShardSession implements WindowCoordinator {
         highestTrackableValue: HISTOGRAM_OPTIONS.highestTrackableValue,
         significantDigits: HISTOGRAM_OPTIONS.numberOfSignificantValueDigits,
       },
-      start: { mode: start.mode, atEpochMs: start.mode === 'start-at' ? start.atEpochMs : Math.round(this.startedAtEpochMs ?? 0) },
+      start: {
+        mode: start.mode,
+        atEpochMs: start.mode === 'start-at' ? start.atEpochMs : Math.round(this.startedAtEpochMs ?? 0),
+      },
       clockOffsetMs: own ? 0 : this.clock ? round3(this.clock.offsetMs) : null,
       clockRttMs: own ? 0 : this.clock ? round3(this.clock.rttMs) : null,
       monotonicOffsetMs: own ? 0 : this.clock ? round3(this.clock.monotonicOffsetMs) : null,
@@ -109,7 +115,13 @@ export class ShardSession implements WindowCoordinator {
 
   private async checkIn(cell: number, round: number, signal: AbortSignal): Promise<Release> {
     if (this.client) return this.client.checkIn(cell, round, signal);
-    const waiting = this.barrier!.checkIn({ runId: this.options.runId, count: this.options.count, shard: 0, cell, round });
+    const waiting = this.barrier!.checkIn({
+      runId: this.options.runId,
+      count: this.options.count,
+      shard: 0,
+      cell,
+      round,
+    });
     return new Promise<Release>((resolve, reject) => {
       const stop = (): void => reject(new Error('interrupted'));
       signal.addEventListener('abort', stop, { once: true });
@@ -120,7 +132,17 @@ export class ShardSession implements WindowCoordinator {
   private withdraw(cell: number, round: number, reason: string): void {
     const done = this.client
       ? this.client.withdraw(cell, round, reason)
-      : this.barrier!.checkIn({ runId: this.options.runId, count: this.options.count, shard: 0, cell, round, withdraw: reason }).then(() => undefined, () => undefined);
+      : this.barrier!.checkIn({
+          runId: this.options.runId,
+          count: this.options.count,
+          shard: 0,
+          cell,
+          round,
+          withdraw: reason,
+        }).then(
+          () => undefined,
+          () => undefined,
+        );
     this.pending.add(done);
     void done.finally(() => this.pending.delete(done));
   }
@@ -130,8 +152,14 @@ export class ShardSession implements WindowCoordinator {
     const first = this.startedAtEpochMs === null;
     this.startedAtEpochMs = atEpochMs;
     const waitMs = atEpochMs - Date.now();
-    if (!first) return ['--start-at lines up only the first window: this one opened when this shard was ready (--barrier lines up every cell)'];
-    if (waitMs < 0) return [`--start-at: this shard was ready ${Math.round(-waitMs)} ms after the start time: its window opened late`];
+    if (!first)
+      return [
+        '--start-at lines up only the first window: this one opened when this shard was ready (--barrier lines up every cell)',
+      ];
+    if (waitMs < 0)
+      return [
+        `--start-at: this shard was ready ${Math.round(-waitMs)} ms after the start time: its window opened late`,
+      ];
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(done, waitMs);
       signal.addEventListener('abort', stop, { once: true });
@@ -153,9 +181,10 @@ function releaseNotes(release: Release): string[] {
   const notes: string[] = [];
   if (release.missing.length > 0) {
     const who = release.missing.length > 1 ? `shards ${release.missing.join(', ')}` : `shard ${release.missing[0]}`;
-    const why = release.waitedMs >= release.timeoutMs
-      ? `did not check in within ${(release.timeoutMs / 1000).toFixed(1)} s`
-      : 'missed an earlier cell and was not waited for';
+    const why =
+      release.waitedMs >= release.timeoutMs
+        ? `did not check in within ${(release.timeoutMs / 1000).toFixed(1)} s`
+        : 'missed an earlier cell and was not waited for';
     notes.push(`barrier: ${who} ${why}: the window opened without ${release.missing.length > 1 ? 'them' : 'it'}`);
   }
   for (const { shard, reason } of release.withdrawn) notes.push(`barrier: shard ${shard} sat this cell out: ${reason}`);

@@ -21,14 +21,23 @@ export interface Slo {
 }
 
 /** Statistics a clause may name directly; each reads the primary-latency histogram. */
-const STAT_WORDS: Record<string, HistogramStat> = { p50: 'p50', p90: 'p90', p99: 'p99', p999: 'p999', mean: 'mean', max: 'max', min: 'min' };
+const STAT_WORDS: Record<string, HistogramStat> = {
+  p50: 'p50',
+  p90: 'p90',
+  p99: 'p99',
+  p999: 'p999',
+  mean: 'mean',
+  max: 'max',
+  min: 'min',
+};
 const CLAUSE = /^([A-Za-z][A-Za-z0-9]*)(<=|>=|<|>|=)(-?\d+(?:\.\d+)?)([A-Za-z%/]*)$/;
 const EXAMPLE = 'p99<500ms or errors=0';
 
 /** Parses `text` against a scenario's declarations; throws a ParameterError about `slo`. */
 export function parseSlo(text: string, scenario: ScenarioInfo): Slo {
   const parts = text.split(',').map((part) => part.replace(/\s+/g, ''));
-  if (parts.every((part) => part === '')) throw new ParameterError('slo', `give at least one clause, such as ${EXAMPLE}`);
+  if (parts.every((part) => part === ''))
+    throw new ParameterError('slo', `give at least one clause, such as ${EXAMPLE}`);
   if (parts.some((part) => part === '')) throw new ParameterError('slo', `an empty clause in "${text}"`);
   const clauses = parts.map((part) => parseClause(part, scenario));
   return { text: clauses.map((c) => c.text).join(', '), clauses };
@@ -36,7 +45,11 @@ export function parseSlo(text: string, scenario: ScenarioInfo): Slo {
 
 function parseClause(text: string, scenario: ScenarioInfo): SloClause {
   const match = CLAUSE.exec(text);
-  if (!match) throw new ParameterError('slo', `"${text}" is not a clause such as ${EXAMPLE} (a name, one of < <= = >= >, a number with an optional unit)`);
+  if (!match)
+    throw new ParameterError(
+      'slo',
+      `"${text}" is not a clause such as ${EXAMPLE} (a name, one of < <= = >= >, a number with an optional unit)`,
+    );
   const [, name, operator, number, unitText] = match as unknown as [string, string, SloOperator, string, string];
   const target = resolveName(name, scenario);
   const limit = readLimit(text, target.label, Number(number), unitText, target.unit);
@@ -49,7 +62,11 @@ function resolveName(name: string, scenario: ScenarioInfo): Target {
   const metrics = Object.entries(scenario.metrics);
   if (name === 'errors') {
     const keys = metrics.filter(([, m]) => m.role === 'errors').map(([key]) => key);
-    if (keys.length === 0) throw new ParameterError('slo', `${scenario.name} declares no metric with the errors role, so "errors" means nothing here`);
+    if (keys.length === 0)
+      throw new ParameterError(
+        'slo',
+        `${scenario.name} declares no metric with the errors role, so "errors" means nothing here`,
+      );
     return { kind: 'errors', metrics: keys, unit: 'count', label: 'errors' };
   }
   const stat = STAT_WORDS[name];
@@ -57,22 +74,41 @@ function resolveName(name: string, scenario: ScenarioInfo): Target {
   const declared = scenario.metrics[name];
   if (declared) return { kind: kindOf(declared), metrics: [name], unit: declared.unit, label: name };
   const words = [...Object.keys(STAT_WORDS), 'errors'].join(', ');
-  throw new ParameterError('slo', `unknown metric "${name}": use ${words}, or a metric key ${scenario.name} declares (wsbench list --json shows them)`);
+  throw new ParameterError(
+    'slo',
+    `unknown metric "${name}": use ${words}, or a metric key ${scenario.name} declares (wsbench list --json shows them)`,
+  );
 }
 
 /** The metric holding `stat` of the primary-latency histogram: a primary-latency one first, else any on that histogram. */
 function latencyStat(word: string, stat: HistogramStat, scenario: ScenarioInfo): Target {
   const metrics = Object.entries(scenario.metrics);
-  const histograms = [...new Set(metrics.filter(([, m]) => m.role === 'primary-latency' && isHistogram(m)).map(([, m]) => histogramOf(m)))];
-  if (histograms.length === 0) throw new ParameterError('slo', `${scenario.name} declares no primary-latency histogram, so "${word}" means nothing here; name a metric key instead`);
-  const candidates = metrics.filter(([, m]) => isHistogram(m) && histograms.includes(histogramOf(m)) && (m.source as HistogramSource).stat === stat);
+  const histograms = [
+    ...new Set(
+      metrics.filter(([, m]) => m.role === 'primary-latency' && isHistogram(m)).map(([, m]) => histogramOf(m)),
+    ),
+  ];
+  if (histograms.length === 0)
+    throw new ParameterError(
+      'slo',
+      `${scenario.name} declares no primary-latency histogram, so "${word}" means nothing here; name a metric key instead`,
+    );
+  const candidates = metrics.filter(
+    ([, m]) => isHistogram(m) && histograms.includes(histogramOf(m)) && (m.source as HistogramSource).stat === stat,
+  );
   const primary = candidates.filter(([, m]) => m.role === 'primary-latency');
   const chosen = primary.length > 0 ? primary : candidates;
   if (chosen.length === 0) {
-    throw new ParameterError('slo', `${scenario.name} declares no ${word} of its primary latency (histogram ${histograms.join(', ')}); name a metric key instead`);
+    throw new ParameterError(
+      'slo',
+      `${scenario.name} declares no ${word} of its primary latency (histogram ${histograms.join(', ')}); name a metric key instead`,
+    );
   }
   if (chosen.length > 1) {
-    throw new ParameterError('slo', `"${word}" is ambiguous in ${scenario.name} (${chosen.map(([key]) => key).join(', ')}); name one of those metric keys instead`);
+    throw new ParameterError(
+      'slo',
+      `"${word}" is ambiguous in ${scenario.name} (${chosen.map(([key]) => key).join(', ')}); name one of those metric keys instead`,
+    );
   }
   const [key, info] = chosen[0]!;
   return { kind: 'latency', metrics: [key], unit: info.unit, label: word };
@@ -94,11 +130,15 @@ function readLimit(clause: string, label: string, value: number, unitText: strin
   if (unit === 'ms' || unit === 'us') {
     if (unitText === '') return value;
     const ms = parseDurationMs(`${value}${unitText}`);
-    if (ms === null || value < 0) throw new ParameterError('slo', `"${clause}": ${label} is a duration; write its bound as 500ms, 2s or 750us`);
+    if (ms === null || value < 0)
+      throw new ParameterError('slo', `"${clause}": ${label} is a duration; write its bound as 500ms, 2s or 750us`);
     return unit === 'ms' ? ms : ms * 1000;
   }
   if (unitText === '' || unitText === unit) return value;
-  throw new ParameterError('slo', `"${clause}": ${label} is in ${unit}; write the bound as a plain number${unit === 'count' ? '' : ` or with ${unit}`}`);
+  throw new ParameterError(
+    'slo',
+    `"${clause}": ${label} is in ${unit}; write the bound as a plain number${unit === 'count' ? '' : ` or with ${unit}`}`,
+  );
 }
 
 // ---------------------------------------------------------------- checking
@@ -113,9 +153,15 @@ export interface ClauseOutcome {
 }
 
 /** Checks one cell's metrics against every clause; a value the cell lacks fails its clause. */
-export function checkSlo(slo: Slo, metrics: Readonly<Record<string, number | null>>, missing: Readonly<Record<string, string>> = {}): ClauseOutcome[] {
+export function checkSlo(
+  slo: Slo,
+  metrics: Readonly<Record<string, number | null>>,
+  missing: Readonly<Record<string, string>> = {},
+): ClauseOutcome[] {
   return slo.clauses.map((clause) => {
-    const values = clause.metrics.map((key) => metrics[key]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    const values = clause.metrics
+      .map((key) => metrics[key])
+      .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
     if (values.length === 0) {
       const reason = clause.metrics.map((key) => missing[key]).find((r) => r !== undefined) ?? 'not in the cell';
       return { clause, value: null, held: false, why: `${clause.label} not measured: ${reason}` };
@@ -123,7 +169,12 @@ export function checkSlo(slo: Slo, metrics: Readonly<Record<string, number | nul
     const value = values.reduce((a, b) => a + b, 0);
     const held = clauseHolds(clause, value);
     const unit = clause.unit === 'count' ? '' : ` ${clause.unit}`;
-    return { clause, value, held, why: held ? null : `${clause.label} ${round(value)}${unit} not ${clause.operator} ${clause.limit}${unit}` };
+    return {
+      clause,
+      value,
+      held,
+      why: held ? null : `${clause.label} ${round(value)}${unit} not ${clause.operator} ${clause.limit}${unit}`,
+    };
   });
 }
 
@@ -131,11 +182,16 @@ export function checkSlo(slo: Slo, metrics: Readonly<Record<string, number | nul
 export function clauseHolds(clause: Pick<SloClause, 'operator' | 'limit'>, value: number): boolean {
   const { operator, limit } = clause;
   switch (operator) {
-    case '<': return value < limit;
-    case '<=': return value <= limit;
-    case '=': return value === limit;
-    case '>=': return value >= limit;
-    case '>': return value > limit;
+    case '<':
+      return value < limit;
+    case '<=':
+      return value <= limit;
+    case '=':
+      return value === limit;
+    case '>=':
+      return value >= limit;
+    case '>':
+      return value > limit;
   }
 }
 

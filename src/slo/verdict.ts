@@ -18,27 +18,49 @@ export function judgeCellSlo(slo: Slo, cell: CellResult): CellSloVerdict | null 
     const { clause, value } = outcome;
     const unit = clause.unit === 'count' ? '' : ` ${clause.unit}`;
     const bound = `${clause.operator} ${clause.limit}${unit}`;
-    if (value === null) return { clause: clause.text, verdict: 'fail', value, why: outcome.why ?? `${clause.label} not measured` };
-    const interval = clause.metrics.length === 1 && clause.operator !== '=' ? cell.intervals?.[clause.metrics[0]!] : undefined;
+    if (value === null)
+      return { clause: clause.text, verdict: 'fail', value, why: outcome.why ?? `${clause.label} not measured` };
+    const interval =
+      clause.metrics.length === 1 && clause.operator !== '=' ? cell.intervals?.[clause.metrics[0]!] : undefined;
     if (!interval) {
       const exact = clause.kind === 'errors' ? '' : ' (no interval: judged on the value alone)';
-      return { clause: clause.text, verdict: outcome.held ? 'pass' : 'fail', value, why: `${clause.label} ${show(value)}${unit} ${outcome.held ? '' : 'not '}${bound}${exact}` };
+      return {
+        clause: clause.text,
+        verdict: outcome.held ? 'pass' : 'fail',
+        value,
+        why: `${clause.label} ${show(value)}${unit} ${outcome.held ? '' : 'not '}${bound}${exact}`,
+      };
     }
     const lowHolds = clauseHolds(clause, interval.low);
     const highHolds = clauseHolds(clause, interval.high);
     const verdict: SloVerdict = lowHolds && highHolds ? 'pass' : !lowHolds && !highHolds ? 'fail' : 'inconclusive';
     const range = `${show(value)} [${show(interval.low)}, ${show(interval.high)}]${unit}`;
-    const said = verdict === 'pass' ? bound : verdict === 'fail' ? `not ${bound}` : `straddles ${clause.operator} ${clause.limit}${unit}`;
-    return { clause: clause.text, verdict, value, low: interval.low, high: interval.high, why: `${clause.label} ${range} ${said}` };
+    const said =
+      verdict === 'pass'
+        ? bound
+        : verdict === 'fail'
+          ? `not ${bound}`
+          : `straddles ${clause.operator} ${clause.limit}${unit}`;
+    return {
+      clause: clause.text,
+      verdict,
+      value,
+      low: interval.low,
+      high: interval.high,
+      why: `${clause.label} ${range} ${said}`,
+    };
   });
   return { verdict: worst(clauses.map((c) => c.verdict)), clauses };
 }
 
 /** Every cell's verdict in place of none: the result a run with --slo returns. */
-export function withSloVerdicts<R extends { cells: CellResult[] }>(result: R, slo: Slo): R & { slo: { text: string; clauses: Slo['clauses'] } } {
+export function withSloVerdicts<R extends { cells: CellResult[] }>(
+  result: R,
+  slo: Slo,
+): R & { slo: { text: string; clauses: Slo['clauses'] } } {
   const cells = result.cells.map((cell): CellResult => {
     const verdict = judgeCellSlo(slo, cell);
-    return verdict ? { ...cell, slo: verdict } as CellResult : cell;
+    return verdict ? ({ ...cell, slo: verdict } as CellResult) : cell;
   });
   return { ...result, cells, slo: { text: slo.text, clauses: slo.clauses } };
 }

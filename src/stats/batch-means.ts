@@ -58,9 +58,14 @@ export type BatchSpread = ScaledSpread;
  * that hit a stall reads 20x the others, and a spread of logs neither lets that
  * one batch swamp the rest nor reaches below 0. A string says why there is none.
  */
-export function batchMeansSpread(series: ReadonlyArray<Weighted>, minWeight = 0, logScale = false): BatchSpread | string {
+export function batchMeansSpread(
+  series: ReadonlyArray<Weighted>,
+  minWeight = 0,
+  logScale = false,
+): BatchSpread | string {
   const usable = series.filter((p) => Number.isFinite(p.value) && p.weight > 0);
-  if (usable.length < MIN_BATCHES) return `the window has ${usable.length} interval${usable.length === 1 ? '' : 's'} with samples; an interval needs ${MIN_BATCHES}`;
+  if (usable.length < MIN_BATCHES)
+    return `the window has ${usable.length} interval${usable.length === 1 ? '' : 's'} with samples; an interval needs ${MIN_BATCHES}`;
   const onLogs = logScale && usable.every((p) => p.value > 0);
   const scale = (value: number): number => (onLogs ? Math.log(value) : value);
   // The warm-up is cut interval by interval, before batching: what is left still makes about ten batches.
@@ -74,8 +79,16 @@ export function batchMeansSpread(series: ReadonlyArray<Weighted>, minWeight = 0,
   const values = batches.map((b) => scale(b.value));
   const deviation = sampleStandardDeviation(values);
   const correlation = deviation > 0 && values.length >= 3 ? lagOneCorrelation(values) : 0;
-  const widen = correlation > 0 ? Math.sqrt((1 + Math.min(correlation, MAX_CORRELATION)) / (1 - Math.min(correlation, MAX_CORRELATION))) : 1;
-  return { standardError: (deviation / Math.sqrt(values.length)) * widen, degreesOfFreedom: values.length - 1, samples: values.length, scale: onLogs ? 'log' : 'linear' };
+  const widen =
+    correlation > 0
+      ? Math.sqrt((1 + Math.min(correlation, MAX_CORRELATION)) / (1 - Math.min(correlation, MAX_CORRELATION)))
+      : 1;
+  return {
+    standardError: (deviation / Math.sqrt(values.length)) * widen,
+    degreesOfFreedom: values.length - 1,
+    samples: values.length,
+    scale: onLogs ? 'log' : 'linear',
+  };
 }
 
 /** MSER: how many leading values to leave out (at most half, leaving MIN_BATCHES); applied to the window's intervals before they are batched. */
@@ -83,7 +96,7 @@ export function warmUpBatches(values: number[]): number {
   let best = { cut: 0, score: Number.POSITIVE_INFINITY };
   for (let cut = 0; cut <= Math.floor(values.length / 2) && values.length - cut >= MIN_BATCHES; cut++) {
     const rest = values.slice(cut);
-    const score = sampleVariance(rest) * (rest.length - 1) / rest.length ** 2;
+    const score = (sampleVariance(rest) * (rest.length - 1)) / rest.length ** 2;
     // Ties keep the smaller cut: nothing is left out that does not have to be.
     if (score < best.score - 1e-15) best = { cut, score };
   }

@@ -35,7 +35,9 @@ const LATENCY_RELATIVE_STEP = 1 / 1024;
 
 /** True for the metrics that get an interval: those a ranking, a gate or an SLO judges. */
 export function isKeyMetric(info: MetricInfo | undefined): info is MetricInfo {
-  return info !== undefined && (info.role === 'primary-latency' || info.role === 'primary-rate') && info.better !== 'none';
+  return (
+    info !== undefined && (info.role === 'primary-latency' || info.role === 'primary-rate') && info.better !== 'none'
+  );
 }
 
 /** Intervals of the cell's key numbers: from its rounds when it has enough, else from its window. */
@@ -44,7 +46,10 @@ export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cel
   for (const [key, info] of Object.entries(metrics)) {
     const value = cell.metrics[key];
     if (!isKeyMetric(info) || typeof value !== 'number' || !Number.isFinite(value)) continue;
-    const rounds = roundSpread((cell.rounds ?? []).map((r) => r.metrics?.[key]), true);
+    const rounds = roundSpread(
+      (cell.rounds ?? []).map((r) => r.metrics?.[key]),
+      true,
+    );
     const spread = rounds ? { ...rounds, method: 'rounds' as const } : windowSpread(info, cell.timeSeries);
     if (typeof spread === 'string') out.noInterval[key] = spread;
     else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value));
@@ -53,11 +58,18 @@ export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cel
 }
 
 /** Intervals from the window alone (what one round of a repeated cell says about itself). */
-export function windowIntervals(metrics: Readonly<Record<string, MetricInfo>>, values: Readonly<Record<string, number | null>>, timeSeries: TimeSeries | undefined): Record<string, ValueInterval> {
+export function windowIntervals(
+  metrics: Readonly<Record<string, MetricInfo>>,
+  values: Readonly<Record<string, number | null>>,
+  timeSeries: TimeSeries | undefined,
+): Record<string, ValueInterval> {
   return cellIntervals(metrics, { metrics: values, ...(timeSeries ? { timeSeries } : {}) }).intervals;
 }
 
-function windowSpread(info: MetricInfo, timeSeries: TimeSeries | undefined): (ScaledSpread & { method: 'window' }) | string {
+function windowSpread(
+  info: MetricInfo,
+  timeSeries: TimeSeries | undefined,
+): (ScaledSpread & { method: 'window' }) | string {
   const series = windowSeries(info, timeSeries);
   if (typeof series === 'string') return series;
   const spread = batchMeansSpread(series.points, series.minWeight, true);
@@ -73,14 +85,30 @@ function windowSpread(info: MetricInfo, timeSeries: TimeSeries | undefined): (Sc
  * raised to the rounding noise of the value's resolution (a uniform error one step wide has a
  * standard deviation of step / sqrt(12)).
  */
-export function intervalAround(value: number, spread: ScaledSpread, method: ValueInterval['method'], resolution = 0): ValueInterval {
+export function intervalAround(
+  value: number,
+  spread: ScaledSpread,
+  method: ValueInterval['method'],
+  resolution = 0,
+): ValueInterval {
   const onLogs = spread.scale === 'log' && value > 0;
-  const standardError = Math.max(onLogs ? spread.standardError * value : spread.standardError, resolution / Math.sqrt(12));
+  const standardError = Math.max(
+    onLogs ? spread.standardError * value : spread.standardError,
+    resolution / Math.sqrt(12),
+  );
   const t = tCritical(spread.degreesOfFreedom);
   const [low, high] = onLogs
     ? [value * Math.exp((-t * standardError) / value), value * Math.exp((t * standardError) / value)]
     : [Math.max(0, value - t * standardError), value + t * standardError];
-  return { low, high, level: CONFIDENCE_LEVEL, method, standardError, degreesOfFreedom: spread.degreesOfFreedom, samples: spread.samples };
+  return {
+    low,
+    high,
+    level: CONFIDENCE_LEVEL,
+    method,
+    standardError,
+    degreesOfFreedom: spread.degreesOfFreedom,
+    samples: spread.samples,
+  };
 }
 
 /** The step a value is recorded in: for a latency its histogram's and the result's rounding; 0 for other numbers. */

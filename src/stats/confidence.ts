@@ -40,7 +40,8 @@ export function combineIndependent(parts: Spread[]): Spread {
   const variances = parts.map((p) => p.standardError ** 2);
   const total = variances.reduce((a, b) => a + b, 0);
   const denominator = parts.reduce((sum, p, i) => sum + variances[i]! ** 2 / p.degreesOfFreedom, 0);
-  const degreesOfFreedom = denominator > 0 ? total ** 2 / denominator : Math.min(...parts.map((p) => p.degreesOfFreedom));
+  const degreesOfFreedom =
+    denominator > 0 ? total ** 2 / denominator : Math.min(...parts.map((p) => p.degreesOfFreedom));
   return { standardError: Math.sqrt(total), degreesOfFreedom };
 }
 

@@ -8,11 +8,21 @@
  * and differences of that size between other cells are not to be trusted.
  */
 import type { MetricInfo } from '../declaration-types.js';
-import { isMeasured, type CellResult, type ControlSection, type MeasuredCell, type RatioInterval } from '../result-types.js';
+import {
+  isMeasured,
+  type CellResult,
+  type ControlSection,
+  type MeasuredCell,
+  type RatioInterval,
+} from '../result-types.js';
 import { isKeyMetric } from './cell-intervals.js';
 import { isTie, logRatio, ratioInterval, type Side } from './ratio.js';
 
-export function controlSection(metrics: Readonly<Record<string, MetricInfo>>, first: CellResult, second: CellResult): ControlSection {
+export function controlSection(
+  metrics: Readonly<Record<string, MetricInfo>>,
+  first: CellResult,
+  second: CellResult,
+): ControlSection {
   const ratios: Record<string, RatioInterval | null> = {};
   for (const [key, info] of Object.entries(metrics)) {
     if (!isKeyMetric(info)) continue;
@@ -33,5 +43,9 @@ function sideOf(cell: MeasuredCell, key: string): Side | null {
   const value = cell.metrics[key];
   if (typeof value !== 'number') return null;
   const interval = cell.intervals?.[key];
-  return { value, ...(interval ? { interval } : {}), ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}) };
+  return {
+    value,
+    ...(interval ? { interval } : {}),
+    ...(cell.rounds ? { rounds: cell.rounds.map((r) => r.metrics?.[key]) } : {}),
+  };
 }

@@ -90,14 +90,21 @@ function rank(cells: MeasuredCell[], key: string, better: 'lower' | 'higher', ro
       if (sign * pair.log.log > 0) score.get(a)!.wins += 1;
     }
   }
-  const best = [...stacks].sort((a, b) => score.get(b)!.wins - score.get(a)!.wins || score.get(b)!.sum - score.get(a)!.sum)[0]!;
+  const best = [...stacks].sort(
+    (a, b) => score.get(b)!.wins - score.get(a)!.wins || score.get(b)!.sum - score.get(a)!.sum,
+  )[0]!;
   const pick: Pick = { metric: key, better, role, best, tied: [], differs: [], unranked: [] };
   for (const stack of stacks) {
     if (stack === best) continue;
     const pair = compare(stack, best);
     if (!pair) {
       const met = valued.some((c) => stackOf(c) === stack && cellAt.has(`${best}\n${partnerOf(c)}`));
-      pick.unranked.push({ stack, why: met ? 'no interval to compare with' : `no ${role === 'server' ? 'client' : 'server'} in common with ${best}` });
+      pick.unranked.push({
+        stack,
+        why: met
+          ? 'no interval to compare with'
+          : `no ${role === 'server' ? 'client' : 'server'} in common with ${best}`,
+      });
       continue;
     }
     const difference = { stack, ratio: ratioInterval(pair.log), across: pair.across };

@@ -75,7 +75,9 @@ export function ratioInterval(ratio: LogRatio, level = CONFIDENCE_LEVEL): RatioI
 export function meanLogRatio(parts: LogRatio[]): LogRatio | null {
   if (parts.length === 0) return null;
   if (parts.length === 1) return parts[0]!;
-  const spread = combineIndependent(parts.map((p) => ({ standardError: p.standardError / parts.length, degreesOfFreedom: p.degreesOfFreedom })));
+  const spread = combineIndependent(
+    parts.map((p) => ({ standardError: p.standardError / parts.length, degreesOfFreedom: p.degreesOfFreedom })),
+  );
   const method = parts.every((p) => p.method === 'paired rounds') ? 'paired rounds' : 'independent';
   const basis = parts.every((p) => p.basis === 'rounds') ? 'rounds' : 'intervals';
   return { log: mean(parts.map((p) => p.log)), ...spread, method, basis };

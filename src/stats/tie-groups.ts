@@ -17,8 +17,14 @@ export interface Grouped<T> {
 }
 
 /** `sides` pair round by round when `paired` (cells of one run). Items without a value are left out. */
-export function tieGroups<T>(items: ReadonlyArray<{ item: T; side: Side }>, better: 'lower' | 'higher', paired = true): Array<Grouped<T>> {
-  const sorted = [...items].filter((i) => i.side.value > 0).sort((a, b) => (better === 'lower' ? a.side.value - b.side.value : b.side.value - a.side.value));
+export function tieGroups<T>(
+  items: ReadonlyArray<{ item: T; side: Side }>,
+  better: 'lower' | 'higher',
+  paired = true,
+): Array<Grouped<T>> {
+  const sorted = [...items]
+    .filter((i) => i.side.value > 0)
+    .sort((a, b) => (better === 'lower' ? a.side.value - b.side.value : b.side.value - a.side.value));
   const out: Array<Grouped<T>> = [];
   let leader: Side | null = null;
   let group = -1;

@@ -14,7 +14,10 @@ export const UNSTABLE_RATIO = 1.5;
 /* ... when each round's own interval (where the file has it) is too narrow to explain it: the two do not overlap. */
 
 /** Why the cell is unstable, in words ("rounds differ 2.9x: p50 ms 0.027 to 0.079 ..."); null when it is not. */
-export function unstableRounds(metrics: Readonly<Record<string, MetricInfo>>, rounds: ReadonlyArray<RoundResult> | undefined): string | null {
+export function unstableRounds(
+  metrics: Readonly<Record<string, MetricInfo>>,
+  rounds: ReadonlyArray<RoundResult> | undefined,
+): string | null {
   if (!rounds || rounds.length < 2) return null;
   let worst: { factor: number; text: string } | null = null;
   for (const [key, info] of Object.entries(metrics)) {
@@ -29,11 +32,16 @@ export function unstableRounds(metrics: Readonly<Record<string, MetricInfo>>, ro
     const factor = high.v / low.v;
     if (factor < UNSTABLE_RATIO || !beyondOwnSpread(rounds[low.i]!, rounds[high.i]!, key)) continue;
     if (worst === null || factor > worst.factor) {
-      const own = rounds[low.i]!.intervals?.[key] ? ', far beyond each round\'s own interval' : '';
-      worst = { factor, text: `rounds differ ${factor.toFixed(1)}x: ${info.header} ${round(low.v)} (round ${low.i + 1}) to ${round(high.v)} (round ${high.i + 1})${own}` };
+      const own = rounds[low.i]!.intervals?.[key] ? ", far beyond each round's own interval" : '';
+      worst = {
+        factor,
+        text: `rounds differ ${factor.toFixed(1)}x: ${info.header} ${round(low.v)} (round ${low.i + 1}) to ${round(high.v)} (round ${high.i + 1})${own}`,
+      };
     }
   }
-  return worst ? `unstable: ${worst.text}; the machine changed speed between rounds, so a rerun may read as far apart` : null;
+  return worst
+    ? `unstable: ${worst.text}; the machine changed speed between rounds, so a rerun may read as far apart`
+    : null;
 }
 
 /** True when the two rounds' own intervals do not overlap, or the file does not have them. */

@@ -49,7 +49,9 @@ export function windowSeries(info: MetricInfo, series: TimeSeries | undefined): 
     });
     if (points.length === 0) {
       const old = series.points.some((p) => p.latency[source.histogram]);
-      return old ? `the time series does not keep the ${source.stat} of each interval (a file older than that)` : `no interval of the time series holds a sample of ${source.histogram}`;
+      return old
+        ? `the time series does not keep the ${source.stat} of each interval (a file older than that)`
+        : `no interval of the time series holds a sample of ${source.histogram}`;
     }
     return { points, minWeight: TAIL_SAMPLES / share };
   }
@@ -61,7 +63,8 @@ export function windowSeries(info: MetricInfo, series: TimeSeries | undefined): 
       const value = point.counters[source.counter];
       if (value === undefined) return `the time series does not count ${source.counter}`;
       const spanMs = point.tMs - before.tMs;
-      if (spanMs > 0) points.push({ value: ((value - before.value) * (source.scale ?? 1) * 1000) / spanMs, weight: spanMs });
+      if (spanMs > 0)
+        points.push({ value: ((value - before.value) * (source.scale ?? 1) * 1000) / spanMs, weight: spanMs });
       before = { tMs: point.tMs, value };
     }
     return { points, minWeight: 0 };

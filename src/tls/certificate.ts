@@ -43,7 +43,12 @@ const BACKDATE_MS = 60_000;
 
 const ALGORITHMS = {
   'ecdsa-p256': { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' },
-  'rsa-2048': { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+  'rsa-2048': {
+    name: 'RSASSA-PKCS1-v1_5',
+    modulusLength: 2048,
+    publicExponent: new Uint8Array([1, 0, 1]),
+    hash: 'SHA-256',
+  },
 } as const;
 
 /**
@@ -78,9 +83,14 @@ export async function makeCertificate(options: CertificateOptions = {}): Promise
     keys,
     signingAlgorithm: algorithm,
     extensions: [
-      new x509.SubjectAlternativeNameExtension(hosts.map((host) => (isIP(host) ? { type: 'ip', value: host } : { type: 'dns', value: host }))),
+      new x509.SubjectAlternativeNameExtension(
+        hosts.map((host) => (isIP(host) ? { type: 'ip', value: host } : { type: 'dns', value: host })),
+      ),
       new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | (keyType === 'rsa-2048' ? x509.KeyUsageFlags.keyEncipherment : 0), true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | (keyType === 'rsa-2048' ? x509.KeyUsageFlags.keyEncipherment : 0),
+        true,
+      ),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
     ],
   });

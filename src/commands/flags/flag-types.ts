@@ -9,7 +9,16 @@
 /** The commands whose flags are declared here (`init` has none). */
 export type CommandName = 'run' | 'capacity' | 'recover' | 'merge' | 'compare' | 'report' | 'k8s' | 'list';
 
-export const COMMAND_NAMES: readonly CommandName[] = ['run', 'capacity', 'recover', 'merge', 'compare', 'report', 'k8s', 'list'];
+export const COMMAND_NAMES: readonly CommandName[] = [
+  'run',
+  'capacity',
+  'recover',
+  'merge',
+  'compare',
+  'report',
+  'k8s',
+  'list',
+];
 
 /** What --help shows of a flag in one command: only what differs from the declaration. */
 export interface FlagUse {

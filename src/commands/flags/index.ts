@@ -9,14 +9,29 @@
  */
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { attributeOf, FlagProblem, toKebab, useOf, type CommandName, type FlagDeclaration, type HelpContext } from './flag-types.js';
+import {
+  attributeOf,
+  FlagProblem,
+  toKebab,
+  useOf,
+  type CommandName,
+  type FlagDeclaration,
+  type HelpContext,
+} from './flag-types.js';
 import { SELECTION_FLAGS } from './selection-flags.js';
 import { OUTPUT_FLAGS } from './output-flags.js';
 import { SERVER_FLAGS } from './server-flags.js';
 import { K8S_FLAGS, SHARD_FLAGS } from './cluster-flags.js';
 import { WATCH_FLAGS } from './watch-flags.js';
 
-export const FLAGS: readonly FlagDeclaration[] = [...SELECTION_FLAGS, ...OUTPUT_FLAGS, ...SERVER_FLAGS, ...K8S_FLAGS, ...SHARD_FLAGS, ...WATCH_FLAGS];
+export const FLAGS: readonly FlagDeclaration[] = [
+  ...SELECTION_FLAGS,
+  ...OUTPUT_FLAGS,
+  ...SERVER_FLAGS,
+  ...K8S_FLAGS,
+  ...SHARD_FLAGS,
+  ...WATCH_FLAGS,
+];
 
 /** Names a command's parameters may not take besides its flags: commander's --help, and the plan's scenario. */
 const ALSO_RESERVED = ['help', 'scenario'];
@@ -31,7 +46,8 @@ function indexed(flags: readonly FlagDeclaration[]): Map<string, FlagDeclaration
   for (const declaration of flags) {
     const attribute = attributeOf(declaration.flag);
     if (map.has(declaration.flag)) throw new Error(`${declaration.flag} is declared twice`);
-    if (attributes.has(attribute)) throw new Error(`${declaration.flag} and ${attributes.get(attribute)} are stored under one name (${attribute})`);
+    if (attributes.has(attribute))
+      throw new Error(`${declaration.flag} and ${attributes.get(attribute)} are stored under one name (${attribute})`);
     map.set(declaration.flag, declaration);
     attributes.set(attribute, declaration.flag);
   }
@@ -60,7 +76,8 @@ export function addFlags(command: Command, name: CommandName, context: HelpConte
     const option = new Option(words, typeof help === 'function' ? help(context) : help);
     const fallback = use.default ?? declaration.default;
     if (fallback !== undefined) option.default(fallback);
-    if (declaration.many === 'repeat') option.argParser((text: string, previous: string[] | undefined) => [...(previous ?? []), text]);
+    if (declaration.many === 'repeat')
+      option.argParser((text: string, previous: string[] | undefined) => [...(previous ?? []), text]);
     if (use.required) option.makeOptionMandatory();
     command.addOption(option);
   }

@@ -19,9 +19,14 @@ export const OUTPUT_FLAGS: readonly FlagDeclaration[] = [
     commands: {
       run: { help: 'result JSON file', default: 'wsbench-results.json' },
       capacity: { help: "result JSON: the steps' cells and the search", default: 'wsbench-capacity.json' },
-      recover: { help: "result JSON file (default: the journal's name without .journal, where the run was to write it)" },
+      recover: {
+        help: "result JSON file (default: the journal's name without .journal, where the run was to write it)",
+      },
       merge: { help: 'merged result JSON file', default: 'wsbench-merged.json' },
-      report: { value: '<dir>', help: 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)' },
+      report: {
+        value: '<dir>',
+        help: 'directory for report.html and charts/ (default: <name>.report/ beside <name>.json)',
+      },
     },
   },
   {
@@ -53,7 +58,13 @@ export const OUTPUT_FLAGS: readonly FlagDeclaration[] = [
     help: ({ presets }) => `parameter preset (${presets.join(', ') || 'none'})`,
     commands: { run: true, capacity: true },
   },
-  { flag: '--host', value: '<address>', help: 'loopback address the server binds', default: '127.0.0.1', commands: { run: true, capacity: true } },
+  {
+    flag: '--host',
+    value: '<address>',
+    help: 'loopback address the server binds',
+    default: '127.0.0.1',
+    commands: { run: true, capacity: true },
+  },
   {
     flag: '--png',
     help: PNG_BESIDE_SVGS,

@@ -25,7 +25,8 @@ export function share(text: string): number {
 /** "10" or "10%" as 10, at least 0. */
 export function percentage(text: string): number {
   const value = Number(text.replace(/%$/, ''));
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new FlagProblem(`"${text}" is not a percentage (a number >= 0)`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0)
+    throw new FlagProblem(`"${text}" is not a percentage (a number >= 0)`);
   return value;
 }
 

@@ -7,14 +7,24 @@ import type { FlagDeclaration } from './flag-types.js';
 import { oneOf, percentage, share, wholeNumber } from './readers.js';
 import { INCONCLUSIVE_POLICIES } from '../../compare/compare-gate.js';
 
-const SERVERS_HELP = 'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)';
+const SERVERS_HELP =
+  'server stacks, comma separated (default: all; none beside --target or --server-cmd servers unless named)';
 
 export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
   {
     flag: '--config',
     value: '<file>',
-    help: 'a test plan (.yaml, .yml or .json): its keys are this command\'s flags without their dashes; flags given here override it (docs/test-plans.md)',
-    commands: { run: true, capacity: true, recover: true, merge: true, compare: true, report: true, k8s: true, list: true },
+    help: "a test plan (.yaml, .yml or .json): its keys are this command's flags without their dashes; flags given here override it (docs/test-plans.md)",
+    commands: {
+      run: true,
+      capacity: true,
+      recover: true,
+      merge: true,
+      compare: true,
+      report: true,
+      k8s: true,
+      list: true,
+    },
   },
   {
     flag: '--servers',
@@ -32,8 +42,9 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
   {
     flag: '--fail-on-regression',
     value: '<pct>',
-    help: 'exit 1 when a cell got significantly worse (its whole 95% interval on the worse side) by more than this many percent; '
-      + 'a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
+    help:
+      'exit 1 when a cell got significantly worse (its whole 95% interval on the worse side) by more than this many percent; ' +
+      'a cell failed, skipped or missing in <new>, or a rise in errors, always counts',
     read: percentage,
     commands: { compare: true },
   },
@@ -50,13 +61,35 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
     value: '<list>',
     many: 'comma',
     commands: {
-      run: { help: 'client stacks, comma separated (default: all but browser and browser-socketio, which start a real browser: name them)' },
-      capacity: { help: 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)' },
+      run: {
+        help: 'client stacks, comma separated (default: all but browser and browser-socketio, which start a real browser: name them)',
+      },
+      capacity: {
+        help: 'client stacks; each server gets the first that speaks its protocol (default: ws, then the others)',
+      },
     },
   },
-  { flag: '--vary', value: '<parameter>', help: 'the whole-number parameter to search', default: 'connections', commands: { capacity: true } },
-  { flag: '--start', value: '<n>', help: 'first count of the ramp (default 100)', read: wholeNumber(), commands: { capacity: true } },
-  { flag: '--max', value: '<n>', help: 'highest count tried (default 50000)', read: wholeNumber(), commands: { capacity: true } },
+  {
+    flag: '--vary',
+    value: '<parameter>',
+    help: 'the whole-number parameter to search',
+    default: 'connections',
+    commands: { capacity: true },
+  },
+  {
+    flag: '--start',
+    value: '<n>',
+    help: 'first count of the ramp (default 100)',
+    read: wholeNumber(),
+    commands: { capacity: true },
+  },
+  {
+    flag: '--max',
+    value: '<n>',
+    help: 'highest count tried (default 50000)',
+    read: wholeNumber(),
+    commands: { capacity: true },
+  },
   {
     flag: '--resolution',
     value: '<share>',
@@ -71,7 +104,10 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
     default: '1',
     parameter: 'clientProcesses',
     read: wholeNumber(),
-    commands: { run: { help: 'load-generating processes per cell' }, capacity: { help: 'client processes of the first step' } },
+    commands: {
+      run: { help: 'load-generating processes per cell' },
+      capacity: { help: 'client processes of the first step' },
+    },
   },
   {
     flag: '--max-client-processes',
@@ -100,7 +136,9 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
     flag: '--summary',
     value: '<file>',
     commands: {
-      run: { help: 'also append the result as Markdown (table, what to pick, SLO) to this file (e.g. "$GITHUB_STEP_SUMMARY")' },
+      run: {
+        help: 'also append the result as Markdown (table, what to pick, SLO) to this file (e.g. "$GITHUB_STEP_SUMMARY")',
+      },
       compare: { help: 'also append the Markdown comparison to this file (e.g. "$GITHUB_STEP_SUMMARY")' },
     },
   },

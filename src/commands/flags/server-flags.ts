@@ -14,15 +14,16 @@ export const SERVER_FLAGS: readonly FlagDeclaration[] = [
     value: '<[name=]url>',
     many: 'repeat',
     parameter: 'targets',
-    help: 'measure a server that is already running (repeatable): ws:// or wss:// speaks WebSocket, http:// or https:// socket.io; '
-      + 'only the clients run, and the cell\'s parameters are appended to the URL\'s query (docs/protocols/)',
+    help:
+      'measure a server that is already running (repeatable): ws:// or wss:// speaks WebSocket, http:// or https:// socket.io; ' +
+      "only the clients run, and the cell's parameters are appended to the URL's query (docs/protocols/)",
     commands: RUN_AND_CAPACITY,
   },
   {
     flag: '--target-pid',
     value: '<[name=]pid>',
     many: 'repeat',
-    help: 'the process of the --target before it (or the named one): its process tree\'s CPU and RSS are sampled',
+    help: "the process of the --target before it (or the named one): its process tree's CPU and RSS are sampled",
     commands: RUN_AND_CAPACITY,
   },
   {
@@ -30,9 +31,10 @@ export const SERVER_FLAGS: readonly FlagDeclaration[] = [
     value: '<name=command>',
     many: 'repeat',
     parameter: 'serverCommands',
-    help: 'start a server in any language for each cell (repeatable): {port} becomes a free port ({host} the --host); '
-      + 'without {port} the command must name one (--port 8000; --port 0: the port it prints is read); '
-      + '{cert} and {key} become the run\'s certificate and key files: such a command serves TLS (wss://)',
+    help:
+      'start a server in any language for each cell (repeatable): {port} becomes a free port ({host} the --host); ' +
+      'without {port} the command must name one (--port 8000; --port 0: the port it prints is read); ' +
+      "{cert} and {key} become the run's certificate and key files: such a command serves TLS (wss://)",
     commands: RUN_AND_CAPACITY,
   },
   {

@@ -14,7 +14,14 @@ import type { ParameterInfo } from '../../declaration-types.js';
 import type { TestPlanInfo } from '../../result-types.js';
 import { redactUrlsIn } from '../../redact/url-secrets.js';
 import { FLAGS, flagsOf } from '../flags/index.js';
-import { COMMAND_NAMES, planKeyOf, toKebab, placeholderOf, type CommandName, type FlagDeclaration } from '../flags/flag-types.js';
+import {
+  COMMAND_NAMES,
+  planKeyOf,
+  toKebab,
+  placeholderOf,
+  type CommandName,
+  type FlagDeclaration,
+} from '../flags/flag-types.js';
 import { flagFromPlan } from './plan-naming.js';
 import { planIn, type PlanSource } from './read-plan.js';
 
@@ -43,10 +50,18 @@ export interface PlanTarget {
 export type PlanRecord = TestPlanInfo;
 
 /** `args` with the plan's words in front of them, and the plan as it ran. */
-export function argsWithPlan(source: PlanSource, target: PlanTarget, args: string[]): { args: string[]; record: PlanRecord } {
+export function argsWithPlan(
+  source: PlanSource,
+  target: PlanTarget,
+  args: string[],
+): { args: string[]; record: PlanRecord } {
   const probe = target.build();
   const { operands } = probe.parseOptions(args);
-  const typed = new Map(probe.options.filter((o) => o.long && probe.getOptionValueSource(o.attributeName()) === 'cli').map((o) => [o.long!, o]));
+  const typed = new Map(
+    probe.options
+      .filter((o) => o.long && probe.getOptionValueSource(o.attributeName()) === 'cli')
+      .map((o) => [o.long!, o]),
+  );
   const shapes = keyShapes(target);
   const operandKeys = target.operands ?? [];
   const operandWords: string[] = [];
@@ -91,7 +106,11 @@ export function argsWithPlan(source: PlanSource, target: PlanTarget, args: strin
     fromCommandLine.add(key);
   }
   const commandLine = Object.keys(contents).filter((key) => fromCommandLine.has(key));
-  const record = { path: source.path, contents: redacted(withoutUnset(contents)) as Record<string, unknown>, commandLine };
+  const record = {
+    path: source.path,
+    contents: redacted(withoutUnset(contents)) as Record<string, unknown>,
+    commandLine,
+  };
   return { args: [...operandWords, ...words, ...args], record };
 }
 
@@ -117,7 +136,8 @@ function shapeOf(declaration: FlagDeclaration, command: CommandName): Shape {
 function wordsOf(flag: string, shape: Shape, value: unknown, where: string): string[] {
   switch (shape) {
     case 'switch':
-      if (typeof value !== 'boolean') throw new UsageError(`${where}: ${described(value)}, where true or false goes (a switch)`);
+      if (typeof value !== 'boolean')
+        throw new UsageError(`${where}: ${described(value)}, where true or false goes (a switch)`);
       return value ? [flag] : [];
     case 'optional':
       if (value === true) return [flag];
@@ -161,7 +181,9 @@ function unknownKey(key: string, where: string, target: PlanTarget): string {
   if (key.startsWith('-')) return `${where}: write the flag without its dashes (${key.replace(/^-+/, '')})`;
   const kebab = toKebab(key);
   if (kebab !== key && keyShapes(target).has(kebab)) return `${where}: write it as the flag is spelled (${kebab})`;
-  const others = COMMAND_NAMES.filter((name) => FLAGS.some((d) => d.flag === `--${key}` && d.commands[name] !== undefined));
+  const others = COMMAND_NAMES.filter((name) =>
+    FLAGS.some((d) => d.flag === `--${key}` && d.commands[name] !== undefined),
+  );
   if (others.length > 0) return `${where}: a flag of ${others.join(' and ')}, not of ${target.command}`;
   const parameters = target.parameters ? ` nor a parameter of ${target.scenario ?? 'the scenario'}` : '';
   return `${where}: not a flag of ${target.command}${parameters} (${target.helpCommand} lists them)`;
@@ -176,12 +198,20 @@ function withoutUnset(contents: Record<string, unknown>): Record<string, unknown
 function redacted(value: unknown): unknown {
   if (typeof value === 'string') return redactUrlsIn(value);
   if (Array.isArray(value)) return value.map(redacted);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v)]));
   return value;
 }
 
 /** The words a command without a scenario reads: `args` with the plan of their --config (if any) in front. */
-export async function argsWithPlanOf(command: CommandName, args: string[], build: () => Command, operands: readonly OperandKey[] = []): Promise<string[]> {
+export async function argsWithPlanOf(
+  command: CommandName,
+  args: string[],
+  build: () => Command,
+  operands: readonly OperandKey[] = [],
+): Promise<string[]> {
   const source = await planIn(args);
-  return source === null ? args : argsWithPlan(source, { command, build, operands, helpCommand: `wsbench ${command} --help` }, args).args;
+  return source === null
+    ? args
+    : argsWithPlan(source, { command, build, operands, helpCommand: `wsbench ${command} --help` }, args).args;
 }

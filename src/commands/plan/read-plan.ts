@@ -41,7 +41,8 @@ export async function planIn(args: readonly string[]): Promise<PlanSource | null
 /** The file's top-level mapping; anything else (not YAML or JSON, a list, a bare value) is one line naming the file. */
 export async function readPlanFile(path: string): Promise<Record<string, unknown>> {
   const extension = extname(path).toLowerCase();
-  if (!['.yaml', '.yml', '.json'].includes(extension)) throw new UsageError(`${FLAG}: ${path}: a plan is a .yaml, .yml or .json file`);
+  if (!['.yaml', '.yml', '.json'].includes(extension))
+    throw new UsageError(`${FLAG}: ${path}: a plan is a .yaml, .yml or .json file`);
   const text = readChecked(path, 'plan', { flag: FLAG }).toString('utf8');
   let data: unknown;
   try {
@@ -50,9 +51,12 @@ export async function readPlanFile(path: string): Promise<Record<string, unknown
     const first = (error as Error).message.split('\n')[0]!.trim();
     throw new UsageError(`${path}: not ${extension === '.json' ? 'JSON' : 'YAML'} (${first})`);
   }
-  if (data === null || data === undefined) throw new UsageError(`${path}: the plan is empty: write its keys, one per flag (docs/test-plans.md)`);
+  if (data === null || data === undefined)
+    throw new UsageError(`${path}: the plan is empty: write its keys, one per flag (docs/test-plans.md)`);
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new UsageError(`${path}: the plan is ${Array.isArray(data) ? 'a list' : `a bare ${typeof data}`}: write it as keys and values, one key per flag`);
+    throw new UsageError(
+      `${path}: the plan is ${Array.isArray(data) ? 'a list' : `a bare ${typeof data}`}: write it as keys and values, one key per flag`,
+    );
   }
   return data as Record<string, unknown>;
 }

@@ -37,8 +37,12 @@ export async function scenarioArgs(
   const named = !namesNoScenario(args);
   const { scenario: planned, ...values } = source?.values ?? {};
   const where = source ? `${source.path}: ${source.prefix}scenario` : '';
-  if (!named && planned === undefined) throw new UsageError(`${source!.path}: name the scenario, as ${source!.prefix}scenario: or as the first word after ${command}`);
-  if (!named && typeof planned !== 'string') throw new UsageError(`${where}: a scenario's name or the path to its .js file, not ${JSON.stringify(planned)}`);
+  if (!named && planned === undefined)
+    throw new UsageError(
+      `${source!.path}: name the scenario, as ${source!.prefix}scenario: or as the first word after ${command}`,
+    );
+  if (!named && typeof planned !== 'string')
+    throw new UsageError(`${where}: a scenario's name or the path to its .js file, not ${JSON.stringify(planned)}`);
   const scenario = named ? args[0]! : (planned as string);
   const loaded = await loadScenario(scenario).catch((error: unknown) => {
     throw !named && error instanceof UsageError ? new UsageError(`${where}: ${error.message}`) : error;
@@ -47,7 +51,13 @@ export async function scenarioArgs(
   const rest = named ? args.slice(1) : args;
   if (!source) return { loaded, info, scenario, words: rest, plan: null };
   const presets = Object.keys(loaded.scenario.presets ?? {});
-  const target = { command, build: () => build(info, presets), parameters: info.parameters, scenario: info.name, helpCommand: `wsbench ${command} ${info.name} --help` };
+  const target = {
+    command,
+    build: () => build(info, presets),
+    parameters: info.parameters,
+    scenario: info.name,
+    helpCommand: `wsbench ${command} ${info.name} --help`,
+  };
   const { args: words, record } = argsWithPlan({ ...source, values }, target, rest);
   const plan: PlanRecord = {
     path: record.path,

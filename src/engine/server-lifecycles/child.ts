@@ -25,7 +25,11 @@ export type ServerStart = Omit<ServerStartMessage, 'processIndex' | 'processCoun
 
 export class ChildServer implements CellServer {
   /** `port`: listen there instead of on a free port (a restart comes back where its clients knew it). */
-  constructor(private readonly children: ManagedChild[], private readonly start_: ServerStart, private readonly port?: number) {
+  constructor(
+    private readonly children: ManagedChild[],
+    private readonly start_: ServerStart,
+    private readonly port?: number,
+  ) {
     for (const child of children) {
       child.onSibling = (message) => {
         for (const other of children) if (other !== child) other.send(message);
@@ -44,13 +48,26 @@ export class ChildServer implements CellServer {
     const servingAtUs = monotonicUs();
     const pids = this.children.map((c) => c.process.pid);
     // A process without a pid (its fork failed) cannot be sampled: then none is, rather than part of the server.
-    if (pids.some((p) => p === undefined)) return { url: ready.url!, httpUrl: ready.httpUrl!, pid: null, tree: false, servingAtUs };
+    if (pids.some((p) => p === undefined))
+      return { url: ready.url!, httpUrl: ready.httpUrl!, pid: null, tree: false, servingAtUs };
     const [pid, ...siblingPids] = pids as number[];
-    return { url: ready.url!, httpUrl: ready.httpUrl!, pid: pid!, ...(siblingPids.length ? { siblingPids } : {}), tree: false, servingAtUs };
+    return {
+      url: ready.url!,
+      httpUrl: ready.httpUrl!,
+      pid: pid!,
+      ...(siblingPids.length ? { siblingPids } : {}),
+      tree: false,
+      servingAtUs,
+    };
   }
 
   private async startOne(child: ManagedChild, processIndex: number, port: number | undefined, signal: AbortSignal) {
-    child.send({ ...this.start_, processIndex, processCount: this.children.length, ...(port === undefined ? {} : { port }) });
+    child.send({
+      ...this.start_,
+      processIndex,
+      processCount: this.children.length,
+      ...(port === undefined ? {} : { port }),
+    });
     return child.waitFor('ready', SERVER_START_TIMEOUT_MS, 'ready signal', signal);
   }
 

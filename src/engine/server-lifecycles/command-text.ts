@@ -36,9 +36,14 @@ export function takesCertificate(command: string): boolean {
 }
 
 /** The placeholders of a command or URL template filled in; {cert} and {key} only when `files` is given. */
-export function fillPlaceholders(template: string, values: { host: string; port: number | null; files?: { certPath: string; keyPath: string } }): string {
+export function fillPlaceholders(
+  template: string,
+  values: { host: string; port: number | null; files?: { certPath: string; keyPath: string } },
+): string {
   const filled = template.replaceAll('{host}', values.host).replaceAll('{port}', String(values.port ?? 0));
-  return values.files ? filled.replaceAll('{cert}', values.files.certPath).replaceAll('{key}', values.files.keyPath) : filled;
+  return values.files
+    ? filled.replaceAll('{cert}', values.files.certPath).replaceAll('{key}', values.files.keyPath)
+    : filled;
 }
 
 /** `HOST:PORT` in a URL or address (an IPv4 address, localhost, or [IPv6]), or `port PORT`. */

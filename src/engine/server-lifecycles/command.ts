@@ -76,17 +76,31 @@ export class CommandServer implements CellServer {
   private readonly window: ForeignWindow;
   private readonly extraNotes: string[] = [];
 
-  constructor(private readonly spec: CommandSpec, private readonly cell: CommandCell) {
+  constructor(
+    private readonly spec: CommandSpec,
+    private readonly cell: CommandCell,
+  ) {
     this.window = new ForeignWindow(cell.scenario, cell.tls?.client, cell.serverMetrics === false);
   }
 
   async start(signal: AbortSignal): Promise<StartedServer> {
     const { host } = this.cell;
-    const port = this.spec.port.from === 'placeholder' ? await freePort(host) : this.spec.port.from === 'command' ? this.spec.port.port : null;
+    const port =
+      this.spec.port.from === 'placeholder'
+        ? await freePort(host)
+        : this.spec.port.from === 'command'
+          ? this.spec.port.port
+          : null;
     if (port !== null && this.spec.port.from === 'command' && !(await isFree(host, port))) {
-      throw new Error(`${this.spec.name}: port ${port} is already in use on ${host}, by a process wsbench did not start`);
+      throw new Error(
+        `${this.spec.name}: port ${port} is already in use on ${host}, by a process wsbench did not start`,
+      );
     }
-    const text = fillPlaceholders(this.spec.command, { host, port, ...(this.cell.tls?.files ? { files: this.cell.tls.files } : {}) });
+    const text = fillPlaceholders(this.spec.command, {
+      host,
+      port,
+      ...(this.cell.tls?.files ? { files: this.cell.tls.files } : {}),
+    });
     this.spawn(text);
     const deadline = Date.now() + this.spec.startTimeoutMs;
     let where = port;
@@ -98,19 +112,39 @@ export class CommandServer implements CellServer {
       // without one, on its port (exit code 0: a daemon may still be on its way there, until the deadline).
       if (this.exitInfo && !this.daemonRuns() && !(this.cgroup === null && this.exitCode === 0 && where !== null)) {
         const line = this.lastLine();
-        if (this.exitCode === CANNOT_RUN_HERE_EXIT_CODE) throw new ServerUnavailable(`${this.spec.name}: ${line || `cannot run here (it exited with code ${CANNOT_RUN_HERE_EXIT_CODE})`}`);
-        throw new Error(`${this.spec.name} ${this.exitInfo}${this.child?.pid === undefined ? '' : ` before listening${line ? `: ${line}` : ''}`}`);
+        if (this.exitCode === CANNOT_RUN_HERE_EXIT_CODE)
+          throw new ServerUnavailable(
+            `${this.spec.name}: ${line || `cannot run here (it exited with code ${CANNOT_RUN_HERE_EXIT_CODE})`}`,
+          );
+        throw new Error(
+          `${this.spec.name} ${this.exitInfo}${this.child?.pid === undefined ? '' : ` before listening${line ? `: ${line}` : ''}`}`,
+        );
       }
       if (Date.now() >= deadline) {
         const line = this.lastLine();
-        const what = where === null ? 'printed no port' : `${this.exitInfo ? `${this.exitInfo}, and nothing ` : ''}was not listening on ${host}:${where}`;
-        throw new Error(`${this.spec.name} ${what} within ${this.spec.startTimeoutMs / 1000}s; ${line ? `last line on stderr: ${line}` : 'it printed nothing on stderr'}`);
+        const what =
+          where === null
+            ? 'printed no port'
+            : `${this.exitInfo ? `${this.exitInfo}, and nothing ` : ''}was not listening on ${host}:${where}`;
+        throw new Error(
+          `${this.spec.name} ${what} within ${this.spec.startTimeoutMs / 1000}s; ${line ? `last line on stderr: ${line}` : 'it printed nothing on stderr'}`,
+        );
       }
       if (where !== null) {
-        const url = urlWithParams(fillPlaceholders(this.spec.urlTemplate, { host, port: where }), this.cell.scenario, this.cell.params);
+        const url = urlWithParams(
+          fillPlaceholders(this.spec.urlTemplate, { host, port: where }),
+          this.cell.scenario,
+          this.cell.params,
+        );
         try {
           const tls = this.cell.tls?.client ? { tls: this.cell.tls.client } : {};
-          const { answeredAtUs } = await probeServer(url, this.spec.protocol, { timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())), holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...tls });
+          const { answeredAtUs } = await probeServer(url, this.spec.protocol, {
+            timeoutMs: Math.max(1, Math.min(5000, deadline - Date.now())),
+            holdMs: 250,
+            signal,
+            protocols: this.cell.subprotocols ?? [],
+            ...tls,
+          });
           const started = this.sampled(url);
           this.window.httpOrigin = started.httpUrl;
           // Serving since its first answered handshake: the probe's hold after it is a check, not start-up time.
@@ -135,7 +169,8 @@ export class CommandServer implements CellServer {
   /** Rejects when the server died during the cell (its command exited, and no daemon of it runs on). */
   async report(): Promise<ServerReport | null> {
     const report = await this.window.report();
-    if (this.exitInfo && !this.daemonRuns()) throw new ChildFailure(`${this.spec.name} ${this.exitInfo}`, undefined, this.exitedAtEpochMs);
+    if (this.exitInfo && !this.daemonRuns())
+      throw new ChildFailure(`${this.spec.name} ${this.exitInfo}`, undefined, this.exitedAtEpochMs);
     return report;
   }
 
@@ -161,7 +196,8 @@ export class CommandServer implements CellServer {
     // Members that ignored SIGTERM, or left the group's leader behind.
     this.killAll();
     for (const pid of members) if (pid !== child.pid) killPid(pid);
-    if (this.cgroup && !(await this.cgroup.remove())) this.extraNotes.push(`${this.spec.name}: its cgroup ${this.cgroup.path} could not be emptied`);
+    if (this.cgroup && !(await this.cgroup.remove()))
+      this.extraNotes.push(`${this.spec.name}: its cgroup ${this.cgroup.path} could not be emptied`);
     else if (!this.cgroup) this.stopLeftListeners(child.pid);
     live.delete(this);
     this.forgetKill();
@@ -185,7 +221,9 @@ export class CommandServer implements CellServer {
   /** Strays go with wsbench whatever way it leaves: each gets a watchdog of its own. */
   private keepStrays(pids: number[]): void {
     for (const pid of pids) if (!this.watched.has(pid)) watchParent(pid, process.pid, 'stray');
-    pids.forEach((pid) => { this.watched.add(pid); });
+    pids.forEach((pid) => {
+      this.watched.add(pid);
+    });
     this.strays = pids;
   }
 
@@ -194,7 +232,9 @@ export class CommandServer implements CellServer {
     if (this.port === null || !this.child?.pid) return [];
     const tree = new Set(this.exitInfo ? [] : processTree(this.child.pid));
     const since = this.startTicks ?? 0;
-    return listenersOn(this.port).filter((pid) => pid !== process.pid && !tree.has(pid) && (startTicks(pid) ?? -1) >= since);
+    return listenersOn(this.port).filter(
+      (pid) => pid !== process.pid && !tree.has(pid) && (startTicks(pid) ?? -1) >= since,
+    );
   }
 
   /** Resolves once nothing of it runs, or after `ms`. */
@@ -214,14 +254,23 @@ export class CommandServer implements CellServer {
     const cgroup = this.cgroup;
     if (cgroup) {
       const away = cgroup.members().filter((pid) => groupOf(pid) !== leader);
-      if (this.exitInfo) this.extraNotes.push(`${this.spec.name}: its command ${this.exitInfo} and left ${cgroup.members().length} process(es) running (setsid or a double fork): those are the server, sampled and stopped through its cgroup`);
-      else if (away.length > 0) this.extraNotes.push(`${this.spec.name}: process ${away.join(', ')} left the command's process group (setsid or a double fork); its cgroup holds it: sampled and stopped with the rest`);
+      if (this.exitInfo)
+        this.extraNotes.push(
+          `${this.spec.name}: its command ${this.exitInfo} and left ${cgroup.members().length} process(es) running (setsid or a double fork): those are the server, sampled and stopped through its cgroup`,
+        );
+      else if (away.length > 0)
+        this.extraNotes.push(
+          `${this.spec.name}: process ${away.join(', ')} left the command's process group (setsid or a double fork); its cgroup holds it: sampled and stopped with the rest`,
+        );
       return { url, httpUrl, pid: leader, tree: true, read: () => cgroup.read(CLOCK_TICKS) };
     }
     this.keepStrays(this.portStrays());
     if (this.strays.length === 0) {
       const away = this.exitInfo ? [] : processTree(leader).filter((pid) => groupOf(pid) !== leader);
-      if (away.length > 0) this.extraNotes.push(`${this.spec.name}: process ${away.join(', ')} left the command's process group (setsid or a double fork) but not its tree: sampled and stopped with it (${this.cgroupMissing})`);
+      if (away.length > 0)
+        this.extraNotes.push(
+          `${this.spec.name}: process ${away.join(', ')} left the command's process group (setsid or a double fork) but not its tree: sampled and stopped with it (${this.cgroupMissing})`,
+        );
       return { url, httpUrl, pid: leader, tree: true };
     }
     this.extraNotes.push(
@@ -230,7 +279,9 @@ export class CommandServer implements CellServer {
     );
     const [first, ...rest] = this.strays as [number, ...number[]];
     // The launcher is sampled too while it runs; once it exits only the strays are read.
-    return this.exitInfo ? { url, httpUrl, pid: first, siblingPids: rest, tree: true } : { url, httpUrl, pid: first, siblingPids: [...rest, leader], tree: true };
+    return this.exitInfo
+      ? { url, httpUrl, pid: first, siblingPids: rest, tree: true }
+      : { url, httpUrl, pid: first, siblingPids: [...rest, leader], tree: true };
   }
 
   /** Without a cgroup: whatever still listens on its port, started after it, is a piece of it that got away. */
@@ -238,7 +289,9 @@ export class CommandServer implements CellServer {
     const left = this.portStrays();
     for (const pid of left) killPid(pid);
     if (left.length > 0 && !this.strays.some((pid) => left.includes(pid))) {
-      this.extraNotes.push(`${this.spec.name}: process ${left.join(', ')} still listened on port ${this.port} after its group ${leader} was stopped; killed it`);
+      this.extraNotes.push(
+        `${this.spec.name}: process ${left.join(', ')} still listened on port ${this.port} after its group ${leader} was stopped; killed it`,
+      );
     }
   }
 
@@ -248,7 +301,10 @@ export class CommandServer implements CellServer {
 
   private spawn(text: string): void {
     const argv = plainArgv(text);
-    if (!argv) this.extraNotes.push(`${this.spec.name} was started through /bin/sh (its command uses shell syntax): the shell's memory counts in the server's RSS`);
+    if (!argv)
+      this.extraNotes.push(
+        `${this.spec.name} was started through /bin/sh (its command uses shell syntax): the shell's memory counts in the server's RSS`,
+      );
     const made = ServerCgroup.create();
     if ('unavailable' in made) this.cgroupMissing = `no cgroup here: ${made.unavailable}`;
     else this.cgroup = made;
@@ -261,7 +317,11 @@ export class CommandServer implements CellServer {
       child.once('exit', (code, signal) => {
         this.exitedAtEpochMs = Date.now();
         this.exitCode = code;
-        this.exitInfo ??= signal ? `was killed by ${signal}` : code === 126 && this.cgroup ? 'could not join its cgroup' : `exited with code ${code}`;
+        this.exitInfo ??= signal
+          ? `was killed by ${signal}`
+          : code === 126 && this.cgroup
+            ? 'could not join its cgroup'
+            : `exited with code ${code}`;
         this.wake();
         resolve();
       });
@@ -302,7 +362,10 @@ export class CommandServer implements CellServer {
   }
 
   private lastLine(): string {
-    const lines = this.stderrTail.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const lines = this.stderrTail
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     return (lines.at(-1) ?? '').slice(0, 300);
   }
 
@@ -349,7 +412,9 @@ export function freePort(host: string): Promise<number> {
     server.once('error', reject);
     server.listen(0, host, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -47,13 +47,22 @@ export const DEFAULT_START_TIMEOUT_MS = 20_000;
 const NAME = /^[A-Za-z0-9._:[\]-]+$/;
 const URL_KINDS = 'a ws://, wss:// (WebSocket) or http://, https:// (socket.io) URL';
 
-export function foreignSpecs(targets: readonly TargetOption[], commands: readonly ServerCommandOption[], builtIn: readonly string[]): ForeignServerSpec[] {
+export function foreignSpecs(
+  targets: readonly TargetOption[],
+  commands: readonly ServerCommandOption[],
+  builtIn: readonly string[],
+): ForeignServerSpec[] {
   const specs: ForeignServerSpec[] = [];
   const seen = new Set<string>();
   const checkName = (option: 'targets' | 'serverCommands', name: string, of: string): void => {
     if (name === '') throw new ParameterError(option, `an empty name (for ${of})`);
-    if (!NAME.test(name)) throw new ParameterError(option, `"${name}" is not a name: use letters, digits and . _ - : [ ]`);
-    if (builtIn.includes(name)) throw new ParameterError(option, `"${name}" is a built-in server stack (${builtIn.join(', ')}): choose another name`);
+    if (!NAME.test(name))
+      throw new ParameterError(option, `"${name}" is not a name: use letters, digits and . _ - : [ ]`);
+    if (builtIn.includes(name))
+      throw new ParameterError(
+        option,
+        `"${name}" is a built-in server stack (${builtIn.join(', ')}): choose another name`,
+      );
     if (seen.has(name)) throw new ParameterError(option, `the name "${name}" is given to two servers`);
     seen.add(name);
   };
@@ -63,10 +72,19 @@ export function foreignSpecs(targets: readonly TargetOption[], commands: readonl
     const name = target.name ?? new URL(target.url).host;
     checkName('targets', name, redactUrl(target.url));
     if (target.pid !== undefined) {
-      if (!Number.isInteger(target.pid) || target.pid < 1) throw new ParameterError('targetPid', `"${target.pid}" is not a process id`);
-      if (!readProcess(target.pid)) throw new ParameterError('targetPid', `no process ${target.pid} (for target ${name})`);
+      if (!Number.isInteger(target.pid) || target.pid < 1)
+        throw new ParameterError('targetPid', `"${target.pid}" is not a process id`);
+      if (!readProcess(target.pid))
+        throw new ParameterError('targetPid', `no process ${target.pid} (for target ${name})`);
     }
-    specs.push({ kind: 'target', name, protocol, url: target.url, ...(target.pid !== undefined ? { pid: target.pid } : {}), tls: isTlsUrl(target.url) });
+    specs.push({
+      kind: 'target',
+      name,
+      protocol,
+      url: target.url,
+      ...(target.pid !== undefined ? { pid: target.pid } : {}),
+      tls: isTlsUrl(target.url),
+    });
   }
   for (const command of commands) {
     checkName('serverCommands', command.name, command.command || 'an empty command');
@@ -83,9 +101,16 @@ export function foreignSpecs(targets: readonly TargetOption[], commands: readonl
     const urlTemplate = command.url ?? (certificate ? DEFAULT_TLS_COMMAND_URL : DEFAULT_COMMAND_URL);
     const sampleUrl = fillPlaceholders(urlTemplate, { host: '127.0.0.1', port: 1 });
     const protocol = protocolOfUrl(sampleUrl);
-    if (!protocol) throw new ParameterError('serverUrl', `${command.name}: "${urlTemplate}" is not ${URL_KINDS} ({host} and {port} are filled in)`);
+    if (!protocol)
+      throw new ParameterError(
+        'serverUrl',
+        `${command.name}: "${urlTemplate}" is not ${URL_KINDS} ({host} and {port} are filled in)`,
+      );
     if (certificate && !isTlsUrl(sampleUrl)) {
-      throw new ParameterError('serverUrl', `${command.name}: the command takes {cert} or {key}, so it serves TLS: its URL must be wss:// or https://, not "${urlTemplate}"`);
+      throw new ParameterError(
+        'serverUrl',
+        `${command.name}: the command takes {cert} or {key}, so it serves TLS: its URL must be wss:// or https://, not "${urlTemplate}"`,
+      );
     }
     const missing = missingProgram(text);
     if (missing) throw new ParameterError('serverCommands', `${command.name}: ${missing}: command not found`);
@@ -93,18 +118,33 @@ export function foreignSpecs(targets: readonly TargetOption[], commands: readonl
     if (!(startTimeoutMs >= 100 && startTimeoutMs <= 3_600_000)) {
       throw new ParameterError('serverStartTimeout', `${startTimeoutMs}ms is not between 100ms and 1h`);
     }
-    specs.push({ kind: 'command', name: command.name, protocol, command: text, urlTemplate, port, startTimeoutMs, tls: isTlsUrl(sampleUrl), takesCertificate: certificate });
+    specs.push({
+      kind: 'command',
+      name: command.name,
+      protocol,
+      command: text,
+      urlTemplate,
+      port,
+      startTimeoutMs,
+      tls: isTlsUrl(sampleUrl),
+      takesCertificate: certificate,
+    });
   }
   return specs;
 }
 
 /** The program of a command that runs without a shell, when it cannot be found; null otherwise. */
 function missingProgram(command: string): string | null {
-  const program = plainArgv(fillPlaceholders(command, { host: '127.0.0.1', port: 1, files: { certPath: 'cert.pem', keyPath: 'key.pem' } }))?.[0];
+  const program = plainArgv(
+    fillPlaceholders(command, { host: '127.0.0.1', port: 1, files: { certPath: 'cert.pem', keyPath: 'key.pem' } }),
+  )?.[0];
   if (!program) return null;
   const candidates = program.includes('/')
     ? [isAbsolute(program) ? program : resolve(program)]
-    : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
   return candidates.some(executable) ? null : program;
 }
 
@@ -126,7 +166,13 @@ export function foreignStackInfo(spec: ForeignServerSpec): StackInfo {
     protocol: spec.protocol,
     availability: { available: true, version: spec.kind },
     // The protocol pages ask a WebSocket server for fragmented sends and its routes; deflate is the server's to accept or decline.
-    capabilities: { fragmentControl: websocket, httpRoutes: true, deflate: websocket, sharedPort: false, tls: spec.tls },
+    capabilities: {
+      fragmentControl: websocket,
+      httpRoutes: true,
+      deflate: websocket,
+      sharedPort: false,
+      tls: spec.tls,
+    },
   };
 }
 
@@ -138,6 +184,19 @@ export function foreignScenarioSkip(scenario: AnyScenario): string | null {
 
 /** How the result JSON records a foreign server: its URL (and any URL in its command) without secrets. */
 export function foreignServerInfo(spec: ForeignServerSpec): ForeignServerInfo {
-  if (spec.kind === 'target') return { name: spec.name, kind: 'target', protocol: spec.protocol, url: redactUrl(spec.url), ...(spec.pid !== undefined ? { pid: spec.pid } : {}) };
-  return { name: spec.name, kind: 'command', protocol: spec.protocol, url: redactUrl(spec.urlTemplate), command: redactUrlsIn(spec.command) };
+  if (spec.kind === 'target')
+    return {
+      name: spec.name,
+      kind: 'target',
+      protocol: spec.protocol,
+      url: redactUrl(spec.url),
+      ...(spec.pid !== undefined ? { pid: spec.pid } : {}),
+    };
+  return {
+    name: spec.name,
+    kind: 'command',
+    protocol: spec.protocol,
+    url: redactUrl(spec.urlTemplate),
+    command: redactUrlsIn(spec.command),
+  };
 }

@@ -19,7 +19,11 @@ export class ForeignWindow {
 
   /** `tls`: what the stats reader trusts over https://, as the cell's clients do. */
   /** `quietWithoutStats`: the scenario declares no server-side metric, so a server without a stats route lacks nothing worth a note (a route that fails is still said). */
-  constructor(private readonly scenario: string, private readonly tls?: ClientTls, private readonly quietWithoutStats = false) {}
+  constructor(
+    private readonly scenario: string,
+    private readonly tls?: ClientTls,
+    private readonly quietWithoutStats = false,
+  ) {}
 
   async open(signal: AbortSignal): Promise<void> {
     this.openedUs = monotonicUs();
@@ -27,9 +31,14 @@ export class ForeignWindow {
   }
 
   async report(): Promise<ServerReport | null> {
-    const after = this.httpOrigin ? await readStats(this.httpOrigin, this.scenario, undefined, this.tls) : { missing: 'no address' };
+    const after = this.httpOrigin
+      ? await readStats(this.httpOrigin, this.scenario, undefined, this.tls)
+      : { missing: 'no address' };
     if ('missing' in after) {
-      if (!(this.quietWithoutStats && after.absent)) this.notes.push(`server-side metrics not reported: ${after.missing} (see docs/protocols/README.md, ${STATS_PATH})`);
+      if (!(this.quietWithoutStats && after.absent))
+        this.notes.push(
+          `server-side metrics not reported: ${after.missing} (see docs/protocols/README.md, ${STATS_PATH})`,
+        );
       return null;
     }
     const before = this.before && 'counters' in this.before ? this.before.counters : {};

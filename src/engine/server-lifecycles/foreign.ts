@@ -4,6 +4,16 @@ import type { CellServer, CellTls, ForeignServerSpec } from './types.js';
 import { TargetServer } from './target.js';
 import { CommandServer } from './command.js';
 
-export function foreignServer(spec: ForeignServerSpec, cell: { host: string; scenario: string; params: ParamValues; tls?: CellTls; serverMetrics?: boolean; subprotocols?: string[] }): CellServer {
+export function foreignServer(
+  spec: ForeignServerSpec,
+  cell: {
+    host: string;
+    scenario: string;
+    params: ParamValues;
+    tls?: CellTls;
+    serverMetrics?: boolean;
+    subprotocols?: string[];
+  },
+): CellServer {
   return spec.kind === 'target' ? new TargetServer(spec, cell) : new CommandServer(spec, cell);
 }

@@ -26,7 +26,11 @@ export interface HttpReadOptions {
 
 /** Why a read ended without an answer: `unreachable` (nothing to talk to), or anything else that went wrong. */
 export class HttpReadError extends Error {
-  constructor(message: string, readonly kind: 'unreachable' | 'deadline' | 'aborted' | 'broken', readonly code?: string) {
+  constructor(
+    message: string,
+    readonly kind: 'unreachable' | 'deadline' | 'aborted' | 'broken',
+    readonly code?: string,
+  ) {
     super(message);
   }
 }
@@ -51,16 +55,27 @@ export function httpRead(target: URL, options: HttpReadOptions): Promise<{ statu
       ...(target.protocol === 'https:' ? nodeTlsOptions(options.tls) : {}),
     });
     const seconds = `${Math.round(options.deadlineMs / 100) / 10}s`;
-    const timer = setTimeout(() => finish(new HttpReadError(`no complete answer within ${seconds}`, 'deadline')), options.deadlineMs);
+    const timer = setTimeout(
+      () => finish(new HttpReadError(`no complete answer within ${seconds}`, 'deadline')),
+      options.deadlineMs,
+    );
     const onAbort = (): void => finish(new HttpReadError('interrupted', 'aborted'));
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error: NodeJS.ErrnoException) => {
-      const refused = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(error.code ?? '');
-      finish(new HttpReadError(error.code ?? error.message.split('\n')[0]!, refused ? 'unreachable' : 'broken', error.code));
+      const refused = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(
+        error.code ?? '',
+      );
+      finish(
+        new HttpReadError(error.code ?? error.message.split('\n')[0]!, refused ? 'unreachable' : 'broken', error.code),
+      );
     });
     // A 101 to a request that asked for no upgrade: the socket is the server's now, and no body will ever end.
-    request.on('upgrade', (response) => finish(new HttpReadError(`answered HTTP ${response.statusCode} (a protocol switch) instead of a response`, 'broken')));
+    request.on('upgrade', (response) =>
+      finish(
+        new HttpReadError(`answered HTTP ${response.statusCode} (a protocol switch) instead of a response`, 'broken'),
+      ),
+    );
     request.on('response', (response) => {
       let body = '';
       response.setEncoding('utf8');

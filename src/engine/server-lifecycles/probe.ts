@@ -32,7 +32,10 @@ export interface ProbeOptions {
 
 /** Why the probe failed; `refused` = nothing listens yet (a starting command may still get there). */
 export class ProbeFailure extends Error {
-  constructor(message: string, readonly refused = false) {
+  constructor(
+    message: string,
+    readonly refused = false,
+  ) {
     super(message);
   }
 }
@@ -90,18 +93,34 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
     });
     const timer = setTimeout(() => {
       const seconds = `${Math.round(options.timeoutMs / 100) / 10}s`;
-      finish(new ProbeFailure(connected ? `no answer to the WebSocket handshake within ${seconds}` : `could not connect to ${url.host} within ${seconds}`));
+      finish(
+        new ProbeFailure(
+          connected
+            ? `no answer to the WebSocket handshake within ${seconds}`
+            : `could not connect to ${url.host} within ${seconds}`,
+        ),
+      );
     }, options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('socket', (socket: Socket) => socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true)));
+    request.on('socket', (socket: Socket) =>
+      socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true)),
+    );
     request.on('error', (error: NodeJS.ErrnoException) => finish(describeError(error, url)));
     request.on('response', (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body = (body + chunk).slice(0, 2000)));
       const answer = (): void => {
-        const line = body.split('\n').map((l) => l.trim()).find((l) => l !== '');
-        finish(new ProbeFailure(`answered the WebSocket handshake with HTTP ${response.statusCode} ${response.statusMessage ?? ''}`.trim() + (line ? `: ${line.slice(0, 200)}` : '')));
+        const line = body
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => l !== '');
+        finish(
+          new ProbeFailure(
+            `answered the WebSocket handshake with HTTP ${response.statusCode} ${response.statusMessage ?? ''}`.trim() +
+              (line ? `: ${line.slice(0, 200)}` : ''),
+          ),
+        );
       };
       response.on('end', answer);
       response.on('error', answer);
@@ -112,7 +131,11 @@ export function probeServer(serverUrl: string, protocol: Protocol, options: Prob
       const accept = response.headers['sec-websocket-accept'];
       if (accept !== acceptFor(key)) {
         socket.destroy();
-        return finish(new ProbeFailure(`answered the WebSocket handshake with ${accept === undefined ? 'no' : `a wrong Sec-WebSocket-Accept ("${String(accept).slice(0, 60)}")`}${accept === undefined ? ' Sec-WebSocket-Accept' : ''}: not a WebSocket server`));
+        return finish(
+          new ProbeFailure(
+            `answered the WebSocket handshake with ${accept === undefined ? 'no' : `a wrong Sec-WebSocket-Accept ("${String(accept).slice(0, 60)}")`}${accept === undefined ? ' Sec-WebSocket-Accept' : ''}: not a WebSocket server`,
+          ),
+        );
       }
       clearTimeout(timer);
       upgraded = socket;
@@ -172,8 +195,10 @@ function describeError(error: NodeJS.ErrnoException, url: URL): ProbeFailure {
     case 'ENETUNREACH':
       return new ProbeFailure(`could not connect to ${url.host} (${error.code})`);
     default:
-      if (error.code?.startsWith('HPE_')) return new ProbeFailure('answered the WebSocket handshake with something that is not HTTP');
-      if (/socket hang up/i.test(error.message)) return new ProbeFailure('closed the connection before answering the WebSocket handshake');
+      if (error.code?.startsWith('HPE_'))
+        return new ProbeFailure('answered the WebSocket handshake with something that is not HTTP');
+      if (/socket hang up/i.test(error.message))
+        return new ProbeFailure('closed the connection before answering the WebSocket handshake');
       return new ProbeFailure(`${error.message.split('\n')[0]}${error.code ? ` (${error.code})` : ''}`);
   }
 }

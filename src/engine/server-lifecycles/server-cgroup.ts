@@ -7,7 +7,16 @@
  * delegated subtree). Elsewhere (a container with a read-only /sys/fs/cgroup)
  * the caller falls back to finding the server's listener by its port.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync, accessSync, constants } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+  accessSync,
+  constants,
+} from 'node:fs';
 import { join } from 'node:path';
 import { readProcess, type ProcReading } from '../../measure/proc-sampler.js';
 
@@ -39,7 +48,9 @@ export class ServerCgroup {
       } catch {
         // never made
       }
-      return { unavailable: `cannot make a cgroup in ${parent.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+      return {
+        unavailable: `cannot make a cgroup in ${parent.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      };
     }
     return new ServerCgroup(path);
   }
@@ -55,7 +66,10 @@ export class ServerCgroup {
   /** The processes in it now. */
   members(): number[] {
     try {
-      return readFileSync(join(this.path, 'cgroup.procs'), 'utf8').split('\n').filter((l) => l !== '').map(Number);
+      return readFileSync(join(this.path, 'cgroup.procs'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map(Number);
     } catch {
       return [];
     }
@@ -65,7 +79,9 @@ export class ServerCgroup {
   read(clockTicks: number): ProcReading | null {
     let usageUs: number;
     try {
-      const line = readFileSync(join(this.path, 'cpu.stat'), 'utf8').split('\n').find((l) => l.startsWith('usage_usec '));
+      const line = readFileSync(join(this.path, 'cpu.stat'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('usage_usec '));
       if (!line) return null;
       usageUs = Number(line.split(' ')[1]);
     } catch {
@@ -154,7 +170,11 @@ function ownCgroupDirectory(): { path: string } | { unavailable: string } {
   if (mount === null) return { unavailable: 'no cgroup v2 is mounted' };
   let own = '/';
   try {
-    own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.startsWith('0::'))?.slice(3) ?? '/';
+    own =
+      readFileSync('/proc/self/cgroup', 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('0::'))
+        ?.slice(3) ?? '/';
   } catch {
     // read as the root
   }

@@ -16,16 +16,26 @@ export const STATS_TIMEOUT_MS = 3000;
 export type StatsReading = { counters: Record<string, number> } | { missing: string; absent?: true };
 
 /** `tls`: what to trust over https://, as the cell's clients do. */
-export async function readStats(httpOrigin: string, scenario: string, signal?: AbortSignal, tls?: ClientTls): Promise<StatsReading> {
+export async function readStats(
+  httpOrigin: string,
+  scenario: string,
+  signal?: AbortSignal,
+  tls?: ClientTls,
+): Promise<StatsReading> {
   const url = new URL(STATS_PATH, httpOrigin);
   url.searchParams.set('scenario', scenario);
   try {
-    const answer = await httpRead(url, { deadlineMs: STATS_TIMEOUT_MS, ...(signal ? { signal } : {}), ...(tls ? { tls } : {}) });
+    const answer = await httpRead(url, {
+      deadlineMs: STATS_TIMEOUT_MS,
+      ...(signal ? { signal } : {}),
+      ...(tls ? { tls } : {}),
+    });
     if (answer.status !== 200) return { missing: `GET ${STATS_PATH} answered HTTP ${answer.status}`, absent: true };
     return parseStats(answer.body);
   } catch (error) {
     if (!(error instanceof HttpReadError)) throw error;
-    if (error.kind === 'deadline') return { missing: `GET ${STATS_PATH} gave no complete answer within ${STATS_TIMEOUT_MS / 1000}s` };
+    if (error.kind === 'deadline')
+      return { missing: `GET ${STATS_PATH} gave no complete answer within ${STATS_TIMEOUT_MS / 1000}s` };
     if (error.kind === 'aborted') return { missing: `GET ${STATS_PATH} was interrupted` };
     return { missing: `GET ${STATS_PATH} failed: ${error.message}` };
   }
@@ -44,11 +54,15 @@ export function parseStats(body: string): StatsReading {
     return { missing: `GET ${STATS_PATH} answered without a "counters" object` };
   }
   const kept: Record<string, number> = {};
-  for (const [name, count] of Object.entries(counters)) if (typeof count === 'number' && Number.isFinite(count)) kept[name] = count;
+  for (const [name, count] of Object.entries(counters))
+    if (typeof count === 'number' && Number.isFinite(count)) kept[name] = count;
   return { counters: kept };
 }
 
 /** The window's counters: after minus before; a counter absent before started at 0. */
-export function counterDifference(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+export function counterDifference(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
   return Object.fromEntries(Object.entries(after).map(([name, value]) => [name, value - (before[name] ?? 0)]));
 }

@@ -17,7 +17,16 @@ export class TargetServer implements CellServer {
   private readonly window: ForeignWindow;
   private readonly extraNotes: string[] = [];
 
-  constructor(private readonly spec: TargetSpec, private readonly cell: { scenario: string; params: ParamValues; tls?: CellTls; serverMetrics?: boolean; subprotocols?: string[] }) {
+  constructor(
+    private readonly spec: TargetSpec,
+    private readonly cell: {
+      scenario: string;
+      params: ParamValues;
+      tls?: CellTls;
+      serverMetrics?: boolean;
+      subprotocols?: string[];
+    },
+  ) {
     this.window = new ForeignWindow(cell.scenario, cell.tls?.client, cell.serverMetrics === false);
   }
 
@@ -26,18 +35,27 @@ export class TargetServer implements CellServer {
   async start(signal: AbortSignal): Promise<StartedServer> {
     const url = urlWithParams(this.spec.url, this.cell.scenario, this.cell.params);
     try {
-      await probeServer(url, this.spec.protocol, { timeoutMs: CONNECT_TIMEOUT_MS, holdMs: 250, signal, protocols: this.cell.subprotocols ?? [], ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}) });
+      await probeServer(url, this.spec.protocol, {
+        timeoutMs: CONNECT_TIMEOUT_MS,
+        holdMs: 250,
+        signal,
+        protocols: this.cell.subprotocols ?? [],
+        ...(this.cell.tls?.client ? { tls: this.cell.tls.client } : {}),
+      });
     } catch (error) {
       throw new Error(`target ${this.spec.name}: ${(error as Error).message}`);
     }
     let pid = this.spec.pid ?? null;
-    if (pid === null) this.extraNotes.push(`server resources not measured: target ${this.spec.name} was given no --target-pid`);
+    if (pid === null)
+      this.extraNotes.push(`server resources not measured: target ${this.spec.name} was given no --target-pid`);
     else if (!readProcess(pid)) {
       this.extraNotes.push(`server resources not measured: process ${pid} of target ${this.spec.name} is gone`);
       pid = null;
     }
     if (!isLoopbackUrl(url)) {
-      this.extraNotes.push(`target ${this.spec.name} is not on this host: one-way delays subtract two machines' monotonic clocks and mean nothing; round trips are valid`);
+      this.extraNotes.push(
+        `target ${this.spec.name} is not on this host: one-way delays subtract two machines' monotonic clocks and mean nothing; round trips are valid`,
+      );
     }
     const httpUrl = httpOriginOf(url);
     this.window.httpOrigin = httpUrl;
@@ -52,7 +70,8 @@ export class TargetServer implements CellServer {
   /** Rejects when the process given by --target-pid is gone: the server died, whatever its connections did. */
   async report(): Promise<ServerReport | null> {
     const report = await this.window.report();
-    if (this.pid !== null && !readProcess(this.pid)) throw new ChildFailure(`target ${this.spec.name}: its process ${this.pid} is gone`);
+    if (this.pid !== null && !readProcess(this.pid))
+      throw new ChildFailure(`target ${this.spec.name}: its process ${this.pid} is gone`);
     return report;
   }
 

@@ -57,18 +57,24 @@ function renderRun(snapshot) {
 
 function renderCells(snapshot) {
   const currentIndex = snapshot.current?.index;
-  fill($('cells').tBodies[0], snapshot.cells.map((c) => {
-    const status = document.createElement('td');
-    status.className = 'text';
-    const mark = document.createElement('span');
-    badge(mark, c.status);
-    status.append(mark);
-    const why = c.saturation ? `saturated: ${c.saturation}` : c.reason;
-    if (why) status.append(` ${why}`);
-    const tr = row([cell(String(c.index + 1)), cell(c.label, 'text'), status, cell(c.tookS === null ? '' : c.tookS.toFixed(1))], c.index === currentIndex ? 'current' : '');
-    tr.dataset.status = c.status;
-    return tr;
-  }));
+  fill(
+    $('cells').tBodies[0],
+    snapshot.cells.map((c) => {
+      const status = document.createElement('td');
+      status.className = 'text';
+      const mark = document.createElement('span');
+      badge(mark, c.status);
+      status.append(mark);
+      const why = c.saturation ? `saturated: ${c.saturation}` : c.reason;
+      if (why) status.append(` ${why}`);
+      const tr = row(
+        [cell(String(c.index + 1)), cell(c.label, 'text'), status, cell(c.tookS === null ? '' : c.tookS.toFixed(1))],
+        c.index === currentIndex ? 'current' : '',
+      );
+      tr.dataset.status = c.status;
+      return tr;
+    }),
+  );
 }
 
 function renderCurrent(snapshot) {
@@ -79,31 +85,60 @@ function renderCurrent(snapshot) {
   const window = $('current-window');
   if (!current) window.textContent = '';
   else if (current.inWindowS === null) window.textContent = 'connecting';
-  else window.textContent = `${seconds(current.inWindowS)} in the window${current.windowS === null ? '' : ` of ${seconds(current.windowS)}`}`;
+  else
+    window.textContent = `${seconds(current.inWindowS)} in the window${current.windowS === null ? '' : ` of ${seconds(current.windowS)}`}`;
   window.dataset.seconds = current?.inWindowS ?? '';
-  fill($('rates').tBodies[0], (current?.rates ?? []).map((r) => row([cell(r.header, 'text'), cell(number(r.perSec))])));
-  fill($('latency').tBodies[0], (current?.latency ?? []).map((l) => row([cell(l.histogram, 'text'), cell(l.count.toLocaleString('en-US')), cell(number(l.p50Ms, 3)), cell(number(l.p90Ms, 3)), cell(number(l.p99Ms, 3)), cell(number(l.maxMs, 3))])));
+  fill(
+    $('rates').tBodies[0],
+    (current?.rates ?? []).map((r) => row([cell(r.header, 'text'), cell(number(r.perSec))])),
+  );
+  fill(
+    $('latency').tBodies[0],
+    (current?.latency ?? []).map((l) =>
+      row([
+        cell(l.histogram, 'text'),
+        cell(l.count.toLocaleString('en-US')),
+        cell(number(l.p50Ms, 3)),
+        cell(number(l.p90Ms, 3)),
+        cell(number(l.p99Ms, 3)),
+        cell(number(l.maxMs, 3)),
+      ]),
+    ),
+  );
   if (current && current.latency.length === 0) fill($('latency').tBodies[0], [row([cell('no samples yet', 'text')])]);
   const own = snapshot.orchestrator;
-  const processes = [...(current?.processes ?? []), { name: 'wsbench (this run)', cpuPercent: own.cpuPercent, rssBytes: own.rssBytes }];
-  fill($('processes').tBodies[0], processes.map((p) => row([cell(p.name, 'text'), cell(number(p.cpuPercent, 1)), cell(number(p.rssBytes / 1048576, 1))])));
-  fill($('counters').tBodies[0], (current?.counters ?? []).map((c) => {
-    const value = cell(c.value.toLocaleString('en-US'));
-    value.dataset.counter = c.counter;
-    return row([cell(c.counter, 'text'), value]);
-  }));
+  const processes = [
+    ...(current?.processes ?? []),
+    { name: 'wsbench (this run)', cpuPercent: own.cpuPercent, rssBytes: own.rssBytes },
+  ];
+  fill(
+    $('processes').tBodies[0],
+    processes.map((p) =>
+      row([cell(p.name, 'text'), cell(number(p.cpuPercent, 1)), cell(number(p.rssBytes / 1048576, 1))]),
+    ),
+  );
+  fill(
+    $('counters').tBodies[0],
+    (current?.counters ?? []).map((c) => {
+      const value = cell(c.value.toLocaleString('en-US'));
+      value.dataset.counter = c.counter;
+      return row([cell(c.counter, 'text'), value]);
+    }),
+  );
 }
 
 function renderLog(snapshot) {
-  $('log').replaceChildren(...snapshot.log.map((entry) => {
-    const li = document.createElement('li');
-    const time = document.createElement('time');
-    time.textContent = clock(entry.atMs);
-    const kind = document.createElement('span');
-    badge(kind, entry.kind);
-    li.append(time, kind, ` ${entry.text}`);
-    return li;
-  }));
+  $('log').replaceChildren(
+    ...snapshot.log.map((entry) => {
+      const li = document.createElement('li');
+      const time = document.createElement('time');
+      time.textContent = clock(entry.atMs);
+      const kind = document.createElement('span');
+      badge(kind, entry.kind);
+      li.append(time, kind, ` ${entry.text}`);
+      return li;
+    }),
+  );
 }
 
 /** Draws a chart the first time, then only swaps its data while its shape stays the same. */

@@ -19,8 +19,10 @@ export interface TextTable {
 /** One line saying what the search looked for and how. */
 export function capacityTitle(result: CapacityResult): string {
   const s = result.capacity.settings;
-  return `${result.scenarios[0]?.name ?? 'capacity'} capacity within ${result.capacity.slo.text}: the most ${s.vary} each server holds `
-    + `(ramp x2 from ${s.start} up to ${s.max}, then bisect to ${Math.round(s.resolution * 100)} %)`;
+  return (
+    `${result.scenarios[0]?.name ?? 'capacity'} capacity within ${result.capacity.slo.text}: the most ${s.vary} each server holds ` +
+    `(ramp x2 from ${s.start} up to ${s.max}, then bisect to ${Math.round(s.resolution * 100)} %)`
+  );
 }
 
 /** One row per server: its capacity, where and what broke. */
@@ -37,7 +39,19 @@ export function capacitySteps(result: CapacityResult, server: ServerCapacity): T
   const key = result.capacity.latencyMetric;
   const latency = key === null ? undefined : result.scenarios[0]?.metrics[key];
   return {
-    header: [result.capacity.settings.vary, 'phase', 'procs', latency?.header ?? 'latency', 'errors', 'srv CPU%', 'srv demand%', 'srv loop%', 'srv RSS MB', 'cli CPU%', 'outcome'],
+    header: [
+      result.capacity.settings.vary,
+      'phase',
+      'procs',
+      latency?.header ?? 'latency',
+      'errors',
+      'srv CPU%',
+      'srv demand%',
+      'srv loop%',
+      'srv RSS MB',
+      'cli CPU%',
+      'outcome',
+    ],
     rows: server.steps.map(stepRow),
     text: [1, 10],
   };
@@ -47,16 +61,20 @@ export function capacitySteps(result: CapacityResult, server: ServerCapacity): T
 export function capacityNotes(result: CapacityResult): string[] {
   const { settings: s } = result.capacity;
   const t = s.thresholds;
-  const kept = result.capacity.servers.filter((server) => server.serverPerStep === 'kept').map((server) => server.server);
+  const kept = result.capacity.servers
+    .filter((server) => server.serverPerStep === 'kept')
+    .map((server) => server.server);
   return [
-    `server CPU saturated: its CPU demand mean (srv demand%: on a CPU plus waiting for one, where /proc gives it; its CPU otherwise) reached ${t.serverCpuPercent} % of one core`
-      + ' (a single-threaded server can use no more); on a crowded machine the demand is above the CPU it got (srv CPU%).',
-    `starved: the event loop was busy >= ${Math.round(t.starvedEventLoop * 100)} % of the window but the process was on CPU much less:`
-      + ' it waited for a core other processes held, so the machine, not the server, was full at that step.',
-    `invalid: a client process used more than ${t.clientCpuPercent} % of a core, so the load generator, not the server, may have set the numbers;`
-      + ` the step is measured again with one more client process (up to ${s.maxClientProcesses}) and does not count.`,
+    `server CPU saturated: its CPU demand mean (srv demand%: on a CPU plus waiting for one, where /proc gives it; its CPU otherwise) reached ${t.serverCpuPercent} % of one core` +
+      ' (a single-threaded server can use no more); on a crowded machine the demand is above the CPU it got (srv CPU%).',
+    `starved: the event loop was busy >= ${Math.round(t.starvedEventLoop * 100)} % of the window but the process was on CPU much less:` +
+      ' it waited for a core other processes held, so the machine, not the server, was full at that step.',
+    `invalid: a client process used more than ${t.clientCpuPercent} % of a core, so the load generator, not the server, may have set the numbers;` +
+      ` the step is measured again with one more client process (up to ${s.maxClientProcesses}) and does not count.`,
     ...(kept.length > 0
-      ? [`server per step "kept" (${kept.join(', ')}): one server served every step, so what a step left in it (memory, caches, connections still closing) carried into the next.`]
+      ? [
+          `server per step "kept" (${kept.join(', ')}): one server served every step, so what a step left in it (memory, caches, connections still closing) carried into the next.`,
+        ]
       : []),
     ...(result.interrupted ? ['interrupted: the search stopped early; capacities are what was shown so far.'] : []),
   ];
@@ -66,17 +84,48 @@ export function capacityNotes(result: CapacityResult): string[] {
 export function renderCapacityTable(result: CapacityResult): string {
   const curves = result.capacity.servers
     .filter((server) => server.steps.length > 0)
-    .map((server) => `${server.server} x ${server.client}, steps in the order run:\n${align(capacitySteps(result, server), '  ')}`);
-  return [capacityTitle(result), '', align(capacitySummary(result.capacity)), ...curves.flatMap((c) => ['', c]), '', 'notes:', ...capacityNotes(result).map((n) => `  ${n}`)].join('\n');
+    .map(
+      (server) =>
+        `${server.server} x ${server.client}, steps in the order run:\n${align(capacitySteps(result, server), '  ')}`,
+    );
+  return [
+    capacityTitle(result),
+    '',
+    align(capacitySummary(result.capacity)),
+    ...curves.flatMap((c) => ['', c]),
+    '',
+    'notes:',
+    ...capacityNotes(result).map((n) => `  ${n}`),
+  ].join('\n');
 }
 
 function summaryRow(server: ServerCapacity): string[] {
   const front = [server.server, server.client];
-  if (server.status !== 'measured') return [...front, '-', '-', '0', '-', server.serverPerStep, `${searchStatusWords(server.status)}: ${server.reason}`];
+  if (server.status !== 'measured')
+    return [
+      ...front,
+      '-',
+      '-',
+      '0',
+      '-',
+      server.serverPerStep,
+      `${searchStatusWords(server.status)}: ${server.reason}`,
+    ];
   const capacity = server.end === 'max' ? `>= ${server.capacity}` : String(server.capacity);
-  const what = server.cannotTell ?? server.broke ?? (server.end === 'max' ? 'nothing up to the maximum' : server.end === 'interrupted' ? 'interrupted' : '-');
+  const what =
+    server.cannotTell ??
+    server.broke ??
+    (server.end === 'max' ? 'nothing up to the maximum' : server.end === 'interrupted' ? 'interrupted' : '-');
   const prefix = server.cannotTell && server.broke === null ? 'cannot tell: ' : '';
-  return [...front, capacity, server.brokeAt === null ? '-' : String(server.brokeAt), String(server.steps.length), String(server.clientProcesses), server.serverPerStep, prefix + what];
+  return [
+    ...front,
+    capacity,
+    server.brokeAt === null ? '-' : String(server.brokeAt),
+    String(server.steps.length),
+    String(server.clientProcesses),
+    server.serverPerStep,
+    prefix + what,
+  ];
 }
 
 /** A search's status as the tables print it: `not-reached` reads "not reached". */
@@ -86,9 +135,12 @@ export function searchStatusWords(status: ServerCapacity['status']): string {
 
 function stepRow(step: CapacityStep): string[] {
   const pct = (v: number | null): string => (v === null ? '-' : v.toFixed(0));
-  const outcome = step.outcome === 'within' ? 'within'
-    : step.outcome === 'invalid' ? 'invalid: load generator saturated'
-      : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
+  const outcome =
+    step.outcome === 'within'
+      ? 'within'
+      : step.outcome === 'invalid'
+        ? 'invalid: load generator saturated'
+        : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
   return [
     String(step.count),
     step.phase,
@@ -109,6 +161,9 @@ function align(table: TextTable, indent = ''): string {
   const { header, rows, text } = table;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (row: string[]): string =>
-    indent + row.map((v, i) => (i === row.length - 1 ? v : text.includes(i) ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+    indent +
+    row
+      .map((v, i) => (i === row.length - 1 ? v : text.includes(i) ? v.padEnd(widths[i]!) : v.padStart(widths[i]!)))
+      .join('  ');
   return [header, ...rows].map(line).join('\n');
 }

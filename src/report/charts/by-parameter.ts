@@ -50,7 +50,11 @@ export function byParameterCharts(view: ScenarioView, request: ByParameterReques
   return [...(metrics ? [metrics] : []), ...parameterBoxCharts(view, request, cells)];
 }
 
-function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: ScenarioView['cells']): DrawnChart | null {
+function metricCharts(
+  view: ScenarioView,
+  request: ByParameterRequest,
+  cells: ScenarioView['cells'],
+): DrawnChart | null {
   const { parameter } = request;
   const others = view.sweptParams.filter((p) => p !== parameter);
   const values = parameterValues(cells, parameter);
@@ -64,18 +68,20 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       if (value === null) return [];
       const variant = parametersText(cell.params, others, view.scenario.parameters);
       const pair = cellLabel(view, cell, others);
-      return [{
-        pair,
-        cell: pair,
-        server: cell.server,
-        client: cell.client,
-        variant,
-        metric: metric.key,
-        header: names.get(metric.key)!,
-        at: numeric ? (at as number) : parameterValueText(view, parameter, at),
-        value: round4(value),
-        ...intervalFields(cell, metric.key, round4),
-      }];
+      return [
+        {
+          pair,
+          cell: pair,
+          server: cell.server,
+          client: cell.client,
+          variant,
+          metric: metric.key,
+          header: names.get(metric.key)!,
+          at: numeric ? (at as number) : parameterValueText(view, parameter, at),
+          value: round4(value),
+          ...intervalFields(cell, metric.key, round4),
+        },
+      ];
     }),
   );
   if (rows.length === 0) return null;
@@ -91,7 +97,16 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
         ...frame(view, titleOf(request.title, what), `Each metric against ${parameter}, one panel per unit.`),
         data: { values: rows },
         columns: 2,
-        concat: panelsByUnit(drawn).map((panel) => linePanel(view, parameter, panel, rows, pairs, drawn.map((m) => names.get(m.key)!))),
+        concat: panelsByUnit(drawn).map((panel) =>
+          linePanel(
+            view,
+            parameter,
+            panel,
+            rows,
+            pairs,
+            drawn.map((m) => names.get(m.key)!),
+          ),
+        ),
       },
     };
   }
@@ -103,7 +118,13 @@ function metricCharts(view: ScenarioView, request: ByParameterRequest, cells: Sc
       columns: 2,
       concat: drawn.map((metric) => {
         // Words on this axis print as the table prints them ("1kB"): the unit is in each label, not the title.
-        const x = { field: 'at', type: 'nominal' as const, title: parameter, sort: values.map((v) => parameterValueText(view, parameter, v)), axis: { labelAngle: 0 } };
+        const x = {
+          field: 'at',
+          type: 'nominal' as const,
+          title: parameter,
+          sort: values.map((v) => parameterValueText(view, parameter, v)),
+          axis: { labelAngle: 0 },
+        };
         const xOffset = { field: 'pair', type: 'nominal' as const, sort: pairs };
         return {
           width: { step: 24 * pairs.length + 16 },
@@ -146,16 +167,28 @@ function panelsByUnit(metrics: DeclaredMetric[]): DeclaredMetric[][] {
 /** How the line panels tell pairs and metrics apart, for the caption. */
 function lineNote(rows: Row[]): string {
   const style = seriesStyle(rows);
-  return style.by === 'panel' ? 'One panel per pair; colour is the metric.' : `${styleNote(style)} The point shape is the metric.`;
+  return style.by === 'panel'
+    ? 'One panel per pair; colour is the metric.'
+    : `${styleNote(style)} The point shape is the metric.`;
 }
 
-function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[], rows: Row[], _pairs: string[], metricNames: string[]) {
+function linePanel(
+  view: ScenarioView,
+  parameter: string,
+  panel: DeclaredMetric[],
+  rows: Row[],
+  _pairs: string[],
+  metricNames: string[],
+) {
   const keys = panel.map((m) => m.key);
   const own = rows.filter((r) => keys.includes(r.metric));
   const errors = panel[0]!.role === 'errors';
   const scale: 'symlog' | 'log' | 'linear' = errors ? 'symlog' : own.every((r) => r.value > 0) ? 'log' : 'linear';
   const note = scale === 'linear' ? undefined : `${scale} scale`;
-  const yTitle = panel.length === 1 ? metricTitle(panel[0]!, note) : `${panel.map(metricLabel).join(', ')} (${[panel[0]!.unit, note].filter(Boolean).join(', ')})`;
+  const yTitle =
+    panel.length === 1
+      ? metricTitle(panel[0]!, note)
+      : `${panel.map(metricLabel).join(', ')} (${[panel[0]!.unit, note].filter(Boolean).join(', ')})`;
   const logX = own.every((r) => (r.at as number) > 0);
   const x = {
     field: 'at',
@@ -172,18 +205,42 @@ function linePanel(view: ScenarioView, parameter: string, panel: DeclaredMetric[
     // One pair a panel: colour is free for the metric.
     const layer = [
       { mark: 'line' as const, encoding: { x, y, color: metric } },
-      { mark: { type: 'point' as const, filled: true, size: 25 }, encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color: metric } },
+      {
+        mark: { type: 'point' as const, filled: true, size: 25 },
+        encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color: metric },
+      },
       ...intervalRules({ x }),
     ];
-    return { transform, facet: { field: 'pair', type: 'nominal' as const, title: null, sort: style.facet!.sort, columns: 4 }, spec: { width: 200, height: 160, layer } };
+    return {
+      transform,
+      facet: { field: 'pair', type: 'nominal' as const, title: null, sort: style.facet!.sort, columns: 4 },
+      spec: { width: 200, height: 160, layer },
+    };
   }
   // Colour the server, dash the client; each metric is its own line, its points shaped by it.
   const layer = [
-    { mark: 'line' as const, encoding: { x, y, color: style.color, strokeDash: style.strokeDash!, detail: { field: 'header', type: 'nominal' as const } } },
+    {
+      mark: 'line' as const,
+      encoding: {
+        x,
+        y,
+        color: style.color,
+        strokeDash: style.strokeDash!,
+        detail: { field: 'header', type: 'nominal' as const },
+      },
+    },
     // Points in their own layer: on the line mark they would turn the dash legend into dots.
-    { mark: { type: 'point' as const, filled: true, size: 30 }, encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color: style.color, shape: metric } },
+    {
+      mark: { type: 'point' as const, filled: true, size: 30 },
+      encoding: { x, y: { field: 'value', type: 'quantitative' as const }, color: style.color, shape: metric },
+    },
     ...intervalRules({ x }),
   ];
-  if (style.facet) return { transform, facet: { field: 'variant', type: 'nominal' as const, title: null, sort: style.facet.sort, columns: 2 }, spec: { width: 320, height: 200, layer } };
+  if (style.facet)
+    return {
+      transform,
+      facet: { field: 'variant', type: 'nominal' as const, title: null, sort: style.facet.sort, columns: 2 },
+      spec: { width: 320, height: 200, layer },
+    };
   return { width: 400, height: 240, transform, layer };
 }

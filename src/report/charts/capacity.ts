@@ -43,10 +43,20 @@ function pairOf(server: { server: string; client: string }): string {
 function barsChart(view: ScenarioView, section: CapacitySection): CapacityChart | null {
   const rows = section.servers
     .filter((s) => s.status === 'measured')
-    .map((s) => ({ pair: pairOf(s), capacity: s.capacity, label: s.end === 'max' ? `>= ${s.capacity}` : s.cannotTell ? `${s.capacity}?` : String(s.capacity) }));
+    .map((s) => ({
+      pair: pairOf(s),
+      capacity: s.capacity,
+      label: s.end === 'max' ? `>= ${s.capacity}` : s.cannotTell ? `${s.capacity}?` : String(s.capacity),
+    }));
   if (rows.length === 0) return null;
   const vary = section.settings.vary;
-  const x = { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: rows.map((r) => r.pair), axis: { labelAngle: 0 } };
+  const x = {
+    field: 'pair',
+    type: 'nominal' as const,
+    title: 'server x client',
+    sort: rows.map((r) => r.pair),
+    axis: { labelAngle: 0 },
+  };
   const y = { field: 'capacity', type: 'quantitative' as const, title: `${vary} within the SLO` };
   return {
     kind: 'capacity',
@@ -66,13 +76,29 @@ function barsChart(view: ScenarioView, section: CapacitySection): CapacityChart 
 }
 
 /** The value clause `index` compared at every step, against the count, with the clause's bound. */
-function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloClause, index: number): CapacityChart | null {
+function clauseChart(
+  view: ScenarioView,
+  section: CapacitySection,
+  clause: SloClause,
+  index: number,
+): CapacityChart | null {
   const rows = section.servers.flatMap((s) =>
     s.steps.flatMap((step) => {
       const value = step.sloValues[index] ?? null;
       if (value === null || step.outcome === 'refused') return [];
       const mark = step.outcome === 'invalid' ? MARKS.invalid : clauseHolds(clause, value) ? MARKS.held : MARKS.broke;
-      return [{ pair: pairOf(s), cell: pairOf(s), server: s.server, client: s.client, variant: '', count: step.count, value, outcome: mark.label }];
+      return [
+        {
+          pair: pairOf(s),
+          cell: pairOf(s),
+          server: s.server,
+          client: s.client,
+          variant: '',
+          count: step.count,
+          value,
+          outcome: mark.label,
+        },
+      ];
     }),
   );
   if (rows.length === 0) return null;
@@ -80,21 +106,44 @@ function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloCl
   const what = clauseTitle(view.scenario, clause);
   const logY = rows.every((r) => r.value > 0) && clause.limit > 0;
   const unit = clause.unit === 'count' ? '' : clause.unit;
-  const x = { field: 'count', type: 'quantitative' as const, scale: { type: 'log' as const }, title: `${vary} (log scale)` };
+  const x = {
+    field: 'count',
+    type: 'quantitative' as const,
+    scale: { type: 'log' as const },
+    title: `${vary} (log scale)`,
+  };
   const yTitle = [unit, logY ? 'log scale' : ''].filter(Boolean).join(', ');
-  const y = { field: 'value', type: 'quantitative' as const, scale: { type: logY ? ('log' as const) : ('linear' as const) }, title: yTitle ? `${what} (${yTitle})` : what };
+  const y = {
+    field: 'value',
+    type: 'quantitative' as const,
+    scale: { type: logY ? ('log' as const) : ('linear' as const) },
+    title: yTitle ? `${what} (${yTitle})` : what,
+  };
   // Colour the server and dash the client (a colour per pair only past the palette).
   const style = seriesStyle(rows);
-  const color = style.by === 'server and client' ? style.color : { field: 'pair', type: 'nominal' as const, title: 'server x client' };
+  const color =
+    style.by === 'server and client'
+      ? style.color
+      : { field: 'pair', type: 'nominal' as const, title: 'server x client' };
   const dash = style.by === 'server and client' ? { strokeDash: style.strokeDash! } : {};
   const marks = Object.values(MARKS);
-  const shape = { field: 'outcome', type: 'nominal' as const, title: 'step', scale: { domain: marks.map((m) => m.label), range: marks.map((m) => m.shape) } };
+  const shape = {
+    field: 'outcome',
+    type: 'nominal' as const,
+    title: 'step',
+    scale: { domain: marks.map((m) => m.label), range: marks.map((m) => m.shape) },
+  };
   return {
     kind: `capacity-${clause.label}`,
-    caption: `${what} at every step of the search against ${vary}, one line per server stack through the steps that count; `
-      + `the dashed line is the SLO's bound (${clause.text}); triangles are steps whose load generator saturated, which do not count.`,
+    caption:
+      `${what} at every step of the search against ${vary}, one line per server stack through the steps that count; ` +
+      `the dashed line is the SLO's bound (${clause.text}); triangles are steps whose load generator saturated, which do not count.`,
     spec: {
-      ...frame(view, `${clause.label} by ${vary}, SLO ${clause.text}`, `The value of the SLO clause ${clause.text} at each capacity step against ${vary}.`),
+      ...frame(
+        view,
+        `${clause.label} by ${vary}, SLO ${clause.text}`,
+        `The value of the SLO clause ${clause.text} at each capacity step against ${vary}.`,
+      ),
       width: 440,
       height: 260,
       layer: [
@@ -102,15 +151,25 @@ function clauseChart(view: ScenarioView, section: CapacitySection, clause: SloCl
           data: { values: rows },
           layer: [
             // The line joins the steps that count, in count order; invalid ones are points only.
-            { transform: [{ filter: `datum.outcome !== ${vegaString(MARKS.invalid.label)}` }], mark: 'line', encoding: { x, y, color, ...dash, order: { field: 'count', type: 'quantitative' } } },
+            {
+              transform: [{ filter: `datum.outcome !== ${vegaString(MARKS.invalid.label)}` }],
+              mark: 'line',
+              encoding: { x, y, color, ...dash, order: { field: 'count', type: 'quantitative' } },
+            },
             { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, y, color, shape } },
           ],
         },
         {
           data: { values: [{ limit: clause.limit, text: `SLO ${clause.text}` }] },
           layer: [
-            { mark: { type: 'rule', strokeDash: [4, 4], color: '#c00' }, encoding: { y: { field: 'limit', type: 'quantitative' } } },
-            { mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#c00' }, encoding: { y: { field: 'limit', type: 'quantitative' }, x: { value: 0 }, text: { field: 'text' } } },
+            {
+              mark: { type: 'rule', strokeDash: [4, 4], color: '#c00' },
+              encoding: { y: { field: 'limit', type: 'quantitative' } },
+            },
+            {
+              mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#c00' },
+              encoding: { y: { field: 'limit', type: 'quantitative' }, x: { value: 0 }, text: { field: 'text' } },
+            },
           ],
         },
       ],

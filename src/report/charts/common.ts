@@ -7,8 +7,21 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Config } from 'vega-lite';
 import type { MetricInfo, ParamValues } from '../../declaration-types.js';
-import { isMeasured, type BenchResult, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
-import { cellLabel as labelOf, fixedParametersText, formatParameterValue, parametersText, parameterText, variedParameters } from '../parameter-labels.js';
+import {
+  isMeasured,
+  type BenchResult,
+  type CellResult,
+  type MeasuredCell,
+  type ScenarioInfo,
+} from '../../result-types.js';
+import {
+  cellLabel as labelOf,
+  fixedParametersText,
+  formatParameterValue,
+  parametersText,
+  parameterText,
+  variedParameters,
+} from '../parameter-labels.js';
 
 /** One chart: written as `charts/<name>.vl.json` and `charts/<name>.svg`. */
 export interface ChartSpec {
@@ -56,7 +69,12 @@ export function scenarioView(result: BenchResult, scenario: ScenarioInfo): Scena
   const cells = all.filter((c): c is MeasuredCell => isMeasured(c));
   // Judged over every cell of the scenario, as the table judges it, so a chart names a cell as its row does.
   const fixed = fixedParametersText(all, scenario.parameters);
-  return { scenario, cells, sweptParams: variedParameters(all), subtitle: [...machineSubtitle(result), ...(fixed ? [`every cell: ${fixed}`] : [])] };
+  return {
+    scenario,
+    cells,
+    sweptParams: variedParameters(all),
+    subtitle: [...machineSubtitle(result), ...(fixed ? [`every cell: ${fixed}`] : [])],
+  };
 }
 
 export function machineSubtitle(result: BenchResult): string[] {
@@ -80,11 +98,18 @@ export function variantLabel(view: ScenarioView, cell: CellResult): string {
 
 /** `<scenario>-<chart>`, safe as a file name on every OS. */
 export function chartName(scenario: string, chart: string): string {
-  return `${scenario}-${chart}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `${scenario}-${chart}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The frame every spec shares: schema, title with the machine, the look. */
-export function frame(view: ScenarioView, title: string, description: string): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {
+export function frame(
+  view: ScenarioView,
+  title: string,
+  description: string,
+): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: { text: `${view.scenario.name}: ${title}`, subtitle: view.subtitle },
@@ -96,7 +121,13 @@ export function frame(view: ScenarioView, title: string, description: string): P
 type FacetedSpec = Extract<TopLevelSpec, { facet: unknown }>;
 
 /** A chart of panels, one per value of the facet's fields: `panel` says what each draws of `values`. */
-export function facetedChart(caption: string, framed: ReturnType<typeof frame>, values: object[], facet: FacetedSpec['facet'], panel: FacetedSpec['spec']): DrawnChart {
+export function facetedChart(
+  caption: string,
+  framed: ReturnType<typeof frame>,
+  values: object[],
+  facet: FacetedSpec['facet'],
+  panel: FacetedSpec['spec'],
+): DrawnChart {
   return { caption, spec: { ...framed, data: { values }, facet, spec: panel } };
 }
 
@@ -150,10 +181,14 @@ export function metricValue(cell: MeasuredCell, key: string): number | null {
 /** The unit a parameter's values are held in: durations ms, sizes bytes, integers a count; null when it has none. */
 export function parameterUnit(view: ScenarioView, parameter: string): string | null {
   switch (view.scenario.parameters[parameter]?.kind) {
-    case 'duration': return 'ms';
-    case 'size': return 'bytes';
-    case 'integer': return 'count';
-    default: return null;
+    case 'duration':
+      return 'ms';
+    case 'size':
+      return 'bytes';
+    case 'integer':
+      return 'count';
+    default:
+      return null;
   }
 }
 
@@ -164,12 +199,20 @@ export function parameterTitle(view: ScenarioView, parameter: string, scale?: st
 }
 
 /** One parameter value as the table prints it: "10ms", "1kB", "off". */
-export function parameterValueText(view: ScenarioView, parameter: string, value: ParamValues[string] | undefined): string {
+export function parameterValueText(
+  view: ScenarioView,
+  parameter: string,
+  value: ParamValues[string] | undefined,
+): string {
   return formatParameterValue(view.scenario.parameters[parameter], value);
 }
 
 /** One parameter value as a facet header, as the table prints it: "delay=10ms". */
-export function parameterValueLabel(view: ScenarioView, parameter: string, value: ParamValues[string] | undefined): string {
+export function parameterValueLabel(
+  view: ScenarioView,
+  parameter: string,
+  value: ParamValues[string] | undefined,
+): string {
   return parameterText(parameter, view.scenario.parameters[parameter], value);
 }
 

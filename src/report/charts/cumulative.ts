@@ -7,7 +7,7 @@
  */
 import { frame, round4, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { histogramSeries, valueAt, type HistogramSeries } from './histograms.js';
-import { seriesEncoding, seriesFields, seriesStyle, } from './series-style.js';
+import { seriesEncoding, seriesFields, seriesStyle } from './series-style.js';
 
 /** Most points a line gets: below this many samples, one per sample (exact); above, evenly spaced ranks. */
 const MAX_POINTS = 200;
@@ -34,21 +34,29 @@ export function cumulativeCounts(series: HistogramSeries): CumulativePoint[] {
 export function cumulativeChart(view: ScenarioView, request: { histogram: string; title?: string }): DrawnChart[] {
   const series = histogramSeries(view.cells, [request.histogram]).filter((s) => s.unit === 'ms');
   if (series.length === 0) return [];
-  const values = series.flatMap((s) => cumulativeCounts(s).map((p) => ({ value: round4(p.value), count: p.count, ...seriesFields(view, s.cell) })));
+  const values = series.flatMap((s) =>
+    cumulativeCounts(s).map((p) => ({ value: round4(p.value), count: p.count, ...seriesFields(view, s.cell) })),
+  );
   const style = seriesStyle(values);
-  return [{
-    caption: `Samples of ${request.histogram} at or below each value, one line per cell, from the merged HDR histograms (summed over rounds with --repeat).`,
-    spec: {
-      ...frame(view, titleOf(request.title, `${request.histogram}, cumulative`), `Count of ${request.histogram} samples at or below each value (ms, linear).`),
-      data: { values },
-      width: 460,
-      height: 260,
-      mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
-      encoding: {
-        x: { field: 'value', type: 'quantitative', title: `${request.histogram} (ms)` },
-        y: { field: 'count', type: 'quantitative', title: `${request.histogram} samples at or below (count)` },
-        ...seriesEncoding(style),
+  return [
+    {
+      caption: `Samples of ${request.histogram} at or below each value, one line per cell, from the merged HDR histograms (summed over rounds with --repeat).`,
+      spec: {
+        ...frame(
+          view,
+          titleOf(request.title, `${request.histogram}, cumulative`),
+          `Count of ${request.histogram} samples at or below each value (ms, linear).`,
+        ),
+        data: { values },
+        width: 460,
+        height: 260,
+        mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.5 },
+        encoding: {
+          x: { field: 'value', type: 'quantitative', title: `${request.histogram} (ms)` },
+          y: { field: 'count', type: 'quantitative', title: `${request.histogram} samples at or below (count)` },
+          ...seriesEncoding(style),
+        },
       },
     },
-  }];
+  ];
 }

@@ -48,27 +48,52 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
     variant: parametersText(s.cell.params, others, view.scenario.parameters),
   });
   const facet = {
-    row: { field: 'row', type: 'nominal', title: null, sort: parameterValues(cells, rows).map((v) => parameterValueLabel(view, rows, v)) },
-    column: { field: 'column', type: 'nominal', title: null, sort: parameterValues(cells, columns).map((v) => parameterValueLabel(view, columns, v)) },
+    row: {
+      field: 'row',
+      type: 'nominal',
+      title: null,
+      sort: parameterValues(cells, rows).map((v) => parameterValueLabel(view, rows, v)),
+    },
+    column: {
+      field: 'column',
+      type: 'nominal',
+      title: null,
+      sort: parameterValues(cells, columns).map((v) => parameterValueLabel(view, columns, v)),
+    },
   } as const;
   const curves = series.flatMap((s) => percentileCurve(s).map((p) => ({ ...p, ...place(s) })));
   const pairs = firstSeen(curves, (v) => v.pair);
   // Colour the server and dash the client when that tells every line of a panel apart; else a colour per pair.
   const style = seriesStyle(curves);
-  const lines = style.by === 'server and client' && !style.facet
-    ? { color: style.color, strokeDash: style.strokeDash! }
-    : { color: { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: pairs } };
+  const lines =
+    style.by === 'server and client' && !style.facet
+      ? { color: style.color, strokeDash: style.strokeDash! }
+      : { color: { field: 'pair', type: 'nominal' as const, title: 'server x client', sort: pairs } };
   const label = declaredMetrics(view, request.label === undefined ? [] : [request.label])[0];
   const summaries = series.map((s) => {
     const value = label ? metricValue(s.cell, label.key) : null;
-    return { ...place(s), ...boxStats(s), label: label ? `${metricLabel(label)} ${value === null ? 'n/a' : String(value)}` : '' };
+    return {
+      ...place(s),
+      ...boxStats(s),
+      label: label ? `${metricLabel(label)} ${value === null ? 'n/a' : String(value)}` : '',
+    };
   });
-  const x = { field: 'pair', type: 'nominal', title: 'server x client', sort: pairs, axis: { labelAngle: -30 } } as const;
+  const x = {
+    field: 'pair',
+    type: 'nominal',
+    title: 'server x client',
+    sort: pairs,
+    axis: { labelAngle: -30 },
+  } as const;
   const where = `rows: ${rows}; columns: ${columns}`;
   return [
     facetedChart(
       `Percentiles of ${request.histogram} in each ${rows} x ${columns} combination, one line per server x client pair.`,
-      frame(view, titleOf(request.title, `${request.histogram} by ${rows} x ${columns}`, 'percentiles'), `${where}; one line per server x client pair.`),
+      frame(
+        view,
+        titleOf(request.title, `${request.histogram} by ${rows} x ${columns}`, 'percentiles'),
+        `${where}; one line per server x client pair.`,
+      ),
       curves,
       facet,
       {
@@ -77,7 +102,12 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
         mark: { type: 'line', strokeWidth: 1.5 },
         encoding: {
           x: percentileX(Math.max(...curves.map((v) => v.x))),
-          y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${request.histogram} (${unit}, log scale)` },
+          y: {
+            field: 'value',
+            type: 'quantitative',
+            scale: { type: 'log' },
+            title: `${request.histogram} (${unit}, log scale)`,
+          },
           ...lines,
         },
       },
@@ -85,17 +115,42 @@ export function gridCharts(view: ScenarioView, request: GridRequest): DrawnChart
     facetedChart(
       `Mean ${request.histogram} (bar), min..max (rule) and p99 (tick) in each ${rows} x ${columns} combination` +
         (label ? `; the label above each bar is ${label.header} (${label.unit}).` : '.'),
-      frame(view, titleOf(request.title, `mean ${request.histogram} by ${rows} x ${columns}`, 'means'), `${where}; mean (bar), min..max (rule), p99 (tick).`),
+      frame(
+        view,
+        titleOf(request.title, `mean ${request.histogram} by ${rows} x ${columns}`, 'means'),
+        `${where}; mean (bar), min..max (rule), p99 (tick).`,
+      ),
       summaries,
       facet,
       {
         width: { step: 110 },
         height: 180,
         layer: [
-          { mark: 'bar', encoding: { x, y: { field: 'mean', type: 'quantitative', title: `${request.histogram} (${unit})` }, color: { field: 'pair', type: 'nominal', legend: null } } },
+          {
+            mark: 'bar',
+            encoding: {
+              x,
+              y: { field: 'mean', type: 'quantitative', title: `${request.histogram} (${unit})` },
+              color: { field: 'pair', type: 'nominal', legend: null },
+            },
+          },
           { mark: 'rule', encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' } } },
-          { mark: { type: 'tick', color: 'black', thickness: 2 }, encoding: { x, y: { field: 'p99', type: 'quantitative' } } },
-          ...(label ? [{ mark: { type: 'text' as const, dy: -8, fontSize: 10 }, encoding: { x, y: { field: 'max', type: 'quantitative' as const }, text: { field: 'label', type: 'nominal' as const } } }] : []),
+          {
+            mark: { type: 'tick', color: 'black', thickness: 2 },
+            encoding: { x, y: { field: 'p99', type: 'quantitative' } },
+          },
+          ...(label
+            ? [
+                {
+                  mark: { type: 'text' as const, dy: -8, fontSize: 10 },
+                  encoding: {
+                    x,
+                    y: { field: 'max', type: 'quantitative' as const },
+                    text: { field: 'label', type: 'nominal' as const },
+                  },
+                },
+              ]
+            : []),
         ],
       },
     ),

@@ -26,7 +26,11 @@ export function shadeByTies<S extends { metric: string; variant: string; value: 
   betterOf: (metric: string) => 'lower' | 'higher' | 'none',
 ): Array<S & TiedSquare> {
   const panels = new Map<string, S[]>();
-  for (const square of squares) panels.set(`${square.metric}\n${square.variant}`, [...(panels.get(`${square.metric}\n${square.variant}`) ?? []), square]);
+  for (const square of squares)
+    panels.set(`${square.metric}\n${square.variant}`, [
+      ...(panels.get(`${square.metric}\n${square.variant}`) ?? []),
+      square,
+    ]);
   const shaded = new Map<S, S & TiedSquare>();
   for (const group of panels.values()) {
     const better = betterOf(group[0]!.metric);
@@ -37,9 +41,11 @@ export function shadeByTies<S extends { metric: string; variant: string; value: 
       for (const square of group) shaded.set(square, { ...square, shade: square.value, best: false });
       continue;
     }
-    for (const { item, group: index, leaderValue } of tieGroups(sides, better)) shaded.set(item, { ...item, shade: leaderValue, best: index === 0 });
+    for (const { item, group: index, leaderValue } of tieGroups(sides, better))
+      shaded.set(item, { ...item, shade: leaderValue, best: index === 0 });
     // A value of 0 or below has no ratio to anything: it keeps its own colour.
-    for (const square of group) if (!shaded.has(square)) shaded.set(square, { ...square, shade: square.value, best: false });
+    for (const square of group)
+      if (!shaded.has(square)) shaded.set(square, { ...square, shade: square.value, best: false });
   }
   return squares.map((square) => shaded.get(square)!);
 }

@@ -74,9 +74,17 @@ export function percentileCurve(series: HistogramSeries): CurvePoint[] {
   for (let step = 0; step / STEPS_PER_NINE < lastNines; step++) {
     const nines = step / STEPS_PER_NINE;
     const percentile = 100 * (1 - 10 ** -nines);
-    points.push({ x: round4(10 ** nines), percentile: round4(percentile), value: valueAt(histogram, unit, percentile) });
+    points.push({
+      x: round4(10 ** nines),
+      percentile: round4(percentile),
+      value: valueAt(histogram, unit, percentile),
+    });
   }
-  points.push({ x: round4(Math.max(count, 1)), percentile: 100, value: round4(Math.max(histogram.maxValue, 1) / DIVISOR[unit]) });
+  points.push({
+    x: round4(Math.max(count, 1)),
+    percentile: 100,
+    value: round4(Math.max(histogram.maxValue, 1) / DIVISOR[unit]),
+  });
   return points;
 }
 

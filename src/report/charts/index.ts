@@ -52,7 +52,10 @@ export interface ScenarioCharts {
 
 /** Charts per scenario, in the order the scenarios and their requests come (a capacity search's first); names unique in the result. */
 export function buildCharts(result: BenchResult): Array<{ scenario: string; charts: ChartSpec[] }> {
-  return buildChartsAndProblems(result).map(({ scenario, capacity, charts }) => ({ scenario, charts: [...capacity, ...charts] }));
+  return buildChartsAndProblems(result).map(({ scenario, capacity, charts }) => ({
+    scenario,
+    charts: [...capacity, ...charts],
+  }));
 }
 
 /** As buildCharts, with what was not drawn and why. */
@@ -69,12 +72,18 @@ export function buildChartsAndProblems(result: BenchResult): ScenarioCharts[] {
     const view = scenarioView(result, scenario);
     // A capacity result holds the one scenario it searched.
     const searched = result.capacity && s === 0 ? capacityCharts(view, result as CapacityResult) : [];
-    const capacity = searched.map(({ kind, ...drawn }) => ({ name: uniqueName(scenario.name, kind), ...drawn, spec: vegaSafeSpec(drawn.spec) }));
+    const capacity = searched.map(({ kind, ...drawn }) => ({
+      name: uniqueName(scenario.name, kind),
+      ...drawn,
+      spec: vegaSafeSpec(drawn.spec),
+    }));
     const notDrawn: string[] = [];
     const charts = scenario.charts.flatMap((request, r) => {
       const { drawable, problems } = checkRequest(view, request);
       notDrawn.push(...problemLines(s, r, request, problems));
-      return drawable ? drawRequest(view, drawable).map((drawn) => ({ name: uniqueName(scenario.name, drawable.kind), ...drawn })) : [];
+      return drawable
+        ? drawRequest(view, drawable).map((drawn) => ({ name: uniqueName(scenario.name, drawable.kind), ...drawn }))
+        : [];
     });
     return { scenario: scenario.name, capacity, charts, notDrawn };
   });

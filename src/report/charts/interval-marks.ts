@@ -10,7 +10,11 @@ import type { MeasuredCell } from '../../result-types.js';
 export const INTERVAL_CAPTION = 'Whiskers are the 95 % interval of each value (docs/reading-results.md).';
 
 /** `{ low, high }` of the cell's interval of `key`, rounded like the values; {} without one. */
-export function intervalFields(cell: MeasuredCell, key: string, round: (value: number) => number): { low?: number; high?: number } {
+export function intervalFields(
+  cell: MeasuredCell,
+  key: string,
+  round: (value: number) => number,
+): { low?: number; high?: number } {
   const interval = cell.intervals?.[key];
   return interval ? { low: round(interval.low), high: round(interval.high) } : {};
 }

@@ -37,7 +37,10 @@ interface SeriesCell {
   series: TimeSeries;
 }
 
-export function overTimeCharts(view: ScenarioView, request: { histogram?: string; rates?: string[]; title?: string }): DrawnChart[] {
+export function overTimeCharts(
+  view: ScenarioView,
+  request: { histogram?: string; rates?: string[]; title?: string },
+): DrawnChart[] {
   const cells = view.cells.flatMap((cell) => {
     const series = cell.measurements.timeSeries;
     return series && series.points.length > 0 ? [{ cell, series }] : [];
@@ -45,8 +48,16 @@ export function overTimeCharts(view: ScenarioView, request: { histogram?: string
   if (cells.length === 0) return [];
   const both = request.histogram !== undefined && (request.rates?.length ?? 0) > 0;
   const charts = [
-    request.histogram === undefined ? null : latencyOverTime(view, cells, request.histogram, { requested: request.title, part: both ? 'latency' : undefined }),
-    rateOverTime(view, cells, declaredMetrics(view, request.rates).filter(isCounterRate), { requested: request.title, part: both ? 'rates' : undefined }),
+    request.histogram === undefined
+      ? null
+      : latencyOverTime(view, cells, request.histogram, {
+          requested: request.title,
+          part: both ? 'latency' : undefined,
+        }),
+    rateOverTime(view, cells, declaredMetrics(view, request.rates).filter(isCounterRate), {
+      requested: request.title,
+      part: both ? 'rates' : undefined,
+    }),
   ];
   return charts.filter((c): c is DrawnChart => c !== null);
 }
@@ -59,7 +70,12 @@ function isCounterRate(metric: DeclaredMetric): metric is CounterRateMetric {
   return 'counter' in source && source.as === 'rate' && (source.side ?? 'client') === 'client';
 }
 
-function latencyOverTime(view: ScenarioView, cells: SeriesCell[], histogram: string, title: Titling): DrawnChart | null {
+function latencyOverTime(
+  view: ScenarioView,
+  cells: SeriesCell[],
+  histogram: string,
+  title: Titling,
+): DrawnChart | null {
   const values = cells.flatMap(({ cell, series }) =>
     series.points.flatMap((point) => {
       const latency = point.latency[histogram];
@@ -76,7 +92,11 @@ function latencyOverTime(view: ScenarioView, cells: SeriesCell[], histogram: str
   return {
     caption: `${histogram} interval by interval: p50, p99 and max of the samples recorded in each interval, one panel per cell.`,
     spec: {
-      ...frame(view, titleOf(title.requested, `${histogram} over time`, title.part), 'Per-interval percentiles, one panel per cell.'),
+      ...frame(
+        view,
+        titleOf(title.requested, `${histogram} over time`, title.part),
+        'Per-interval percentiles, one panel per cell.',
+      ),
       data: { values },
       columns: 2,
       facet: { field: 'cell', type: 'nominal', title: null, sort: firstSeen(values, (v) => v.cell) },
@@ -94,7 +114,12 @@ function latencyOverTime(view: ScenarioView, cells: SeriesCell[], histogram: str
   };
 }
 
-function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterRateMetric[], title: Titling): DrawnChart | null {
+function rateOverTime(
+  view: ScenarioView,
+  cells: SeriesCell[],
+  metrics: CounterRateMetric[],
+  title: Titling,
+): DrawnChart | null {
   const values = cells.flatMap(({ cell, series }) =>
     metrics.flatMap((metric) =>
       series.points.flatMap((point, i) => {
@@ -115,7 +140,11 @@ function rateOverTime(view: ScenarioView, cells: SeriesCell[], metrics: CounterR
   return {
     caption: `${drawn.map((m) => metricTitle(m)).join(', ')} interval by interval: each counter's increase over the interval, summed over client processes. ${styleNote(style)}`,
     spec: {
-      ...frame(view, titleOf(title.requested, `${drawn.map(metricLabel).join(', ')} over time`, title.part), 'Per-interval rates, one panel per metric, one line per cell.'),
+      ...frame(
+        view,
+        titleOf(title.requested, `${drawn.map(metricLabel).join(', ')} over time`, title.part),
+        'Per-interval rates, one panel per metric, one line per cell.',
+      ),
       data: { values },
       columns: 1,
       concat: drawn.map((metric) => ({

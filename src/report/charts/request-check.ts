@@ -11,7 +11,16 @@ import type { ChartKind, ChartRequest, HistogramRef } from '../../declaration-ty
 import type { ScenarioView } from './common.js';
 
 /** The kinds this version draws, in the order the message lists them. */
-export const CHART_KINDS: readonly ChartKind[] = ['percentiles', 'heatmap', 'over-time', 'grid', 'by-parameter', 'sizes', 'cumulative', 'resources'];
+export const CHART_KINDS: readonly ChartKind[] = [
+  'percentiles',
+  'heatmap',
+  'over-time',
+  'grid',
+  'by-parameter',
+  'sizes',
+  'cumulative',
+  'resources',
+];
 
 export interface CheckedRequest {
   /** The request with only what can be drawn; null when nothing can. */
@@ -46,21 +55,40 @@ export function checkRequest(view: ScenarioView, request: unknown): CheckedReque
     case 'over-time': {
       const histogram = check.histogram('histogram', false);
       const rates = check.counterRates(check.metrics('rates', false));
-      if (histogram !== undefined || rates?.length) drawable = { kind: 'over-time', ...(histogram !== undefined ? { histogram } : {}), ...(rates ? { rates } : {}), ...title };
-      else if (!check.failed && fields.histogram === undefined && fields.rates === undefined) check.whole('it names neither a "histogram" nor "rates"');
+      if (histogram !== undefined || rates?.length)
+        drawable = {
+          kind: 'over-time',
+          ...(histogram !== undefined ? { histogram } : {}),
+          ...(rates ? { rates } : {}),
+          ...title,
+        };
+      else if (!check.failed && fields.histogram === undefined && fields.rates === undefined)
+        check.whole('it names neither a "histogram" nor "rates"');
       break;
     }
     case 'grid': {
-      const [rows, columns, histogram] = [check.parameter('rows'), check.parameter('columns'), check.histogram('histogram', true)];
+      const [rows, columns, histogram] = [
+        check.parameter('rows'),
+        check.parameter('columns'),
+        check.histogram('histogram', true),
+      ];
       const label = fields.label === undefined ? undefined : check.metric('label');
-      if (rows !== undefined && columns !== undefined && histogram !== undefined) drawable = { kind: 'grid', rows, columns, histogram, ...(label !== undefined ? { label } : {}), ...title };
+      if (rows !== undefined && columns !== undefined && histogram !== undefined)
+        drawable = { kind: 'grid', rows, columns, histogram, ...(label !== undefined ? { label } : {}), ...title };
       break;
     }
     case 'by-parameter': {
       const parameter = check.parameter('parameter');
       const metrics = check.metrics('metrics', false);
       const histograms = check.histogramNames('histograms');
-      if (parameter !== undefined && (metrics?.length || histograms?.length)) drawable = { kind: 'by-parameter', parameter, ...(metrics ? { metrics } : {}), ...(histograms ? { histograms } : {}), ...title };
+      if (parameter !== undefined && (metrics?.length || histograms?.length))
+        drawable = {
+          kind: 'by-parameter',
+          parameter,
+          ...(metrics ? { metrics } : {}),
+          ...(histograms ? { histograms } : {}),
+          ...title,
+        };
       break;
     }
     case 'sizes': {
@@ -70,7 +98,8 @@ export function checkRequest(view: ScenarioView, request: unknown): CheckedReque
     }
     case 'cumulative': {
       const histogram = check.histogram('histogram', true);
-      if (histogram !== undefined && check.holdsLatencies(histogram)) drawable = { kind: 'cumulative', histogram, ...title };
+      if (histogram !== undefined && check.holdsLatencies(histogram))
+        drawable = { kind: 'cumulative', histogram, ...title };
       break;
     }
     case 'resources':
@@ -91,7 +120,10 @@ class Checker {
   /** True once a problem stopped the whole request. */
   failed = false;
 
-  constructor(private readonly view: ScenarioView, private readonly fields: Fields) {}
+  constructor(
+    private readonly view: ScenarioView,
+    private readonly fields: Fields,
+  ) {}
 
   whole(reason: string): void {
     this.problems.push(`not drawn: ${reason}`);
@@ -126,7 +158,9 @@ class Checker {
   }
 
   private recorded(name: string, side: 'client' | 'server'): boolean {
-    return this.view.cells.some((c) => name in (side === 'server' ? c.measurements.serverHistograms : c.measurements.histograms));
+    return this.view.cells.some(
+      (c) => name in (side === 'server' ? c.measurements.serverHistograms : c.measurements.histograms),
+    );
   }
 
   /** Over-time latency is read off the time series, whose points carry each histogram's interval statistics. */
@@ -151,7 +185,8 @@ class Checker {
   /** A required histogram missing from every cell stops the request; an optional one (over time) only drops its part. */
   histogram(field: string, required: boolean): string | undefined {
     const name = this.name(field, 'a histogram name', required);
-    if (name === undefined || !this.measured || this.recorded(name, 'client') || (!required && this.inTimeSeries(name))) return name;
+    if (name === undefined || !this.measured || this.recorded(name, 'client') || (!required && this.inTimeSeries(name)))
+      return name;
     const reason = `no cell recorded a histogram ${JSON.stringify(name)}`;
     if (required) this.whole(reason);
     else this.part(name, reason);
@@ -161,22 +196,34 @@ class Checker {
   histogramNames(field: string): string[] | undefined {
     const names = this.names(field, 'histogram names', false);
     if (names === undefined) return undefined;
-    return this.keep(names, (n) => n, (n) => (!this.measured || this.recorded(n, 'client') ? null : `no cell recorded a histogram ${JSON.stringify(n)}`));
+    return this.keep(
+      names,
+      (n) => n,
+      (n) =>
+        !this.measured || this.recorded(n, 'client') ? null : `no cell recorded a histogram ${JSON.stringify(n)}`,
+    );
   }
 
   histogramRefs(field: string): HistogramRef[] | undefined {
     const value = this.fields[field];
     const valid = (ref: unknown): ref is HistogramRef =>
       (typeof ref === 'string' && ref !== '') ||
-      (typeof ref === 'object' && ref !== null && typeof (ref as Fields).histogram === 'string' && ['client', 'server'].includes((ref as Fields).side as string));
+      (typeof ref === 'object' &&
+        ref !== null &&
+        typeof (ref as Fields).histogram === 'string' &&
+        ['client', 'server'].includes((ref as Fields).side as string));
     if (!Array.isArray(value) || value.length === 0 || !value.every(valid)) {
-      this.whole(`${JSON.stringify(field)} must be a list of histogram names or { histogram, side } (it is ${describe(value)})`);
+      this.whole(
+        `${JSON.stringify(field)} must be a list of histogram names or { histogram, side } (it is ${describe(value)})`,
+      );
       return undefined;
     }
     const nameOf = (ref: HistogramRef): string => (typeof ref === 'string' ? ref : ref.histogram);
     const sideOf = (ref: HistogramRef): 'client' | 'server' => (typeof ref === 'string' ? 'client' : ref.side);
     return this.keep(value, nameOf, (ref) =>
-      !this.measured || this.recorded(nameOf(ref), sideOf(ref)) ? null : `no cell recorded a ${sideOf(ref) === 'server' ? 'server ' : ''}histogram ${JSON.stringify(nameOf(ref))}`,
+      !this.measured || this.recorded(nameOf(ref), sideOf(ref))
+        ? null
+        : `no cell recorded a ${sideOf(ref) === 'server' ? 'server ' : ''}histogram ${JSON.stringify(nameOf(ref))}`,
     );
   }
 
@@ -190,29 +237,48 @@ class Checker {
   metrics(field: string, required: boolean): string[] | undefined {
     const keys = this.names(field, 'metric keys', required);
     if (keys === undefined) return undefined;
-    return this.keep(keys, (k) => k, (k) => (Object.hasOwn(this.view.scenario.metrics, k) ? null : `the scenario declares no metric ${JSON.stringify(k)}`));
+    return this.keep(
+      keys,
+      (k) => k,
+      (k) =>
+        Object.hasOwn(this.view.scenario.metrics, k) ? null : `the scenario declares no metric ${JSON.stringify(k)}`,
+    );
   }
 
   /** Only a client counter's rate can be read off the time series, which holds client counters. */
   counterRates(keys: string[] | undefined): string[] | undefined {
     if (keys === undefined) return undefined;
-    return this.keep(keys, (k) => k, (k) => {
-      const source = this.view.scenario.metrics[k]!.source;
-      const ok = 'counter' in source && source.as === 'rate' && (source.side ?? 'client') === 'client';
-      return ok ? null : 'only the rate of a client counter can be drawn over time';
-    });
+    return this.keep(
+      keys,
+      (k) => k,
+      (k) => {
+        const source = this.view.scenario.metrics[k]!.source;
+        const ok = 'counter' in source && source.as === 'rate' && (source.side ?? 'client') === 'client';
+        return ok ? null : 'only the rate of a client counter can be drawn over time';
+      },
+    );
   }
 
   parameter(field: string): string | undefined {
     const name = this.name(field, 'a parameter name', true);
-    if (name === undefined || Object.hasOwn(this.view.scenario.parameters, name) || this.view.cells.some((c) => name in c.params) || !this.measured) return name;
+    if (
+      name === undefined ||
+      Object.hasOwn(this.view.scenario.parameters, name) ||
+      this.view.cells.some((c) => name in c.params) ||
+      !this.measured
+    )
+      return name;
     this.whole(`no cell has a parameter ${JSON.stringify(name)}`);
     return undefined;
   }
 
   /** A `sizes` chart draws a histogram of bytes; one of latencies is a mistake of the declaration. */
   holdsSizes(histogram: string): boolean {
-    const units = new Set(this.view.cells.flatMap((c) => (histogram in c.measurements.histograms ? [c.measurements.histograms[histogram]!.unit] : [])));
+    const units = new Set(
+      this.view.cells.flatMap((c) =>
+        histogram in c.measurements.histograms ? [c.measurements.histograms[histogram]!.unit] : [],
+      ),
+    );
     if (!units.has('us')) return true;
     if (units.has('bytes')) return true;
     this.whole(`histogram ${JSON.stringify(histogram)} holds latencies, not sizes`);
@@ -221,7 +287,11 @@ class Checker {
 
   /** A `cumulative` chart's x axis is time: a histogram of sizes is a mistake of the declaration. */
   holdsLatencies(histogram: string): boolean {
-    const units = new Set(this.view.cells.flatMap((c) => (histogram in c.measurements.histograms ? [c.measurements.histograms[histogram]!.unit] : [])));
+    const units = new Set(
+      this.view.cells.flatMap((c) =>
+        histogram in c.measurements.histograms ? [c.measurements.histograms[histogram]!.unit] : [],
+      ),
+    );
     if (!units.has('bytes') || units.has('us')) return true;
     this.whole(`histogram ${JSON.stringify(histogram)} holds sizes, not latencies`);
     return false;

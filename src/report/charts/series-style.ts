@@ -11,9 +11,27 @@ import type { MeasuredCell } from '../../result-types.js';
 import { cellLabel, firstSeen, variantLabel, type ScenarioView } from './common.js';
 
 /** Colours that read apart on white and in print (Tableau 10): one per server. */
-export const SERVER_COLOURS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const SERVER_COLOURS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 /** Dash patterns that read apart at a 1.5 px line: one per client, solid first. */
-export const CLIENT_DASHES: number[][] = [[1, 0], [5, 3], [1, 2], [4, 2, 1, 2], [1, 5], [9, 3]];
+export const CLIENT_DASHES: number[][] = [
+  [1, 0],
+  [5, 3],
+  [1, 2],
+  [4, 2, 1, 2],
+  [1, 5],
+  [9, 3],
+];
 
 /** The fields a styled row carries besides its own. */
 export interface SeriesFields {
@@ -29,7 +47,14 @@ export function seriesFields(view: ScenarioView, cell: MeasuredCell): SeriesFiel
   return { cell: cellLabel(view, cell), server: cell.server, client: cell.client, variant: variantLabel(view, cell) };
 }
 
-type Channel = { field: string; type: 'nominal'; title: string | null; sort: string[]; scale?: { domain: string[]; range: string[] | number[][] }; legend?: null };
+type Channel = {
+  field: string;
+  type: 'nominal';
+  title: string | null;
+  sort: string[];
+  scale?: { domain: string[]; range: string[] | number[][] };
+  legend?: null;
+};
 
 export interface SeriesStyle {
   /** How series are told apart: by colour and dash in one panel, or one panel each. */
@@ -49,9 +74,23 @@ export function seriesStyle(rows: readonly SeriesFields[]): SeriesStyle {
   if (servers.length <= SERVER_COLOURS.length && clients.length <= CLIENT_DASHES.length) {
     return {
       by: 'server and client',
-      color: { field: 'server', type: 'nominal', title: 'server', sort: servers, scale: { domain: servers, range: SERVER_COLOURS.slice(0, servers.length) } },
-      strokeDash: { field: 'client', type: 'nominal', title: 'client', sort: clients, scale: { domain: clients, range: CLIENT_DASHES.slice(0, clients.length) } },
-      ...(variants.length > 1 ? { facet: { field: 'variant', type: 'nominal', title: null, sort: variants, columns: 2 } } : {}),
+      color: {
+        field: 'server',
+        type: 'nominal',
+        title: 'server',
+        sort: servers,
+        scale: { domain: servers, range: SERVER_COLOURS.slice(0, servers.length) },
+      },
+      strokeDash: {
+        field: 'client',
+        type: 'nominal',
+        title: 'client',
+        sort: clients,
+        scale: { domain: clients, range: CLIENT_DASHES.slice(0, clients.length) },
+      },
+      ...(variants.length > 1
+        ? { facet: { field: 'variant', type: 'nominal', title: null, sort: variants, columns: 2 } }
+        : {}),
     };
   }
   const cells = firstSeen([...rows], (r) => r.cell);
@@ -63,8 +102,14 @@ export function seriesStyle(rows: readonly SeriesFields[]): SeriesStyle {
 }
 
 /** The line encodings of a style: colour, dash, and the facet channel when it has one (for a unit spec). */
-export function seriesEncoding(style: SeriesStyle): Pick<SeriesStyle, 'color' | 'strokeDash'> & { facet?: SeriesStyle['facet'] } {
-  return { color: style.color, ...(style.strokeDash ? { strokeDash: style.strokeDash } : {}), ...(style.facet ? { facet: style.facet } : {}) };
+export function seriesEncoding(
+  style: SeriesStyle,
+): Pick<SeriesStyle, 'color' | 'strokeDash'> & { facet?: SeriesStyle['facet'] } {
+  return {
+    color: style.color,
+    ...(style.strokeDash ? { strokeDash: style.strokeDash } : {}),
+    ...(style.facet ? { facet: style.facet } : {}),
+  };
 }
 
 /** A caption's sentence on how the series read apart. */

@@ -39,7 +39,8 @@ export function removeStale(outDir: string, written: string[]): void {
     const path = join(outDir, file);
     try {
       const stat = lstatSync(path);
-      if (stat.isFile() && stat.ino === was.ino && stat.size === was.size && stat.mtimeMs === was.mtimeMs) unlinkSync(path);
+      if (stat.isFile() && stat.ino === was.ino && stat.size === was.size && stat.mtimeMs === was.mtimeMs)
+        unlinkSync(path);
     } catch {
       // Already gone.
     }
@@ -72,7 +73,9 @@ function readManifest(path: string): Manifest | null {
   try {
     const data = JSON.parse(readChecked(path, 'own', { noFollow: true }).toString('utf8')) as unknown;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-    return Object.values(data).every((entry) => typeof entry === 'object' && entry !== null) ? (data as Manifest) : null;
+    return Object.values(data).every((entry) => typeof entry === 'object' && entry !== null)
+      ? (data as Manifest)
+      : null;
   } catch {
     return null;
   }

@@ -59,7 +59,11 @@ export async function renderCharts(result: BenchResult): Promise<RenderedScenari
 }
 
 /** Writes the artifacts of `result` (read from or written to `resultPath`); returns the paths written. */
-export async function writeArtifacts(result: BenchResult, resultPath: string, options: ArtifactOptions = {}): Promise<string[]> {
+export async function writeArtifacts(
+  result: BenchResult,
+  resultPath: string,
+  options: ArtifactOptions = {},
+): Promise<string[]> {
   const outDir = options.outDir ?? artifactsDirOf(resultPath);
   const chartDir = join(outDir, 'charts');
   checkArtifactsFolder(outDir);
@@ -67,14 +71,17 @@ export async function writeArtifacts(result: BenchResult, resultPath: string, op
   realFolder(chartDir, REAL_FOLDERS);
   const rendered = await renderCharts(result);
   const charts = rendered.flatMap((r) => [...(r.capacity ?? []), ...r.charts]);
-  const names = charts.flatMap(({ chart }) => ['.vl.json', '.svg', ...(options.png ? ['.png'] : [])].map((ext) => join('charts', `${chart.name}${ext}`)));
+  const names = charts.flatMap(({ chart }) =>
+    ['.vl.json', '.svg', ...(options.png ? ['.png'] : [])].map((ext) => join('charts', `${chart.name}${ext}`)),
+  );
   refuseOthersFiles(outDir, names);
   const written: string[] = [];
   for (const { chart, svg } of charts) {
     const stem = join(chartDir, chart.name);
     written.push(writeAtomically(`${stem}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`));
     written.push(writeAtomically(`${stem}.svg`, svg));
-    if (options.png) written.push(writeAtomically(`${stem}.png`, await (await import('./render-svg.js')).renderPng(svg)));
+    if (options.png)
+      written.push(writeAtomically(`${stem}.png`, await (await import('./render-svg.js')).renderPng(svg)));
   }
   written.push(writeAtomically(join(outDir, 'report.html'), renderHtml(result, rendered)));
   replaceManifest(outDir, written);
@@ -97,7 +104,10 @@ export function checkArtifactsFolder(outDir: string): void {
   for (const folder of [outDir, join(outDir, 'charts')]) {
     const entry = entryAt(folder);
     if (entry?.isSymbolicLink()) throw new UsageError(`${folder} is a symbolic link: ${REAL_FOLDERS}`);
-    if (entry && !entry.isDirectory()) throw new UsageError(`${folder} is ${kindOf(entry)}, where the report's ${folder === outDir ? 'folder' : 'charts folder'} goes`);
+    if (entry && !entry.isDirectory())
+      throw new UsageError(
+        `${folder} is ${kindOf(entry)}, where the report's ${folder === outDir ? 'folder' : 'charts folder'} goes`,
+      );
     if (!entry) return; // No folder, nothing in it to refuse.
     if (folder === outDir) refuseOthersFiles(outDir, ['report.html']);
   }
@@ -106,7 +116,10 @@ export function checkArtifactsFolder(outDir: string): void {
 /** Throws when one of `names` (relative to `outDir`) holds something wsbench did not write there. */
 function refuseOthersFiles(outDir: string, names: string[]): void {
   const problem = notOwnFile(outDir, names);
-  if (problem !== null) throw new UsageError(`${problem}: wsbench replaces only files it wrote; move it, or write the report to another folder`);
+  if (problem !== null)
+    throw new UsageError(
+      `${problem}: wsbench replaces only files it wrote; move it, or write the report to another folder`,
+    );
 }
 
 /** Two lines for stderr after a run: where the report and the charts are. */

@@ -35,6 +35,8 @@ export function figureHtml({ chart, svg }: RenderedChart): string {
 export function textTableHtml(header: string[], rows: string[][], text: number[]): string {
   const cls = (i: number): string => (text.includes(i) ? ' class="text"' : '');
   const head = header.map((h, i) => `<th${cls(i)}>${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((row) => `<tr>${row.map((v, i) => `<td${cls(i)}>${escapeHtml(v)}</td>`).join('')}</tr>`).join('\n');
+  const body = rows
+    .map((row) => `<tr>${row.map((v, i) => `<td${cls(i)}>${escapeHtml(v)}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<div class="cells"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }

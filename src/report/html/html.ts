@@ -3,7 +3,13 @@
  * font, no link to anything) that opens offline and can be mailed around.
  * A pure function of the result and the rendered charts.
  */
-import { isMeasured, type BenchResult, type CellResult, type Environment, type ScenarioInfo } from '../../result-types.js';
+import {
+  isMeasured,
+  type BenchResult,
+  type CellResult,
+  type Environment,
+  type ScenarioInfo,
+} from '../../result-types.js';
 import { cellTable, type CellTable } from '../run/table.js';
 import { figureHtml, type RenderedChart } from './html-parts.js';
 import { escapeHtml } from '../../escape/html.js';
@@ -64,15 +70,26 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
     '<body>',
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>Started ${escapeHtml(result.startedAt)}, took ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.cells.length} cells.` +
-      (result.interrupted ? ' <strong class="note">Interrupted: cells after the interruption are missing or partial.</strong>' : '') +
+      (result.interrupted
+        ? ' <strong class="note">Interrupted: cells after the interruption are missing or partial.</strong>'
+        : '') +
       ((result.repeat ?? 1) > 1
         ? ` Each cell ran in ${result.repeat} interleaved rounds; every number pools them (histograms merged, counters and windows added).`
         : '') +
       '</p>',
     ...(result.warnings ?? []).map((warning) => `<p class="note"><strong>Warning:</strong> ${escapeHtml(warning)}</p>`),
-    ...controlLines(result).filter((line) => line !== '').map((line) => `<p class="fixed">${escapeHtml(line)}</p>`),
+    ...controlLines(result)
+      .filter((line) => line !== '')
+      .map((line) => `<p class="fixed">${escapeHtml(line)}</p>`),
     environmentBlock(result.environment, result.clientProcesses),
-    ...(result.capacity ? [capacitySectionHtml({ ...result, capacity: result.capacity }, rendered.flatMap((r) => r.capacity ?? []))] : []),
+    ...(result.capacity
+      ? [
+          capacitySectionHtml(
+            { ...result, capacity: result.capacity },
+            rendered.flatMap((r) => r.capacity ?? []),
+          ),
+        ]
+      : []),
     ...sections,
     '</body>',
     '</html>',
@@ -91,15 +108,19 @@ function environmentBlock(env: Environment, clientProcesses: number): string {
     ['Client processes per cell', String(clientProcesses)],
     ['Clock', env.clock],
     ['Stacks', env.stacks.map(stackText).join('; ')],
-    ...(env.foreignServers?.length ? [['Your servers', env.foreignServers.map(foreignText).join('; ')] as [string, string]] : []),
+    ...(env.foreignServers?.length
+      ? [['Your servers', env.foreignServers.map(foreignText).join('; ')] as [string, string]]
+      : []),
   ];
   return `<h2>Environment</h2>\n<dl class="env">\n${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}\n</dl>`;
 }
 
 /** A --target or --server-cmd server: how it was reached, and whether its CPU and RSS were sampled. */
 function foreignText(server: NonNullable<Environment['foreignServers']>[number]): string {
-  const how = server.kind === 'command' ? `started by \`${server.command ?? ''}\` at ${server.url}` : `running at ${server.url}`;
-  const sampled = server.kind === 'command' || server.pid !== undefined ? '' : ', CPU and RSS not measured (no --target-pid)';
+  const how =
+    server.kind === 'command' ? `started by \`${server.command ?? ''}\` at ${server.url}` : `running at ${server.url}`;
+  const sampled =
+    server.kind === 'command' || server.pid !== undefined ? '' : ', CPU and RSS not measured (no --target-pid)';
   return `${server.name} (${server.protocol}): ${how}${server.pid !== undefined ? `, pid ${server.pid}` : ''}${sampled}`;
 }
 
@@ -111,7 +132,11 @@ function stackText(stack: Environment['stacks'][number]): string {
   return `${stack.role} ${stack.name} ${version}${build}${missing}`;
 }
 
-function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, notDrawn = [] }: RenderedScenario): string {
+function scenarioSection(
+  scenario: ScenarioInfo,
+  cells: CellResult[],
+  { charts, notDrawn = [] }: RenderedScenario,
+): string {
   const table = cellTable(scenario, cells);
   const figures = charts.map(figureHtml);
   return [
@@ -120,7 +145,9 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
     ...(table.fixed ? [`<p class="fixed">${escapeHtml(table.fixed)}</p>`] : []),
     tableHtml(table),
     picksHtml(scenario, cells),
-    ...(charts.length === 0 && notDrawn.length === 0 ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>'] : figures),
+    ...(charts.length === 0 && notDrawn.length === 0
+      ? ['<p class="note">No chart: no cell of this scenario measured anything.</p>']
+      : figures),
     ...notDrawn.map((line) => `<p class="note">${escapeHtml(line)}</p>`),
   ].join('\n');
 }
@@ -130,19 +157,24 @@ function scenarioSection(scenario: ScenarioInfo, cells: CellResult[], { charts, 
  * with errors, and the evidence of a saturated load generator, on rows of their own.
  */
 function tableHtml(table: CellTable): string {
-  const th = (h: string, i: number): string => `<th${i < table.textColumns ? ' class="text"' : ''}>${escapeHtml(h)}</th>`;
+  const th = (h: string, i: number): string =>
+    `<th${i < table.textColumns ? ' class="text"' : ''}>${escapeHtml(h)}</th>`;
   const statusColumn = table.header.indexOf('status');
   const td = (value: string, i: number, mark: string | null): string => {
     const classes = [...(i < table.textColumns ? ['text'] : []), ...(mark && i === statusColumn ? [mark] : [])];
     return `<td${classes.length ? ` class="${classes.join(' ')}"` : ''}>${escapeHtml(value)}</td>`;
   };
-  const line = (text: string, mark: string): string => `<tr><td class="text ${mark}" colspan="${table.header.length}">${escapeHtml(text)}</td></tr>`;
+  const line = (text: string, mark: string): string =>
+    `<tr><td class="text ${mark}" colspan="${table.header.length}">${escapeHtml(text)}</td></tr>`;
   const rows = table.rows.map(({ cell, values }) => {
     const notOk = cell.status === 'failed' || cell.status === 'errors';
     const loaded = isMeasured(cell) ? cell.loadSaturation : undefined;
     const mark = notOk ? 'failed' : loaded || (isMeasured(cell) && cell.saturation) ? 'warn' : null;
     if (values.length < table.header.length) {
-      const front = values.slice(0, -1).map((v, i) => td(v, i, mark)).join('');
+      const front = values
+        .slice(0, -1)
+        .map((v, i) => td(v, i, mark))
+        .join('');
       return `<tr>${front}<td class="text" colspan="${table.header.length - values.length + 1}">${escapeHtml(values.at(-1) ?? '')}</td></tr>`;
     }
     const reason = notOk && 'reason' in cell ? line(cell.reason, 'failed') : '';

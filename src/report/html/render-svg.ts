@@ -12,11 +12,22 @@ import * as vega from 'vega';
 export function compileSpec(spec: TopLevelSpec): { vega: vega.Spec; warnings: string[] } {
   const warnings: string[] = [];
   const logger = {
-    level(): number { return 0; },
-    warn(...args: readonly unknown[]) { warnings.push(args.map(String).join(' ')); return this; },
-    info() { return this; },
-    debug() { return this; },
-    error(...args: readonly unknown[]): never { throw new Error(args.map(String).join(' ')); },
+    level(): number {
+      return 0;
+    },
+    warn(...args: readonly unknown[]) {
+      warnings.push(args.map(String).join(' '));
+      return this;
+    },
+    info() {
+      return this;
+    },
+    debug() {
+      return this;
+    },
+    error(...args: readonly unknown[]): never {
+      throw new Error(args.map(String).join(' '));
+    },
   };
   // The logger type vega-lite wants is vega-util's; this object has its shape.
   const compiled = compile(spec, { logger: logger as unknown as NonNullable<Parameters<typeof compile>[1]>['logger'] });
@@ -55,7 +66,9 @@ export async function renderPng(svg: string): Promise<Buffer> {
   try {
     ({ Resvg } = await import('@resvg/resvg-js'));
   } catch (error) {
-    throw new Error(`--png needs @resvg/resvg-js with a binary for ${process.platform}-${process.arch}: ${(error as Error).message.split('\n')[0]}`);
+    throw new Error(
+      `--png needs @resvg/resvg-js with a binary for ${process.platform}-${process.arch}: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   const resvg = new Resvg(svg, {
     background: 'white',

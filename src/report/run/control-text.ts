@@ -10,7 +10,9 @@ export function controlLines(result: BenchResult): string[] {
   const control = result.control;
   if (!control) return [];
   const metrics = result.scenarios[0]?.metrics ?? {};
-  const readings = Object.entries(control.ratios).map(([key, ratio]) => `${metrics[key]?.header ?? key} ${ratio ? ratioText(ratio) : 'n/a'}`);
+  const readings = Object.entries(control.ratios).map(
+    ([key, ratio]) => `${metrics[key]?.header ?? key} ${ratio ? ratioText(ratio) : 'n/a'}`,
+  );
   const off = controlDisagrees(control);
   // How far apart the two read, by their estimates: the size of a difference that is this machine's noise.
   const apart = Math.max(0, ...Object.values(control.ratios).map((r) => (r ? Math.abs(Math.log(r.ratio)) : 0)));

@@ -22,7 +22,8 @@ export interface PickSection {
 /** The metrics ranked on: the first primary latency and the first primary rate, in the table's order. */
 export function rankedMetrics(scenario: ScenarioInfo): Array<[string, MetricInfo]> {
   const keys = [...scenario.table, ...Object.keys(scenario.metrics).filter((k) => !scenario.table.includes(k))];
-  const key = (info: MetricInfo | undefined, role: MetricInfo['role']): boolean => isKeyMetric(info) && info.role === role;
+  const key = (info: MetricInfo | undefined, role: MetricInfo['role']): boolean =>
+    isKeyMetric(info) && info.role === role;
   const latency = keys.find((k) => key(scenario.metrics[k], 'primary-latency'));
   const rate = keys.find((k) => key(scenario.metrics[k], 'primary-rate'));
   return [latency, rate].filter((k): k is string => k !== undefined).map((k) => [k, scenario.metrics[k]!]);
@@ -39,7 +40,9 @@ export function pickSections(scenario: ScenarioInfo, cells: ReadonlyArray<CellRe
   const metrics = rankedMetrics(scenario);
   return [...variants].flatMap(([variant, group]) => {
     const picks = picksOf(group, metrics);
-    return picks.length ? [{ variant, lines: picks.flatMap((p) => pickLines(p, scenario.metrics[p.metric]?.header ?? p.metric)) }] : [];
+    return picks.length
+      ? [{ variant, lines: picks.flatMap((p) => pickLines(p, scenario.metrics[p.metric]?.header ?? p.metric)) }]
+      : [];
   });
 }
 
@@ -50,7 +53,10 @@ export function pickFootnotes(scenario: ScenarioInfo, cells: ReadonlyArray<CellR
   return [
     '',
     'what to pick (each ratio with its 95 % interval; stacks whose interval holds no difference are tied):',
-    ...sections.flatMap((s) => [...(s.variant ? [`  ${s.variant}:`] : []), ...s.lines.map((l) => `${s.variant ? '    ' : '  '}${l}`)]),
+    ...sections.flatMap((s) => [
+      ...(s.variant ? [`  ${s.variant}:`] : []),
+      ...s.lines.map((l) => `${s.variant ? '    ' : '  '}${l}`),
+    ]),
   ];
 }
 
@@ -58,7 +64,9 @@ function pickLines(pick: Pick, header: string): string[] {
   const best = `${pick.role}s on ${header}: ${pick.best} ${pick.better === 'lower' ? 'lowest' : 'highest'}`;
   const tied = pick.tied.length
     ? `; tied with it: ${pick.tied.map((d) => d.stack).join(', ')}`
-    : pick.differs.length ? `; no other ${pick.role} tied with it` : `; no other ${pick.role} compares with it`;
+    : pick.differs.length
+      ? `; no other ${pick.role} tied with it`
+      : `; no other ${pick.role} compares with it`;
   return [
     `${best}${tied}`,
     ...pick.differs.map((d) => `  ${differenceText(d, pick, header)}`),

@@ -19,9 +19,15 @@ export function renderResultMarkdown(result: BenchResult): string {
     const cells = result.cells.filter((c) => c.scenario === scenario.name);
     const table = cellTable(scenario, cells);
     const align = table.header.map((_, i) => (i < table.textColumns ? ':--' : '--:'));
-    const rows = table.rows.map((r) => (r.values.length === table.header.length ? r.values : [...r.values, ...Array<string>(table.header.length - r.values.length).fill('')]));
+    const rows = table.rows.map((r) =>
+      r.values.length === table.header.length
+        ? r.values
+        : [...r.values, ...Array<string>(table.header.length - r.values.length).fill('')],
+    );
     const picks = pickSections(scenario, cells);
-    const notes = statisticsFootnotes(scenario, cells, (c) => cellLabel(c, variedParameters(cells), scenario.parameters)).filter((l) => l !== '');
+    const notes = statisticsFootnotes(scenario, cells, (c) =>
+      cellLabel(c, variedParameters(cells), scenario.parameters),
+    ).filter((l) => l !== '');
     return [
       `### ${escapeMarkdown(scenario.name)}`,
       '',
@@ -34,7 +40,12 @@ export function renderResultMarkdown(result: BenchResult): string {
         ? [
             '**What to pick** (each ratio with its 95 % interval; stacks whose interval holds no difference are tied):',
             '',
-            ...picks.flatMap((p) => [...(p.variant ? [`- ${escapeMarkdown(p.variant)}`] : []), ...p.lines.map((l) => `${p.variant ? '  ' : ''}${l.startsWith('  ') ? '  - ' : '- '}${escapeMarkdown(l.trim())}`)]),
+            ...picks.flatMap((p) => [
+              ...(p.variant ? [`- ${escapeMarkdown(p.variant)}`] : []),
+              ...p.lines.map(
+                (l) => `${p.variant ? '  ' : ''}${l.startsWith('  ') ? '  - ' : '- '}${escapeMarkdown(l.trim())}`,
+              ),
+            ]),
             '',
           ]
         : []),

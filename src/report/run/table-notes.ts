@@ -14,21 +14,31 @@ export const SERVER_COST_HEADERS = ['srv CPU%', 'srv RSS MB'] as const;
 /** What each status means, for the legend under a table that shows it. */
 const STATUS_MEANINGS: Record<string, string> = {
   ok: 'every process reported to the end of the window and no connection was lost or refused; the numbers are complete',
-  errors: 'measured to the end of the window, but connections were lost or could not open; its numbers cover the connections that ran, and its reason is listed above',
-  failed: 'a process or the server died, every connection was lost, or the cell never started; its numbers cover only what was measured (rates over the time the traffic ran), and its reason is on its row or listed above',
+  errors:
+    'measured to the end of the window, but connections were lost or could not open; its numbers cover the connections that ran, and its reason is listed above',
+  failed:
+    'a process or the server died, every connection was lost, or the cell never started; its numbers cover only what was measured (rates over the time the traffic ran), and its reason is on its row or listed above',
   skipped: 'the pair could not run here and measured nothing; why is on its n/a line',
 };
 /** Said of a status this version has no words for (a newer wsbench wrote the file). */
 const OTHER_STATUS_MEANING = 'not ok; the reason of each such cell is listed above';
-const SATURATED_MEANING = 'the server used a whole core and fell behind: the clients\' numbers are complete, its own are n/a (evidence above)';
-const CLIENT_SATURATED_MEANING = 'a load-generating process used a whole core (saturated) or waited for one (starved): its latencies include its own queueing, not only the server\'s (evidence above)';
-const UNSTABLE_MEANING = 'the cell\'s rounds disagree far beyond each round\'s own spread (the machine changed speed between them): a rerun may read as far apart (rounds above)';
+const SATURATED_MEANING =
+  "the server used a whole core and fell behind: the clients' numbers are complete, its own are n/a (evidence above)";
+const CLIENT_SATURATED_MEANING =
+  "a load-generating process used a whole core (saturated) or waited for one (starved): its latencies include its own queueing, not only the server's (evidence above)";
+const UNSTABLE_MEANING =
+  "the cell's rounds disagree far beyond each round's own spread (the machine changed speed between them): a rerun may read as far apart (rounds above)";
 /** How a cell with no server samples records why: the engine's note starts with this. */
 const NOT_SAMPLED_NOTE = /^server resources not measured\b/;
 const NO_REASON = 'the result holds no sample of the server process and records no reason';
 
 /** The footer of one scenario's table; `label` names a cell as its row would (pair and varied parameters). */
-export function tableFootnotes(scenario: ScenarioInfo, cells: CellResult[], statuses: string[], label: (cell: CellResult) => string): string[] {
+export function tableFootnotes(
+  scenario: ScenarioInfo,
+  cells: CellResult[],
+  statuses: string[],
+  label: (cell: CellResult) => string,
+): string[] {
   const shown = cells.filter((c) => c.status !== 'skipped');
   return [
     ...notOkSections(shown, label),
@@ -49,7 +59,11 @@ function notOkSections(cells: CellResult[], label: (cell: CellResult) => string)
     if (!isMeasured(cell) || cell.status === 'ok') continue;
     byStatus.set(cell.status, [...(byStatus.get(cell.status) ?? []), `  ${label(cell)}: ${reasonOf(cell)}`]);
   }
-  return [...byStatus].flatMap(([status, lines]) => ['', `${status} cells (their numbers cover what was measured):`, ...lines]);
+  return [...byStatus].flatMap(([status, lines]) => [
+    '',
+    `${status} cells (their numbers cover what was measured):`,
+    ...lines,
+  ]);
 }
 
 function saturatedSection(cells: CellResult[], label: (cell: CellResult) => string): string[] {
@@ -58,7 +72,9 @@ function saturatedSection(cells: CellResult[], label: (cell: CellResult) => stri
 }
 
 function loadSaturatedSection(cells: CellResult[], label: (cell: CellResult) => string): string[] {
-  const lines = cells.flatMap((c) => (isMeasured(c) && c.loadSaturation ? [`  ${label(c)}: ${c.loadSaturation.evidence}`] : []));
+  const lines = cells.flatMap((c) =>
+    isMeasured(c) && c.loadSaturation ? [`  ${label(c)}: ${c.loadSaturation.evidence}`] : [],
+  );
   return lines.length ? ['', 'load generators that could not keep up:', ...lines] : [];
 }
 
@@ -82,7 +98,8 @@ function missingLines(scenario: ScenarioInfo, cells: CellResult[], label: (cell:
       entry.headers.push(scenario.metrics[key]?.header ?? key);
       headersByReason.set(reason, entry);
     }
-    for (const [reason, entry] of headersByReason) addToGroup(entry.below ? below : groups, entry.headers.join(', '), reason, label(cell));
+    for (const [reason, entry] of headersByReason)
+      addToGroup(entry.below ? below : groups, entry.headers.join(', '), reason, label(cell));
   }
   return [...groupLines(groups, 'n/a '), ...groupLines(below, '<   ')];
 }
@@ -92,12 +109,22 @@ function notSampledLines(cells: CellResult[], label: (cell: CellResult) => strin
   const groups = new Map<string, { headers: string; reason: string; pairs: string[] }>();
   for (const cell of cells) {
     if (!isMeasured(cell) || cell.resources.server !== null) continue;
-    addToGroup(groups, SERVER_COST_HEADERS.join(', '), cell.notes.find((n) => NOT_SAMPLED_NOTE.test(n)) ?? NO_REASON, label(cell));
+    addToGroup(
+      groups,
+      SERVER_COST_HEADERS.join(', '),
+      cell.notes.find((n) => NOT_SAMPLED_NOTE.test(n)) ?? NO_REASON,
+      label(cell),
+    );
   }
   return groupLines(groups, '-   ');
 }
 
-function addToGroup(groups: Map<string, { headers: string; reason: string; pairs: string[] }>, headers: string, reason: string, pair: string): void {
+function addToGroup(
+  groups: Map<string, { headers: string; reason: string; pairs: string[] }>,
+  headers: string,
+  reason: string,
+  pair: string,
+): void {
   const key = `${headers}\n${reason}`;
   const entry = groups.get(key) ?? { headers, reason, pairs: [] };
   entry.pairs.push(pair);
@@ -119,7 +146,10 @@ function tlsLines(cells: CellResult[], label: (cell: CellResult) => string): str
   const tlsCells = cells.filter((c): c is MeasuredCell => isMeasured(c) && (c.tls?.length ?? 0) > 0);
   for (const cell of tlsCells) {
     for (const outcome of cell.tls!) {
-      const text = outcome.protocol !== null ? `${outcome.protocol} ${outcome.cipher}` : `version and cipher not known: ${outcome.reason ?? 'no reason recorded'}`;
+      const text =
+        outcome.protocol !== null
+          ? `${outcome.protocol} ${outcome.cipher}`
+          : `version and cipher not known: ${outcome.reason ?? 'no reason recorded'}`;
       byOutcome.set(text, [...(byOutcome.get(text) ?? []), cell]);
     }
   }
@@ -128,7 +158,9 @@ function tlsLines(cells: CellResult[], label: (cell: CellResult) => string): str
     if (withIt.length === tlsCells.length) return `tls  every TLS cell: ${text}`;
     const clients = [...new Set(withIt.map((c) => c.client))];
     const byClient = tlsCells.filter((c) => clients.includes(c.client)).length === withIt.length;
-    const which = byClient ? `${andList(clients)} client${clients.length > 1 ? 's' : ''}` : withIt.map(label).join(', ');
+    const which = byClient
+      ? `${andList(clients)} client${clients.length > 1 ? 's' : ''}`
+      : withIt.map(label).join(', ');
     return `tls  ${which}: ${text}`;
   });
   return ['', ...lines];

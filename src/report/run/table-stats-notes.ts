@@ -7,9 +7,18 @@
 import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
 import { CONFIDENCE_LEVEL } from '../../stats/confidence.js';
 
-export function statisticsFootnotes(scenario: ScenarioInfo, cells: CellResult[], label: (cell: CellResult) => string): string[] {
+export function statisticsFootnotes(
+  scenario: ScenarioInfo,
+  cells: CellResult[],
+  label: (cell: CellResult) => string,
+): string[] {
   const measured = cells.filter(isMeasured);
-  return [...intervalLegend(scenario, measured), ...noIntervalLines(scenario, measured, label), ...unstableLines(measured, label), ...sloLines(measured, label)];
+  return [
+    ...intervalLegend(scenario, measured),
+    ...noIntervalLines(scenario, measured, label),
+    ...unstableLines(measured, label),
+    ...sloLines(measured, label),
+  ];
 }
 
 /** What ± means, by the methods the shown intervals used. */
@@ -21,10 +30,15 @@ function intervalLegend(scenario: ScenarioInfo, cells: MeasuredCell[]): string[]
   const methods = [
     ...(rounds.length ? [`from the spread of the cell's ${rounds.join(' or ')} rounds`] : []),
     ...(shown.some((i) => i.method === 'window')
-      ? ["from batch means over the cell's own window (one window cannot see how far two runs differ: --repeat 3 or more gives intervals that can)"]
+      ? [
+          "from batch means over the cell's own window (one window cannot see how far two runs differ: --repeat 3 or more gives intervals that can)",
+        ]
       : []),
   ];
-  return ['', `±    the ${level} confidence interval of the number, ${methods.join('; ')}; docs/reading-results.md says how`];
+  return [
+    '',
+    `±    the ${level} confidence interval of the number, ${methods.join('; ')}; docs/reading-results.md says how`,
+  ];
 }
 
 /** Key numbers in the table with a value and no interval, one line per reason. */
@@ -44,7 +58,13 @@ function noIntervalLines(scenario: ScenarioInfo, cells: MeasuredCell[], label: (
 
 function unstableLines(cells: MeasuredCell[], label: (cell: CellResult) => string): string[] {
   const lines = cells.flatMap((c) => (c.unstable ? [`  ${label(c)}: ${c.unstable.replace(/^unstable: /, '')}`] : []));
-  return lines.length ? ['', 'unstable cells (their rounds disagree far beyond each round\'s own spread; their intervals are wide for it):', ...lines] : [];
+  return lines.length
+    ? [
+        '',
+        "unstable cells (their rounds disagree far beyond each round's own spread; their intervals are wide for it):",
+        ...lines,
+      ]
+    : [];
 }
 
 /** `slo p99<10ms: 3 pass, 1 fail, 1 inconclusive`, then why each cell that did not pass did not. */
@@ -52,7 +72,10 @@ function sloLines(cells: MeasuredCell[], label: (cell: CellResult) => string): s
   const judged = cells.filter((c) => c.slo);
   if (judged.length === 0) return [];
   const count = (verdict: string): number => judged.filter((c) => c.slo!.verdict === verdict).length;
-  const tally = (['pass', 'fail', 'inconclusive'] as const).filter((v) => count(v) > 0).map((v) => `${count(v)} ${v}`).join(', ');
+  const tally = (['pass', 'fail', 'inconclusive'] as const)
+    .filter((v) => count(v) > 0)
+    .map((v) => `${count(v)} ${v}`)
+    .join(', ');
   const clauses = [...new Set(judged.flatMap((c) => c.slo!.clauses.map((k) => k.clause)))].join(', ');
   const lines = judged.flatMap((c) =>
     c.slo!.clauses.filter((k) => k.verdict !== 'pass').map((k) => `  ${label(c)}: ${k.verdict}: ${k.why}`),

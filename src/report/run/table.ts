@@ -52,11 +52,21 @@ export function renderTable(result: BenchResult): string {
   const sections = result.scenarios.map((scenario) => {
     const cells = result.cells.filter((c) => c.scenario === scenario.name);
     const table = cellTable(scenario, cells);
-    return [terminalText(`${scenario.name}: ${scenario.description}`), ...(table.fixed ? [terminalText(table.fixed)] : []), renderCellTable(table), ...pickFootnotes(scenario, cells).map(terminalText)].join('\n');
+    return [
+      terminalText(`${scenario.name}: ${scenario.description}`),
+      ...(table.fixed ? [terminalText(table.fixed)] : []),
+      renderCellTable(table),
+      ...pickFootnotes(scenario, cells).map(terminalText),
+    ].join('\n');
   });
   const warnings = (result.warnings ?? []).map((w) => `warning: ${terminalText(w)}`);
   const control = controlLines(result).map(terminalText);
-  return sections.join('\n\n') + (control.length ? `\n${control.join('\n')}` : '') + pooled + (warnings.length ? `\n\n${warnings.join('\n')}` : '');
+  return (
+    sections.join('\n\n') +
+    (control.length ? `\n${control.join('\n')}` : '') +
+    pooled +
+    (warnings.length ? `\n\n${warnings.join('\n')}` : '')
+  );
 }
 
 export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTable {
@@ -65,22 +75,42 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
   // An SLO column when the run was judged against one (`run --slo`).
   const judged = cells.some((c) => isMeasured(c) && c.slo);
-  const header = [...swept, 'server', 'client', 'status', ...(judged ? ['slo'] : []), ...metrics.map((m) => m.info?.header ?? m.key), ...SERVER_COST_HEADERS];
+  const header = [
+    ...swept,
+    'server',
+    'client',
+    'status',
+    ...(judged ? ['slo'] : []),
+    ...metrics.map((m) => m.info?.header ?? m.key),
+    ...SERVER_COST_HEADERS,
+  ];
   const rows = shown.map((cell): CellTableRow => {
     const status = statusText(cell);
-    const front = [...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])), cell.server, cell.client, status];
+    const front = [
+      ...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])),
+      cell.server,
+      cell.client,
+      status,
+    ];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
     if (judged) front.push(cell.slo?.verdict ?? 'n/a');
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
       const value = cell.metrics[key];
-      if (typeof value === 'number') return withInterval(formatMetric(value, info?.unit ?? 'count'), value, cell.intervals?.[key]);
+      if (typeof value === 'number')
+        return withInterval(formatMetric(value, info?.unit ?? 'count'), value, cell.intervals?.[key]);
       // Below its resolution: the most it can be, never the estimate (which may be below 0).
       const measured = cell.resolution?.[key];
       if (measured && !measured.resolved) return `< ${formatMetric(measured.atMost, info?.unit ?? 'count')}`;
-      return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : cell.missing[key] === NOT_RECORDED ? NOT_RECORDED_TEXT : 'n/a';
+      return cell.missing[key] === NO_SAMPLES
+        ? NO_SAMPLES_TEXT
+        : cell.missing[key] === NOT_RECORDED
+          ? NOT_RECORDED_TEXT
+          : 'n/a';
     });
-    const cost = server ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)] : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
+    const cost = server
+      ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)]
+      : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
     return { cell, values: [...front, ...numbers, ...cost] };
   });
   const fixed = fixedParametersText(cells, scenario.parameters);
@@ -90,7 +120,12 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
     textColumns: swept.length + 3 + (judged ? 1 : 0),
     rows,
     footer: [
-      ...tableFootnotes(scenario, cells, rows.map((r) => r.values[swept.length + 2]!), (cell) => cellLabel(cell, swept, scenario.parameters)),
+      ...tableFootnotes(
+        scenario,
+        cells,
+        rows.map((r) => r.values[swept.length + 2]!),
+        (cell) => cellLabel(cell, swept, scenario.parameters),
+      ),
       ...statisticsFootnotes(scenario, cells, (cell) => cellLabel(cell, swept, scenario.parameters)),
     ],
   };
@@ -101,12 +136,16 @@ function renderCellTable(table: CellTable): string {
   const header = table.header.map(terminalText);
   const rows = table.rows.map((row) => ({ values: row.values.map(terminalText) }));
   const full = (values: string[]): boolean => values.length === header.length;
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (full(r.values) ? (r.values[i] ?? '').length : 0))));
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => (full(r.values) ? (r.values[i] ?? '').length : 0))),
+  );
   const line = (row: string[]): string =>
     full(row)
       ? row.map((v, i) => (i < table.textColumns ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ')
       : [...row.slice(0, -1).map((v, i) => v.padEnd(widths[i]!)), row.at(-1)].join('  ');
-  return [...(rows.length ? [line(header), ...rows.map((r) => line(r.values))] : []), ...table.footer.map(terminalText)].join('\n').trimEnd();
+  return [...(rows.length ? [line(header), ...rows.map((r) => line(r.values))] : []), ...table.footer.map(terminalText)]
+    .join('\n')
+    .trimEnd();
 }
 
 /**

@@ -58,11 +58,21 @@ export class RunningBrowser {
     // Chromium's own temporary files (its singleton socket's folder) go inside the profile, and with it.
     const temp = join(this.profile, 'tmp');
     mkdirSync(temp);
-    this.child = spawn(launch.binary, [...CHROMIUM_FLAGS, resolverRules(launch.hosts), `--user-data-dir=${this.profile}`, '--remote-debugging-pipe', 'about:blank'], {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, TMPDIR: temp },
-    });
+    this.child = spawn(
+      launch.binary,
+      [
+        ...CHROMIUM_FLAGS,
+        resolverRules(launch.hosts),
+        `--user-data-dir=${this.profile}`,
+        '--remote-debugging-pipe',
+        'about:blank',
+      ],
+      {
+        detached: true,
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+        env: { ...process.env, TMPDIR: temp },
+      },
+    );
     this.pid = this.child.pid ?? -1;
     running.add(this);
     if (this.pid > 0) launch.watchProcessGroup(this.pid);
@@ -72,7 +82,9 @@ export class RunningBrowser {
     this.cdp = new CdpPipe(this.child.stdio[3] as Writable, this.child.stdio[4] as Readable);
     this.cdp.onEvent = (event) => {
       if (event.method === 'Target.targetCrashed' && this.up && !this.closing) {
-        launch.onFailure(`a browser page crashed (${String(event.params.status)}, error code ${String(event.params.errorCode)})`);
+        launch.onFailure(
+          `a browser page crashed (${String(event.params.status)}, error code ${String(event.params.errorCode)})`,
+        );
       }
     };
     this.exited = new Promise((resolve) => {
@@ -84,7 +96,8 @@ export class RunningBrowser {
       this.child.on('exit', (code, signal) => {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.cdp.close(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
-        if (this.up && !this.closing) launch.onFailure(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
+        if (this.up && !this.closing)
+          launch.onFailure(`the browser ${how}${this.lastLine() ? `: ${this.lastLine()}` : ''}`);
         this.removeProfile();
         resolve();
       });
@@ -138,7 +151,10 @@ export class RunningBrowser {
   }
 
   private lastLine(): string {
-    const lines = this.stderrTail.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^\[\d+\/\d+\.\d+:(INFO|WARNING)/.test(l));
+    const lines = this.stderrTail
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !/^\[\d+\/\d+\.\d+:(INFO|WARNING)/.test(l));
     return (lines.at(-1) ?? '').slice(0, 300);
   }
 }

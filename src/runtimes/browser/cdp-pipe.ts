@@ -20,11 +20,17 @@ export interface CdpEvent {
 export class CdpPipe {
   private nextId = 0;
   private buffered = '';
-  private readonly pending = new Map<number, { resolve(result: Record<string, unknown>): void; reject(error: Error): void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve(result: Record<string, unknown>): void; reject(error: Error): void }
+  >();
   private closedReason: string | null = null;
   onEvent: ((event: CdpEvent) => void) | null = null;
 
-  constructor(private readonly toBrowser: Writable, fromBrowser: Readable) {
+  constructor(
+    private readonly toBrowser: Writable,
+    fromBrowser: Readable,
+  ) {
     toBrowser.on('error', () => undefined); // the browser gone: its exit says why
     fromBrowser.setEncoding('utf8');
     fromBrowser.on('data', (chunk: string) => this.read(chunk));

@@ -56,7 +56,9 @@ export interface ChromiumBinary {
   source: string;
 }
 
-export type ChromiumProbe = { available: true; binary: ChromiumBinary; version: string } | { available: false; version: null; reason: string };
+export type ChromiumProbe =
+  | { available: true; binary: ChromiumBinary; version: string }
+  | { available: false; version: null; reason: string };
 
 let cached: Promise<ChromiumProbe> | null = null;
 
@@ -75,21 +77,35 @@ async function probe(): Promise<ChromiumProbe> {
   let output: string;
   try {
     output = await new Promise<string>((resolve, reject) => {
-      execFile(binary.path, ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      execFile(binary.path, ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      );
     });
   } catch (error) {
-    return { available: false, version: null, reason: `${binary.path} --version failed (${binary.source}): ${(error as Error).message.split('\n')[0]}` };
+    return {
+      available: false,
+      version: null,
+      reason: `${binary.path} --version failed (${binary.source}): ${(error as Error).message.split('\n')[0]}`,
+    };
   }
   // "Chromium 156.0.8078.108 built on Debian GNU/Linux 12 (bookworm)", "Google Chrome 131.0.6778.85"
   const version = /(\d+\.\d+\.\d+\.\d+)/.exec(output)?.[1];
-  if (!version) return { available: false, version: null, reason: `${binary.path} --version printed "${output.trim().split('\n')[0]}", not a Chromium version` };
+  if (!version)
+    return {
+      available: false,
+      version: null,
+      reason: `${binary.path} --version printed "${output.trim().split('\n')[0]}", not a Chromium version`,
+    };
   return { available: true, binary, version };
 }
 
 /** The binary to run, or why there is none (its version is probeChromium()'s). */
 export function locateChromium(): ChromiumBinary | { reason: string } {
   const fromEnv = process.env[CHROMIUM_ENV];
-  if (fromEnv) return isExecutable(fromEnv) ? { path: fromEnv, source: `${CHROMIUM_ENV}=${fromEnv}` } : { reason: `${CHROMIUM_ENV}=${fromEnv} is not an executable file` };
+  if (fromEnv)
+    return isExecutable(fromEnv)
+      ? { path: fromEnv, source: `${CHROMIUM_ENV}=${fromEnv}` }
+      : { reason: `${CHROMIUM_ENV}=${fromEnv} is not an executable file` };
   if (isExecutable(DEFAULT_PATH)) return { path: DEFAULT_PATH, source: DEFAULT_PATH };
   for (const directory of (process.env.PATH ?? '').split(delimiter).filter(isAbsolute)) {
     for (const name of NAMES_ON_PATH) {
@@ -97,7 +113,9 @@ export function locateChromium(): ChromiumBinary | { reason: string } {
       if (isExecutable(candidate)) return { path: candidate, source: `${name} on PATH` };
     }
   }
-  return { reason: `no Chromium found (${DEFAULT_PATH}, chromium on PATH; apt-get install chromium, or set ${CHROMIUM_ENV} to a Chromium binary)` };
+  return {
+    reason: `no Chromium found (${DEFAULT_PATH}, chromium on PATH; apt-get install chromium, or set ${CHROMIUM_ENV} to a Chromium binary)`,
+  };
 }
 
 function isExecutable(path: string): boolean {

@@ -52,27 +52,44 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
   failure.catch(() => undefined);
   const bridges: Array<PageBridge | undefined> = [];
   const arrived: Array<(bridge: PageBridge) => void> = [];
-  const arrivals = Array.from({ length: pages }, (_, i) => new Promise<PageBridge>((resolve) => (arrived[i] = resolve)));
+  const arrivals = Array.from(
+    { length: pages },
+    (_, i) => new Promise<PageBridge>((resolve) => (arrived[i] = resolve)),
+  );
 
   const server = await startPageServer({
     scenarioFile: fileURLToPath(host.scenario.url),
     onControl(page, socket) {
       if (page < 0 || page >= pages || bridges[page]) return void socket.terminate();
       // A page that crashed closes its control socket too: the crash event, a moment later, says more.
-      const bridge = new PageBridge(page, socket, ctx, (reason) => setTimeout(() => fail(reason), GONE_GRACE_MS).unref());
+      const bridge = new PageBridge(page, socket, ctx, (reason) =>
+        setTimeout(() => fail(reason), GONE_GRACE_MS).unref(),
+      );
       bridges[page] = bridge;
       arrived[page]!(bridge);
     },
   });
   const browsers: RunningBrowser[] = [];
   try {
-    await within(PAGE_START_TIMEOUT_MS, 'a browser page to load', failure, Promise.all(Array.from({ length: pages }, async (_, i) => {
-      const browser = await RunningBrowser.start({ binary: chromium.path, hosts: [server.host, new URL(host.url).hostname], watchProcessGroup: host.watchProcessGroup, onFailure: fail });
-      browsers.push(browser);
-      await browser.openPage(server.pageUrl(i));
-      const bridge = await arrivals[i]!;
-      await bridge.greeted;
-    })));
+    await within(
+      PAGE_START_TIMEOUT_MS,
+      'a browser page to load',
+      failure,
+      Promise.all(
+        Array.from({ length: pages }, async (_, i) => {
+          const browser = await RunningBrowser.start({
+            binary: chromium.path,
+            hosts: [server.host, new URL(host.url).hostname],
+            watchProcessGroup: host.watchProcessGroup,
+            onFailure: fail,
+          });
+          browsers.push(browser);
+          await browser.openPage(server.pageUrl(i));
+          const bridge = await arrivals[i]!;
+          await bridge.greeted;
+        }),
+      ),
+    );
     const live = bridges as PageBridge[];
     const startClocks: ClockOffset[] = [];
     for (const bridge of live) startClocks.push(await Promise.race([bridge.measureClock(), failure]));
@@ -99,10 +116,13 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
     const closeWindow = (): void => {
       if (!ctx.signal.aborted) ctx.done();
     };
-    const stop = (): void => live.forEach((bridge) => { bridge.send({ t: 'stop' }); });
+    const stop = (): void =>
+      live.forEach((bridge) => {
+        bridge.send({ t: 'stop' });
+      });
     ctx.signal.addEventListener('abort', stop, { once: true });
-    live.forEach((bridge, i) =>
-      { bridge.start(
+    live.forEach((bridge, i) => {
+      bridge.start(
         {
           t: 'start',
           scenarioPath: server.pathOf(fileURLToPath(host.scenario.url)),
@@ -122,7 +142,9 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
               () => {
                 started = true;
                 renderers.start();
-                live.forEach((b) => { b.send({ t: 'go' }); });
+                live.forEach((b) => {
+                  b.send({ t: 'go' });
+                });
               },
               (error: Error) => fail(error.message),
             );
@@ -137,15 +159,18 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
           },
           failed: (reason) => fail(pages > 1 ? `browser page ${i + 1}: ${reason}` : reason),
         },
-      ); },
-    );
+      );
+    });
     await Promise.race([over, failure, finishDeadline(ctx.signal, pages)]);
     closeWindow();
     await recordClock(host, live, startClocks, failure);
     return {
       utilization: busy,
       // The page whose timer fired latest speaks for the process, as its busiest renderer does for the loop.
-      timerLatenessMs: lateness.length === 0 ? null : { mean: Math.max(...lateness.map((l) => l.mean)), max: Math.max(...lateness.map((l) => l.max)) },
+      timerLatenessMs:
+        lateness.length === 0
+          ? null
+          : { mean: Math.max(...lateness.map((l) => l.mean)), max: Math.max(...lateness.map((l) => l.max)) },
     };
   } finally {
     await Promise.allSettled(browsers.map((browser) => browser.close()));
@@ -157,7 +182,15 @@ export async function runInBrowsers(host: ClientHalfHost, connector: PageConnect
 function finishDeadline(signal: AbortSignal, pages: number): Promise<never> {
   return new Promise((_, reject) => {
     const arm = (): void => {
-      setTimeout(() => reject(new Error(`${pages > 1 ? 'a browser page' : 'the browser page'} did not finish within ${PAGE_FINISH_TIMEOUT_MS / 1000} s after the window closed (hung?)`)), PAGE_FINISH_TIMEOUT_MS).unref();
+      setTimeout(
+        () =>
+          reject(
+            new Error(
+              `${pages > 1 ? 'a browser page' : 'the browser page'} did not finish within ${PAGE_FINISH_TIMEOUT_MS / 1000} s after the window closed (hung?)`,
+            ),
+          ),
+        PAGE_FINISH_TIMEOUT_MS,
+      ).unref();
     };
     if (signal.aborted) arm();
     else signal.addEventListener('abort', arm, { once: true });
@@ -180,10 +213,14 @@ async function within<T>(timeoutMs: number, what: string, failure: Promise<never
 /** What ran, in the cell's notes: the browser, its pages, and how fine the page clock is. */
 function describe(host: ClientHalfHost, bridges: PageBridge[], browsers: RunningBrowser[]): void {
   const product = browsers[0]?.product || 'Chromium';
-  host.ctx.note(`browser: ${product}, headless; ${bridges.length} page${bridges.length > 1 ? 's' : ''} per client process, one browser each`);
+  host.ctx.note(
+    `browser: ${product}, headless; ${bridges.length} page${bridges.length > 1 ? 's' : ''} per client process, one browser each`,
+  );
   const steps = [...new Set(bridges.map((b) => b.hello?.timerResolutionUs ?? 0))];
   const isolated = bridges.every((b) => b.hello?.crossOriginIsolated === true);
-  host.ctx.note(`page clock: performance.now() in steps of ${steps.join(', ')} µs${isolated ? ' (cross-origin isolated)' : ' (not cross-origin isolated: coarse)'}`);
+  host.ctx.note(
+    `page clock: performance.now() in steps of ${steps.join(', ')} µs${isolated ? ' (cross-origin isolated)' : ' (not cross-origin isolated: coarse)'}`,
+  );
 }
 
 /** The browsers' memory at the window's end, both ways of adding it up (the samples add RSS). */
@@ -201,7 +238,12 @@ function memoryNote(host: ClientHalfHost, browsers: RunningBrowser[]): void {
  * CLOCK_MONOTONIC through it: one sample per page in CLOCK_UNCERTAINTY_HISTOGRAM, and a note. A page
  * that cannot answer any more keeps its start uncertainty.
  */
-async function recordClock(host: ClientHalfHost, bridges: PageBridge[], startClocks: ClockOffset[], failure: Promise<never>): Promise<void> {
+async function recordClock(
+  host: ClientHalfHost,
+  bridges: PageBridge[],
+  startClocks: ClockOffset[],
+  failure: Promise<never>,
+): Promise<void> {
   const recorder = host.ctx.histogram(CLOCK_UNCERTAINTY_HISTOGRAM);
   let worst = { uncertaintyUs: 0, driftUs: null as number | null };
   for (const [i, bridge] of bridges.entries()) {
@@ -210,17 +252,23 @@ async function recordClock(host: ClientHalfHost, bridges: PageBridge[], startClo
     recorder.recordUs(clock.uncertaintyUs);
     if (clock.uncertaintyUs >= worst.uncertaintyUs) worst = clock;
   }
-  const drift = worst.driftUs === null ? 'no end probe' : `the end's estimate ${worst.driftUs >= 0 ? '+' : ''}${worst.driftUs.toFixed(1)} µs from the start's`;
+  const drift =
+    worst.driftUs === null
+      ? 'no end probe'
+      : `the end's estimate ${worst.driftUs >= 0 ? '+' : ''}${worst.driftUs.toFixed(1)} µs from the start's`;
   host.ctx.note(
     `page clock on CLOCK_MONOTONIC within ±${worst.uncertaintyUs.toFixed(1)} µs (quickest of 20 probes at the window's start and end; ${drift}): one-way delays are known to that, round trips are timed on the page clock alone`,
   );
   // A latency that depends on the offset (a one-way delay) and is typically shorter than its uncertainty is not resolved.
   const short = new Map<string, number>();
   for (const bridge of bridges) {
-    for (const [name, medianUs] of bridge.typical.offsetDependent()) if (medianUs < worst.uncertaintyUs) short.set(name, Math.min(medianUs, short.get(name) ?? medianUs));
+    for (const [name, medianUs] of bridge.typical.offsetDependent())
+      if (medianUs < worst.uncertaintyUs) short.set(name, Math.min(medianUs, short.get(name) ?? medianUs));
   }
   if (short.size > 0) {
     const named = [...short].map(([name, medianUs]) => `${name} (median ${medianUs} µs)`).join(', ');
-    host.ctx.note(`warning: the page clock's offset is known to ±${worst.uncertaintyUs.toFixed(1)} µs, more than ${named}: a one-way delay that short is not resolved on a page`);
+    host.ctx.note(
+      `warning: the page clock's offset is known to ±${worst.uncertaintyUs.toFixed(1)} µs, more than ${named}: a one-way delay that short is not resolved on a page`,
+    );
   }
 }

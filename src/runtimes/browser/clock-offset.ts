@@ -22,9 +22,13 @@ export interface ClockOffset {
 /** The offset from the quickest of `probes`; `stepUs`: the page clock's resolution. Null without probes. */
 export function offsetOf(probes: readonly ClockProbe[], stepUs: number): ClockOffset | null {
   let best: ClockProbe | null = null;
-  for (const probe of probes) if (best === null || probe.backUs - probe.sentUs < best.backUs - best.sentUs) best = probe;
+  for (const probe of probes)
+    if (best === null || probe.backUs - probe.sentUs < best.backUs - best.sentUs) best = probe;
   if (best === null) return null;
-  return { offsetUs: (best.sentUs + best.backUs) / 2 - best.pageUs, uncertaintyUs: (best.backUs - best.sentUs) / 2 + stepUs };
+  return {
+    offsetUs: (best.sentUs + best.backUs) / 2 - best.pageUs,
+    uncertaintyUs: (best.backUs - best.sentUs) / 2 + stepUs,
+  };
 }
 
 /**
@@ -32,7 +36,10 @@ export function offsetOf(probes: readonly ClockProbe[], stepUs: number): ClockOf
  * through the window: within the start's uncertainty, and at the end within the end's plus however far
  * the two estimates moved apart (the page's clock is CLOCK_MONOTONIC too, so they agree but for noise).
  */
-export function windowUncertaintyUs(start: ClockOffset, end: ClockOffset | null): { uncertaintyUs: number; driftUs: number | null } {
+export function windowUncertaintyUs(
+  start: ClockOffset,
+  end: ClockOffset | null,
+): { uncertaintyUs: number; driftUs: number | null } {
   if (end === null) return { uncertaintyUs: start.uncertaintyUs, driftUs: null };
   const driftUs = end.offsetUs - start.offsetUs;
   return { uncertaintyUs: Math.max(start.uncertaintyUs, Math.abs(driftUs) + end.uncertaintyUs), driftUs };

@@ -62,9 +62,16 @@ export class PageBridge {
   /** Resolves when the page said hello. */
   readonly greeted = new Promise<void>((resolve) => (this.helloSeen = resolve));
 
-  constructor(readonly index: number, private readonly socket: WebSocket, private readonly ctx: ClientScenarioContext, onGone: (reason: string) => void) {
+  constructor(
+    readonly index: number,
+    private readonly socket: WebSocket,
+    private readonly ctx: ClientScenarioContext,
+    onGone: (reason: string) => void,
+  ) {
     socket.on('message', (data) => this.receive(JSON.parse(String(data)) as FromPage));
-    socket.on('close', () => onGone(`browser page ${index + 1} closed its control connection (the page crashed or was closed)`));
+    socket.on('close', () =>
+      onGone(`browser page ${index + 1} closed its control connection (the page crashed or was closed)`),
+    );
     socket.on('error', () => undefined);
   }
 
@@ -85,7 +92,15 @@ export class PageBridge {
       const id = ++this.nextProbe;
       const sentUs = this.ctx.nowUs();
       const pageUs = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`browser page ${this.index + 1} did not answer a clock probe within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `browser page ${this.index + 1} did not answer a clock probe within ${PROBE_TIMEOUT_MS / 1000} s`,
+              ),
+            ),
+          PROBE_TIMEOUT_MS,
+        );
         this.probes.set(id, (value) => {
           clearTimeout(timer);
           resolve(value);
@@ -194,20 +209,22 @@ export class PageBridge {
       counted.onUnexpectedClose = onUnexpectedClose;
       return this.standIn(id, extensions, counted);
     };
-    const options: ClientConnectOptions & WithPageOpening = { onMessage: () => undefined, onUnexpectedClose: () => undefined, [PAGE_OPENING]: opening };
-    this.ctx
-      .connect({ ...options, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
-      .then(
-        (connection) => {
-          counted.connection = connection;
-          this.send({ t: 'connected', id });
-          if (counted.lostEarly !== null) this.lost(id, counted.lostEarly);
-        },
-        (error: Error) => {
-          this.connections.delete(id);
-          this.send({ t: 'connect-failed', id, reason: error.message.split('\n')[0]! });
-        },
-      );
+    const options: ClientConnectOptions & WithPageOpening = {
+      onMessage: () => undefined,
+      onUnexpectedClose: () => undefined,
+      [PAGE_OPENING]: opening,
+    };
+    this.ctx.connect({ ...options, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }).then(
+      (connection) => {
+        counted.connection = connection;
+        this.send({ t: 'connected', id });
+        if (counted.lostEarly !== null) this.lost(id, counted.lostEarly);
+      },
+      (error: Error) => {
+        this.connections.delete(id);
+        this.send({ t: 'connect-failed', id, reason: error.message.split('\n')[0]! });
+      },
+    );
   }
 
   private lost(id: number, reason: string): void {

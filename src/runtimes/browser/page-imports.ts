@@ -28,7 +28,11 @@ export function socketIoBundleFile(): string {
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
 
 /** The page's import map; `fileUrl(path)` and `builtinUrl(name)` say where the page's server serves each. */
-export function importMap(fileUrl: (path: string) => string, builtinUrl: (name: string) => string, socketIoUrl: string): { imports: Record<string, string> } {
+export function importMap(
+  fileUrl: (path: string) => string,
+  builtinUrl: (name: string) => string,
+  socketIoUrl: string,
+): { imports: Record<string, string> } {
   const imports: Record<string, string> = { 'wsbench/scenario': fileUrl(KIT_FILE), 'socket.io-client': socketIoUrl };
   for (const name of BUILTINS) {
     imports[name] = builtinUrl(name);

@@ -67,11 +67,15 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '', 'http://page');
     const page = Number(url.searchParams.get('page'));
-    if (request.headers.host !== hostHeader || url.pathname !== `${base}${CONTROL_PATH}` || !Number.isInteger(page)) return void socket.destroy();
+    if (request.headers.host !== hostHeader || url.pathname !== `${base}${CONTROL_PATH}` || !Number.isInteger(page))
+      return void socket.destroy();
     controls.handleUpgrade(request, socket, head, (ws) => options.onControl(page, ws));
   });
 
-  async function serve(rawUrl: string, host: string | undefined): Promise<{ status: number; body: string | Buffer; type?: string }> {
+  async function serve(
+    rawUrl: string,
+    host: string | undefined,
+  ): Promise<{ status: number; body: string | Buffer; type?: string }> {
     if (host !== hostHeader) return { status: 403, body: 'wrong Host' };
     const path = new URL(rawUrl, 'http://page').pathname;
     if (!path.startsWith(`${base}/`)) return { status: 404, body: '' };
@@ -80,7 +84,9 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     if (rest === '/socket.io-client.js') return moduleFile(socketIoBundleFile(), [dirname(socketIoBundleFile())]);
     if (rest.startsWith('/node/') && rest.endsWith('.js')) {
       const standIn = await builtinStandIn(decodeURIComponent(rest.slice('/node/'.length, -'.js'.length)));
-      return standIn === null ? { status: 404, body: '' } : { status: 200, body: standIn, type: 'text/javascript; charset=utf-8' };
+      return standIn === null
+        ? { status: 404, body: '' }
+        : { status: 200, body: standIn, type: 'text/javascript; charset=utf-8' };
     }
     if (rest.startsWith('/fs/')) return moduleFile(decodeURIComponent(rest.slice('/fs'.length)), roots);
     return { status: 404, body: '' };
@@ -107,14 +113,18 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 }
 
 /** A JavaScript file inside one of `roots`, read through its open descriptor once it proved a regular file of bounded size. */
-async function moduleFile(path: string, roots: string[]): Promise<{ status: number; body: string | Buffer; type?: string }> {
+async function moduleFile(
+  path: string,
+  roots: string[],
+): Promise<{ status: number; body: string | Buffer; type?: string }> {
   let real: string;
   try {
     real = realpathSync(path);
   } catch {
     return { status: 404, body: '' };
   }
-  if (!MODULE_EXTENSIONS.has(extname(real)) || !roots.some((root) => real.startsWith(root + sep))) return { status: 404, body: '' };
+  if (!MODULE_EXTENSIONS.has(extname(real)) || !roots.some((root) => real.startsWith(root + sep)))
+    return { status: 404, body: '' };
   const file = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const stat = await file.stat();

@@ -63,10 +63,12 @@ export class RendererLoad {
   }
 
   private read(): void {
-    this.last = new Map(this.renderers.flat().flatMap((pid) => {
-      const onCpuNs = mainThreadOnCpuNs(pid);
-      return onCpuNs === null ? [] : [[pid, onCpuNs] as const];
-    }));
+    this.last = new Map(
+      this.renderers.flat().flatMap((pid) => {
+        const onCpuNs = mainThreadOnCpuNs(pid);
+        return onCpuNs === null ? [] : [[pid, onCpuNs] as const];
+      }),
+    );
     this.lastAtMs = performance.now();
   }
 }

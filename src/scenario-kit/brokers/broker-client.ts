@@ -55,7 +55,12 @@ export const CONFIRM_TIMEOUT_MS = 10_000;
  * time or the connection closed first.
  */
 export class Confirmations {
-  private readonly waiting: Array<{ what: string; resolve(): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }> = [];
+  private readonly waiting: Array<{
+    what: string;
+    resolve(): void;
+    reject(error: Error): void;
+    timer: ReturnType<typeof setTimeout>;
+  }> = [];
 
   expect(what: string, timeoutMs = CONFIRM_TIMEOUT_MS): Promise<void> {
     return new Promise((resolve, reject) => {

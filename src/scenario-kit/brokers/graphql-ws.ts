@@ -43,7 +43,8 @@ export const graphqlWsPubSub: BrokerProtocol = {
             if (publications.has(id)) return;
             const subscription = subscriptions.get(id);
             const event = Array.isArray(frame.payload) ? undefined : frame.payload?.data?.messages;
-            if (!subscription || !event) return onProblem(`a "next" that is no event of a subscription: ${raw.slice(0, 80)}`);
+            if (!subscription || !event)
+              return onProblem(`a "next" that is no event of a subscription: ${raw.slice(0, 80)}`);
             if (event.subscribed === true) subscription.confirmed.answer();
             else if (typeof event.payload === 'string') subscription.onMessage(event.payload);
             else onProblem(`an event without a payload: ${raw.slice(0, 80)}`);
@@ -53,7 +54,9 @@ export const graphqlWsPubSub: BrokerProtocol = {
             if (!publications.delete(id)) onProblem(`the broker completed subscription ${id}`);
             return;
           case 'error':
-            return onProblem(`the broker answered operation ${id} with errors: ${JSON.stringify(frame.payload).slice(0, 120)}`);
+            return onProblem(
+              `the broker answered operation ${id} with errors: ${JSON.stringify(frame.payload).slice(0, 120)}`,
+            );
           case 'connection_ack':
             acked.answer();
             return;
@@ -88,7 +91,9 @@ export const graphqlWsPubSub: BrokerProtocol = {
       publish(topic, payload) {
         const id = `p${nextId++}`;
         publications.add(id);
-        socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: PUBLISH, variables: { topic, payload } } }));
+        socket.send(
+          JSON.stringify({ id, type: 'subscribe', payload: { query: PUBLISH, variables: { topic, payload } } }),
+        );
       },
       close: () => socket.close(),
     };

@@ -66,7 +66,13 @@ export const mqttPubSub: BrokerProtocol = {
       },
     });
     const connected = connack.expect('CONNACK');
-    socket.send(packet(CONNECT, [utf8String('MQTT'), new Uint8Array([PROTOCOL_LEVEL_311, CLEAN_SESSION, 0, 0]), utf8String(clientId)]));
+    socket.send(
+      packet(CONNECT, [
+        utf8String('MQTT'),
+        new Uint8Array([PROTOCOL_LEVEL_311, CLEAN_SESSION, 0, 0]),
+        utf8String(clientId),
+      ]),
+    );
     await connected;
     let nextId = 1;
     const client: BrokerClient = {
@@ -127,7 +133,10 @@ function packet(type: number, parts: Uint8Array[]): Uint8Array {
 class PacketReader {
   private buffer = new Uint8Array(0);
 
-  constructor(private readonly onPacket: (type: number, body: Uint8Array) => void, private readonly onProblem: (text: string) => void) {}
+  constructor(
+    private readonly onPacket: (type: number, body: Uint8Array) => void,
+    private readonly onProblem: (text: string) => void,
+  ) {}
 
   push(chunk: Uint8Array): void {
     let data = chunk;

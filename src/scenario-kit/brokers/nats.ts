@@ -14,7 +14,16 @@ const CR = 13;
 const LF = 10;
 const PING = utf8('PING\r\n');
 const PONG = utf8('PONG\r\n');
-const CONNECT = { verbose: false, pedantic: false, protocol: 1, echo: false, headers: false, no_responders: false, lang: 'wsbench', version: '1' };
+const CONNECT = {
+  verbose: false,
+  pedantic: false,
+  protocol: 1,
+  echo: false,
+  headers: false,
+  no_responders: false,
+  lang: 'wsbench',
+  version: '1',
+};
 
 export const natsPubSub: BrokerProtocol = {
   name: 'nats',
@@ -89,7 +98,13 @@ export const natsPubSub: BrokerProtocol = {
 class CommandReader {
   private buffer = new Uint8Array(0);
 
-  constructor(private readonly on: { line(line: string): 'line' | 'payload'; message(line: string, payload: Uint8Array): void; problem(text: string): void }) {}
+  constructor(
+    private readonly on: {
+      line(line: string): 'line' | 'payload';
+      message(line: string, payload: Uint8Array): void;
+      problem(text: string): void;
+    },
+  ) {}
 
   push(chunk: Uint8Array): void {
     let data = chunk;

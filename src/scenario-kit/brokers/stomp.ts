@@ -28,7 +28,8 @@ export const stompPubSub: BrokerProtocol = {
         if (handler) handler(body);
         else onProblem(`a MESSAGE for subscription "${headers.get('subscription')}", which was never made`);
       } else if (command === 'RECEIPT') {
-        if (!receipts.get(headers.get('receipt-id') ?? '')?.answer()) onProblem(`a RECEIPT for "${headers.get('receipt-id')}", which was never asked for`);
+        if (!receipts.get(headers.get('receipt-id') ?? '')?.answer())
+          onProblem(`a RECEIPT for "${headers.get('receipt-id')}", which was never asked for`);
       } else if (command === 'CONNECTED') {
         connected.answer();
       } else if (command === 'ERROR') {
@@ -71,7 +72,9 @@ export const stompPubSub: BrokerProtocol = {
         return confirmed;
       },
       publish(topic, payload) {
-        socket.send(`SEND\ndestination:${TOPIC_PREFIX}${topic}\ncontent-type:text/plain\ncontent-length:${utf8(payload).byteLength}\n\n${payload}${NUL}`);
+        socket.send(
+          `SEND\ndestination:${TOPIC_PREFIX}${topic}\ncontent-type:text/plain\ncontent-length:${utf8(payload).byteLength}\n\n${payload}${NUL}`,
+        );
       },
       async close() {
         socket.send(`DISCONNECT\n\n${NUL}`);
@@ -83,7 +86,9 @@ export const stompPubSub: BrokerProtocol = {
 };
 
 /** The first whole frame of `text` (text bodies only), or null while it is incomplete. */
-function readFrame(text: string): { command: string; headers: Map<string, string>; body: string; length: number } | null {
+function readFrame(
+  text: string,
+): { command: string; headers: Map<string, string>; body: string; length: number } | null {
   const headEnd = text.indexOf('\n\n');
   if (headEnd < 0) return null;
   const [command = '', ...lines] = text.slice(0, headEnd).replace(/\r/g, '').split('\n');

@@ -23,7 +23,9 @@ export const wsbenchPubSub: BrokerProtocol = {
         }
         if (typeof frame.pub === 'string' && typeof frame.msg === 'string') {
           const handler = handlers.get(frame.pub);
-          return handler ? handler(frame.msg) : onProblem(`a message on "${frame.pub}", which this connection never subscribed to`);
+          return handler
+            ? handler(frame.msg)
+            : onProblem(`a message on "${frame.pub}", which this connection never subscribed to`);
         }
         if (typeof frame.subscribed === 'string' && confirmations.get(frame.subscribed)?.answer()) return;
         onProblem(`neither {"pub","msg"} nor an awaited {"subscribed"}: ${raw.slice(0, 80)}`);

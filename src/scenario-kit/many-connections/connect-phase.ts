@@ -9,14 +9,27 @@ import { localPortCount, sourceAddressCount } from '../source-addresses.js';
 
 /** The parameters of a paced connect phase, declared once for every scenario that has one. */
 export const CONNECT_PHASE_PARAMETERS = {
-  connectRate: { kind: 'integer', description: 'connections opened per second, over all client processes', default: 1000, min: 1, max: 100_000 },
+  connectRate: {
+    kind: 'integer',
+    description: 'connections opened per second, over all client processes',
+    default: 1000,
+    min: 1,
+    max: 100_000,
+  },
   connectTimeout: {
-    kind: 'duration', description: 'a connection not open after this counts as failed (ETIMEDOUT)', default: '10s', min: '100ms', max: '60s',
+    kind: 'duration',
+    description: 'a connection not open after this counts as failed (ETIMEDOUT)',
+    default: '10s',
+    min: '100ms',
+    max: '60s',
   },
   sourceAddresses: {
     kind: 'integer',
-    description: 'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
-    default: 0, min: 0, max: 250,
+    description:
+      'loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000)',
+    default: 0,
+    min: 0,
+    max: 250,
   },
 } as const;
 
@@ -47,14 +60,16 @@ export function connectPhaseProblem(p: ConnectPhase): ParameterProblem | null {
   const perProcess = processes === 1 ? p.connections : Math.ceil((p.connections / processes) * SPREAD_MARGIN);
   if (limit !== null && perProcess + FD_RESERVE > limit) {
     const where = processes === 1 ? 'in the server process' : `in each of the ${processes} server processes`;
-    const message = `${p.connections} needs about ${perProcess + FD_RESERVE} open files ${where} (one per connection), `
-      + `above the open-file limit of ${limit} (ulimit -n)${processes === 1 ? '; --server-processes N spreads them over N processes' : ''}`;
+    const message =
+      `${p.connections} needs about ${perProcess + FD_RESERVE} open files ${where} (one per connection), ` +
+      `above the open-file limit of ${limit} (ulimit -n)${processes === 1 ? '; --server-processes N spreads them over N processes' : ''}`;
     return { parameter: 'connections', message };
   }
   const connectMs = (p.connections / p.connectRate) * 1000 + p.connectTimeout;
   if (connectMs > CONNECT_BUDGET_MS) {
-    const message = `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms `
-      + `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
+    const message =
+      `${p.connections} connections at ${p.connectRate}/s with a connectTimeout of ${p.connectTimeout}ms ` +
+      `may take ${Math.ceil(connectMs / 1000)} s to connect, more than the ${CONNECT_BUDGET_MS / 1000} s allowed; raise connectRate`;
     return { parameter: 'connectRate', message };
   }
   const ports = localPortCount();

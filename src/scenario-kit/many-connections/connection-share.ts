@@ -15,7 +15,11 @@ export interface ConnectionShare {
   sourceOf(index: number): { localAddress?: string };
 }
 
-export function connectionShare(ctx: Pick<ClientScenarioContext, 'share' | 'firstOfShare'>, connections: number, sourceAddresses: number): ConnectionShare {
+export function connectionShare(
+  ctx: Pick<ClientScenarioContext, 'share' | 'firstOfShare'>,
+  connections: number,
+  sourceAddresses: number,
+): ConnectionShare {
   const addresses = sourceAddressCount(connections, sourceAddresses);
   return {
     count: ctx.share(connections),

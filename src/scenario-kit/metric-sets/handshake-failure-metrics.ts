@@ -21,11 +21,23 @@ export function handshakeFailureMetrics<P extends string>(
   description?: (failure: HandshakeFailure) => string,
 ): Record<HandshakeFailureKey<P>, MetricDefinition> {
   return Object.fromEntries(
-    HANDSHAKE_FAILURES.map((f) => [handshakeFailureKey(prefix, f), total(handshakeFailureKey(prefix, f), header(f), { better: 'lower', ...(description ? { description: description(f) } : {}) })]),
+    HANDSHAKE_FAILURES.map((f) => [
+      handshakeFailureKey(prefix, f),
+      total(handshakeFailureKey(prefix, f), header(f), {
+        better: 'lower',
+        ...(description ? { description: description(f) } : {}),
+      }),
+    ]),
   ) as Record<HandshakeFailureKey<P>, MetricDefinition>;
 }
 
 /** The counter of each class under `prefix`. */
-export function handshakeFailureCounters(ctx: Pick<ClientScenarioContext, 'counter'>, prefix: string): Record<HandshakeFailure, Counter> {
-  return Object.fromEntries(HANDSHAKE_FAILURES.map((f) => [f, ctx.counter(handshakeFailureKey(prefix, f))])) as Record<HandshakeFailure, Counter>;
+export function handshakeFailureCounters(
+  ctx: Pick<ClientScenarioContext, 'counter'>,
+  prefix: string,
+): Record<HandshakeFailure, Counter> {
+  return Object.fromEntries(HANDSHAKE_FAILURES.map((f) => [f, ctx.counter(handshakeFailureKey(prefix, f))])) as Record<
+    HandshakeFailure,
+    Counter
+  >;
 }

@@ -33,7 +33,11 @@ const PAGE_BYTES = 4096;
  * the mean, at least a page) per connection. Null below `minConnections` or
  * when the server did not report its baseline or was not measured.
  */
-export function serverRssPerConnection({ measurements: m, resources: { server } }: MetricInput, connected: number, minConnections = 1): ValueWithResolution | null {
+export function serverRssPerConnection(
+  { measurements: m, resources: { server } }: MetricInput,
+  connected: number,
+  minConnections = 1,
+): ValueWithResolution | null {
   const baseline = m.serverCounters[SERVER_RSS_BASELINE];
   if (!server || baseline === undefined || connected < Math.max(1, minConnections)) return null;
   const { max, mean } = server.rssBytes;

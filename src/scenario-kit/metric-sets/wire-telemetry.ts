@@ -28,7 +28,10 @@ export class WireTelemetry {
   private chunkUs = -1;
   private assemblyStartUs = -1;
 
-  constructor(private readonly clock: Clock, metrics: MetricsApi) {
+  constructor(
+    private readonly clock: Clock,
+    metrics: MetricsApi,
+  ) {
     this.assembly = metrics.histogram('assembly');
     this.parser = new FrameParser({
       onMessageStart: (final) => {
@@ -103,30 +106,58 @@ function wire(
     (m.counters.wireTapped ?? 0) > 0 ? value(m.counters, m) : null;
   return { header, unit, better, role, source: { custom: `${how}, read off the wire`, compute } };
 }
-const count = (name: string) => (c: Counters): number => c[name] ?? 0;
+const count =
+  (name: string) =>
+  (c: Counters): number =>
+    c[name] ?? 0;
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
-const assemblyUs = (stat: 'p99Ms' | 'maxMs') => (_c: Counters, m: CellMeasurements): number | null => {
-  const assembly = m.latency.assembly;
-  return assembly ? assembly[stat] * 1000 : null;
-};
+const assemblyUs =
+  (stat: 'p99Ms' | 'maxMs') =>
+  (_c: Counters, m: CellMeasurements): number | null => {
+    const assembly = m.latency.assembly;
+    return assembly ? assembly[stat] * 1000 : null;
+  };
 
 /** The receive path as metrics, from the counters flush() wrote. */
 export const WIRE_METRICS = {
-  receiveErrors: wire('rx err', 'count', 'WebSocket framing violations', count('wireProtocolErrors'), 'lower', 'errors'),
-  framesPerMessageAvg: wire('frm/msg', 'ratio', 'data frames / messages', (c) => ratio(c.wireDataFrames ?? 0, c.wireMessages ?? 0)),
+  receiveErrors: wire(
+    'rx err',
+    'count',
+    'WebSocket framing violations',
+    count('wireProtocolErrors'),
+    'lower',
+    'errors',
+  ),
+  framesPerMessageAvg: wire('frm/msg', 'ratio', 'data frames / messages', (c) =>
+    ratio(c.wireDataFrames ?? 0, c.wireMessages ?? 0),
+  ),
   // Each round's own largest: maxima of several rounds cannot add up.
-  framesPerMessageMax: { ...wire('max frm', 'count', 'most data frames one message took', count('wireMaxFramesPerMessage')), acrossRounds: 'max' },
+  framesPerMessageMax: {
+    ...wire('max frm', 'count', 'most data frames one message took', count('wireMaxFramesPerMessage')),
+    acrossRounds: 'max',
+  },
   fastPathMessages: wire('fast path', 'count', 'messages that came in one frame', count('fastPathMessages')),
   assembledMessages: wire('assembled', 'count', 'messages assembled from several frames', count('assembledMessages')),
   fastPathPercent: wire('fast %', '%', 'share of messages that came in one frame', (c) => {
     const share = ratio(c.fastPathMessages ?? 0, c.wireMessages ?? 0);
     return share === null ? null : 100 * share;
   }),
-  assemblyAvgUs: wire('asm µs', 'us', 'exact sum of assembly times / assembled messages', (c) =>
-    ratio(c.assemblyTotalUs ?? 0, c.assembledMessages ?? 0), 'lower'),
+  assemblyAvgUs: wire(
+    'asm µs',
+    'us',
+    'exact sum of assembly times / assembled messages',
+    (c) => ratio(c.assemblyTotalUs ?? 0, c.assembledMessages ?? 0),
+    'lower',
+  ),
   assemblyP99Us: wire('asm p99 µs', 'us', 'p99 of the assembly histogram', assemblyUs('p99Ms'), 'lower'),
   assemblyMaxUs: wire('asm max µs', 'us', 'longest assembly', assemblyUs('maxMs'), 'lower'),
-  assemblyTotalMs: wire('asm total ms', 'ms', 'exact sum of assembly times', (c) => (c.assemblyTotalUs ?? 0) / 1000, 'lower'),
+  assemblyTotalMs: wire(
+    'asm total ms',
+    'ms',
+    'exact sum of assembly times',
+    (c) => (c.assemblyTotalUs ?? 0) / 1000,
+    'lower',
+  ),
   wireMessages: wire('wire msgs', 'count', 'complete data messages', count('wireMessages')),
   wirePayloadBytes: wire('wire payload', 'bytes', 'payload bytes of data frames', count('wirePayloadBytes')),
   wireDataFrames: wire('data frames', 'count', 'data frames', count('wireDataFrames')),

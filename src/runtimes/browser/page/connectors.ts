@@ -38,7 +38,13 @@ function sessionOf(url: string): TlsSession {
 }
 
 function phasesFrom(startMs: number, openMs: number): HandshakePhases {
-  return { tcpConnectUs: null, tlsHandshakeUs: null, upgradeUs: null, totalUs: (openMs - startMs) * 1000, reason: 'a page sees no socket: only the time from connect to open' };
+  return {
+    tcpConnectUs: null,
+    tlsHandshakeUs: null,
+    upgradeUs: null,
+    totalUs: (openMs - startMs) * 1000,
+    reason: 'a page sees no socket: only the time from connect to open',
+  };
 }
 
 function openWebSocket(url: string, { onMessage, onClose, protocols }: OpenOptions): Opening {
@@ -51,7 +57,12 @@ function openWebSocket(url: string, { onMessage, onClose, protocols }: OpenOptio
   const result = new Promise<ClientConnection>((resolve, reject) => {
     // The browser gives a script no reason for a failed handshake (by design): the close code is all there is.
     socket.addEventListener('close', (event) => {
-      if (!opened) reject(new Error(`the browser could not open the WebSocket (close code ${event.code}${event.reason ? `: ${event.reason}` : ''})`));
+      if (!opened)
+        reject(
+          new Error(
+            `the browser could not open the WebSocket (close code ${event.code}${event.reason ? `: ${event.reason}` : ''})`,
+          ),
+        );
       else if (!closing) onClose(`connection closed by peer (code ${event.code})`);
     });
     socket.addEventListener('message', (event) => {
@@ -105,7 +116,9 @@ function loadSocketIo(): Promise<SocketIoFactory> {
 
 function openSocketIo(url: string, { onMessage, onClose, protocols }: OpenOptions): Opening {
   if (protocols?.length) {
-    const refused = Promise.reject(new Error("socket.io's browser client cannot offer WebSocket subprotocols: engine.io sets its own handshake"));
+    const refused = Promise.reject(
+      new Error("socket.io's browser client cannot offer WebSocket subprotocols: engine.io sets its own handshake"),
+    );
     return { opened: refused, abandon: () => undefined };
   }
   const startMs = performance.now();
@@ -116,13 +129,20 @@ function openSocketIo(url: string, { onMessage, onClose, protocols }: OpenOption
     (io) =>
       new Promise<ClientConnection>((resolve, reject) => {
         if (abandoned) return reject(new Error('given up before it opened'));
-        const s = (socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: 30_000 }));
+        const s = (socket = io(url, {
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+          timeout: 30_000,
+        }));
         const ws = (): { bufferedAmount?: number; extensions?: string } | undefined => s.io.engine?.transport?.ws;
         s.once('connect_error', (error: Error) => {
           s.close();
           reject(new Error(`socket.io client could not connect: ${error.message}`));
         });
-        s.on(SOCKET_IO_MESSAGE, (data: string | ArrayBuffer) => onMessage(typeof data === 'string' ? data : new Uint8Array(data)));
+        s.on(SOCKET_IO_MESSAGE, (data: string | ArrayBuffer) =>
+          onMessage(typeof data === 'string' ? data : new Uint8Array(data)),
+        );
         s.once('connect', () => {
           const phases = phasesFrom(startMs, performance.now());
           const session = sessionOf(url);

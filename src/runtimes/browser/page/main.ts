@@ -20,7 +20,13 @@ const send = (message: FromPage): void => {
 let receive: ((message: ToPage) => void) | null = null;
 
 control.addEventListener('open', () => {
-  send({ t: 'hello', page: Number(query.get('page')), userAgent: page.navigator.userAgent, timerResolutionUs: timerResolutionUs(), crossOriginIsolated: page.crossOriginIsolated === true });
+  send({
+    t: 'hello',
+    page: Number(query.get('page')),
+    userAgent: page.navigator.userAgent,
+    timerResolutionUs: timerResolutionUs(),
+    crossOriginIsolated: page.crossOriginIsolated === true,
+  });
 });
 control.addEventListener('message', (event) => {
   const message = JSON.parse(event.data as string) as ToPage;
@@ -51,7 +57,9 @@ async function importScenario(path: string, name: string): Promise<AnyScenario> 
   } catch (error) {
     throw new Error(`the page could not load the scenario module: ${(error as Error).message}`);
   }
-  const found = Object.values(module).filter(isScenario).find((s) => s.name === name);
+  const found = Object.values(module)
+    .filter(isScenario)
+    .find((s) => s.name === name);
   if (!found) throw new Error(`the scenario module exports no scenario "${name}"`);
   return found;
 }

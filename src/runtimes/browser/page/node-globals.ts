@@ -57,7 +57,8 @@ g.Buffer = {
       const bytes = encoder.encode(value);
       return new PageBuffer(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
-    if (value instanceof ArrayBuffer) return new PageBuffer(value, offset ?? 0, length ?? value.byteLength - (offset ?? 0));
+    if (value instanceof ArrayBuffer)
+      return new PageBuffer(value, offset ?? 0, length ?? value.byteLength - (offset ?? 0));
     return PageBuffer.from(value as ArrayLike<number>) as PageBuffer;
   },
   alloc: (size: number): PageBuffer => new PageBuffer(size),
@@ -84,12 +85,17 @@ class PageTimer {
 
 type TimerFunction = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => number;
 type ClearFunction = (id?: number) => void;
-const idOf = (timer: unknown): number | undefined => (timer instanceof PageTimer ? timer.id : (timer as number | undefined));
+const idOf = (timer: unknown): number | undefined =>
+  timer instanceof PageTimer ? timer.id : (timer as number | undefined);
 
-for (const [set, clear] of [['setTimeout', 'clearTimeout'], ['setInterval', 'clearInterval']] as const) {
+for (const [set, clear] of [
+  ['setTimeout', 'clearTimeout'],
+  ['setInterval', 'clearInterval'],
+] as const) {
   const nativeSet = (g[set] as TimerFunction).bind(globalThis);
   const nativeClear = (g[clear] as ClearFunction).bind(globalThis);
-  g[set] = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => new PageTimer(nativeSet(fn, ms, ...args));
+  g[set] = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
+    new PageTimer(nativeSet(fn, ms, ...args));
   g[clear] = (timer?: unknown) => nativeClear(idOf(timer));
 }
 

@@ -10,7 +10,7 @@ import type { ClientConnection } from '../../../adapter-types.js';
 import type { ClientScenarioContext, HttpClient, ServerRestartTimes } from '../../../scenario-types.js';
 import { firstOfShare, shareOf } from '../../../share.js';
 import { RECORD_FLUSH_MS, type FromPage, type PageStart, type ToPage } from '../bridge-protocol.js';
-import { openConnection, } from './connectors.js';
+import { openConnection } from './connectors.js';
 import { pageUs } from './page-globals.js';
 import { RecordBatcher } from './record-batch.js';
 
@@ -36,7 +36,12 @@ export interface PageLink {
 export function pageContext(
   start: PageStart,
   link: PageLink,
-): { ctx: ClientScenarioContext; receive(message: ToPage): void; flush(): void; timerLateness(): { mean: number; max: number } | null } {
+): {
+  ctx: ClientScenarioContext;
+  receive(message: ToPage): void;
+  flush(): void;
+  timerLateness(): { mean: number; max: number } | null;
+} {
   const batch = new RecordBatcher();
   const window = new AbortController();
   const notes = new Set<string>();
@@ -62,7 +67,9 @@ export function pageContext(
   void opened.then(() => lateness.start(window.signal));
 
   const unavailableHttp = (): never => {
-    throw new Error("a browser page cannot call the server's HTTP routes (another origin, and the routes send no CORS headers)");
+    throw new Error(
+      "a browser page cannot call the server's HTTP routes (another origin, and the routes send no CORS headers)",
+    );
   };
   const http: HttpClient = { request: async () => unavailableHttp(), wireBytes: unavailableHttp };
 
@@ -83,7 +90,11 @@ export function pageContext(
         const id = ++nextId;
         const verdict = new Promise<void>((resolve, reject) => verdicts.set(id, { resolve, reject }));
         link.send({ t: 'connect', id });
-        link.send({ t: 'open-failed', id, reason: `a browser page holds at most ${PAGE_CONNECTION_LIMIT} connections (Chromium's own limit is about 255 per page and per browser): lower the connections, or add client processes` });
+        link.send({
+          t: 'open-failed',
+          id,
+          reason: `a browser page holds at most ${PAGE_CONNECTION_LIMIT} connections (Chromium's own limit is about 255 per page and per browser): lower the connections, or add client processes`,
+        });
         await verdict;
         throw new Error('the engine counted a connection the page refused');
       }
@@ -133,7 +144,11 @@ export function pageContext(
       } catch (error) {
         giveUp();
         if (!verdicts.has(id)) throw error; // the engine refused it: its reason
-        link.send({ t: 'open-failed', id, reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]! });
+        link.send({
+          t: 'open-failed',
+          id,
+          reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]!,
+        });
         await verdict.catch((counted: Error) => {
           throw counted;
         });
@@ -242,7 +257,9 @@ class TimerLateness {
   }
 
   stats(): { mean: number; max: number } | null {
-    return this.ticks === 0 ? null : { mean: Math.round((this.sumMs / this.ticks) * 10) / 10, max: Math.round(this.maxMs * 10) / 10 };
+    return this.ticks === 0
+      ? null
+      : { mean: Math.round((this.sumMs / this.ticks) * 10) / 10, max: Math.round(this.maxMs * 10) / 10 };
   }
 }
 

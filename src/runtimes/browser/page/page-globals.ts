@@ -11,7 +11,10 @@ export interface BrowserWebSocket {
   readonly extensions: string;
   send(data: string | ArrayBufferView | ArrayBuffer): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'error' | 'close' | 'message', listener: (event: { data?: unknown; code?: number; reason?: string }) => void): void;
+  addEventListener(
+    type: 'open' | 'error' | 'close' | 'message',
+    listener: (event: { data?: unknown; code?: number; reason?: string }) => void,
+  ): void;
 }
 
 export interface PageGlobals {

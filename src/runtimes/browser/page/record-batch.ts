@@ -21,7 +21,8 @@ export class RecordBatcher {
   histogram(name: string): Recorder {
     return {
       recordUs: (valueUs) => this.push(this.us, name, wholeUs(valueUs)),
-      recordUsWithInterval: (valueUs, intervalUs) => this.push(this.usInterval, name, wholeUs(valueUs), Math.max(1, Math.round(intervalUs))),
+      recordUsWithInterval: (valueUs, intervalUs) =>
+        this.push(this.usInterval, name, wholeUs(valueUs), Math.max(1, Math.round(intervalUs))),
     };
   }
 
