@@ -221,6 +221,7 @@ type WithCommon<D extends ParameterDeclarations> = D & Omit<typeof COMMON_PARAME
 export interface ScenarioDefinition<
   D extends ParameterDeclarations = ParameterDeclarations,
   M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
+  // biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
   R extends RecorderDeclarations = {},
   S = unknown,
 > {
@@ -382,6 +383,7 @@ type OwnHistograms<M> = {
 }[keyof M];
 
 /** The ctx of `connection(conn, ctx)` and `setup(ctx)`: the client half's, less what wsbench now does itself. */
+// biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
 export interface ConnectionContext<P extends ParamValues = ParamValues, R = {}>
   extends Omit<ClientScenarioContext<P>, 'share' | 'firstOfShare' | 'connect' | 'ready'> {
   /** The recorders declared for the client side, by name. */
@@ -431,7 +433,7 @@ export interface Scenario<
 }
 
 /** Any scenario, whatever its parameters and metrics. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 export type AnyScenario = Scenario<any, any>;
 
 /** True for objects made by defineScenario(). */

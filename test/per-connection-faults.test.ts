@@ -37,8 +37,12 @@ http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
   });
 });
 after(() => {
-  held.forEach((socket) => socket.destroy());
-  wss.clients.forEach((ws) => ws.terminate());
+  held.forEach((socket) => {
+    socket.destroy();
+  });
+  wss.clients.forEach((ws) => {
+    ws.terminate();
+  });
   http.close();
 });
 

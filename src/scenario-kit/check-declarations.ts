@@ -16,13 +16,13 @@ import type { ScenarioDefinition } from '../scenario-types.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 export function checkDeclarations(definition: ScenarioDefinition<any, any>): void {
   const problem = findProblem(definition);
   if (problem) throw new Error(`scenario ${definition.name || '(unnamed)'}: ${problem}`);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   if (!NAME.test(definition.name)) return `name "${definition.name}" must be lower-case letters, digits and dashes`;
   // TypeScript catches these shapes; a scenario written in JavaScript meets them here.

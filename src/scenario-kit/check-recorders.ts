@@ -14,7 +14,7 @@ import { recorderMetrics } from './recorders.js';
 const RECORDER_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 const STATS = Object.keys(STAT_KEYS) as HistogramStat[];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 type AnyDefinition = ScenarioDefinition<any, any, RecorderDeclarations, unknown>;
 
 /** The client half in exactly one form, and the per-connection form's parts only with it. */

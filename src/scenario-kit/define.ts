@@ -24,17 +24,19 @@ import { perConnectionClient, perConnectionReadyMs } from './per-connection.js';
 /** The metrics of a scenario: its own (none when only recorders were given: see MetricKeysOf) and those its recorders derive. */
 export type AllMetrics<D extends ParameterDeclarations, M, R> = [keyof R] extends [never]
   ? M
-  : (string extends keyof M ? {} : M) & {
+  : // biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
+    (string extends keyof M ? {} : M) & {
       [K in RecorderKeys<R> extends infer Keys ? Keys & string : never]: MetricDefinition<ScenarioParams<D>>;
     };
 
 export function defineScenario<
   const D extends ParameterDeclarations,
   const M extends Record<string, MetricDefinition<ScenarioParams<D>>>,
+  // biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
   const R extends RecorderDeclarations = {},
   S = undefined,
 >(definition: ScenarioDefinition<D, M, R, S>): Scenario<D, AllMetrics<D, M, R>> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
   const loose = definition as unknown as ScenarioDefinition<any, any, RecorderDeclarations, unknown>;
   const early = formProblem(loose) ?? recordersProblem(loose);
   if (early)

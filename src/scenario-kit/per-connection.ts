@@ -232,7 +232,12 @@ class OpenConnection implements ScenarioConnection {
     this.handler = handler;
     const early = this.early.splice(0);
     // After the caller's synchronous setup, so that what the handler reads is there.
-    if (early.length > 0) queueMicrotask(() => early.forEach((data) => this.handler?.(data)));
+    if (early.length > 0)
+      queueMicrotask(() =>
+        early.forEach((data) => {
+          this.handler?.(data);
+        }),
+      );
   }
 
   onUnexpectedClose(handler: (reason: string) => void): void {

@@ -76,6 +76,7 @@ type SideOf<O> = O extends { side: infer S extends Side } ? S : 'client';
  * A counter and the metrics it reports: `counter()` its total, keyed as the counter;
  * `counter({ rate: { role: 'primary-rate' } })` its rate, keyed `<name>PerSec`; both when both are given.
  */
+// biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
 export function counter<const O extends CounterOptions = {}>(
   options?: O,
 ): CounterDeclaration<TotalKeyOf<O>, RateKeyOf<O>, SideOf<O>> {
