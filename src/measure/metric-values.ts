@@ -53,7 +53,7 @@ export function computeMetrics(scenario: AnyScenario, context: MetricContext): M
   const values: MetricValues = { metrics: {}, missing: {}, resolution: {} };
   const tooShort = rateWindowProblem(context.measurements.windowMs);
   for (const [key, definition] of Object.entries(scenario.metrics as Record<string, MetricDefinition>)) {
-    const outcome = tooShort !== null && RATE_UNITS.has(definition.unit) ? tooShort : valueOf(definition, context);
+    const outcome = tooShort !== null && RATE_UNITS.has(definition.unit) ? tooShort : definedValue(definition, context);
     if (typeof outcome === 'object') setResolved(values, key, definition.unit, outcome);
     else values.metrics[key] = typeof outcome === 'number' ? outcome : null;
     if (typeof outcome === 'string') values.missing[key] = outcome;
@@ -88,7 +88,7 @@ export function emptyHistograms(scenario: AnyScenario, values: MetricValues, rol
 }
 
 /** A number, a number with its resolution, or the reason there is none. */
-function valueOf(definition: MetricDefinition, context: MetricContext): number | ValueWithResolution | string {
+function definedValue(definition: MetricDefinition, context: MetricContext): number | ValueWithResolution | string {
   const source = definition.source;
   const m = context.measurements;
   if ('compute' in source) {
