@@ -3,7 +3,7 @@
  * bare TCP; client CPU per message at full load, echo and firehose, against bare
  * ws loops doing the same exchange; what one fan-out client process delivers at
  * 10,000 connections against a bare ws client process; the browser client's echo against a bare page
- * script on the same browser). Each comparison runs wsbench and a bare
+ * script on the same browser; echo written per connection against echo written as one client(ctx)). Each comparison runs wsbench and a bare
  * baseline on the same machine in the same run, so drift hits both: rounds
  * alternate, or (echo at full load) both clients share one server and one window.
  */
@@ -14,6 +14,7 @@ import { firehoseBaseline, renderFirehoseBaseline } from './firehose-baseline.js
 import { echoCost, renderEchoCost } from './echo-cost.js';
 import { fanoutBaseline, renderFanoutBaseline } from './fanout-baseline.js';
 import { browserFloor, renderBrowserFloor } from './browser-floor.js';
+import { perConnectionCost, renderPerConnectionCost } from './per-connection-cost.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 3000;
@@ -86,6 +87,9 @@ async function main(): Promise<void> {
   );
   await comparison('fan-out', async () => renderFanoutBaseline(await fanoutBaseline(undefined, progress('fanout'))));
   await comparison('browser echo floor', async () => renderBrowserFloor(await browserFloor(progress('browser floor'))));
+  await comparison('per-connection form', async () =>
+    renderPerConnectionCost(await perConnectionCost(undefined, progress('per-connection'))),
+  );
 }
 
 const progress =

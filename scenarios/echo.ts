@@ -7,14 +7,11 @@
  * Wire protocol for servers in other languages: docs/protocols/echo.md.
  *
  * Copy this file to write your own scenario: it imports only `wsbench/scenario`;
- * compile it and run `wsbench run ./my-scenario.js`.
+ * compile it and run `wsbench run ./my-scenario.js`. It is written per connection
+ * (docs/writing-a-scenario.md): wsbench opens, spreads, drains and closes the
+ * connections, and derives every metric from the recorders' declarations.
  */
-import { defineScenario, latencyMetrics, rate, total, ProtocolGuard, type ClientConnection } from 'wsbench/scenario';
-
-/** Connections opened at once per client process; more at a time only measures the kernel's SYN queue. */
-const CONNECT_BATCH = 100;
-/** After the window closes, replies still in flight get this long to arrive (counted, not timed). */
-const DRAIN_MS = 1000;
+import { aborted, counter, defineScenario, histogram, ProtocolGuard } from 'wsbench/scenario';
 
 export default defineScenario({
   name: 'echo',
@@ -57,6 +54,8 @@ export default defineScenario({
   multiProcessServer: true,
   // Connections open a hundred at a time, about 2,500 a second here: 15 s plus 1 s per 1000.
   readyTimeoutMs: (p) => 15_000 + p.connections,
+  // Only the size of a reply is checked: decoding it to a string would cost each message a few per cent of the client's CPU.
+  connect: { textAsBytes: true },
 
   server: () => ({
     onMessage(connection, data) {
@@ -64,106 +63,29 @@ export default defineScenario({
     },
   }),
 
-  async client(ctx) {
-    const { payload: size, binary, inflight, messages: limit } = ctx.params;
-    const payload = binary ? new Uint8Array(size).fill(0x78) : 'x'.repeat(size);
-    const rtt = ctx.histogram('rtt');
-    const sent = ctx.counter('sent');
-    const received = ctx.counter('received');
-    const errors = ctx.counter('errors');
-    const late = ctx.counter('repliesAfterWindow');
-    const guard = new ProtocolGuard(ctx, 'echo');
-    let outstanding = 0;
-    let finished = 0;
-    // Read on every reply: a plain flag costs less there than the signal's getter.
-    let windowClosed = false;
-    ctx.signal.addEventListener('abort', () => (windowClosed = true), { once: true });
-    let wake: () => void = () => undefined;
-
-    const open = async (): Promise<void> => {
-      const sendTimesUs = new Float64Array(inflight);
-      let head = 0;
-      let tail = 0;
-      let sentHere = 0;
-      let pending = 0;
-      let connection: ClientConnection | null = null;
-      // `atUs`: a reply's arrival time when the next message answers it, so one clock read serves both.
-      const sendOne = (atUs = ctx.nowUs()): void => {
-        sendTimesUs[tail] = atUs;
-        tail = (tail + 1) % inflight;
-        sentHere += 1;
-        pending += 1;
-        outstanding += 1;
-        sent.add();
-        connection!.send(payload);
-      };
-      connection = await ctx.connect({
-        // Only the size of a reply is checked: decoding it to a string would cost each message a few per cent of the client's CPU.
-        textAsBytes: true,
-        onMessage(data) {
-          const nowUs = ctx.nowUs();
-          outstanding -= 1;
-          pending -= 1;
-          if (windowClosed) {
-            late.add();
-            if (outstanding === 0) wake();
-            return;
-          }
-          const rttUs = nowUs - sendTimesUs[head]!;
-          head = (head + 1) % inflight;
-          // Send first, then book-keep: the next message leaves without waiting for the records.
-          if (limit === 0 || sentHere < limit) sendOne(nowUs);
-          else if (pending === 0 && ++finished === count) wake();
-          rtt.recordUs(rttUs);
-          received.add();
-          if ((typeof data === 'string' ? data.length : data.byteLength) !== size) {
-            errors.add();
-            guard.broken(`the message sent back (${size} ${binary ? 'binary ' : ''}bytes)`, data);
-          }
-        },
-        onUnexpectedClose() {
-          errors.add();
-        },
-      });
-      starters.push(() => {
-        for (let i = 0; i < inflight && (limit === 0 || sentHere < limit); i++) sendOne();
-      });
-      connections.push(connection);
-    };
-
-    const connections: ClientConnection[] = [];
-    const starters: Array<() => void> = [];
-    const count = ctx.share(ctx.params.connections);
-    for (let i = 0; i < count; i += CONNECT_BATCH) {
-      await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, open));
-    }
-    await ctx.ready();
-    for (const start of starters) start();
-
-    // Run until the window closes (duration mode) or every connection is done (count mode).
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-      if (count === 0) resolve();
-    });
-    if (outstanding > 0)
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, DRAIN_MS).unref();
-      });
-    ctx.done();
-    ctx.counter('unansweredAtEnd').add(outstanding);
-    await Promise.all(connections.map((c) => c.close()));
-    guard.throwIfBroken();
-  },
-
-  metrics: {
-    ...latencyMetrics('rtt', { primary: ['p50', 'p99'], description: 'round trip: send to reply, per message' }),
-    messagesPerSec: rate('received', 'msg/s', {
-      unit: 'msg/s',
-      role: 'primary-rate',
-      description: 'replies received per second of the window',
+  recorders: {
+    rtt: histogram({ primary: ['p50', 'p99'], description: 'round trip: send to reply, per message' }),
+    received: counter({
+      rate: {
+        key: 'messagesPerSec',
+        header: 'msg/s',
+        unit: 'msg/s',
+        role: 'primary-rate',
+        description: 'replies received per second of the window',
+      },
+      total: true,
     }),
+    sent: counter(),
+    errors: counter({
+      total: { role: 'errors', description: 'wrong-sized replies and connections that closed on their own' },
+    }),
+    connectionsLost: counter({ total: { header: 'lost', role: 'errors' } }),
+    unansweredAtEnd: counter({
+      total: { header: 'unanswered', description: 'requests still without a reply when the drain ended' },
+    }),
+    repliesAfterWindow: counter({ total: false }),
+  },
+  metrics: {
     payloadMegabytesPerSec: {
       header: 'payload MB/s',
       unit: 'MB/s',
@@ -177,17 +99,67 @@ export default defineScenario({
             : null,
       },
     },
-    sent: total('sent', 'sent'),
-    received: total('received', 'received'),
-    errors: total('errors', 'errors', {
-      role: 'errors',
-      description: 'wrong-sized replies and connections that closed on their own',
-    }),
-    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
-    unansweredAtEnd: total('unansweredAtEnd', 'unanswered', {
-      description: 'requests still without a reply when the drain ended',
-    }),
   },
+
+  // Once per client process: the message every connection sends, and the check of what comes back.
+  setup: (ctx) => ({
+    payload: ctx.params.binary ? new Uint8Array(ctx.params.payload).fill(0x78) : 'x'.repeat(ctx.params.payload),
+    guard: new ProtocolGuard(ctx, 'echo'),
+  }),
+
+  async connection(conn, ctx, { payload, guard }) {
+    const { payload: size, binary, inflight, messages: limit } = ctx.params;
+    const { rtt, sent, received, errors, repliesAfterWindow: late } = ctx.recorders;
+    const sendTimesUs = new Float64Array(inflight);
+    let head = 0;
+    let tail = 0;
+    let sentHere = 0;
+    let pending = 0;
+    // Read on every reply: a plain flag costs less there than the signal's getter.
+    let windowClosed = ctx.signal.aborted;
+    let finished: () => void = () => undefined;
+    const allAnswered = new Promise<void>((resolve) => (finished = resolve));
+    ctx.signal.addEventListener('abort', () => (windowClosed = true), { once: true });
+    // `atUs`: a reply's arrival time when the next message answers it, so one clock read serves both.
+    const sendOne = (atUs = ctx.nowUs()): void => {
+      sendTimesUs[tail] = atUs;
+      tail = (tail + 1) % inflight;
+      sentHere += 1;
+      pending += 1;
+      sent.add();
+      conn.send(payload);
+    };
+    conn.onMessage((data) => {
+      const nowUs = ctx.nowUs();
+      pending -= 1;
+      if (windowClosed) {
+        late.add();
+        if (pending === 0) finished();
+        return;
+      }
+      const rttUs = nowUs - sendTimesUs[head]!;
+      head = (head + 1) % inflight;
+      // Send first, then book-keep: the next message leaves without waiting for the records.
+      if (limit === 0 || sentHere < limit) sendOne(nowUs);
+      else if (pending === 0) finished();
+      rtt.recordUs(rttUs);
+      received.add();
+      if ((typeof data === 'string' ? data.length : data.byteLength) !== size) {
+        errors.add();
+        guard.broken(`the message sent back (${size} ${binary ? 'binary ' : ''}bytes)`, data);
+      }
+    });
+    conn.onUnexpectedClose(() => errors.add());
+    for (let i = 0; i < inflight && (limit === 0 || sentHere < limit); i++) sendOne();
+
+    // Until the window closes (duration mode) or every message is answered (count mode); then replies in flight get the drain.
+    await Promise.race([allAnswered, aborted(ctx.signal)]);
+    if (pending > 0) await Promise.race([allAnswered, aborted(ctx.drained)]);
+    // Taken only now: a tally after the window, which the window's time series must not read as traffic (a hung server's test).
+    ctx.recorders.unansweredAtEnd.add(pending);
+    guard.throwIfBroken();
+  },
+
   table: ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors'],
   charts: [
     { kind: 'heatmap', metrics: ['rttP50Ms', 'rttP99Ms'] },

@@ -116,13 +116,13 @@ export interface BuiltInScenarios {
       /** minimum of `rtt`: round trip: send to reply, per message (ms) */ rttMinMs: MetricDefinition;
       /** standard deviation of `rtt`: round trip: send to reply, per message (ms) */ rttStdevMs: MetricDefinition;
       /** samples in `rtt`: round trip: send to reply, per message (count) */ rttSamples: MetricDefinition;
-      /** replies received per second of the window (counter `received`, per second of the window) (msg/s) */ messagesPerSec: MetricDefinition;
-      /** replies x payload size per second, one direction (the other carries the same) (MB/s) */ payloadMegabytesPerSec: MetricDefinition;
-      /** sent (counter `sent`) (count) */ sent: MetricDefinition;
       /** received (counter `received`) (count) */ received: MetricDefinition;
+      /** replies received per second of the window (counter `received`, per second of the window) (msg/s) */ messagesPerSec: MetricDefinition;
+      /** sent (counter `sent`) (count) */ sent: MetricDefinition;
       /** wrong-sized replies and connections that closed on their own (counter `errors`) (count) */ errors: MetricDefinition;
       /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
       /** requests still without a reply when the drain ended (counter `unansweredAtEnd`) (count) */ unansweredAtEnd: MetricDefinition;
+      /** replies x payload size per second, one direction (the other carries the same) (MB/s) */ payloadMegabytesPerSec: MetricDefinition;
     }
   >;
   fanout: Scenario<

@@ -216,35 +216,38 @@ export interface MetricInfo {
 
 /**
  * A histogram named in a chart request. A plain name is a client-side histogram;
- * `{ histogram, side: 'server' }` one the server recorded.
+ * `{ histogram, side: 'server' }` one the server recorded. `H`: the names a scenario declared
+ * (any string when it declared them as plain strings).
  */
-export type HistogramRef = string | { histogram: string; side: Side };
+export type HistogramRef<H extends string = string> = H | { histogram: H; side: Side };
 
 /**
  * The chart kinds a scenario can ask for. Each is drawn from the result JSON by a
  * generic builder; a kind whose data a result lacks is left out, never drawn empty.
+ * `K`, `H` and `P` are the scenario's metric keys, histogram names and parameter names:
+ * defineScenario() fills them in, so a misspelt one is a compile error.
  */
-export type ChartRequest =
+export type ChartRequest<K extends string = string, H extends string = string, P extends string = string> =
   /** HDR percentile curves, one line per cell, one panel per histogram. */
-  | { kind: 'percentiles'; histograms: HistogramRef[]; title?: string }
+  | { kind: 'percentiles'; histograms: HistogramRef<H>[]; title?: string }
   /** Server x client squares coloured by each metric (one panel per metric). */
-  | { kind: 'heatmap'; metrics: string[]; title?: string }
+  | { kind: 'heatmap'; metrics: K[]; title?: string }
   /** Per-interval latency of a histogram and/or per-interval rates of counter-rate metrics. */
-  | { kind: 'over-time'; histogram?: string; rates?: string[]; title?: string }
+  | { kind: 'over-time'; histogram?: H; rates?: K[]; title?: string }
   /** Cells arranged by two parameters (rows x columns): percentile curves and mean bars per pair. */
-  | { kind: 'grid'; rows: string; columns: string; histogram: string; label?: string; title?: string }
+  | { kind: 'grid'; rows: P; columns: P; histogram: H; label?: K; title?: string }
   /**
    * Values against one parameter: metrics as lines (numeric parameter) or bars; histograms as
    * box plots, one panel per parameter value.
    */
-  | { kind: 'by-parameter'; parameter: string; metrics?: string[]; histograms?: string[]; title?: string }
+  | { kind: 'by-parameter'; parameter: P; metrics?: K[]; histograms?: H[]; title?: string }
   /** Distribution of a size histogram (unit bytes) by percentile. */
-  | { kind: 'sizes'; histogram: string; title?: string }
+  | { kind: 'sizes'; histogram: H; title?: string }
   /**
    * How many samples of a latency histogram are at or below each value, against the value on a
    * linear axis, one line per cell: e.g. clients back against time since a server restart.
    */
-  | { kind: 'cumulative'; histogram: string; title?: string }
+  | { kind: 'cumulative'; histogram: H; title?: string }
   /** Server CPU and memory per cell. */
   | { kind: 'resources'; title?: string };
 

@@ -56,6 +56,32 @@ export type {
   HandshakeFailure,
   FrameParserEvents,
 } from './scenario-kit/index.js';
+// Declared recorders, the per-connection form and request/response (issue 32).
+export { histogram, counter, connectFailureRecorders, Requests } from './scenario-kit/index.js';
+export type {
+  HistogramOptions,
+  CounterOptions,
+  ConnectFailureKey,
+  TrackerLink,
+  HistogramUnit,
+  HistogramDeclaration,
+  CounterDeclaration,
+  CounterReport,
+  CounterRateReport,
+  RecorderDeclaration,
+  RecorderDeclarations,
+  RecorderKeys,
+  RecordersOf,
+  ScenarioConnection,
+  RequestTracker,
+  RequestOptions,
+  SendOptions,
+  JsonReply,
+  ConnectionContext,
+  ConnectPlan,
+  WithRecorders,
+  MetricKeysOf,
+} from './scenario-kit/index.js';
 export { renderTable, formatNumber } from './report/run/table.js';
 export { buildCharts } from './charts/index.js';
 export type { ChartSpec } from './charts/index.js';

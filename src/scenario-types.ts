@@ -1,7 +1,8 @@
 /**
  * The contract of a scenario: what it declares (parameters, metrics, charts)
- * and the two halves it runs (server, client), with the contexts the engine
- * hands them. A scenario is made with defineScenario() (src/scenario/define.ts).
+ * and the two halves it runs (server, client, or a client half per connection),
+ * with the contexts the engine hands them. A scenario is made with
+ * defineScenario() (src/scenario-kit/define.ts).
  */
 import type {
   ClientConnectOptions,
@@ -23,6 +24,14 @@ import type {
 } from './declaration-types.js';
 import type { COMMON_PARAMETERS } from './common-parameters.js';
 import type { CellMeasurements, CellResources } from './result-types.js';
+import type {
+  MetricsApi,
+  RecorderDeclarations,
+  RecorderKeys,
+  DeclaredHistograms,
+  RecordersOf,
+} from './recorder-types.js';
+import type { ScenarioConnection } from './connection-types.js';
 
 /** What crosses between processes as JSON (IPC uses JSON serialization, for Bun and Deno children too). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -35,35 +44,7 @@ export interface Clock {
   nowUs(): number;
 }
 
-/** Records values into a named HDR histogram of this process. */
-export interface Recorder {
-  /** Records one value in microseconds. */
-  recordUs(valueUs: number): void;
-  /**
-   * Records a value measured from an intended time on a fixed schedule:
-   * backfills the samples a stall would have hidden (coordinated omission).
-   */
-  recordUsWithInterval(valueUs: number, expectedIntervalUs: number): void;
-}
-
-/** Records sizes into a named histogram of this process. */
-export interface SizeRecorder {
-  recordBytes(bytes: number): void;
-}
-
-export interface Counter {
-  add(amount?: number): void;
-  value(): number;
-}
-
-/** What every process running scenario code gets, server or client. */
-export interface MetricsApi {
-  /** A latency histogram, 1 µs .. 1 h, 3 significant digits. */
-  histogram(name: string): Recorder;
-  /** A histogram of sizes in bytes (e.g. message sizes), 3 significant digits. */
-  sizeHistogram(name: string): SizeRecorder;
-  counter(name: string): Counter;
-}
+export type { Recorder, SizeRecorder, Counter, MetricsApi } from './recorder-types.js';
 
 // ---------------------------------------------------------------- server half
 
@@ -240,6 +221,9 @@ type WithCommon<D extends ParameterDeclarations> = D & Omit<typeof COMMON_PARAME
 export interface ScenarioDefinition<
   D extends ParameterDeclarations = ParameterDeclarations,
   M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
+  // biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
+  R extends RecorderDeclarations = {},
+  S = unknown,
 > {
   name: string;
   description: string;
@@ -334,24 +318,115 @@ export interface ScenarioDefinition<
    * (your own protocol, measured against --target and --server-cmd servers): built-in server
    * stacks then skip the scenario with the reason "the scenario has no server half".
    */
-  server?(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
-  client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
-  /** Every metric of a cell, computed from the merged measurements by wsbench. */
-  metrics: M;
+  server?(ctx: WithRecorders<ServerScenarioContext<NoInfer<ScenarioParams<D>>>, R, 'server'>): ServerLogic;
+  /**
+   * The client half, run once in every client process: it opens its connections with ctx.connect,
+   * says ctx.ready(), works until ctx.signal, drains and closes. Give this or `connection`.
+   */
+  client?(ctx: WithRecorders<ClientScenarioContext<NoInfer<ScenarioParams<D>>>, R, 'client'>): Promise<void>;
+  /**
+   * The per-connection form: called once per connection when the window opens, with the connection
+   * open. wsbench opens the connections (spread over client processes and source addresses, at the
+   * `connect` plan's rate), waits for every process, closes the window, drains, closes, and counts
+   * connect failures by reason and lost connections. Return when the connection's work is over.
+   */
+  connection?(
+    conn: ScenarioConnection,
+    ctx: ConnectionContext<NoInfer<ScenarioParams<D>>, R>,
+    shared: S,
+  ): Promise<void> | void;
+  /** The per-connection form: what every connection of a client process shares, made once per process before they open. */
+  setup?(ctx: ConnectionContext<NoInfer<ScenarioParams<D>>, R>): S;
+  /** The per-connection form: how many connections and how wsbench opens them; every field has a default. */
+  connect?: ConnectPlan<NoInfer<ScenarioParams<D>>>;
+  /**
+   * Histograms and counters, each with what it reports: `{ rtt: histogram({ stats: ['p50', 'p99'] }),
+   * wrong: counter() }`. Their metrics (`rttP50Ms`, `rttP99Ms`, `wrong`) join `metrics`; the code
+   * records through `ctx.recorders.rtt`.
+   */
+  recorders?: R;
+  /** Metrics beyond those the recorders declare (computed ones, resources, engine counters), by key. */
+  metrics?: M;
   /** Metrics the terminal table and the HTML show, in order. */
-  table: ReadonlyArray<NoInfer<keyof M & string>>;
+  table: ReadonlyArray<NoInfer<MetricKeysOf<M, R>>>;
   /** Charts to draw; without any, the percentile curve of each primary latency and the server's resources. */
-  charts?: ChartRequest[];
+  charts?: Array<
+    ChartRequest<
+      NoInfer<MetricKeysOf<M, R>>,
+      NoInfer<HistogramNamesOf<M, R>>,
+      NoInfer<keyof ScenarioParams<D> & string>
+    >
+  >;
+}
+
+/** A half's ctx with the recorders declared for its side. */
+export type WithRecorders<C, R, Side extends 'client' | 'server'> = C & { readonly recorders: RecordersOf<R, Side> };
+
+/**
+ * Every metric key of a scenario: its own and those its recorders derive. Without `metrics`, TypeScript
+ * infers M as its constraint (any string key): with recorders, that means none of its own.
+ */
+export type MetricKeysOf<M, R> = [keyof R] extends [never]
+  ? keyof M & string
+  : // Through `infer`, so that a compile error lists the keys rather than the types they come from.
+    (string extends keyof M ? never : keyof M & string) | RecorderKeys<R> extends infer K
+    ? K & string
+    : never;
+
+type HistogramOfSource<Src> = Src extends { histogram: infer H extends string } ? H : never;
+/** Every histogram a scenario's metrics read: any string when a metric names one as a plain string. */
+export type HistogramNamesOf<M, R> = [keyof R] extends [never]
+  ? OwnHistograms<M>
+  : (string extends keyof M ? never : OwnHistograms<M>) | DeclaredHistograms<R>;
+type OwnHistograms<M> = {
+  [K in keyof M]: M[K] extends { source: infer Src } ? HistogramOfSource<Src> : never;
+}[keyof M];
+
+/** The ctx of `connection(conn, ctx)` and `setup(ctx)`: the client half's, less what wsbench now does itself. */
+// biome-ignore lint/complexity/noBannedTypes: {} is the empty set of recorders, the identity of the intersection
+export interface ConnectionContext<P extends ParamValues = ParamValues, R = {}>
+  extends Omit<ClientScenarioContext<P>, 'share' | 'firstOfShare' | 'connect' | 'ready'> {
+  /** The recorders declared for the client side, by name. */
+  readonly recorders: RecordersOf<R, 'client'>;
+  /** Aborted when the drain after the window is over: stop waiting for replies then. */
+  drained: AbortSignal;
+}
+
+/** How wsbench opens the connections of the per-connection form. */
+export interface ConnectPlan<P extends ParamValues = ParamValues> {
+  /** Connections over the whole cell; default the `connections` parameter. */
+  count?(params: P): number;
+  /** Connections opened per second over all client processes; default none: 100 handshakes at a time, as fast as they finish. */
+  ratePerSec?(params: P): number;
+  /** A connection not open after this many ms counts as failed (ETIMEDOUT); default 10 s. */
+  timeoutMs?(params: P): number;
+  /** Loopback source addresses 127.0.0.2.. to spread connections over; default 0: one per 1000 connections above 1000. */
+  sourceAddresses?(params: P): number;
+  /** How long, after the window, replies in flight may still come (ms); default 1000. */
+  drainMs?(params: P): number;
+  /** Hand text over as its UTF-8 bytes (ctx.connect's `textAsBytes`), for scenarios that check only sizes. */
+  textAsBytes?: boolean;
 }
 
 /** Marks objects made by defineScenario(), so a module's exports can be told apart. */
 export const SCENARIO_BRAND: unique symbol = Symbol.for('wsbench.scenario');
 
-/** A scenario, as defineScenario() returns it. */
+/**
+ * A scenario, as defineScenario() returns it: its metrics are all of them (the recorders'
+ * included), and its client half is one function whatever form it was written in.
+ */
 export interface Scenario<
   D extends ParameterDeclarations = ParameterDeclarations,
   M extends Record<string, MetricDefinition<ScenarioParams<D>>> = Record<string, MetricDefinition<ScenarioParams<D>>>,
-> extends ScenarioDefinition<D, M> {
+> extends Omit<
+    ScenarioDefinition<D, M>,
+    'server' | 'client' | 'connection' | 'setup' | 'connect' | 'recorders' | 'metrics'
+  > {
+  server?(ctx: ServerScenarioContext<NoInfer<ScenarioParams<D>>>): ServerLogic;
+  client(ctx: ClientScenarioContext<NoInfer<ScenarioParams<D>>>): Promise<void>;
+  metrics: M;
+  /** The recorders declared, as declared. */
+  readonly recorders?: RecorderDeclarations;
   readonly [SCENARIO_BRAND]: true;
   /** file:// URL of the module that defined it: child processes import the scenario from there. */
   readonly moduleUrl: string | null;

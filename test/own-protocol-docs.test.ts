@@ -1,5 +1,6 @@
 /**
- * The own-protocol example of docs/own-server.md is the file `wsbench init`
+ * The own-protocol example of docs/own-server.md, and the per-connection
+ * example docs/writing-a-scenario.md leads with, are the file `wsbench init`
  * writes (templates/init/scenario.ts), which test/client-only-scenario.test.ts
  * runs against the example server and test/init.test.ts compiles in a project.
  */
@@ -15,5 +16,12 @@ test('docs/own-server.md shows templates/init/scenario.ts as it is', () => {
   const page = readFileSync(join(SOURCE_ROOT, 'docs', 'own-server.md'), 'utf8');
   const block = /```ts\n([\s\S]*?)```/.exec(page);
   assert.ok(block, 'docs/own-server.md has a ```ts block');
+  assert.equal(block[1], readFileSync(join(SOURCE_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8'));
+});
+
+test('docs/writing-a-scenario.md leads with templates/init/scenario.ts', () => {
+  const page = readFileSync(join(SOURCE_ROOT, 'docs', 'writing-a-scenario.md'), 'utf8');
+  const block = /```ts\n([\s\S]*?)```/.exec(page);
+  assert.ok(block, 'docs/writing-a-scenario.md has a ```ts block');
   assert.equal(block[1], readFileSync(join(SOURCE_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8'));
 });

@@ -9,6 +9,11 @@ import type { AnyScenario, MetricDefinition, MetricInput, ValueWithResolution } 
 import { decodeHistogram } from './metrics.js';
 
 export const NO_SAMPLES = 'no samples in the window';
+/**
+ * A counter no process ever made: the code that counts it never ran (or its name is misspelt).
+ * Never 0, which would read as counted and none found.
+ */
+export const NOT_RECORDED = 'not recorded: no process made this counter';
 
 /**
  * The shortest window a rate is computed over. Timers and the clients' schedules work to about a
@@ -113,7 +118,8 @@ function definedValue(definition: MetricDefinition, context: MetricContext): num
     if (server && !context.serverReported) return NOT_REPORTED_BY_SERVER;
     if (server && context.serverReported === 'listed' && !(source.counter in m.serverCounters))
       return NOT_REPORTED_BY_SERVER;
-    const total = (server ? m.serverCounters : m.counters)[source.counter] ?? 0;
+    const total = (server ? m.serverCounters : m.counters)[source.counter];
+    if (total === undefined) return NOT_RECORDED;
     const scale = source.scale ?? 1;
     if (source.as !== 'rate') return total * scale;
     return rateWindowProblem(m.windowMs) ?? (total * scale * 1000) / m.windowMs;

@@ -16,13 +16,13 @@ import type { ScenarioDefinition } from '../scenario-types.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
-// biome-ignore lint/suspicious/noExplicitAny: it checks any scenario, whatever its parameter and metric types
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 export function checkDeclarations(definition: ScenarioDefinition<any, any>): void {
   const problem = findProblem(definition);
   if (problem) throw new Error(`scenario ${definition.name || '(unnamed)'}: ${problem}`);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: it checks any scenario, whatever its parameter and metric types
+// biome-ignore lint/suspicious/noExplicitAny: any scenario, whatever its parameter and metric types
 function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   if (!NAME.test(definition.name)) return `name "${definition.name}" must be lower-case letters, digits and dashes`;
   // TypeScript catches these shapes; a scenario written in JavaScript meets them here.
@@ -68,8 +68,10 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   ) {
     return 'serverRestart must be { atMs(params), downtimeMs(params) }: two functions giving ms';
   }
-  for (const key of definition.table)
-    if (!metrics.includes(key)) return `table names "${key}", which is not a declared metric`;
+  for (const [i, key] of (definition.table as string[]).entries()) {
+    if (!metrics.includes(key))
+      return `table[${i}] names "${key}", which is not a declared metric${suggestion(key, metrics)}`;
+  }
   const histograms = declaredHistograms(definition.metrics as Record<string, { source: MetricSource }>);
   for (const [i, chart] of (definition.charts ?? []).entries()) {
     const missing = chartReferences(chart).find(([kind, name]) =>
@@ -79,8 +81,11 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
           ? !(name in parameters)
           : !histograms.has(name),
     );
-    if (missing)
-      return `charts[${i}] (${chart.kind}) names ${missing[0]} "${missing[1]}", which is not declared${missing[0] === 'histogram' ? ' (no metric reads it)' : ''}`;
+    if (missing) {
+      const known =
+        missing[0] === 'metric' ? metrics : missing[0] === 'parameter' ? Object.keys(parameters) : [...histograms];
+      return `charts[${i}] (${chart.kind}) names ${missing[0]} "${missing[1]}", which is not declared${missing[0] === 'histogram' ? ' (no metric reads it)' : ''}${suggestion(missing[1], known)}`;
+    }
   }
   return null;
 }
@@ -119,6 +124,26 @@ function declaredHistograms(metrics: Record<string, { source: MetricSource }>): 
   for (const { source } of Object.values(metrics))
     if ('histogram' in source) names.add(source.side === 'server' ? `server:${source.histogram}` : source.histogram);
   return names;
+}
+
+/** `: did you mean "rttP50Ms"?` when one declared name is a slip away from `name` (at most two edits); else nothing. */
+function suggestion(name: string, known: string[]): string {
+  const near = known
+    .map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }))
+    .filter((c) => c.d <= 2)
+    .sort((a, b) => a.d - b.d);
+  return near.length > 0 ? `: did you mean "${near[0]!.k}"?` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);

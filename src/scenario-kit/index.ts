@@ -8,6 +8,32 @@ export { defineScenario } from './define.js';
 export { isScenario } from '../scenario-types.js';
 export { latencyMetrics, total, rate, ALL_STATS } from './metric-helpers.js';
 export type { LatencyMetricOptions, CounterMetricOptions } from './metric-helpers.js';
+// Declared recorders, the per-connection form and request/response (issue 32).
+export { histogram, counter } from './recorders.js';
+export type { HistogramOptions, CounterOptions } from './recorders.js';
+export { connectFailureRecorders } from './connect-failure-counts.js';
+export type { ConnectFailureKey } from './connect-failure-counts.js';
+export { Requests } from './request-tracker.js';
+export type { TrackerLink } from './request-tracker.js';
+export type {
+  HistogramUnit,
+  HistogramDeclaration,
+  CounterDeclaration,
+  CounterReport,
+  CounterRateReport,
+  RecorderDeclaration,
+  RecorderDeclarations,
+  RecorderKeys,
+  RecordersOf,
+} from '../recorder-types.js';
+export type {
+  ScenarioConnection,
+  RequestTracker,
+  RequestOptions,
+  SendOptions,
+  JsonReply,
+} from '../connection-types.js';
+export type { ConnectionContext, ConnectPlan, WithRecorders, MetricKeysOf } from '../scenario-types.js';
 export { messageText } from './message-text.js';
 export { ProtocolGuard, parseJson } from './protocol-guard.js';
 export { openPaced, classifyConnectError, CONNECT_FAILURES } from './paced-connections.js';

@@ -4,21 +4,9 @@
  */
 import type { CounterSource, HistogramStat, MetricRole, MetricUnit, Side } from '../declaration-types.js';
 import type { MetricDefinition } from '../scenario-types.js';
+import { STAT_KEYS } from '../recorder-types.js';
 
-/** The key suffix and header word of each statistic: rtt + P99Ms = rttP99Ms. */
-const STATS = {
-  count: { suffix: 'Samples', word: 'samples' },
-  min: { suffix: 'MinMs', word: 'min' },
-  mean: { suffix: 'MeanMs', word: 'avg' },
-  stdev: { suffix: 'StdevMs', word: 'std' },
-  p50: { suffix: 'P50Ms', word: 'p50' },
-  p90: { suffix: 'P90Ms', word: 'p90' },
-  p99: { suffix: 'P99Ms', word: 'p99' },
-  p999: { suffix: 'P999Ms', word: 'p99.9' },
-  max: { suffix: 'MaxMs', word: 'max' },
-} as const satisfies Record<HistogramStat, { suffix: string; word: string }>;
-
-type Suffix<S extends HistogramStat> = (typeof STATS)[S]['suffix'];
+type Suffix<S extends HistogramStat> = (typeof STAT_KEYS)[S]['suffix'];
 
 /** Every statistic, in the order tables show them. */
 export const ALL_STATS = ['p50', 'p90', 'p99', 'p999', 'max', 'mean', 'min', 'stdev', 'count'] as const;
@@ -47,14 +35,14 @@ export function latencyMetrics<const N extends string, const S extends Histogram
   const entries = stats.map((stat) => {
     const counting = stat === 'count';
     const definition: MetricDefinition = {
-      header: counting ? `${prefix}samples` : `${prefix}${STATS[stat].word} ms`,
+      header: counting ? `${prefix}samples` : `${prefix}${STAT_KEYS[stat].word} ms`,
       unit: counting ? 'count' : 'ms',
       better: counting ? 'none' : 'lower',
       role: options.primary?.includes(stat) ? 'primary-latency' : 'detail',
       source: { histogram, stat, ...(options.side ? { side: options.side } : {}) },
       ...(options.description ? { description: options.description } : {}),
     };
-    return [`${histogram}${STATS[stat].suffix}`, definition];
+    return [`${histogram}${STAT_KEYS[stat].suffix}`, definition];
   });
   return Object.fromEntries(entries) as { [K in S as `${N}${Suffix<K>}`]: MetricDefinition };
 }

@@ -28,7 +28,10 @@ const PACING_TICK_MS = 10;
 
 export interface PacedOpenOptions<T> {
   count: number;
+  /** Attempts started per second; Infinity: as fast as `atOnce` allows. */
   ratePerSec: number;
+  /** At most this many attempts in flight at once (default no limit): more at a time only measures the kernel's SYN queue. */
+  atOnce?: number;
   timeoutMs: number;
   signal: AbortSignal;
   open(index: number): Promise<T>;
@@ -52,10 +55,32 @@ export async function openPaced<T>(options: PacedOpenOptions<T>): Promise<T[]> {
   }
   const paceFrom = next;
   const startedAt = Date.now();
+  const atOnce = options.atOnce ?? Number.POSITIVE_INFINITY;
+  let inFlight = 0;
+  let slotFreed: () => void = () => undefined;
   while (next < count && !signal.aborted) {
-    const due = Math.min(count, paceFrom + Math.floor(((Date.now() - startedAt) / 1000) * ratePerSec) + 1);
-    for (; next < due; next++) attempts.push(attempt(options, next, opened));
-    if (next < count) await new Promise((resolve) => setTimeout(resolve, PACING_TICK_MS));
+    const due = Number.isFinite(ratePerSec)
+      ? Math.min(count, paceFrom + Math.floor(((Date.now() - startedAt) / 1000) * ratePerSec) + 1)
+      : count;
+    for (; next < due && inFlight < atOnce; next++) {
+      inFlight += 1;
+      attempts.push(
+        attempt(options, next, opened).finally(() => {
+          inFlight -= 1;
+          slotFreed();
+        }),
+      );
+    }
+    if (next >= count) break;
+    // Wait for the next tick of the pace, or, when every slot is taken, for a slot.
+    await new Promise<void>((resolve) => {
+      if (inFlight < atOnce) setTimeout(resolve, PACING_TICK_MS);
+      else
+        slotFreed = () => {
+          slotFreed = () => undefined;
+          resolve();
+        };
+    });
   }
   await Promise.all(attempts);
   return opened;

@@ -5,7 +5,7 @@
  * status that appears means.
  */
 import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
-import { NO_SAMPLES } from '../../measure/metric-values.js';
+import { NO_SAMPLES, NOT_RECORDED } from '../../measure/metric-values.js';
 import { pairLabel } from '../../parameter-labels.js';
 
 /** The server-cost columns every table ends with. */
@@ -81,7 +81,7 @@ function loadSaturatedSection(cells: CellResult[], label: (cell: CellResult) => 
 /**
  * Table values that are n/a, one line per reason and set of columns:
  * `n/a  srv p50 ms of ws x ws, uws x ws: the server did not report it`.
- * "no samples" is said in the cell itself and needs no line.
+ * "no samples" and "not recorded" are said in the cell itself and need no line.
  */
 function missingLines(scenario: ScenarioInfo, cells: CellResult[], label: (cell: CellResult) => string): string[] {
   const groups = new Map<string, { headers: string; reason: string; pairs: string[] }>();
@@ -93,7 +93,7 @@ function missingLines(scenario: ScenarioInfo, cells: CellResult[], label: (cell:
     for (const key of scenario.table) {
       if (typeof cell.metrics[key] === 'number') continue;
       const reason = cell.missing[key];
-      if (reason === undefined || reason === NO_SAMPLES) continue;
+      if (reason === undefined || reason === NO_SAMPLES || reason === NOT_RECORDED) continue;
       const entry = headersByReason.get(reason) ?? { headers: [], below: cell.resolution?.[key]?.resolved === false };
       entry.headers.push(scenario.metrics[key]?.header ?? key);
       headersByReason.set(reason, entry);

@@ -8,7 +8,7 @@
  */
 import type { MetricUnit } from '../../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../../result-types.js';
-import { NO_SAMPLES } from '../../measure/metric-values.js';
+import { NO_SAMPLES, NOT_RECORDED } from '../../measure/metric-values.js';
 import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from '../../parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 import { terminalText } from '../../escape/terminal.js';
@@ -38,6 +38,7 @@ export interface CellTableRow {
 
 /** Shown in place of a number whose histogram held no sample in the window. */
 export const NO_SAMPLES_TEXT = 'no samples';
+export const NOT_RECORDED_TEXT = 'not recorded';
 /** Shown for the server's CPU and RSS when the result holds no sample of the server process; a footnote says why. */
 export const NOT_SAMPLED_TEXT = '-';
 
@@ -101,7 +102,11 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
       // Below its resolution: the most it can be, never the estimate (which may be below 0).
       const measured = cell.resolution?.[key];
       if (measured && !measured.resolved) return `< ${formatMetric(measured.atMost, info?.unit ?? 'count')}`;
-      return cell.missing[key] === NO_SAMPLES ? NO_SAMPLES_TEXT : 'n/a';
+      return cell.missing[key] === NO_SAMPLES
+        ? NO_SAMPLES_TEXT
+        : cell.missing[key] === NOT_RECORDED
+          ? NOT_RECORDED_TEXT
+          : 'n/a';
     });
     const cost = server
       ? [server.cpuPercent.mean.toFixed(0), (server.rssBytes.max / 1024 / 1024).toFixed(0)]

@@ -1,42 +1,31 @@
 /**
  * Connect failures by reason, for the scenarios that open many connections at a
- * paced rate (fanout, idle): a `connectFailed` total carrying the errors role,
- * one counter and metric per reason as its breakdown, and one note per reason
- * with the first message seen.
+ * paced rate in the client(ctx) form (fanout, idle): a `connectFailed` total
+ * carrying the errors role, one counter and metric per reason as its breakdown,
+ * and one note per reason with the first message seen. The counting is the
+ * per-connection form's (connect-failure-counts.ts), so a table reads the same
+ * whichever way the connections were opened.
  */
-import type { ClientScenarioContext, Counter, MetricDefinition } from '../../scenario-types.js';
+import type { ClientScenarioContext, MetricDefinition } from '../../scenario-types.js';
+import {
+  type ConnectFailureKey,
+  connectFailureCounter as countFailures,
+  connectFailureKey,
+} from '../connect-failure-counts.js';
 import { total } from '../metric-helpers.js';
 import { CONNECT_FAILURES, type ConnectFailure } from '../paced-connections.js';
-
-type FailureKey = `connectFailed${Exclude<ConnectFailure, 'other'> | 'Other'}`;
-
-/** Counter and metric name of one failure reason, e.g. connectFailedEMFILE, connectFailedOther. */
-const failureKey = (reason: ConnectFailure): FailureKey =>
-  reason === 'other' ? 'connectFailedOther' : `connectFailed${reason}`;
 
 /** The metrics: `connectFailed` and its breakdown by reason. */
 export const CONNECT_FAILURE_METRICS = {
   connectFailed: total('connectFailed', 'fail', { role: 'errors' }),
   ...(Object.fromEntries(
-    CONNECT_FAILURES.map((r) => [failureKey(r), total(failureKey(r), `fail ${r}`, { better: 'lower' })]),
-  ) as Record<FailureKey, MetricDefinition>),
+    CONNECT_FAILURES.map((r) => [connectFailureKey(r), total(connectFailureKey(r), `fail ${r}`, { better: 'lower' })]),
+  ) as Record<ConnectFailureKey, MetricDefinition>),
 };
 
-/** The `onFailure` of openPaced: counts the failure and its reason, and notes each reason once. */
+/** The `onFailure` of openPaced: counts the failure and its reason (every counter made at once), and notes each reason once. */
 export function connectFailureCounter(
   ctx: Pick<ClientScenarioContext, 'counter' | 'note'>,
 ): (index: number, reason: ConnectFailure, message: string) => void {
-  const failed = ctx.counter('connectFailed');
-  const byReason = Object.fromEntries(CONNECT_FAILURES.map((r) => [r, ctx.counter(failureKey(r))])) as Record<
-    ConnectFailure,
-    Counter
-  >;
-  const noted = new Set<ConnectFailure>();
-  return (_index, reason, message) => {
-    failed.add();
-    byReason[reason].add();
-    if (noted.has(reason)) return;
-    noted.add(reason);
-    ctx.note(`connect failed (${reason}): ${message}`);
-  };
+  return countFailures(ctx, true);
 }

@@ -31,6 +31,12 @@ export class RecordBatcher {
   }
 
   counter(name: string): Counter {
+    // Made is measured: the client process makes it too with the next batch, so a count that stays 0 reads 0, not "not recorded".
+    if (!this.totals.has(name)) {
+      this.totals.set(name, 0);
+      this.added.set(name, this.added.get(name) ?? 0);
+      this.pending = true;
+    }
     return {
       add: (amount = 1) => {
         this.totals.set(name, (this.totals.get(name) ?? 0) + amount);

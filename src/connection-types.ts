@@ -1,0 +1,79 @@
+/**
+ * The per-connection form's contract: the connection a scenario's
+ * `connection(conn, ctx)` gets, and the request/response tracker it can ask
+ * that connection for (send, match the reply by id, by a predicate or in
+ * order, time it, count wrong and missing replies).
+ */
+import type { ClientConnection, MessageData } from './adapter-types.js';
+import type { Counter, Recorder } from './recorder-types.js';
+
+/** A JSON reply, as the default `parse` reads one. */
+export type JsonReply = Record<string, unknown>;
+
+/** How replies are read and counted; every field has a default. */
+export interface RequestOptions<Reply = JsonReply> {
+  /** Reads a reply off a message; undefined: the message is no reply. Default: a JSON object of the message's text. */
+  parse?(data: MessageData): Reply | undefined;
+  /** The id a reply carries, for `send(message, { id })`. Default: the reply's `id` field. */
+  idOf?(reply: Reply): unknown;
+  /** A request with no reply after this long is missing (default 5000 ms; 0: only the end of the drain makes one missing). */
+  timeoutMs?: number;
+  /** Times every right reply in the window, from the send (a send's own `time` replaces it). */
+  time?: Recorder;
+  /** Counts right replies in the window. */
+  answered?: Counter;
+  /** Counts replies that fail their check, and replies that answer nothing in flight. */
+  wrong?: Counter;
+  /** Counts requests never answered: timed out, or still waiting when the drain ended or the connection was lost. */
+  missing?: Counter;
+  /** Counts replies that arrived after the window closed (neither timed nor counted as answered). */
+  late?: Counter;
+}
+
+/** How one request is matched and judged. Without `id` or `match`, replies answer requests in the order they were sent. */
+export interface SendOptions<Reply = JsonReply> {
+  /** The request's id: the reply whose `idOf` equals it answers it. */
+  id?: unknown;
+  /** A predicate: the first reply it holds for answers it. */
+  match?(reply: Reply): boolean;
+  /** Whether the reply is the right answer; a wrong one is counted and resolves null. Default: any reply is right. */
+  check?(reply: Reply): boolean;
+  /** Times this request's reply here instead of in the tracker's `time`. */
+  time?: Recorder;
+}
+
+/** Requests in flight on one connection, and their replies. */
+export interface RequestTracker<Reply = JsonReply> {
+  /**
+   * Sends `message` and resolves with its reply, or null when the reply is wrong, missing or came
+   * after the window. Rejects once the window closed or the connection is gone (the per-connection
+   * form ends that connection's work quietly then), so `for (;;) await requests.send(...)` ends.
+   */
+  send(message: MessageData, options?: SendOptions<Reply>): Promise<Reply | null>;
+  /** Hands a received message to the tracker; true when it answered a request in flight. */
+  receive(data: MessageData): boolean;
+  /** Requests sent and not answered yet. */
+  inFlight(): number;
+  /** Ends the tracker: what is still in flight is missing; later sends reject. */
+  end(): void;
+}
+
+/** One connection of the per-connection form, open, as `connection(conn, ctx)` gets it. */
+export interface ScenarioConnection {
+  /** This connection's index over the whole cell, 0 .. count-1 (every client process together). */
+  readonly index: number;
+  /** Sends a text (string) or binary (Uint8Array) message; throws once the connection is gone. */
+  send(data: MessageData): void;
+  /** The handler of every message no request tracker takes; messages that came before it was set are handed to it first. */
+  onMessage(handler: (data: MessageData) => void): void;
+  /** Called once if the connection closes without the client asking (wsbench counted it in connectionsLost already). */
+  onUnexpectedClose(handler: (reason: string) => void): void;
+  /** A request/response tracker on this connection (one per connection); the engine drains it after the window. */
+  requests<Reply = JsonReply>(options?: RequestOptions<Reply>): RequestTracker<Reply>;
+  /** Bytes queued by the client, not yet written. */
+  bufferedAmountBytes(): number;
+  /** Closes the connection before the engine would; resolves once it is closed. */
+  close(): Promise<void>;
+  /** The connection as the client stack opened it (handshake phases, TLS session, extensions). */
+  readonly socket: ClientConnection;
+}
