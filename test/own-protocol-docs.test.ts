@@ -25,3 +25,12 @@ test('docs/writing-a-scenario.md leads with templates/init/scenario.ts', () => {
   assert.ok(block, 'docs/writing-a-scenario.md has a ```ts block');
   assert.equal(block[1], readFileSync(join(SOURCE_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8'));
 });
+
+test('the template stays a protocol of about 40 lines, in a file of about 50', () => {
+  const lines = readFileSync(join(SOURCE_ROOT, 'templates', 'init', 'scenario.ts'), 'utf8')
+    .trimEnd()
+    .split('\n');
+  const code = lines.filter((line) => line.trim() !== '' && !/^\s*(\/\*\*|\*|\/\/)/.test(line));
+  assert.ok(lines.length <= 55, `${lines.length} lines`);
+  assert.ok(code.length <= 42, `${code.length} lines of code`);
+});
