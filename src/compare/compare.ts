@@ -15,7 +15,7 @@ import {
   NOISE_PERCENTILE,
   percentileNoise,
   roundSpread,
-  unmeasuredNoise,
+  unmeasuredSides,
   type Loaded,
 } from './compare-noise.js';
 import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
@@ -251,7 +251,7 @@ function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: Measure
  * rounds. On a shared 2-core box two identical runs differ by far more than
  * 5%, and the time series shows it. A side with neither rounds nor a window
  * long enough for per-interval rates has measured no noise: the 5% would stand
- * in for it, so the change is at most inconclusive (unmeasuredSides).
+ * in for it, so the change is inconclusive whatever its size (unmeasuredSides).
  */
 function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
   const base = metricOf(b, key);
@@ -276,28 +276,8 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     noise,
     info.better === 'lower' ? 'lower' : 'higher',
     judge,
-    unmeasuredSides(b, bSide, n, nSide),
+    unmeasuredSides(b, bSide.rounds, n, nSide.rounds),
   );
-}
-
-/**
- * Why a rate's or the server CPU's change is at most inconclusive: a side measured in fewer than
- * MIN_ROUNDS rounds of windows too short for per-interval rates (compare-noise.ts unmeasuredNoise),
- * in a few words for the test column; null when both sides measured their noise.
- */
-function unmeasuredSides(b: MeasuredCell, bSide: SideValue, n: MeasuredCell, nSide: SideValue): string | null {
-  const base = unmeasuredNoise(b, bSide.rounds);
-  const next = unmeasuredNoise(n, nSide.rounds);
-  if (base === null && next === null) return null;
-  const sides =
-    base !== null && next !== null
-      ? base === next
-        ? base
-        : `base ${base}; new ${next}`
-      : base !== null
-        ? `base ${base}`
-        : `new ${next}`;
-  return `window too short to measure its noise (${sides})`;
 }
 
 function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta[] {
@@ -342,7 +322,7 @@ function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): Metri
       cpuNoise,
       'lower',
       judge,
-      unmeasuredSides(b, cpuB, n, cpuN),
+      unmeasuredSides(b, cpuB.rounds, n, cpuN.rounds),
     ),
     delta(
       'serverRssMiB',
