@@ -34,9 +34,17 @@ const METRICS: Record<string, MetricInfo> = {
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 const rtt = exponentialHistogram(3000, 300, 1, 50);
 
+/** Windows of 5 s: long enough for compare to measure msg/s's and CPU's noise, so identical cells read unchanged. */
 function ok(server: string, client: string): CellResult {
   const metrics = { rttP99Ms: histogramStat(rtt, 'p99'), messagesPerSec: 10_000 };
-  return cell('echo', { server, client, histograms: { rtt }, metrics, serverResources: resources(40, 44, 70) });
+  return cell('echo', {
+    server,
+    client,
+    histograms: { rtt },
+    metrics,
+    serverResources: resources(40, 44, 70),
+    windowMs: 5000,
+  });
 }
 
 function write(dir: string, name: string, cells: CellResult[]): string {

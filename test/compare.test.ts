@@ -213,11 +213,18 @@ test('noise is half the spread half a nine either side: exact on a uniform histo
   );
 });
 
+/** The echo result in a window of `windowMs`: from 2.5 s on, long enough for compare to have measured a rate's noise. */
+function inWindow(file: ReturnType<typeof echoResult>, windowMs: number): ReturnType<typeof echoResult> {
+  (file.cells[0] as MeasuredCell).measurements.windowMs = windowMs;
+  return file;
+}
+
 test('direction comes from `better`: more msg/s is an improvement, fewer beyond 5% a regression', () => {
   const h = exponentialHistogram(2000, 300, 3);
-  const faster = compareResults(echoResult(h, 10_000), echoResult(h, 12_000));
+  const long = (rate: number) => inWindow(echoResult(h, rate), 5000);
+  const faster = compareResults(long(10_000), long(12_000));
   assert.equal(deltaOf(faster, 'msg/s').verdict, 'improved');
-  const slower = compareResults(echoResult(h, 10_000), echoResult(h, 8_000));
+  const slower = compareResults(long(10_000), long(8_000));
   assert.equal(deltaOf(slower, 'msg/s').verdict, 'regressed');
   assert.equal(regressionsBeyond(slower, 15).length, 1);
   assert.equal(regressionsBeyond(slower, 25).length, 0);
@@ -323,9 +330,12 @@ test('cells match on parameters too; labels list the varying ones, with units; t
   assert.match(text, /p99 ms/);
 });
 
-/** An echo result whose time series received `perSecond[i]` messages in second i. */
+/** An echo result whose time series received `perSecond[i]` messages in second i, over a window that long. */
 function withRates(perSecond: number[]) {
-  const r = echoResult(exponentialHistogram(2000, 300, 5), perSecond.reduce((a, b) => a + b, 0) / perSecond.length);
+  const r = inWindow(
+    echoResult(exponentialHistogram(2000, 300, 5), perSecond.reduce((a, b) => a + b, 0) / perSecond.length),
+    perSecond.length * 1000,
+  );
   let received = 0;
   (r.cells[0] as MeasuredCell).measurements.timeSeries = {
     intervalMs: 1000,

@@ -65,7 +65,7 @@ export function renderComparisonMarkdown(
     '',
     `Each change is new against base in percent, with its interval (${levelText(comparison.intervalLevel)}); bold is what ${gate ? 'the gate counts' : 'regressed'}.`,
     '',
-    verdictLegend(gate, comparison.marginPct),
+    verdictLegend(gate, comparison.marginPct, comparison),
     '',
     noiseLegend(comparison),
     ...(gate ? ['', gate.summary.replace(/^gate (passed|failed)/, '**gate $1**')] : []),

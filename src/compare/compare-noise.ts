@@ -7,6 +7,7 @@ import { sampleStandardDeviation } from 'simple-statistics';
 import type { HistogramStat } from '../declaration-types.js';
 import { decodeHistogram } from '../measure/metrics.js';
 import type { MeasuredCell } from '../result-types.js';
+import { MIN_ROUNDS } from '../stats/round-spread.js';
 
 type Histogram = ReturnType<typeof decodeHistogram>;
 
@@ -14,8 +15,12 @@ type Histogram = ReturnType<typeof decodeHistogram>;
 const RATE_SPAN_MS = 1000;
 /** Fewer per-interval rates than this say nothing about their spread. */
 const MIN_INTERVALS = 3;
-/** Likewise for rounds of a repeated cell. */
-const MIN_ROUNDS = 3;
+/**
+ * The shortest window intervalRates reads MIN_INTERVALS rates from: MIN_INTERVALS - 1 spans of
+ * RATE_SPAN_MS and a last one of at least half a span (2.5 s). A rate or CPU measured in one
+ * shorter window has no measured run-to-run noise (see unmeasuredNoise).
+ */
+export const MIN_NOISE_WINDOW_MS = (MIN_INTERVALS - 0.5) * RATE_SPAN_MS;
 
 /**
  * Which percentile's noise a histogram statistic gets. A percentile is itself;
@@ -77,6 +82,52 @@ export function histogramOf(cell: MeasuredCell, name: string, server: boolean): 
   if (!encoded) return null;
   const histogram = decodeHistogram(encoded);
   return histogram.totalCount > 0 ? { histogram, toUnit: encoded.unit === 'bytes' ? 1 : 1 / 1000 } : null;
+}
+
+type RoundValues = ReadonlyArray<number | null | undefined> | undefined;
+
+/**
+ * Why a change of a rate or of the server's CPU can be no more than inconclusive, in a few words
+ * for the test column ("window too short to measure its noise (0.3 s, 1 round)"); null when both
+ * sides measured their noise. `*Rounds`: each side's per-round values of the compared number.
+ */
+export function unmeasuredSides(
+  b: MeasuredCell,
+  bRounds: RoundValues,
+  n: MeasuredCell,
+  nRounds: RoundValues,
+): string | null {
+  const base = unmeasuredNoise(b, bRounds);
+  const next = unmeasuredNoise(n, nRounds);
+  if (base === null && next === null) return null;
+  const sides =
+    base !== null && next !== null
+      ? base === next
+        ? base
+        : `base ${base}; new ${next}`
+      : base !== null
+        ? `base ${base}`
+        : `new ${next}`;
+  return `window too short to measure its noise (${sides})`;
+}
+
+/**
+ * What a side lacks to have measured how far two runs of it differ, in words ("0.3 s, 1 round"), or
+ * null when it has it: MIN_ROUNDS rounds with a value of the compared number (`roundValues`), or
+ * one window of MIN_NOISE_WINDOW_MS or more per round, long enough for intervalRates. Below both,
+ * the only noise a rate or the server's CPU has is the 5% rule of thumb (or the max over mean of
+ * two or three CPU samples), while 14 identical 0.3 s runs of echo on a busy 2-core box read 4166
+ * to 6970 msg/s: no verdict may rest on that. A latency percentile is not judged by this: its band
+ * comes from its histogram, however short the window.
+ */
+function unmeasuredNoise(cell: MeasuredCell, roundValues: RoundValues): string | null {
+  const measuredRounds = (roundValues ?? []).filter((v) => typeof v === 'number' && Number.isFinite(v)).length;
+  if (measuredRounds >= MIN_ROUNDS) return null;
+  // A repeated cell's window adds its rounds' up; what one window could see is one round's share.
+  const rounds = Math.max(1, cell.rounds?.length ?? 1);
+  const windowMs = cell.measurements.windowMs / rounds;
+  if (windowMs >= MIN_NOISE_WINDOW_MS) return null;
+  return `${(windowMs / 1000).toFixed(1)} s, ${rounds} round${rounds === 1 ? '' : 's'}`;
 }
 
 /**

@@ -6,6 +6,8 @@
  * never disagree.
  */
 import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compare.js';
+import { MIN_NOISE_WINDOW_MS } from './compare-noise.js';
+import { MIN_ROUNDS } from '../stats/round-spread.js';
 import { countedByGate, formatChange, gateLines, type Gate } from './compare-gate.js';
 import { formatNumber } from '../report/run/table.js';
 import { terminalText } from '../escape/terminal.js';
@@ -17,8 +19,15 @@ export function verdictText(d: MetricDelta, gate: Pick<Gate, 'thresholdPct'> | n
   return 'regressed';
 }
 
-/** What the verdicts mean, and which margin judged them. */
-export function verdictLegend(gate: Pick<Gate, 'thresholdPct'> | null, marginPct: number): string {
+/**
+ * What the verdicts mean, and which margin judged them; with `comparison`, also why some changes are
+ * inconclusive whatever their size, when any is (a side whose noise was not measured).
+ */
+export function verdictLegend(
+  gate: Pick<Gate, 'thresholdPct'> | null,
+  marginPct: number,
+  comparison?: Comparison,
+): string {
   const m = `${marginPct}%`;
   const source =
     gate === null
@@ -27,7 +36,11 @@ export function verdictLegend(gate: Pick<Gate, 'thresholdPct'> | null, marginPct
   return (
     `verdict (margin ${m}, ${source}): REGRESSED = the whole interval on the worse side of 0 and the change worse by more than ${m}` +
     ' (a status change for the worse, a missing cell or a rise in errors: at any size); improved = the same on the better side;' +
-    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it`
+    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it` +
+    (comparison?.cells.some((c) => c.deltas.some((d) => d.noiseUnmeasured !== undefined))
+      ? `; a rate or srv CPU % measured in fewer than ${MIN_ROUNDS} rounds of windows under ${MIN_NOISE_WINDOW_MS / 1000} s is inconclusive at any size` +
+        ` ("window too short to measure its noise": too short for per-second rates, so nothing shows how far two runs differ): --repeat ${MIN_ROUNDS} or longer windows measure it`
+      : '')
   );
 }
 
@@ -93,6 +106,7 @@ export function renderComparison(
         d.role === 'status' ? [cell.baseStatus, cell.nextStatus] : [formatNumber(d.base), formatNumber(d.next)];
       const test =
         d.change?.method ??
+        d.noiseUnmeasured ??
         (d.role === 'errors'
           ? 'exact count'
           : d.role === 'capacity'
@@ -138,7 +152,7 @@ export function renderComparison(
     ...shown.map(line),
     '',
     noiseLegend(comparison),
-    verdictLegend(gate, comparison.marginPct),
+    verdictLegend(gate, comparison.marginPct, comparison),
     ...(comparison.onlyInBase.length
       ? [`only in base (${comparison.onlyInBase.length}): ${terminalText(comparison.onlyInBase.join('; '))}`]
       : []),

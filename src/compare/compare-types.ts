@@ -28,8 +28,17 @@ export interface MetricDelta {
    * two runs differ). Null where there is none.
    */
   noise: number | null;
-  /** The change with its interval, in percent of base; null where none could be made (a status, an errors count, a missing value). */
+  /**
+   * The change with its interval, in percent of base; null where none could be made (a status, an errors count, a
+   * missing value, a side whose noise was not measured: `noiseUnmeasured`).
+   */
   change: ChangeInterval | null;
+  /**
+   * Set on a rate or the server's CPU when a side measured no run-to-run noise (fewer than 3 rounds, each window
+   * under 2.5 s: too short for per-interval rates), saying so in a few words ("window too short to measure its
+   * noise (0.3 s, 1 round)"). The verdict is then inconclusive whatever the change, and `change` null.
+   */
+  noiseUnmeasured?: string;
   /** Which way is better. */
   better: 'lower' | 'higher';
   verdict: Verdict;

@@ -15,6 +15,7 @@ import {
   NOISE_PERCENTILE,
   percentileNoise,
   roundSpread,
+  unmeasuredSides,
   type Loaded,
 } from './compare-noise.js';
 import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
@@ -248,7 +249,9 @@ function latencyDelta(key: string, info: MetricInfo, b: MeasuredCell, n: Measure
  * per-interval rates of its source counter, the larger of the two cells,
  * when the source is a client counter's rate), raised to the spread between
  * rounds. On a shared 2-core box two identical runs differ by far more than
- * 5%, and the time series shows it.
+ * 5%, and the time series shows it. A side with neither rounds nor a window
+ * long enough for per-interval rates has measured no noise: the 5% would stand
+ * in for it, so the change is inconclusive whatever its size (unmeasuredSides).
  */
 function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
   const base = metricOf(b, key);
@@ -262,15 +265,18 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     const spreads = series.filter((r): r is number[] => r !== null).map((r) => sampleStandardDeviation(r));
     noise = Math.max(Math.abs(base) * RATE_NOISE_FRACTION, ...spreads, roundSpread(b, key), roundSpread(n, key));
   }
+  const bSide = metricSide(b, key);
+  const nSide = metricSide(n, key);
   return delta(
     key,
     info.header,
     'primary-rate',
-    metricSide(b, key),
-    metricSide(n, key),
+    bSide,
+    nSide,
     noise,
     info.better === 'lower' ? 'lower' : 'higher',
     judge,
+    unmeasuredSides(b, bSide.rounds, n, nSide.rounds),
   );
 }
 
@@ -303,8 +309,21 @@ function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): Metri
     value: rss(c),
     rounds: roundsOf(c, (r) => (r.server ? r.server.rssBytes.max / 1024 / 1024 : null)),
   });
+  // Two or three samples of a short window say nothing of how far two runs differ: as for rates.
+  const cpuB = cpuSide(b);
+  const cpuN = cpuSide(n);
   return [
-    delta('serverCpuPercent', 'srv CPU %', 'resources', cpuSide(b), cpuSide(n), cpuNoise, 'lower', judge),
+    delta(
+      'serverCpuPercent',
+      'srv CPU %',
+      'resources',
+      cpuB,
+      cpuN,
+      cpuNoise,
+      'lower',
+      judge,
+      unmeasuredSides(b, cpuB.rounds, n, cpuN.rounds),
+    ),
     delta(
       'serverRssMiB',
       'srv RSS MiB',
@@ -347,6 +366,7 @@ function delta(
   noise: number | null,
   better: 'lower' | 'higher',
   judge: Judging,
+  unmeasured: string | null = null,
 ): MetricDelta {
   const base = b.value;
   const next = n.value;
@@ -356,6 +376,22 @@ function delta(
     base !== null && next !== null
       ? changeInterval({ ...b, value: base }, { ...n, value: next }, changePct, bandPct, judge)
       : null;
+  // With no measured noise on a side, any interval would rest on the rule of thumb alone: no interval, no decision.
+  if (change && unmeasured !== null) {
+    return {
+      key,
+      metric,
+      role,
+      base,
+      next,
+      changePct,
+      noise,
+      change: null,
+      better,
+      verdict: 'inconclusive',
+      noiseUnmeasured: unmeasured,
+    };
+  }
   const verdict: Verdict = change ? judgeChange(change, better, judge.marginPct) : 'n/a';
   return { key, metric, role, base, next, changePct, noise, change, better, verdict };
 }
