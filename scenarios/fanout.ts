@@ -33,6 +33,10 @@ import {
   type ClientConnection,
   type MetricInput,
   type ValueWithResolution,
+  SERVER_CPU_METRIC,
+  SERVER_RSS_METRIC,
+  CLIENT_CPU_METRIC,
+  CLIENT_RSS_METRIC,
 } from 'wsbench/scenario';
 import { decodePriceTick, encodePriceTick, priceWalk } from './fanout/price-message.js';
 
@@ -313,34 +317,10 @@ export default defineScenario({
           (c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null,
       },
     },
-    serverCpuPercent: {
-      header: 'srv CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'cpuMean' },
-    },
-    serverRssBytes: {
-      header: 'srv RSS',
-      unit: 'bytes',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'rssMax' },
-    },
-    clientCpuPercent: {
-      header: 'cli CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'cpuMean' },
-    },
-    clientRssBytes: {
-      header: 'cli RSS',
-      unit: 'bytes',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'rssMax' },
-    },
+    serverCpuPercent: SERVER_CPU_METRIC,
+    serverRssBytes: SERVER_RSS_METRIC,
+    clientCpuPercent: CLIENT_CPU_METRIC,
+    clientRssBytes: CLIENT_RSS_METRIC,
     clientRssMB: {
       header: 'cli MB',
       unit: 'MB',

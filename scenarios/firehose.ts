@@ -24,6 +24,8 @@ import {
   type ClientConnection,
   type ScenarioConnectOptions,
   type MetricDefinition,
+  CLIENT_CPU_METRIC,
+  CLIENT_RSS_METRIC,
 } from 'wsbench/scenario';
 import { buildOrderBookFeed, INSTRUMENTS } from './firehose/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './firehose/feed-sender.js';
@@ -344,20 +346,8 @@ export default defineScenario({
         compute: ({ stackDrops }) => stackDrops,
       },
     },
-    clientCpuPercent: {
-      header: 'cli CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'cpuMean' },
-    },
-    clientRssBytes: {
-      header: 'cli RSS',
-      unit: 'bytes',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'rssMax' },
-    },
+    clientCpuPercent: CLIENT_CPU_METRIC,
+    clientRssBytes: CLIENT_RSS_METRIC,
   },
   table: [
     'messagesPerSec',

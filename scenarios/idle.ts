@@ -26,6 +26,9 @@ import {
   total,
   type ClientConnection,
   type MetricInput,
+  SERVER_CPU_METRIC,
+  SERVER_RSS_METRIC,
+  CLIENT_CPU_METRIC,
 } from 'wsbench/scenario';
 
 /** Spacing of the ping scheduler's timer. */
@@ -215,27 +218,9 @@ export default defineScenario({
         },
       },
     },
-    serverCpuPercent: {
-      header: 'srv CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'cpuMean' },
-    },
-    serverRssBytes: {
-      header: 'srv RSS',
-      unit: 'bytes',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'rssMax' },
-    },
-    clientCpuPercent: {
-      header: 'cli CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'cpuMean' },
-    },
+    serverCpuPercent: SERVER_CPU_METRIC,
+    serverRssBytes: SERVER_RSS_METRIC,
+    clientCpuPercent: CLIENT_CPU_METRIC,
   },
   table: [
     'connected',

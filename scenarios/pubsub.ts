@@ -29,6 +29,9 @@ import {
   wsbenchPubSub,
   type BrokerClient,
   type BrokerProtocol,
+  SERVER_CPU_METRIC,
+  SERVER_RSS_METRIC,
+  CLIENT_CPU_METRIC,
 } from 'wsbench/scenario';
 import { runSchedule } from './pubsub/publisher.js';
 import {
@@ -341,27 +344,9 @@ export default defineScenario({
       },
     },
     // The table shows the server's CPU and RSS of every cell; these make them comparable metrics too.
-    serverCpuPercent: {
-      header: 'srv CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'cpuMean' },
-    },
-    serverRssBytes: {
-      header: 'srv RSS',
-      unit: 'bytes',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'rssMax' },
-    },
-    clientCpuPercent: {
-      header: 'cli CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'cpuMean' },
-    },
+    serverCpuPercent: SERVER_CPU_METRIC,
+    serverRssBytes: SERVER_RSS_METRIC,
+    clientCpuPercent: CLIENT_CPU_METRIC,
   },
   table: [
     'expected',

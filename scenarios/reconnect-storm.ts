@@ -32,6 +32,8 @@ import {
   sleep,
   total,
   type ClientConnection,
+  SERVER_CPU_METRIC,
+  CLIENT_CPU_METRIC,
 } from 'wsbench/scenario';
 import { ATTEMPT_FAILURE_METRICS, attemptFailureCounter } from './reconnect-storm/attempt-failures.js';
 
@@ -286,20 +288,8 @@ export default defineScenario({
       source: { resource: 'server', stat: 'rssMax' },
       description: "the server's largest RSS sample in the window",
     },
-    serverCpuPercent: {
-      header: 'srv CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'server', stat: 'cpuMean' },
-    },
-    clientCpuPercent: {
-      header: 'cli CPU%',
-      unit: '%',
-      better: 'lower',
-      role: 'detail',
-      source: { resource: 'clients', stat: 'cpuMean' },
-    },
+    serverCpuPercent: SERVER_CPU_METRIC,
+    clientCpuPercent: CLIENT_CPU_METRIC,
   },
   table: [
     'connected',

@@ -74,6 +74,12 @@ export {
   scaleWithResolution,
 } from './metric-sets/server-rss.js';
 export { WireTelemetry, WIRE_METRICS } from './metric-sets/wire-telemetry.js';
+export {
+  SERVER_CPU_METRIC,
+  SERVER_RSS_METRIC,
+  CLIENT_CPU_METRIC,
+  CLIENT_RSS_METRIC,
+} from './metric-sets/resource-metrics.js';
 export { streamEnd } from './stream-end.js';
 export type { StreamEnd } from './stream-end.js';
 export { RECONNECT_POLICIES, reconnectDelays } from './reconnect-delays.js';
