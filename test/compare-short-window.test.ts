@@ -48,7 +48,7 @@ const deltaOf = (printed: Printed, metric: string): MetricDelta => {
   return found;
 };
 
-test('two real 300 ms runs of ws x ws: msg/s and srv CPU % inconclusive with the reason; errors and a failed cell still fail the gate', async () => {
+test('two real 300 ms runs of ws x ws: msg/s, srv CPU % and srv RSS inconclusive with the reason; errors and a failed cell still fail the gate', async () => {
   const dir = tempDir();
   const a = await run300ms(dir, 'a.json');
   const b = await run300ms(dir, 'b.json');
@@ -62,7 +62,7 @@ test('two real 300 ms runs of ws x ws: msg/s and srv CPU % inconclusive with the
     ...['json', 'junit', 'markdown'].flatMap((f, i) => ['--format', `${f}=${files[i]}`]),
   ]);
   const printed = JSON.parse(readFileSync(files[0]!, 'utf8')) as Printed;
-  for (const metric of ['msg/s', 'srv CPU %']) {
+  for (const metric of ['msg/s', 'srv CPU %', 'srv RSS MiB']) {
     const d = deltaOf(printed, metric);
     assert.equal(d.verdict, 'inconclusive', `${metric}: ${JSON.stringify(d)}`);
     assert.match(d.noiseUnmeasured!, REASON);
