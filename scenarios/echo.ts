@@ -1,21 +1,43 @@
 /**
- * echo: each connection keeps `inflight` messages of `payload` bytes in flight;
- * the server sends every message straight back; the client records each round
- * trip. WebSocket keeps order per connection, so replies are matched to their
- * send times first-in, first-out and the payload carries no timestamp.
+ * echo: the server sends every message straight back; the client times each
+ * round trip. Two ways to offer the load (docs/load-models.md):
+ * - the open model (`rate` or `ratePerConnection`, with `stages` to ramp it):
+ *   every message goes out when it is due, whatever came back, and is timed
+ *   from its due time, so a stall of the server counts for every message that
+ *   waited through it (no coordinated omission); the service time, from the
+ *   actual send, is recorded beside it;
+ * - the closed loop (the default): each connection keeps `inflight` messages
+ *   in flight and sends the next on a reply, so the load is what the server
+ *   lets through and a stall counts once per connection.
+ * WebSocket keeps order per connection, so replies are matched to their times
+ * first-in, first-out and the payload carries no timestamp.
  *
  * Wire protocol for servers in other languages: docs/protocols/echo.md.
  *
  * Copy this file to write your own scenario: it imports only `wsbench/scenario`;
  * compile it and run `wsbench run ./my-scenario.js`. It is written per connection
  * (docs/writing-a-scenario.md): wsbench opens, spreads, drains and closes the
- * connections, and derives every metric from the recorders' declarations.
+ * connections, and derives every metric from the recorders' declarations. Its
+ * replies are matched by hand rather than by conn.requests() because it is the
+ * reference of the client's cost per message (npm run bench).
  */
-import { aborted, counter, defineScenario, histogram, ProtocolGuard } from 'wsbench/scenario';
+import {
+  aborted,
+  counter,
+  defineScenario,
+  histogram,
+  loadModelInfo,
+  OPEN_MODEL_PARAMETERS,
+  openModelProblem,
+  ProtocolGuard,
+  SEND_SCHEDULE_RECORDERS,
+} from 'wsbench/scenario';
+import { SendTimes } from './echo/send-times.js';
 
 export default defineScenario({
   name: 'echo',
-  description: 'Round trips of fixed-size messages, N connections x W in flight (ping-pong when W = 1).',
+  description:
+    'Round trips of fixed-size messages: at a rate, each timed from when it was due (open model), or N connections x W in flight (closed loop; ping-pong when W = 1).',
   parameters: {
     connections: {
       kind: 'integer',
@@ -30,7 +52,7 @@ export default defineScenario({
     binary: { kind: 'boolean', description: 'send binary frames instead of text', default: false },
     inflight: {
       kind: 'integer',
-      description: 'messages in flight per connection',
+      description: 'messages in flight per connection (closed loop)',
       default: 1,
       min: 1,
       max: 10_000,
@@ -38,17 +60,35 @@ export default defineScenario({
     },
     messages: {
       kind: 'integer',
-      description: 'messages per connection, then stop (0 = run for the duration)',
+      description: 'messages per connection, then stop (closed loop; 0 = run for the duration)',
       default: 0,
       min: 0,
     },
+    ...OPEN_MODEL_PARAMETERS,
   },
-  duration: { description: 'measurement window (ignored when messages is set)', default: '5s' },
+  duration: { description: 'measurement window (ignored when messages or stages are set)', default: '5s' },
   presets: {
     ci: { duration: '1s' },
     // Bare `wsbench` (with --repeat 3): 17 measured pairs of 5 x 5 stacks, 3 rounds each, about a minute on 2 cores.
     quick: { duration: '600ms' },
   },
+  validate(p) {
+    const open = p.rate > 0 || p.ratePerConnection > 0;
+    if (open && p.inflight !== 1)
+      return {
+        parameter: 'inflight',
+        message: "counts the closed loop's messages in flight; at a rate, the schedule sets them",
+      };
+    if (open && p.messages > 0)
+      return {
+        parameter: 'messages',
+        message: 'ends the closed loop after a count; at a rate, the window sets the count',
+      };
+    if (p.messages > 0 && p.stages !== '')
+      return { parameter: 'stages', message: 'fill a window; messages ends it by a count instead: give one of them' };
+    return openModelProblem(p);
+  },
+  loadModel: (p) => loadModelInfo(p, p.connections, `${p.connections} conn x ${p.inflight} in flight`),
   windowMs: (p) => (p.messages > 0 ? undefined : p.duration),
   // Every reply depends on its own connection only.
   multiProcessServer: true,
@@ -64,7 +104,15 @@ export default defineScenario({
   }),
 
   recorders: {
-    rtt: histogram({ primary: ['p50', 'p99'], description: 'round trip: send to reply, per message' }),
+    rtt: histogram({
+      primary: ['p50', 'p99'],
+      description: 'round trip per message: from when it was due (open model) or sent (closed loop) to its reply',
+    }),
+    service: histogram({
+      stats: ['p50', 'p99', 'max'],
+      label: 'service',
+      description: 'from when each message actually went out to its reply (the same as rtt in the closed loop)',
+    }),
     received: counter({
       rate: {
         key: 'messagesPerSec',
@@ -81,9 +129,16 @@ export default defineScenario({
     }),
     connectionsLost: counter({ total: { header: 'lost', role: 'errors' } }),
     unansweredAtEnd: counter({
-      total: { header: 'unanswered', description: 'requests still without a reply when the drain ended' },
+      total: { header: 'unanswered', description: 'messages still without a reply when the drain ended' },
+    }),
+    unansweredAge: histogram({
+      stats: ['max'],
+      label: 'unanswered age',
+      description:
+        'how long each message counted unanswered had waited, from its due time, when the drain ended (not in rtt)',
     }),
     repliesAfterWindow: counter({ total: false }),
+    ...SEND_SCHEDULE_RECORDERS,
   },
   metrics: {
     payloadMegabytesPerSec: {
@@ -109,40 +164,44 @@ export default defineScenario({
 
   async connection(conn, ctx, { payload, guard }) {
     const { payload: size, binary, inflight, messages: limit } = ctx.params;
-    const { rtt, sent, received, errors, repliesAfterWindow: late } = ctx.recorders;
-    const sendTimesUs = new Float64Array(inflight);
-    let head = 0;
-    let tail = 0;
+    const { rtt, service, sent, received, errors, repliesAfterWindow: late } = ctx.recorders;
+    const waiting = new SendTimes(inflight);
+    // The closed loop sends the next message on a reply, itself; with stages (or at a rate), conn.iterate paces the sends.
+    const selfPaced = ctx.load.model === 'closed' && ctx.load.stages.length === 0;
     let sentHere = 0;
-    let pending = 0;
     // Read on every reply: a plain flag costs less there than the signal's getter.
     let windowClosed = ctx.signal.aborted;
     let finished: () => void = () => undefined;
     const allAnswered = new Promise<void>((resolve) => (finished = resolve));
+    /** Closed loop with stages: the steps waiting for their replies, oldest first. */
+    const answers: Array<() => void> = [];
     ctx.signal.addEventListener('abort', () => (windowClosed = true), { once: true });
-    // `atUs`: a reply's arrival time when the next message answers it, so one clock read serves both.
-    const sendOne = (atUs = ctx.nowUs()): void => {
-      sendTimesUs[tail] = atUs;
-      tail = (tail + 1) % inflight;
+    // `dueUs` and `atUs`: one clock read serves a reply's arrival and the next message's send.
+    const sendOne = (dueUs: number, atUs: number): void => {
+      waiting.push(dueUs, atUs);
       sentHere += 1;
-      pending += 1;
       sent.add();
       conn.send(payload);
     };
     conn.onMessage((data) => {
       const nowUs = ctx.nowUs();
-      pending -= 1;
+      if (waiting.size === 0) return guard.broken('a reply to nothing sent', data);
+      const dueUs = waiting.dueOfOldest();
+      const sentUs = waiting.sentOfOldest();
+      waiting.shift();
       if (windowClosed) {
         late.add();
-        if (pending === 0) finished();
+        answers.shift()?.();
+        if (waiting.size === 0) finished();
         return;
       }
-      const rttUs = nowUs - sendTimesUs[head]!;
-      head = (head + 1) % inflight;
       // Send first, then book-keep: the next message leaves without waiting for the records.
-      if (limit === 0 || sentHere < limit) sendOne(nowUs);
-      else if (pending === 0) finished();
-      rtt.recordUs(rttUs);
+      if (selfPaced) {
+        if (limit === 0 || sentHere < limit) sendOne(nowUs, nowUs);
+        else if (waiting.size === 0) finished();
+      } else answers.shift()?.();
+      rtt.recordUs(nowUs - dueUs);
+      service.recordUs(nowUs - sentUs);
       received.add();
       if ((typeof data === 'string' ? data.length : data.byteLength) !== size) {
         errors.add();
@@ -150,20 +209,41 @@ export default defineScenario({
       }
     });
     conn.onUnexpectedClose(() => errors.add());
-    for (let i = 0; i < inflight && (limit === 0 || sentHere < limit); i++) sendOne();
 
-    // Until the window closes (duration mode) or every message is answered (count mode); then replies in flight get the drain.
-    await Promise.race([allAnswered, aborted(ctx.signal)]);
-    if (pending > 0) await Promise.race([allAnswered, aborted(ctx.drained)]);
+    if (selfPaced) {
+      for (let i = 0; i < inflight && (limit === 0 || sentHere < limit); i++) {
+        const nowUs = ctx.nowUs();
+        sendOne(nowUs, nowUs);
+      }
+      // Until the window closes (duration mode) or every message is answered (count mode).
+      await Promise.race([allAnswered, aborted(ctx.signal)]);
+    } else if (ctx.load.model === 'open') {
+      // Each message when it is due, whatever came back: the step returns nothing, so nothing waits for a reply.
+      await conn.iterate((_n, dueUs, nowUs) => sendOne(dueUs, nowUs));
+    } else {
+      // The closed loop with stages: each step waits for its reply, and a connection the stages leave out waits.
+      await conn.iterate(
+        (_n, dueUs, nowUs) =>
+          new Promise<void>((answered) => {
+            answers.push(answered);
+            sendOne(dueUs, nowUs);
+          }),
+        { inflight },
+      );
+    }
+    // Replies in flight get the drain; what it leaves unanswered is counted, with its age.
+    if (waiting.size > 0) await Promise.race([allAnswered, aborted(ctx.drained)]);
+    const endUs = ctx.nowUs();
     // Taken only now: a tally after the window, which the window's time series must not read as traffic (a hung server's test).
-    ctx.recorders.unansweredAtEnd.add(pending);
+    ctx.recorders.unansweredAtEnd.add(waiting.size);
+    for (const dueUs of waiting.dueTimes()) ctx.recorders.unansweredAge.recordUs(endUs - dueUs);
     guard.throwIfBroken();
   },
 
   table: ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors'],
   charts: [
     { kind: 'heatmap', metrics: ['rttP50Ms', 'rttP99Ms'] },
-    { kind: 'percentiles', histograms: ['rtt'] },
+    { kind: 'percentiles', histograms: ['rtt', 'service'] },
     { kind: 'over-time', histogram: 'rtt', rates: ['messagesPerSec'] },
     { kind: 'resources' },
   ],

@@ -75,6 +75,18 @@ export interface StringParameter extends ParameterBase {
   default: string;
 }
 
+/**
+ * How the load changes within the window (src/parsing/stages.ts): held as text, `30s:1000,1m:5000`,
+ * '' for none; code and test plans may also give a list of `{ duration, target }`. When a scenario's
+ * stages parameter is set, the window lasts their total and every stage is reported on its own.
+ * What a target counts is the scenario's to say (its description). One value, never a sweep.
+ */
+export interface StagesParameter extends ParameterBase {
+  kind: 'stages';
+  default: '';
+  sweepable?: false;
+}
+
 export type ParameterSpec =
   | IntegerParameter
   | NumberParameter
@@ -82,7 +94,8 @@ export type ParameterSpec =
   | SizeParameter
   | BooleanParameter
   | ChoiceParameter
-  | StringParameter;
+  | StringParameter
+  | StagesParameter;
 
 export type ParameterKind = ParameterSpec['kind'];
 
@@ -93,7 +106,7 @@ export type ParameterValue<S extends ParameterSpec> = S extends BooleanParameter
   ? boolean
   : S extends ChoiceParameter<infer C>
     ? C
-    : S extends StringParameter
+    : S extends StringParameter | StagesParameter
       ? string
       : number;
 
@@ -105,7 +118,9 @@ export type ParameterInput<S extends ParameterSpec> = S extends DurationParamete
   ? number | DurationText
   : S extends SizeParameter
     ? number | SizeText
-    : ParameterValue<S>;
+    : S extends StagesParameter
+      ? string | ReadonlyArray<{ duration: DurationText; target: number }>
+      : ParameterValue<S>;
 
 /** Parameters as code passes them: any subset; an array sweeps a sweepable parameter. */
 export type ParamInputs<D extends ParameterDeclarations> = {

@@ -234,8 +234,24 @@ export interface CellIdentity<P extends ParamValues = ParamValues> {
   client: string;
   /** Validated parameters: durations in ms, sizes in bytes. */
   params: P;
+  /** How the cell offered its load (open model or closed loop), where the scenario says; absent otherwise. */
+  load?: LoadModelInfo;
   /** Wall time the cell took, including startup and teardown (all rounds). */
   elapsedMs: number;
+}
+
+/**
+ * How a cell offered its load (docs/load-models.md). `open`: messages went out on a schedule whatever came
+ * back, each timed from its due time. `closed`: each connection waited for its replies before sending again,
+ * so the load was whatever the server let through, and a stall counted once per connection (coordinated
+ * omission), not once for every message that would have waited.
+ */
+export interface LoadModelInfo {
+  model: 'open' | 'closed';
+  /** The rate offered over the whole cell, msg/s, when it was one rate throughout (no stages). */
+  offeredPerSec?: number;
+  /** In words, for the table: "open 5000/s", "open 1000/s, staged, poisson", "closed 1 conn x 1". */
+  text: string;
 }
 
 /** The numbers of a cell that measured something. `V`: its metric values' type (run() of a known scenario narrows it). */
@@ -286,6 +302,34 @@ export interface Measured<V extends MetricValueMap = MetricValueMap> {
   unstable?: string;
   /** The verdict of `run --slo` on this cell. */
   slo?: CellSloVerdict;
+  /**
+   * A cell run in stages (the load changed within its window): each stage on its own, all rounds pooled.
+   * The cell's own numbers are the whole window's. Absent without stages.
+   */
+  stages?: StageResult<V>[];
+}
+
+/**
+ * One stage of a cell: the client side's numbers over it (server-side ones are the whole window's only:
+ * null here, with that reason), the CPU and memory sampled while it ran, and its own judgement.
+ */
+export interface StageResult<V extends MetricValueMap = MetricValueMap> {
+  /** 0-based, in the order they ran. */
+  index: number;
+  /** Bounds in the window, ms from its opening. */
+  startMs: number;
+  endMs: number;
+  /** Where the stage took the load (the rate, or the active connections: the scenario's unit). */
+  target: number;
+  /** errors: a metric of role errors counted above 0 in this stage (`reason` names them). */
+  status: 'ok' | 'errors';
+  reason?: string;
+  metrics: V;
+  missing: Record<string, string>;
+  /** Client side only: histograms, counters and window of the stage. */
+  measurements: CellMeasurements;
+  resources: CellResources;
+  loadSaturation?: LoadSaturation;
 }
 
 /**
@@ -343,6 +387,11 @@ export interface LoadSaturation {
   saturated: number[];
   /** Client processes (1-based) whose event loop was busy nearly all the window while on CPU less: other processes held the cores. */
   starved: number[];
+  /**
+   * Set when the generator fell behind the schedule of the open model (measure/send-schedule.ts): messages due
+   * never went out, or went out far late. Absent otherwise and in older files.
+   */
+  behindSchedule?: boolean;
   /** The evidence (CPU, event-loop utilisation, timer lateness of each process) and what to do, in words. */
   evidence: string;
 }

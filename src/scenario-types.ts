@@ -23,7 +23,7 @@ import type {
   ParamValues,
 } from './declaration-types.js';
 import type { COMMON_PARAMETERS } from './common-parameters.js';
-import type { CellMeasurements, CellResources } from './result-types.js';
+import type { CellMeasurements, CellResources, LoadModelInfo } from './result-types.js';
 import type {
   MetricsApi,
   RecorderDeclarations,
@@ -31,7 +31,7 @@ import type {
   DeclaredHistograms,
   RecordersOf,
 } from './recorder-types.js';
-import type { ScenarioConnection } from './connection-types.js';
+import type { LoadPlan, ScenarioConnection } from './connection-types.js';
 
 /** What crosses between processes as JSON (IPC uses JSON serialization, for Bun and Deno children too). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -282,6 +282,12 @@ export interface ScenarioDefinition<
    */
   windowMs?(params: NoInfer<ScenarioParams<D>>): number | undefined;
   /**
+   * How a parameter set offers its load, for the table and the JSON (`load` of each cell): the open model
+   * (messages on a schedule, timed from when each was due) or the closed loop (each connection waits for its
+   * replies: a stall counts once per connection). The kit's loadModelInfo() words it from OPEN_MODEL_PARAMETERS.
+   */
+  loadModel?(params: NoInfer<ScenarioParams<D>>): LoadModelInfo;
+  /**
    * How long every client process may take to connect and call ready(), in ms.
    * Default 15 s; at most 10 minutes. Declare it when the connect phase grows with
    * the parameters (e.g. connections at a connect rate).
@@ -390,6 +396,11 @@ export interface ConnectionContext<P extends ParamValues = ParamValues, R = {}>
   readonly recorders: RecordersOf<R, 'client'>;
   /** Aborted when the drain after the window is over: stop waiting for replies then. */
   drained: AbortSignal;
+  /**
+   * How the cell offers its load, from the kit's OPEN_MODEL_PARAMETERS (the closed loop for a scenario
+   * without them): conn.iterate() follows it; a scenario that paces itself reads it.
+   */
+  readonly load: LoadPlan;
 }
 
 /** How wsbench opens the connections of the per-connection form. */

@@ -23,6 +23,7 @@ const TYPES: Record<ParameterSpec['kind'], string> = {
   boolean: 'BooleanParameter',
   choice: 'ChoiceParameter',
   string: 'StringParameter',
+  stages: 'StagesParameter',
 };
 
 function typeOf(spec: ParameterSpec): string {

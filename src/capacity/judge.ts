@@ -59,7 +59,8 @@ export function judgeCell(
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
     // The load generator's judgement is the engine's, written into the cell: run and capacity read the same one.
-    clientSaturated: (loadSaturation?.saturated.length ?? 0) > 0,
+    // A generator that fell behind its schedule offered less than the step asks: as saturated, it proves nothing.
+    clientSaturated: (loadSaturation?.saturated.length ?? 0) > 0 || loadSaturation?.behindSchedule === true,
     // Demand (on CPU plus waiting for a core) where /proc has it, CPU otherwise: the engine's one judgement.
     serverSaturated: server !== null && isSaturated(server, serverProcesses, serverEventLoop),
     serverStarved: isStarved(server, serverEventLoop, serverProcesses),

@@ -50,10 +50,15 @@ let ticker: NodeJS.Timeout | null = null;
 let progressIntervalMs = 1000;
 let tick = 0;
 const unsent: ProgressTick[] = [];
+/** The cell's stages, where they end (ms into the window), the one running, and the timers that cut at their ends. */
+let stageEndsMs: number[] = [];
+let stage = 0;
+const stageCuts: NodeJS.Timeout[] = [];
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'start') {
     progressIntervalMs = (message as ClientStartMessage).progressIntervalMs ?? progressIntervalMs;
+    stageEndsMs = (message as ClientStartMessage).stageEndsMs ?? [];
     void run(message as ClientStartMessage);
   } else if (message.type === 'go') {
     windowStartUs = monotonicUs();
@@ -72,11 +77,30 @@ function startTicks(): void {
     if (unsent.length >= ticksPerMessage) void sendTicks();
   }, progressIntervalMs);
   ticker.unref();
+  // Each stage's end but the last (the window's end) cuts the interval there, so every interval is of one stage.
+  for (const [index, endMs] of stageEndsMs.slice(0, -1).entries()) {
+    const cut = setTimeout(() => {
+      takeTick((monotonicUs() - windowStartUs) / 1000, true);
+      stage = index + 1;
+    }, endMs);
+    cut.unref();
+    stageCuts.push(cut);
+  }
 }
 
-function takeTick(tMs: number): void {
-  tick += 1;
-  unsent.push({ tick, tMs, counters: metrics.counterValues(), intervals: metrics.takeIntervals() });
+/**
+ * Reads the counters and takes the interval's histograms. A stage's end cuts the interval short: that cut
+ * carries the number of the interval it cuts, whose rest comes with the regular tick (the series adds both).
+ */
+function takeTick(tMs: number, stageCut = false): void {
+  if (!stageCut) tick += 1;
+  unsent.push({
+    tick: stageCut ? tick + 1 : tick,
+    tMs,
+    counters: metrics.counterValues(),
+    intervals: metrics.takeIntervals(),
+    ...(stageEndsMs.length > 0 ? { stage } : {}),
+  });
 }
 
 function sendTicks(): Promise<void> {
@@ -101,6 +125,7 @@ function closeWindow(): void {
   windowEndUs = monotonicUs();
   eventLoop = sampler.stop();
   if (ticker) clearInterval(ticker);
+  for (const cut of stageCuts) clearTimeout(cut);
   void sendToParent({ type: 'window-closed' });
   // A restart not announced by now will not be measured in this window.
   restartKnown(null);

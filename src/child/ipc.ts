@@ -42,6 +42,8 @@ export interface ClientStartMessage {
   processCount: number;
   /** How often to send progress while the window is open (sized to the window: see progressIntervalMs). */
   progressIntervalMs: number;
+  /** Where each stage of the cell ends, in ms from the window's opening; absent without stages. */
+  stageEndsMs?: number[];
   /** What the WebSocket and HTTP clients trust, for a wss:// and https:// server. */
   tls?: ClientTls;
 }

@@ -30,10 +30,13 @@ export function describeParameter(info: ParameterInfo): string {
       ? 'duration with unit: 500ms, 5s, 1m'
       : info.kind === 'size'
         ? 'size: 32, 4kb, 64KiB'
-        : info.kind;
+        : info.kind === 'stages'
+          ? 'stages DURATION:TARGET,...: 30s:1000,1m:5000 ramps to 1000 then to 5000'
+          : info.kind;
   const choices = info.choices ? `: ${info.choices.join(', ')}` : '';
   const sweep = info.sweepable ? '; comma list sweeps' : '';
-  return `${unit}${choices}; default ${formatValue(info.kind, info.default)}${sweep}`;
+  const fallback = info.kind === 'stages' ? 'none' : formatValue(info.kind, info.default);
+  return `${unit}${choices}; default ${fallback}${sweep}`;
 }
 
 /** One flag per parameter; a parameter named like one of `commandName`'s own flags is a scenario that cannot be run. */
@@ -60,6 +63,8 @@ export function addParameterOptions(
  */
 export function inputFromText(name: string, info: ParameterInfo, text: string | true): unknown {
   if (text === true) return inputOf(name, info, '');
+  // Stages are one value whose commas part the stages (30s:1000,1m:5000), never a sweep.
+  if (info.kind === 'stages') return text;
   const parts = text.split(',');
   if (parts.length > 1 && parts.some((p) => p.trim() === ''))
     throw new ParameterError(name, `an empty item in the list "${text}"`);

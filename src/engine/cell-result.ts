@@ -15,12 +15,13 @@ import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, setResolved, type MetricValues } from '../measure/metric-values.js';
 import { poolMeasured } from './rounds.js';
-import { loadSaturationOf } from '../measure/saturation.js';
+import { loadSaturationOf, withScheduleLag } from '../measure/saturation.js';
 import { tlsOutcomes } from '../child/tls-sessions.js';
 import { countedErrors, countedErrorsText } from './cell-verdict.js';
 import { scenarioInfo } from './scenario-info.js';
 import { cellIntervals, windowIntervals } from '../stats/cell-intervals.js';
 import { unstableRounds } from '../stats/unstable.js';
+import { stageResults } from './stage-results.js';
 
 export function cellResult(
   identity: Omit<CellIdentity, 'elapsedMs'>,
@@ -65,7 +66,7 @@ export function cellResult(
     ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}),
   });
   const unstable = unstableRounds(declared, rounds ?? undefined);
-  const loadSaturation = loadSaturationOf(pooled.resources.clients);
+  const loadSaturation = withScheduleLag(loadSaturationOf(pooled.resources.clients), pooled.measurements);
   const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
     metrics: values.metrics,
@@ -83,6 +84,7 @@ export function cellResult(
     intervals,
     ...(Object.keys(noInterval).length > 0 ? { noInterval } : {}),
     ...(unstable ? { unstable } : {}),
+    ...(pooled.stages ? { stages: stageResults(scenario, identity.params, clientProcesses, pooled.stages) } : {}),
     elapsedMs,
   };
   if (reason !== null) return { ...identity, status: 'failed', reason, ...numbers };

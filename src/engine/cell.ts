@@ -31,6 +31,8 @@ import type { ProgressTick } from '../measure/time-series.js';
 import type { ResourceSample } from '../measure/proc-sampler.js';
 import { redactUrlsIn } from '../redact/url-secrets.js';
 import { computeMetrics, declaresServerMetrics } from '../measure/metric-values.js';
+import { declaredStages } from '../parsing/stages.js';
+import { StageCollector, type StageMeasured } from '../measure/stage-series.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../child/server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('../child/client-process.js', import.meta.url));
@@ -85,6 +87,8 @@ export interface CellRun {
     notes: string[];
     /** Set when the server fell behind (see saturation.ts): the evidence. */
     saturation?: string;
+    /** Each stage on its own, in a cell with stages (measure/stage-series.ts). */
+    stages?: StageMeasured[];
   } | null;
   elapsedMs: number;
 }
@@ -116,6 +120,10 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
   const gateNotes: string[] = [];
   const window = cellWindow(plan.loaded.scenario, plan.params);
   const timeSeries = new TimeSeriesCollector(progressIntervalMs(window.expectedMs));
+  const declared = declaredStages(plan.loaded.scenario.parameters, plan.params);
+  const stages = declared.length > 0 ? new StageCollector(declared) : null;
+  /** performance.now() at the go: resource samples are placed in their stage by it. */
+  let openedAtMs = 0;
   try {
     const tls = (await options.tls?.forCell(plan)) ?? {};
     const restart = restartingServer(
@@ -129,7 +137,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const ready = await server.start(options.signal);
     throwIfAborted(options.signal);
 
-    const clients = startClients(plan, options, ready.url, ready.httpUrl, timeSeries, tls);
+    const clients = startClients(plan, options, ready.url, ready.httpUrl, { timeSeries, stages }, tls);
     children.push(...clients);
     const readyMs = readyTimeoutMs(plan.loaded.scenario, plan.params);
     await Promise.all(
@@ -138,11 +146,17 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     throwIfAborted(options.signal);
 
     const serverPids = ready.read ?? (ready.pid === null ? [] : [ready.pid, ...(ready.siblingPids ?? [])]);
+    const onSample: CellOptions['onResourceSample'] = stages
+      ? (role, process, sample) => {
+          stages.sample(role, process, sample, performance.now() - openedAtMs);
+          options.onResourceSample?.(role, process, sample);
+        }
+      : options.onResourceSample;
     resources = new WindowResources(
       serverPids,
       clients.map((c) => c.process.pid ?? -1),
       ready.tree,
-      options.onResourceSample,
+      onSample,
       clientSampledAsTree(plan.client),
     );
     const sampling = resources;
@@ -153,6 +167,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     throwIfAborted(options.signal);
     if (options.shard) gateNotes.push(...(await options.shard.gate.arrive(options.signal)));
     openedAtEpochMs = Date.now();
+    openedAtMs = performance.now();
     for (const client of clients) client.send({ type: 'go' });
     resources.start();
     restart?.arm(clients, resources, options.signal);
@@ -236,6 +251,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     serverReported: state.serverReport === null ? false : state.serverReported,
     notes: [...new Set([...reports.flatMap((r) => r.notes), ...(server?.notes() ?? []), ...gateNotes])],
     ...(state.saturation ? { saturation: state.saturation } : {}),
+    ...(stages ? { stages: stages.build() } : {}),
   };
   const { metrics } = computeMetrics(plan.loaded.scenario, {
     ...measured,
@@ -336,7 +352,7 @@ function startClients(
   options: CellOptions,
   url: string,
   httpUrl: string,
-  timeSeries: TimeSeriesCollector,
+  { timeSeries, stages }: { timeSeries: TimeSeriesCollector; stages: StageCollector | null },
   tls: CellTls,
 ): ManagedChild[] {
   const latest: Record<string, number>[] = [];
@@ -353,6 +369,7 @@ function startClients(
     child.onProgress = (message) => {
       for (const tick of message.ticks) {
         timeSeries.add(index, tick);
+        stages?.add(index, tick);
         latest[index] = tick.counters;
       }
       options.onTick?.(sumCounterSets(latest.filter(Boolean)), { process: index, ticks: message.ticks });
@@ -367,6 +384,7 @@ function startClients(
       processIndex: firstIndex + index,
       processCount,
       progressIntervalMs: timeSeries.intervalMs,
+      ...(stages ? { stageEndsMs: stages.endsMs } : {}),
       ...(tls.client ? { tls: tls.client } : {}),
     });
     return child;

@@ -85,7 +85,8 @@ export function resolveParameterSets(
 }
 
 function listOf(name: string, spec: ParameterSpec, given: unknown): unknown[] {
-  if (!Array.isArray(given)) return [given];
+  // A list of stages is one value: stages are never swept.
+  if (!Array.isArray(given) || spec.kind === 'stages') return [given];
   if (!spec.sweepable) throw new ParameterError(name, `takes one value, not a list (${given.map(show).join(', ')})`);
   if (given.length === 0) throw new ParameterError(name, 'an empty list sweeps nothing');
   return given;

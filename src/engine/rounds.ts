@@ -8,6 +8,7 @@
 import type { CellMeasurements, CellResources, ProcessResources, SampledStat } from '../result-types.js';
 import type { CellRun } from './cell.js';
 import { assembleMeasurements, oneAfterAnother, serverPartOf } from '../measure/measurements.js';
+import type { StageMeasured } from '../measure/stage-series.js';
 
 type Measured = NonNullable<CellRun['measured']>;
 
@@ -22,6 +23,7 @@ export function poolMeasured(parts: Measured[]): Measured {
     serverReported: parts.every((p) => p.serverReported) ? parts[0]!.serverReported : false,
     notes: [...new Set(parts.flatMap((p) => p.notes))],
     ...(parts.some((p) => p.saturation) ? { saturation: parts.find((p) => p.saturation)!.saturation! } : {}),
+    ...(parts.some((p) => p.stages) ? { stages: poolStages(parts.map((p) => p.stages)) } : {}),
   };
 }
 
@@ -36,7 +38,7 @@ function poolMeasurements(parts: CellMeasurements[]): CellMeasurements {
 }
 
 /** Per process (server, client 1, client 2 ...): means weighted by samples, the highest max. */
-function poolResources(parts: CellResources[]): CellResources {
+export function poolResources(parts: CellResources[]): CellResources {
   const servers = parts.map((p) => p.server).filter((s): s is ProcessResources => s !== null);
   const processes = Math.max(...parts.map((p) => p.clients.length));
   return {
@@ -64,4 +66,24 @@ function poolProcess(parts: ProcessResources[]): ProcessResources {
       : {}),
     samples,
   };
+}
+
+/** Each stage's rounds as one (rounds measure one after another: their windows add up). */
+export function poolStages(rounds: ReadonlyArray<StageMeasured[] | undefined>): StageMeasured[] | undefined {
+  const measured = rounds.filter((r): r is StageMeasured[] => r !== undefined);
+  if (measured.length === 0) return undefined;
+  if (measured.length === 1) return measured[0];
+  const indexes = [...new Set(measured.flatMap((r) => r.map((s) => s.index)))].sort((a, b) => a - b);
+  return indexes.map((index) => {
+    const parts = measured.flatMap((r) => r.filter((s) => s.index === index));
+    return {
+      ...parts[0]!,
+      measurements: assembleMeasurements(
+        parts.map((p) => p.measurements),
+        [],
+        oneAfterAnother,
+      ),
+      resources: poolResources(parts.map((p) => p.resources)),
+    };
+  });
 }

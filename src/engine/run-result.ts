@@ -44,7 +44,14 @@ export interface RunRecord {
 /** `runs[i]`: the rounds cell i ran, in order. */
 export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): BenchResult {
   const cells = record.cells.map((cell, i): CellResult => {
-    const identity = { scenario: record.info.name, server: cell.server, client: cell.client, params: cell.params };
+    const load = record.scenario.loadModel?.(cell.params);
+    const identity = {
+      scenario: record.info.name,
+      server: cell.server,
+      client: cell.client,
+      params: cell.params,
+      ...(load ? { load } : {}),
+    };
     if (cell.skip !== null) return { ...identity, status: 'skipped', reason: cell.skip, elapsedMs: 0 };
     if (record.coordinationFailure)
       return { ...identity, status: 'failed', reason: record.coordinationFailure, elapsedMs: 0 };

@@ -1,12 +1,14 @@
 /**
  * The measurement window is the engine's: it lasts the cell's `duration`
- * parameter, unless the scenario says otherwise with `windowMs` (a window of
+ * parameter (or its stages' total, when it has stages), unless the scenario
+ * says otherwise with `windowMs` (a window of
  * another length, or none: the clients end it with ctx.done()). Everything
  * that sizes itself to the window (how long the orchestrator waits, how often
  * progress is sampled, what the cell-start event announces) asks here.
  */
 import type { ParamValues } from '../declaration-types.js';
 import type { AnyScenario } from '../scenario-types.js';
+import { declaredStages, stagesTotalMs } from '../parsing/stages.js';
 
 /** Scenarios that end by themselves get this ceiling beyond their duration. */
 const OPEN_ENDED_WINDOW_MS = 30 * 60_000;
@@ -25,7 +27,10 @@ export interface CellWindow {
 
 export function cellWindow(scenario: AnyScenario, params: ParamValues): CellWindow {
   const durationMs = typeof params.duration === 'number' ? params.duration : 0;
-  const fixedMs = scenario.windowMs ? scenario.windowMs(params) : durationMs;
+  // Stages fill the window: it lasts their total, whatever the duration says.
+  const stages = declaredStages(scenario.parameters, params);
+  const fixedMs =
+    stages.length > 0 ? stagesTotalMs(stages) : scenario.windowMs ? scenario.windowMs(params) : durationMs;
   return fixedMs === undefined
     ? { fixedMs, expectedMs: durationMs, limitMs: OPEN_ENDED_WINDOW_MS + durationMs }
     : { fixedMs, expectedMs: fixedMs, limitMs: fixedMs };

@@ -71,7 +71,8 @@ export class PartialCell {
         if (known) known.add(decoded);
         else client.histograms.set(name, decoded);
       }
-      if (tick.tick > client.lastTick) {
+      // A stage's cut and the rest of its interval share a tick number: the later message is the later reading.
+      if (tick.tick >= client.lastTick) {
         client.lastTick = tick.tick;
         client.counters = tick.counters;
       }

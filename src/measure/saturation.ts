@@ -10,8 +10,9 @@
  * Clients that count their own sends on a timer (idle's pings) keep a counter
  * moving; a hung server then reads as saturated, its unanswered pings in view.
  */
-import type { LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
+import type { CellMeasurements, LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
+import { behindSchedule } from './send-schedule.js';
 
 /**
  * Mean CPU over the window, % of one core, from which a process counts as saturated: one event
@@ -126,6 +127,22 @@ export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSatu
     starved,
     evidence: `${what}: ${lines.join('; ')}; its latencies include its own queueing; ${advice}`,
   };
+}
+
+/**
+ * The load generator's judgement with its schedule read too (the open model): a generator that kept its CPU
+ * below a core can still fall behind its sends (a process that sends on one thread while its timers run
+ * late), and one that fell behind offered the server another load than the one asked.
+ */
+export function withScheduleLag(
+  saturation: LoadSaturation | null,
+  measurements: Pick<CellMeasurements, 'histograms' | 'counters'>,
+): LoadSaturation | null {
+  const behind = behindSchedule(measurements);
+  if (behind === null) return saturation;
+  return saturation === null
+    ? { saturated: [], starved: [], behindSchedule: true, evidence: behind }
+    : { ...saturation, behindSchedule: true, evidence: `${saturation.evidence}; ${behind}` };
 }
 
 function processEvidence(process: ProcessResources): string {

@@ -31,6 +31,8 @@ export interface ProgressTick {
   counters: Record<string, number>;
   /** Samples recorded during this interval only. */
   intervals: Record<string, EncodedHistogram>;
+  /** The stage (0-based) the interval belongs to, in a cell with stages: a stage's end cuts an interval. */
+  stage?: number;
 }
 
 const MAX_POINTS = 900;
@@ -79,7 +81,8 @@ export class TimeSeriesCollector {
     }
     point.tMs = Math.max(point.tMs, message.tMs ?? message.tick * this.intervalMs);
     const known = point.counters.get(processIndex);
-    if (!known || known.tick < message.tick)
+    // A stage's cut and the rest of its interval carry one tick number; the later message is the later reading.
+    if (!known || known.tick <= message.tick)
       point.counters.set(processIndex, { tick: message.tick, values: message.counters });
     addHistograms(point.histograms, message.intervals);
     if (this.points.size > MAX_POINTS) this.fold();

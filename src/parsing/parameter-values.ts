@@ -7,6 +7,7 @@
 import { ParameterError } from '../errors.js';
 import type { ParameterInfo, ParameterSpec } from '../declaration-types.js';
 import { formatDuration, formatSize, parseDurationMs, parseSizeBytes } from './units.js';
+import { readStages, stagesText } from './stages.js';
 
 type Value = number | boolean | string;
 
@@ -19,6 +20,7 @@ export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 
 /** A value for people, with its unit: "5s", "32B", "true". */
 export function formatValue(kind: ParameterInfo['kind'], value: Value): string {
+  if (kind === 'stages' && value === '') return 'none';
   if (typeof value === 'number' && kind === 'duration') return formatDuration(value);
   if (typeof value === 'number' && kind === 'size') return formatSize(value);
   return String(value);
@@ -26,6 +28,11 @@ export function formatValue(kind: ParameterInfo['kind'], value: Value): string {
 
 /** Checks one value given by code and returns it in the parameter's unit (ms, bytes). */
 export function readValue(name: string, spec: ParameterSpec, input: unknown, checkRange = true): Value {
+  if (spec.kind === 'stages') {
+    const stages = readStages(input);
+    if (typeof stages === 'string') throw new ParameterError(name, stages);
+    return stagesText(stages);
+  }
   const value = convert(spec, input);
   if (value === null) throw new ParameterError(name, `${show(input)} is not ${EXPECTED[spec.kind]}`);
   if (spec.kind === 'choice' && !spec.choices.includes(value as string)) {
@@ -61,6 +68,7 @@ const EXPECTED: Record<ParameterSpec['kind'], string> = {
   boolean: 'true or false',
   choice: 'one of the choices',
   string: 'text',
+  stages: 'stages such as 30s:1000,1m:5000',
 };
 
 function convert(spec: ParameterSpec, input: unknown): Value | null {
@@ -80,5 +88,7 @@ function convert(spec: ParameterSpec, input: unknown): Value | null {
     case 'choice':
     case 'string':
       return typeof input === 'string' ? input : null;
+    case 'stages':
+      return null; // read by readStages above
   }
 }

@@ -32,6 +32,11 @@ export type {
   RequestOptions,
   SendOptions,
   JsonReply,
+  IterationStep,
+  IterateOptions,
+  LoadPlan,
+  OfferedRate,
+  ArrivalProcess,
 } from '../connection-types.js';
 export type { ConnectionContext, ConnectPlan, WithRecorders, MetricKeysOf } from '../scenario-types.js';
 export { messageText } from './message-text.js';
@@ -85,6 +90,15 @@ export type { StreamEnd } from './stream-end.js';
 export { RECONNECT_POLICIES, reconnectDelays } from './reconnect-delays.js';
 export type { ReconnectPolicy, ReconnectDelaySettings } from './reconnect-delays.js';
 export { seededRandom } from './seeded-random.js';
+// The open model: arrival rates, stages, due-time stamping (docs/load-models.md).
+export {
+  OPEN_MODEL_PARAMETERS,
+  SEND_SCHEDULE_RECORDERS,
+  loadModelInfo,
+  openModelProblem,
+} from './arrivals/open-model.js';
+export type { OpenModelParams } from './arrivals/open-model.js';
+export type { Stage } from '../parsing/stages.js';
 export type {
   JsonValue,
   Clock,
@@ -130,6 +144,7 @@ export type {
   BooleanParameter,
   ChoiceParameter,
   StringParameter,
+  StagesParameter,
   ParameterSpec,
   ParameterKind,
   ParameterDeclarations,
@@ -163,4 +178,5 @@ export type {
   TimeSeries,
   TimeSeriesPoint,
   IntervalLatency,
+  LoadModelInfo,
 } from '../result-types.js';

@@ -11,16 +11,29 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { ClientConnection, MessageData } from '../adapter-types.js';
-import type { JsonReply, RequestOptions, RequestTracker, ScenarioConnection } from '../connection-types.js';
+import type {
+  IterateOptions,
+  IterationStep,
+  JsonReply,
+  LoadPlan,
+  RequestOptions,
+  RequestTracker,
+  ScenarioConnection,
+} from '../connection-types.js';
 import type { ParamValues } from '../declaration-types.js';
 import type { RecorderDeclarations } from '../recorder-types.js';
 import type { ClientScenarioContext, ConnectionContext, ConnectPlan, MetricDefinition } from '../scenario-types.js';
 import { connectFailureCounter, connectFailureKey } from './connect-failure-counts.js';
 import { CONNECT_FAILURES, openPaced } from './paced-connections.js';
 import { bindRecorders } from './recorder-binding.js';
-import { Requests, RequestsEnded } from './request-tracker.js';
+import { Requests } from './request-tracker.js';
 import { sourceAddressCount, sourceAddressFor } from './source-addresses.js';
 import { aborted, waitUntil } from './waiting.js';
+import { ConnectionGone, endsQuietly } from './work-ended.js';
+import { loadPlanOf } from './arrivals/open-model.js';
+import { Pacer } from './arrivals/pacer.js';
+import { ActiveConnections, closedLoopConnections } from './arrivals/active-connections.js';
+import { runIterations, type IterationLink } from './arrivals/iterations.js';
 
 /** Handshakes in flight at once without a connect rate: more at a time only measures the kernel's SYN queue. */
 const CONNECT_AT_ONCE = 100;
@@ -30,9 +43,6 @@ const DEFAULT_DRAIN_MS = 1000;
 const EARLY_MESSAGES = 1000;
 /** The ready timeout's allowance beyond the connect phase: process start, scheduling. */
 const READY_MARGIN_MS = 15_000;
-
-/** Thrown by a send on a connection that is gone: that connection's work ends, quietly (the engine counted the loss). */
-class ConnectionGone extends Error {}
 
 export interface PerConnectionParts {
   connection(
@@ -49,9 +59,16 @@ export interface PerConnectionParts {
   subprotocols?(params: ParamValues): string[];
 }
 
-/** The connections of the cell, as the plan counts them. */
-const countOf = (plan: ConnectPlan, params: ParamValues): number =>
+/** The connections of the cell as the plan counts them: those active as the window opens. */
+const startCountOf = (plan: ConnectPlan, params: ParamValues): number =>
   plan.count ? plan.count(params) : Number(params.connections);
+
+/** The connections opened: in a closed loop with stages, as many as the highest stage asks, ready before the window. */
+function countOf(plan: ConnectPlan, params: ParamValues): number {
+  const start = startCountOf(plan, params);
+  const load = loadPlanOf(params, start);
+  return load.model === 'closed' ? closedLoopConnections(start, load.stages) : start;
+}
 
 /** How long the connect phase may take: as the plan opens them, the last with its whole deadline, and a margin. */
 export function perConnectionReadyMs(plan: ConnectPlan): (params: ParamValues) => number {
@@ -82,7 +99,10 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
     unlimitedListeners(window.signal, drained.signal);
     if (ctx.signal.aborted) window.abort();
     else ctx.signal.addEventListener('abort', () => window.abort(), { once: true });
-    const cctx = connectionContext(ctx, parts.recorders, window.signal, drained.signal);
+    // The connections' load: the closed loop unless the open model's parameters ask for a rate (arrivals/open-model.ts).
+    const load = loadPlanOf(p, total);
+    const clock = new WindowClock(ctx, window.signal, load, startCountOf(plan, p));
+    const cctx = connectionContext(ctx, parts.recorders, window.signal, drained.signal, load);
     const shared = parts.setup?.(cctx);
     const declaresFailures = Object.values(parts.scenarioMetrics).some(
       ({ source }) =>
@@ -98,7 +118,7 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
       timeoutMs,
       signal: ctx.signal,
       open: async (i) => {
-        const conn = new OpenConnection(first + i, ctx, window.signal);
+        const conn = new OpenConnection(first + i, ctx, window.signal, clock.linkFor(first + i, total));
         const localAddress = sourceAddressFor(first + i, addresses);
         conn.socket = await ctx.connect({
           onMessage: conn.dispatch,
@@ -114,6 +134,7 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
       onFailure: connectFailureCounter(ctx, declaresFailures),
     });
     await ctx.ready();
+    clock.opened();
 
     let failure: unknown = null;
     const work = Promise.all(
@@ -121,7 +142,7 @@ export function perConnectionClient(parts: PerConnectionParts): (ctx: ClientScen
         try {
           await parts.connection(conn, cctx, shared);
         } catch (error) {
-          if (error instanceof ConnectionGone || error instanceof RequestsEnded) return;
+          if (endsQuietly(error)) return;
           // The scenario's own fault: the cell fails with it, after the rest is closed in order.
           if (failure === null) failure = error;
           ctx.done();
@@ -152,9 +173,11 @@ function connectionContext(
   recorders: RecorderDeclarations,
   signal: AbortSignal,
   drained: AbortSignal,
+  load: LoadPlan,
 ): ConnectionContext<ParamValues, RecorderDeclarations> {
   return {
     params: ctx.params,
+    load,
     processIndex: ctx.processIndex,
     processCount: ctx.processCount,
     httpUrl: ctx.httpUrl,
@@ -185,6 +208,54 @@ function unlimitedListeners(...signals: AbortSignal[]): void {
   }
 }
 
+/**
+ * The window as the open model and the closed loop's stages see it: when it opened in this process, the
+ * process's pacer, and which connections take part; made once, when the window opens.
+ */
+class WindowClock {
+  private originUs: number | null = null;
+  private pacer: Pacer | null = null;
+  private gate: ActiveConnections | null = null;
+
+  constructor(
+    private readonly ctx: ClientScenarioContext,
+    private readonly signal: AbortSignal,
+    private readonly load: LoadPlan,
+    /** Closed loop: the connections active as the window opens (the rest wait for the stages). */
+    private readonly startConnections: number,
+  ) {}
+
+  opened(): void {
+    this.originUs = this.ctx.nowUs();
+    if (this.load.model === 'closed' && this.load.stages.length > 0)
+      this.gate = new ActiveConnections(this.startConnections, this.load.stages, this.originUs, () => this.ctx.nowUs());
+  }
+
+  linkFor(index: number, total: number): IterationLink {
+    const ctx = this.ctx;
+    return {
+      index,
+      total,
+      plan: this.load,
+      signal: this.signal,
+      nowUs: () => ctx.nowUs(),
+      pacer: () => {
+        if (this.originUs === null) throw new Error('conn.iterate(): called before the window opened');
+        return (this.pacer ??= new Pacer(
+          {
+            nowUs: () => ctx.nowUs(),
+            histogram: (name) => ctx.histogram(name),
+            counter: (name) => ctx.counter(name),
+            signal: this.signal,
+          },
+          this.originUs,
+        ));
+      },
+      active: () => this.gate,
+    };
+  }
+}
+
 class OpenConnection implements ScenarioConnection {
   socket!: ClientConnection;
   private handler: ((data: MessageData) => void) | null = null;
@@ -199,6 +270,7 @@ class OpenConnection implements ScenarioConnection {
     readonly index: number,
     private readonly ctx: ClientScenarioContext,
     private readonly window: AbortSignal,
+    private readonly iterations: IterationLink,
   ) {}
 
   /** Every message of the connection: a request's reply, else the scenario's handler's. */
@@ -257,6 +329,10 @@ class OpenConnection implements ScenarioConnection {
     this.tracker = tracker as Requests<unknown>;
     if (this.gone !== null) tracker.end(this.gone);
     return tracker;
+  }
+
+  iterate(step: IterationStep, options?: IterateOptions): Promise<void> {
+    return runIterations(this.iterations, step, options);
   }
 
   inFlight(): number {

@@ -30,6 +30,9 @@ export interface TrackerLink {
 }
 
 interface Pending<Reply> {
+  /** When it was due: its reply is timed from here. */
+  dueUs: number;
+  /** When it actually went out: the service time is timed from here. */
   sentUs: number;
   id: unknown;
   hasId: boolean;
@@ -77,8 +80,10 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
       return Promise.reject(new Error(`requests: id ${String(how.id)} is already in flight on this connection`));
     return new Promise<Reply | null>((resolve) => {
       const seq = this.nextSeq++;
+      const sentUs = this.link.nowUs();
       this.pending.set(seq, {
-        sentUs: this.link.nowUs(),
+        dueUs: how.due ?? sentUs,
+        sentUs,
         id: how.id,
         hasId,
         match: how.match,
@@ -119,7 +124,8 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
       o.wrong?.add();
       request.resolve(null);
     } else {
-      (request.time ?? o.time)?.recordUs(nowUs - request.sentUs);
+      (request.time ?? o.time)?.recordUs(nowUs - request.dueUs);
+      o.service?.recordUs(nowUs - request.sentUs);
       o.answered?.add();
       request.resolve(reply);
     }
@@ -134,7 +140,12 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
     if (this.ended !== null) return;
     this.ended = why;
     this.options.missing?.add(this.pending.size);
-    for (const seq of [...this.pending.keys()]) this.take(seq)!.resolve(null);
+    const nowUs = this.link.nowUs();
+    for (const seq of [...this.pending.keys()]) {
+      const request = this.take(seq)!;
+      this.options.missingAge?.recordUs(nowUs - request.dueUs);
+      request.resolve(null);
+    }
   }
 
   /** A reply nothing else took: it answers nothing in flight. */
@@ -153,6 +164,7 @@ export class Requests<Reply = JsonReply> implements RequestTracker<Reply> {
         this.timedOut.add(request.id);
       }
       this.options.missing?.add();
+      this.options.missingAge?.recordUs(nowUs - request.dueUs);
       request.resolve(null);
     }
     return this.pending.size > 0;

@@ -21,7 +21,7 @@ import type {
   ScenarioInfo,
   TimeSeries,
 } from '../result-types.js';
-import { loadSaturationOf } from '../measure/saturation.js';
+import { loadSaturationOf, withScheduleLag } from '../measure/saturation.js';
 import { isMeasured } from '../result-types.js';
 import { countedErrors, countedErrorsText } from '../engine/cell-verdict.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
@@ -75,7 +75,7 @@ export function mergeCell(
     clientProcesses: resources.clients.length,
   });
   // Every shard's client processes side by side: the judgement is made again over all of them.
-  const loadSaturation = loadSaturationOf(resources.clients);
+  const loadSaturation = withScheduleLag(loadSaturationOf(resources.clients), measurements);
   const fault = mergeFaults(measured.flatMap((p) => (p.cell.fault ? [p.cell.fault] : [])));
   const numbers = {
     metrics: values.metrics,

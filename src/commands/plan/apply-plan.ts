@@ -24,9 +24,10 @@ import {
 } from '../flags/flag-types.js';
 import { flagFromPlan } from './plan-naming.js';
 import { planIn, type PlanSource } from './read-plan.js';
+import { readStages, stagesText } from '../../parsing/stages.js';
 
 /** How a key's value is written as words. */
-type Shape = 'switch' | 'optional' | 'text' | 'comma' | 'repeat' | 'boolean';
+type Shape = 'switch' | 'optional' | 'text' | 'comma' | 'repeat' | 'boolean' | 'stages';
 
 /** An operand of the command, as a plan key: `base`, or `shards` (a list). */
 export interface OperandKey {
@@ -121,7 +122,10 @@ function keyShapes(target: PlanTarget): Map<string, Shape> {
     if (declaration.flag !== '--config') shapes.set(planKeyOf(declaration.flag), shapeOf(declaration, target.command));
   }
   for (const [name, info] of Object.entries(target.parameters ?? {})) {
-    shapes.set(toKebab(name), info.kind === 'boolean' ? 'boolean' : info.sweepable ? 'comma' : 'text');
+    shapes.set(
+      toKebab(name),
+      info.kind === 'boolean' ? 'boolean' : info.kind === 'stages' ? 'stages' : info.sweepable ? 'comma' : 'text',
+    );
   }
   return shapes;
 }
@@ -148,6 +152,8 @@ function wordsOf(flag: string, shape: Shape, value: unknown, where: string): str
       return [`${flag}=${scalar(value, where, 'true or false')}`];
     case 'repeat':
       return itemsOf(value, 'repeat', where).map((item) => `${flag}=${item}`);
+    case 'stages':
+      return [`${flag}=${stagesWords(value, where)}`];
     default:
       return [`${flag}=${itemsOf(value, shape, where).join(',')}`];
   }
@@ -159,6 +165,15 @@ function itemsOf(value: unknown, shape: 'text' | 'comma' | 'repeat', where: stri
   if (shape === 'text') throw new UsageError(`${where}: a list, where one value goes`);
   if (value.length === 0) throw new UsageError(`${where}: an empty list: leave the key out instead`);
   return value.map((item, i) => scalar(item, `${where}[${i}]`, 'a value'));
+}
+
+/** Stages as text (`30s:1000,1m:5000`) or a list of `{ duration, target }`, as the flag's text; checked there. */
+function stagesWords(value: unknown, where: string): string {
+  if (!Array.isArray(value)) return scalar(value, where, 'stages (30s:1000,1m:5000, or a list of duration and target)');
+  const stages = readStages(value);
+  if (typeof stages === 'string') throw new UsageError(`${where}: ${stages}`);
+  if (stages.length === 0) throw new UsageError(`${where}: an empty list: leave the key out instead`);
+  return stagesText(stages);
 }
 
 /** Text or a finite number, as text. */

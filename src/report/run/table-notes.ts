@@ -25,7 +25,7 @@ const OTHER_STATUS_MEANING = 'not ok; the reason of each such cell is listed abo
 const SATURATED_MEANING =
   "the server used a whole core and fell behind: the clients' numbers are complete, its own are n/a (evidence above)";
 const CLIENT_SATURATED_MEANING =
-  "a load-generating process used a whole core (saturated) or waited for one (starved): its latencies include its own queueing, not only the server's (evidence above)";
+  "a load-generating process used a whole core (saturated), waited for one (starved), or could not send on its schedule (behind): its latencies include its own queueing, not only the server's, and a generator behind offered less than asked (evidence above)";
 const UNSTABLE_MEANING =
   "the cell's rounds disagree far beyond each round's own spread (the machine changed speed between them): a rerun may read as far apart (rounds above)";
 /** How a cell with no server samples records why: the engine's note starts with this. */
@@ -186,14 +186,14 @@ function skippedLines(cells: CellResult[]): string[] {
 function statusLegend(cells: CellResult[], shownStatuses: string[]): string[] {
   const statuses = [...new Set([...cells.map((c) => c.status as string)])];
   const saturated = shownStatuses.some((s) => s.split(', ').includes('saturated'));
-  const clientSaturated = shownStatuses.some((s) => /, client (saturated|starved)(,|$)/.test(s));
+  const clientSaturated = shownStatuses.some((s) => /, client (saturated|starved|behind)(,|$)/.test(s));
   const unstable = shownStatuses.some((s) => s.split(', ').includes('unstable'));
   if (statuses.length === 0) return [];
   return [
     '',
     ...statuses.map((status) => `status ${status}: ${STATUS_MEANINGS[status] ?? OTHER_STATUS_MEANING}`),
     ...(saturated ? [`status ..., saturated: ${SATURATED_MEANING}`] : []),
-    ...(clientSaturated ? [`status ..., client saturated / starved: ${CLIENT_SATURATED_MEANING}`] : []),
+    ...(clientSaturated ? [`status ..., client saturated / starved / behind: ${CLIENT_SATURATED_MEANING}`] : []),
     ...(unstable ? [`status ..., unstable: ${UNSTABLE_MEANING}`] : []),
   ];
 }

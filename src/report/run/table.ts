@@ -16,6 +16,8 @@ import { statisticsFootnotes } from './table-stats-notes.js';
 import { withInterval } from '../interval-text.js';
 import { pickFootnotes } from './pick-text.js';
 import { controlLines } from './control-text.js';
+import { loadModelNotes } from './load-notes.js';
+import { stageTables } from './stage-table.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -52,10 +54,14 @@ export function renderTable(result: BenchResult): string {
   const sections = result.scenarios.map((scenario) => {
     const cells = result.cells.filter((c) => c.scenario === scenario.name);
     const table = cellTable(scenario, cells);
+    const swept = variedParameters(cells);
     return [
       terminalText(`${scenario.name}: ${scenario.description}`),
       ...(table.fixed ? [terminalText(table.fixed)] : []),
       renderCellTable(table),
+      ...stageTables(scenario, cells, (cell) => cellLabel(cell, swept, scenario.parameters), formatMetric).map(
+        terminalText,
+      ),
       ...pickFootnotes(scenario, cells).map(terminalText),
     ].join('\n');
   });
@@ -75,11 +81,15 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
   // An SLO column when the run was judged against one (`run --slo`).
   const judged = cells.some((c) => isMeasured(c) && c.slo);
+  // How each cell offered its load, in a column where the cells differ (else on the `every cell` line).
+  const loads = new Set(shown.map((c) => c.load?.text ?? ''));
+  const loadColumn = loads.size > 1;
   const header = [
     ...swept,
     'server',
     'client',
     'status',
+    ...(loadColumn ? ['load'] : []),
     ...(judged ? ['slo'] : []),
     ...metrics.map((m) => m.info?.header ?? m.key),
     ...SERVER_COST_HEADERS,
@@ -93,6 +103,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
       status,
     ];
     if (!isMeasured(cell)) return { cell, values: [...front, cell.reason] };
+    if (loadColumn) front.push(cell.load?.text ?? '-');
     if (judged) front.push(cell.slo?.verdict ?? 'n/a');
     const server = cell.resources.server;
     const numbers = metrics.map(({ key, info }) => {
@@ -113,11 +124,12 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
       : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
     return { cell, values: [...front, ...numbers, ...cost] };
   });
-  const fixed = fixedParametersText(cells, scenario.parameters);
+  const onlyLoad = loadColumn ? '' : ([...loads][0] ?? '');
+  const fixed = [onlyLoad, fixedParametersText(cells, scenario.parameters)].filter(Boolean).join('; ');
   return {
     fixed: fixed ? `every cell: ${fixed}` : '',
     header,
-    textColumns: swept.length + 3 + (judged ? 1 : 0),
+    textColumns: swept.length + 3 + (loadColumn ? 1 : 0) + (judged ? 1 : 0),
     rows,
     footer: [
       ...tableFootnotes(
@@ -127,6 +139,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
         (cell) => cellLabel(cell, swept, scenario.parameters),
       ),
       ...statisticsFootnotes(scenario, cells, (cell) => cellLabel(cell, swept, scenario.parameters)),
+      ...loadModelNotes(shown, (cell) => cellLabel(cell, swept, scenario.parameters)),
     ],
   };
 }
@@ -159,7 +172,10 @@ export function statusText(cell: CellResult): string {
   return [
     cell.status,
     ...(cell.saturation ? ['saturated'] : []),
-    ...(load ? [load.saturated.length > 0 ? 'client saturated' : 'client starved'] : []),
+    ...(load && (load.saturated.length > 0 || load.starved.length > 0)
+      ? [load.saturated.length > 0 ? 'client saturated' : 'client starved']
+      : []),
+    ...(load?.behindSchedule ? ['client behind'] : []),
     ...(cell.unstable ? ['unstable'] : []),
   ].join(', ');
 }
