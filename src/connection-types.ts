@@ -19,7 +19,10 @@ export interface RequestOptions<Reply = JsonReply> {
   idOf?(reply: Reply): unknown;
   /** A request with no reply after this long is missing (default 5000 ms; 0: only the end of the drain makes one missing). */
   timeoutMs?: number;
-  /** Times every right reply in the window, from its request's due time (a send's own `time` replaces it). */
+  /**
+   * Times every right reply to a request sent in the window (those that come in the drain too), from its due
+   * time (a send's own `time` replaces it).
+   */
   time?: Recorder;
   /**
    * Times every right reply in the window from when its request actually went out (the service time). In the
@@ -37,7 +40,7 @@ export interface RequestOptions<Reply = JsonReply> {
    * of a latency the percentiles of `time` cannot hold, kept beside them rather than dropped.
    */
   missingAge?: Recorder;
-  /** Counts replies that arrived after the window closed (neither timed nor counted as answered). */
+  /** Counts replies that arrived after the window closed, in the drain (timed, not counted as answered). */
   late?: Counter;
 }
 
