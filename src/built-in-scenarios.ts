@@ -5,7 +5,7 @@
  * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the
  * scenarios declare.
  */
-import type { BooleanParameter, ChoiceParameter, DurationParameter, IntegerParameter, NumberParameter, SizeParameter } from './declaration-types.js';
+import type { BooleanParameter, ChoiceParameter, DurationParameter, IntegerParameter, NumberParameter, SizeParameter, StagesParameter } from './declaration-types.js';
 import type { MetricDefinition, Scenario } from './scenario-types.js';
 
 export interface BuiltInScenarios {
@@ -103,25 +103,38 @@ export interface BuiltInScenarios {
       /** open connections (over all client processes) */ connections: IntegerParameter;
       /** message size */ payload: SizeParameter;
       /** send binary frames instead of text */ binary: BooleanParameter;
-      /** messages in flight per connection */ inflight: IntegerParameter;
-      /** messages per connection, then stop (0 = run for the duration) */ messages: IntegerParameter;
+      /** messages in flight per connection (closed loop) */ inflight: IntegerParameter;
+      /** messages per connection, then stop (closed loop; 0 = run for the duration) */ messages: IntegerParameter;
+      /** messages per second over all connections, each sent when it is due whatever came back (the open model); 0: the closed loop */ rate: IntegerParameter;
+      /** messages per second on each connection (the open model), in place of rate */ ratePerConnection: NumberParameter;
+      /** how the open model spaces its sends: evenly, or with exponential gaps (a Poisson process, from seed) */ arrivals: ChoiceParameter<'uniform' | 'poisson'>;
+      /** seed of the Poisson gaps: the same seed sends at the same times on every run */ seed: IntegerParameter;
+      /** how the load changes in the window, DURATION:TARGET each (the load goes in a line to TARGET): the rate in the open model (messages per second, per connection with ratePerConnection), the active connections in the closed loop; the window lasts their total */ stages: StagesParameter;
     },
     {
-      /** median (p50) of `rtt`: round trip: send to reply, per message (ms) */ rttP50Ms: MetricDefinition;
-      /** p90 of `rtt`: round trip: send to reply, per message (ms) */ rttP90Ms: MetricDefinition;
-      /** p99 of `rtt`: round trip: send to reply, per message (ms) */ rttP99Ms: MetricDefinition;
-      /** p99.9 of `rtt`: round trip: send to reply, per message (ms) */ rttP999Ms: MetricDefinition;
-      /** maximum of `rtt`: round trip: send to reply, per message (ms) */ rttMaxMs: MetricDefinition;
-      /** mean of `rtt`: round trip: send to reply, per message (ms) */ rttMeanMs: MetricDefinition;
-      /** minimum of `rtt`: round trip: send to reply, per message (ms) */ rttMinMs: MetricDefinition;
-      /** standard deviation of `rtt`: round trip: send to reply, per message (ms) */ rttStdevMs: MetricDefinition;
-      /** samples in `rtt`: round trip: send to reply, per message (count) */ rttSamples: MetricDefinition;
+      /** median (p50) of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttP50Ms: MetricDefinition;
+      /** p90 of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttP90Ms: MetricDefinition;
+      /** p99 of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttP99Ms: MetricDefinition;
+      /** p99.9 of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttP999Ms: MetricDefinition;
+      /** maximum of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttMaxMs: MetricDefinition;
+      /** mean of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttMeanMs: MetricDefinition;
+      /** minimum of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttMinMs: MetricDefinition;
+      /** standard deviation of `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (ms) */ rttStdevMs: MetricDefinition;
+      /** samples in `rtt`: round trip per message: from when it was due (open model) or sent (closed loop) to its reply (count) */ rttSamples: MetricDefinition;
+      /** median (p50) of `service`: from when each message actually went out to its reply (the same as rtt in the closed loop) (ms) */ serviceP50Ms: MetricDefinition;
+      /** p99 of `service`: from when each message actually went out to its reply (the same as rtt in the closed loop) (ms) */ serviceP99Ms: MetricDefinition;
+      /** maximum of `service`: from when each message actually went out to its reply (the same as rtt in the closed loop) (ms) */ serviceMaxMs: MetricDefinition;
       /** received (counter `received`) (count) */ received: MetricDefinition;
       /** replies received per second of the window (counter `received`, per second of the window) (msg/s) */ messagesPerSec: MetricDefinition;
       /** sent (counter `sent`) (count) */ sent: MetricDefinition;
       /** wrong-sized replies and connections that closed on their own (counter `errors`) (count) */ errors: MetricDefinition;
       /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
-      /** requests still without a reply when the drain ended (counter `unansweredAtEnd`) (count) */ unansweredAtEnd: MetricDefinition;
+      /** messages still without a reply when the drain ended (counter `unansweredAtEnd`) (count) */ unansweredAtEnd: MetricDefinition;
+      /** maximum of `unansweredAge`: how long each message counted unanswered had waited, from its due time, when the drain ended (not in rtt) (ms) */ unansweredAgeMaxMs: MetricDefinition;
+      /** p99 of `sendLag`: how long after its due time each message went out (open model; about 1 ms is the timer clock) (ms) */ sendLagP99Ms: MetricDefinition;
+      /** maximum of `sendLag`: how long after its due time each message went out (open model; about 1 ms is the timer clock) (ms) */ sendLagMaxMs: MetricDefinition;
+      /** messages sent more than 2 ms after their due time (counter `sendsLate`) (count) */ sendsLate: MetricDefinition;
+      /** messages that fell due in the window and never went out: the load generator could not keep up (counter `sendsMissed`) (count) */ sendsMissed: MetricDefinition;
       /** replies x payload size per second, one direction (the other carries the same) (MB/s) */ payloadMegabytesPerSec: MetricDefinition;
     }
   >;

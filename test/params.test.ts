@@ -57,8 +57,18 @@ test('library errors name the parameter, not a flag', () => {
   refuse({ duration: '1000h' }, 'duration: "1000h" is above the maximum 168h');
   refuse(
     { bogus: 1 },
-    'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, duration, deflate, tls, serverProcesses)',
+    'bogus: not a parameter of echo (its parameters: connections, payload, binary, inflight, messages, rate, ratePerConnection, arrivals, seed, stages, duration, deflate, tls, serverProcesses)',
   );
+  refuse({ stages: '30s:1000,1m' }, 'stages: stage 2 "1m" is not DURATION:TARGET (such as 30s:1000)');
+  refuse({ stages: '10ms:5' }, 'stages: stage 1: "10ms" is shorter than 100ms');
+  refuse({ stages: '1s:-5' }, 'stages: stage 1: target "-5" is not a number of 0 or more');
+  refuse({ stages: [{ duration: '1s' }] }, 'stages: stage 1 needs both duration and target');
+  refuse(
+    { rate: 100, inflight: 4 },
+    "inflight: counts the closed loop's messages in flight; at a rate, the schedule sets them",
+  );
+  refuse({ rate: 100, ratePerConnection: 5 }, 'ratePerConnection: give rate or ratePerConnection, not both');
+  refuse({ arrivals: 'poisson' }, 'arrivals: poisson spaces the sends of the open model: give a rate too');
   refuse({}, 'preset: "nope" is not a preset of echo (ci, quick)', 'nope');
 });
 

@@ -56,7 +56,7 @@ export function cellResult(
   if (reason === null && empty.length > 0)
     reason = `no samples in the window (${empty.join(', ')})${errors ? `; ${errors}` : ''}`;
   const declared = scenarioInfo(scenario).metrics;
-  if (rounds)
+  if (rounds && !pooled.stages)
     rounds.forEach((round, i) => {
       addRoundIntervals(declared, round, runs[i]!);
     });
@@ -64,6 +64,7 @@ export function cellResult(
     metrics: values.metrics,
     ...(rounds ? { rounds } : {}),
     ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}),
+    staged: pooled.stages !== undefined,
   });
   const unstable = unstableRounds(declared, rounds ?? undefined);
   const loadSaturation = withScheduleLag(loadSaturationOf(pooled.resources.clients), pooled.measurements);

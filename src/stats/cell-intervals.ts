@@ -20,7 +20,13 @@ export interface IntervalInputs {
   metrics: Readonly<Record<string, number | null>>;
   rounds?: ReadonlyArray<{ metrics?: Readonly<Record<string, number | null>> }>;
   timeSeries?: TimeSeries;
+  /** The load changed through the window by design (stages): its intervals are no samples of one quantity. */
+  staged?: boolean;
 }
+
+/** Why a staged cell measured once has no interval. */
+export const STAGED_NO_INTERVAL =
+  'the load changes through the window (stages), so its intervals are not samples of one number: --repeat 3 or more gives an interval from the rounds';
 
 export interface CellIntervals {
   intervals: Record<string, ValueInterval>;
@@ -50,7 +56,11 @@ export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cel
       (cell.rounds ?? []).map((r) => r.metrics?.[key]),
       true,
     );
-    const spread = rounds ? { ...rounds, method: 'rounds' as const } : windowSpread(info, cell.timeSeries);
+    const spread = rounds
+      ? { ...rounds, method: 'rounds' as const }
+      : cell.staged
+        ? STAGED_NO_INTERVAL
+        : windowSpread(info, cell.timeSeries);
     if (typeof spread === 'string') out.noInterval[key] = spread;
     else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value));
   }
