@@ -245,6 +245,8 @@ export default defineScenario({
     { kind: 'heatmap', metrics: ['rttP50Ms', 'rttP99Ms'] },
     { kind: 'percentiles', histograms: ['rtt', 'service'] },
     { kind: 'over-time', histogram: 'rtt', rates: ['messagesPerSec'] },
+    // Drawn when the run sweeps --rate: where each stack's latency bends up against the load it was offered.
+    { kind: 'offered-load', parameter: 'rate', histogram: 'rtt', delivered: 'messagesPerSec' },
     { kind: 'resources' },
   ],
 });

@@ -256,6 +256,12 @@ export type ChartRequest<K extends string = string, H extends string = string, P
    * box plots, one panel per parameter value.
    */
   | { kind: 'by-parameter'; parameter: P; metrics?: K[]; histograms?: H[]; title?: string }
+  /**
+   * Latency against offered load (the open model): p50, p99 and p99.9 of a client-side histogram against
+   * each cell's offered rate, swept by `parameter`, one line per pair; cells that delivered (`delivered`, a
+   * rate metric) less than offered are marked.
+   */
+  | { kind: 'offered-load'; parameter: P; histogram: H; delivered: K; title?: string }
   /** Distribution of a size histogram (unit bytes) by percentile. */
   | { kind: 'sizes'; histogram: H; title?: string }
   /**

@@ -18,6 +18,7 @@ import { capacityCharts } from './capacity.js';
 import { gridCharts } from './grid.js';
 import { heatmapChart } from './heatmap.js';
 import { overTimeCharts } from './over-time.js';
+import { offeredLoadChart } from './offered-load.js';
 import { percentilesChart } from './percentiles.js';
 import { resourcesChart } from './resources.js';
 import { sizesChart } from './sizes.js';
@@ -33,6 +34,7 @@ export const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
   sizes: sizesChart,
   cumulative: cumulativeChart,
   resources: resourcesChart,
+  'offered-load': offeredLoadChart,
 };
 
 /** The charts one checked request draws, every text in their specs made safe for Vega (src/escape/vega.ts). */

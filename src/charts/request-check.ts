@@ -20,6 +20,7 @@ export const CHART_KINDS: readonly ChartKind[] = [
   'sizes',
   'cumulative',
   'resources',
+  'offered-load',
 ];
 
 export interface CheckedRequest {
@@ -105,6 +106,21 @@ export function checkRequest(view: ScenarioView, request: unknown): CheckedReque
     case 'resources':
       drawable = { kind: 'resources', ...title };
       break;
+    case 'offered-load': {
+      const [parameter, histogram, delivered] = [
+        check.parameter('parameter'),
+        check.histogram('histogram', true),
+        check.metric('delivered'),
+      ];
+      if (
+        parameter !== undefined &&
+        histogram !== undefined &&
+        delivered !== undefined &&
+        check.holdsLatencies(histogram)
+      )
+        drawable = { kind: 'offered-load', parameter, histogram, delivered, ...title };
+      break;
+    }
   }
   if (drawable === null && !check.failed) check.whole('nothing it names can be drawn');
   return { drawable, problems: check.problems };

@@ -18,6 +18,7 @@ import { pickFootnotes } from './pick-text.js';
 import { controlLines } from './control-text.js';
 import { loadModelNotes } from './load-notes.js';
 import { stageTables } from './stage-table.js';
+import { belowOffered, deliveredMetric } from '../../measure/offered-load.js';
 
 /** The table of one scenario's cells, as text cells: what the terminal and the HTML both show. */
 export interface CellTable {
@@ -81,6 +82,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
   const metrics = scenario.table.map((key) => ({ key, info: scenario.metrics[key] }));
   // An SLO column when the run was judged against one (`run --slo`).
   const judged = cells.some((c) => isMeasured(c) && c.slo);
+  const delivered = deliveredMetric(scenario.metrics);
   // How each cell offered its load, in a column where the cells differ (else on the `every cell` line).
   const loads = new Set(shown.map((c) => c.load?.text ?? ''));
   const loadColumn = loads.size > 1;
@@ -95,7 +97,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
     ...SERVER_COST_HEADERS,
   ];
   const rows = shown.map((cell): CellTableRow => {
-    const status = statusText(cell);
+    const status = statusText(cell, delivered);
     const front = [
       ...swept.map((p) => formatParameterValue(scenario.parameters[p], cell.params[p])),
       cell.server,
@@ -139,7 +141,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
         (cell) => cellLabel(cell, swept, scenario.parameters),
       ),
       ...statisticsFootnotes(scenario, cells, (cell) => cellLabel(cell, swept, scenario.parameters)),
-      ...loadModelNotes(shown, (cell) => cellLabel(cell, swept, scenario.parameters)),
+      ...loadModelNotes(scenario, shown, (cell) => cellLabel(cell, swept, scenario.parameters)),
     ],
   };
 }
@@ -166,7 +168,7 @@ function renderCellTable(table: CellTable): string {
  * a saturated server (a finding about the server) and a saturated or starved load generator
  * (its latencies include its own queueing). The footer gives the evidence.
  */
-export function statusText(cell: CellResult): string {
+export function statusText(cell: CellResult, deliveredKey: string | null = null): string {
   if (!isMeasured(cell)) return cell.status;
   const load = cell.loadSaturation;
   return [
@@ -177,6 +179,7 @@ export function statusText(cell: CellResult): string {
       : []),
     ...(load?.behindSchedule ? ['client behind'] : []),
     ...(cell.unstable ? ['unstable'] : []),
+    ...(belowOffered(cell, deliveredKey) ? ['below offered'] : []),
   ].join(', ');
 }
 

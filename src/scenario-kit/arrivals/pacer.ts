@@ -10,7 +10,7 @@
  * the window closes, the messages that fell due and never went out.
  */
 import type { Counter, Recorder } from '../../recorder-types.js';
-import { LATE_SEND_MS, SEND_SCHEDULE } from '../../measure/send-schedule.js';
+import { BEHIND_SCHEDULE_MS, LATE_SEND_MS, SEND_SCHEDULE } from '../../measure/send-schedule.js';
 import type { DueTimes } from './due-times.js';
 
 /** Sends one message: `n` counts this connection's scheduled messages from 0; both times on ctx.nowUs()'s clock. */
@@ -116,13 +116,16 @@ export class Pacer {
     this.timer = setTimeout(this.wake, Math.max(0, (dueUs - this.link.nowUs()) / 1000));
   }
 
-  /** The window closed: what fell due more than LATE_SEND_MS before now and never went out is missed. */
+  /**
+   * The window closed: what fell due more than BEHIND_SCHEDULE_MS before now and never went out is missed (a
+   * message due just before the close may only have met it in the middle of a batch).
+   */
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    const cutoffUs = this.link.nowUs() - LATE_US;
+    const cutoffUs = this.link.nowUs() - BEHIND_SCHEDULE_MS * 1000;
     let missed = 0;
     for (const entry of this.heap) {
       try {
