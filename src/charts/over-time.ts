@@ -89,29 +89,87 @@ function latencyOverTime(
     }),
   );
   if (values.length === 0) return null;
+  const stages = stageBands(view, cells);
+  const line = {
+    mark: { type: 'line' as const, strokeWidth: 1.3, point: { size: 12 } },
+    encoding: {
+      x: { field: 'tS', type: 'quantitative' as const, title: 'time in window (s)' },
+      y: {
+        field: 'valueMs',
+        type: 'quantitative' as const,
+        scale: { type: 'log' as const },
+        title: `${histogram} (ms, log scale)`,
+      },
+      color: { field: 'statistic', type: 'nominal' as const, title: 'statistic', sort: [...STATISTICS] },
+    },
+  };
   return {
-    caption: `${histogram} interval by interval: p50, p99 and max of the samples recorded in each interval, one panel per cell.`,
+    caption: `${histogram} interval by interval: p50, p99 and max of the samples recorded in each interval, one panel per cell.${stages.length > 0 ? ' Shaded bands are the stages of the load, each labelled with where it took the load.' : ''}`,
     spec: {
       ...frame(
         view,
         titleOf(title.requested, `${histogram} over time`, title.part),
         'Per-interval percentiles, one panel per cell.',
       ),
-      data: { values },
+      data: { values: [...values, ...stages] },
       columns: 2,
       facet: { field: 'cell', type: 'nominal', title: null, sort: firstSeen(values, (v) => v.cell) },
-      spec: {
-        width: 300,
-        height: 180,
-        mark: { type: 'line', strokeWidth: 1.3, point: { size: 12 } },
-        encoding: {
-          x: { field: 'tS', type: 'quantitative', title: 'time in window (s)' },
-          y: { field: 'valueMs', type: 'quantitative', scale: { type: 'log' }, title: `${histogram} (ms, log scale)` },
-          color: { field: 'statistic', type: 'nominal', title: 'statistic', sort: [...STATISTICS] },
-        },
-      },
+      spec:
+        stages.length === 0
+          ? { width: 300, height: 180, ...line }
+          : {
+              width: 300,
+              height: 180,
+              layer: [
+                {
+                  transform: [{ filter: 'isValid(datum.stageStartS)' }],
+                  mark: { type: 'rect' as const, opacity: 0.12 },
+                  encoding: {
+                    x: { field: 'stageStartS', type: 'quantitative' as const },
+                    x2: { field: 'stageEndS' },
+                    color: { value: '#444' },
+                    opacity: {
+                      field: 'shade',
+                      type: 'quantitative' as const,
+                      scale: { range: [0.04, 0.14] },
+                      legend: null,
+                    },
+                  },
+                },
+                {
+                  transform: [{ filter: 'isValid(datum.stageStartS)' }],
+                  mark: {
+                    type: 'text' as const,
+                    align: 'left' as const,
+                    baseline: 'top' as const,
+                    dx: 2,
+                    dy: 2,
+                    fontSize: 9,
+                  },
+                  encoding: {
+                    x: { field: 'stageStartS', type: 'quantitative' as const },
+                    y: { value: 0 },
+                    text: { field: 'stage' },
+                  },
+                },
+                { transform: [{ filter: 'isValid(datum.valueMs)' }], ...line },
+              ],
+            },
     },
   };
+}
+
+/** The stages of each staged cell as bands: where each ran in the window, labelled with its target. */
+function stageBands(view: ScenarioView, cells: SeriesCell[]) {
+  return cells.flatMap(({ cell }) =>
+    (cell.stages ?? []).map((stage) => ({
+      cell: cellLabel(view, cell),
+      stageStartS: stage.startMs / 1000,
+      stageEndS: stage.endMs / 1000,
+      stage: `${stage.index + 1}: to ${stage.target}`,
+      shade: stage.index % 2,
+    })),
+  );
 }
 
 function rateOverTime(

@@ -10,6 +10,7 @@ import type { ParameterInfo, ParameterSpec, ParamValues } from '../declaration-t
 import type { AnyScenario } from '../scenario-types.js';
 import { boundOf, readValue, show } from '../parsing/parameter-values.js';
 import { restartSchedule } from './restart-schedule.js';
+import { declaredStages, stagesTotalMs } from '../parsing/stages.js';
 
 type Value = number | boolean | string;
 
@@ -75,6 +76,15 @@ export function resolveParameterSets(
       readValue(name, spec, v),
     );
     sets = sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value })));
+  }
+  // Stages fill the window: the duration a cell records is theirs, so what it says is what ran.
+  for (const set of sets) {
+    const stages = declaredStages(parameters, set);
+    if (stages.length === 0 || !('duration' in parameters)) continue;
+    const totalMs = stagesTotalMs(stages);
+    const name = Object.keys(parameters).find((key) => parameters[key]!.kind === 'stages')!;
+    readValue(name, { ...parameters.duration!, description: '' } as ParameterSpec, totalMs);
+    set.duration = totalMs;
   }
   for (const set of sets) {
     const problem = scenario.validate?.(set);

@@ -3,6 +3,7 @@
  * the live state once per push and shared by every open page. A page that
  * connects late gets everything at once; nothing is sent as a difference.
  */
+import { declaredStages } from '../parsing/stages.js';
 import type { CellResult, ScenarioInfo, TimeSeries } from '../result-types.js';
 import { summarizeHistogram } from '../measure/metrics.js';
 import { parametersText, variedParameters } from '../parameter-labels.js';
@@ -51,6 +52,8 @@ export interface CurrentCell {
   inWindowS: number | null;
   /** The declared window; null when the window ends with the clients. */
   windowS: number | null;
+  /** In a cell run in stages: the stage it is in (1-based), of how many, and where it takes the load. */
+  stage: { number: number; of: number; target: number } | null;
   rates: Array<{ header: string; perSec: number | null }>;
   /** Latency of the window so far, per histogram with samples (none: "no samples", never 0). */
   latency: Array<{ histogram: string; count: number; p50Ms: number; p90Ms: number; p99Ms: number; maxMs: number }>;
@@ -141,6 +144,7 @@ function currentCell(
     status: cell.status,
     inWindowS,
     windowS: cell.windowMs === undefined ? null : cell.windowMs / 1000,
+    stage: stageOf(scenario, cell),
     rates: liveRatesOf(scenario, series),
     latency: [...(cell.series?.window ?? [])].flatMap(([histogram, h]) => {
       const summary = summarizeHistogram(h);
@@ -210,4 +214,10 @@ function liveRatesOf(scenario: ScenarioInfo, series: TimeSeries | undefined): Cu
 function cellLabel(scenario: ScenarioInfo | null, cell: LiveCellRun, swept: string[], repeat: number): string {
   const variant = parametersText(cell.params, swept, scenario?.parameters ?? {});
   return `${cell.server} x ${cell.client}${variant ? ` ${variant}` : ''}${repeat > 1 ? `, round ${cell.round + 1}` : ''}`;
+}
+
+function stageOf(scenario: ScenarioInfo, cell: LiveCellRun): CurrentCell['stage'] {
+  const stages = declaredStages(scenario.parameters, cell.params);
+  const stage = cell.stage === null ? undefined : stages[cell.stage];
+  return stage ? { number: cell.stage! + 1, of: stages.length, target: stage.target } : null;
 }

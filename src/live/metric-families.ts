@@ -9,6 +9,7 @@
  * format (openmetrics.ts) and protobuf (prometheus-protobuf.ts).
  * docs/live.md lists every family.
  */
+import { declaredStages } from '../parsing/stages.js';
 import type { MetricUnit } from '../declaration-types.js';
 import type { ScenarioInfo } from '../result-types.js';
 import type { LatencyBuckets } from './latency-buckets.js';
@@ -44,6 +45,8 @@ const RESERVED_LABELS = new Set([
   'role',
   'process',
   'state',
+  'stage',
+  'stage_target',
   'le',
   'quantile',
   'job',
@@ -185,6 +188,16 @@ export function metricFamilies(state: LiveState): MetricFamily[] {
         labels,
         cell.windowElapsedMs / 1000,
       );
+      // A cell run in stages: the stage it is in, as a label of its own (counters keep theirs, so rates stay whole).
+      const stages = declaredStages(scenario.parameters, cell.params);
+      if (cell.stage !== null && stages[cell.stage])
+        add(
+          'wsbench_cell_stage',
+          'gauge',
+          'The stage a cell run in stages is in (1-based, with where it takes the load), value 1; its counters and latency are labelled by cell only.',
+          [...labels, ['stage', String(cell.stage + 1)], ['stage_target', String(stages[cell.stage]!.target)]],
+          1,
+        );
       for (const [counter, value] of Object.entries(cell.counters)) {
         const family = familyOf(counter);
         add(

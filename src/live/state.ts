@@ -66,6 +66,8 @@ export interface LiveCellRun {
   counters: Record<string, number>;
   /** Window time the counters cover, in ms. */
   windowElapsedMs: number;
+  /** In a cell run in stages, the stage its latest progress was of (0-based); null otherwise. */
+  stage: number | null;
   /** Latency histograms of the window so far as Prometheus buckets; frozen when the cell ends. */
   latency: Map<string, LatencyBuckets>;
   /** Latest reading per process, by `role:process`. */
@@ -209,6 +211,8 @@ export class LiveState {
     cell.series.add(event.counters, event.progress);
     cell.counters = event.counters;
     cell.windowElapsedMs = cell.series.windowMs;
+    const stage = event.progress?.ticks.at(-1)?.stage;
+    if (stage !== undefined) cell.stage = stage;
     for (const { counter, header } of this.errorCounters) {
       const grew = (event.counters[counter] ?? 0) - (before[counter] ?? 0);
       if (grew > 0)
@@ -314,6 +318,7 @@ function newCell(
     kept: null,
     counters: {},
     windowElapsedMs: 0,
+    stage: null,
     latency: new Map(),
     processes: new Map(),
     resourceHistory: new Map(),

@@ -86,7 +86,7 @@ function renderCurrent(snapshot) {
   if (!current) window.textContent = '';
   else if (current.inWindowS === null) window.textContent = 'connecting';
   else
-    window.textContent = `${seconds(current.inWindowS)} in the window${current.windowS === null ? '' : ` of ${seconds(current.windowS)}`}`;
+    window.textContent = `${seconds(current.inWindowS)} in the window${current.windowS === null ? '' : ` of ${seconds(current.windowS)}`}${current.stage ? `, stage ${current.stage.number} of ${current.stage.of} (to ${current.stage.target})` : ''}`;
   window.dataset.seconds = current?.inWindowS ?? '';
   fill(
     $('rates').tBodies[0],
