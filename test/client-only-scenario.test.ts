@@ -89,3 +89,26 @@ test('--target, from the library: the running server is measured; with no server
     ],
   );
 });
+
+test('the same scenario runs open-model with --rate alone: requests at the rate, timed from when each was due', {
+  timeout: 60_000,
+}, async () => {
+  const { child, printed } = startPrintingServer([process.execPath, SERVER, '--port', '0'], /listening on (\S+)/);
+  started.push(child);
+  const url = (await printed)[1]!;
+  const result = await run({
+    scenario: SCENARIO,
+    targets: [{ name: 'rpc', url }],
+    clients: ['ws'],
+    params: { duration: '1500ms', connections: 2, rate: 400 },
+  });
+  const [cell] = result.cells;
+  assert.ok(cell?.status === 'ok' && isMeasured(cell), cell && 'reason' in cell ? cell.reason : 'no cell');
+  assert.equal(cell.load?.model, 'open');
+  // 400 a second for 1.5 s over both connections: the schedule's 600, give or take the window's edges.
+  const sent = cell.measurements.counters.sendsScheduled ?? 0;
+  assert.ok(sent >= 570 && sent <= 610, `${sent} requests went out on the schedule`);
+  const timed = ['echo', 'add', 'sha256'].reduce((sum, m) => sum + (cell.measurements.latency[m]?.count ?? 0), 0);
+  assert.ok(timed >= sent - 5, `${timed} of ${sent} replies timed`);
+  assert.equal(cell.metrics.errors, 0);
+});

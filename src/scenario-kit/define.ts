@@ -20,6 +20,7 @@ import { formProblem, recordersProblem } from './check-recorders.js';
 import { bindRecorders } from './recorder-binding.js';
 import { recorderMetrics } from './recorders.js';
 import { perConnectionClient, perConnectionReadyMs } from './per-connection.js';
+import { declaresOpenModel, defaultLoadModel } from './arrivals/open-model.js';
 
 /** The metrics of a scenario: its own (none when only recorders were given: see MetricKeysOf) and those its recorders derive. */
 export type AllMetrics<D extends ParameterDeclarations, M, R> = [keyof R] extends [never]
@@ -69,11 +70,18 @@ export function defineScenario<
           loose.server!(Object.assign(ctx, { recorders: bindRecorders(ctx, recorders, 'server') }))
       : loose.server;
   const readyTimeoutMs = loose.readyTimeoutMs ?? (connection ? perConnectionReadyMs(loose.connect ?? {}) : undefined);
+  // A scenario that spreads the open model's parameters says how each cell offered its load without a word more.
+  const loadModel =
+    loose.loadModel ??
+    (declaresOpenModel(loose.parameters)
+      ? defaultLoadModel((p) => (loose.connect?.count ? loose.connect.count(p) : Number(p.connections ?? 1)))
+      : undefined);
   return Object.freeze({
     ...whole,
     client,
     ...(server ? { server } : {}),
     ...(readyTimeoutMs ? { readyTimeoutMs } : {}),
+    ...(loadModel ? { loadModel } : {}),
     ...(hasRecorders ? { recorders } : {}),
     [SCENARIO_BRAND]: true as const,
     moduleUrl: callerModuleUrl(),

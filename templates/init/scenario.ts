@@ -1,10 +1,11 @@
 /**
- * jsonrpc: JSON-RPC 2.0 over WebSocket, one request in flight per connection, cycling through echo, add and
- * sha256; each reply is matched by id, checked, and timed by method. It measures your server:
+ * jsonrpc: JSON-RPC 2.0 over WebSocket, cycling through echo, add and sha256; each reply is matched by id, checked
+ * and timed by method. One request in flight per connection, or with --rate R, R requests a second sent when due
+ * whatever came back, each timed from when it was due (docs/load-models.md). It measures your server:
  * `npm run bench -- --target ws://127.0.0.1:8080/` (or --server-cmd). One to try:
  *   node node_modules/wsbench/examples/jsonrpc/server.mjs --port 8080
  */
-import { counter, defineScenario, histogram } from 'wsbench/scenario';
+import { counter, defineScenario, histogram, OPEN_MODEL_PARAMETERS } from 'wsbench/scenario';
 
 const HEX_64 = /^[0-9a-f]{64}$/;
 /** Each method's params for request `id`, and whether a result is the right answer to it. */
@@ -18,10 +19,11 @@ const latency = (label: string) => histogram({ stats: ['p50', 'p99', 'max'], pri
 
 export default defineScenario({
   name: 'jsonrpc',
-  description: 'JSON-RPC 2.0 requests with ids (echo, add, sha256), one in flight per connection; latency per method.',
+  description: 'JSON-RPC 2.0 requests with ids (echo, add, sha256), closed loop or at a rate; latency per method.',
   parameters: {
     connections: { kind: 'integer', description: 'open connections', default: 4, min: 1, max: 50_000, sweepable: true },
     rounds: { kind: 'integer', description: 'sha256 rounds per request', default: 100, min: 1, max: 100_000 },
+    ...OPEN_MODEL_PARAMETERS,
   },
   duration: { default: '5s' },
   recorders: {
@@ -37,14 +39,15 @@ export default defineScenario({
   async connection(conn, ctx) {
     const { replies, errors } = ctx.recorders;
     const rpc = conn.requests({ answered: replies, wrong: errors, missing: errors });
-    // Ends when the window closes: send() then refuses.
-    for (let id = 1; ; id++) {
+    // Each request after the last reply (closed loop), or when due (--rate): ends when the window closes.
+    await conn.iterate((n, due) => {
+      const id = n + 1;
       const method = METHODS[(conn.index + id) % METHODS.length]!;
       const { params, right } = CALLS[method](id, ctx.params.rounds);
       const request = JSON.stringify({ jsonrpc: '2.0', id, method, params });
       const check = (reply: { error?: unknown; result?: unknown }) => reply.error === undefined && right(reply.result);
-      await rpc.send(request, { id, time: ctx.recorders[method], check });
-    }
+      return rpc.send(request, { id, due, time: ctx.recorders[method], check });
+    });
   },
 
   table: ['echoP50Ms', 'echoP99Ms', 'addP99Ms', 'sha256P50Ms', 'sha256P99Ms', 'requestsPerSec', 'errors'],

@@ -137,3 +137,16 @@ export const SEND_SCHEDULE_RECORDERS = {
     },
   }),
 } as const;
+
+/** Whether a scenario's parameters are the kit's open model's (spread from OPEN_MODEL_PARAMETERS). */
+export function declaresOpenModel(parameters: Readonly<Record<string, unknown>>): boolean {
+  return parameters.rate === OPEN_MODEL_PARAMETERS.rate && parameters.stages === OPEN_MODEL_PARAMETERS.stages;
+}
+
+/** The load model of a scenario that spreads OPEN_MODEL_PARAMETERS and says nothing more: one step in flight per connection. */
+export function defaultLoadModel(connections: (params: ParamValues) => number): (params: ParamValues) => LoadModelInfo {
+  return (params) => {
+    const count = connections(params);
+    return loadModelInfo(params, count, `${count} conn x 1 in flight`);
+  };
+}
