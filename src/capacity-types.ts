@@ -43,7 +43,8 @@ export interface CapacityStep {
   /** The varied parameter's value. */
   count: number;
   clientProcesses: number;
-  phase: 'ramp' | 'bisect' | 'retry';
+  /** ramp, bisect, confirm (an end of the bracket tried again), or retry (the same count with more client processes). */
+  phase: 'ramp' | 'bisect' | 'confirm' | 'retry';
   /** within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why). */
   verdict: 'within' | 'broken' | 'refused';
   /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
@@ -94,6 +95,8 @@ export interface CapacitySettings {
   max: number;
   /** Bisection stops when the bracket is within this share of the capacity. */
   resolution: number;
+  /** Tries more of each end of the bracket once found (absent in files older than the field: none). */
+  confirm?: number;
   /** Client processes of each server's first step, and the most any step may use. */
   clientProcesses: number;
   maxClientProcesses: number;
@@ -135,6 +138,20 @@ export interface ServerCapacity {
   clientProcesses: number;
   /** Every step in the order it ran, invalid ones included. */
   steps: CapacityStep[];
+  /**
+   * The answer with its uncertainty: the highest count that held and the lowest that broke, each with its
+   * valid tries and how many held (null where there is none). Absent in files older than the field.
+   */
+  bracket?: { held: CountTries | null; broke: CountTries | null };
+  /** Counts that held above a count that broke, each with the highest count below it that broke. */
+  nonMonotonic?: Array<{ held: number; brokeBelow: number }>;
+}
+
+/** One count's valid tries in a capacity search, and how many held the SLO. */
+export interface CountTries {
+  count: number;
+  tries: number;
+  held: number;
 }
 
 /** Present in the result of `wsbench capacity`: its cells are the steps (the last measured at each count). */

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { searchCapacity, tolerance, type SearchSettings, type StepJudgement } from '../src/index.js';
+import { nonMonotonic } from '../src/capacity/search.js';
 
 const settings: SearchSettings = {
   start: 100,
@@ -119,4 +120,60 @@ test('an aborted signal ends the search as interrupted', async () => {
     return { verdict: 'within', clientSaturated: false };
   });
   assert.deepEqual([outcome.end, outcome.capacity, outcome.steps.length], ['interrupted', 200, 3]);
+});
+
+test('confirm: both ends of the bracket are tried again, and the bracket says how often each held', async () => {
+  const fake = fakeServer(1234);
+  const outcome = await searchCapacity({ ...settings, confirm: 2 }, fake.step);
+  assert.deepEqual(fake.calls.map(([count]) => count).slice(-4), [1200, 1300, 1200, 1300]);
+  assert.deepEqual(
+    outcome.steps.slice(-4).map((s) => s.phase),
+    ['confirm', 'confirm', 'confirm', 'confirm'],
+  );
+  assert.deepEqual(outcome.bracket, {
+    held: { count: 1200, tries: 3, held: 3 },
+    broke: { count: 1300, tries: 3, held: 0 },
+  });
+  assert.deepEqual(outcome.nonMonotonic, []);
+});
+
+test('a limit that holds some tries and not others: the bracket says so, and a count that held above one that broke is named', async () => {
+  // Holds up to 50, breaks above; but the second try at 50 breaks and 56 holds once: noise near the limit.
+  const tries = new Map<number, number>();
+  const step = async (count: number): Promise<StepJudgement> => {
+    const n = (tries.get(count) ?? 0) + 1;
+    tries.set(count, n);
+    const held = count <= 50 ? !(count === 50 && n === 2) : count === 56 && n === 1;
+    return { verdict: held ? 'within' : 'broken', clientSaturated: false };
+  };
+  const outcome = await searchCapacity({ ...settings, start: 50, max: 100, resolution: 0.05, confirm: 2 }, step);
+  assert.equal(outcome.end, 'bracketed');
+  // The bisection's one lucky try at 56 set the bracket there; its confirmations broke, so the search went back down.
+  assert.deepEqual(
+    outcome.steps.filter((s) => s.count === 56).map((s) => s.judgement.verdict),
+    ['within', 'broken', 'broken'],
+  );
+  assert.deepEqual(outcome.bracket.held, { count: 50, tries: 3, held: 2 });
+  assert.deepEqual(outcome.bracket.broke, { count: 51, tries: 3, held: 0 });
+  assert.deepEqual([outcome.capacity, outcome.brokeAt], [50, 51]);
+  // 56 held once in three, 53 never: the curve is not monotonic there, and the result says so.
+  assert.deepEqual(outcome.nonMonotonic, [{ held: 56, brokeBelow: 53 }]);
+});
+
+test('nonMonotonic: a count that held more often than a lower one is named; ties are a fuzzy limit, not a reversal', () => {
+  const step = (count: number, verdict: 'within' | 'broken') => ({
+    count,
+    clientProcesses: 1,
+    phase: 'ramp' as const,
+    judgement: { verdict, clientSaturated: false },
+    valid: true,
+  });
+  assert.deepEqual(
+    nonMonotonic([step(50, 'within'), step(53, 'broken'), step(56, 'broken'), step(62, 'within'), step(75, 'broken')]),
+    [{ held: 62, brokeBelow: 56 }],
+  );
+  assert.deepEqual(
+    nonMonotonic([step(50, 'within'), step(53, 'broken'), step(53, 'within'), step(56, 'broken'), step(56, 'within')]),
+    [],
+  );
 });

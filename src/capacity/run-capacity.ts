@@ -41,6 +41,8 @@ const DEFAULT_VARY = 'connections';
 const DEFAULT_START = 100;
 const DEFAULT_MAX = 50_000;
 const DEFAULT_RESOLUTION = 0.1;
+/** Two more tries of each end of the bracket: three in all, so a boundary that holds 2 of 3 reads as such. */
+const DEFAULT_CONFIRM = 2;
 /** Why a server has no search: the run stopped first. */
 const NOT_REACHED = "the search was interrupted before this server's turn";
 
@@ -67,6 +69,8 @@ export interface CapacityOptions {
   max?: number;
   /** Bisection stops when the bracket is within this share of the capacity; default 0.1. */
   resolution?: number;
+  /** Tries more of each end of the bracket once it is found; default 2 (three tries each in all). */
+  confirm?: number;
   /** Every other parameter, one value each (a step is one cell). */
   params?: Readonly<Record<string, unknown>>;
   preset?: string;
@@ -135,6 +139,8 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   }
   wholeInRange('max', max, start, spec.max ?? Number.MAX_SAFE_INTEGER);
   const resolution = options.resolution ?? DEFAULT_RESOLUTION;
+  const confirm = options.confirm ?? DEFAULT_CONFIRM;
+  wholeInRange('confirm', confirm, 0, 100);
   if (!(resolution > 0 && resolution < 1))
     throw new ParameterError('resolution', `${resolution} is not a share between 0 and 1 (0.1 = 10 %)`);
   const cores = os.availableParallelism();
@@ -160,6 +166,7 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
     start,
     max,
     resolution,
+    confirm,
     clientProcesses,
     maxClientProcesses,
     keepServer: options.keepServer === true,
@@ -242,7 +249,8 @@ export async function executeCapacity(
         options.onRunEvent,
       );
       if ('skipped' in measured) throw new PairSkipped(measured.skipped);
-      if (measured.cell) cells.set(`${pair.server}\n${count}`, measured.cell);
+      // Every try is kept: a count measured again (a retry, a confirmation) is a cell of its own.
+      if (measured.cell) cells.set(`${pair.server}\n${count}\n${cells.size}`, measured.cell);
       environment ??= measured.environment;
       emit({ type: 'step-end', server: pair.server, client, step: measured.step });
       return measured.step;
@@ -359,8 +367,12 @@ function serverResult(
     phase: s.phase,
     outcome: s.valid ? s.judgement.verdict : 'invalid',
   }));
+  // What broke at brokeAt: a try that broke there (a confirmation there may have held).
   const broken =
-    outcome.brokeAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid');
+    outcome.brokeAt === null
+      ? undefined
+      : (lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid' && s.outcome !== 'within') ??
+        lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid'));
   const undecided = outcome.undecidedAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.undecidedAt);
   return {
     server,
@@ -379,6 +391,8 @@ function serverResult(
       : null,
     clientProcesses: outcome.clientProcesses,
     steps,
+    bracket: outcome.bracket,
+    ...(outcome.nonMonotonic.length > 0 ? { nonMonotonic: outcome.nonMonotonic } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ interface CapacityFlags extends CommonFlags {
   start?: string;
   max?: string;
   resolution?: string;
+  confirm?: string;
   maxClientProcesses?: string;
   keepServer?: boolean;
   serverStartTimeout?: string;
@@ -80,6 +81,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
     ...servers,
     ...(flags.keepServer ? { keepServer: true } : {}),
     resolution: readFlag<number>(flags, '--resolution') ?? 0.1,
+    confirm: readFlag<number>(flags, '--confirm') ?? 2,
     ...(flags.vary !== undefined ? { vary: flags.vary } : {}),
     ...(flags.start !== undefined ? { start: readFlag<number>(flags, '--start')! } : {}),
     ...(flags.max !== undefined ? { max: readFlag<number>(flags, '--max')! } : {}),

@@ -99,6 +99,14 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
     commands: { capacity: true },
   },
   {
+    flag: '--confirm',
+    value: '<n>',
+    help: 'tries more of each end of the bracket once it is found, so it says how often each held (0: none)',
+    default: '2',
+    read: wholeNumber(),
+    commands: { capacity: true },
+  },
+  {
     flag: '--client-procs',
     value: '<n>',
     default: '1',

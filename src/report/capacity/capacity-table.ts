@@ -4,7 +4,7 @@
  * The terminal prints them (renderCapacityTable); report.html shows the same
  * rows. Pure functions of the result JSON.
  */
-import type { CapacitySection, CapacityStep, ServerCapacity } from '../../capacity-types.js';
+import type { CapacitySection, CapacityStep, CountTries, ServerCapacity } from '../../capacity-types.js';
 import type { CapacityResult } from '../../result-types.js';
 import { formatNumber } from '../run/table.js';
 import { saturationEvidence } from '../../capacity/judge.js';
@@ -77,6 +77,7 @@ export function capacityNotes(result: CapacityResult): string[] {
         ]
       : []),
     ...(result.interrupted ? ['interrupted: the search stopped early; capacities are what was shown so far.'] : []),
+    ...bracketNotes(result.capacity),
   ];
 }
 
@@ -111,7 +112,8 @@ function summaryRow(server: ServerCapacity): string[] {
       server.serverPerStep,
       `${searchStatusWords(server.status)}: ${server.reason}`,
     ];
-  const capacity = server.end === 'max' ? `>= ${server.capacity}` : String(server.capacity);
+  const capacity =
+    (server.end === 'max' ? `>= ${server.capacity}` : String(server.capacity)) + triesText(server.bracket?.held);
   const what =
     server.cannotTell ??
     server.broke ??
@@ -120,11 +122,36 @@ function summaryRow(server: ServerCapacity): string[] {
   return [
     ...front,
     capacity,
-    server.brokeAt === null ? '-' : String(server.brokeAt),
+    server.brokeAt === null ? '-' : `${server.brokeAt}${triesText(server.bracket?.broke)}`,
     String(server.steps.length),
     String(server.clientProcesses),
     server.serverPerStep,
     prefix + what,
+  ];
+}
+
+/** " (held 2 of 3)": how often an end of the bracket held, once it was tried more than once. */
+function triesText(tries: CountTries | null | undefined): string {
+  return tries && tries.tries > 1 ? ` (held ${tries.held} of ${tries.tries})` : '';
+}
+
+/** What the bracket and its tries mean, and where the curve was not monotonic, one line per server that needs one. */
+export function bracketNotes(section: CapacitySection): string[] {
+  const confirm = section.settings.confirm ?? 0;
+  const lines = section.servers.flatMap((server) =>
+    (server.nonMonotonic ?? []).length > 0
+      ? [
+          `${server.server}: not monotonic: it held more often at ${server.nonMonotonic!.map((n) => `${n.held} than at ${n.brokeBelow}`).join(', ')}; near its limit one try decides nothing, and the bracket is only as firm as its tries say`,
+        ]
+      : [],
+  );
+  return [
+    ...(confirm > 0
+      ? [
+          `bracket: the highest count that held and the lowest that broke, each tried ${confirm} more time${confirm === 1 ? '' : 's'} once found; "held 2 of 3" means the limit lies about there, not at one number.`,
+        ]
+      : []),
+    ...lines,
   ];
 }
 
