@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: what wsbench's own machinery costs (echo round trip against
  * bare TCP; client CPU per message at full load, echo and firehose, against bare
- * ws loops doing the same exchange; what one fan-out client process delivers at
+ * ws loops doing the same exchange; the open model's echo at a rate against a bare open-loop ws client; what one fan-out client process delivers at
  * 10,000 connections against a bare ws client process; the browser client's echo against a bare page
  * script on the same browser; echo written per connection against echo written as one client(ctx)). Each comparison runs wsbench and a bare
  * baseline on the same machine in the same run, so drift hits both: rounds
@@ -15,6 +15,7 @@ import { echoCost, renderEchoCost } from './echo-cost.js';
 import { fanoutBaseline, renderFanoutBaseline } from './fanout-baseline.js';
 import { browserFloor, renderBrowserFloor } from './browser-floor.js';
 import { perConnectionCost, renderPerConnectionCost } from './per-connection-cost.js';
+import { openModelCost, renderOpenModelCost } from './open-model-cost.js';
 
 const ROUNDS = 3;
 const ROUND_MS = 3000;
@@ -82,6 +83,9 @@ async function main(): Promise<void> {
 
   // Full load: the ratios are printed, never asserted (they move with whatever else shares the machine).
   await comparison('echo at full load', async () => renderEchoCost(await echoCost(undefined, progress('echo cost'))));
+  await comparison('open model', async () =>
+    renderOpenModelCost(await openModelCost(undefined, progress('open model'))),
+  );
   await comparison('firehose receive path', async () =>
     renderFirehoseBaseline(await firehoseBaseline(undefined, progress('firehose'))),
   );

@@ -130,6 +130,8 @@ export interface OfferedRate {
   rateAt(atS: number): number;
   /** When the expected count of messages reaches `count`, in seconds after the window opened; null if never. */
   timeOf(count: number): number | null;
+  /** The rate, when it is one rate above 0 throughout (no stages); null otherwise. */
+  constantRate(): number | null;
 }
 
 /** How a cell offers its load, read off its parameters (the kit's OPEN_MODEL_PARAMETERS). */

@@ -31,6 +31,12 @@ export function connectionDueTimes(a: ConnectionArrivals): DueTimes {
   };
   if (a.process === 'uniform') {
     let k = 0;
+    // One rate throughout: the closed form, with no search of the curve per message.
+    const perSec = a.curve.constantRate();
+    if (perSec !== null) {
+      const intervalUs = 1e6 / perSec;
+      return { next: () => (k++ * a.count + a.index) * intervalUs };
+    }
     return { next: () => usAt(k++ * a.count + a.index) };
   }
   const random = seededRandom(mixSeed(a.seed, a.index));

@@ -56,6 +56,12 @@ export class RateCurve {
     this.totalCount = count;
   }
 
+  /** The rate, when it is one rate above 0 throughout (no stages); null otherwise. */
+  constantRate(): number | null {
+    const only = this.segments.length === 1 ? this.segments[0]! : null;
+    return only && !Number.isFinite(only.lengthS) && only.fromPerSec > 0 ? only.fromPerSec : null;
+  }
+
   /** The offered rate `atS` seconds into the window, per second (0 past the last stage). */
   rateAt(atS: number): number {
     const segment = this.segmentAt(atS);
@@ -77,11 +83,9 @@ export class RateCurve {
     if (!(count >= 0) || count > this.totalCount) return null;
     // The last segment whose arrivals begin below the count (the earliest time it is reached, past a stage at
     // rate 0); segments are few (one per stage), so a scan does.
-    let segment = this.segments[0]!;
-    for (const s of this.segments.slice(1)) {
-      if (s.countBefore >= count) break;
-      segment = s;
-    }
+    const segments = this.segments;
+    let segment = segments[0]!;
+    for (let i = 1; i < segments.length && segments[i]!.countBefore < count; i++) segment = segments[i]!;
     const c = count - segment.countBefore;
     const r0 = segment.fromPerSec;
     if (!Number.isFinite(segment.lengthS)) return r0 > 0 ? segment.startS + c / r0 : null;
