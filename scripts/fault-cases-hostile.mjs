@@ -560,16 +560,7 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       if (made.code !== 0) return { code: made.code, lost: 'the run to shard failed' };
       const [s0, s1] = [0, 1].map((index) => {
         const data = JSON.parse(readFileSync(join(dir, 'one.json'), 'utf8'));
-        data.shard = {
-          runId: 'r1',
-          index,
-          count: 2,
-          configHash: 'same',
-          histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-          start: { mode: 'barrier', atEpochMs: 0 },
-          clockOffsetMs: 0,
-          clockRttMs: 0.1,
-        };
+        data.shard = shardInfo(index);
         const m = data.cells[0].measurements;
         m.windowOpenedAtEpochMs ??= Date.now();
         if (index === 1) {
@@ -602,6 +593,31 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       };
     }),
 
+    hostile('merge of a shard with errors exits 1 (issue 42, D1)', async ({ dir }) => {
+      const made = await runBin(quickRun(join(dir, 'one.json')), { cwd: dir });
+      if (made.code !== 0) return { code: made.code, lost: 'the run to shard failed' };
+      const files = [0, 1].map((index) => {
+        const data = JSON.parse(readFileSync(join(dir, 'one.json'), 'utf8'));
+        data.shard = shardInfo(index);
+        const cell = data.cells[0];
+        if (index === 1) {
+          cell.status = 'errors';
+          cell.reason = '1 of 1 connections could not open';
+          cell.fault = { atMs: null, connections: { opened: 0, failed: 1, lost: 0 } };
+        }
+        const file = join(dir, `s${index}.json`);
+        writeFileSync(file, JSON.stringify(data));
+        return file;
+      });
+      const ran = await runBin(['merge', ...files, '--out', join(dir, 'merged.json')], { cwd: dir });
+      const said = ran.stderr.trim().split('\n').at(-1) ?? '';
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        readAsOk: ran.code === 1 && /^exit 1: .*--max-errors 0$/.test(said) ? null : `exit ${ran.code}: ${said}`,
+      };
+    }),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',
@@ -624,6 +640,20 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       /^wsbench: --target-pid: (?!"" is not a process id$)/,
     ),
   ];
+}
+
+/** The shard block of shard `index` of 2 of one run, for result files made into shards. */
+function shardInfo(index) {
+  return {
+    runId: 'r1',
+    index,
+    count: 2,
+    configHash: 'same',
+    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
+    start: { mode: 'barrier', atEpochMs: 0 },
+    clockOffsetMs: 0,
+    clockRttMs: 0.1,
+  };
 }
 
 /** GET `url` with the Host header `host`; the status and the first 4 KB of the body (at most 3 s). */
