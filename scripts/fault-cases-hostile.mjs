@@ -618,6 +618,17 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       };
     }),
 
+    refused(
+      'a plan that is a link to a password file shows none of it (issue 42, D2)',
+      ({ dir }) => {
+        mkdirSync(join(dir, 'etc'));
+        writeFileSync(join(dir, 'etc', 'shadow'), 'root:$6$salt$S3cr3tHash:19000:0:99999:7:::\n');
+        symlinkSync(join(dir, 'etc', 'shadow'), join(dir, 'p.yaml'));
+        return { argv: ['run', 'echo', '--config', 'p.yaml'] };
+      },
+      /^wsbench: p\.yaml: line 1, column 1: a key that is no flag's name \(.*\): is it a plan\?$/,
+    ),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',
