@@ -629,6 +629,12 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       /^wsbench: p\.yaml: line 1, column 1: a key that is no flag's name \(.*\): is it a plan\?$/,
     ),
 
+    refused(
+      '--format csv=/proc/x is refused before the run (issue 42, D3)',
+      ({ dir }) => ({ argv: quickRun(join(dir, 'o.json'), ['--format', 'csv=/proc/x']) }),
+      /^wsbench: --format csv=\/proc\/x: (cannot write in the folder of \/proc\/x \(its folder takes no new files\)|\/proc\/x is not writable)$/,
+    ),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',
