@@ -635,6 +635,14 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       /^wsbench: --format csv=\/proc\/x: (cannot write in the folder of \/proc\/x \(its folder takes no new files\)|\/proc\/x is not writable)$/,
     ),
 
+    ...['o.json.lock', 'o.json.journal', 'o.report/report.html'].map((file) =>
+      refused(
+        `--format csv=${file} is refused: the run's own file (issue 42, D4)`,
+        ({ dir }) => ({ argv: quickRun(join(dir, 'o.json'), ['--format', `csv=${join(dir, file)}`]) }),
+        /^wsbench: --format csv=\S+: \S+ is (the lock|the journal|in the report folder) of the --out file.*; give each output its own file$/,
+      ),
+    ),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',

@@ -22,7 +22,7 @@ import { scenarioArgs } from './plan/scenario-plan.js';
 import { configPathIn } from './plan/read-plan.js';
 import { withTestPlan } from './plan/plan-record.js';
 import { printAndSave, writeOutputFiles } from './run-output.js';
-import { outputsFromFlags } from './format-flags.js';
+import { runFilesOf, outputsFromFlags } from './format-flags.js';
 import { terminalText } from '../escape/terminal.js';
 import { answerInterrupts, interruptedExitCode } from './interrupts.js';
 
@@ -70,7 +70,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   if (flags.keepServer && servers.serverCommands.length === 0)
     throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
   const controller = new AbortController();
-  const outputs = outputsFromFlags(flags, 'capacity', [{ path: flags.out, flag: '--out' }]);
+  const outputs = outputsFromFlags(flags, 'capacity', runFilesOf(flags.out));
   const options: CapacityOptions = {
     scenario: loaded.scenario,
     slo: flags.slo,
