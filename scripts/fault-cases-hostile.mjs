@@ -643,6 +643,14 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       ),
     ),
 
+    ...['errors=-1', 'errors<0', 'mean<0ms'].map((clause) =>
+      refused(
+        `--slo ${clause} that no cell can keep is refused (issue 42, D5)`,
+        ({ dir }) => ({ argv: quickRun(join(dir, 'o.json'), ['--slo', clause]) }),
+        /^wsbench: --slo: ".*": no cell can keep it \(\w+ is never below 0\), so every cell would fail$/,
+      ),
+    ),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',
