@@ -651,6 +651,18 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       ),
     ),
 
+    refused(
+      'compare of a result with errors below 0 (issue 42, D6)',
+      ({ dir }) => {
+        const data = JSON.parse(readFileSync(PREVIOUS, 'utf8'));
+        data.cells[0].metrics.errors = -5;
+        writeFileSync(join(dir, 'negative.json'), JSON.stringify(data));
+        copyFileSync(PREVIOUS, join(dir, 'base.json'));
+        return { argv: ['compare', 'base.json', 'negative.json'] };
+      },
+      /^wsbench: negative\.json is not a valid wsbench result: cells\[0\]\.metrics\.errors is -5, and a count is never below 0$/,
+    ),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',

@@ -19,7 +19,7 @@ import {
   withStepDemand,
   type V1Result,
 } from './result-upgrade.js';
-import { schemaProblem } from './result-schema.js';
+import { negativeCount, schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
 import { createNew, entryAt, kindOf, readChecked, removeIfSame } from './safe-files.js';
 
@@ -141,10 +141,15 @@ export function resultFromJson(data: unknown, source: string): BenchResult {
   if (version !== 1 && version !== 2 && version !== 3)
     throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
   checked(data, version, source);
-  if (version === 1) return withIntervals(upgradeV1(data as unknown as V1Result));
-  return withIntervals(
-    withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })),
-  );
+  const result =
+    version === 1
+      ? withIntervals(upgradeV1(data as unknown as V1Result))
+      : withIntervals(
+          withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })),
+        );
+  const impossible = negativeCount(result);
+  if (impossible) throw new UsageError(`${source} is not a valid wsbench result: ${impossible}`);
+  return result;
 }
 
 function isFolder(path: string): boolean {
