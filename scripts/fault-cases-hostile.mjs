@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   lstatSync,
@@ -663,6 +664,28 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       /^wsbench: negative\.json is not a valid wsbench result: cells\[0\]\.metrics\.errors is -5, and a count is never below 0$/,
     ),
 
+    hostile('a WSBENCH_CHROMIUM that hangs on --version leaves no process (issue 42, D7)', async ({ dir }) => {
+      const fake = join(dir, 'chromium');
+      const pids = join(dir, 'pids');
+      writeFileSync(
+        fake,
+        `#!/bin/sh\nif [ "$1" = --version ]; then sleep 30 & echo "$$ $!" > ${pids}; wait; echo "Chromium 1.2.3.4"; fi\n`,
+      );
+      chmodSync(fake, 0o755);
+      const argv = ['run', 'echo', '--servers', 'ws', '--clients', 'browser', '--duration', '300ms'];
+      const ran = await runBin([...argv, '--out', join(dir, 'r.json')], { cwd: dir, env: { WSBENCH_CHROMIUM: fake } });
+      const started = existsSync(pids) ? readFileSync(pids, 'utf8').trim().split(' ').map(Number) : [];
+      for (let waited = 0; waited < 5000 && started.some(isAlive); waited += 100) await sleep(100);
+      const left = started.filter(isAlive).map((pid) => `${pid} (started by the fake chromium's --version)`);
+      for (const pid of left) killQuietly(Number(pid.split(' ')[0]), 'SIGKILL');
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: [...ran.left, ...left],
+        lost: started.length === 2 ? null : 'the fake chromium was never asked its version',
+      };
+    }),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',
@@ -764,6 +787,16 @@ function filesUnder(dir) {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
   });
+}
+
+/** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */
+function isAlive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 function isLink(path) {
