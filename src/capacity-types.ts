@@ -71,6 +71,12 @@ export interface CapacityStep {
   serverRssBytes: number | null;
   /** CPU mean of each client process, in % of one core. */
   clientCpuPercent: number[];
+  /**
+   * CPU demand mean of each client process (on a CPU plus waiting for one), in % of one core; null where /proc
+   * did not give it. What `clientSaturated` was judged on where it is a number, the CPU otherwise. Absent in
+   * files older than the field.
+   */
+  clientCpuDemandPercent?: Array<number | null>;
   /** A client process was (near) saturated: the numbers may be the load generator's, not the server's. */
   clientSaturated: boolean;
   serverSaturated: boolean;

@@ -32,7 +32,14 @@ import {
   type TargetOption,
 } from '../server-lifecycles/foreign-options.js';
 import type { ForeignServerSpec } from '../server-lifecycles/types.js';
-import { STARVED_LOOP_SHARE, describeBreak, judgeCell, refusedStep, type StepMeasurement } from './judge.js';
+import {
+  STARVED_LOOP_SHARE,
+  clientSaturationEvidence,
+  describeBreak,
+  judgeCell,
+  refusedStep,
+  type StepMeasurement,
+} from './judge.js';
 import { searchCapacity, type SearchOutcome } from './search.js';
 import { parseSlo, type Slo } from '../slo/grammar.js';
 import { startKeptServer, type KeptServer } from './kept-server.js';
@@ -374,7 +381,7 @@ function serverResult(
     broke: broken ? describeBreak(broken) : null,
     cannotTell: undecided
       ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} ` +
-        `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; from ${SATURATED_CPU_PERCENT} % on counts as saturated), ` +
+        `(${clientSaturationEvidence(undecided)}; from ${SATURATED_CPU_PERCENT} % on counts as saturated), ` +
         'and no more are allowed'
       : null,
     clientProcesses: outcome.clientProcesses,

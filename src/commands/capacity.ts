@@ -14,6 +14,7 @@ import type { CapacityResult, ScenarioInfo } from '../result-types.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
+import { clientSaturationEvidence } from '../capacity/judge.js';
 import { addParameterOptions } from './parameter-flags.js';
 import { foreignServerOptions, foreignServersGiven } from './foreign-flags.js';
 import { commonOptionsFromFlags, paramsFromFlags, type CommonFlags } from './common-flags.js';
@@ -128,7 +129,7 @@ function progress(vary: string): (event: CapacityEvent) => void {
     ].filter(Boolean);
     const verdict =
       s.clientSaturated && s.verdict !== 'refused'
-        ? 'load generator saturated'
+        ? `load generator saturated (${clientSaturationEvidence(s)})`
         : s.verdict === 'within'
           ? 'within'
           : `${s.verdict}: ${s.breaches.join('; ')}`;

@@ -7,7 +7,7 @@
 import type { CapacitySection, CapacityStep, ServerCapacity } from '../../capacity-types.js';
 import type { CapacityResult } from '../../result-types.js';
 import { formatNumber } from '../run/table.js';
-import { saturationEvidence } from '../../capacity/judge.js';
+import { clientSaturationEvidence, saturationEvidence } from '../../capacity/judge.js';
 
 /** Header and rows of a table; the columns listed in `text` are text (left-aligned), the others numbers; the last runs free. */
 export interface TextTable {
@@ -139,7 +139,7 @@ function stepRow(step: CapacityStep): string[] {
     step.outcome === 'within'
       ? 'within'
       : step.outcome === 'invalid'
-        ? 'invalid: load generator saturated'
+        ? `invalid: load generator saturated (${clientSaturationEvidence(step)})`
         : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
   return [
     String(step.count),
