@@ -44,10 +44,13 @@ export interface CapacityStep {
   count: number;
   clientProcesses: number;
   phase: 'ramp' | 'bisect' | 'retry';
-  /** within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why). */
-  verdict: 'within' | 'broken' | 'refused';
-  /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
-  outcome: 'within' | 'broken' | 'refused' | 'invalid';
+  /**
+   * within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why);
+   * interrupted: the search was stopped (Ctrl+C) while the step ran, so its numbers say neither.
+   */
+  verdict: 'within' | 'broken' | 'refused' | 'interrupted';
+  /** The verdict, or invalid when the load generator saturated (the step does not count). */
+  outcome: 'within' | 'broken' | 'refused' | 'invalid' | 'interrupted';
   /** The cell's status (ok, errors, failed or skipped); null for a refused count (nothing ran). */
   cellStatus: 'ok' | 'errors' | 'failed' | 'skipped' | null;
   /** Why the cell failed, has errors or was skipped, or why the count was refused. */

@@ -81,6 +81,14 @@ export function judgeCell(
   };
 }
 
+/**
+ * A step whose cell the search's interrupt cut short (or never started): it neither held nor broke the SLO, whatever
+ * its partial numbers say; they stay in the step, and the cell keeps them.
+ */
+export function interruptedStep(step: StepMeasurement): StepMeasurement {
+  return { ...step, verdict: 'interrupted', causes: [], breaches: [] };
+}
+
 /** A count the scenario refuses (e.g. above the open-file limit): it cannot be held here, whatever the server. */
 export function refusedStep(count: number, clientProcesses: number, reason: string, slo: Slo): StepMeasurement {
   return {

@@ -36,6 +36,7 @@ import {
   STARVED_LOOP_SHARE,
   clientSaturationEvidence,
   describeBreak,
+  interruptedStep,
   judgeCell,
   refusedStep,
   type StepMeasurement,
@@ -336,11 +337,11 @@ async function measureStep(
   const result = await executeMatrix(stepPlan, { signal, ...(onRunEvent ? { onEvent: onRunEvent } : {}) });
   const cell = result.cells[0]!;
   if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
-  return {
-    step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes),
-    cell,
-    environment: result.environment,
-  };
+  const judged = judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes);
+  // The engine marks the cell an interrupt cut (failed, "interrupted") or never started (skipped): not a break.
+  const cut =
+    signal.aborted && (cell.status === 'skipped' || (cell.status === 'failed' && cell.reason === 'interrupted'));
+  return { step: cut ? interruptedStep(judged) : judged, cell, environment: result.environment };
 }
 
 function runBase(options: CapacityOptions, clientProcesses: number) {
@@ -364,7 +365,7 @@ function serverResult(
   const steps: CapacityStep[] = outcome.steps.map((s) => ({
     ...s.judgement,
     phase: s.phase,
-    outcome: s.valid ? s.judgement.verdict : 'invalid',
+    outcome: s.judgement.verdict === 'interrupted' || s.valid ? s.judgement.verdict : 'invalid',
   }));
   const broken =
     outcome.brokeAt === null ? undefined : lastOf(steps, (s) => s.count === outcome.brokeAt && s.outcome !== 'invalid');

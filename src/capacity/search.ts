@@ -11,8 +11,11 @@ import type { SearchEnd } from '../capacity-types.js';
 
 /** What one measured step says; the step function decides it from a cell (judge.ts) or a fake. */
 export interface StepJudgement {
-  /** within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why). */
-  verdict: 'within' | 'broken' | 'refused';
+  /**
+   * within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why);
+   * interrupted: the search's signal stopped the step (the search then ends, the step counting for nothing).
+   */
+  verdict: 'within' | 'broken' | 'refused' | 'interrupted';
   /** A client process was (near) saturated: the numbers may be the load generator's, not the server's. */
   clientSaturated: boolean;
 }

@@ -15,6 +15,7 @@ import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
 import { clientSaturationEvidence } from '../capacity/judge.js';
+import { INTERRUPTED_STEP } from '../report/capacity/capacity-table.js';
 import { addParameterOptions } from './parameter-flags.js';
 import { foreignServerOptions, foreignServersGiven } from './foreign-flags.js';
 import { commonOptionsFromFlags, paramsFromFlags, type CommonFlags } from './common-flags.js';
@@ -128,11 +129,13 @@ function progress(vary: string): (event: CapacityEvent) => void {
       s.clientCpuPercent.length ? `cli CPU ${s.clientCpuPercent.map((c) => Math.round(c)).join('+')} %` : null,
     ].filter(Boolean);
     const verdict =
-      s.clientSaturated && s.verdict !== 'refused'
-        ? `load generator saturated (${clientSaturationEvidence(s)})`
-        : s.verdict === 'within'
-          ? 'within'
-          : `${s.verdict}: ${s.breaches.join('; ')}`;
+      s.verdict === 'interrupted'
+        ? INTERRUPTED_STEP
+        : s.clientSaturated && s.verdict !== 'refused'
+          ? `load generator saturated (${clientSaturationEvidence(s)})`
+          : s.verdict === 'within'
+            ? 'within'
+            : `${s.verdict}: ${s.breaches.join('; ')}`;
     process.stderr.write(
       `  ${terminalText(`${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict}`)} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`,
     );

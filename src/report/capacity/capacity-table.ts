@@ -9,6 +9,9 @@ import type { CapacityResult } from '../../result-types.js';
 import { formatNumber } from '../run/table.js';
 import { clientSaturationEvidence, saturationEvidence } from '../../capacity/judge.js';
 
+/** An interrupted step's outcome, in the table and the progress lines alike. */
+export const INTERRUPTED_STEP = 'interrupted: the search stopped during this step; it neither held nor broke the SLO';
+
 /** Header and rows of a table; the columns listed in `text` are text (left-aligned), the others numbers; the last runs free. */
 export interface TextTable {
   header: string[];
@@ -140,7 +143,9 @@ function stepRow(step: CapacityStep): string[] {
       ? 'within'
       : step.outcome === 'invalid'
         ? `invalid: load generator saturated (${clientSaturationEvidence(step)})`
-        : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
+        : step.outcome === 'interrupted'
+          ? INTERRUPTED_STEP
+          : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
   return [
     String(step.count),
     step.phase,
