@@ -528,6 +528,12 @@ export interface ScenarioInfo {
   table: string[];
   /** Charts the scenario asks for. */
   charts: ChartRequest[];
+  /**
+   * `measured` when connections that fail to open or are lost are the scenario's subject (churn, a restart,
+   * slow consumers closed): its own metrics count them, and only those of role errors are faults, so an ok
+   * cell may have lost connections. Absent otherwise (every such connection is a fault), and in older files.
+   */
+  connectionFaults?: 'measured';
 }
 
 /**
