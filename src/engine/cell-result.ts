@@ -16,6 +16,7 @@ import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, setResolved, type MetricValues } from '../measure/metric-values.js';
 import { poolMeasured } from './rounds.js';
 import { loadSaturationOf } from '../measure/saturation.js';
+import { spreadCount } from './params.js';
 import { tlsOutcomes } from '../child/tls-sessions.js';
 import { countedErrors, countedErrorsText } from './cell-verdict.js';
 import { scenarioInfo } from './scenario-info.js';
@@ -65,7 +66,7 @@ export function cellResult(
     ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}),
   });
   const unstable = unstableRounds(declared, rounds ?? undefined);
-  const loadSaturation = loadSaturationOf(pooled.resources.clients);
+  const loadSaturation = loadSaturationOf(pooled.resources.clients, spreadCount(scenario, identity.params));
   const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
     metrics: values.metrics,
