@@ -5,7 +5,7 @@
  * no cluster: `kubectl apply -f` is the user's step (docs/kubernetes.md).
  */
 import { CommanderError, type Command } from 'commander';
-import { subcommand } from './subcommand.js';
+import { commanderLine, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import {
   INDEX_VARIABLE,
@@ -63,7 +63,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
       error instanceof CommanderError &&
       ['commander.unknownOption', 'commander.excessArguments'].includes(error.code)
     ) {
-      throw new UsageError(`${error.message.replace(/^error: /, '').split('\n')[0]} (the run arguments go after "--")`);
+      throw new UsageError(`${commanderLine(error.message)} (the run arguments go after "--")`);
     }
     throw error;
   }

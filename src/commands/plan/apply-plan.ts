@@ -23,6 +23,7 @@ import {
   type FlagDeclaration,
 } from '../flags/flag-types.js';
 import { flagFromPlan } from './plan-naming.js';
+import { didYouMean } from '../../near-name.js';
 import { isFlagShaped, planIn, shownValue, type PlanSource } from './read-plan.js';
 
 /** How a key's value is written as words. */
@@ -201,7 +202,8 @@ function unknownKey(key: string, where: string, target: PlanTarget): string {
   );
   if (others.length > 0) return `${where}: a flag of ${others.join(' and ')}, not of ${target.command}`;
   const parameters = target.parameters ? ` nor a parameter of ${target.scenario ?? 'the scenario'}` : '';
-  return `${where}: not a flag of ${target.command}${parameters} (${target.helpCommand} lists them)`;
+  const near = didYouMean(key, [...keyShapes(target).keys()]);
+  return `${where}: not a flag of ${target.command}${parameters}${near} (${target.helpCommand} lists them)`;
 }
 
 /** The keys that hold a value (an operand the command line left out of its own is not one). */
