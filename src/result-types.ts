@@ -115,7 +115,7 @@ export interface ProcessResources {
    * work waited for its event loop. Absent in files older than schema 3.
    */
   timerLatenessMs?: SampledStat | null;
-  /** /proc samples taken. */
+  /** /proc readings taken: one as the window opened, one every 250 ms, one as it closed. */
   samples: number;
 }
 
