@@ -8,7 +8,11 @@
  * reconnect storms, cgroups and locks left after SIGKILL, SIGHUP and SIGINT, one
  * measurement taken two ways (srv back), impossible numbers (a shard with no
  * connection, a merged window too short for a rate), and messages that must
- * name the real problem. Each returns what went wrong the way
+ * name the real problem. Then issue 42's (D1-D7): merge's exit code with a
+ * shard's errors, a plan that is a link to a password file, --format files in
+ * /proc or on the run's own files, --slo bounds no cell can keep, a result
+ * with negative counts, and a Chromium that hangs on --version. Each returns
+ * what went wrong the way
  * scripts/fault-run.mjs says; every case runs in its own folder, its
  * "elsewhere" sibling checksummed.
  */
@@ -594,6 +598,7 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       };
     }),
 
+    // ---------------------------------------------------------------- round 4 (issue 42, D1-D7)
     hostile('merge of a shard with errors exits 1 (issue 42, D1)', async ({ dir }) => {
       const made = await runBin(quickRun(join(dir, 'one.json')), { cwd: dir });
       if (made.code !== 0) return { code: made.code, lost: 'the run to shard failed' };
