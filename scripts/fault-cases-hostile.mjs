@@ -8,13 +8,18 @@
  * reconnect storms, cgroups and locks left after SIGKILL, SIGHUP and SIGINT, one
  * measurement taken two ways (srv back), impossible numbers (a shard with no
  * connection, a merged window too short for a rate), and messages that must
- * name the real problem. Each returns what went wrong the way
+ * name the real problem. Then issue 42's (D1-D7): merge's exit code with a
+ * shard's errors, a plan that is a link to a password file, --format files in
+ * /proc or on the run's own files, --slo bounds no cell can keep, a result
+ * with negative counts, and a Chromium that hangs on --version. Each returns
+ * what went wrong the way
  * scripts/fault-run.mjs says; every case runs in its own folder, its
  * "elsewhere" sibling checksummed.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   lstatSync,
@@ -560,16 +565,7 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       if (made.code !== 0) return { code: made.code, lost: 'the run to shard failed' };
       const [s0, s1] = [0, 1].map((index) => {
         const data = JSON.parse(readFileSync(join(dir, 'one.json'), 'utf8'));
-        data.shard = {
-          runId: 'r1',
-          index,
-          count: 2,
-          configHash: 'same',
-          histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-          start: { mode: 'barrier', atEpochMs: 0 },
-          clockOffsetMs: 0,
-          clockRttMs: 0.1,
-        };
+        data.shard = shardInfo(index);
         const m = data.cells[0].measurements;
         m.windowOpenedAtEpochMs ??= Date.now();
         if (index === 1) {
@@ -602,6 +598,99 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       };
     }),
 
+    // ---------------------------------------------------------------- round 4 (issue 42, D1-D7)
+    hostile('merge of a shard with errors exits 1 (issue 42, D1)', async ({ dir }) => {
+      const made = await runBin(quickRun(join(dir, 'one.json')), { cwd: dir });
+      if (made.code !== 0) return { code: made.code, lost: 'the run to shard failed' };
+      const files = [0, 1].map((index) => {
+        const data = JSON.parse(readFileSync(join(dir, 'one.json'), 'utf8'));
+        data.shard = shardInfo(index);
+        const cell = data.cells[0];
+        if (index === 1) {
+          cell.status = 'errors';
+          cell.reason = '1 of 1 connections could not open';
+          cell.fault = { atMs: null, connections: { opened: 0, failed: 1, lost: 0 } };
+        }
+        const file = join(dir, `s${index}.json`);
+        writeFileSync(file, JSON.stringify(data));
+        return file;
+      });
+      const ran = await runBin(['merge', ...files, '--out', join(dir, 'merged.json')], { cwd: dir });
+      const said = ran.stderr.trim().split('\n').at(-1) ?? '';
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        readAsOk: ran.code === 1 && /^exit 1: .*--max-errors 0$/.test(said) ? null : `exit ${ran.code}: ${said}`,
+      };
+    }),
+
+    refused(
+      'a plan that is a link to a password file shows none of it (issue 42, D2)',
+      ({ dir }) => {
+        mkdirSync(join(dir, 'etc'));
+        writeFileSync(join(dir, 'etc', 'shadow'), 'root:$6$salt$S3cr3tHash:19000:0:99999:7:::\n');
+        symlinkSync(join(dir, 'etc', 'shadow'), join(dir, 'p.yaml'));
+        return { argv: ['run', 'echo', '--config', 'p.yaml'] };
+      },
+      /^wsbench: p\.yaml: line 1, column 1: a key that is no flag's name \(.*\): is it a plan\?$/,
+    ),
+
+    refused(
+      '--format csv=/proc/x is refused before the run (issue 42, D3)',
+      ({ dir }) => ({ argv: quickRun(join(dir, 'o.json'), ['--format', 'csv=/proc/x']) }),
+      /^wsbench: --format csv=\/proc\/x: (cannot write in the folder of \/proc\/x \(its folder takes no new files\)|\/proc\/x is not writable)$/,
+    ),
+
+    ...['o.json.lock', 'o.json.journal', 'o.report/report.html'].map((file) =>
+      refused(
+        `--format csv=${file} is refused: the run's own file (issue 42, D4)`,
+        ({ dir }) => ({ argv: quickRun(join(dir, 'o.json'), ['--format', `csv=${join(dir, file)}`]) }),
+        /^wsbench: --format csv=\S+: \S+ is (the lock|the journal|in the report folder) of the --out file.*; give each output its own file$/,
+      ),
+    ),
+
+    ...['errors=-1', 'errors<0', 'mean<0ms'].map((clause) =>
+      refused(
+        `--slo ${clause} that no cell can keep is refused (issue 42, D5)`,
+        ({ dir }) => ({ argv: quickRun(join(dir, 'o.json'), ['--slo', clause]) }),
+        /^wsbench: --slo: ".*": no cell can keep it \(\w+ is never below 0\), so every cell would fail$/,
+      ),
+    ),
+
+    refused(
+      'compare of a result with errors below 0 (issue 42, D6)',
+      ({ dir }) => {
+        const data = JSON.parse(readFileSync(PREVIOUS, 'utf8'));
+        data.cells[0].metrics.errors = -5;
+        writeFileSync(join(dir, 'negative.json'), JSON.stringify(data));
+        copyFileSync(PREVIOUS, join(dir, 'base.json'));
+        return { argv: ['compare', 'base.json', 'negative.json'] };
+      },
+      /^wsbench: negative\.json is not a valid wsbench result: cells\[0\]\.metrics\.errors is -5, and a count is never below 0$/,
+    ),
+
+    hostile('a WSBENCH_CHROMIUM that hangs on --version leaves no process (issue 42, D7)', async ({ dir }) => {
+      const fake = join(dir, 'chromium');
+      const pids = join(dir, 'pids');
+      writeFileSync(
+        fake,
+        `#!/bin/sh\nif [ "$1" = --version ]; then sleep 30 & echo "$$ $!" > ${pids}; wait; echo "Chromium 1.2.3.4"; fi\n`,
+      );
+      chmodSync(fake, 0o755);
+      const argv = ['run', 'echo', '--servers', 'ws', '--clients', 'browser', '--duration', '300ms'];
+      const ran = await runBin([...argv, '--out', join(dir, 'r.json')], { cwd: dir, env: { WSBENCH_CHROMIUM: fake } });
+      const started = existsSync(pids) ? readFileSync(pids, 'utf8').trim().split(' ').map(Number) : [];
+      for (let waited = 0; waited < 5000 && started.some(isAlive); waited += 100) await sleep(100);
+      const left = started.filter(isAlive).map((pid) => `${pid} (started by the fake chromium's --version)`);
+      for (const pid of left) killQuietly(Number(pid.split(' ')[0]), 'SIGKILL');
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: [...ran.left, ...left],
+        lost: started.length === 2 ? null : 'the fake chromium was never asked its version',
+      };
+    }),
+
     // ---------------------------------------------------------------- messages (item 10)
     refused(
       'recover of a file that does not exist',
@@ -624,6 +713,20 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       /^wsbench: --target-pid: (?!"" is not a process id$)/,
     ),
   ];
+}
+
+/** The shard block of shard `index` of 2 of one run, for result files made into shards. */
+function shardInfo(index) {
+  return {
+    runId: 'r1',
+    index,
+    count: 2,
+    configHash: 'same',
+    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
+    start: { mode: 'barrier', atEpochMs: 0 },
+    clockOffsetMs: 0,
+    clockRttMs: 0.1,
+  };
 }
 
 /** GET `url` with the Host header `host`; the status and the first 4 KB of the body (at most 3 s). */
@@ -689,6 +792,16 @@ function filesUnder(dir) {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
   });
+}
+
+/** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */
+function isAlive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 function isLink(path) {

@@ -45,10 +45,13 @@ export interface CapacityStep {
   clientProcesses: number;
   /** ramp, bisect, confirm (an end of the bracket tried again), or retry (the same count with more client processes). */
   phase: 'ramp' | 'bisect' | 'confirm' | 'retry';
-  /** within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why). */
-  verdict: 'within' | 'broken' | 'refused';
-  /** within / broken / refused, or invalid when the load generator saturated (the step does not count). */
-  outcome: 'within' | 'broken' | 'refused' | 'invalid';
+  /**
+   * within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why);
+   * interrupted: the search was stopped (Ctrl+C) while the step ran, so its numbers say neither.
+   */
+  verdict: 'within' | 'broken' | 'refused' | 'interrupted';
+  /** The verdict, or invalid when the load generator saturated (the step does not count). */
+  outcome: 'within' | 'broken' | 'refused' | 'invalid' | 'interrupted';
   /** The cell's status (ok, errors, failed or skipped); null for a refused count (nothing ran). */
   cellStatus: 'ok' | 'errors' | 'failed' | 'skipped' | null;
   /** Why the cell failed, has errors or was skipped, or why the count was refused. */
@@ -72,6 +75,12 @@ export interface CapacityStep {
   serverRssBytes: number | null;
   /** CPU mean of each client process, in % of one core. */
   clientCpuPercent: number[];
+  /**
+   * CPU demand mean of each client process (on a CPU plus waiting for one), in % of one core; null where /proc
+   * did not give it. What `clientSaturated` was judged on where it is a number, the CPU otherwise. Absent in
+   * files older than the field.
+   */
+  clientCpuDemandPercent?: Array<number | null>;
   /** A client process was (near) saturated: the numbers may be the load generator's, not the server's. */
   clientSaturated: boolean;
   serverSaturated: boolean;

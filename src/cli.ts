@@ -18,6 +18,8 @@ import { recoverFromArgs } from './commands/recover.js';
 import { initFromArgs } from './commands/init.js';
 import { redactUrlsIn } from './redact/url-secrets.js';
 import { terminalLines, terminalText } from './escape/terminal.js';
+import { commanderLine } from './commands/subcommand.js';
+import { didYouMean } from './near-name.js';
 
 /**
  * Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike), each
@@ -45,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
   if (command) return command(rest);
   if (name.startsWith('-')) return parseTopLevel(argv);
   throw new UsageError(
-    `unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; no command runs the quick suite)`,
+    `unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))} (commands: ${Object.keys(COMMANDS).join(', ')}; no command runs the quick suite)`,
   );
 }
 
@@ -78,9 +80,7 @@ main(process.argv.slice(2)).then(
     settled = true;
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') process.exit(0);
-      process.stderr.write(
-        `wsbench: ${terminalText(redactUrlsIn(error.message.replace(/^error: /, '').split('\n')[0]!))}\n`,
-      );
+      process.stderr.write(`wsbench: ${terminalText(redactUrlsIn(commanderLine(error.message)))}\n`);
       process.exit(2);
     }
     if (error instanceof UsageError) {

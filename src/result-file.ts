@@ -3,6 +3,7 @@
  * and reads it back, any version, checked against the published JSON Schema,
  * with one-line errors for bad files.
  */
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,16 +19,27 @@ import {
   withStepDemand,
   type V1Result,
 } from './result-upgrade.js';
-import { schemaProblem } from './result-schema.js';
+import { negativeCount, schemaProblem } from './result-schema.js';
 import { writeAtomically } from './write-atomically.js';
-import { entryAt, kindOf, readChecked } from './safe-files.js';
+import { createNew, entryAt, kindOf, readChecked, removeIfSame } from './safe-files.js';
 
 /**
  * Fails before any work starts when `path` could not be written later (a ParameterError about `out`: the
  * CLI says --out). The file named is replaced by a rename when written (a symlink there is replaced, never
- * followed); a folder, a FIFO or a device there is refused.
+ * followed); a folder, a FIFO or a device there is refused. Last, a file is made in its folder and removed
+ * again: a folder that only looks writable (/proc, a read-only mount as root) is refused now, not after the run.
  */
 export function checkWritable(path: string): void {
+  checkWritableEntry(path);
+  const probe = `${resolve(path)}.${process.pid}.${randomBytes(6).toString('hex')}.probe`;
+  try {
+    removeIfSame(probe, createNew(probe, ''));
+  } catch (error) {
+    throw new ParameterError('out', `cannot write in the folder of ${path} (${writeProblem(error)})`);
+  }
+}
+
+function checkWritableEntry(path: string): void {
   const target = resolve(path);
   const directory = dirname(target);
   if (!existsSync(directory) || !statSync(directory).isDirectory())
@@ -81,9 +93,11 @@ export function saveResult(path: string, result: BenchResult): SavedResult {
 
 /** A failed write in words a user reads ("no space left on the device"), else its code. */
 export function writeProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
+  const { code, path } = error as NodeJS.ErrnoException;
   const words: Record<string, string> = {
-    ENOENT: 'its folder no longer exists',
+    // /proc and its kind answer ENOENT to a new file in a folder that is there.
+    ENOENT:
+      path !== undefined && isFolder(dirname(path)) ? 'its folder takes no new files' : 'its folder no longer exists',
     EACCES: 'permission denied',
     EPERM: 'permission denied',
     EROFS: 'read-only file system',
@@ -127,10 +141,23 @@ export function resultFromJson(data: unknown, source: string): BenchResult {
   if (version !== 1 && version !== 2 && version !== 3)
     throw new UsageError(`${source} has schemaVersion ${String(version)}, which no wsbench wrote`);
   checked(data, version, source);
-  if (version === 1) return withIntervals(upgradeV1(data as unknown as V1Result));
-  return withIntervals(
-    withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })),
-  );
+  const result =
+    version === 1
+      ? withIntervals(upgradeV1(data as unknown as V1Result))
+      : withIntervals(
+          withStepDemand(withCommonDefaults({ ...(data as unknown as BenchResult), schemaVersion: SCHEMA_VERSION })),
+        );
+  const impossible = negativeCount(result);
+  if (impossible) throw new UsageError(`${source} is not a valid wsbench result: ${impossible}`);
+  return result;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function checked<T>(data: T, version: 1 | 2 | 3, source: string): T {

@@ -28,9 +28,14 @@ export interface ResultLock {
   release(): void;
 }
 
+/** Where the lock of result file `resultPath` is. */
+export function lockPathOf(resultPath: string): string {
+  return `${resultPath}.lock`;
+}
+
 /** Takes the lock of result file `resultPath`, or throws a UsageError naming the run that holds it. */
 export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
-  const path = `${resultPath}.lock`;
+  const path = lockPathOf(resultPath);
   const me: LockOwner = { pid: process.pid, startTicks: startTicksOf(process.pid) };
   let mine: FileIdentity;
   for (let attempt = 0; ; attempt++) {
@@ -75,7 +80,7 @@ export function lockResultFile(resultPath: string, flag = '--out'): ResultLock {
 
 /** The live run writing `resultPath`, if one is: its pid; null when no live lock exists. */
 export function resultFileWriter(resultPath: string): number | null {
-  const owner = readLock(`${resultPath}.lock`).owner;
+  const owner = readLock(lockPathOf(resultPath)).owner;
   return owner && isAlive(owner) && owner.pid !== process.pid ? owner.pid : null;
 }
 

@@ -3,7 +3,7 @@
  * (schema/result.schema.json for the version this wsbench writes, 3;
  * result-v2.schema.json and result-v1.schema.json for older files), with ajv,
  * and names the first problem in one line. What a schema cannot say (the
- * table names declared metrics) is checked here after it. The same schema
+ * table names declared metrics; no count is below 0) is checked here after it. The same schema
  * checks a scenario's declarations where they are made (declarationProblem).
  * ajv is loaded on first use: a child process that loads a scenario never does.
  */
@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { BenchResult } from './result-types.js';
 
 /** The schema files, found beside the package.json this build belongs to (a symlinked build finds the real one). */
 function schemaDirectory(): string {
@@ -134,6 +135,38 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
+}
+
+/**
+ * A count no measurement makes: a counter, or a metric its scenario declares a count (unit `count`) or an error
+ * (role `errors`), below 0, in a cell or one of its rounds. The schema cannot say which metrics are counts; such a
+ * file would read as fewer errors than none ("errors 0 -> -5 improved").
+ */
+export function negativeCount(result: BenchResult): string | null {
+  for (const [c, cell] of result.cells.entries()) {
+    if (!('metrics' in cell)) continue;
+    const declared = result.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {};
+    const isCount = (key: string): boolean => declared[key]?.unit === 'count' || declared[key]?.role === 'errors';
+    const places: Array<[string, Readonly<Record<string, number | null | undefined>>, (key: string) => boolean]> = [
+      [`cells[${c}].measurements.counters`, cell.measurements.counters, () => true],
+      [`cells[${c}].measurements.serverCounters`, cell.measurements.serverCounters, () => true],
+      [`cells[${c}].metrics`, cell.metrics, isCount],
+      ...(cell.rounds ?? []).map(
+        (round, r): [string, Readonly<Record<string, number | null | undefined>>, (key: string) => boolean] => [
+          `cells[${c}].rounds[${r}].metrics`,
+          round.metrics ?? {},
+          isCount,
+        ],
+      ),
+    ];
+    for (const [path, values, counted] of places) {
+      const found = Object.entries(values).find(
+        ([key, value]) => counted(key) && typeof value === 'number' && value < 0,
+      );
+      if (found) return `${path}.${found[0]} is ${found[1]}, and a count is never below 0`;
+    }
+  }
+  return null;
 }
 
 /** The one cross-reference the schema cannot express: every table column is a declared metric. */

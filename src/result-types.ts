@@ -115,7 +115,7 @@ export interface ProcessResources {
    * work waited for its event loop. Absent in files older than schema 3.
    */
   timerLatenessMs?: SampledStat | null;
-  /** /proc samples taken. */
+  /** /proc readings taken: one as the window opened, one every 250 ms, one as it closed. */
   samples: number;
 }
 
@@ -577,6 +577,12 @@ export interface ScenarioInfo {
   table: string[];
   /** Charts the scenario asks for. */
   charts: ChartRequest[];
+  /**
+   * `measured` when connections that fail to open or are lost are the scenario's subject (churn, a restart,
+   * slow consumers closed): its own metrics count them, and only those of role errors are faults, so an ok
+   * cell may have lost connections. Absent otherwise (every such connection is a fault), and in older files.
+   */
+  connectionFaults?: 'measured';
 }
 
 /**

@@ -29,6 +29,23 @@ const cases: Array<[string, string[], string]> = [
   ['unknown option', ['run', 'echo', '--bogus', '1'], "wsbench: unknown option '--bogus'"],
   ['unknown command', ['frobnicate'], 'wsbench: unknown command "frobnicate" (commands: '],
   [
+    'a mistyped flag',
+    ['run', 'echo', '--servres', 'ws'],
+    "wsbench: unknown option '--servres': did you mean --servers?",
+  ],
+  [
+    "a mistyped scenario parameter's flag",
+    ['run', 'echo', '--conections', '3'],
+    "wsbench: unknown option '--conections': did you mean --connections?",
+  ],
+  ['a mistyped scenario', ['run', 'ehco'], 'wsbench: unknown scenario "ehco": did you mean "echo"? (known: '],
+  ['a mistyped command', ['rnu', 'echo'], 'wsbench: unknown command "rnu": did you mean "run"? (commands: '],
+  [
+    'a mistyped stack',
+    ['run', 'echo', '--servers', 'wss'],
+    'wsbench: --servers: unknown server stack "wss": did you mean "ws"? (known: ws, uws, socketio, bun, deno)',
+  ],
+  [
     'malformed duration',
     ['run', 'echo', '--duration', '5 parsecs'],
     'wsbench: --duration: "5 parsecs" is not a duration such as 500ms, 5s, 1m',

@@ -15,6 +15,9 @@ export function newBrokerTag(): string {
   return `broker-${randomBytes(6).toString('hex')}`;
 }
 
+/** For `test(name, { skip: NO_NATS_SERVER }, ...)`: why a nats-server test cannot run here, or false. */
+export const NO_NATS_SERVER: string | false = missingBroker('nats-server', 'nats-server') ?? false;
+
 /** Null when `program` is on PATH, else why the test cannot run. */
 export function missingBroker(program: string, debianPackage: string): string | null {
   try {

@@ -166,6 +166,14 @@ const badClauses: Array<[string, ScenarioInfo, string]> = [
   ['errors<5%', fanoutInfo, 'slo: "errors<5%": errors is in count; write the bound as a plain number'],
   ['errors=0', noErrors, 'slo: quiet declares no metric with the errors role, so "errors" means nothing here'],
   [
+    'errors=-1',
+    fanoutInfo,
+    'slo: "errors=-1": no cell can keep it (errors is never below 0), so every cell would fail',
+  ],
+  ['errors<0', fanoutInfo, 'slo: "errors<0": no cell can keep it (errors is never below 0), so every cell would fail'],
+  ['mean<0ms', fanoutInfo, 'slo: "mean<0ms": no cell can keep it (mean is never below 0), so every cell would fail'],
+  ['p99<=-2', fanoutInfo, 'slo: "p99<=-2": no cell can keep it (p99 is never below 0), so every cell would fail'],
+  [
     'p90<5ms',
     noErrors,
     'slo: quiet declares no p90 of its primary latency (histogram client:rtt); name a metric key instead',
@@ -188,6 +196,18 @@ test('bad SLOs on the command line: one line naming --slo, exit 2, nothing start
       'wsbench: --slo: unknown metric "nope": use p50, p90, p99, p999, mean, max, min, errors, or a metric key fanout declares (wsbench list --json shows them)',
     ],
     [['capacity', 'fanout'], "wsbench: --slo: required: what must hold, e.g. --slo 'p99<500ms,errors=0'"],
+    [
+      ['capacity', 'fanout', '--slo', 'p99<1s,errors=-1'],
+      'wsbench: --slo: "errors=-1": no cell can keep it (errors is never below 0), so every cell would fail',
+    ],
+    [
+      ['run', 'echo', '--slo', 'errors<0'],
+      'wsbench: --slo: "errors<0": no cell can keep it (errors is never below 0), so every cell would fail',
+    ],
+    [
+      ['run', 'echo', '--slo', 'mean<0ms'],
+      'wsbench: --slo: "mean<0ms": no cell can keep it (mean is never below 0), so every cell would fail',
+    ],
     [
       ['capacity', 'fanout', '--slo', 'p99<1s', '--connections', '10'],
       'wsbench: --connections: the capacity search varies it: set its range with start and max instead',

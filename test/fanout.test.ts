@@ -1,8 +1,10 @@
 /** fanout in real processes: every client gets every tick; impossible ladders are refused up front. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { openFileLimit, run } from '../src/index.js';
-import { runCli } from './support.js';
+import { runCli, tempDir } from './support.js';
 
 test('uws x ws, 10 and 100 clients: zero errors, every tick delivered to every client', async () => {
   const params = { connections: [10, 100], interval: '50ms', duration: '1s' } as const;
@@ -39,9 +41,11 @@ test('a ladder step above the open-file limit is refused before anything starts,
     parameter: 'connections',
     problem,
   });
-  const outcome = await runCli(['run', 'fanout', '--connections', `10,${limit}`, '--out', '/dev/null']);
+  const out = join(tempDir(), 'r.json');
+  const outcome = await runCli(['run', 'fanout', '--connections', `10,${limit}`, '--out', out]);
   assert.equal(outcome.code, 2);
   assert.equal(outcome.stderr, `wsbench: --connections: ${problem}\n`);
+  assert.ok(!existsSync(out), 'refused before anything was written');
 });
 
 test('a duration shorter than one tick exits 2 with one line', async () => {

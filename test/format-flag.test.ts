@@ -1,8 +1,10 @@
 /**
  * `--format` is read before anything runs, the same on every command: a name
  * the registry lacks, a format that does not render the command's kind of
- * result, two formats for stdout, or a format file that is the result file or
- * an input is one line and exit 2, with nothing started and nothing written.
+ * result, two formats for stdout, or a format file that is the result file, a
+ * file the run writes beside it (its lock, its journal, anything in its report
+ * folder) or an input is one line and exit 2, with nothing started and nothing
+ * written.
  * `--json` stays the same as `--format json`.
  */
 import { test } from 'node:test';
@@ -47,6 +49,22 @@ test('a --format that cannot be served is one line and exit 2, before anything r
     [
       ['run', 'echo', '--out', out, '--format', `junit=${out}`],
       `--format junit=${out}: ${out} is the --out file; give each output its own file`,
+    ],
+    [
+      ['run', 'echo', '--out', out, '--format', `csv=${out}.lock`],
+      `--format csv=${out}.lock: ${out}.lock is the lock of the --out file; give each output its own file`,
+    ],
+    [
+      ['run', 'echo', '--out', out, '--format', `csv=${out}.journal`],
+      `--format csv=${out}.journal: ${out}.journal is the journal of the --out file; give each output its own file`,
+    ],
+    [
+      ['run', 'echo', '--out', out, '--format', `markdown=${join(dir, 'r.report', 'report.html')}`],
+      `--format markdown=${join(dir, 'r.report', 'report.html')}: ${join(dir, 'r.report', 'report.html')} is in the report folder of the --out file (${join(dir, 'r.report')}); give each output its own file`,
+    ],
+    [
+      ['capacity', 'echo', '--slo', 'p99<5ms', '--out', out, '--format', `json=${join(dir, 'r.report')}`],
+      `--format json=${join(dir, 'r.report')}: ${join(dir, 'r.report')} is the report folder of the --out file; give each output its own file`,
     ],
     [['run', 'echo', '--out', out, '--format', 'csv='], '--format csv=: give a file after =, or no = for stdout'],
     [

@@ -33,9 +33,24 @@ test('idle, 20 connections on ws and uws: every ping answered, server RSS and CP
     assert.ok(measured, 'memory per connection comes with its resolution');
     assert.equal(measured.estimate, expected);
     assert.ok(measured.resolution >= 4096 / 20, 'at least a page over the connections');
-    if (measured.resolved) assert.equal(m.serverRssPerConnectionBytes, expected);
-    else assert.equal(m.serverRssPerConnectionBytes, null, 'below resolution is no value');
-    assert.ok((m.serverRssPerConnectionBytes ?? 0) >= 0);
-    assert.equal(typeof m.serverCpuPer1000Connections, 'number');
+    // Told apart from 0 exactly when the estimate is beyond its resolution: then it is that estimate (above 0, in
+    // bytes and in KB alike); else no value, the most it can be, and why.
+    assert.equal(measured.resolved, measured.estimate - measured.resolution > 0, 'resolved means beyond the noise');
+    if (measured.resolved) {
+      assert.equal(m.serverRssPerConnectionBytes, expected);
+      assert.ok(expected > 0);
+      assert.ok(Math.abs(m.serverRssPerConnectionKB! - expected / 1000) < 1e-9, `${m.serverRssPerConnectionKB} KB`);
+    } else {
+      assert.equal(m.serverRssPerConnectionBytes, null, 'below resolution is no value');
+      assert.equal(m.serverRssPerConnectionKB, null);
+      assert.equal(measured.atMost, Math.max(measured.estimate, 0) + measured.resolution);
+      assert.match(cell.missing.serverRssPerConnectionBytes ?? '', /^below its resolution: /);
+    }
+    // Server CPU (% of one core) per 1000 connected clients.
+    const cpuPer1000 = (cell.resources.server!.cpuPercent.mean / 20) * 1000;
+    assert.ok(
+      Math.abs(m.serverCpuPer1000Connections! - cpuPer1000) < 1e-9,
+      `${m.serverCpuPer1000Connections} vs ${cpuPer1000}`,
+    );
   }
 });

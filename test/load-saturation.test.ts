@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { isMeasured, type BenchResult, type ProcessResources } from '../src/index.js';
 import { loadSaturationOf, SATURATED_CPU_PERCENT } from '../src/measure/saturation.js';
 import { judgeCell } from '../src/capacity/judge.js';
+import { spreadCount } from '../src/engine/params.js';
+import echoScenario from '../scenarios/echo.js';
 import { parseSlo } from '../src/slo/grammar.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, scenarioInfo } from './fixtures/synthetic-results.js';
@@ -59,6 +61,33 @@ test('the judgement: a fan-out client at a full core is saturated, one waiting f
   const two = loadSaturationOf([client(40, 0.3, [1, 5]), client(95, 0.97, [30, 80])]);
   assert.deepEqual(two?.saturated, [2]);
   assert.match(two!.evidence, /: client 2: CPU 95% .*\(--client-procs 3 or more\)$/);
+});
+
+test('processes past the count they split had nothing to do: the advice says so, never "more client processes"', () => {
+  // echo, --connections 1 --client-procs 2: client 1 holds the one connection and burns its core, client 2 has none.
+  const spread = spreadCount(echoScenario, { connections: 1, inflight: 1 });
+  assert.deepEqual(spread, { name: 'connections', total: 1 });
+  const one = loadSaturationOf([client(99, 0.99, [20, 60]), client(1, 0.01, null)], spread);
+  assert.deepEqual(one?.saturated, [1]);
+  assert.equal(
+    one!.evidence,
+    `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core): client 1: CPU 99% of a core (peak 103%), event loop busy 99.0%, ` +
+      'timers late by 20 ms on average (at worst 60 ms); its latencies include its own queueing; ' +
+      'client 2 had nothing to do (connections=1 over 2 client processes): more client processes cannot spread it further',
+  );
+  const starved = loadSaturationOf([client(40, 0.99, null), client(1, 0.01, null), client(1, 0.01, null)], {
+    name: 'connections',
+    total: 1,
+  });
+  assert.match(
+    starved!.evidence,
+    /; clients 2 to 3 had nothing to do \(connections=1 over 3 client processes\): more client processes cannot spread it further; free the machine's cores$/,
+  );
+  // Every process had a share: the usual advice.
+  assert.match(
+    loadSaturationOf([client(99, 0.99, null), client(99, 0.99, null)], { name: 'connections', total: 2 })!.evidence,
+    /\(--client-procs 3 or more\)$/,
+  );
 });
 
 test('a client that burns its core is said in the JSON, the table, its footer and the HTML; a quiet cell is not', {

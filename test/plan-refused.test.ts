@@ -44,7 +44,7 @@ function cases(): Array<[string, string[], string]> {
     [
       'a key that is no flag of run nor a parameter',
       ['run', '--config', unknown],
-      `${unknown}: conections: not a flag of run nor a parameter of echo (wsbench run echo --help lists them)`,
+      `${unknown}: conections: not a flag of run nor a parameter of echo: did you mean "connections"? (wsbench run echo --help lists them)`,
     ],
     [
       "another command's flag",

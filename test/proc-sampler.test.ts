@@ -46,3 +46,32 @@ test('a process tree: the parent and the children it forked are found and summed
     for (const pid of processTree(shell.pid!).reverse()) process.kill(pid, 'SIGKILL');
   }
 });
+
+test('a window shorter than one sampling interval still reads CPU and RSS at its start and its end', async () => {
+  const child = spawn('sleep', ['5'], { stdio: 'ignore' });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sampler = new ProcSampler(child.pid!);
+    sampler.start();
+    // Far less than the 250 ms between samples, and than the 50 ms a sample needs on its own.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const stats = sampler.stop();
+    assert.ok(stats, 'a window of a few ms has its readings');
+    assert.equal(stats.samples, 2, 'one as it opened, one as it closed');
+    assert.ok(stats.rssBytes.max > 0 && stats.rssBytes.mean > 0, `RSS ${stats.rssBytes.max}`);
+    assert.equal(stats.cpuPercent.mean, 0, 'a sleeping process used no CPU');
+    assert.equal(stats.cpuPercent.max, 0);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('a process gone before the window closed has no statistics from its one reading', async () => {
+  const child = spawn('sleep', ['5'], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const sampler = new ProcSampler(child.pid!);
+  sampler.start();
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+  assert.equal(sampler.stop(), null);
+});

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
-import { missingBroker, newBrokerTag, taggedBrokerProcesses, TAG_VARIABLE } from './broker-processes.js';
+import { NO_NATS_SERVER, newBrokerTag, taggedBrokerProcesses, TAG_VARIABLE } from './broker-processes.js';
 
-test('nats-server killed (SIGKILL) 1.5 s into a 4 s window: the cell fails, saying it was killed and when', async (t) => {
-  const missing = missingBroker('nats-server', 'nats-server');
-  if (missing) return t.skip(missing);
+test('nats-server killed (SIGKILL) 1.5 s into a 4 s window: the cell fails, saying it was killed and when', {
+  skip: NO_NATS_SERVER,
+}, async () => {
   const tag = newBrokerTag();
   process.env[TAG_VARIABLE] = tag;
   let killedAt: number | null = null;

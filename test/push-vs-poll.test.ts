@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../src/index.js';
 import { testRefusedRunInput } from './refused-run-input.js';
+import { phaseCpuCounter, phaseWallCounter } from '../scenarios/push-vs-poll/backend.js';
 
 /** A metric that must have a value. */
 function metricValue(metrics: Readonly<Record<string, number | null>>, key: string): number {
@@ -52,7 +53,22 @@ test('push-vs-poll ci preset: both tests deliver every update once per approach,
   if (sustained?.status !== 'ok' || continuous?.status !== 'ok') assert.fail('both cells are ok (checked above)');
   const s = (key: string): number => metricValue(sustained.metrics, key);
   assert.ok(s('restPollActiveMs') >= Number(sustained.params.duration), 'the poller ran for the whole rest phase');
-  assert.ok(s('serverCpuPercentWebsocket') >= 0 && s('serverCpuPercentRest') >= 0);
+  // Each phase's server CPU is its CPU time over its wall time, as the server counted both; serving a phase took
+  // CPU, and a phase lasts at least its duration.
+  const counters = sustained.measurements.serverCounters;
+  for (const [key, phase] of [
+    ['serverCpuPercentWebsocket', 'websocket'],
+    ['serverCpuPercentRest', 'rest'],
+  ] as const) {
+    const cpuUs = counters[phaseCpuCounter(phase)] ?? 0;
+    const wallUs = counters[phaseWallCounter(phase)] ?? 0;
+    assert.ok(cpuUs > 0, `${phase}: the server spent CPU serving the phase (${cpuUs} µs)`);
+    assert.ok(
+      wallUs >= Number(sustained.params.duration) * 1000,
+      `${phase}: the phase lasted its duration (${wallUs} µs)`,
+    );
+    assert.equal(s(key), Math.round((cpuUs / wallUs) * 100 * 100) / 100, `${key}: CPU time / wall time, in %`);
+  }
   assert.equal(continuous.metrics.serverCpuPercentWebsocket, null, 'continuous runs both approaches at once: no split');
 });
 

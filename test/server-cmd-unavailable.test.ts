@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../src/index.js';
-import { runCli } from './support.js';
+import { readResultFile } from '../src/result-file.js';
+import { runCli, tempDir } from './support.js';
 
 test('the NATS wrapper without nats-server on PATH: the cell is n/a, saying how to install it', async () => {
   // A PATH with sh's tools but no nats-server: the wrapper runs, finds none, exits 77.
@@ -33,6 +34,7 @@ test('the NATS wrapper without nats-server on PATH: the cell is n/a, saying how 
 });
 
 test('the CLI shows it as n/a and exits 1, nothing having been measured', async () => {
+  const out = join(tempDir(), 'r.json');
   const outcome = await runCli([
     'run',
     'echo',
@@ -43,8 +45,10 @@ test('the CLI shows it as n/a and exits 1, nothing having been measured', async 
     '--duration',
     '1s',
     '--out',
-    '/dev/null',
+    out,
   ]);
   assert.equal(outcome.code, 1);
   assert.match(outcome.stdout, /^n\/a {2}py x ws: py: no venv here$/m);
+  const [cell] = readResultFile(out).cells;
+  assert.deepEqual([cell?.status, cell && 'reason' in cell ? cell.reason : null], ['skipped', 'py: no venv here']);
 });

@@ -1,7 +1,8 @@
 /**
  * The table explains itself: a `-` for the server's CPU and RSS gets a
  * footnote with the reason the result itself records, and every status that
- * appears in the table is explained under it.
+ * appears in the table is explained under it, in words no row beside it
+ * contradicts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,9 @@ import type { MeasuredCell } from '../src/result-types.js';
 import { renderTable } from '../src/report/run/table.js';
 import { renderHtml } from '../src/report/html/html.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { scenarioInfo as scenarioInfoOf } from '../src/engine/scenario-info.js';
+import churn from '../scenarios/churn.js';
+import echo from '../scenarios/echo.js';
 
 const INFO = scenarioInfo('echo', {
   metrics: {
@@ -86,4 +90,41 @@ test('every status in the table is explained once under it, and only those', () 
     ]),
   );
   assert.match(skipped, /^status skipped: /m, 'a skipped pair is in the table as an n/a line');
+});
+
+test('the legend of ok never promises what an ok row beside it contradicts', () => {
+  const clean = cell('echo', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1000 } });
+  const legend = (text: string): string | undefined => text.split('\n').find((l) => l.startsWith('status ok: '));
+
+  assert.equal(
+    legend(renderTable(result(INFO, [clean]))),
+    'status ok: every process reported to the end of the window; no connection was lost or refused; the numbers are complete',
+  );
+
+  const saturated = cell('echo', { server: 'uws', client: 'ws', metrics: { messagesPerSec: null } }) as MeasuredCell;
+  saturated.saturation = 'server saturated: CPU 99% of a core through the window';
+  saturated.missing = { messagesPerSec: 'the server did not report it' };
+  assert.equal(
+    legend(renderTable(result(INFO, [clean, saturated]))),
+    'status ok: every client process reported to the end of the window (a saturated server did not: its own numbers are n/a); ' +
+      'no connection was lost or refused; the numbers are complete but for the values shown n/a or - (why is listed above)',
+  );
+
+  assert.equal(
+    legend(renderTable(result(INFO, [clean, targetCell('ws')]))),
+    'status ok: every process reported to the end of the window; no connection was lost or refused; ' +
+      'the numbers are complete but for the values shown n/a or - (why is listed above)',
+  );
+
+  const storm = { ...INFO, name: 'storm', connectionFaults: 'measured' as const };
+  assert.equal(
+    legend(renderTable(result(storm, [cell('storm', { server: 'ws', client: 'ws', metrics: { messagesPerSec: 1 } })]))),
+    'status ok: every process reported to the end of the window; no fault was counted (connections that could not open or were lost ' +
+      'are what storm measures: its columns count them, and none of its errors columns is above 0); the numbers are complete',
+  );
+});
+
+test('a scenario that measures its own connection faults says so in the result it writes; one that does not, not', () => {
+  assert.equal(scenarioInfoOf(churn).connectionFaults, 'measured');
+  assert.equal('connectionFaults' in scenarioInfoOf(echo), false);
 });

@@ -41,6 +41,7 @@ export function judgeCell(
   const loadSaturation = cell.loadSaturation ?? loadSaturationOf(cell.resources.clients);
   const server = cell.resources.server;
   const clientCpuPercent = cell.resources.clients.map((c) => c.cpuPercent.mean);
+  const clientCpuDemandPercent = cell.resources.clients.map((c) => c.cpuDemandPercent?.mean ?? null);
   const clientEventLoop = cell.resources.clients.map((c) => c.eventLoopUtilization?.mean ?? null);
   const serverCpuPercent = server?.cpuPercent.mean ?? null;
   const serverCpuDemandPercent = server?.cpuDemandPercent?.mean ?? null;
@@ -75,9 +76,18 @@ export function judgeCell(
     serverEventLoop,
     serverRssBytes: server?.rssBytes.max ?? null,
     clientCpuPercent,
+    clientCpuDemandPercent,
     causes,
     breaches,
   };
+}
+
+/**
+ * A step whose cell the search's interrupt cut short (or never started): it neither held nor broke the SLO, whatever
+ * its partial numbers say; they stay in the step, and the cell keeps them.
+ */
+export function interruptedStep(step: StepMeasurement): StepMeasurement {
+  return { ...step, verdict: 'interrupted', causes: [], breaches: [] };
 }
 
 /** A count the scenario refuses (e.g. above the open-file limit): it cannot be held here, whatever the server. */
@@ -145,6 +155,31 @@ export function saturationEvidence(step: Evidence): string {
     .join(', ');
 }
 
+/**
+ * The numbers the load generator's saturation was judged on, as saturationEvidence says the server's: the CPU
+ * demand of its processes where /proc gave it, beside the CPU they got; their CPU alone otherwise.
+ * "CPU demand 97 % of a core, on CPU 22 %"; several processes: "CPU demand 97 %, 95 % of a core, on CPU 22 %, 28 %".
+ */
+export function clientSaturationEvidence(
+  step: Pick<CapacityStep, 'clientCpuPercent' | 'clientCpuDemandPercent'>,
+): string {
+  const list = (values: number[]): string => values.map((v) => `${Math.round(v)} %`).join(', ');
+  const demand = step.clientCpuDemandPercent ?? [];
+  const cpu = step.clientCpuPercent;
+  const judgedOn = cpu.map((_, i) => (typeof demand[i] === 'number' ? 'demand' : 'cpu'));
+  if (judgedOn.every((k) => k === 'demand') && cpu.length > 0)
+    return `CPU demand ${list(demand as number[])} of a core, on CPU ${list(cpu)}`;
+  if (judgedOn.every((k) => k === 'cpu')) return `CPU ${list(cpu)} of a core`;
+  // Some processes with a demand, some without: each by its own figure.
+  return cpu
+    .map((c, i) =>
+      judgedOn[i] === 'demand'
+        ? `client ${i + 1}: CPU demand ${Math.round(demand[i]!)} % of a core, on CPU ${Math.round(c)} %`
+        : `client ${i + 1}: CPU ${Math.round(c)} % of a core`,
+    )
+    .join('; ');
+}
+
 type Unmeasured =
   | 'clientSaturated'
   | 'serverSaturated'
@@ -158,6 +193,7 @@ type Unmeasured =
   | 'serverEventLoop'
   | 'serverRssBytes'
   | 'clientCpuPercent'
+  | 'clientCpuDemandPercent'
   | 'clientEventLoop';
 
 function empty(slo: Slo): Pick<StepMeasurement, Unmeasured> {
@@ -174,6 +210,7 @@ function empty(slo: Slo): Pick<StepMeasurement, Unmeasured> {
     serverEventLoop: null,
     serverRssBytes: null,
     clientCpuPercent: [],
+    clientCpuDemandPercent: [],
     clientEventLoop: [],
   };
 }

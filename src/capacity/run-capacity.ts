@@ -32,7 +32,15 @@ import {
   type TargetOption,
 } from '../server-lifecycles/foreign-options.js';
 import type { ForeignServerSpec } from '../server-lifecycles/types.js';
-import { STARVED_LOOP_SHARE, describeBreak, judgeCell, refusedStep, type StepMeasurement } from './judge.js';
+import {
+  STARVED_LOOP_SHARE,
+  clientSaturationEvidence,
+  describeBreak,
+  interruptedStep,
+  judgeCell,
+  refusedStep,
+  type StepMeasurement,
+} from './judge.js';
 import { searchCapacity, type SearchOutcome } from './search.js';
 import { parseSlo, type Slo } from '../slo/grammar.js';
 import { startKeptServer, type KeptServer } from './kept-server.js';
@@ -337,11 +345,11 @@ async function measureStep(
   const result = await executeMatrix(stepPlan, { signal, ...(onRunEvent ? { onEvent: onRunEvent } : {}) });
   const cell = result.cells[0]!;
   if (cell.status === 'skipped' && !signal.aborted) return { skipped: cell.reason };
-  return {
-    step: judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes),
-    cell,
-    environment: result.environment,
-  };
+  const judged = judgeCell(cell, plan.slo, plan.info, plan.latencyMetric, count, processes);
+  // The engine marks the cell an interrupt cut (failed, "interrupted") or never started (skipped): not a break.
+  const cut =
+    signal.aborted && (cell.status === 'skipped' || (cell.status === 'failed' && cell.reason === 'interrupted'));
+  return { step: cut ? interruptedStep(judged) : judged, cell, environment: result.environment };
 }
 
 function runBase(options: CapacityOptions, clientProcesses: number) {
@@ -365,7 +373,7 @@ function serverResult(
   const steps: CapacityStep[] = outcome.steps.map((s) => ({
     ...s.judgement,
     phase: s.phase,
-    outcome: s.valid ? s.judgement.verdict : 'invalid',
+    outcome: s.judgement.verdict === 'interrupted' || s.valid ? s.judgement.verdict : 'invalid',
   }));
   // What broke at brokeAt: a try that broke there (a confirmation there may have held).
   const broken =
@@ -386,7 +394,7 @@ function serverResult(
     broke: broken ? describeBreak(broken) : null,
     cannotTell: undecided
       ? `the load generator saturated at ${undecided.count} with ${undecided.clientProcesses} client process${undecided.clientProcesses === 1 ? '' : 'es'} ` +
-        `(CPU ${undecided.clientCpuPercent.map((c) => `${Math.round(c)} %`).join(', ')} of a core; from ${SATURATED_CPU_PERCENT} % on counts as saturated), ` +
+        `(${clientSaturationEvidence(undecided)}; from ${SATURATED_CPU_PERCENT} % on counts as saturated), ` +
         'and no more are allowed'
       : null,
     clientProcesses: outcome.clientProcesses,

@@ -15,8 +15,11 @@ import type { CountTries, SearchEnd } from '../capacity-types.js';
 
 /** What one measured step says; the step function decides it from a cell (judge.ts) or a fake. */
 export interface StepJudgement {
-  /** within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why). */
-  verdict: 'within' | 'broken' | 'refused';
+  /**
+   * within: the SLO held; broken: it did not; refused: the count cannot be run here (the reason says why);
+   * interrupted: the search's signal stopped the step (the search then ends, the step counting for nothing).
+   */
+  verdict: 'within' | 'broken' | 'refused' | 'interrupted';
   /** A client process was (near) saturated: the numbers may be the load generator's, not the server's. */
   clientSaturated: boolean;
 }
@@ -184,7 +187,7 @@ function lowestMostlyBroken<J extends StepJudgement>(steps: Array<SearchStep<J>>
 
 /** The valid tries at `count` and how many held; null for no count (nothing held) or no valid try. */
 function triesAt<J extends StepJudgement>(steps: Array<SearchStep<J>>, count: number): CountTries | null {
-  const tries = steps.filter((s) => s.count === count && s.valid);
+  const tries = steps.filter((s) => s.count === count && s.valid && s.judgement.verdict !== 'interrupted');
   if (count <= 0 || tries.length === 0) return null;
   return { count, tries: tries.length, held: tries.filter((s) => s.judgement.verdict === 'within').length };
 }
@@ -197,7 +200,9 @@ function triesAt<J extends StepJudgement>(steps: Array<SearchStep<J>>, count: nu
 export function nonMonotonic<J extends StepJudgement>(
   steps: Array<SearchStep<J>>,
 ): Array<{ held: number; brokeBelow: number }> {
-  const valid = steps.filter((s) => s.valid && s.judgement.verdict !== 'refused');
+  const valid = steps.filter(
+    (s) => s.valid && s.judgement.verdict !== 'refused' && s.judgement.verdict !== 'interrupted',
+  );
   const counts = [...new Set(valid.map((s) => s.count))].sort((a, b) => a - b);
   const share = new Map(
     counts.map((count) => {

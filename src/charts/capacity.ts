@@ -85,7 +85,8 @@ function clauseChart(
   const rows = section.servers.flatMap((s) =>
     s.steps.flatMap((step) => {
       const value = step.sloValues[index] ?? null;
-      if (value === null || step.outcome === 'refused') return [];
+      // A refused count has no value; an interrupted step's is a cut window's, which neither held nor broke.
+      if (value === null || step.outcome === 'refused' || step.outcome === 'interrupted') return [];
       const mark = step.outcome === 'invalid' ? MARKS.invalid : clauseHolds(clause, value) ? MARKS.held : MARKS.broke;
       return [
         {

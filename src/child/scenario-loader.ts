@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { isScenario, type AnyScenario } from '../scenario-types.js';
+import { didYouMean } from '../near-name.js';
 
 /** Built-in scenarios live in scenarios/, compiled next to dist/src. */
 const BUILT_IN_DIR = new URL('../../scenarios/', import.meta.url);
@@ -49,7 +50,9 @@ function scenarioUrl(ref: string | URL): string {
   if (looksLikePath(ref)) return checkedFile(resolve(ref), ref);
   const known = builtInScenarios();
   if (!known.includes(ref))
-    throw new UsageError(`unknown scenario "${ref}" (known: ${known.join(', ')}, or a path to a .js file)`);
+    throw new UsageError(
+      `unknown scenario "${ref}"${didYouMean(ref, known)} (known: ${known.join(', ')}, or a path to a .js file)`,
+    );
   return new URL(`${ref}.js`, BUILT_IN_DIR).href;
 }
 

@@ -14,6 +14,8 @@ import type { CapacityResult, ScenarioInfo } from '../result-types.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { executeCapacity, planCapacity, type CapacityEvent, type CapacityOptions } from '../capacity/run-capacity.js';
+import { clientSaturationEvidence } from '../capacity/judge.js';
+import { INTERRUPTED_STEP } from '../report/capacity/capacity-table.js';
 import { addParameterOptions } from './parameter-flags.js';
 import { foreignServerOptions, foreignServersGiven } from './foreign-flags.js';
 import { commonOptionsFromFlags, paramsFromFlags, type CommonFlags } from './common-flags.js';
@@ -22,7 +24,7 @@ import { scenarioArgs } from './plan/scenario-plan.js';
 import { configPathIn } from './plan/read-plan.js';
 import { withTestPlan } from './plan/plan-record.js';
 import { printAndSave, writeOutputFiles } from './run-output.js';
-import { outputsFromFlags } from './format-flags.js';
+import { runFilesOf, outputsFromFlags } from './format-flags.js';
 import { terminalText } from '../escape/terminal.js';
 import { answerInterrupts, interruptedExitCode } from './interrupts.js';
 
@@ -71,7 +73,7 @@ export async function capacityFromArgs(args: string[]): Promise<number> {
   if (flags.keepServer && servers.serverCommands.length === 0)
     throw new UsageError('--keep-server: it keeps --server-cmd servers, and none is given');
   const controller = new AbortController();
-  const outputs = outputsFromFlags(flags, 'capacity', [{ path: flags.out, flag: '--out' }]);
+  const outputs = outputsFromFlags(flags, 'capacity', runFilesOf(flags.out));
   const options: CapacityOptions = {
     scenario: loaded.scenario,
     slo: flags.slo,
@@ -129,11 +131,13 @@ function progress(vary: string): (event: CapacityEvent) => void {
       s.clientCpuPercent.length ? `cli CPU ${s.clientCpuPercent.map((c) => Math.round(c)).join('+')} %` : null,
     ].filter(Boolean);
     const verdict =
-      s.clientSaturated && s.verdict !== 'refused'
-        ? 'load generator saturated'
-        : s.verdict === 'within'
-          ? 'within'
-          : `${s.verdict}: ${s.breaches.join('; ')}`;
+      s.verdict === 'interrupted'
+        ? INTERRUPTED_STEP
+        : s.clientSaturated && s.verdict !== 'refused'
+          ? `load generator saturated (${clientSaturationEvidence(s)})`
+          : s.verdict === 'within'
+            ? 'within'
+            : `${s.verdict}: ${s.breaches.join('; ')}`;
     process.stderr.write(
       `  ${terminalText(`${s.count} ${vary}, ${s.clientProcesses} client proc${s.clientProcesses === 1 ? '' : 's'}: ${parts.join(', ')} -> ${verdict}`)} (${(s.elapsedMs / 1000).toFixed(0)} s)\n`,
     );

@@ -8,13 +8,16 @@
  * Files are written new through a temp file and a rename, never through a link
  * (write-atomically.ts), after the result file.
  */
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { ParameterError, UsageError } from '../errors.js';
 import { checkWritable, writeProblem } from '../result-file.js';
 import { writeAtomically } from '../write-atomically.js';
 import { DEFAULT_STDOUT_FORMAT, FORMAT_ALIASES, outputFormats } from '../formats/index.js';
 import { RESULT_KIND_WORDS, type FormatInputs, type OutputFormat, type ResultKind } from '../formats/format-types.js';
 import { terminalText } from '../escape/terminal.js';
+import { lockPathOf } from '../result-lock.js';
+import { journalPathOf } from '../journal/records.js';
+import { artifactsDirOf } from '../report/html/artifacts.js';
 
 export interface FormatFlags {
   format?: string[];
@@ -39,14 +42,35 @@ export interface Outputs<K extends ResultKind = ResultKind> {
   files: FormatFile[];
 }
 
+/** A file a --format file must not be: the result file, an input, a file of the run's own, or a folder's every file. */
+export interface ReservedPath {
+  path: string;
+  flag: string;
+  /** How the refusal names it, after "is" (or "is in", a path inside a folder): `the lock of the --out file`; `the <flag> file` when not given. */
+  what?: string;
+  /** Every path inside `path` is reserved too (the report folder). */
+  folder?: true;
+}
+
+/** The files a run writes beside its result file `out`: that file, its lock, its journal, and its report folder. */
+export function runFilesOf(out: string): ReservedPath[] {
+  return [
+    { path: out, flag: '--out' },
+    { path: lockPathOf(out), flag: '--out', what: 'the lock of the --out file' },
+    { path: journalPathOf(out), flag: '--out', what: 'the journal of the --out file' },
+    { path: artifactsDirOf(out), flag: '--out', what: 'the report folder of the --out file', folder: true },
+  ];
+}
+
 /**
  * The flags read and checked before anything runs: known names, the `kind` each renders, one
- * format at most on stdout, files that can be written and are not `reserved` (the result file).
+ * format at most on stdout, files that can be written (in a folder that takes a new file) and are not
+ * `reserved` (the result file and the run's own files beside it, or an input).
  */
 export function outputsFromFlags<K extends ResultKind>(
   flags: FormatFlags,
   kind: K,
-  reserved: Array<{ path: string; flag: string }> = [],
+  reserved: ReservedPath[] = [],
 ): Outputs<K> {
   const asked = [
     ...(flags.format ?? []).map((text) => ({ said: `--format ${text}`, ...readSpec(text) })),
@@ -70,12 +94,17 @@ export function outputsFromFlags<K extends ResultKind>(
   const files: FormatFile[] = [];
   for (const { said, name, path } of asked) {
     if (path === null) continue;
-    const taken =
-      reserved.find((r) => resolve(r.path) === resolve(path)) ?? files.find((f) => resolve(f.path) === resolve(path));
-    if (taken)
-      throw new UsageError(
-        `${said}: ${path} is ${'flag' in taken ? `the ${taken.flag} file` : `also --format ${taken.name}'s file`}; give each output its own file`,
-      );
+    const taken = reserved.find((r) => isOrIsIn(path, r)) ?? files.find((f) => resolve(f.path) === resolve(path));
+    if (taken) {
+      const inside = 'flag' in taken && taken.folder === true && resolve(path) !== resolve(taken.path);
+      const what =
+        'flag' in taken
+          ? inside
+            ? `in ${taken.what} (${taken.path})`
+            : (taken.what ?? `the ${taken.flag} file`)
+          : `also --format ${taken.name}'s file`;
+      throw new UsageError(`${said}: ${path} is ${what}; give each output its own file`);
+    }
     try {
       checkWritable(path);
     } catch (error) {
@@ -85,6 +114,11 @@ export function outputsFromFlags<K extends ResultKind>(
   }
   const stdoutName = distinct[0]?.name ?? DEFAULT_STDOUT_FORMAT;
   return { kind, stdout: { name: stdoutName, format: outputFormats[stdoutName]! }, files };
+}
+
+function isOrIsIn(path: string, reserved: ReservedPath): boolean {
+  const [target, place] = [resolve(path), resolve(reserved.path)];
+  return target === place || (reserved.folder === true && target.startsWith(`${place}${sep}`));
 }
 
 /** `NAME` or `NAME=FILE`, the name resolved through the aliases. */

@@ -5,7 +5,7 @@
  * no cluster: `kubectl apply -f` is the user's step (docs/kubernetes.md).
  */
 import { CommanderError, type Command } from 'commander';
-import { subcommand } from './subcommand.js';
+import { commanderLine, subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import {
   INDEX_VARIABLE,
@@ -18,7 +18,7 @@ import {
 import { planFromRunArgs, runWordsWithPlan } from './run-args.js';
 import { addFlags, readFlag } from './flags/index.js';
 import { argsWithPlan } from './plan/apply-plan.js';
-import { planIn } from './plan/read-plan.js';
+import { planIn, shownValue } from './plan/read-plan.js';
 import { planForOtherMachines } from '../open-file-limit.js';
 
 interface K8sFlags {
@@ -63,7 +63,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
       error instanceof CommanderError &&
       ['commander.unknownOption', 'commander.excessArguments'].includes(error.code)
     ) {
-      throw new UsageError(`${error.message.replace(/^error: /, '').split('\n')[0]} (the run arguments go after "--")`);
+      throw new UsageError(`${commanderLine(error.message)} (the run arguments go after "--")`);
     }
     throw error;
   }
@@ -73,6 +73,7 @@ export async function k8sFromArgs(args: string[]): Promise<number> {
           path: source.path,
           values: runPlanOf(runSection, source.path),
           prefix: 'run.',
+          positions: source.positions,
         })
       : givenRunArgs;
   const flags = command.opts<K8sFlags>();
@@ -114,6 +115,6 @@ function runPlanOf(section: unknown, path: string): Record<string, unknown> {
   if (section !== null && typeof section === 'object' && !Array.isArray(section))
     return section as Record<string, unknown>;
   throw new UsageError(
-    `${path}: run: the run every pod makes, as keys and values (scenario, run's flags, the scenario's parameters), not ${JSON.stringify(section)}`,
+    `${path}: run: the run every pod makes, as keys and values (scenario, run's flags, the scenario's parameters), not ${shownValue(section)}`,
   );
 }

@@ -1,6 +1,7 @@
 /**
- * `wsbench merge shard-*.json [--out merged.json] [--format NAME[=FILE]]`: one
- * result from the shards of a run. An input may be a result file or a log holding results one JSON
+ * `wsbench merge shard-*.json [--out merged.json] [--format NAME[=FILE]] [--max-errors N]`: one
+ * result from the shards of a run. It exits as `run` does (run-output.ts): 1 when a merged cell failed, failed
+ * its --slo or has errors beyond --max-errors, with the reason on stderr. An input may be a result file or a log holding results one JSON
  * line each (`kubectl logs` of the shard pods).
  */
 import { statSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { UsageError } from '../errors.js';
 import { readChecked } from '../safe-files.js';
 import { checkWritable, resultFromJson, writeResultFile } from '../result-file.js';
 import { outputsFromFlags, renderStdout, writeFormatFiles, type FormatFlags } from './format-flags.js';
-import { addFlags } from './flags/index.js';
+import { addFlags, readFlag } from './flags/index.js';
+import { verdictProblem } from './run-output.js';
 import { argsWithPlanOf } from './plan/apply-plan.js';
 import { checkStoredHistograms } from '../report/stored-histograms.js';
 import { mergeShards, type ShardInput } from '../shard/merge.js';
@@ -21,6 +23,7 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
   const command = mergeCommand();
   command.parse(await argsWithPlanOf('merge', args, mergeCommand, [{ key: 'shards', many: true }]), { from: 'user' });
   const flags = command.opts<{ out: string } & FormatFlags>();
+  const maxErrors = readFlag<number>(flags, '--max-errors') ?? 0;
   checkWritable(flags.out);
   refuseOverwritingAnInput(flags.out, command.args);
   const outputs = outputsFromFlags(flags, 'run', [
@@ -37,7 +40,12 @@ export async function mergeFromArgs(args: string[]): Promise<number> {
     `merged ${merged.merge?.shards.filter((s) => s.status !== 'missing').length} of ${merged.merge?.shardCount} shards: ${terminalText(flags.out)}\n`,
   );
   const unwritten = writeFormatFiles(outputs, merged);
-  return merged.cells.some((c) => c.status === 'failed') || unwritten > 0 ? 1 : 0;
+  if (unwritten > 0) return 1;
+  // The same verdict as `run`'s: a shard's errors are the merged run's, held against --max-errors.
+  const why = verdictProblem(merged, maxErrors);
+  if (why === null) return 0;
+  process.stderr.write(`exit 1: ${why}\n`);
+  return 1;
 }
 
 function mergeCommand(): Command {

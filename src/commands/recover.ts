@@ -20,7 +20,7 @@ import { recoverJournal } from '../journal/recover.js';
 import type { JournalRecord } from '../journal/records.js';
 import { appendToFile, openChecked, removeIfSame, type FileIdentity } from '../safe-files.js';
 import { printAndSave, writeOutputFiles } from './run-output.js';
-import { outputsFromFlags, type FormatFlags } from './format-flags.js';
+import { runFilesOf, outputsFromFlags, type FormatFlags } from './format-flags.js';
 import { addFlags } from './flags/index.js';
 import { argsWithPlanOf } from './plan/apply-plan.js';
 import { terminalText } from '../escape/terminal.js';
@@ -49,10 +49,7 @@ export async function recoverFromArgs(args: string[]): Promise<number> {
     );
   const out = flags.out ?? (path.endsWith('.journal') ? path.slice(0, -'.journal'.length) : `${path}.json`);
   checkOutputs(out);
-  const outputs = outputsFromFlags(flags, 'run', [
-    { path: out, flag: '--out' },
-    { path, flag: 'journal' },
-  ]);
+  const outputs = outputsFromFlags(flags, 'run', [...runFilesOf(out), { path, flag: 'journal' }]);
   // An interrupt ends recover at once, and the lock's exit hook releases it (the journal stays for another try).
   // Answered before the lock is taken: a signal between the two would otherwise leave it behind.
   const stopAnswering = leaveOnInterrupt('recover');

@@ -3,7 +3,7 @@ import { execute, planRun, type RunOptions } from '../run.js';
 import { checkOutputs } from '../result-output.js';
 import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../live/progress.js';
-import { outputsFromFlags } from './format-flags.js';
+import { runFilesOf, outputsFromFlags } from './format-flags.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
 import { answerInterrupts } from './interrupts.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
@@ -33,7 +33,7 @@ async function executeRun({
   const live = liveViews(flags);
   const journal = await openRunJournal(flags, loaded, testPlan);
   const controller = new AbortController();
-  const outputs = outputsFromFlags(flags, 'run', [{ path: flags.out, flag: '--out' }]);
+  const outputs = outputsFromFlags(flags, 'run', runFilesOf(flags.out));
   // Progress goes to stderr, but only beside text for people: JSON, CSV or JUnit on stdout is read by a program.
   const progress = createProgress(
     process.stderr,

@@ -17,3 +17,16 @@ export function parseWords<F extends object, O extends string[] = string[]>(
   command.parse(args, { from: 'user' });
   return { operands: command.args as O, flags: command.opts<F>() };
 }
+
+/**
+ * A commander error as the one line wsbench prints: without its "error: " and on one line, its suggestion
+ * kept ("unknown option '--servres': did you mean --servers?").
+ */
+export function commanderLine(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .replace(/\n\(Did you mean (one of )?(.+)\?\)$/, (_, many: string | undefined, names: string) =>
+      many ? `: did you mean one of ${names}?` : `: did you mean ${names}?`,
+    )
+    .split('\n')[0]!;
+}

@@ -16,6 +16,7 @@ import type { CellRun } from './cell.js';
 import { computeMetrics, emptyHistograms, setResolved, type MetricValues } from '../measure/metric-values.js';
 import { poolMeasured } from './rounds.js';
 import { loadSaturationOf, withScheduleLag } from '../measure/saturation.js';
+import { spreadCount } from './params.js';
 import { tlsOutcomes } from '../child/tls-sessions.js';
 import { countedErrors, countedErrorsText } from './cell-verdict.js';
 import { scenarioInfo } from './scenario-info.js';
@@ -67,7 +68,10 @@ export function cellResult(
     staged: pooled.stages !== undefined,
   });
   const unstable = unstableRounds(declared, rounds ?? undefined);
-  const loadSaturation = withScheduleLag(loadSaturationOf(pooled.resources.clients), pooled.measurements);
+  const loadSaturation = withScheduleLag(
+    loadSaturationOf(pooled.resources.clients, spreadCount(scenario, identity.params)),
+    pooled.measurements,
+  );
   const tls = tlsOutcomes(pooled.measurements.counters);
   const numbers = {
     metrics: values.metrics,

@@ -19,6 +19,23 @@ export function serverProcessCount(params: ParamValues): number {
   return typeof params.serverProcesses === 'number' ? params.serverProcesses : 1;
 }
 
+/**
+ * The count the client processes split among themselves (a parameter declared `spread: 'processes'`, such as
+ * connections) in `params`; of several, the largest (a process with none of any has nothing to do). Null when the
+ * scenario declares none.
+ */
+export function spreadCount(scenario: AnyScenario, params: ParamValues): { name: string; total: number } | null {
+  const counts = Object.entries(allParameters(scenario)).flatMap(([name, spec]) =>
+    spec.kind === 'integer' && spec.spread === 'processes' && typeof params[name] === 'number'
+      ? [{ name, total: params[name] as number }]
+      : [],
+  );
+  return counts.reduce<{ name: string; total: number } | null>(
+    (a, b) => (a === null || b.total > a.total ? b : a),
+    null,
+  );
+}
+
 /** A scenario's own parameters followed by the common ones (see common-parameters.ts). */
 export function allParameters(scenario: AnyScenario): Record<string, ParameterSpec> {
   return withCommonParameters(scenario.name, scenario.parameters as Record<string, ParameterSpec>, scenario.duration);

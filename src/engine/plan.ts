@@ -5,6 +5,7 @@
  * parameter set), each with the reason it is skipped, if it is. A caller that
  * runs many steps (capacity) plans again only what changes, with replan().
  */
+import { didYouMean } from '../near-name.js';
 import { ParameterError, UsageError } from '../errors.js';
 import {
   CLIENTS_ONLY_WHEN_NAMED,
@@ -256,7 +257,10 @@ function pickStacks(
   for (const name of wanted) {
     if (name === '') throw new ParameterError(option, `an empty name in the list (known: ${known.join(', ')})`);
     if (!known.includes(name))
-      throw new ParameterError(option, `unknown ${option.slice(0, -1)} stack "${name}" (known: ${known.join(', ')})`);
+      throw new ParameterError(
+        option,
+        `unknown ${option.slice(0, -1)} stack "${name}"${didYouMean(name, known)} (known: ${known.join(', ')})`,
+      );
   }
   return [...new Set(wanted)];
 }

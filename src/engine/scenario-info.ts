@@ -20,6 +20,7 @@ export function scenarioInfo(scenario: AnyScenario): ScenarioInfo {
     metrics,
     table: [...scenario.table],
     charts: scenario.charts ?? defaultCharts(metrics),
+    ...(scenario.connectionFaults === 'measured' ? { connectionFaults: 'measured' as const } : {}),
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * CPU and memory of a process (or of its whole process tree), read from /proc
- * by the orchestrator every 250 ms during the window. Every server and client
- * is measured this way, whatever it runs on (Node, Bun, Deno, a Python server
- * started by command), so they are compared on equal terms.
+ * by the orchestrator when the window opens, every 250 ms while it is open, and
+ * when it closes. Every server and client is measured this way, whatever it runs
+ * on (Node, Bun, Deno, a Python server started by command), so they are compared
+ * on equal terms. A window shorter than one interval (200 messages on a fast
+ * machine) still has its readings at both ends: its CPU and its RSS.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -166,21 +168,28 @@ export class ProcSampler {
     this.readSource = () => readAll(pids, this.tree);
   }
 
+  /** Reads the process as the window opens: its RSS counts, and its CPU time is where the window's mean starts. */
   start(): void {
     const reading = this.read();
-    if (reading) this.first = this.last = markOf(reading);
+    if (reading) {
+      this.first = this.last = markOf(reading);
+      this.tally.addReading(reading.rssBytes);
+    }
     this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
   }
 
-  /** Takes a last sample (the tail of the window) and stops; null when nothing could be read. */
+  /**
+   * Reads the process as the window closes (however soon after the start) and stops; null when it could not be
+   * read after the start (gone at once): one reading spans no time to say its CPU over.
+   */
   stop(): ProcStats | null {
     if (this.timer) {
       clearInterval(this.timer);
       this.timer = null;
-      this.sample();
+      this.sample(true);
     }
-    if (!this.first || !this.last) return null;
+    if (!this.first || !this.last || this.last === this.first) return null;
     const wallMs = this.last.atMs - this.first.atMs;
     // The means are all CPU (or demand) time over all wall time: exact, whatever the tick rounding of single samples.
     const meanCpu = wallMs > 0 ? ((this.last.cpuTicks - this.first.cpuTicks) / CLOCK_TICKS / (wallMs / 1000)) * 100 : 0;
@@ -203,13 +212,21 @@ export class ProcSampler {
     };
   }
 
-  private sample(): void {
+  /** One reading; `closing`: the window's last, which counts however soon it comes. */
+  private sample(closing = false): void {
     const reading = this.read();
     if (!reading || !this.last) return;
     const atMs = performance.now();
     const elapsedMs = atMs - this.last.atMs;
-    // Ticks are 10 ms: shorter than a few of them says nothing about CPU.
-    if (elapsedMs < 50) return;
+    // Ticks are 10 ms: shorter than a few of them says nothing about CPU on its own. The window's last reading
+    // still counts: its RSS, and its CPU time, which the window's mean (all CPU time over all wall time) ends at.
+    if (elapsedMs < 50) {
+      if (closing && elapsedMs > 0) {
+        this.tally.addReading(reading.rssBytes);
+        this.last = markOf(reading, atMs);
+      }
+      return;
+    }
     const cpuPercent = ((reading.cpuTicks - this.last.cpuTicks) / CLOCK_TICKS / (elapsedMs / 1000)) * 100;
     const demandPercent =
       reading.demandNs !== undefined && this.last.demandNs !== undefined

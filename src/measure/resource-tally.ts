@@ -33,6 +33,16 @@ export class ResourceTally {
     this.count += 1;
   }
 
+  /**
+   * A reading that spans no interval to say CPU over (the window's first, or a last one right after a sample):
+   * its RSS counts; the CPU statistics come from the intervals and the window's mean.
+   */
+  addReading(rssBytes: number): void {
+    this.rssSumBytes += rssBytes;
+    this.rssMaxBytes = Math.max(this.rssMaxBytes, rssBytes);
+    this.count += 1;
+  }
+
   get samples(): number {
     return this.count;
   }

@@ -100,9 +100,13 @@ export function busyEvidence(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandP
 /**
  * The load generator's judgement, the one `run`, `capacity` and `merge` read: which client
  * processes were saturated (a whole core) or starved (a busy loop without the CPU), with the
- * evidence and what to do; null when every one kept up.
+ * evidence and what to do; null when every one kept up. `spread`: the count the processes split
+ * (connections), when known: past it, a process had nothing to do, and more processes cannot help.
  */
-export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSaturation | null {
+export function loadSaturationOf(
+  clients: readonly ProcessResources[],
+  spread: { name: string; total: number } | null = null,
+): LoadSaturation | null {
   const saturated: number[] = [];
   const starved: number[] = [];
   clients.forEach((client, i) => {
@@ -118,10 +122,13 @@ export function loadSaturationOf(clients: readonly ProcessResources[]): LoadSatu
     saturated.length > 0
       ? `load generator saturated (from ${SATURATED_CPU_PERCENT}% of a core)`
       : `load generator starved of CPU (event loop busy ${Math.round(STARVED_LOOP_SHARE * 100)}%+ of the window on less than ${SATURATED_CPU_PERCENT}% of a core: other processes held the cores)`;
+  const idle = spread !== null && spread.total < clients.length ? idleText(spread, clients.length) : null;
   const advice =
-    saturated.length > 0
-      ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
-      : `free the machine's cores, or spread the load (--client-procs ${clients.length + 1})`;
+    idle !== null
+      ? `${idle}: more client processes cannot spread it further${saturated.length > 0 ? '' : "; free the machine's cores"}`
+      : saturated.length > 0
+        ? `spread the load over more client processes (--client-procs ${clients.length + 1} or more)`
+        : `free the machine's cores, or spread the load (--client-procs ${clients.length + 1})`;
   return {
     saturated,
     starved,
@@ -143,6 +150,13 @@ export function withScheduleLag(
   return saturation === null
     ? { saturated: [], starved: [], behindSchedule: true, evidence: behind }
     : { ...saturation, behindSchedule: true, evidence: `${saturation.evidence}; ${behind}` };
+}
+
+/** "client 2 had nothing to do (connections=1 over 2 client processes)": the processes past the count's share. */
+function idleText(spread: { name: string; total: number }, processes: number): string {
+  const first = spread.total + 1;
+  const which = first === processes ? `client ${first}` : `clients ${first} to ${processes}`;
+  return `${which} had nothing to do (${spread.name}=${spread.total} over ${processes} client processes)`;
 }
 
 function processEvidence(process: ProcessResources): string {

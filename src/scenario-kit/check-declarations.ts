@@ -12,6 +12,7 @@ import { ParameterError } from '../errors.js';
 import { withCommonParameters } from '../common-parameters.js';
 import { readValue } from '../parsing/parameter-values.js';
 import { declarationProblem } from '../result-schema.js';
+import { didYouMean } from '../near-name.js';
 import type { ScenarioDefinition } from '../scenario-types.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -70,7 +71,7 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
   }
   for (const [i, key] of (definition.table as string[]).entries()) {
     if (!metrics.includes(key))
-      return `table[${i}] names "${key}", which is not a declared metric${suggestion(key, metrics)}`;
+      return `table[${i}] names "${key}", which is not a declared metric${didYouMean(key, metrics)}`;
   }
   const histograms = declaredHistograms(definition.metrics as Record<string, { source: MetricSource }>);
   for (const [i, chart] of (definition.charts ?? []).entries()) {
@@ -84,7 +85,7 @@ function findProblem(definition: ScenarioDefinition<any, any>): string | null {
     if (missing) {
       const known =
         missing[0] === 'metric' ? metrics : missing[0] === 'parameter' ? Object.keys(parameters) : [...histograms];
-      return `charts[${i}] (${chart.kind}) names ${missing[0]} "${missing[1]}", which is not declared${missing[0] === 'histogram' ? ' (no metric reads it)' : ''}${suggestion(missing[1], known)}`;
+      return `charts[${i}] (${chart.kind}) names ${missing[0]} "${missing[1]}", which is not declared${missing[0] === 'histogram' ? ' (no metric reads it)' : ''}${didYouMean(missing[1], known)}`;
     }
   }
   return null;
@@ -124,26 +125,6 @@ function declaredHistograms(metrics: Record<string, { source: MetricSource }>): 
   for (const { source } of Object.values(metrics))
     if ('histogram' in source) names.add(source.side === 'server' ? `server:${source.histogram}` : source.histogram);
   return names;
-}
-
-/** `: did you mean "rttP50Ms"?` when one declared name is a slip away from `name` (at most two edits); else nothing. */
-function suggestion(name: string, known: string[]): string {
-  const near = known
-    .map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }))
-    .filter((c) => c.d <= 2)
-    .sort((a, b) => a.d - b.d);
-  return near.length > 0 ? `: did you mean "${near[0]!.k}"?` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);

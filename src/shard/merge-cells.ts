@@ -24,6 +24,7 @@ import type {
 import { loadSaturationOf, withScheduleLag } from '../measure/saturation.js';
 import { isMeasured } from '../result-types.js';
 import { countedErrors, countedErrorsText } from '../engine/cell-verdict.js';
+import { spreadCount } from '../engine/params.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 
 export interface ShardCell {
@@ -75,7 +76,10 @@ export function mergeCell(
     clientProcesses: resources.clients.length,
   });
   // Every shard's client processes side by side: the judgement is made again over all of them.
-  const loadSaturation = withScheduleLag(loadSaturationOf(resources.clients), measurements);
+  const loadSaturation = withScheduleLag(
+    loadSaturationOf(resources.clients, scenario ? spreadCount(scenario, identity.params) : null),
+    measurements,
+  );
   const fault = mergeFaults(measured.flatMap((p) => (p.cell.fault ? [p.cell.fault] : [])));
   const numbers = {
     metrics: values.metrics,

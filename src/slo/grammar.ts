@@ -53,7 +53,20 @@ function parseClause(text: string, scenario: ScenarioInfo): SloClause {
   const [, name, operator, number, unitText] = match as unknown as [string, string, SloOperator, string, string];
   const target = resolveName(name, scenario);
   const limit = readLimit(text, target.label, Number(number), unitText, target.unit);
+  if (!clauseHoldsForSome(operator, limit))
+    throw new ParameterError(
+      'slo',
+      `"${text}": no cell can keep it (${target.label} is never below 0), so every cell would fail`,
+    );
   return { text, operator, limit, ...target };
+}
+
+/**
+ * Whether a value of 0 or more can keep the bound: every quantity a clause names (a latency, a count of errors, a
+ * rate, a size, a share) is one. A clause no value keeps would fail every cell, whatever was measured.
+ */
+function clauseHoldsForSome(operator: SloOperator, limit: number): boolean {
+  return operator === '<' ? limit > 0 : operator === '<=' || operator === '=' ? limit >= 0 : true;
 }
 
 type Target = Pick<SloClause, 'kind' | 'metrics' | 'unit' | 'label'>;

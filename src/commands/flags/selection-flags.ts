@@ -138,7 +138,10 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
     help: 'connections a cell may lose or fail to open and still let the run exit 0 (its status stays errors)',
     default: '0',
     read: wholeNumber(),
-    commands: { run: true },
+    commands: {
+      run: true,
+      merge: { help: 'errors a merged cell may have and still let merge exit 0 (its status stays errors)' },
+    },
   },
   {
     flag: '--summary',

@@ -23,7 +23,8 @@ import {
   type FlagDeclaration,
 } from '../flags/flag-types.js';
 import { flagFromPlan } from './plan-naming.js';
-import { planIn, type PlanSource } from './read-plan.js';
+import { didYouMean } from '../../near-name.js';
+import { isFlagShaped, planIn, shownValue, type PlanSource } from './read-plan.js';
 import { readStages, stagesText } from '../../parsing/stages.js';
 
 /** How a key's value is written as words. */
@@ -70,7 +71,7 @@ export function argsWithPlan(
   const contents: Record<string, unknown> = {};
   const fromCommandLine = new Set<string>();
   for (const [key, value] of Object.entries(source.values)) {
-    const where = `${source.path}: ${source.prefix}${key}`;
+    const where = keyPlace(source, key);
     const operand = operandKeys.find((o) => o.key === key);
     if (operand) {
       const items = itemsOf(value, operand.many === true ? 'comma' : 'text', where);
@@ -187,11 +188,26 @@ function described(value: unknown): string {
   if (value === null || value === undefined) return 'no value';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  return `${typeof value} ${JSON.stringify(value)}`;
+  return `${typeof value} ${shownValue(value)}`;
 }
 
-/** Why a key is not one of the command's: dashes, camel case, another command's flag, or unknown. */
+/**
+ * How messages name a key: `plan.yaml: duration`; a key that is no flag's name (a line of some file that is not a
+ * plan) by its place alone, `plan.yaml: line 1, column 1`, so that no text of such a file is shown.
+ */
+function keyPlace(source: PlanSource, key: string): string {
+  if (isFlagShaped(key)) return `${source.path}: ${source.prefix}${key}`;
+  const position = source.positions.get(`${source.prefix}${key}`);
+  const place = position
+    ? `line ${position.line}, column ${position.column}`
+    : `a key of ${source.prefix || 'the plan'}`;
+  return `${source.path}: ${place}`;
+}
+
+/** Why a key is not one of the command's: not a name at all, dashes, camel case, another command's flag, or unknown. */
 function unknownKey(key: string, where: string, target: PlanTarget): string {
+  if (!isFlagShaped(key))
+    return `${where}: a key that is no flag's name (a plan's keys are flags without their dashes, e.g. duration): is it a plan?`;
   if (key === 'config') return `${where}: a plan names no other plan (--config goes on the command line)`;
   if (key.startsWith('-')) return `${where}: write the flag without its dashes (${key.replace(/^-+/, '')})`;
   const kebab = toKebab(key);
@@ -201,7 +217,8 @@ function unknownKey(key: string, where: string, target: PlanTarget): string {
   );
   if (others.length > 0) return `${where}: a flag of ${others.join(' and ')}, not of ${target.command}`;
   const parameters = target.parameters ? ` nor a parameter of ${target.scenario ?? 'the scenario'}` : '';
-  return `${where}: not a flag of ${target.command}${parameters} (${target.helpCommand} lists them)`;
+  const near = didYouMean(key, [...keyShapes(target).keys()]);
+  return `${where}: not a flag of ${target.command}${parameters}${near} (${target.helpCommand} lists them)`;
 }
 
 /** The keys that hold a value (an operand the command line left out of its own is not one). */

@@ -11,7 +11,7 @@ import { scenarioInfo } from '../../engine/scenario-info.js';
 import type { ScenarioInfo } from '../../result-types.js';
 import { namesNoScenario } from '../scenario-help.js';
 import { argsWithPlan, type PlanRecord } from './apply-plan.js';
-import { planIn, type PlanSource } from './read-plan.js';
+import { planIn, shownValue, type PlanSource } from './read-plan.js';
 
 export interface ScenarioArgs {
   loaded: LoadedScenario;
@@ -42,7 +42,7 @@ export async function scenarioArgs(
       `${source!.path}: name the scenario, as ${source!.prefix}scenario: or as the first word after ${command}`,
     );
   if (!named && typeof planned !== 'string')
-    throw new UsageError(`${where}: a scenario's name or the path to its .js file, not ${JSON.stringify(planned)}`);
+    throw new UsageError(`${where}: a scenario's name or the path to its .js file, not ${shownValue(planned)}`);
   const scenario = named ? args[0]! : (planned as string);
   const loaded = await loadScenario(scenario).catch((error: unknown) => {
     throw !named && error instanceof UsageError ? new UsageError(`${where}: ${error.message}`) : error;

@@ -7,7 +7,10 @@
 import type { CapacitySection, CapacityStep, CountTries, ServerCapacity } from '../../capacity-types.js';
 import type { CapacityResult } from '../../result-types.js';
 import { formatNumber } from '../run/table.js';
-import { saturationEvidence } from '../../capacity/judge.js';
+import { clientSaturationEvidence, saturationEvidence } from '../../capacity/judge.js';
+
+/** An interrupted step's outcome, in the table and the progress lines alike. */
+export const INTERRUPTED_STEP = 'interrupted: the search stopped during this step; it neither held nor broke the SLO';
 
 /** Header and rows of a table; the columns listed in `text` are text (left-aligned), the others numbers; the last runs free. */
 export interface TextTable {
@@ -166,8 +169,10 @@ function stepRow(step: CapacityStep): string[] {
     step.outcome === 'within'
       ? 'within'
       : step.outcome === 'invalid'
-        ? 'invalid: load generator saturated'
-        : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
+        ? `invalid: load generator saturated (${clientSaturationEvidence(step)})`
+        : step.outcome === 'interrupted'
+          ? INTERRUPTED_STEP
+          : `${step.outcome}: ${step.breaches.join('; ')}${step.serverSaturated ? `; server CPU saturated (${saturationEvidence(step)})` : ''}${step.serverStarved ? `; server starved (${saturationEvidence(step)})` : ''}`;
   return [
     String(step.count),
     step.phase,

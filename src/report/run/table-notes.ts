@@ -11,9 +11,8 @@ import { pairLabel } from '../../parameter-labels.js';
 /** The server-cost columns every table ends with. */
 export const SERVER_COST_HEADERS = ['srv CPU%', 'srv RSS MB'] as const;
 
-/** What each status means, for the legend under a table that shows it. */
+/** What each status but ok means, for the legend under a table that shows it (ok's words depend on its rows: okMeaning). */
 const STATUS_MEANINGS: Record<string, string> = {
-  ok: 'every process reported to the end of the window and no connection was lost or refused; the numbers are complete',
   errors:
     'measured to the end of the window, but connections were lost or could not open; its numbers cover the connections that ran, and its reason is listed above',
   failed:
@@ -48,7 +47,7 @@ export function tableFootnotes(
     ...notSampledLines(shown, label),
     ...tlsLines(shown, label),
     ...skippedLines(cells),
-    ...statusLegend(cells, statuses),
+    ...statusLegend(scenario, cells, statuses),
   ];
 }
 
@@ -182,8 +181,39 @@ function skippedLines(cells: CellResult[]): string[] {
   return ['', ...[...pairsByReason].map(([reason, pairs]) => `n/a  ${[...pairs].join(', ')}: ${reason}`)];
 }
 
+/**
+ * What ok means beside these rows: each thing an ok cell can promise, said only when every ok row keeps it,
+ * else in the weaker words that are true of all of them. A saturated server did not report; values shown n/a
+ * or `-` are missing; a scenario that measures its connection faults may lose connections in an ok cell.
+ */
+function okMeaning(scenario: ScenarioInfo, cells: CellResult[]): string {
+  const ok = cells.filter((c): c is MeasuredCell => isMeasured(c) && c.status === 'ok');
+  const serverSilent = ok.some((c) => c.saturation !== undefined);
+  const incomplete =
+    serverSilent ||
+    ok.some(
+      (c) =>
+        c.resources.server === null ||
+        scenario.table.some(
+          (key) =>
+            typeof c.metrics[key] !== 'number' && c.missing[key] !== NO_SAMPLES && c.missing[key] !== NOT_RECORDED,
+        ),
+    );
+  return [
+    serverSilent
+      ? 'every client process reported to the end of the window (a saturated server did not: its own numbers are n/a)'
+      : 'every process reported to the end of the window',
+    scenario.connectionFaults === 'measured'
+      ? `no fault was counted (connections that could not open or were lost are what ${scenario.name} measures: its columns count them, and none of its errors columns is above 0)`
+      : 'no connection was lost or refused',
+    incomplete
+      ? 'the numbers are complete but for the values shown n/a or - (why is listed above)'
+      : 'the numbers are complete',
+  ].join('; ');
+}
+
 /** `status ok: ...`, one line per status the table shows (rows, and skipped pairs on their n/a lines). */
-function statusLegend(cells: CellResult[], shownStatuses: string[]): string[] {
+function statusLegend(scenario: ScenarioInfo, cells: CellResult[], shownStatuses: string[]): string[] {
   const statuses = [...new Set([...cells.map((c) => c.status as string)])];
   const saturated = shownStatuses.some((s) => s.split(', ').includes('saturated'));
   const clientSaturated = shownStatuses.some((s) => /, client (saturated|starved|behind)(,|$)/.test(s));
@@ -191,7 +221,10 @@ function statusLegend(cells: CellResult[], shownStatuses: string[]): string[] {
   if (statuses.length === 0) return [];
   return [
     '',
-    ...statuses.map((status) => `status ${status}: ${STATUS_MEANINGS[status] ?? OTHER_STATUS_MEANING}`),
+    ...statuses.map(
+      (status) =>
+        `status ${status}: ${status === 'ok' ? okMeaning(scenario, cells) : (STATUS_MEANINGS[status] ?? OTHER_STATUS_MEANING)}`,
+    ),
     ...(saturated ? [`status ..., saturated: ${SATURATED_MEANING}`] : []),
     ...(clientSaturated ? [`status ..., client saturated / starved / behind: ${CLIENT_SATURATED_MEANING}`] : []),
     ...(unstable ? [`status ..., unstable: ${UNSTABLE_MEANING}`] : []),

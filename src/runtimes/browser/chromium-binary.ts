@@ -2,11 +2,12 @@
  * Which Chromium the browser client runs, and with which flags. The binary is
  * the one WSBENCH_CHROMIUM names, else Debian's /usr/bin/chromium, else the
  * first `chromium` or `chromium-browser` on PATH: the system's browser, never
- * one downloaded. Its version comes from `<binary> --version`, once per process.
+ * one downloaded. Its version comes from `<binary> --version`, once per process
+ * (version-output.ts: in a process group of its own, all of which goes when it is done).
  */
-import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { versionOutput } from '../version-output.js';
 
 export const CHROMIUM_ENV = 'WSBENCH_CHROMIUM';
 const DEFAULT_PATH = '/usr/bin/chromium';
@@ -76,11 +77,7 @@ async function probe(): Promise<ChromiumProbe> {
   if ('reason' in binary) return { available: false, version: null, reason: binary.reason };
   let output: string;
   try {
-    output = await new Promise<string>((resolve, reject) => {
-      execFile(binary.path, ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS }, (error, stdout) =>
-        error ? reject(error) : resolve(stdout),
-      );
-    });
+    output = await versionOutput(binary.path, VERSION_TIMEOUT_MS);
   } catch (error) {
     return {
       available: false,
