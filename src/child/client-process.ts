@@ -107,6 +107,15 @@ function closeWindow(): void {
   windowControl.abort();
 }
 
+let saidAllLost = false;
+/** Tells the parent when this process's connections are all lost, and when one opens again after that (window-watch.ts). */
+function tellConnections(): void {
+  const allLost = book.allLostAtUs() !== null;
+  if (allLost === saidAllLost) return;
+  saidAllLost = allLost;
+  void sendToParent({ type: 'connections', allLost });
+}
+
 function note(text: string): void {
   // A note repeated (every dropped connection says the same) must not crowd out the others.
   if (notes.length < MAX_NOTES && !notes.includes(text)) notes.push(text);
@@ -149,12 +158,14 @@ async function run(message: ClientStartMessage): Promise<void> {
             ...(message.tls ? { tls: message.tls } : {}),
             onUnexpectedClose(reason) {
               counted(reason);
+              tellConnections();
               lost.add();
               note(reason);
               options.onUnexpectedClose?.(reason);
             },
           }),
         );
+        tellConnections();
         handshakes.record(connection);
         return connection;
       },

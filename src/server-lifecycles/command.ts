@@ -174,9 +174,13 @@ export class CommandServer implements CellServer {
   /** Rejects when the server died during the cell (its command exited, and no daemon of it runs on). */
   async report(): Promise<ServerReport | null> {
     const report = await this.window.report();
-    if (this.exitInfo && !this.daemonRuns())
-      throw new ChildFailure(`${this.spec.name} ${this.exitInfo}`, undefined, this.exitedAtEpochMs);
+    if (this.gone()) throw new ChildFailure(`${this.spec.name} ${this.exitInfo}`, undefined, this.exitedAtEpochMs);
     return report;
+  }
+
+  /** Its command exited, and nothing it left behind (a daemon in its cgroup or on its port) runs on. */
+  gone(): boolean {
+    return this.exitInfo !== null && !this.daemonRuns();
   }
 
   notes(): string[] {
