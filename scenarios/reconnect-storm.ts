@@ -11,7 +11,9 @@
  * open: an HDR histogram whose percentiles are the time until 50/90/99/100 %
  * of the clients were back. Every attempt, and every failed one by reason
  * (refused while the server is down, reset, timeout, HTTP status ...), is
- * counted; a client still down when the window ends is `never back`.
+ * counted; a client still down when the window ends is `never back`. Only the
+ * kill may drop a connection: one lost before it, or after its client was
+ * back, is `lost unplanned`, a fault like `never back`.
  *
  * The window closes once every client of every process is back, or at its
  * `duration` at the latest. Wire protocol for servers in other languages:
@@ -156,18 +158,24 @@ export default defineScenario({
     const settings = { policy: p.policy, delayMs: p.delay, backoffBaseMs: p.backoffBase, backoffCapMs: p.backoffCap };
     let down = 0;
     let wake: () => void = () => undefined;
+    /** Every drop: when its connection opened and when it was lost (µs), judged once the kill's time is known. */
+    const drops: Array<{ openedAtUs: number; lostAtUs: number }> = [];
 
-    const open = (client: Client): Promise<ClientConnection> => {
-      return ctx.connect({
+    const open = async (client: Client): Promise<ClientConnection> => {
+      let openedAtUs = Number.NaN;
+      const connection = await ctx.connect({
         ...sourceOf(first + client.index),
         onMessage: () => undefined,
         // wsbench counts the drop in connectionsLost; the client goes after its server again.
         onUnexpectedClose: () => {
+          drops.push({ openedAtUs, lostAtUs: ctx.nowUs() });
           client.connection = null;
           down += 1;
           if (!client.reconnecting) void reconnect(client);
         },
       });
+      openedAtUs = ctx.nowUs();
+      return connection;
     };
 
     const reconnect = async (client: Client): Promise<void> => {
@@ -231,6 +239,10 @@ export default defineScenario({
       }
     }
     ctx.counter('neverBack').add(clients.filter((c) => c.connection === null).length);
+    // The kill drops the connections that were open when it came; any other drop is the server's doing.
+    const byKill = (d: { openedAtUs: number; lostAtUs: number }): boolean =>
+      restart !== null && d.openedAtUs < restart.stoppedAtUs && d.lostAtUs >= restart.stoppedAtUs;
+    ctx.counter('lostUnplanned').add(drops.filter((d) => !byKill(d)).length);
     await Promise.all(clients.map((c) => c.connection?.close()));
   },
 
@@ -240,6 +252,12 @@ export default defineScenario({
     // Not a fault: the kill drops every client on purpose.
     lost: total('connectionsLost', 'lost', {
       description: 'connections dropped under the clients (by the kill, as a rule: one per client)',
+    }),
+    // A fault: a drop the kill did not cause.
+    lostUnplanned: total('lostUnplanned', 'lost unplanned', {
+      role: 'errors',
+      description:
+        'connections dropped other than by the kill: before it, or after their client was back (the server closed them or went away)',
     }),
     back: total('back', 'back', { better: 'higher', description: 'clients connected again after a drop' }),
     // A fault: a client the server never took back within the window.

@@ -11,8 +11,11 @@
  * name the real problem. Then issue 42's (D1-D7): merge's exit code with a
  * shard's errors, a plan that is a link to a password file, --format files in
  * /proc or on the run's own files, --slo bounds no cell can keep, a result
- * with negative counts, and a Chromium that hangs on --version. Each returns
- * what went wrong the way
+ * with negative counts, and a Chromium that hangs on --version; and its D8-D14:
+ * a dead server's cell that must end then, folders the system will not make, a
+ * scenario that never loads, IPv6 loopback, a URL fragment, and a reconnect
+ * storm's server that drops connections besides the restart. Each returns what
+ * went wrong the way
  * scripts/fault-run.mjs says; every case runs in its own folder, its
  * "elsewhere" sibling checksummed.
  */
@@ -31,6 +34,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   caseDirs,
@@ -46,6 +50,8 @@ import {
 const NOTHING = { code: null, hung: false, left: [], lost: null, readAsOk: null, outside: [] };
 /** Reading a special file must end at once: longer than this is a hang. */
 const SPECIAL_FILE_HANG_MS = 20_000;
+/** A cell whose server died a second into a 30 s window ends well before the window would have: this is "well before". */
+const DEAD_SERVER_END_MS = 20_000;
 
 export function hostileCases({ bin, buildRoot, readResultFile }) {
   const fixture = (name) => join(buildRoot, `dist/test/fixtures/${name}.js`);
@@ -711,6 +717,135 @@ export function hostileCases({ bin, buildRoot, readResultFile }) {
       '--target-pid of a pgrep that found nothing',
       () => ({ argv: ['run', 'echo', '--target', 'ws://127.0.0.1:9/', '--target-pid', '', '--clients', 'ws'] }),
       /^wsbench: --target-pid: (?!"" is not a process id$)/,
+    ),
+
+    // ---------------------------------------------------------------- issue 42, round 4 (D8-D14)
+    hostile('D8: a --server-cmd that dies 1 s into --duration 30s ends its cell then, not ok', async ({ dir }) => {
+      const out = join(dir, 'r.json');
+      const tag = tagged();
+      const started = Date.now();
+      const ran = await runBin(
+        [
+          'run',
+          'echo',
+          '--server-cmd',
+          `dies=${node} ${ECHO} --port {port} --mode exit-after --after-ms 1000 --tag ${tag}`,
+          '--clients',
+          'ws',
+          '--duration',
+          '30s',
+          '--out',
+          out,
+        ],
+        { cwd: dir, tag },
+      );
+      const tookMs = Date.now() - started;
+      const shown = faultShown(readResultFile, out, ran.code, 'fault');
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: ran.left,
+        lost: shown.lost,
+        readAsOk:
+          shown.readAsOk ??
+          (tookMs >= DEAD_SERVER_END_MS
+            ? `took ${(tookMs / 1000).toFixed(1)} s of a 30 s window: the dead server's cell ran on`
+            : null),
+      };
+    }),
+    refused(
+      'D9: init in /proc/newdir (mkdir answers ENOENT)',
+      () => ({ argv: ['init', '/proc/wsbench-newdir'] }),
+      /^wsbench: cannot create the folder \/proc\/wsbench-newdir: \/proc takes no new folder \(ENOENT\)$/,
+    ),
+    refused(
+      'D9: report --out /proc/newdir',
+      ({ dir }) => {
+        copyFileSync(PREVIOUS, join(dir, 'r.json'));
+        return { argv: ['report', join(dir, 'r.json'), '--out', '/proc/wsbench-newdir'] };
+      },
+      /^wsbench: cannot create the folder \/proc\/wsbench-newdir: /,
+    ),
+    refused(
+      'D10: init in /sys/newdir (EPERM)',
+      () => ({ argv: ['init', '/sys/wsbench-newdir'] }),
+      /^wsbench: cannot create the folder \/sys\/wsbench-newdir: not permitted in \/sys \(EPERM\)$/,
+    ),
+    hostile('D10: init in a folder whose parent is immutable', async ({ dir }) => {
+      if (process.getuid?.() !== 0) return { skipped: 'chattr +i needs root' };
+      const parent = join(dir, 'immutable');
+      mkdirSync(parent);
+      if (spawnSync('chattr', ['+i', parent]).status !== 0)
+        return { skipped: 'chattr +i is not available here (no chattr, or a file system without the flag)' };
+      try {
+        const ran = await runBin(['init', join(parent, 'project')], { cwd: dir, hangMs: SPECIAL_FILE_HANG_MS });
+        const lines = ran.stderr.trim().split('\n').filter(Boolean);
+        const wrong =
+          ran.code !== 2 || lines.length !== 1 || !/^wsbench: cannot create the folder .*\(EPERM\)$/.test(lines[0])
+            ? `exit ${ran.code}, ${lines.length} lines: ${lines[0] ?? ''}`
+            : null;
+        return { code: ran.code, hung: ran.hung, left: ran.left, readAsOk: wrong };
+      } finally {
+        spawnSync('chattr', ['-i', parent]);
+      }
+    }),
+    refused(
+      'D11: a scenario whose top-level await never settles',
+      () => ({ argv: ['run', fixture('never-loads-scenario'), '--servers', 'ws', '--clients', 'ws'] }),
+      /^wsbench: scenario .*never-loads-scenario\.js never finished loading: /,
+    ),
+    hostile('D12: --host ::1, an echo run on IPv6 loopback (ws x ws)', async ({ dir }) => {
+      const v6 = await new Promise((resolve) => {
+        const probe = createServer().once('error', () => resolve(false));
+        probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+      });
+      if (!v6) return { skipped: 'no IPv6 loopback here' };
+      const out = join(dir, 'r.json');
+      const ran = await runBin(
+        ['run', 'echo', '--host', '::1', '--servers', 'ws', '--clients', 'ws', '--duration', '1s', '--out', out],
+        { cwd: dir },
+      );
+      let cell;
+      try {
+        cell = readResultFile(out).cells[0];
+      } catch (error) {
+        return { code: ran.code, hung: ran.hung, left: ran.left, lost: `no result: ${error.message.split('\n')[0]}` };
+      }
+      return {
+        code: ran.code,
+        hung: ran.hung,
+        left: ran.left,
+        lost:
+          ran.code === 0 && cell?.status === 'ok'
+            ? null
+            : `the run on ::1 did not measure (exit ${ran.code}, ${cell?.status}: ${cell?.reason ?? ran.stderr.trim().split('\n').at(-1)})`,
+      };
+    }),
+    refused(
+      'D13: a --target URL with a #fragment',
+      () => ({ argv: ['run', 'echo', '--target', 'ws://127.0.0.1:1/#frag=SECRET', '--clients', 'ws'] }),
+      /^(?!.*SECRET)wsbench: --target: "ws:\/\/127\.0\.0\.1:1\/#\.\.\." has a #fragment/,
+    ),
+    faultRun(
+      'D14: reconnect-storm: a server that cuts every second connection 0.3-0.8 s after it opens',
+      (out, tag) => [
+        'run',
+        'reconnect-storm',
+        '--server-cmd',
+        front('--close-every 2', tag),
+        '--clients',
+        'ws',
+        '--connections',
+        '20',
+        '--restart-at',
+        '1500ms',
+        '--downtime',
+        '200ms',
+        '--duration',
+        '6s',
+        '--out',
+        out,
+      ],
     ),
   ];
 }

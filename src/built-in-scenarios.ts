@@ -386,6 +386,7 @@ export interface BuiltInScenarios {
       /** fail ECONNREFUSED (counter `connectFailedECONNREFUSED`) (count) */ connectFailedECONNREFUSED: MetricDefinition;
       /** fail other (counter `connectFailedOther`) (count) */ connectFailedOther: MetricDefinition;
       /** connections dropped under the clients (by the kill, as a rule: one per client) (counter `connectionsLost`) (count) */ lost: MetricDefinition;
+      /** connections dropped other than by the kill: before it, or after their client was back (the server closed them or went away) (counter `lostUnplanned`) (count) */ lostUnplanned: MetricDefinition;
       /** clients connected again after a drop (counter `back`) (count) */ back: MetricDefinition;
       /** clients still without a connection when the window ended (counter `neverBack`) (count) */ neverBack: MetricDefinition;
       /** median (p50) of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackP50Ms: MetricDefinition;

@@ -50,6 +50,8 @@ export class ManagedChild {
   onProgress: ((message: ProgressMessage) => void) | null = null;
   /** Called when a client says its measurement window closed. */
   onWindowClosed: (() => void) | null = null;
+  /** True while every connection of this client process is lost, as it last said. */
+  connectionsAllLost = false;
   /** Called when a server process tells its siblings something (ctx.tellSiblings). */
   onSibling: ((message: SiblingMessage) => void) | null = null;
 
@@ -85,6 +87,10 @@ export class ManagedChild {
       }
       if (message.type === 'window-closed') {
         this.onWindowClosed?.();
+        return;
+      }
+      if (message.type === 'connections') {
+        this.connectionsAllLost = message.allLost;
         return;
       }
       if (message.type === 'sibling') {

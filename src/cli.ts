@@ -65,8 +65,16 @@ function parseTopLevel(args: string[]): number {
 
 let settled = false;
 // Node exits 0 when nothing is left to wait for: a command whose work vanished that way wrote nothing, and must not read as success.
+// Judged the second time: a wait that knows why it can never end (a scenario that never loads) rejects on the
+// first, and the command then ends with that reason; the turn given here keeps Node from exiting meanwhile.
+let gaveOneMoreTurn = false;
 process.on('beforeExit', () => {
   if (settled) return;
+  if (!gaveOneMoreTurn) {
+    gaveOneMoreTurn = true;
+    setImmediate(() => undefined);
+    return;
+  }
   process.stderr.write('wsbench: internal error: the command stopped with its work unfinished and wrote no result\n');
   process.exit(1);
 });

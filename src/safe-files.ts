@@ -27,6 +27,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
+import { dirname } from 'node:path';
 import { UsageError } from './errors.js';
 
 const MiB = 1024 * 1024;
@@ -277,13 +278,57 @@ function appendProblem(path: string, error: unknown): string {
  * or a file, is refused in one line. Checked again after making it, so a link swapped in is caught.
  */
 export function realFolder(path: string, what = 'wsbench writes its files only into real folders'): void {
-  let entry = entryAt(path);
+  let entry = folderEntryAt(path);
   if (entry === null) {
-    mkdirSync(path, { recursive: true });
-    entry = entryAt(path);
+    makeFolders(path);
+    entry = folderEntryAt(path);
   }
   if (entry?.isSymbolicLink()) throw new UsageError(`${path} is a symbolic link: ${what}`);
   if (!entry?.isDirectory()) throw new UsageError(`${path} is ${entry ? kindOf(entry) : 'gone'}, not a folder`);
+}
+
+/**
+ * Makes `path` and its missing parents one at a time. Not mkdirSync's `recursive`: where the parent exists
+ * but takes no folder (/proc answers ENOENT), Node's loop retries forever at full CPU.
+ */
+function makeFolders(path: string): void {
+  const missing: string[] = [];
+  for (let at = path; folderEntryAt(at) === null && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      // Made meanwhile by someone else: what is there is judged by the caller.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new UsageError(`cannot create the folder ${folder}: ${folderProblem(folder, error)}`);
+    }
+  }
+}
+
+/** entryAt() for a folder wsbench is to make: a parent that is a file or cannot be searched is a UsageError. */
+export function folderEntryAt(path: string): Stats | null {
+  try {
+    return entryAt(path);
+  } catch (error) {
+    throw new UsageError(`cannot create the folder ${path}: ${folderProblem(path, error)}`);
+  }
+}
+
+function folderProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    // The parent exists (it was just found): it is one that takes no new entry, as /proc.
+    ENOENT: `${dirname(path)} takes no new folder`,
+    ENOTDIR: 'a part of its path is not a folder',
+    EACCES: 'permission denied',
+    EPERM: `not permitted in ${dirname(path)}`,
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    ENAMETOOLONG: 'the name is too long',
+  };
+  const said = code ? words[code] : undefined;
+  return said ? `${said} (${code})` : (code ?? (error as Error).message.split('\n')[0]!);
 }
 
 function closeQuietly(fd: number): void {

@@ -91,7 +91,7 @@ const cases: Array<[string, string[], string]> = [
   [
     'non-loopback host',
     ['run', 'echo', '--host', '10.0.0.1'],
-    'wsbench: --host: 10.0.0.1 is not a loopback address (127.x.x.x)',
+    'wsbench: --host: 10.0.0.1 is not a loopback address (127.x.x.x or ::1)',
   ],
   [
     'unknown preset',

@@ -8,7 +8,8 @@
  * the .venv the README's own line makes). A run that lasts minutes or an hour
  * is stopped as Ctrl+C stops it once it has measured its first cell (or
  * step): it must then write what it measured and exit 130. What a check
- * cannot run inside `npm test` (it downloads) is in its name.
+ * cannot run inside `npm test` (it downloads) is in its name. The commands of
+ * docs/ are docs-commands.test.ts's.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';

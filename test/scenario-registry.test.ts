@@ -1,8 +1,9 @@
 /**
  * Adding a built-in scenario is its file in scenarios/ and its page in
  * docs/scenarios/, listed in docs/scenarios/README.md (src/built-in-scenarios.ts
- * is generated: test/built-in-registry.test.ts says how). A scenario without its
- * page or its index line, or a page for a scenario that is gone, fails here.
+ * is generated: test/built-in-registry.test.ts says how), and in the README's
+ * "Scenarios" list. A scenario without its page, its index line or its README
+ * line, or a page or line for a scenario that is gone, fails here.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,4 +30,16 @@ test('every built-in scenario has its page in docs/scenarios/ and its line in th
     [],
     'pages of scenarios that are not built in',
   );
+});
+
+test("the README's Scenarios section lists every built-in scenario, and no other", () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Scenarios\n');
+  assert.ok(start >= 0, 'the README has a "## Scenarios" section');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const listed = [...section.matchAll(/^- \[([^\]]+)\]\(docs\/scenarios\/([^)]+)\.md\)/gm)].map((m) => {
+    assert.equal(m[1], m[2], `the README links ${m[1]} to docs/scenarios/${m[2]}.md`);
+    return m[1]!;
+  });
+  assert.deepEqual([...listed].sort(), builtInScenarios());
 });

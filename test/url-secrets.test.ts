@@ -222,3 +222,33 @@ test('a refused URL and a refused handshake say the URL without its secrets', as
   noSecret('stderr', outcome.stderr);
   noSecret('the result', readFileSync(out, 'utf8'));
 });
+
+test('a URL with a #fragment is refused in one line that does not quote the fragment, exit 2', async () => {
+  const dir = tempDir();
+  const target = await runCli(
+    ['run', 'echo', '--clients', 'ws', '--target', `ws://admin:${PASSWORD}@127.0.0.1:1/?token=${TOKEN}#frag=SECRET`],
+    { cwd: dir },
+  );
+  assert.equal(
+    usageErrorLine(target),
+    'wsbench: --target: "ws://admin:***@127.0.0.1:1/?token=***#..." has a #fragment: a WebSocket URL has none (RFC 6455, section 3), and a server never sees one; remove it',
+  );
+  const command = await runCli(
+    [
+      'run',
+      'echo',
+      '--clients',
+      'ws',
+      '--server-cmd',
+      `srv=${fixtureCommand('echo', newTag())}`,
+      '--server-url',
+      'ws://{host}:{port}/#frag=SECRET',
+    ],
+    { cwd: dir },
+  );
+  assert.equal(
+    usageErrorLine(command),
+    'wsbench: --server-url: srv: "ws://{host}:{port}/#..." has a #fragment: a WebSocket URL has none (RFC 6455, section 3), and a server never sees one; remove it',
+  );
+  assert.deepEqual(readdirSync(dir), [], 'nothing written');
+});

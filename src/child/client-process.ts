@@ -132,6 +132,15 @@ function closeWindow(): void {
   windowControl.abort();
 }
 
+let saidAllLost = false;
+/** Tells the parent when this process's connections are all lost, and when one opens again after that (window-watch.ts). */
+function tellConnections(): void {
+  const allLost = book.allLostAtUs() !== null;
+  if (allLost === saidAllLost) return;
+  saidAllLost = allLost;
+  void sendToParent({ type: 'connections', allLost });
+}
+
 function note(text: string): void {
   // A note repeated (every dropped connection says the same) must not crowd out the others.
   if (notes.length < MAX_NOTES && !notes.includes(text)) notes.push(text);
@@ -142,7 +151,7 @@ async function run(message: ClientStartMessage): Promise<void> {
   const extraHttp: Array<ReturnType<typeof createHttpClient>> = [];
   const lost = metrics.counter('connectionsLost');
   const deflateAsked = message.params.deflate === 'on';
-  const loopbackServer = isLoopback(message.url);
+  const sourceAddressesReach = reachedFrom127(message.url);
   const handshakes = handshakeLog((name) => metrics.counter(name), note, deflateAsked);
   try {
     const adapter = await loadClientAdapter(message.adapter);
@@ -158,24 +167,29 @@ async function run(message: ClientStartMessage): Promise<void> {
       sizeHistogram: (name) => metrics.sizeHistogram(name),
       counter: (name) => metrics.counter(name),
       connect: async ({ timeoutMs, ...options }) => {
+        // Toward another machine they never could (sharding's servers are elsewhere); ::1 is this machine's, and worth saying.
+        if (options.localAddress && new URL(message.url).hostname === '[::1]')
+          note('connections from one source address: 127.x source addresses cannot reach ::1');
         // A tap the stack cannot give is refused before any connection is tried: no connection fault.
         if (options.onWireData && !adapter.capabilities.wireTap)
           return adapter.connect(message.url, { ...options, onUnexpectedClose: () => undefined });
         const connection = await countedConnect(book, timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, (counted) =>
           adapter.connect(message.url, {
             ...options,
-            // 127.x source addresses spread load over loopback ports; toward another host they cannot route.
-            ...(options.localAddress && !loopbackServer ? { localAddress: undefined } : {}),
+            // 127.x source addresses spread load over loopback ports; toward another host, or ::1, they cannot route.
+            ...(options.localAddress && !sourceAddressesReach ? { localAddress: undefined } : {}),
             deflate: deflateAsked,
             ...(message.tls ? { tls: message.tls } : {}),
             onUnexpectedClose(reason) {
               counted(reason);
+              tellConnections();
               lost.add();
               note(reason);
               options.onUnexpectedClose?.(reason);
             },
           }),
         );
+        tellConnections();
         handshakes.record(connection);
         return connection;
       },
@@ -236,8 +250,8 @@ function report(): ProcessReport {
   };
 }
 
-/** True when the server is on this machine's loopback, where any 127.x source address can reach it. */
-function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+/** True when the server is on this machine's IPv4 loopback, where any 127.x source address can reach it (::1 is not). */
+function reachedFrom127(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || /^127\./.test(host);
 }

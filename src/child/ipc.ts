@@ -81,6 +81,8 @@ export type FromChild =
   | ProgressMessage
   /** A client's window closed (its work is done, or it was told to stop); what follows is cleanup. */
   | { type: 'window-closed' }
+  /** A client's connections are all lost (allLost), or one opened again after that: sent on each change. */
+  | { type: 'connections'; allLost: boolean }
   | SiblingMessage
   | { type: 'report'; report: ProcessReport; stackDrops?: number }
   | { type: 'failed'; reason: string; report?: ProcessReport };

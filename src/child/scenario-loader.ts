@@ -85,8 +85,12 @@ function checkedFile(path: string, label: string): string {
 export async function importScenario(url: string, name?: string): Promise<AnyScenario> {
   let module: Record<string, unknown>;
   try {
-    module = (await import(url)) as Record<string, unknown>;
+    module = (await unlessStuck(import(url))) as Record<string, unknown>;
   } catch (error) {
+    if (error instanceof NeverLoaded)
+      throw new UsageError(
+        `scenario ${shortName(url)} never finished loading: its module's top-level await waits for something that can never happen`,
+      );
     throw new UsageError(`cannot load scenario ${shortName(url)}: ${(error as Error).message.split('\n')[0]}`);
   }
   const found = [...new Set(Object.values(module).filter(isScenario))];
@@ -108,6 +112,30 @@ export async function importScenario(url: string, name?: string): Promise<AnySce
       `${shortName(url)} exports several scenarios (${found.map((s) => s.name).join(', ')}); make one the default export`,
     );
   throw new UsageError(`${shortName(url)} does not export a scenario made with defineScenario()`);
+}
+
+class NeverLoaded extends Error {}
+
+/** The imports under way, each with the rejection it gets should Node run out of work first. */
+const loading = new Set<() => void>();
+const rejectAllLoading = (): void => {
+  for (const stuck of loading) stuck();
+};
+
+/**
+ * `pending`, or a NeverLoaded rejection once Node is about to exit with it still pending: nothing (no
+ * timer, socket or child) is left that could settle it, as with a top-level await of a promise nobody
+ * resolves. Prepended, so the CLI's own check of unfinished work hears of it after this rejection.
+ */
+function unlessStuck<T>(pending: Promise<T>): Promise<T> {
+  let stuck: () => void = () => undefined;
+  const never = new Promise<never>((_, reject) => (stuck = () => reject(new NeverLoaded())));
+  if (loading.size === 0) process.prependListener('beforeExit', rejectAllLoading);
+  loading.add(stuck);
+  return Promise.race([pending, never]).finally(() => {
+    loading.delete(stuck);
+    if (loading.size === 0) process.removeListener('beforeExit', rejectAllLoading);
+  });
 }
 
 function shortName(url: string): string {

@@ -16,7 +16,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { subcommand } from './subcommand.js';
 import { UsageError } from '../errors.js';
 import { packageRoot, VENDOR_DIR, wsbenchDependency } from './init-dependency.js';
-import { createNew, entryAt, kindOf, realFolder } from '../safe-files.js';
+import { createNew, folderEntryAt, kindOf, realFolder } from '../safe-files.js';
 
 /** Copied as they are: template file -> name in the new project. */
 const TEMPLATES: Array<[string, string]> = [
@@ -86,7 +86,7 @@ export async function initFromArgs(args: string[]): Promise<number> {
 }
 
 function checkEmpty(dir: string): void {
-  const entry = entryAt(dir);
+  const entry = folderEntryAt(dir);
   if (entry === null) return;
   if (entry.isSymbolicLink())
     throw new UsageError(

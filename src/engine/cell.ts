@@ -14,6 +14,7 @@ import type { LoadedScenario } from '../child/scenario-loader.js';
 import type { MetricDefinition } from '../scenario-types.js';
 import { TimeSeriesCollector, progressIntervalMs } from '../measure/time-series.js';
 import { cellWindow } from './window.js';
+import { watchWindow } from './window-watch.js';
 import { WindowResources } from '../measure/window-resources.js';
 import { silenceOf } from '../measure/saturation.js';
 import { readyTimeoutMs } from './ready-timeout.js';
@@ -173,7 +174,9 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     restart?.arm(clients, resources, options.signal);
     options.onWindowOpen?.();
     const reports = clients.map((c) => c.waitFor('report', window.limitMs + CLIENT_WRAP_UP_TIMEOUT_MS, 'report'));
+    const watch = watchWindow(server, clients, plan.loaded.scenario);
     await waitForWindow(window.limitMs, options.signal, reports);
+    watch.stop();
     for (const client of clients) client.send({ type: 'stop' });
 
     for (const [index, outcome] of (await Promise.allSettled(reports)).entries()) {

@@ -202,8 +202,8 @@ function checkOptions(options: Omit<MatrixOptions, 'scenario'>): CheckedOptions 
   const clientProcesses = wholeNumber('clientProcesses', options.clientProcesses ?? 1, 1, 64);
   const repeat = wholeNumber('repeat', options.repeat ?? 1, 1, 100);
   const host = options.host ?? '127.0.0.1';
-  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
-    throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x)`);
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) && host !== '::1')
+    throw new ParameterError('host', `${host} is not a loopback address (127.x.x.x or ::1)`);
   return { servers, clients, clientProcesses, repeat, host, foreign };
 }
 

@@ -64,6 +64,8 @@ export class RestartingServer implements CellServer {
   private port = 0;
   private timer: NodeJS.Timeout | null = null;
   private restarting: Promise<void> | null = null;
+  /** From the kill until the new server serves (or gives up): the server is down on purpose. */
+  private restartUnderWay = false;
   private failure: string | null = null;
   private readonly ownNotes: string[] = [];
   /** Aborted by the cell's signal or by stop(): a restart under way gives up. */
@@ -100,7 +102,10 @@ export class RestartingServer implements CellServer {
     this.unlisten = () => signal.removeEventListener('abort', abort);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.restarting = this.restart(clients, resources);
+      this.restartUnderWay = true;
+      this.restarting = this.restart(clients, resources).finally(() => {
+        this.restartUnderWay = false;
+      });
     }, this.schedule.atMs);
   }
 
@@ -122,6 +127,11 @@ export class RestartingServer implements CellServer {
 
   report(): Promise<ServerReport | null> {
     return this.current!.report();
+  }
+
+  /** The server of the moment is dead, and not by the planned kill. */
+  gone(): boolean {
+    return !this.restartUnderWay && (this.current?.gone?.() ?? false);
   }
 
   async stop(): Promise<void> {

@@ -87,6 +87,11 @@ export class ChildServer implements CellServer {
     };
   }
 
+  /** One process of it exited: the server as the cell knows it is no more. */
+  gone(): boolean {
+    return this.children.some((child) => child.exitedAtEpochMs !== null);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.children.map((child) => child.stop()));
   }

@@ -23,6 +23,7 @@ import { ProbeFailure, probeServer } from './probe.js';
 import { ForeignWindow } from './foreign-window.js';
 import { ServerCgroup } from './server-cgroup.js';
 import { groupOf, listenersOn, startTicks } from './port-listeners.js';
+import { hostText } from '../listening/listen-address.js';
 
 const STOP_GRACE_MS = 3000;
 const POLL_MS = 50;
@@ -128,14 +129,15 @@ export class CommandServer implements CellServer {
         const what =
           where === null
             ? 'printed no port'
-            : `${this.exitInfo ? `${this.exitInfo}, and nothing ` : ''}was not listening on ${host}:${where}`;
+            : `${this.exitInfo ? `${this.exitInfo}, and nothing ` : ''}was not listening on ${hostText(host)}:${where}`;
         throw new Error(
           `${this.spec.name} ${what} within ${this.spec.startTimeoutMs / 1000}s; ${line ? `last line on stderr: ${line}` : 'it printed nothing on stderr'}`,
         );
       }
       if (where !== null) {
         const url = urlWithParams(
-          fillPlaceholders(this.spec.urlTemplate, { host, port: where }),
+          // In a URL an IPv6 address goes in brackets; the command gets it bare, as a server's --host takes it.
+          fillPlaceholders(this.spec.urlTemplate, { host: hostText(host), port: where }),
           this.cell.scenario,
           this.cell.params,
         );
@@ -172,9 +174,13 @@ export class CommandServer implements CellServer {
   /** Rejects when the server died during the cell (its command exited, and no daemon of it runs on). */
   async report(): Promise<ServerReport | null> {
     const report = await this.window.report();
-    if (this.exitInfo && !this.daemonRuns())
-      throw new ChildFailure(`${this.spec.name} ${this.exitInfo}`, undefined, this.exitedAtEpochMs);
+    if (this.gone()) throw new ChildFailure(`${this.spec.name} ${this.exitInfo}`, undefined, this.exitedAtEpochMs);
     return report;
+  }
+
+  /** Its command exited, and nothing it left behind (a daemon in its cgroup or on its port) runs on. */
+  gone(): boolean {
+    return this.exitInfo !== null && !this.daemonRuns();
   }
 
   notes(): string[] {

@@ -69,6 +69,7 @@ export function foreignSpecs(
   for (const target of targets) {
     const protocol = protocolOfUrl(target.url);
     if (!protocol) throw new ParameterError('targets', `"${redactUrl(target.url)}" is not ${URL_KINDS}`);
+    if (target.url.includes('#')) throw new ParameterError('targets', withFragment(target.url));
     const name = target.name ?? new URL(target.url).host;
     checkName('targets', name, redactUrl(target.url));
     if (target.pid !== undefined) {
@@ -106,6 +107,8 @@ export function foreignSpecs(
         'serverUrl',
         `${command.name}: "${urlTemplate}" is not ${URL_KINDS} ({host} and {port} are filled in)`,
       );
+    if (urlTemplate.includes('#'))
+      throw new ParameterError('serverUrl', `${command.name}: ${withFragment(urlTemplate)}`);
     if (certificate && !isTlsUrl(sampleUrl)) {
       throw new ParameterError(
         'serverUrl',
@@ -131,6 +134,14 @@ export function foreignSpecs(
     });
   }
   return specs;
+}
+
+/**
+ * Why a URL with a #fragment is refused, quoting it up to the "#" (secrets redacted): the fragment is
+ * never sent to a server, and is no place for wsbench to keep whatever someone put there.
+ */
+function withFragment(url: string): string {
+  return `"${redactUrl(url.slice(0, url.indexOf('#')))}#..." has a #fragment: a WebSocket URL has none (RFC 6455, section 3), and a server never sees one; remove it`;
 }
 
 /** The program of a command that runs without a shell, when it cannot be found; null otherwise. */

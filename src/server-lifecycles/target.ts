@@ -70,9 +70,13 @@ export class TargetServer implements CellServer {
   /** Rejects when the process given by --target-pid is gone: the server died, whatever its connections did. */
   async report(): Promise<ServerReport | null> {
     const report = await this.window.report();
-    if (this.pid !== null && !readProcess(this.pid))
-      throw new ChildFailure(`target ${this.spec.name}: its process ${this.pid} is gone`);
+    if (this.gone()) throw new ChildFailure(`target ${this.spec.name}: its process ${this.pid} is gone`);
     return report;
+  }
+
+  /** Known only with --target-pid: that process is gone. */
+  gone(): boolean {
+    return this.pid !== null && !readProcess(this.pid);
   }
 
   async stop(): Promise<void> {

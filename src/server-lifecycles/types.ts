@@ -63,6 +63,11 @@ export interface CellServer {
    * wait in it has its own deadline, short of the interrupt grace: an interrupted cell still gets it.
    */
   report(): Promise<ServerReport | null>;
+  /**
+   * True once the server is dead: none of its processes runs (nor one it left behind). Absent, or always
+   * false, where wsbench cannot tell (a --target without --target-pid).
+   */
+  gone?(): boolean;
   /** Stops it (a no-op for a target); safe to call more than once and after a failed start. */
   stop(): Promise<void>;
   /** Kills it at once, as a crash would (SIGKILL to all of it); stop() still reaps it. Absent where wsbench may not (a target). */

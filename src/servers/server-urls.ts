@@ -1,3 +1,5 @@
+import { hostText } from '../listening/listen-address.js';
+
 /** The addresses a listening server reports, in one place so the TLS schemes follow the same rule on every stack. */
 export interface ServerUrls {
   url: string;
@@ -14,6 +16,6 @@ export function serverUrls(
   port: number,
   { tls, socketio = false }: { tls: boolean; socketio?: boolean },
 ): ServerUrls {
-  const httpUrl = `${tls ? 'https' : 'http'}://${host}:${port}`;
-  return { url: socketio ? httpUrl : `${tls ? 'wss' : 'ws'}://${host}:${port}/`, httpUrl };
+  const httpUrl = `${tls ? 'https' : 'http'}://${hostText(host)}:${port}`;
+  return { url: socketio ? httpUrl : `${tls ? 'wss' : 'ws'}://${hostText(host)}:${port}/`, httpUrl };
 }

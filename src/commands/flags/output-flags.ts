@@ -61,7 +61,7 @@ export const OUTPUT_FLAGS: readonly FlagDeclaration[] = [
   {
     flag: '--host',
     value: '<address>',
-    help: 'loopback address the server binds',
+    help: 'loopback address the server binds (127.x.x.x, or ::1 for IPv6)',
     default: '127.0.0.1',
     commands: { run: true, capacity: true },
   },
