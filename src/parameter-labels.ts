@@ -59,12 +59,29 @@ export function fixedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>>
 
 /** `payload=32B duration=5s ...`: what every cell of a scenario ran with; '' when nothing is shared. */
 export function fixedParametersText(
-  cells: ReadonlyArray<Pick<CellResult, 'params'>>,
+  cells: ReadonlyArray<Pick<CellResult, 'params' | 'load'>>,
   parameters: Readonly<Record<string, ParameterInfo>>,
 ): string {
+  // Parameters every cell's load text already says (the closed loop's rate=0 and the rest) are not said twice.
+  const said = new Set(cells.length > 0 ? cells.flatMap((c) => c.load?.says ?? []) : []);
+  const saidByAll = [...said].filter((name) => cells.every((c) => c.load?.says?.includes(name)));
   return fixedParameters(cells)
+    .filter(([name]) => !saidByAll.includes(name))
     .map(([name, value]) => parameterText(name, parameters[name], value))
     .join(' ');
+}
+
+/**
+ * What every cell shares, for the line above a table or under a chart's title: the load model they all ran
+ * (`closed loop, 1 conn x 1 in flight`), then the parameters that no column shows; '' when nothing is shared.
+ */
+export function sharedByEveryCell(
+  cells: ReadonlyArray<Pick<CellResult, 'params' | 'load' | 'status'>>,
+  parameters: Readonly<Record<string, ParameterInfo>>,
+): string {
+  const loads = new Set(cells.filter((c) => c.status !== 'skipped').map((c) => c.load?.text ?? ''));
+  const load = loads.size === 1 ? [...loads][0]! : '';
+  return [load, fixedParametersText(cells, parameters)].filter(Boolean).join('; ');
 }
 
 /** `ws x uws`. */

@@ -250,8 +250,10 @@ export interface LoadModelInfo {
   model: 'open' | 'closed';
   /** The rate offered over the whole cell, msg/s, when it was one rate throughout (no stages). */
   offeredPerSec?: number;
-  /** In words, for the table: "open 5000/s", "open 1000/s, staged, poisson", "closed 1 conn x 1". */
+  /** In words, for the table: "open model, 5000/s", "closed loop, 1 conn x 1 in flight". */
   text: string;
+  /** The parameters `text` says all there is to say of (the table leaves them off its `every cell` line). */
+  says?: string[];
 }
 
 /** The numbers of a cell that measured something. `V`: its metric values' type (run() of a known scenario narrows it). */

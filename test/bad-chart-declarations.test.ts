@@ -55,7 +55,7 @@ test('bad chart requests are named on stderr and in the report; the good ones ar
     'scenarios[0].charts[2] (percentiles): not drawn: no cell recorded a histogram "ghost"',
     'scenarios[0].charts[3] (heatmap): "undeclared" not drawn: the scenario declares no metric "undeclared"',
     'scenarios[0].charts[4] (by-parameter): not drawn: no cell has a parameter "nothing"',
-    'scenarios[0].charts[5] (pie): not drawn: this wsbench draws no chart of kind "pie" (it draws percentiles, heatmap, over-time, grid, by-parameter, sizes, cumulative, resources)',
+    'scenarios[0].charts[5] (pie): not drawn: this wsbench draws no chart of kind "pie" (it draws percentiles, heatmap, over-time, grid, by-parameter, sizes, cumulative, resources, offered-load)',
     'scenarios[0].charts[6] (sizes): not drawn: histogram "rtt" holds latencies, not sizes',
   ];
   assert.deepEqual(

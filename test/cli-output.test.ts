@@ -39,6 +39,7 @@ test('--json puts the result document, and nothing else, on stdout; the file hol
     'the declarations travel with the numbers',
   );
   assert.deepEqual(Object.keys(cell.params).sort(), [
+    'arrivals',
     'binary',
     'connections',
     'deflate',
@@ -46,7 +47,11 @@ test('--json puts the result document, and nothing else, on stdout; the file hol
     'inflight',
     'messages',
     'payload',
+    'rate',
+    'ratePerConnection',
+    'seed',
     'serverProcesses',
+    'stages',
     'tls',
   ]);
 });
@@ -68,7 +73,7 @@ test('the table shows a row per measured cell with the scenario columns and the 
   const lines = outcome.stdout.trimEnd().split('\n');
   assert.equal(
     lines[1],
-    'every cell: connections=1 payload=32B binary=false inflight=1 messages=0 duration=200ms deflate=off tls=off serverProcesses=1',
+    'every cell: closed loop, 1 conn x 1 in flight; connections=1 payload=32B binary=false inflight=1 messages=0 duration=200ms deflate=off tls=off serverProcesses=1',
   );
   assert.match(
     lines[2]!,

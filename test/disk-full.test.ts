@@ -13,7 +13,7 @@ import { readResultFile } from '../src/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 const ECHO = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '200ms'];
-const DISK_BYTES = 64 * 1024;
+const DISK_BYTES = 160 * 1024;
 
 const dir = tempDir();
 const disk = join(dir, 'disk');
@@ -72,7 +72,7 @@ test('a disk with no space left: the run is refused with one line, exit 2, and l
 
 test('space runs out while the result is written: it is saved in the temp folder and named, and no temp file stays behind', async (t) => {
   if (cannotMount) return t.skip(cannotMount);
-  // Room for the lock and the journal, not for the result JSON (about 23 kB for one echo cell).
+  // Room for the lock and the journal, not for the result JSON (about 35 kB for one echo cell).
   fillDisk(DISK_BYTES - 16 * 1024);
   const out = await runCli([...ECHO, '--out', join(disk, 'r.json')], { cwd: dir, env: { TMPDIR: dir } });
   assert.equal(out.code, 1, out.stderr);
@@ -89,7 +89,7 @@ test('space runs out while the result is written: it is saved in the temp folder
 
 test('space runs out while the charts are written: the result stays, and no chart temp file stays behind', async (t) => {
   if (cannotMount) return t.skip(cannotMount);
-  // Room for the result JSON and its journal (each about 26 kB with every stack's settings), not for every chart beside them.
+  // Room for the result JSON and its journal (each about 35 kB with every stack's settings), not for every chart beside them.
   fillDisk(10 * 1024);
   const out = await runCli([...ECHO, '--out', join(disk, 'r.json')], { cwd: dir, env: { TMPDIR: dir } });
   assert.match(out.stderr, /^charts and report not written: /m, out.stderr);

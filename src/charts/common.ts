@@ -16,7 +16,7 @@ import {
 } from '../result-types.js';
 import {
   cellLabel as labelOf,
-  fixedParametersText,
+  sharedByEveryCell,
   formatParameterValue,
   parametersText,
   parameterText,
@@ -68,7 +68,7 @@ export function scenarioView(result: BenchResult, scenario: ScenarioInfo): Scena
   const all = result.cells.filter((c) => c.scenario === scenario.name);
   const cells = all.filter((c): c is MeasuredCell => isMeasured(c));
   // Judged over every cell of the scenario, as the table judges it, so a chart names a cell as its row does.
-  const fixed = fixedParametersText(all, scenario.parameters);
+  const fixed = sharedByEveryCell(all, scenario.parameters);
   return {
     scenario,
     cells,

@@ -9,7 +9,7 @@
 import type { MetricUnit } from '../../declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../../result-types.js';
 import { NO_SAMPLES, NOT_RECORDED } from '../../measure/metric-values.js';
-import { cellLabel, fixedParametersText, formatParameterValue, variedParameters } from '../../parameter-labels.js';
+import { cellLabel, formatParameterValue, sharedByEveryCell, variedParameters } from '../../parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';
 import { terminalText } from '../../escape/terminal.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
@@ -126,8 +126,7 @@ export function cellTable(scenario: ScenarioInfo, cells: CellResult[]): CellTabl
       : [NOT_SAMPLED_TEXT, NOT_SAMPLED_TEXT];
     return { cell, values: [...front, ...numbers, ...cost] };
   });
-  const onlyLoad = loadColumn ? '' : ([...loads][0] ?? '');
-  const fixed = [onlyLoad, fixedParametersText(cells, scenario.parameters)].filter(Boolean).join('; ');
+  const fixed = sharedByEveryCell(cells, scenario.parameters);
   return {
     fixed: fixed ? `every cell: ${fixed}` : '',
     header,

@@ -103,13 +103,17 @@ export function openModelProblem(params: ParamValues): { parameter: string; mess
 export function loadModelInfo(params: ParamValues, connections: number, closedText: string): LoadModelInfo {
   const plan = loadPlanOf(params, connections);
   const staged = plan.stages.length > 0 ? ' in stages' : '';
-  if (plan.model === 'closed') return { model: 'closed', text: `closed loop, ${closedText}${staged}` };
+  // What the text leaves nothing more to say of; the stages themselves, and a Poisson seed, stay on the line.
+  const says = ['rate', 'ratePerConnection', 'arrivals', ...(plan.stages.length === 0 ? ['stages'] : [])];
+  if (plan.model === 'closed')
+    return { model: 'closed', text: `closed loop, ${closedText}${staged}`, says: [...says, 'seed'] };
   const poisson = plan.arrivals === 'poisson' ? ', poisson' : '';
   const from = plan.stages.length > 0 ? 'from ' : '';
   return {
     model: 'open',
     ...(plan.stages.length === 0 ? { offeredPerSec: plan.startPerSec } : {}),
     text: `open model, ${from}${formatRate(plan.startPerSec)}/s${staged}${poisson}`,
+    says: plan.arrivals === 'poisson' ? says : [...says, 'seed'],
   };
 }
 
