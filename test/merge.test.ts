@@ -125,3 +125,57 @@ test('shards of different runs, or a shard given twice, are refused with one lin
     message: 'plain.json is not a shard result (run with --shard i/N)',
   });
 });
+
+test('a cell run in stages merges stage by stage: histograms added, counters summed, the load model kept', async () => {
+  const perShard = [samples(0, 3000), samples(1, 5000)];
+  const shards = perShard.map((values, i) => {
+    const r = shardResult(i, 2, values);
+    const c = r.cells[0]!;
+    assert.ok(isMeasured(c));
+    c.load = { model: 'open', text: 'open model, from 100/s in stages', says: ['rate'] };
+    // Two stages: the first third of the samples in the first, the rest in the second.
+    const cut = Math.floor(values.length / 3);
+    c.stages = [values.slice(0, cut), values.slice(cut)].map((part, index) => {
+      const h = newHistogram();
+      for (const v of part) h.recordValue(v);
+      const delay = encodeHistogram(h);
+      const staged = cell('sharded', {
+        server: 'target',
+        client: 'ws',
+        histograms: { delay },
+        counters: { received: part.length },
+      });
+      assert.ok(isMeasured(staged));
+      return {
+        index,
+        startMs: index * 1000,
+        endMs: (index + 1) * 1000,
+        target: (index + 1) * 100,
+        status: 'ok' as const,
+        metrics: {},
+        missing: {},
+        measurements: staged.measurements,
+        resources: staged.resources,
+      };
+    });
+    return { source: `shard-${i}.json`, result: r };
+  });
+  const [merged] = (await mergeShards(shards)).cells;
+  assert.ok(merged && isMeasured(merged));
+  assert.equal(merged.load?.text, 'open model, from 100/s in stages');
+  assert.deepEqual(
+    merged.stages?.map((s) => [
+      s.index,
+      s.target,
+      s.measurements.counters.received,
+      s.measurements.latency.delay?.count,
+    ]),
+    [
+      [0, 100, 1000 + 1666, 1000 + 1666],
+      [1, 200, 2000 + 3334, 2000 + 3334],
+    ],
+  );
+  const firstStage = newHistogram();
+  for (const v of [...perShard[0]!.slice(0, 1000), ...perShard[1]!.slice(0, 1666)]) firstStage.recordValue(v);
+  assert.equal(merged.stages?.[0]?.metrics.delayP99Ms, histogramStat(encodeHistogram(firstStage), 'p99'));
+});

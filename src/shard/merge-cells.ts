@@ -25,6 +25,7 @@ import { loadSaturationOf, withScheduleLag } from '../measure/saturation.js';
 import { isMeasured } from '../result-types.js';
 import { countedErrors, countedErrorsText } from '../engine/cell-verdict.js';
 import { spreadCount } from '../engine/params.js';
+import { mergeStages } from './merge-stages.js';
 import type { AnyScenario, MetricDefinition } from '../scenario-types.js';
 
 export interface ShardCell {
@@ -42,7 +43,13 @@ export function mergeCell(
   scenario: AnyScenario | null,
 ): CellResult {
   const first = parts[0]!.cell;
-  const identity = { scenario: first.scenario, server: first.server, client: first.client, params: first.params };
+  const identity = {
+    scenario: first.scenario,
+    server: first.server,
+    client: first.client,
+    params: first.params,
+    ...(first.load ? { load: first.load } : {}),
+  };
   const elapsedMs = Math.max(...parts.map((p) => p.cell.elapsedMs));
   const said = (p: ShardCell): string => `shard ${p.shard}: ${'reason' in p.cell ? p.cell.reason : p.cell.status}`;
   const problems = [
@@ -64,7 +71,12 @@ export function mergeCell(
     clients: measured.flatMap((p) => p.cell.resources.clients),
   };
   const drops = measured.map((p) => p.cell.stackDrops).filter((d): d is number => d !== null);
-  const values = computeMetrics(withComputations(info, scenario), {
+  const computing = withComputations(info, scenario);
+  const stages = mergeStages(
+    measured.map((p) => p.cell),
+    computing,
+  );
+  const values = computeMetrics(computing, {
     measurements,
     params: identity.params,
     resources,
@@ -92,6 +104,7 @@ export function mergeCell(
     ...(loadSaturation ? { loadSaturation } : {}),
     ...(fault ? { fault } : {}),
     ...(tlsOutcomes(measurements.counters).length > 0 ? { tls: tlsOutcomes(measurements.counters) } : {}),
+    ...(stages ? { stages } : {}),
     elapsedMs,
   };
   if (problems.length)
