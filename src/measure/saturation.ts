@@ -12,7 +12,7 @@
  */
 import type { CellMeasurements, LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
-import { behindSchedule } from './send-schedule.js';
+import { behindSchedule } from './schedule-lag.js';
 
 /**
  * Mean CPU over the window, % of one core, from which a process counts as saturated: one event

@@ -6,7 +6,8 @@
  * where they fell behind.
  */
 import { isMeasured, type CellResult, type ScenarioInfo } from '../../result-types.js';
-import { LATE_SEND_MS, LATE_SHARE_SHOWN, scheduleSummary } from '../../measure/send-schedule.js';
+import { LATE_SEND_MS, LATE_SHARE_SHOWN } from '../../measure/send-schedule.js';
+import { scheduleSummary } from '../../measure/schedule-lag.js';
 import { belowOffered, deliveredMetric, DELIVERED_SHARE } from '../../measure/offered-load.js';
 
 const CLOSED =
