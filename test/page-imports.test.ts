@@ -38,7 +38,11 @@ test('the kit and the scenarios reach no package a browser page cannot resolve',
       if (!builtins.has(name.replace(/^node:/, '')) && !MAPPED.has(name))
         problems.push(`${file} imports '${specifier}'`);
     }
-    for (const target of imports.files) if (!seen.has(target)) seen.add(target), queue.push(target);
+    for (const target of imports.files) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      queue.push(target);
+    }
   }
   assert.deepEqual(problems, [], problems.join('\n'));
 });
