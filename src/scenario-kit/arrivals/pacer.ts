@@ -19,6 +19,8 @@ export type PacedSend = (n: number, dueUs: number, nowUs: number) => void;
 /** More missed messages than this are not counted one by one at the window's end (the count says "at least"). */
 const MISSED_COUNT_LIMIT = 10_000_000;
 const LATE_US = LATE_SEND_MS * 1000;
+/** Sends in one wake at most: past them, the rest of what is due waits one turn of the event loop. */
+const BATCH_LIMIT = 512;
 
 interface Entry {
   dueUs: number;
@@ -80,6 +82,12 @@ export class Pacer {
     let sent = 0;
     let late = 0;
     while (!this.stopped && heap.length > 0 && heap[0]!.dueUs <= nowUs) {
+      // A generator far behind sends what fell due in slices, so replies and the window's close still get the loop.
+      if (sent >= BATCH_LIMIT) {
+        this.timer = setTimeout(this.wake, 0);
+        this.timerDueUs = nowUs;
+        break;
+      }
       const entry = heap[0]!;
       let next: number | null;
       try {
@@ -108,7 +116,7 @@ export class Pacer {
     }
     if (sent > 0) this.sent.add(sent);
     if (late > 0) this.late.add(late);
-    this.arm();
+    if (this.timer === null) this.arm();
   };
 
   private arm(): void {
