@@ -4,4 +4,10 @@
 // short-lived buffers, and V8 keeps the young generation it grew for the largest
 // burst so far. With 1 MB a 1-hour soak's RSS stays flat after warm-up
 // (docs/long-runs.md); rendering a report costs about 10 % more CPU.
-import '../dist/src/cli.js';
+//
+// An interrupt while the CLI loads (half a second, seconds on a busy machine) is held, not fatal:
+// `run` and `capacity` answer it with a result, other commands exit 130 (src/commands/interrupts.ts).
+const held = { signals: [], hold: (signal) => held.signals.push(signal) };
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, held.hold);
+globalThis[Symbol.for('wsbench.heldInterrupts')] = held;
+await import('../dist/src/cli.js');

@@ -20,6 +20,7 @@ import { redactUrlsIn } from './redact/url-secrets.js';
 import { terminalLines, terminalText } from './escape/terminal.js';
 import { commanderLine } from './commands/subcommand.js';
 import { didYouMean } from './near-name.js';
+import { leaveIfInterruptedWhileLoading } from './commands/interrupts.js';
 
 /**
  * Bare `wsbench`: the quick suite, echo over every stack pair (Node, Bun and Deno stacks alike), each
@@ -40,9 +41,13 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   init: initFromArgs,
 };
 
+/** The commands that answer interrupts with a result (src/commands/interrupts.ts); the rest end on one. */
+const ANSWER_INTERRUPTS = new Set(['run', 'capacity']);
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0) return runFromArgs(QUICK_SUITE);
   const [name, ...rest] = argv as [string, ...string[]];
+  if (!ANSWER_INTERRUPTS.has(name)) leaveIfInterruptedWhileLoading();
   const command = COMMANDS[name];
   if (command) return command(rest);
   if (name.startsWith('-')) return parseTopLevel(argv);

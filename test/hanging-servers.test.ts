@@ -89,6 +89,7 @@ test('SIGINT while the stats route trickles: the run ends, interrupted, and writ
   await new Promise((r) => setTimeout(r, 1500));
   process.kill(pid, 'SIGINT');
   const outcome = await running;
+  assert.equal(outcome.signal, null, `wsbench died of ${outcome.signal}: ${outcome.stderr}`);
   assert.equal(outcome.code, 130, outcome.stderr);
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   assert.equal(result.interrupted, true);

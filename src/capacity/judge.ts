@@ -60,13 +60,14 @@ export function judgeCell(
     ...base,
     verdict: causes.length === 0 ? 'within' : 'broken',
     // The load generator's judgement is the engine's, written into the cell: run and capacity read the same one.
-    // A generator that fell behind its schedule offered less than the step asks: as saturated, it proves nothing.
-    clientSaturated: (loadSaturation?.saturated.length ?? 0) > 0 || loadSaturation?.behindSchedule === true,
+    // A saturated generator is measured again with more processes. One behind its schedule without using its
+    // core was held up by a full machine (more processes would not help): starved, below, and said so.
+    clientSaturated: (loadSaturation?.saturated.length ?? 0) > 0,
     // Demand (on CPU plus waiting for a core) where /proc has it, CPU otherwise: the engine's one judgement.
     serverSaturated: server !== null && isSaturated(server, serverProcesses, serverEventLoop),
     serverStarved: isStarved(server, serverEventLoop, serverProcesses),
     clientEventLoop,
-    clientStarved: (loadSaturation?.starved.length ?? 0) > 0,
+    clientStarved: (loadSaturation?.starved.length ?? 0) > 0 || loadSaturation?.behindSchedule === true,
     reason,
     sloValues: outcomes.map((o) => o.value),
     latencyMs: latencyKey === null ? null : numberOrNull(cell.metrics[latencyKey]),

@@ -26,7 +26,7 @@ import { withTestPlan } from './plan/plan-record.js';
 import { printAndSave, writeOutputFiles } from './run-output.js';
 import { runFilesOf, outputsFromFlags } from './format-flags.js';
 import { terminalText } from '../escape/terminal.js';
-import { answerInterrupts, interruptedExitCode } from './interrupts.js';
+import { answerInterrupts, holdInterrupts, interruptedExitCode } from './interrupts.js';
 
 interface CapacityFlags extends CommonFlags {
   slo?: string;
@@ -55,6 +55,8 @@ function capacityCommand(
 }
 
 export async function capacityFromArgs(args: string[]): Promise<number> {
+  // From here, a Ctrl+C is held until the search can answer it with a result, never fatal.
+  holdInterrupts();
   if (namesNoScenario(args) && configPathIn(args) === null) {
     return answerWithoutScenario('capacity', args, (generic) => capacityCommand(generic, []).command);
   }

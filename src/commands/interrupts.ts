@@ -33,9 +33,74 @@ export function interruptedExitCode(): number {
   return firstInterrupt === 'SIGHUP' ? 129 : 130;
 }
 
+/** A signal that came while the command was still reading its flags and planning, not yet answered. */
+interface HeldSignal {
+  signal: NodeJS.Signals | null;
+  onSignal: (signal: NodeJS.Signals) => void;
+}
+let held: HeldSignal | null = null;
+
+/**
+ * From the moment `run` or `capacity` starts until it answers interrupts (answerInterrupts), a signal is held
+ * instead of killing it: answerInterrupts answers it at once, so the run writes a result that says it was
+ * interrupted before anything was measured. A second signal meanwhile ends the command at once.
+ */
+export function holdInterrupts(): void {
+  if (held !== null) return;
+  const state: HeldSignal = {
+    signal: takeLoaderHold(),
+    onSignal: (signal) => {
+      if (state.signal !== null) {
+        firstInterrupt ??= state.signal;
+        process.stderr.write('\ninterrupted again before the run started\n');
+        killAllChildren();
+        process.exit(interruptedExitCode());
+      }
+      state.signal = signal;
+    },
+  };
+  for (const signal of INTERRUPTS) process.on(signal, state.onSignal);
+  held = state;
+}
+
+/** Where bin/wsbench.js holds the interrupts that come while the CLI loads. */
+const LOADER_HOLD = Symbol.for('wsbench.heldInterrupts');
+
+/**
+ * Takes over from bin/wsbench.js, which holds interrupts while the CLI loads: its holder stops, and the first
+ * signal it held, if any, is returned. Null when wsbench was not started by its bin (the library, a test).
+ */
+export function takeLoaderHold(): NodeJS.Signals | null {
+  const loader = (globalThis as Record<symbol, unknown>)[LOADER_HOLD] as
+    | { signals: NodeJS.Signals[]; hold: (signal: NodeJS.Signals) => void }
+    | undefined;
+  if (loader === undefined) return null;
+  for (const signal of INTERRUPTS) process.off(signal, loader.hold);
+  delete (globalThis as Record<symbol, unknown>)[LOADER_HOLD];
+  return loader.signals[0] ?? null;
+}
+
+/** For the commands that do not answer interrupts themselves: one held while the CLI loaded ends them now. */
+export function leaveIfInterruptedWhileLoading(): void {
+  const signal = takeLoaderHold();
+  if (signal === null) return;
+  firstInterrupt ??= signal;
+  process.exit(interruptedExitCode());
+}
+
+/** Stops holding signals; the one held, if any. */
+function releaseHeld(): NodeJS.Signals | null {
+  if (held === null) return null;
+  for (const signal of INTERRUPTS) process.off(signal, held.onSignal);
+  const signal = held.signal;
+  held = null;
+  return signal;
+}
+
 /**
  * Starts answering interrupts by aborting `controller`; `current` names what finishes ("cell", "step").
- * Returns the function that stops answering (call it once the result is on disk).
+ * Returns the function that stops answering (call it once the result is on disk): from then on a first
+ * interrupt only says the result is written while the report is finished, and a second ends the command.
  */
 export function answerInterrupts(controller: AbortController, current: string): () => void {
   let interruptedAt = 0;
@@ -81,11 +146,24 @@ export function answerInterrupts(controller: AbortController, current: string): 
   process.stderr.on('error', ignoreWriteError);
   // Under npx, a SIGTERM to npm reaches only npm's shell: its going away is the interrupt (never a second, forcing one).
   const stopWatchingParent = watchPackageManagerParent(() => controller.signal.aborted || onSignal());
+  // A signal that came while the command was planning is answered now.
+  const early = releaseHeld();
+  if (early !== null) onSignal(early);
   return () => {
     answered = false;
     clearTimeout(finishTimer);
     for (const signal of INTERRUPTS) process.off(signal, onSignal);
     stopWatchingParent();
+    // The result is on disk: a signal now must not kill the command before it has finished the report and exits.
+    let lateAt = 0;
+    const afterResult = (signal: NodeJS.Signals): void => {
+      if (lateAt > 0 && Date.now() - lateAt > SAME_INTERRUPT_MS) force('interrupted again');
+      if (lateAt > 0) return;
+      lateAt = Date.now();
+      firstInterrupt ??= signal;
+      process.stderr.write('\ninterrupted: the result is written; finishing the report (Ctrl+C again to stop now)\n');
+    };
+    for (const signal of INTERRUPTS) process.on(signal, afterResult);
   };
 }
 

@@ -5,7 +5,7 @@ import { lockResultFile } from '../result-lock.js';
 import { createProgress } from '../live/progress.js';
 import { runFilesOf, outputsFromFlags } from './format-flags.js';
 import { printAndSave, writeReportAndExitCode } from './run-output.js';
-import { answerInterrupts } from './interrupts.js';
+import { answerInterrupts, holdInterrupts } from './interrupts.js';
 import { answerWithoutScenario, namesNoScenario } from './scenario-help.js';
 import { liveViews, startLiveViews, withLiveViews } from './live-flags.js';
 import { endRunJournal, openRunJournal, withJournal } from './journal-flags.js';
@@ -83,6 +83,8 @@ async function executeRun({
 
 /** Parses `run` arguments (after the word `run`) and runs; returns the exit code. */
 export async function runFromArgs(args: string[]): Promise<number> {
+  // From here, a Ctrl+C is held until the run can answer it with a result, never fatal.
+  holdInterrupts();
   if (namesNoScenario(args) && configPathIn(args) === null)
     return answerWithoutScenario('run', args, (generic) => runCommand(generic, []).command);
   return executeRun(await parseRunArgs(args));

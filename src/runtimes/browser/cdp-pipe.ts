@@ -6,6 +6,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 
+/** How long a closed pipe waits for the browser's exit to say why, before it says only that it closed. */
+const PIPE_CLOSE_GRACE_MS = 2000;
+
 interface Reply {
   id: number;
   result?: Record<string, unknown>;
@@ -34,7 +37,11 @@ export class CdpPipe {
     toBrowser.on('error', () => undefined); // the browser gone: its exit says why
     fromBrowser.setEncoding('utf8');
     fromBrowser.on('data', (chunk: string) => this.read(chunk));
-    fromBrowser.on('close', () => this.close('the browser closed its DevTools pipe'));
+    // The pipe closes as the browser exits, and its exit (code, last line: the reason a user can act on) is
+    // handled a moment later on a busy machine: that reason wins if it comes within the grace, this one otherwise.
+    fromBrowser.on('close', () => {
+      setTimeout(() => this.close('the browser closed its DevTools pipe'), PIPE_CLOSE_GRACE_MS).unref();
+    });
     fromBrowser.on('error', () => undefined);
   }
 
