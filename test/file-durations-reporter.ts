@@ -2,9 +2,8 @@
  * A node:test reporter that keeps only how long each test file took: `npm
  * test` adds it beside the reporter people read (run-suite.ts), and prints the
  * slowest files when the suite ends, so a file that grew slow shows at once.
- * Each top-level test says its file; a file's time is the sum of its top-level
- * tests' (node:test runs a file's tests one after another), written once the
- * run ends.
+ * Each top-level test says its file and its time; run-suite.ts adds up each
+ * file's (node:test runs a file's tests one after another).
  */
 interface TestEvent {
   type: string;
@@ -12,14 +11,11 @@ interface TestEvent {
 }
 
 export default async function* fileDurations(source: AsyncIterable<TestEvent>): AsyncGenerator<string> {
-  const files = new Map<string, { ms: number; failed: boolean }>();
+  // One line per top-level test as it ends: the suite's --test-force-exit may end the run before a last write.
   for await (const event of source) {
     if ((event.type !== 'test:pass' && event.type !== 'test:fail') || event.data.nesting !== 0) continue;
     const ms = event.data.details?.duration_ms;
     if (ms === undefined) continue;
-    const file = event.data.file ?? event.data.name;
-    const known = files.get(file) ?? { ms: 0, failed: false };
-    files.set(file, { ms: known.ms + ms, failed: known.failed || event.type === 'test:fail' });
+    yield `${JSON.stringify({ file: event.data.file ?? event.data.name, ms, failed: event.type === 'test:fail' })}\n`;
   }
-  for (const [file, { ms, failed }] of files) yield `${JSON.stringify({ file, ms, failed })}\n`;
 }

@@ -91,10 +91,16 @@ function slowestFiles(dir: string, wallMs: number): string {
       .map((line) => JSON.parse(line) as { file: string; ms: number; failed: boolean }),
   );
   if (runs.length === 0) return '';
-  const slowest = runs.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
+  // A file's time is its top-level tests' together.
+  const files = new Map<string, { file: string; ms: number; failed: boolean }>();
+  for (const run of runs) {
+    const known = files.get(run.file) ?? { file: run.file, ms: 0, failed: false };
+    files.set(run.file, { file: run.file, ms: known.ms + run.ms, failed: known.failed || run.failed });
+  }
+  const slowest = [...files.values()].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
   return [
     '',
-    `suite: ${runs.length} files in ${(wallMs / 1000).toFixed(0)} s; the ${slowest.length} slowest (each file's own wall time):`,
+    `suite: ${files.size} files in ${(wallMs / 1000).toFixed(0)} s; the ${slowest.length} slowest (each file's tests, one after another):`,
     ...slowest.map(
       (r) =>
         `  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${relative(TEST_DIR, r.file)}${r.failed ? '  (failed)' : ''}`,
