@@ -115,3 +115,41 @@ test('a shard labels every series and says which run it belongs to', () => {
   );
   assert.ok(lines.filter((l) => l.startsWith('wsbench_') && !l.startsWith('#')).every((l) => l.includes('shard="1"')));
 });
+
+test('a cell run in stages says the stage it is in, as a label of its own; its counters keep the cell labels only', () => {
+  const staged = { ...params, stages: '1s:100,2s:500' };
+  const cell = { total: 1, round: 0, scenario: 'echo', server: 'uws', client: 'ws', params: staged };
+  const tick = (n: number, stage: number) => ({
+    tick: n,
+    tMs: n * 1000,
+    counters: { received: n * 100 },
+    intervals: {},
+    stage,
+  });
+  const state = new LiveState();
+  const events: RunEvent[] = [
+    {
+      type: 'run-start',
+      scenario: scenarioInfo(echo),
+      cells: 1,
+      repeat: 1,
+      plan: [{ server: 'uws', client: 'ws', params: staged, skip: null }],
+    },
+    { type: 'cell-start', index: 0, ...cell, windowMs: 3000 },
+    { type: 'window-open', index: 0 },
+    { type: 'tick', index: 0, counters: { received: 100 }, progress: { process: 0, ticks: [tick(1, 0)] } },
+  ];
+  for (const event of events) state.onEvent(event);
+  const stageLine = (text: string): string | undefined =>
+    text.split('\n').find((l) => l.startsWith('wsbench_cell_stage{'));
+  assert.match(stageLine(renderMetrics(state)) ?? '', /,stage="1",stage_target="100"\} 1$/);
+  state.onEvent({ type: 'tick', index: 0, counters: { received: 200 }, progress: { process: 0, ticks: [tick(2, 1)] } });
+  const text = renderMetrics(state);
+  assert.match(stageLine(text) ?? '', /,stage="2",stage_target="500"\} 1$/);
+  assert.ok(
+    text
+      .split('\n')
+      .some((l) => l.startsWith('wsbench_messages_total{') && !l.includes('stage=') && l.endsWith(' 200')),
+    'the counter has no stage label, and counts on across stages',
+  );
+});

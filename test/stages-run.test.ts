@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMeasured } from '../src/index.js';
 import { readResultFile } from '../src/result-file.js';
@@ -67,6 +67,17 @@ test('run --config plan.yaml with a stages list reports each stage', async () =>
     'each stage has its client CPU',
   );
   assert.equal(cell.noInterval?.messagesPerSec?.startsWith('the load changes through the window (stages)'), true);
+  // The latency-over-time chart shades the stages, each labelled with its target.
+  const overTime = JSON.parse(readFileSync(join(dir, 'r.report', 'charts', 'echo-over-time.vl.json'), 'utf8'));
+  const bands = (overTime.data.values as Array<{ stage?: string; stageStartS?: number }>).filter((v) => v.stage);
+  assert.deepEqual(
+    bands.map((b) => [b.stage, b.stageStartS]),
+    [
+      ['1: to 200', 0],
+      ['2: to 800', 1],
+      ['3: to 800', 2],
+    ],
+  );
 });
 
 test('a stage a plan gets wrong is one line naming the file and the key, exit 2', async () => {
