@@ -18,7 +18,8 @@ import {
   unmeasuredSides,
   type Loaded,
 } from './compare-noise.js';
-import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
+import type { Side } from '../stats/ratio.js';
+import { twoCellTest } from '../stats/two-cells.js';
 import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
 import { familyLevel } from '../stats/confidence.js';
 import type { MetricInfo } from '../declaration-types.js';
@@ -401,10 +402,11 @@ function delta(
 }
 
 /**
- * The change of next over base in percent, with its interval: from the rounds (paired within one
- * run, Welch's t between two) or the two windows' intervals (src/stats/ratio.ts). A window cannot see
- * how far two runs of it differ, so a change measured from one is never given an interval narrower
- * than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
+ * The change of next over base in percent, with its interval, by the one test of src/stats/two-cells.ts:
+ * the pooled change (what the base and new columns show), with the interval of the design's test (paired
+ * by round within one run, with the unpaired one beside it and the paired estimate; Welch between two
+ * files). A window cannot see how far two runs differ, so a change measured from one is never given an
+ * interval narrower than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
  */
 function changeInterval(
   b: Side,
@@ -413,19 +415,32 @@ function changeInterval(
   bandPct: number | null,
   { paired, level }: Judging,
 ): ChangeInterval | null {
-  const log = logRatio(n, b, paired);
-  if (log) {
-    const ratio = ratioInterval(log, level);
-    const estimatePct = (ratio.ratio - 1) * 100;
-    const fromRounds = log.basis === 'rounds';
-    const test = `${log.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals'}, t(${formatDf(log.degreesOfFreedom)})`;
-    const interval = { estimatePct, lowPct: (ratio.low - 1) * 100, highPct: (ratio.high - 1) * 100, level };
-    if (fromRounds || bandPct === null) return { ...interval, method: test };
+  const test = twoCellTest(n, b, { paired, level });
+  if (test) {
+    const pct = (ratio: number): number => (ratio - 1) * 100;
+    // The columns' own change, to the last digit (the ratio's exp(log) may differ from it in the 15th).
+    const estimatePct = changePct ?? pct(test.ratio.ratio);
+    const fromRounds = test.basis === 'rounds';
+    const name =
+      test.ratio.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals';
+    const beside = {
+      ...(test.pairedEstimate !== undefined ? { pairedEstimatePct: pct(test.pairedEstimate) } : {}),
+      ...(test.unpaired ? { unpaired: { lowPct: pct(test.unpaired.low), highPct: pct(test.unpaired.high) } } : {}),
+      ...(test.outcome === 'split' ? { disagreement: test.disagreement! } : {}),
+    };
+    const paired =
+      test.pairedEstimate !== undefined
+        ? `; paired estimate ${formatPct(beside.pairedEstimatePct!)}, unpaired [${formatPct(beside.unpaired!.lowPct)}, ${formatPct(beside.unpaired!.highPct)}]`
+        : '';
+    const split = test.outcome === 'split' ? '; the two tests disagree' : '';
+    const method = `${name}, t(${formatDf(test.ratio.degreesOfFreedom)})${paired}${split}`;
+    const interval = { estimatePct, lowPct: pct(test.ratio.low), highPct: pct(test.ratio.high), level, ...beside };
+    if (fromRounds || bandPct === null) return { ...interval, method };
     return {
       ...interval,
       lowPct: Math.min(interval.lowPct, estimatePct - bandPct),
       highPct: Math.max(interval.highPct, estimatePct + bandPct),
-      method: `${test}, widened to the run-to-run band ±${bandPct.toFixed(1)}%`,
+      method: `${method}, widened to the run-to-run band ±${bandPct.toFixed(1)}%`,
     };
   }
   if (changePct === null || bandPct === null) return null;
@@ -436,6 +451,11 @@ function changeInterval(
     level: null,
     method: `run-to-run band ±${bandPct.toFixed(1)}% (no interval in the data)`,
   };
+}
+
+/** `+4.1%`. */
+function formatPct(pct: number): string {
+  return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`;
 }
 
 function formatDf(df: number): string {

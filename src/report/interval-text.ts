@@ -39,3 +39,14 @@ export function percentInterval(ratio: RatioInterval): string {
     `${pct < 0 ? '-' : ''}${Math.abs(pct) >= 10 ? Math.abs(pct).toFixed(0) : Math.abs(pct).toFixed(1)}%`;
   return `[${show(bounds[0]!)}, ${show(bounds[1]!)}]`;
 }
+
+/** `+12%`, `-4.1%`: a ratio's distance from 1 with its sign. */
+export function signedPercent(ratio: number): string {
+  const pct = (ratio - 1) * 100;
+  return `${pct < 0 ? '-' : '+'}${percentOff(ratio)}`;
+}
+
+/** `[-2.1%, +4.6%]`: a ratio's interval as signed distances from 1. */
+export function signedPercentInterval(ratio: Pick<RatioInterval, 'low' | 'high'>): string {
+  return `[${signedPercent(ratio.low)}, ${signedPercent(ratio.high)}]`;
+}

@@ -7,7 +7,7 @@
  */
 import type { BenchResult } from '../../result-types.js';
 import { cellTable } from './table.js';
-import { pickSections } from './pick-text.js';
+import { pickSections, picksHeading } from './pick-text.js';
 import { controlLines } from './control-text.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
 import { cellLabel, variedParameters } from '../../parameter-labels.js';
@@ -38,7 +38,7 @@ export function renderResultMarkdown(result: BenchResult): string {
       '',
       ...(picks.length
         ? [
-            '**What to pick** (each ratio with its 95 % interval; stacks whose interval holds no difference are tied):',
+            `**What to pick** ${escapeMarkdown(picksHeading(picks).replace(/^what to pick /, ''))}`,
             '',
             ...picks.flatMap((p) => [
               ...(p.variant ? [`- ${escapeMarkdown(p.variant)}`] : []),
