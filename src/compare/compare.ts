@@ -22,6 +22,8 @@ import type { Side } from '../stats/ratio.js';
 import { twoCellTest } from '../stats/two-cells.js';
 import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
 import { familyLevel } from '../stats/confidence.js';
+import { isKeyMetric } from '../stats/cell-intervals.js';
+import { MIN_ROUNDS } from '../stats/round-spread.js';
 import type { MetricInfo } from '../declaration-types.js';
 import {
   isMeasured,
@@ -169,12 +171,7 @@ function intervalTests(base: BenchResult, next: BenchResult): number {
     .filter((c) => isMeasured(c) && nextKeys.has(cellKey(c)))
     .reduce((sum, cell) => {
       const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
-      return (
-        sum +
-        metrics.filter((m) => (m.role === 'primary-latency' || m.role === 'primary-rate') && m.better !== 'none')
-          .length +
-        2
-      );
+      return sum + metrics.filter(isKeyMetric).length + 2;
     }, 0);
 }
 
@@ -192,6 +189,7 @@ function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | unde
   for (const [key, info] of Object.entries(scenario?.metrics ?? {})) {
     if (info.role === 'primary-latency' && info.better !== 'none') deltas.push(latencyDelta(key, info, b, n, judge));
     else if (info.role === 'primary-rate' && info.better !== 'none') deltas.push(rateDelta(key, info, b, n, judge));
+    else if (info.role === 'cost' && info.better !== 'none') deltas.push(costDelta(key, info, b, n, judge));
     else if (info.role === 'errors') deltas.push(countDelta(key, info.header, metricOf(b, key), metricOf(n, key)));
   }
   deltas.push(...resourceDeltas(b, n, judge));
@@ -278,6 +276,43 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     info.better === 'lower' ? 'lower' : 'higher',
     judge,
     unmeasuredSides(b, bSide.rounds, n, nSide.rounds),
+  );
+}
+
+/**
+ * A cost (CPU per message, memory per connection) is read once per window: only rounds measure how far
+ * it moves between runs. With MIN_ROUNDS on both sides its change is judged like a rate's; else it is
+ * inconclusive whatever its size, and says why.
+ */
+function costDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
+  const bSide = metricSide(b, key);
+  const nSide = metricSide(n, key);
+  // A cell measured once has no rounds[]: its one window is its one round.
+  const roundsOf = (side: SideValue): number =>
+    side.rounds
+      ? side.rounds.filter((v) => typeof v === 'number' && Number.isFinite(v)).length
+      : side.value === null
+        ? 0
+        : 1;
+  const short = [
+    ...(roundsOf(bSide) < MIN_ROUNDS ? [`base ${roundsOf(bSide)}`] : []),
+    ...(roundsOf(nSide) < MIN_ROUNDS ? [`new ${roundsOf(nSide)}`] : []),
+  ];
+  const base = bSide.value;
+  const noise =
+    base === null ? null : Math.max(Math.abs(base) * RATE_NOISE_FRACTION, roundSpread(b, key), roundSpread(n, key));
+  return delta(
+    key,
+    info.header,
+    'cost',
+    bSide,
+    nSide,
+    noise,
+    info.better === 'higher' ? 'higher' : 'lower',
+    judge,
+    short.length > 0
+      ? `a cost is read once per window: only ${MIN_ROUNDS} rounds or more measure its noise (rounds: ${short.join(', ')})`
+      : null,
   );
 }
 

@@ -166,5 +166,5 @@ function signedChange(ratio: RatioInterval): string {
 function pairedBeside(d: Difference): string {
   if (d.test.pairedEstimate === undefined || d.standing === 'split') return '';
   const paired = signedPercent(d.test.pairedEstimate);
-  return paired === signedPercent(d.ratio.ratio) ? '' : ` (paired estimate, each round weighing the same: ${paired})`;
+  return paired === signedPercent(d.ratio.ratio) ? '' : ` (paired estimate ${paired})`;
 }
