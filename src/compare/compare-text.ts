@@ -55,7 +55,7 @@ export function noiseLegend(comparison?: Comparison): string {
   const pct = `${RATE_NOISE_FRACTION * 100}%`;
   const level =
     comparison && comparison.intervalTests > 1
-      ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, so that together they hold at 95 %)`
+      ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, and over the looks of a run --until-decided, so that together they hold at 95 %)`
       : 'the 95 % confidence interval of the change (new / base - 1)';
   return (
     `interval: ${level}, on the log scale, around the change of the pooled numbers the base and new columns show: with 3+ rounds on both sides its width comes from the rounds` +

@@ -21,7 +21,7 @@ import {
 import type { Side } from '../stats/ratio.js';
 import { twoCellTest } from '../stats/two-cells.js';
 import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
-import { familyLevel } from '../stats/confidence.js';
+import { CONFIDENCE_LEVEL, familyLevel } from '../stats/confidence.js';
 import { isKeyMetric } from '../stats/cell-intervals.js';
 import { MIN_ROUNDS } from '../stats/round-spread.js';
 import type { MetricInfo } from '../declaration-types.js';
@@ -82,7 +82,12 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
     };
   }
   const tests = intervalTests(base, next);
-  const judge = { marginPct, paired: options.pairedRounds === true, level: familyLevel(tests) };
+  // A file measured until decided states its numbers at its last look's share of the 95 %: so is each change.
+  const judge = {
+    marginPct,
+    paired: options.pairedRounds === true,
+    level: familyLevel(tests, Math.max(statedLevel(base), statedLevel(next))),
+  };
   const nextByKey = new Map(next.cells.map((c) => [cellKey(c), c]));
   const baseKeys = new Set(base.cells.map(cellKey));
   const scenarioOf = (name: string): ScenarioInfo | undefined =>
@@ -173,6 +178,11 @@ function intervalTests(base: BenchResult, next: BenchResult): number {
       const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
       return sum + metrics.filter(isKeyMetric).length + 2;
     }, 0);
+}
+
+/** The level a result states its intervals at: its last look's, for a run --until-decided. */
+function statedLevel(result: BenchResult): number {
+  return result.decision?.looks.at(-1)?.level ?? CONFIDENCE_LEVEL;
 }
 
 /** A cell's recorded reason when it did not end ok; null for an ok cell. */

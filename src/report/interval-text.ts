@@ -50,3 +50,9 @@ export function signedPercent(ratio: number): string {
 export function signedPercentInterval(ratio: Pick<RatioInterval, 'low' | 'high'>): string {
   return `[${signedPercent(ratio.low)}, ${signedPercent(ratio.high)}]`;
 }
+
+/** `95 %`, `98.5 %`: a level as a sentence says it, to one decimal where it has one. */
+export function levelPercent(level: number): string {
+  const pct = level * 100;
+  return `${Number.isInteger(Number(pct.toFixed(1))) ? pct.toFixed(0) : pct.toFixed(1)} %`;
+}

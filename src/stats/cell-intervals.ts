@@ -50,10 +50,17 @@ export function isKeyMetric(info: MetricInfo | undefined): info is MetricInfo {
 
 /** Why a cost measured once has no interval. */
 export const COST_NO_INTERVAL =
-  'a cost is read once per window (its CPU time over its messages), so one window gives no spread: --repeat 3 or more gives it an interval from the rounds';
+  'a cost is read once per window (one CPU time, or one memory reading, over one count), so one window gives no spread: --repeat 3 or more gives it an interval from the rounds';
 
-/** Intervals of the cell's key numbers: from its rounds when it has enough, else from its window. */
-export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cell: IntervalInputs): CellIntervals {
+/**
+ * Intervals of the cell's key numbers: from its rounds when it has enough, else from its window; at `level`
+ * (CONFIDENCE_LEVEL unless a run --until-decided states them at its last look's share).
+ */
+export function cellIntervals(
+  metrics: Readonly<Record<string, MetricInfo>>,
+  cell: IntervalInputs,
+  level = CONFIDENCE_LEVEL,
+): CellIntervals {
   const out: CellIntervals = { intervals: {}, noInterval: {} };
   for (const [key, info] of Object.entries(metrics)) {
     const value = cell.metrics[key];
@@ -70,7 +77,7 @@ export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cel
           ? COST_NO_INTERVAL
           : windowSpread(info, cell.timeSeries);
     if (typeof spread === 'string') out.noInterval[key] = spread;
-    else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value));
+    else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value), level);
   }
   return out;
 }
@@ -108,20 +115,21 @@ export function intervalAround(
   spread: ScaledSpread,
   method: ValueInterval['method'],
   resolution = 0,
+  level = CONFIDENCE_LEVEL,
 ): ValueInterval {
   const onLogs = spread.scale === 'log' && value > 0;
   const standardError = Math.max(
     onLogs ? spread.standardError * value : spread.standardError,
     resolution / Math.sqrt(12),
   );
-  const t = tCritical(spread.degreesOfFreedom);
+  const t = tCritical(spread.degreesOfFreedom, level);
   const [low, high] = onLogs
     ? [value * Math.exp((-t * standardError) / value), value * Math.exp((t * standardError) / value)]
     : [Math.max(0, value - t * standardError), value + t * standardError];
   return {
     low,
     high,
-    level: CONFIDENCE_LEVEL,
+    level,
     method,
     standardError,
     degreesOfFreedom: spread.degreesOfFreedom,

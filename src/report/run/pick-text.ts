@@ -7,13 +7,13 @@
  * interval. A stack is called lowest or highest only when every other differs
  * from it; with no interval to compare, the line says nothing can be ranked.
  */
-import type { MetricInfo } from '../../declaration-types.js';
-import { isMeasured, type CellResult, type RatioInterval, type ScenarioInfo } from '../../result-types.js';
-import { NO_INTERVAL, picksOf, type Difference, type Pick } from '../../stats/ranking.js';
-import { isKeyMetric } from '../../stats/cell-intervals.js';
+import type { CellResult, RatioInterval, ScenarioInfo } from '../../result-types.js';
+import { NO_INTERVAL, type Difference, type Pick } from '../../stats/ranking.js';
+import { pickSets } from '../../stats/pick-sets.js';
 import { CONFIDENCE_LEVEL } from '../../stats/confidence.js';
-import { percentInterval, percentOff, signedPercent, signedPercentInterval } from '../interval-text.js';
-import { parametersText, variedParameters } from '../../parameter-labels.js';
+import { levelPercent, percentInterval, percentOff, signedPercent, signedPercentInterval } from '../interval-text.js';
+
+export { rankedMetrics } from '../../stats/pick-sets.js';
 
 /** One parameter set's picks, in words. */
 export interface PickSection {
@@ -27,53 +27,12 @@ export interface PickSection {
 /** How to get intervals when nothing has one. */
 export const HOW_TO_GET_INTERVALS = '--repeat 3 or more gives every key number an interval from its rounds';
 
-/**
- * The metrics ranked on: every key number the table shows (latencies, rates, costs), in its order;
- * with none there, the first primary latency and the first primary rate.
- */
-export function rankedMetrics(scenario: ScenarioInfo): Array<[string, MetricInfo]> {
-  const shown = scenario.table.filter((k) => isKeyMetric(scenario.metrics[k]));
-  if (shown.length > 0) return shown.map((k) => [k, scenario.metrics[k]!]);
-  const keys = Object.keys(scenario.metrics);
-  const key = (info: MetricInfo | undefined, role: MetricInfo['role']): boolean =>
-    isKeyMetric(info) && info.role === role;
-  const latency = keys.find((k) => key(scenario.metrics[k], 'primary-latency'));
-  const rate = keys.find((k) => key(scenario.metrics[k], 'primary-rate'));
-  return [latency, rate].filter((k): k is string => k !== undefined).map((k) => [k, scenario.metrics[k]!]);
-}
-
-/** The level the cells' intervals were stated at (a run --until-decided states them at its last look's share). */
-export function intervalLevel(cells: ReadonlyArray<CellResult>): number {
-  for (const cell of cells) {
-    if (!isMeasured(cell)) continue;
-    const found = Object.values(cell.intervals ?? {})[0];
-    if (found) return found.level;
-  }
-  return CONFIDENCE_LEVEL;
-}
-
 export function pickSections(scenario: ScenarioInfo, cells: ReadonlyArray<CellResult>): PickSection[] {
-  const measured = cells.filter(isMeasured);
-  const varied = variedParameters(measured);
-  const variants = new Map<string, CellResult[]>();
-  for (const cell of measured) {
-    const label = parametersText(cell.params, varied, scenario.parameters);
-    variants.set(label, [...(variants.get(label) ?? []), cell]);
-  }
-  const metrics = rankedMetrics(scenario);
-  const level = intervalLevel(cells);
-  return [...variants].flatMap(([variant, group]) => {
-    const picks = picksOf(group, metrics, { level });
-    return picks.length
-      ? [
-          {
-            variant,
-            picks,
-            lines: picks.flatMap((p) => pickLines(p, scenario.metrics[p.metric]?.header ?? p.metric)),
-          },
-        ]
-      : [];
-  });
+  return pickSets(scenario, cells).map(({ variant, picks }) => ({
+    variant,
+    picks,
+    lines: picks.flatMap((p) => pickLines(p, scenario.metrics[p.metric]?.header ?? p.metric)),
+  }));
 }
 
 /** The heading of the picks: what the intervals are and when a difference is said. */
@@ -95,12 +54,6 @@ export function pickFootnotes(scenario: ScenarioInfo, cells: ReadonlyArray<CellR
       ...s.lines.map((l) => `${s.variant ? '    ' : '  '}${l}`),
     ]),
   ];
-}
-
-/** `95 %`, `98.3 %`. */
-export function levelPercent(level: number): string {
-  const pct = level * 100;
-  return `${Number.isInteger(Number(pct.toFixed(1))) ? pct.toFixed(0) : pct.toFixed(1)} %`;
 }
 
 function pickLines(pick: Pick, header: string): string[] {
