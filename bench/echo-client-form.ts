@@ -5,7 +5,17 @@
  * per-connection-cost.ts, which measures what the per-connection form costs
  * against it in the same window. Its metrics are echo's.
  */
-import { defineScenario, latencyMetrics, rate, total, ProtocolGuard, type ClientConnection } from 'wsbench/scenario';
+import {
+  cpuCostMetrics,
+  defineScenario,
+  latencyMetrics,
+  rate,
+  serverMemoryCostMetric,
+  serverRssBaseline,
+  total,
+  ProtocolGuard,
+  type ClientConnection,
+} from 'wsbench/scenario';
 
 /** Connections opened at once per client process; more at a time only measures the kernel's SYN queue. */
 const CONNECT_BATCH = 100;
@@ -54,7 +64,8 @@ export default defineScenario({
   // Connections open a hundred at a time, about 2,500 a second here: 15 s plus 1 s per 1000.
   readyTimeoutMs: (p) => 15_000 + p.connections,
 
-  server: () => ({
+  server: (ctx) => ({
+    onConnection: serverRssBaseline(ctx),
     onMessage(connection, data) {
       connection.send(data);
     },
@@ -160,6 +171,8 @@ export default defineScenario({
       role: 'primary-rate',
       description: 'replies received per second of the window',
     }),
+    ...cpuCostMetrics('received', 'msg'),
+    serverRssPerConnectionKB: serverMemoryCostMetric((p) => Number(p.connections)),
     payloadMegabytesPerSec: {
       header: 'payload MB/s',
       unit: 'MB/s',
@@ -184,7 +197,16 @@ export default defineScenario({
       description: 'requests still without a reply when the drain ended',
     }),
   },
-  table: ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors'],
+  table: [
+    'rttP50Ms',
+    'rttP99Ms',
+    'rttMaxMs',
+    'messagesPerSec',
+    'serverCpuUsPerMessage',
+    'clientCpuUsPerMessage',
+    'serverRssPerConnectionKB',
+    'errors',
+  ],
   charts: [
     { kind: 'heatmap', metrics: ['rttP50Ms', 'rttP99Ms'] },
     { kind: 'percentiles', histograms: ['rtt'] },

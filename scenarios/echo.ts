@@ -31,7 +31,11 @@ import {
   openModelProblem,
   ProtocolGuard,
   SEND_SCHEDULE_RECORDERS,
+  cpuCostMetrics,
+  serverMemoryCostMetric,
+  serverRssBaseline,
 } from 'wsbench/scenario';
+import type { MetricInput } from 'wsbench/scenario';
 
 export default defineScenario({
   name: 'echo',
@@ -96,7 +100,9 @@ export default defineScenario({
   // Only the size of a reply is checked: decoding it to a string would cost each message a few per cent of the client's CPU.
   connect: { textAsBytes: true },
 
-  server: () => ({
+  server: (ctx) => ({
+    // Its RSS as the first connection arrives: the baseline of the server's memory per connection.
+    onConnection: serverRssBaseline(ctx),
     onMessage(connection, data) {
       connection.send(data);
     },
@@ -140,6 +146,9 @@ export default defineScenario({
     ...SEND_SCHEDULE_RECORDERS,
   },
   metrics: {
+    // What a reply costs the server and the clients in CPU time, and the server's memory per connection.
+    ...cpuCostMetrics('received', 'msg'),
+    serverRssPerConnectionKB: serverMemoryCostMetric((p) => Number(p.connections)),
     payloadMegabytesPerSec: {
       header: 'payload MB/s',
       unit: 'MB/s',
@@ -147,7 +156,8 @@ export default defineScenario({
       role: 'progress',
       source: {
         custom: 'replies x payload size per second, one direction (the other carries the same)',
-        compute: ({ measurements, params }) =>
+        // Its parameter typed here, not inferred: a compute typed from the scenario would leave the metric keys unknown to `table`.
+        compute: ({ measurements, params }: MetricInput<{ payload: number }>) =>
           measurements.windowMs > 0
             ? ((measurements.counters.received ?? 0) * params.payload) / measurements.windowMs / 1000
             : null,
@@ -239,7 +249,16 @@ export default defineScenario({
     guard.throwIfBroken();
   },
 
-  table: ['rttP50Ms', 'rttP99Ms', 'rttMaxMs', 'messagesPerSec', 'errors'],
+  table: [
+    'rttP50Ms',
+    'rttP99Ms',
+    'rttMaxMs',
+    'messagesPerSec',
+    'serverCpuUsPerMessage',
+    'clientCpuUsPerMessage',
+    'serverRssPerConnectionKB',
+    'errors',
+  ],
   charts: [
     { kind: 'heatmap', metrics: ['rttP50Ms', 'rttP99Ms'] },
     { kind: 'percentiles', histograms: ['rtt', 'service'] },

@@ -164,10 +164,12 @@ export type MetricUnit =
  *   and drawn by default.
  * - `primary-rate`: the headline throughput; compared, and shown live while a cell runs.
  * - `progress`: shown live while a cell runs, not compared.
+ * - `cost`: what a unit of work costs the machine (CPU µs per message, memory per connection); given an
+ *   interval from the rounds, ranked in "what to pick" and compared like the primary numbers.
  * - `errors`: something going wrong; any increase fails a compare.
  * - `detail`: recorded and shown where the scenario asks, nothing more.
  */
-export type MetricRole = 'primary-latency' | 'primary-rate' | 'progress' | 'errors' | 'detail';
+export type MetricRole = 'primary-latency' | 'primary-rate' | 'cost' | 'progress' | 'errors' | 'detail';
 
 /** A statistic of an HDR histogram. Latencies come out in ms, sizes in bytes. */
 export type HistogramStat = 'count' | 'min' | 'mean' | 'stdev' | 'p50' | 'p90' | 'p99' | 'p999' | 'max';

@@ -104,8 +104,10 @@ export { CONFIDENCE_LEVEL } from './stats/confidence.js';
 export { cellIntervals } from './stats/cell-intervals.js';
 export { logRatio, ratioInterval, isTie } from './stats/ratio.js';
 export type { LogRatio, Side as RatioSide } from './stats/ratio.js';
-export { picksOf } from './stats/ranking.js';
-export type { Pick, Difference } from './stats/ranking.js';
+export { twoCellTest } from './stats/two-cells.js';
+export type { TwoCellTest, TwoCellOutcome } from './stats/two-cells.js';
+export { picksOf, isDecided } from './stats/ranking.js';
+export type { Pick, Difference, Standing } from './stats/ranking.js';
 export { judgeChange, DEFAULT_MARGIN_PCT } from './stats/verdict.js';
 export type { ChangeInterval, ChangeVerdict } from './stats/verdict.js';
 export { judgeCellSlo } from './slo/verdict.js';
@@ -249,6 +251,9 @@ export type {
   SloClauseVerdict,
   SloVerdict,
   ControlSection,
+  DecisionSection,
+  DecisionLook,
+  MachineLoad,
   StackInfo,
   Environment,
   ForeignServerInfo,

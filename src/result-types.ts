@@ -625,6 +625,10 @@ export interface BenchResult<V extends MetricValueMap = MetricValueMap, P extend
   slo?: { text: string; clauses: SloClause[] };
   /** `run --control`: one pair measured twice, interleaved with the rest: how far two identical cells read apart here. */
   control?: ControlSection;
+  /** `run --until-decided`: the looks at the data, and why the rounds stopped. */
+  decision?: DecisionSection;
+  /** How busy the machine was: its 1-minute load average as the run started and as it ended (absent in older files). */
+  machineLoad?: MachineLoad;
   /** The test plan the run was given (`--config`), as it ran: absent without one. */
   plan?: TestPlanInfo;
 }
@@ -647,6 +651,48 @@ export interface ControlSection {
   cells: [CellResult, CellResult];
   /** The second over the first for each key number, with its interval; null where either has no value. */
   ratios: Record<string, RatioInterval | null>;
+}
+
+/** The machine's 1-minute load average (runnable processes, as `uptime` says) around a run, beside its cores. */
+export interface MachineLoad {
+  atStart: number;
+  atEnd: number;
+  /** Cores the run could use (the OS's available parallelism). */
+  cores: number;
+}
+
+/**
+ * `run --until-decided`: rounds were added until every ranking and verdict asked for was decided, or
+ * the budget ran out, by an alpha-spending rule (src/stats/sequential.ts): each look stated its intervals
+ * at its share of the 5 %, so that all looks together hold each statement at 95 %.
+ */
+export interface DecisionSection {
+  /** The time budget (--budget), ms. */
+  budgetMs: number;
+  /** The most rounds the budget allowed at the first rounds' pace, fixed before the first look. */
+  maxRounds: number;
+  /** The rounds each look was planned at (the last is maxRounds). */
+  plannedLooks: number[];
+  /** The rule, in words. */
+  rule: string;
+  /** Every look made, in order; the cells' intervals are stated at the last one's level. */
+  looks: DecisionLook[];
+  /** decided: nothing was left undecided; budget: no room for another look; interrupted: a signal stopped the run. */
+  stopped: 'decided' | 'budget' | 'interrupted';
+}
+
+/** One look at the data of a run --until-decided. */
+export interface DecisionLook {
+  /** Rounds every cell had measured. */
+  rounds: number;
+  /** Wall time since the run started. */
+  elapsedMs: number;
+  /** The level its intervals were stated at: 1 - its share of the 5 %. */
+  level: number;
+  /** The rankings and verdicts asked for. */
+  asked: number;
+  /** Those still undecided, in words ("echo servers on p99 ms: not decided between uws, ws"); empty when none. */
+  undecided: string[];
 }
 
 /** A ratio of two values with its confidence interval. */

@@ -18,6 +18,7 @@ import { checkOutputs, ResultWriteError, writeResultAndReport } from './result-o
 import { checkShardOptions, checkShardShares, configHash, type ShardOptions } from './shard/shard-options.js';
 import { allParameters } from './engine/params.js';
 import { ShardSession } from './shard/shard-session.js';
+import { ParameterError } from './errors.js';
 
 export type { ParamsFor } from './engine/plan.js';
 
@@ -66,6 +67,11 @@ export async function planRun<
 >(options: RunOptions<S, Sv, Cl, F>, loaded?: LoadedScenario): Promise<RunPlan> {
   if (options.out !== undefined) checkOutputs(options.out);
   const plan = await planMatrix(options, loaded);
+  if (options.shard && options.untilDecided)
+    throw new ParameterError(
+      'untilDecided',
+      'a sharded run measures the same rounds on every machine: give it --repeat instead',
+    );
   if (options.shard) {
     checkShardOptions(options.shard, plan.servers, plan.foreign);
     checkShardShares(options.shard, allParameters(plan.loaded.scenario), plan.paramSets, plan.clientProcesses);

@@ -43,7 +43,7 @@ test('--server-cmd base=... --server-cmd new=... --repeat 3: rounds interleave, 
   assert.match(compared.stdout, /^base: base in .*ab\.json$/m);
   assert.match(
     compared.stdout,
-    /^echo base -> new x ws\s+p50 ms\s.*paired rounds, t\(2\)\s+(unchanged|inconclusive)$/m,
+    /^echo base -> new x ws\s+p50 ms\s.*paired rounds, t\(2\); paired estimate [-+][\d.]+%, unpaired \[[-+][\d.]+%, [-+][\d.]+%\](; the two tests disagree)?\s+(unchanged|inconclusive)$/m,
   );
   assert.doesNotMatch(compared.stdout, /\sREGRESSED$/m);
 

@@ -93,7 +93,8 @@ const ANCHORS: Array<[string, RegExp]> = [
   ['the parameters line', /^every cell: /],
   ['the table header', /^server\s+client\s+status\s/],
   ['the ok legend', /^status ok: /],
-  ['the interval legend', /^±\s+the 95 % confidence interval/],
+  // 95 %, or the share of it a quick suite's last look was stated at (--until-decided).
+  ['the interval legend', /^±\s+the \d+(\.\d)? % confidence interval/],
   ['the what-to-pick heading', /^what to pick /],
   ['the rounds footnote', /^every number pools all \d+ interleaved rounds/],
 ];

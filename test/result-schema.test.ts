@@ -394,7 +394,7 @@ test('a file whose cells are not cells, or hold wrong types, is one line naming 
         ...good,
         scenarios: [{ ...good.scenarios[0], metrics: { x: { ...METRICS.rate, role: 'headline' } }, table: [] }],
       },
-      'scenarios[0].metrics.x.role must be one of primary-latency, primary-rate, progress, errors, detail (it is string "headline")',
+      'scenarios[0].metrics.x.role must be one of primary-latency, primary-rate, cost, progress, errors, detail (it is string "headline")',
     ],
   ];
   for (const [name, data] of cases) writeFileSync(join(dir, `${name}.json`), JSON.stringify(data));

@@ -20,9 +20,13 @@ import { scenarioArgs } from './plan/scenario-plan.js';
 import type { PlanRecord } from './plan/apply-plan.js';
 import type { PlanSource } from './plan/read-plan.js';
 import { terminalText } from '../escape/terminal.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_DECISION_BUDGET_MS } from '../engine/until-decided.js';
 
 export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
+  untilDecided?: boolean;
+  budget?: string;
   slo?: string;
   control?: boolean;
   summary?: string;
@@ -81,6 +85,7 @@ export async function parseRunArgs(
     params: paramsFromFlags(info, flags),
     ...commonOptionsFromFlags(flags),
     repeat: readFlag<number>(flags, '--repeat') ?? 1,
+    ...untilDecidedFrom(flags),
     ...(flags.slo !== undefined ? { slo: flags.slo } : {}),
     ...(flags.control ? { control: true } : {}),
     ...(foreign.length > 0 ? foreignServerOptions(foreign, flags) : {}),
@@ -89,6 +94,17 @@ export async function parseRunArgs(
   };
   const maxErrors = readFlag<number>(flags, '--max-errors') ?? 0;
   return { loaded, flags, options, maxErrors, plan };
+}
+
+/** --until-decided and its --budget as the library's option; --budget alone is refused. */
+function untilDecidedFrom(flags: RunFlags): Pick<RunOptions, 'untilDecided'> {
+  const budgetMs = readFlag<number>(flags, '--budget');
+  if (!flags.untilDecided) {
+    if (budgetMs !== undefined)
+      throw new UsageError('--budget: it is the time --until-decided may take; give --until-decided too');
+    return {};
+  }
+  return { untilDecided: { budgetMs: budgetMs ?? DEFAULT_DECISION_BUDGET_MS } };
 }
 
 /** The words `run` would read from `args` and `embedded` (k8s's run section): the scenario, the plan's flags, then the command line's. */

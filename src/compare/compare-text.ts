@@ -37,9 +37,12 @@ export function verdictLegend(
     `verdict (margin ${m}, ${source}): REGRESSED = the whole interval on the worse side of 0 and the change worse by more than ${m}` +
     ' (a status change for the worse, a missing cell or a rise in errors: at any size); improved = the same on the better side;' +
     ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it` +
-    (comparison?.cells.some((c) => c.deltas.some((d) => d.noiseUnmeasured !== undefined))
+    (comparison?.cells.some((c) => c.deltas.some((d) => d.noiseUnmeasured !== undefined && d.role !== 'cost'))
       ? `; a rate, srv CPU % or srv RSS measured in fewer than ${MIN_ROUNDS} rounds of windows under ${MIN_NOISE_WINDOW_MS / 1000} s is inconclusive at any size` +
         ` ("window too short to measure its noise": too short for per-second rates, so nothing shows how far two runs differ): --repeat ${MIN_ROUNDS} or longer windows measure it`
+      : '') +
+    (comparison?.cells.some((c) => c.deltas.some((d) => d.noiseUnmeasured !== undefined && d.role === 'cost'))
+      ? `; a cost (CPU per message, memory per connection) with fewer than ${MIN_ROUNDS} rounds on a side is inconclusive at any size: one window gives it no spread (--repeat ${MIN_ROUNDS})`
       : '')
   );
 }
@@ -52,15 +55,33 @@ export function noiseLegend(comparison?: Comparison): string {
   const pct = `${RATE_NOISE_FRACTION * 100}%`;
   const level =
     comparison && comparison.intervalTests > 1
-      ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, so that together they hold at 95 %)`
+      ? `the ${levelText(comparison.intervalLevel)} confidence interval of the change (new / base - 1; 95 % shared out over the ${comparison.intervalTests} changes judged, and over the looks of a run --until-decided, so that together they hold at 95 %)`
       : 'the 95 % confidence interval of the change (new / base - 1)';
   return (
-    `interval: ${level}, on the log scale: with 3+ rounds on both sides from the rounds` +
-    " (paired round by round for two servers of one run, else Welch's t on the rounds' logs); otherwise from each cell's interval of its window," +
+    `interval: ${level}, on the log scale, around the change of the pooled numbers the base and new columns show: with 3+ rounds on both sides its width comes from the rounds` +
+    " (paired round by round for two servers of one run, with the paired estimate and the unpaired interval beside it: where one of the two tests finds a change and the other does not, the verdict is inconclusive; else Welch's t on the cells' intervals); otherwise from each cell's interval of its window," +
     ' never narrower than the run-to-run band a single window cannot see (latencies: half the spread of the source histogram half a nine either side' +
     ` of the percentile; rates: the larger of ${pct} and the spread of the per-interval rates; RSS ${pct}; CPU the larger of ${pct} and the window's max over mean);` +
     ` errors compare exactly (any rise regresses). docs/reading-results.md says more.${capacity}`
   );
+}
+
+/** A line per change whose paired and unpaired tests disagree: what each found. */
+export function disagreementLines(comparison: Comparison): string[] {
+  const lines = comparison.cells.flatMap((cell) =>
+    cell.deltas.flatMap((d) =>
+      d.change?.disagreement
+        ? [`  ${terminalText(cell.label)}: ${d.metric}: ${terminalText(d.change.disagreement)}`]
+        : [],
+    ),
+  );
+  return lines.length
+    ? [
+        '',
+        'the paired and the unpaired tests disagree (inconclusive until more rounds make them agree: run --until-decided):',
+        ...lines,
+      ]
+    : [];
 }
 
 /** `99.6%`: a level as a header says it, to the first digit that is not 9. */
@@ -150,6 +171,7 @@ export function renderComparison(
     '',
     line(header),
     ...shown.map(line),
+    ...disagreementLines(comparison),
     '',
     noiseLegend(comparison),
     verdictLegend(gate, comparison.marginPct, comparison),

@@ -17,7 +17,11 @@ export interface MetricDelta {
   /** What is compared, as headed in the table: "p99 ms", "msg/s", "srv CPU %", "srv RSS MiB", "status". */
   metric: string;
   /** The declared role; `status`, `resources` and `capacity` (a capacity search's result) for the rows compare adds. */
-  role: Extract<MetricRole, 'primary-latency' | 'primary-rate' | 'errors'> | 'status' | 'resources' | 'capacity';
+  role:
+    | Extract<MetricRole, 'primary-latency' | 'primary-rate' | 'cost' | 'errors'>
+    | 'status'
+    | 'resources'
+    | 'capacity';
   base: number | null;
   next: number | null;
   /** (next - base) / base in percent; null when either side is missing or base is 0. */

@@ -18,9 +18,12 @@ import {
   unmeasuredSides,
   type Loaded,
 } from './compare-noise.js';
-import { logRatio, ratioInterval, type Side } from '../stats/ratio.js';
+import type { Side } from '../stats/ratio.js';
+import { twoCellTest } from '../stats/two-cells.js';
 import { DEFAULT_MARGIN_PCT, judgeChange, type ChangeInterval } from '../stats/verdict.js';
-import { familyLevel } from '../stats/confidence.js';
+import { CONFIDENCE_LEVEL, familyLevel } from '../stats/confidence.js';
+import { isKeyMetric } from '../stats/cell-intervals.js';
+import { MIN_ROUNDS } from '../stats/round-spread.js';
 import type { MetricInfo } from '../declaration-types.js';
 import {
   isMeasured,
@@ -79,7 +82,12 @@ export function compareResults(base: BenchResult, next: BenchResult, options: Co
     };
   }
   const tests = intervalTests(base, next);
-  const judge = { marginPct, paired: options.pairedRounds === true, level: familyLevel(tests) };
+  // A file measured until decided states its numbers at its last look's share of the 95 %: so is each change.
+  const judge = {
+    marginPct,
+    paired: options.pairedRounds === true,
+    level: familyLevel(tests, Math.max(statedLevel(base), statedLevel(next))),
+  };
   const nextByKey = new Map(next.cells.map((c) => [cellKey(c), c]));
   const baseKeys = new Set(base.cells.map(cellKey));
   const scenarioOf = (name: string): ScenarioInfo | undefined =>
@@ -168,13 +176,13 @@ function intervalTests(base: BenchResult, next: BenchResult): number {
     .filter((c) => isMeasured(c) && nextKeys.has(cellKey(c)))
     .reduce((sum, cell) => {
       const metrics = Object.values(base.scenarios.find((s) => s.name === cell.scenario)?.metrics ?? {});
-      return (
-        sum +
-        metrics.filter((m) => (m.role === 'primary-latency' || m.role === 'primary-rate') && m.better !== 'none')
-          .length +
-        2
-      );
+      return sum + metrics.filter(isKeyMetric).length + 2;
     }, 0);
+}
+
+/** The level a result states its intervals at: its last look's, for a run --until-decided. */
+function statedLevel(result: BenchResult): number {
+  return result.decision?.looks.at(-1)?.level ?? CONFIDENCE_LEVEL;
 }
 
 /** A cell's recorded reason when it did not end ok; null for an ok cell. */
@@ -191,6 +199,7 @@ function compareCell(b: CellResult, n: CellResult, scenario: ScenarioInfo | unde
   for (const [key, info] of Object.entries(scenario?.metrics ?? {})) {
     if (info.role === 'primary-latency' && info.better !== 'none') deltas.push(latencyDelta(key, info, b, n, judge));
     else if (info.role === 'primary-rate' && info.better !== 'none') deltas.push(rateDelta(key, info, b, n, judge));
+    else if (info.role === 'cost' && info.better !== 'none') deltas.push(costDelta(key, info, b, n, judge));
     else if (info.role === 'errors') deltas.push(countDelta(key, info.header, metricOf(b, key), metricOf(n, key)));
   }
   deltas.push(...resourceDeltas(b, n, judge));
@@ -277,6 +286,43 @@ function rateDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     info.better === 'lower' ? 'lower' : 'higher',
     judge,
     unmeasuredSides(b, bSide.rounds, n, nSide.rounds),
+  );
+}
+
+/**
+ * A cost (CPU per message, memory per connection) is read once per window: only rounds measure how far
+ * it moves between runs. With MIN_ROUNDS on both sides its change is judged like a rate's; else it is
+ * inconclusive whatever its size, and says why.
+ */
+function costDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta {
+  const bSide = metricSide(b, key);
+  const nSide = metricSide(n, key);
+  // A cell measured once has no rounds[]: its one window is its one round.
+  const roundsOf = (side: SideValue): number =>
+    side.rounds
+      ? side.rounds.filter((v) => typeof v === 'number' && Number.isFinite(v)).length
+      : side.value === null
+        ? 0
+        : 1;
+  const short = [
+    ...(roundsOf(bSide) < MIN_ROUNDS ? [`base ${roundsOf(bSide)}`] : []),
+    ...(roundsOf(nSide) < MIN_ROUNDS ? [`new ${roundsOf(nSide)}`] : []),
+  ];
+  const base = bSide.value;
+  const noise =
+    base === null ? null : Math.max(Math.abs(base) * RATE_NOISE_FRACTION, roundSpread(b, key), roundSpread(n, key));
+  return delta(
+    key,
+    info.header,
+    'cost',
+    bSide,
+    nSide,
+    noise,
+    info.better === 'higher' ? 'higher' : 'lower',
+    judge,
+    short.length > 0
+      ? `a cost is read once per window: only ${MIN_ROUNDS} rounds or more measure its noise (rounds: ${short.join(', ')})`
+      : null,
   );
 }
 
@@ -401,10 +447,11 @@ function delta(
 }
 
 /**
- * The change of next over base in percent, with its interval: from the rounds (paired within one
- * run, Welch's t between two) or the two windows' intervals (src/stats/ratio.ts). A window cannot see
- * how far two runs of it differ, so a change measured from one is never given an interval narrower
- * than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
+ * The change of next over base in percent, with its interval, by the one test of src/stats/two-cells.ts:
+ * the pooled change (what the base and new columns show), with the interval of the design's test (paired
+ * by round within one run, with the unpaired one beside it and the paired estimate; Welch between two
+ * files). A window cannot see how far two runs differ, so a change measured from one is never given an
+ * interval narrower than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
  */
 function changeInterval(
   b: Side,
@@ -413,19 +460,32 @@ function changeInterval(
   bandPct: number | null,
   { paired, level }: Judging,
 ): ChangeInterval | null {
-  const log = logRatio(n, b, paired);
-  if (log) {
-    const ratio = ratioInterval(log, level);
-    const estimatePct = (ratio.ratio - 1) * 100;
-    const fromRounds = log.basis === 'rounds';
-    const test = `${log.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals'}, t(${formatDf(log.degreesOfFreedom)})`;
-    const interval = { estimatePct, lowPct: (ratio.low - 1) * 100, highPct: (ratio.high - 1) * 100, level };
-    if (fromRounds || bandPct === null) return { ...interval, method: test };
+  const test = twoCellTest(n, b, { paired, level });
+  if (test) {
+    const pct = (ratio: number): number => (ratio - 1) * 100;
+    // The columns' own change, to the last digit (the ratio's exp(log) may differ from it in the 15th).
+    const estimatePct = changePct ?? pct(test.ratio.ratio);
+    const fromRounds = test.basis === 'rounds';
+    const name =
+      test.ratio.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals';
+    const beside = {
+      ...(test.pairedEstimate !== undefined ? { pairedEstimatePct: pct(test.pairedEstimate) } : {}),
+      ...(test.unpaired ? { unpaired: { lowPct: pct(test.unpaired.low), highPct: pct(test.unpaired.high) } } : {}),
+      ...(test.outcome === 'split' ? { disagreement: test.disagreement! } : {}),
+    };
+    const paired =
+      test.pairedEstimate !== undefined
+        ? `; paired estimate ${formatPct(beside.pairedEstimatePct!)}, unpaired [${formatPct(beside.unpaired!.lowPct)}, ${formatPct(beside.unpaired!.highPct)}]`
+        : '';
+    const split = test.outcome === 'split' ? '; the two tests disagree' : '';
+    const method = `${name}, t(${formatDf(test.ratio.degreesOfFreedom)})${paired}${split}`;
+    const interval = { estimatePct, lowPct: pct(test.ratio.low), highPct: pct(test.ratio.high), level, ...beside };
+    if (fromRounds || bandPct === null) return { ...interval, method };
     return {
       ...interval,
       lowPct: Math.min(interval.lowPct, estimatePct - bandPct),
       highPct: Math.max(interval.highPct, estimatePct + bandPct),
-      method: `${test}, widened to the run-to-run band ±${bandPct.toFixed(1)}%`,
+      method: `${method}, widened to the run-to-run band ±${bandPct.toFixed(1)}%`,
     };
   }
   if (changePct === null || bandPct === null) return null;
@@ -436,6 +496,11 @@ function changeInterval(
     level: null,
     method: `run-to-run band ±${bandPct.toFixed(1)}% (no interval in the data)`,
   };
+}
+
+/** `+4.1%`. */
+function formatPct(pct: number): string {
+  return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`;
 }
 
 function formatDf(df: number): string {

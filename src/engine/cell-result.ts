@@ -5,7 +5,7 @@
  * samples" is never ok), errors when a round lost connections or could not
  * open some or counted a fault (a metric of role errors above zero:
  * cell-verdict.ts), else ok. The load generator's saturation is judged once, from
- * the pooled resources. Each key number gets its confidence interval (from the
+ * the pooled resources. Each key number gets its confidence interval at `level` (from the
  * rounds, or from the window's own intervals: src/stats/), each round the
  * interval of its own window, and rounds that disagree far beyond those are named.
  */
@@ -22,6 +22,7 @@ import { countedErrors, countedErrorsText } from './cell-verdict.js';
 import { scenarioInfo } from './scenario-info.js';
 import { cellIntervals, windowIntervals } from '../stats/cell-intervals.js';
 import { unstableRounds } from '../stats/unstable.js';
+import { CONFIDENCE_LEVEL } from '../stats/confidence.js';
 import { stageResults } from './stage-results.js';
 
 export function cellResult(
@@ -29,6 +30,7 @@ export function cellResult(
   scenario: AnyScenario,
   clientProcesses: number,
   runs: CellRun[],
+  level = CONFIDENCE_LEVEL,
 ): CellResult {
   const elapsedMs = runs.reduce((sum, r) => sum + r.elapsedMs, 0);
   // A server that cannot run here (a --server-cmd that exited 77) makes the cell n/a, as an unavailable stack does.
@@ -61,12 +63,16 @@ export function cellResult(
     rounds.forEach((round, i) => {
       addRoundIntervals(declared, round, runs[i]!);
     });
-  const { intervals, noInterval } = cellIntervals(declared, {
-    metrics: values.metrics,
-    ...(rounds ? { rounds } : {}),
-    ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}),
-    staged: pooled.stages !== undefined,
-  });
+  const { intervals, noInterval } = cellIntervals(
+    declared,
+    {
+      metrics: values.metrics,
+      ...(rounds ? { rounds } : {}),
+      ...(pooled.measurements.timeSeries ? { timeSeries: pooled.measurements.timeSeries } : {}),
+      staged: pooled.stages !== undefined,
+    },
+    level,
+  );
   const unstable = unstableRounds(declared, rounds ?? undefined);
   const loadSaturation = withScheduleLag(
     loadSaturationOf(pooled.resources.clients, spreadCount(scenario, identity.params)),

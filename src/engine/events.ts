@@ -3,7 +3,7 @@
  * logs) subscribe to these instead of guessing from counters.
  */
 import type { ParamValues } from '../declaration-types.js';
-import type { Environment, ScenarioInfo } from '../result-types.js';
+import type { DecisionLook, Environment, ScenarioInfo } from '../result-types.js';
 import type { ProgressTick } from '../measure/time-series.js';
 import type { ResourceSample } from '../measure/proc-sampler.js';
 
@@ -72,6 +72,11 @@ export type RunEvent =
       notes?: string[];
       outcome?: unknown;
     })
+  /**
+   * run --until-decided: a look at the data after `look.rounds` rounds; `nextRounds` is where the next
+   * look falls (the rounds to run up to), null when this look is the last.
+   */
+  | { type: 'look'; look: DecisionLook; nextRounds: number | null; plannedLooks: number[] }
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
 

@@ -2,11 +2,15 @@
  * Runs a plan: every cell that is not skipped, one at a time, round-robin over
  * the rounds, telling listeners what happens as events; then each cell's
  * rounds become its result. A coordinator, when given, lines the windows up
- * with other load machines.
+ * with other load machines. Until decided (`untilDecided`), rounds are added
+ * after the first ones while the looks of until-decided.ts ask for them.
  */
-import type { BenchResult } from '../result-types.js';
+import { availableParallelism, loadavg } from 'node:os';
+import type { BenchResult, DecisionSection } from '../result-types.js';
 import { runCell, type CellRun } from './cell.js';
-import { runResult } from './run-result.js';
+import { runResult, type RunRecord } from './run-result.js';
+import { runUntilDecided } from './until-decided.js';
+import { MIN_ROUNDS } from '../stats/round-spread.js';
 import type { OpenCoordinator } from './coordination.js';
 import { describeEnvironment } from './environment.js';
 import type { RunEvent } from './events.js';
@@ -31,11 +35,13 @@ export interface ExecuteOptions {
 
 export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = {}): Promise<BenchResult> {
   const startedAt = new Date();
+  const loadAtStart = loadavg()[0]!;
   const signal = options.signal ?? new AbortController().signal;
   const emit = options.onEvent ?? (() => undefined);
   const cells = plan.cells;
   const runs: CellRun[][] = cells.map(() => []);
-  const total = cells.length * plan.repeat;
+  // Until decided, the first look needs an interval from the rounds: at least MIN_ROUNDS of them.
+  const firstRounds = plan.untilDecided ? Math.max(plan.repeat, MIN_ROUNDS) : plan.repeat;
   const cellPlan = cells.map((cell) => ({
     server: cell.server,
     client: cell.client,
@@ -52,7 +58,7 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     type: 'run-start',
     scenario: plan.info,
     cells: cells.length,
-    repeat: plan.repeat,
+    repeat: firstRounds,
     plan: cellPlan,
     ...(options.shard ? { shard: options.shard } : {}),
     ...runIdentity,
@@ -60,8 +66,16 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
     host: plan.host,
   });
   const coordinator = options.coordinate ? await options.coordinate(signal) : null;
-  // Round-robin over the cells, so slow drift on the machine hits every pair alike.
-  for (let round = 0; round < plan.repeat && !coordinator?.failure; round++) {
+  let roundsRun = 0;
+  /** Runs every cell round by round, round-robin, up to `rounds` in all: slow drift on the machine hits every pair alike. */
+  const runRounds = async (rounds: number): Promise<number> => {
+    for (; roundsRun < rounds && !coordinator?.failure && !signal.aborted; roundsRun++) {
+      await runRound(roundsRun, rounds);
+    }
+    return roundsRun;
+  };
+  const runRound = async (round: number, rounds: number): Promise<void> => {
+    const total = cells.length * rounds;
     for (const [i, cell] of cells.entries()) {
       if (cell.skip !== null && coordinator) coordinator.gate(i, round).withdraw(cell.skip);
       if (cell.skip !== null || signal.aborted) continue;
@@ -114,26 +128,46 @@ export async function executeMatrix(plan: MatrixPlan, options: ExecuteOptions = 
         outcome,
       });
     }
-  }
+  };
+  await runRounds(firstRounds);
+  const record = (level?: number, decision?: DecisionSection): RunRecord => ({
+    ...runIdentity,
+    info: plan.info,
+    scenario: plan.loaded.scenario,
+    cells: cellPlan,
+    // The rounds asked for (until decided, the looks may have asked for more); an interrupted run says so itself.
+    repeat: Math.max(roundsRun, firstRounds),
+    elapsedMs: Date.now() - startedAt.getTime(),
+    interrupted: signal.aborted,
+    coordinationFailure: coordinator?.failure ?? null,
+    warnings: plan.warnings,
+    ...(options.argv ? { argv: options.argv.map(redactUrlsIn) } : {}),
+    host: plan.host,
+    ...(level !== undefined ? { level } : {}),
+    ...(decision ? { decision } : {}),
+    machineLoad: { atStart: round2(loadAtStart), atEnd: round2(loadavg()[0]!), cores: availableParallelism() },
+  });
+  const decided =
+    plan.untilDecided && !signal.aborted && !coordinator?.failure
+      ? await runUntilDecided({
+          budgetMs: plan.untilDecided.budgetMs,
+          rounds: roundsRun,
+          elapsedMs: () => Date.now() - startedAt.getTime(),
+          runRounds,
+          resultAt: (level) => runResult(record(level), runs),
+          interrupted: () => signal.aborted,
+          slo: plan.slo,
+          emit,
+        })
+      : null;
   // The certificate's files live as long as the cells that use them (an exit hook deletes them on any other way out).
   plan.tls.close();
   await coordinator?.close();
   emit({ type: 'run-end', interrupted: signal.aborted });
-  const result = runResult(
-    {
-      ...runIdentity,
-      info: plan.info,
-      scenario: plan.loaded.scenario,
-      cells: cellPlan,
-      repeat: plan.repeat,
-      elapsedMs: Date.now() - startedAt.getTime(),
-      interrupted: signal.aborted,
-      coordinationFailure: coordinator?.failure ?? null,
-      warnings: plan.warnings,
-      ...(options.argv ? { argv: options.argv.map(redactUrlsIn) } : {}),
-      host: plan.host,
-    },
-    runs,
-  );
+  const result = runResult(record(decided?.level, decided?.decision), runs);
   return plan.slo ? withSloVerdicts(result, plan.slo) : result;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }

@@ -93,6 +93,12 @@ export interface MatrixOptions<
    * first and the last of every round; the result's `control` says how far the two read apart.
    */
   control?: boolean;
+  /**
+   * Keep adding interleaved rounds (after the first `repeat`, at least 3) until every ranking of the picks
+   * and every SLO verdict is decided, or `budgetMs` of the run's wall time is spent; the looks share the
+   * 5 % out (src/stats/sequential.ts) and the result's `decision` records each.
+   */
+  untilDecided?: { budgetMs: number };
 }
 
 /** One cell of the plan: null `skip` when it runs. */
@@ -125,6 +131,8 @@ export interface MatrixPlan {
   warnings: string[];
   /** The objective every cell is judged against (`slo`), parsed against the scenario's declarations; null without one. */
   slo: Slo | null;
+  /** Rounds until decided, within this budget; null for a fixed number of rounds (`repeat`). */
+  untilDecided: { budgetMs: number } | null;
 }
 
 /** What replan() may change between the steps of one search. */
@@ -182,6 +190,7 @@ function withoutScenario(options: MatrixOptions): Omit<MatrixOptions, 'scenario'
     'insecure',
     'slo',
     'control',
+    'untilDecided',
   ] as const;
   return Object.fromEntries(keys.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
 }
@@ -231,7 +240,14 @@ function expand(
     throw new ParameterError('control', 'no pair of the run can run here, so none can be its control');
   if (pair) cells.splice(0, cells.length, { ...pair, control: 1 }, ...cells, { ...pair, control: 2 });
   const slo = options.slo !== undefined ? parseSlo(options.slo, info) : null;
-  return { ...checked, loaded, info, paramSets, stacks, cells, options, tls, warnings, slo };
+  const untilDecided = options.untilDecided ? checkedBudget(options.untilDecided) : null;
+  return { ...checked, loaded, info, paramSets, stacks, cells, options, tls, warnings, slo, untilDecided };
+}
+
+function checkedBudget(option: { budgetMs: number }): { budgetMs: number } {
+  if (typeof option.budgetMs !== 'number' || !Number.isFinite(option.budgetMs) || option.budgetMs <= 0)
+    throw new ParameterError('untilDecided', `budgetMs: ${String(option.budgetMs)} is not a duration above 0 in ms`);
+  return { budgetMs: option.budgetMs };
 }
 
 function insecureWarning(foreign: CheckedOptions['foreign']): string {

@@ -10,6 +10,8 @@ import {
   SCHEMA_VERSION,
   type BenchResult,
   type CellResult,
+  type DecisionSection,
+  type MachineLoad,
   type Environment,
   type ScenarioInfo,
 } from '../result-types.js';
@@ -39,6 +41,12 @@ export interface RunRecord {
   argv?: string[];
   /** The loopback address the servers bound. */
   host?: string;
+  /** The level of every interval (default CONFIDENCE_LEVEL; run --until-decided: its last look's). */
+  level?: number;
+  /** run --until-decided: its looks. */
+  decision?: DecisionSection;
+  /** The machine's load average around the run. */
+  machineLoad?: MachineLoad;
 }
 
 /** `runs[i]`: the rounds cell i ran, in order. */
@@ -58,7 +66,7 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
     const rounds = runs[i] ?? [];
     if (rounds.length === 0)
       return { ...identity, status: 'skipped', reason: 'interrupted before it started', elapsedMs: 0 };
-    return cellResult(identity, record.scenario, record.clientProcesses, rounds);
+    return cellResult(identity, record.scenario, record.clientProcesses, rounds, record.level);
   });
   // The noise control's two cells leave the matrix for their own section.
   const controls = record.cells.flatMap((c, i) => (c.control ? [cells[i]!] : []));
@@ -76,7 +84,11 @@ export function runResult(record: RunRecord, runs: ReadonlyArray<CellRun[]>): Be
     repeat: record.repeat,
     scenarios: [record.info],
     cells: matrix,
-    ...(controls.length === 2 ? { control: controlSection(record.info.metrics, controls[0]!, controls[1]!) } : {}),
+    ...(controls.length === 2
+      ? { control: controlSection(record.info.metrics, controls[0]!, controls[1]!, record.level) }
+      : {}),
+    ...(record.decision ? { decision: record.decision } : {}),
+    ...(record.machineLoad ? { machineLoad: record.machineLoad } : {}),
     ...(record.warnings && record.warnings.length > 0 ? { warnings: record.warnings } : {}),
   };
 }

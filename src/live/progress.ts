@@ -146,12 +146,34 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
           last = null;
           return;
         }
+        case 'look':
+          if (event.nextRounds !== null) repeat = event.nextRounds;
+          stream.write(`${mode === 'tty' ? '\r\x1b[K' : ''}${lookLine(event)}\n`);
+          return;
       }
     },
     done() {
       if (mode === 'tty') stream.write('\r\x1b[K');
     },
   };
+}
+
+/** `look after 3 rounds (intervals at 98.8 %): 4 of 10 undecided; 3 more rounds, next look after 6`. */
+export function lookLine(event: Extract<RunEvent, { type: 'look' }>): string {
+  const { look } = event;
+  const level = `${(look.level * 100).toFixed(1)} %`;
+  const open = look.undecided.length;
+  const said =
+    open === 0
+      ? `all ${look.asked} rankings and verdicts decided`
+      : `${open} of ${look.asked} undecided (${terminalText(look.undecided[0]!)}${open > 1 ? ', ...' : ''})`;
+  const next =
+    event.nextRounds === null
+      ? open === 0
+        ? '; done'
+        : '; no room in the budget for another look'
+      : `; next look after ${event.nextRounds} rounds`;
+  return `look after ${look.rounds} rounds (intervals at ${level}): ${said}${next}`;
 }
 
 /** Parameters that differ from their declared default, with units: `connections=100 payload=4KiB`. */

@@ -39,3 +39,20 @@ export function percentInterval(ratio: RatioInterval): string {
     `${pct < 0 ? '-' : ''}${Math.abs(pct) >= 10 ? Math.abs(pct).toFixed(0) : Math.abs(pct).toFixed(1)}%`;
   return `[${show(bounds[0]!)}, ${show(bounds[1]!)}]`;
 }
+
+/** `+12%`, `-4.1%`: a ratio's distance from 1 with its sign. */
+export function signedPercent(ratio: number): string {
+  const pct = (ratio - 1) * 100;
+  return `${pct < 0 ? '-' : '+'}${percentOff(ratio)}`;
+}
+
+/** `[-2.1%, +4.6%]`: a ratio's interval as signed distances from 1. */
+export function signedPercentInterval(ratio: Pick<RatioInterval, 'low' | 'high'>): string {
+  return `[${signedPercent(ratio.low)}, ${signedPercent(ratio.high)}]`;
+}
+
+/** `95 %`, `98.5 %`: a level as a sentence says it, to one decimal where it has one. */
+export function levelPercent(level: number): string {
+  const pct = level * 100;
+  return `${Number.isInteger(Number(pct.toFixed(1))) ? pct.toFixed(0) : pct.toFixed(1)} %`;
+}

@@ -78,6 +78,8 @@ export {
   serverRssPerConnection,
   scaleWithResolution,
 } from './metric-sets/server-rss.js';
+export { cpuCostMetrics, serverMemoryCostMetric } from './metric-sets/cost-metrics.js';
+export type { CpuCostMetrics } from './metric-sets/cost-metrics.js';
 export { WireTelemetry, WIRE_METRICS } from './metric-sets/wire-telemetry.js';
 export {
   SERVER_CPU_METRIC,

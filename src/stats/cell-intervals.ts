@@ -1,6 +1,6 @@
 /**
- * The confidence interval of each key number of a cell: every primary-latency
- * and primary-rate metric that has a better direction. From the spread of the
+ * The confidence interval of each key number of a cell: every primary-latency,
+ * primary-rate and cost metric that has a better direction. From the spread of the
  * cell's rounds when it has MIN_ROUNDS or more (method `rounds`), else from
  * batch means over its window's own intervals (method `window`). Either way the
  * interval is centred on the number the table shows (the pooled value) and is
@@ -42,12 +42,25 @@ const LATENCY_RELATIVE_STEP = 1 / 1024;
 /** True for the metrics that get an interval: those a ranking, a gate or an SLO judges. */
 export function isKeyMetric(info: MetricInfo | undefined): info is MetricInfo {
   return (
-    info !== undefined && (info.role === 'primary-latency' || info.role === 'primary-rate') && info.better !== 'none'
+    info !== undefined &&
+    (info.role === 'primary-latency' || info.role === 'primary-rate' || info.role === 'cost') &&
+    info.better !== 'none'
   );
 }
 
-/** Intervals of the cell's key numbers: from its rounds when it has enough, else from its window. */
-export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cell: IntervalInputs): CellIntervals {
+/** Why a cost measured once has no interval. */
+export const COST_NO_INTERVAL =
+  'a cost is read once per window (one CPU time, or one memory reading, over one count), so one window gives no spread: --repeat 3 or more gives it an interval from the rounds';
+
+/**
+ * Intervals of the cell's key numbers: from its rounds when it has enough, else from its window; at `level`
+ * (CONFIDENCE_LEVEL unless a run --until-decided states them at its last look's share).
+ */
+export function cellIntervals(
+  metrics: Readonly<Record<string, MetricInfo>>,
+  cell: IntervalInputs,
+  level = CONFIDENCE_LEVEL,
+): CellIntervals {
   const out: CellIntervals = { intervals: {}, noInterval: {} };
   for (const [key, info] of Object.entries(metrics)) {
     const value = cell.metrics[key];
@@ -60,9 +73,11 @@ export function cellIntervals(metrics: Readonly<Record<string, MetricInfo>>, cel
       ? { ...rounds, method: 'rounds' as const }
       : cell.staged
         ? STAGED_NO_INTERVAL
-        : windowSpread(info, cell.timeSeries);
+        : info.role === 'cost'
+          ? COST_NO_INTERVAL
+          : windowSpread(info, cell.timeSeries);
     if (typeof spread === 'string') out.noInterval[key] = spread;
-    else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value));
+    else out.intervals[key] = intervalAround(value, spread, spread.method, resolutionOf(info, value), level);
   }
   return out;
 }
@@ -100,20 +115,21 @@ export function intervalAround(
   spread: ScaledSpread,
   method: ValueInterval['method'],
   resolution = 0,
+  level = CONFIDENCE_LEVEL,
 ): ValueInterval {
   const onLogs = spread.scale === 'log' && value > 0;
   const standardError = Math.max(
     onLogs ? spread.standardError * value : spread.standardError,
     resolution / Math.sqrt(12),
   );
-  const t = tCritical(spread.degreesOfFreedom);
+  const t = tCritical(spread.degreesOfFreedom, level);
   const [low, high] = onLogs
     ? [value * Math.exp((-t * standardError) / value), value * Math.exp((t * standardError) / value)]
     : [Math.max(0, value - t * standardError), value + t * standardError];
   return {
     low,
     high,
-    level: CONFIDENCE_LEVEL,
+    level,
     method,
     standardError,
     degreesOfFreedom: spread.degreesOfFreedom,

@@ -3,8 +3,9 @@
  * cells, the first and the last of every round, measured exactly as the rest;
  * nothing differs between them but when they ran. How far the second reads
  * from the first (each key number's ratio with its 95 % interval, paired round
- * by round) is how far two identical cells read apart on this machine. When
- * that interval excludes 1, the machine moved more than the intervals allow,
+ * by round, around the ratio of their pooled values: two-cells.ts) is how far
+ * two identical cells read apart on this machine. When that interval excludes
+ * 1, the machine moved more than the intervals allow,
  * and differences of that size between other cells are not to be trusted.
  */
 import type { MetricInfo } from '../declaration-types.js';
@@ -16,20 +17,22 @@ import {
   type RatioInterval,
 } from '../result-types.js';
 import { isKeyMetric } from './cell-intervals.js';
-import { isTie, logRatio, ratioInterval, type Side } from './ratio.js';
+import { CONFIDENCE_LEVEL } from './confidence.js';
+import { isTie, type Side } from './ratio.js';
+import { twoCellTest } from './two-cells.js';
 
 export function controlSection(
   metrics: Readonly<Record<string, MetricInfo>>,
   first: CellResult,
   second: CellResult,
+  level = CONFIDENCE_LEVEL,
 ): ControlSection {
   const ratios: Record<string, RatioInterval | null> = {};
   for (const [key, info] of Object.entries(metrics)) {
     if (!isKeyMetric(info)) continue;
     const a = isMeasured(first) ? sideOf(first, key) : null;
     const b = isMeasured(second) ? sideOf(second, key) : null;
-    const log = a && b ? logRatio(b, a, true) : null;
-    ratios[key] = log ? ratioInterval(log) : null;
+    ratios[key] = a && b ? (twoCellTest(b, a, { paired: true, level })?.ratio ?? null) : null;
   }
   return { server: first.server, client: first.client, cells: [first, second], ratios };
 }

@@ -1,19 +1,27 @@
 /**
  * How two cells' values of one key number compare: their ratio with its
  * confidence interval, worked on the log scale (a ratio's interval is
- * symmetric there, and ratios of ratios average as logs).
+ * symmetric there, and ratios of ratios average as logs). Every interval is
+ * centred on the ratio of the pooled values, the numbers the table shows, so a
+ * stated difference always points the way its two columns do; what differs
+ * between the tests is the spread around it.
  *
- * - Paired rounds: two cells of one run, both measured in the same rounds
- *   (rounds are interleaved, so round r of each ran minutes apart at most). The
- *   log ratio of each round pair, its mean and its standard error over the
- *   pairs: drift of the machine that hits both cells of a round cancels out.
- *   The estimate is the geometric mean of the rounds' ratios, each round
- *   weighing the same (the pooled values weigh each sample the same, which a
- *   machine switching speeds between rounds tips one way or the other).
- * - Independent rounds (two files, each measured in rounds): Welch's t on the
- *   rounds' log values.
- * - Otherwise the values' own intervals (their standard errors, on the log
- *   scale by the delta method: se / value), combined by Welch-Satterthwaite.
+ * - Paired (two cells of one run, both measured in the same rounds): the spread
+ *   of the per-round log ratios, s / sqrt(rounds), rounds - 1 degrees of
+ *   freedom. Round r of every cell ran in the same pass over the matrix, so
+ *   drift that hits both cells of a round cancels out. To first order (the
+ *   delta method) the pooled log ratio is a weighted mean of the rounds' log
+ *   ratios, so their spread is its spread, as each cell's own interval takes
+ *   the spread of its rounds around its pooled value.
+ * - Unpaired (Welch): the two values' relative standard errors combined, with
+ *   the Welch-Satterthwaite degrees of freedom: exactly what the two cells'
+ *   intervals in the table say, so two table intervals that do not overlap
+ *   always give an unpaired ratio whose interval excludes 1. From the cells'
+ *   intervals, or from their rounds' logs where a side has rounds but no interval.
+ *
+ * The paired estimate (the geometric mean of the rounds' ratios, each round
+ * weighing the same) is kept beside the pooled one: on a machine that switches
+ * speed between rounds the two can point different ways, and two-cells.ts says so.
  */
 import { mean, sampleStandardDeviation } from 'simple-statistics';
 import type { RatioInterval, ValueInterval } from '../result-types.js';
@@ -31,27 +39,41 @@ export interface Side {
 export interface LogRatio extends Spread {
   log: number;
   method: RatioInterval['method'];
-  /** What the spread was read from: the rounds' own values, or the two values' intervals. */
+  /** What the spread was read from: the rounds' own values, or the two values' intervals (of a window when measured once). */
   basis: 'rounds' | 'intervals';
 }
 
-/** ln(a / b) with its spread; null when a side has no usable value or spread. */
+/**
+ * ln(a / b) with its spread by the design's test: paired by round when `paired` and both sides have
+ * MIN_ROUNDS rounds measured in the same rounds, else unpaired; null when a side has no usable value or spread.
+ */
 export function logRatio(a: Side, b: Side, paired: boolean): LogRatio | null {
+  return (paired ? pairedLogRatio(a, b) : null) ?? unpairedLogRatio(a, b);
+}
+
+/** The paired test: the spread of the rounds' log ratios around the pooled log ratio; null when the rounds do not pair. */
+export function pairedLogRatio(a: Side, b: Side): LogRatio | null {
   if (!(a.value > 0) || !(b.value > 0)) return null;
-  if (paired) {
-    const pairs = pairedLogs(a.rounds, b.rounds);
-    if (pairs) return pairs;
-  }
-  const aLogs = positiveLogs(a.rounds);
-  const bLogs = positiveLogs(b.rounds);
-  if (aLogs && bLogs) {
-    const spread = combineIndependent([logSpread(aLogs), logSpread(bLogs)]);
-    return { log: mean(aLogs) - mean(bLogs), ...spread, method: 'independent', basis: 'rounds' };
-  }
-  if (!a.interval || !b.interval) return null;
-  const spread = combineIndependent([relativeSpread(a.value, a.interval), relativeSpread(b.value, b.interval)]);
-  const basis = a.interval.method === 'rounds' && b.interval.method === 'rounds' ? 'rounds' : 'intervals';
+  const logs = roundLogRatios(a.rounds, b.rounds);
+  if (!logs) return null;
+  return { log: Math.log(a.value / b.value), ...logSpread(logs), method: 'paired rounds', basis: 'rounds' };
+}
+
+/** The unpaired test (Welch), around the pooled log ratio; null when a side has neither an interval nor rounds. */
+export function unpairedLogRatio(a: Side, b: Side): LogRatio | null {
+  if (!(a.value > 0) || !(b.value > 0)) return null;
+  const sa = relativeSpread(a);
+  const sb = relativeSpread(b);
+  if (!sa || !sb) return null;
+  const spread = combineIndependent([sa.spread, sb.spread]);
+  const basis = sa.fromRounds && sb.fromRounds ? 'rounds' : 'intervals';
   return { log: Math.log(a.value / b.value), ...spread, method: 'independent', basis };
+}
+
+/** The paired estimate: ln of the geometric mean of the rounds' ratios a / b; null when the rounds do not pair. */
+export function pairedEstimateLog(a: Side, b: Side): number | null {
+  const logs = roundLogRatios(a.rounds, b.rounds);
+  return logs ? mean(logs) : null;
 }
 
 /** The ratio and its interval at `level` (default CONFIDENCE_LEVEL). */
@@ -83,19 +105,19 @@ export function meanLogRatio(parts: LogRatio[]): LogRatio | null {
   return { log: mean(parts.map((p) => p.log)), ...spread, method, basis };
 }
 
-/** True when the interval holds 1: no difference shown at CONFIDENCE_LEVEL. */
+/** True when the interval holds 1: no difference shown at its level. */
 export function isTie(ratio: RatioInterval): boolean {
   return ratio.low <= 1 && ratio.high >= 1;
 }
 
-function pairedLogs(a: Side['rounds'], b: Side['rounds']): LogRatio | null {
+/** ln(a_r / b_r) of each round both sides measured; null unless both have the same rounds and MIN_ROUNDS pair up. */
+function roundLogRatios(a: Side['rounds'], b: Side['rounds']): number[] | null {
   if (!a || !b || a.length !== b.length) return null;
   const logs = a.flatMap((x, i) => {
     const y = b[i];
     return typeof x === 'number' && typeof y === 'number' && x > 0 && y > 0 ? [Math.log(x / y)] : [];
   });
-  if (logs.length < MIN_ROUNDS) return null;
-  return { log: mean(logs), ...logSpread(logs), method: 'paired rounds', basis: 'rounds' };
+  return logs.length >= MIN_ROUNDS ? logs : null;
 }
 
 function positiveLogs(rounds: Side['rounds']): number[] | null {
@@ -107,7 +129,20 @@ function logSpread(logs: number[]): Spread {
   return { standardError: sampleStandardDeviation(logs) / Math.sqrt(logs.length), degreesOfFreedom: logs.length - 1 };
 }
 
-/** A value's standard error on the log scale (delta method: d ln x = dx / x). */
-function relativeSpread(value: number, interval: ValueInterval): Spread {
-  return { standardError: interval.standardError / value, degreesOfFreedom: interval.degreesOfFreedom };
+/**
+ * A value's standard error on the log scale: its interval's (the delta method: d ln x = dx / x),
+ * the one the table shows, or else the spread of its rounds' logs.
+ */
+function relativeSpread(side: Side): { spread: Spread; fromRounds: boolean } | null {
+  if (side.interval) {
+    return {
+      spread: {
+        standardError: side.interval.standardError / side.value,
+        degreesOfFreedom: side.interval.degreesOfFreedom,
+      },
+      fromRounds: side.interval.method === 'rounds',
+    };
+  }
+  const logs = positiveLogs(side.rounds);
+  return logs ? { spread: logSpread(logs), fromRounds: true } : null;
 }

@@ -1,12 +1,14 @@
 /**
  * Cells sorted best first and cut into groups that differ: each group starts
  * with the best cell not yet grouped (its leader), and takes every later cell
- * whose ratio to the leader has a 95 % interval that holds 1 (tied with it).
+ * the one test of two-cells.ts does not tell from the leader (a tie, or the
+ * paired and unpaired tests disagree: no difference is shown).
  * A chart colours each cell by its group leader's value, so cells tied with a
  * leader share its colour, and two colours differ only where the data show a
  * difference: a 15 % spread among tied cells is not drawn as a ranking.
  */
-import { isTie, logRatio, ratioInterval, type Side } from './ratio.js';
+import type { Side } from './ratio.js';
+import { twoCellTest } from './two-cells.js';
 
 export interface Grouped<T> {
   item: T;
@@ -29,9 +31,9 @@ export function tieGroups<T>(
   let leader: Side | null = null;
   let group = -1;
   for (const { item, side } of sorted) {
-    const log = leader ? logRatio(side, leader, paired) : null;
+    const test = leader ? twoCellTest(side, leader, { paired }) : null;
     // No interval to tell it from the leader (and a cell is tied with itself): it starts a group only when it differs.
-    if (leader === null || (log !== null && !isTie(ratioInterval(log)))) {
+    if (leader === null || test?.outcome === 'differs') {
       leader = side;
       group += 1;
     }

@@ -21,7 +21,8 @@ export function unstableRounds(
   if (!rounds || rounds.length < 2) return null;
   let worst: { factor: number; text: string } | null = null;
   for (const [key, info] of Object.entries(metrics)) {
-    if (!isKeyMetric(info)) continue;
+    // Latencies and rates: a cost moving between rounds is what it is measured to show, not a machine changing speed.
+    if (!isKeyMetric(info) || info.role === 'cost') continue;
     const values = rounds.flatMap((r, i) => {
       const v = r.metrics?.[key];
       return typeof v === 'number' && v > 0 ? [{ v, i }] : [];

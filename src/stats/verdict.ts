@@ -15,6 +15,8 @@
  *
  * Identical code on a noisy machine gives an interval around 0: unchanged when
  * it is narrower than the margin, inconclusive when wider, never regressed.
+ * A change whose paired and unpaired tests disagree (src/stats/two-cells.ts)
+ * is inconclusive, whatever either says.
  */
 
 export type ChangeVerdict = 'improved' | 'regressed' | 'unchanged' | 'inconclusive';
@@ -28,12 +30,20 @@ export interface ChangeInterval {
   level: number | null;
   /** How the interval was made, for people: "paired rounds, t(4)", "window intervals, widened to the run-to-run band". */
   method: string;
+  /** With paired rounds: the paired estimate (the geometric mean of the rounds' ratios, each round weighing the same), in percent. */
+  pairedEstimatePct?: number;
+  /** With paired rounds: the unpaired test's interval beside the paired one, in percent. */
+  unpaired?: { lowPct: number; highPct: number };
+  /** Set when the paired and the unpaired tests disagree (the verdict is then inconclusive): both, in words. */
+  disagreement?: string;
 }
 
 /** Without a gate, changes smaller than this many percent are not worth a verdict either way. */
 export const DEFAULT_MARGIN_PCT = 5;
 
 export function judgeChange(change: ChangeInterval, better: 'lower' | 'higher', marginPct: number): ChangeVerdict {
+  // The two tests disagree: the data cannot tell until more rounds make them agree.
+  if (change.disagreement !== undefined) return 'inconclusive';
   // Worse is positive from here on.
   const sign = better === 'lower' ? 1 : -1;
   const estimate = sign * change.estimatePct;

@@ -4,7 +4,7 @@
  * and the gate. In --help order (see index.ts).
  */
 import type { FlagDeclaration } from './flag-types.js';
-import { oneOf, percentage, share, wholeNumber } from './readers.js';
+import { duration, oneOf, percentage, share, wholeNumber } from './readers.js';
 import { INCONCLUSIVE_POLICIES } from '../../compare/compare-gate.js';
 
 const SERVERS_HELP =
@@ -130,6 +130,18 @@ export const SELECTION_FLAGS: readonly FlagDeclaration[] = [
     help: 'rounds per cell, interleaved over the cells; each cell pools its rounds',
     default: '1',
     read: wholeNumber(),
+    commands: { run: true },
+  },
+  {
+    flag: '--until-decided',
+    help: 'after the first rounds (--repeat, at least 3), keep adding interleaved rounds until every ranking of what to pick and every --slo verdict is decided, or --budget is spent; the looks share the 95 % out (docs/reading-results.md)',
+    commands: { run: true },
+  },
+  {
+    flag: '--budget',
+    value: '<duration>',
+    help: 'the wall time --until-decided may take in all, e.g. 3m or 90s (default 3m)',
+    read: duration('3m or 90s'),
     commands: { run: true },
   },
   {

@@ -5,7 +5,7 @@
  */
 import type { CellResult, ScenarioInfo } from '../../result-types.js';
 import { escapeHtml } from '../../escape/html.js';
-import { pickSections } from '../run/pick-text.js';
+import { pickSections, picksHeading } from '../run/pick-text.js';
 
 export function picksHtml(scenario: ScenarioInfo, cells: ReadonlyArray<CellResult>): string {
   const sections = pickSections(scenario, cells);
@@ -21,7 +21,7 @@ export function picksHtml(scenario: ScenarioInfo, cells: ReadonlyArray<CellResul
   };
   return [
     '<h3>What to pick</h3>',
-    '<p class="fixed">Each ratio with its 95 % interval; stacks whose interval holds no difference are tied (docs/reading-results.md).</p>',
+    `<p class="fixed">${escapeHtml(picksHeading(sections).replace(/^what to pick \((.*)\):$/, '$1'))} (docs/reading-results.md).</p>`,
     ...sections.map((s) => `${s.variant ? `<h4>${escapeHtml(s.variant)}</h4>\n` : ''}${list(s.lines)}`),
   ].join('\n');
 }

@@ -16,6 +16,7 @@ import { escapeHtml } from '../../escape/html.js';
 import { capacitySectionHtml } from './capacity-html.js';
 import { picksHtml } from './html-picks.js';
 import { controlLines } from '../run/control-text.js';
+import { summaryFirstLines } from '../run/noise-first.js';
 
 export interface RenderedScenario {
   scenario: string;
@@ -77,6 +78,7 @@ export function renderHtml(result: BenchResult, rendered: RenderedScenario[]): s
         ? ` Each cell ran in ${result.repeat} interleaved rounds; every number pools them (histograms merged, counters and windows added).`
         : '') +
       '</p>',
+    ...summaryFirstLines(result).map((line) => `<p class="note">${escapeHtml(line)}</p>`),
     ...(result.warnings ?? []).map((warning) => `<p class="note"><strong>Warning:</strong> ${escapeHtml(warning)}</p>`),
     ...controlLines(result)
       .filter((line) => line !== '')

@@ -7,8 +7,9 @@
  */
 import type { BenchResult } from '../../result-types.js';
 import { cellTable } from './table.js';
-import { pickSections } from './pick-text.js';
+import { pickSections, picksHeading } from './pick-text.js';
 import { controlLines } from './control-text.js';
+import { summaryFirstLines } from './noise-first.js';
 import { statisticsFootnotes } from './table-stats-notes.js';
 import { cellLabel, variedParameters } from '../../parameter-labels.js';
 import { visibleControls } from '../../escape/controls.js';
@@ -38,7 +39,7 @@ export function renderResultMarkdown(result: BenchResult): string {
       '',
       ...(picks.length
         ? [
-            '**What to pick** (each ratio with its 95 % interval; stacks whose interval holds no difference are tied):',
+            `**What to pick** ${escapeMarkdown(picksHeading(picks).replace(/^what to pick /, ''))}`,
             '',
             ...picks.flatMap((p) => [
               ...(p.variant ? [`- ${escapeMarkdown(p.variant)}`] : []),
@@ -53,7 +54,8 @@ export function renderResultMarkdown(result: BenchResult): string {
     ].join('\n');
   });
   const control = controlLines(result).filter((l) => l !== '');
-  return ['## wsbench run', '', ...sections, ...control.map((l) => `${escapeMarkdown(l)}\n`)].join('\n');
+  const first = summaryFirstLines(result).map((l) => `> ${escapeMarkdown(l)}\n`);
+  return ['## wsbench run', '', ...first, ...sections, ...control.map((l) => `${escapeMarkdown(l)}\n`)].join('\n');
 }
 
 function row(values: string[]): string {

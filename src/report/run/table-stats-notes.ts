@@ -6,6 +6,7 @@
  */
 import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../result-types.js';
 import { CONFIDENCE_LEVEL } from '../../stats/confidence.js';
+import { levelPercent } from '../interval-text.js';
 
 export function statisticsFootnotes(
   scenario: ScenarioInfo,
@@ -25,7 +26,7 @@ export function statisticsFootnotes(
 function intervalLegend(scenario: ScenarioInfo, cells: MeasuredCell[]): string[] {
   const shown = cells.flatMap((c) => scenario.table.flatMap((key) => (c.intervals?.[key] ? [c.intervals[key]] : [])));
   if (shown.length === 0) return [];
-  const level = `${Math.round((shown[0]?.level ?? CONFIDENCE_LEVEL) * 100)} %`;
+  const level = levelPercent(shown[0]?.level ?? CONFIDENCE_LEVEL);
   const rounds = [...new Set(shown.filter((i) => i.method === 'rounds').map((i) => i.samples))].sort((a, b) => a - b);
   const methods = [
     ...(rounds.length ? [`from the spread of the cell's ${rounds.join(' or ')} rounds`] : []),

@@ -16,6 +16,7 @@ import { statisticsFootnotes } from './table-stats-notes.js';
 import { withInterval } from '../interval-text.js';
 import { pickFootnotes } from './pick-text.js';
 import { controlLines } from './control-text.js';
+import { summaryFirstLines } from './noise-first.js';
 import { loadModelNotes } from './load-notes.js';
 import { stageTables } from './stage-table.js';
 import { belowOffered, deliveredMetric } from '../../measure/offered-load.js';
@@ -68,7 +69,9 @@ export function renderTable(result: BenchResult): string {
   });
   const warnings = (result.warnings ?? []).map((w) => `warning: ${terminalText(w)}`);
   const control = controlLines(result).map(terminalText);
+  const first = summaryFirstLines(result).map(terminalText);
   return (
+    (first.length ? `${first.join('\n')}\n\n` : '') +
     sections.join('\n\n') +
     (control.length ? `\n${control.join('\n')}` : '') +
     pooled +
