@@ -15,7 +15,7 @@
  * pid, your own scenario, a machine elsewhere), a server of yours, or the
  * reference servers' .venv when it was not made.
  */
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -40,6 +40,8 @@ import { ECHO_FIXTURE, newTag } from './foreign-processes.js';
 const DOCS = join(REPO_ROOT, 'docs');
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'echo-run.json');
 const VENV_PYTHON = join(REPO_ROOT, '.venv', 'bin', 'python');
+/** Pages run at once: each line is mostly a process starting and waiting for its first cell. */
+const PAGES_AT_ONCE = 3;
 /** A first cell starts within seconds; this leaves a busy machine room. */
 const START_DEADLINE_MS = 90_000;
 /** A run or capacity search has begun measuring: its first cell or pair started (on stderr, beside a table for people). */
@@ -263,47 +265,73 @@ test('every line NOT_RUN names is still on a page', () => {
   );
 });
 
-for (const page of pages().filter((p) => commandsOf(p).some((line) => line.includes('npx wsbench')))) {
-  test(`docs/${page}: its npx wsbench lines run as written`, { timeout: 900_000 }, async (t) => {
-    const where = cloneLikeFolder();
-    prepareInputs(page, where.folder);
-    const lines = commandsOf(page);
-    const needs8765 = lines.some((line) => line.includes('ws://127.0.0.1:8765/') && !(line in NOT_RUN));
-    const serving8765 = needs8765 && (await echoServerOn(8765));
-    let journal: Buffer | null = null;
-    for (const line of lines) {
-      const why = !line.includes('npx wsbench')
-        ? otherTool(line)
-        : (NOT_RUN[line] ??
-          (needsVenv(line)
-            ? `no ${VENV_PYTHON}: the venv line was not run here`
-            : needs8765 && !serving8765 && line.includes(':8765/')
-              ? 'port 8765 is taken here: no server of the test can stand for yours'
-              : null));
-      if (why !== null) {
-        t.diagnostic(`not run: ${line} (${why})`);
-        continue;
-      }
-      // The journal the kill left, for the line that reports from it after recover has used it up.
-      const soak = join(where.folder, 'soak.json.journal');
-      if (line.includes('report soak.json.journal') && journal && !existsSync(soak)) writeFileSync(soak, journal);
-      const { code, stderr, stopped } = await runLine(line, where);
-      const said = `${line}\n${stderr}`;
-      // A fixed port of the page's (9464) may be another program's here, or another test's meanwhile.
-      if (code === 2 && /^wsbench: --[a-z-]+: \S+:\d+ is in use /m.test(stderr)) {
-        t.diagnostic(`not run to its end: ${line} (${stderr.trim()})`);
-        continue;
-      }
-      assert.doesNotMatch(stderr, /internal error/, said);
-      if (stopped === 'SIGINT') assert.equal(code, 130, said);
-      else if (stopped === 'SIGKILL') {
-        assert.equal(code, 137, said);
-        journal = existsSync(soak) ? readFileSync(soak) : null;
-        assert.ok(journal, `the kill left ${soak}`);
-      } else if (code === 1 && /nothing was measured: every cell was skipped/.test(stderr))
-        t.diagnostic(`every cell n/a here: ${line}: ${stderr.trim().split('\n').at(-1)}`);
-      else assert.equal(code, 0, said);
-      t.diagnostic(`ran: ${line} (${stopped ? `${stopped} once it started` : `exit ${code}`})`);
-    }
-  });
+/**
+ * Pages whose lines take a fixed port (a server of yours on 8765, the metrics endpoint's 9464) run one at a
+ * time; the others run beside them: most of a line's time is a child starting, and pages share nothing else.
+ */
+const FIXED_PORT = /:8765\/|--metrics-listen|--dashboard/;
+let fixedPortTurn: Promise<void> = Promise.resolve();
+async function withFixedPorts<T>(needs: boolean, work: () => Promise<T>): Promise<T> {
+  if (!needs) return work();
+  const previous = fixedPortTurn;
+  let release: () => void = () => undefined;
+  fixedPortTurn = new Promise((resolve) => (release = resolve));
+  await previous;
+  try {
+    return await work();
+  } finally {
+    release();
+  }
 }
+
+describe('docs pages', { concurrency: PAGES_AT_ONCE }, () => {
+  for (const page of pages().filter((p) => commandsOf(p).some((line) => line.includes('npx wsbench')))) {
+    test(`docs/${page}: its npx wsbench lines run as written`, { timeout: 900_000 }, (t) =>
+      withFixedPorts(
+        commandsOf(page).some((line) => FIXED_PORT.test(line)),
+        async () => {
+          const where = cloneLikeFolder();
+          prepareInputs(page, where.folder);
+          const lines = commandsOf(page);
+          const needs8765 = lines.some((line) => line.includes('ws://127.0.0.1:8765/') && !(line in NOT_RUN));
+          const serving8765 = needs8765 && (await echoServerOn(8765));
+          let journal: Buffer | null = null;
+          for (const line of lines) {
+            const why = !line.includes('npx wsbench')
+              ? otherTool(line)
+              : (NOT_RUN[line] ??
+                (needsVenv(line)
+                  ? `no ${VENV_PYTHON}: the venv line was not run here`
+                  : needs8765 && !serving8765 && line.includes(':8765/')
+                    ? 'port 8765 is taken here: no server of the test can stand for yours'
+                    : null));
+            if (why !== null) {
+              t.diagnostic(`not run: ${line} (${why})`);
+              continue;
+            }
+            // The journal the kill left, for the line that reports from it after recover has used it up.
+            const soak = join(where.folder, 'soak.json.journal');
+            if (line.includes('report soak.json.journal') && journal && !existsSync(soak)) writeFileSync(soak, journal);
+            const { code, stderr, stopped } = await runLine(line, where);
+            const said = `${line}\n${stderr}`;
+            // A fixed port of the page's (9464) may be another program's here, or another test's meanwhile.
+            if (code === 2 && /^wsbench: --[a-z-]+: \S+:\d+ is in use /m.test(stderr)) {
+              t.diagnostic(`not run to its end: ${line} (${stderr.trim()})`);
+              continue;
+            }
+            assert.doesNotMatch(stderr, /internal error/, said);
+            if (stopped === 'SIGINT') assert.equal(code, 130, said);
+            else if (stopped === 'SIGKILL') {
+              assert.equal(code, 137, said);
+              journal = existsSync(soak) ? readFileSync(soak) : null;
+              assert.ok(journal, `the kill left ${soak}`);
+            } else if (code === 1 && /nothing was measured: every cell was skipped/.test(stderr))
+              t.diagnostic(`every cell n/a here: ${line}: ${stderr.trim().split('\n').at(-1)}`);
+            else assert.equal(code, 0, said);
+            t.diagnostic(`ran: ${line} (${stopped ? `${stopped} once it started` : `exit ${code}`})`);
+          }
+        },
+      ),
+    );
+  }
+});
