@@ -34,8 +34,8 @@ import {
   cpuCostMetrics,
   serverMemoryCostMetric,
   serverRssBaseline,
+  type MetricInput,
 } from 'wsbench/scenario';
-import type { MetricInput } from 'wsbench/scenario';
 
 export default defineScenario({
   name: 'echo',

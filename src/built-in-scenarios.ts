@@ -135,6 +135,9 @@ export interface BuiltInScenarios {
       /** maximum of `sendLag`: how long after its due time each message went out (open model; about 1 ms is the timer clock) (ms) */ sendLagMaxMs: MetricDefinition;
       /** messages sent more than 2 ms after their due time (counter `sendsLate`) (count) */ sendsLate: MetricDefinition;
       /** messages that fell due in the window and never went out: the load generator could not keep up (counter `sendsMissed`) (count) */ sendsMissed: MetricDefinition;
+      /** CPU time the server spent per msg, in µs (server CPU time in the window (CPU % x window) / received) (us) */ serverCpuUsPerMessage: MetricDefinition;
+      /** CPU time the load-generating processes spent per msg, in µs, all of them added (client processes' CPU time in the window, added up / received) (us) */ clientCpuUsPerMessage: MetricDefinition;
+      /** server peak RSS in the window minus its RSS when the first connection arrived, per connection, in KB (1000 bytes) (server peak RSS minus its RSS at the first connection, per connection, / 1000) (KB) */ serverRssPerConnectionKB: MetricDefinition;
       /** replies x payload size per second, one direction (the other carries the same) (MB/s) */ payloadMegabytesPerSec: MetricDefinition;
     }
   >;
