@@ -82,8 +82,5 @@ test('the table shows a row per measured cell with the scenario columns and the 
   assert.match(lines[3]!, /^ws\s+ws\s+ok(, [a-z ,]+)?\s+[\d.]+\s+[\d.]+/);
   assert.equal(lines[4], '');
   // Under the rows: what is not shown and why (a value below its resolution, in a cell this short), then the n/a pairs.
-  assert.ok(
-    lines.includes('n/a  ws x socketio: a websocket server cannot talk to a socket.io client'),
-    outcome.stdout,
-  );
+  assert.ok(lines.includes('n/a  ws x socketio: a websocket server cannot talk to a socket.io client'), outcome.stdout);
 });
