@@ -107,7 +107,12 @@ test('a --target that dies mid-window, or closes every connection: failed with w
     assert.ok(cell.fault!.atMs! > 0 && cell.fault!.atMs! < 4000, JSON.stringify(cell.fault));
     assertRatesOverTraffic(cell, 4000);
   }
-  assert.match(outcome.stdout, /^dying\s+ws\s+failed\s/m, 'the table shows the status');
+  // A busy machine may add the load generator's judgement after the status word.
+  assert.match(
+    outcome.stdout,
+    /^dying\s+ws\s+failed(, client (saturated|starved|behind))*\s/m,
+    'the table shows the status',
+  );
 });
 
 test('a --server-cmd that exits mid-window and a built-in server killed mid-window fail alike, with when', {

@@ -82,7 +82,8 @@ test('a cell that delivered below what it was offered is marked on the chart and
   assert.ok(isMeasured(short));
   short.metrics.messagesPerSec = 300;
   const table = renderTable(result);
-  assert.match(table, /^400 +ws +ws +ok, below offered +/m);
+  // A busy machine may add the load generator's judgement before the mark.
+  assert.match(table, /^400 +ws +ws +ok(, client (saturated|starved|behind))*, below offered +/m);
   assert.match(table, /^ {2}ws x ws rate=400: 300\/s of 400\/s offered$/m);
   const chart = buildCharts(result)[0]!.charts.find((c) => c.name === 'echo-offered-load')!;
   const values = (chart.spec as { data: { values: Array<{ offered: number; short: string | null }> } }).data.values;

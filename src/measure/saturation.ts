@@ -12,7 +12,7 @@
  */
 import type { CellMeasurements, LoadSaturation, ProcessResources, TimeSeries } from '../result-types.js';
 import type { ProcStats } from './proc-sampler.js';
-import { behindSchedule } from './schedule-lag.js';
+import { behindAdvice, behindSchedule } from './schedule-lag.js';
 
 /**
  * Mean CPU over the window, % of one core, from which a process counts as saturated: one event
@@ -147,9 +147,10 @@ export function withScheduleLag(
 ): LoadSaturation | null {
   const behind = behindSchedule(measurements);
   if (behind === null) return saturation;
+  const advice = behindAdvice((saturation?.saturated.length ?? 0) > 0);
   return saturation === null
-    ? { saturated: [], starved: [], behindSchedule: true, evidence: behind }
-    : { ...saturation, behindSchedule: true, evidence: `${saturation.evidence}; ${behind}` };
+    ? { saturated: [], starved: [], behindSchedule: true, evidence: `${behind} (${advice})` }
+    : { ...saturation, behindSchedule: true, evidence: `${saturation.evidence}; ${behind} (${advice})` };
 }
 
 /** "client 2 had nothing to do (connections=1 over 2 client processes)": the processes past the count's share. */

@@ -24,7 +24,14 @@ export function behindSchedule(measurements: Pick<CellMeasurements, 'histograms'
     late > 0 ? `${late} went out more than ${LATE_SEND_MS} ms late` : null,
     lag ? `send lag p99 ${formatMs(lag.p99Ms)}, worst ${formatMs(lag.maxMs)}` : null,
   ].filter((part): part is string => part !== null);
-  return `load generator behind its schedule: ${parts.join(', ')}; the server was offered less, and less evenly, than asked (spread the load over more client processes, --client-procs, or lower the rate)`;
+  return `load generator behind its schedule: ${parts.join(', ')}; the server was offered less, and less evenly, than asked`;
+}
+
+/** What to do about a generator behind its schedule: more processes when it used its core, a quieter machine when not. */
+export function behindAdvice(saturated: boolean): string {
+  return saturated
+    ? 'spread the load over more client processes (--client-procs), or lower the rate'
+    : 'it did not use its core: it waited for one, so the machine was busy; free its cores, or lower the rate';
 }
 
 /** Late and missed sends, and the worst lag, for a table note; null without scheduled sends. */
