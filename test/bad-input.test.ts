@@ -1,3 +1,9 @@
+/**
+ * Bad input, one line and exit 2, nothing started: flags, parameters, files, hosts and URLs, each refused as
+ * the user typed it.
+ *
+ * Slow (about 40 s): each case is a real wsbench start (a fresh process reads its flags).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';

@@ -14,6 +14,8 @@
  * another tool (npm, kubectl, docker, git, python), a placeholder (`...`, a
  * pid, your own scenario, a machine elsewhere), a server of yours, or the
  * reference servers' .venv when it was not made.
+ *
+ * Slow (about a minute): it starts wsbench once for each of the 60-odd command lines of docs/, each until its first cell has started.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

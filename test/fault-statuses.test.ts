@@ -6,6 +6,8 @@
  * not open (a client at its open-file limit) give the cell `errors`. The run
  * exits 1 on either, unless --max-errors allows the errors; and 1 when nothing
  * was measured at all.
+ *
+ * Slow (about a minute): each fault is a real run whose server dies, closes or runs out of files mid-window.
  */
 // Echo runs at a rate here, not as fast as the server answers: these tests are about faults, and a spinning closed
 // loop would only take the machine's cores from the suite's other files meanwhile.

@@ -6,6 +6,8 @@
  * wsbench's ws stack running the scenario's server half), started by
  * --server-cmd; windows are short and connections few. The same door without
  * a fault serves each scenario ok, so what the faulty ones get is the fault's.
+ *
+ * Slow (about a minute): every built-in scenario against two faulty servers and a healthy one, each a real cell.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

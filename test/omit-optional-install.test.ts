@@ -2,6 +2,8 @@
  * `npm install --omit=optional` leaves out the Bun and Deno packages (about
  * 200 MB). wsbench still runs: their cells are skipped with the reason, or,
  * when a `bun` or `deno` is on PATH, that one runs and the result says which.
+ *
+ * Slow (about a minute): it installs the tarball with --omit=optional and runs the Bun and Deno cells' refusals.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

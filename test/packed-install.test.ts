@@ -5,6 +5,8 @@
  * every stack from it, Bun and Deno from their installed packages; `wsbench
  * init` there makes a project whose `npm install && npm run bench` works first
  * try. One pack and install serves every test of this file.
+ *
+ * Slow (about 2 minutes beside two busy loops): it packs the checkout and installs the tarball (~400 MB written), then runs wsbench from it and a project `wsbench init` made.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -10,6 +10,8 @@
  * step): it must then write what it measured and exit 130. What a check
  * cannot run inside `npm test` (it downloads) is in its name. The commands of
  * docs/ are docs-commands.test.ts's.
+ *
+ * Slow (about a minute): it runs every command of the README as written, each until it has measured a cell.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,6 +4,8 @@
  * the ratio of each key number and its interval, and the table says how far two
  * identical cells read apart. A control whose ratio excludes 1 says the
  * intervals understate the machine's noise.
+ *
+ * Slow (about 40 s): real runs with --control (two more cells every round) and --repeat.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

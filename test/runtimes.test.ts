@@ -1,3 +1,9 @@
+/**
+ * Bun and Deno as server and client stacks, run by their own runtimes from the pinned packages: every pair
+ * with them, their settings recorded, their signals answered, and their children stopped.
+ *
+ * Slow (about a minute): 30-odd real cells in Bun and Deno processes.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

@@ -2,6 +2,8 @@
  * Bad shard flags: the exact one line on stderr, exit 2, nothing started. The
  * target URLs are never contacted: every check runs before anything starts,
  * and a barrier of another run refuses a shard before its first cell.
+ *
+ * Slow (about 40 s): each refused flag is a real wsbench start, and the barrier cases start shards.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * Which compiled test files `npm test` runs and how (test/run-suite.ts runs them):
- * every *.test.js, three at a time, except the ones in SERIAL, which run afterwards
+ * every *.test.js, three at a time (the longest first), except the ones in SERIAL, which run afterwards
  * one at a time with nothing else running, because they judge a process by the
  * CPU it got, which a test file on the other core would take from it.
  */
@@ -23,12 +23,34 @@ export const SERIAL: Readonly<Record<string, string>> = {
     'it packs and installs the tarball (~380 MB written) and runs two compilers over every declaration, ~40 s of both cores: beside it, the timed waits of another file run short of CPU',
 };
 
-/** The *.test.js files of `dir`, sorted: those that run together and those that run alone. Throws when SERIAL names a file that is not there. */
+/**
+ * The files that take longest (a minute or more on the 2-core machine beside two busy loops: the suite's own
+ * list of its slowest files says so), started first: a long file that starts last keeps the suite waiting on it
+ * alone at the end, while started first it runs beside the short ones. Each one's header says why it is slow.
+ */
+export const LONGEST_FIRST: readonly string[] = [
+  'packed-install.test.js',
+  'docs-commands.test.js',
+  'fault-statuses.test.js',
+  'runtimes.test.js',
+  'faults-never-ok.test.js',
+  'bad-input.test.js',
+  'readme-commands.test.js',
+  'shard-bad-input.test.js',
+  'run-control.test.js',
+  'omit-optional-install.test.js',
+];
+
+/** The *.test.js files of `dir`, the longest first, then by name: those that run together and those that run alone. Throws when SERIAL or LONGEST_FIRST names a file that is not there. */
 export function suiteFiles(dir: string): { together: string[]; alone: string[] } {
-  const missing = Object.keys(SERIAL).filter((file) => !existsSync(join(dir, file)));
-  if (missing.length > 0) throw new Error(`SERIAL names ${missing.join(', ')}, not in ${dir}`);
+  const missing = [...Object.keys(SERIAL), ...LONGEST_FIRST].filter((file) => !existsSync(join(dir, file)));
+  if (missing.length > 0) throw new Error(`SERIAL or LONGEST_FIRST names ${missing.join(', ')}, not in ${dir}`);
+  const rank = (file: string): number => {
+    const at = LONGEST_FIRST.indexOf(file);
+    return at < 0 ? LONGEST_FIRST.length : at;
+  };
   const files = readdirSync(dir)
     .filter((file) => file.endsWith('.test.js'))
-    .sort();
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return { together: files.filter((file) => !(file in SERIAL)), alone: files.filter((file) => file in SERIAL) };
 }
