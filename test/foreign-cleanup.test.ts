@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/index.js';
-import { runCli, tempDir } from './support.js';
+import { commandOf, runCli, tempDir } from './support.js';
 import { eventually, fixtureCommand, newTag, parentOf, taggedProcesses } from './foreign-processes.js';
 
 /** Runs echo against the fixture in `mode` for `duration`, returning the CLI's outcome and the tag its processes carry. */
@@ -97,14 +97,18 @@ test('a server that ignores SIGTERM is SIGKILLed after the grace period', async 
 async function killWsbenchMidCell(mode: string): Promise<void> {
   let reaperPid = 0;
   const { tag, finished } = startRun(mode, '30s', (pid) => (reaperPid = pid), true);
-  const wsbench = (): number | undefined => taggedProcesses(tag).find((pid) => parentOf(pid) === reaperPid);
+  // The subreaper's child that runs wsbench's bin (for a moment after its fork it is a copy of the subreaper,
+  // with the same command line: only once it runs the bin is it wsbench).
+  const wsbench = (): number | undefined =>
+    taggedProcesses(tag).find((pid) => parentOf(pid) === reaperPid && commandOf(pid).includes('wsbench.js'));
   // The subreaper's and wsbench's command lines hold the tag too: wait for two processes besides them.
   const serverAndWorker = (): number[] => taggedProcesses(tag).filter((pid) => pid !== reaperPid && pid !== wsbench());
+  let found: number | undefined;
   assert.ok(
-    await eventually(() => wsbench() !== undefined && serverAndWorker().length >= 2, 15_000),
+    await eventually(() => (found = wsbench()) !== undefined && serverAndWorker().length >= 2, 15_000),
     'server and worker started',
   );
-  process.kill(wsbench()!, 'SIGKILL');
+  process.kill(found!, 'SIGKILL');
   await finished;
   assert.ok(
     await eventually(() => taggedProcesses(tag).length === 0, 5000),
