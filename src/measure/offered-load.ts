@@ -17,13 +17,15 @@ export function deliveredMetric(metrics: Readonly<Record<string, MetricInfo>>): 
   return Object.entries(metrics).find(([, info]) => info.role === 'primary-rate')?.[0] ?? null;
 }
 
-/** What the cell was offered and delivered, when it fell short; null when it kept up or offered no single rate. */
+/** What the cell was offered and delivered, when it fell short; null when it kept up, offered no single rate, or failed. */
 export function belowOffered(
   cell: CellResult,
   deliveredKey: string | null,
 ): { offeredPerSec: number; deliveredPerSec: number } | null {
   const offeredPerSec = cell.load?.offeredPerSec;
-  if (offeredPerSec === undefined || deliveredKey === null || !isMeasured(cell)) return null;
+  // A failed cell's numbers are what it measured before it failed: its failure is the finding, not its rate.
+  if (offeredPerSec === undefined || deliveredKey === null || !isMeasured(cell) || cell.status === 'failed')
+    return null;
   const delivered = cell.metrics[deliveredKey];
   if (typeof delivered !== 'number') return null;
   return delivered < DELIVERED_SHARE * offeredPerSec ? { offeredPerSec, deliveredPerSec: delivered } : null;
