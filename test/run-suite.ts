@@ -1,7 +1,7 @@
 /**
  * What `npm test` runs after the build: the test files as suite-files.ts sorts
- * them, those that run together with `node --test --test-concurrency=2`, then
- * those that run alone. Arguments are passed on to both runs (`npm test --
+ * them, those that run together with `node --test --test-concurrency=N`
+ * (TEST_CONCURRENCY), then those that run alone; at the end, the slowest ten files. Arguments are passed on to both runs (`npm test --
  * --test-reporter=tap`). Exit code 1 when either run failed, 2 when the list is
  * wrong; a signal to this process is passed on to the run in progress.
  *
