@@ -518,6 +518,3 @@ export interface BuiltInScenarios {
 
 /** The name of a built-in scenario: run('echo') or `wsbench run echo`. */
 export type BuiltInScenarioName = keyof BuiltInScenarios;
-
-/** @deprecated Use BuiltInScenarios: `BuiltInScenarios['echo']['parameters']` is what this gave for 'echo'. */
-export type BuiltInScenarioParameters = { [N in BuiltInScenarioName]: BuiltInScenarios[N]['parameters'] };

@@ -22,7 +22,7 @@ export type { TargetOption, ServerCommandOption } from './server-lifecycles/fore
 export type { RunEvent, RunEventType } from './engine/events.js';
 export type { ResourceSample } from './measure/proc-sampler.js';
 export type { ScenarioRef } from './child/scenario-loader.js';
-export type { BuiltInScenarios, BuiltInScenarioName, BuiltInScenarioParameters } from './built-in-scenarios.js';
+export type { BuiltInScenarios, BuiltInScenarioName } from './built-in-scenarios.js';
 export {
   defineScenario,
   isScenario,
@@ -269,12 +269,7 @@ export type { Slo, ClauseOutcome } from './slo/grammar.js';
 export { searchCapacity, tolerance } from './capacity/search.js';
 export type { StepJudgement, SearchSettings, SearchStep, SearchOutcome, StepFunction } from './capacity/search.js';
 export { judgeCell, STARVED_LOOP_SHARE } from './capacity/judge.js';
-export {
-  SATURATED_CPU_PERCENT,
-  // The names of the time when the client and server thresholds were two constants.
-  SATURATED_CPU_PERCENT as CLIENT_SATURATED_CPU_PERCENT,
-  SATURATED_CPU_PERCENT as SERVER_SATURATED_CPU_PERCENT,
-} from './measure/saturation.js';
+export { SATURATED_CPU_PERCENT } from './measure/saturation.js';
 export type { StepMeasurement } from './capacity/judge.js';
 export { renderCapacityTable } from './report/capacity/capacity-table.js';
 export type {

@@ -76,9 +76,6 @@ export async function registrySource(): Promise<string> {
     "/** The name of a built-in scenario: run('echo') or `wsbench run echo`. */",
     'export type BuiltInScenarioName = keyof BuiltInScenarios;',
     '',
-    "/** @deprecated Use BuiltInScenarios: `BuiltInScenarios['echo']['parameters']` is what this gave for 'echo'. */",
-    "export type BuiltInScenarioParameters = { [N in BuiltInScenarioName]: BuiltInScenarios[N]['parameters'] };",
-    '',
   ].join('\n');
 }
 

@@ -97,5 +97,3 @@ export type JournalRecord =
   | (Stamped & { type: 'run-end'; interrupted: boolean })
   /** The run wrote its result (or `wsbench recover` did): nothing here waits for a rebuild. */
   | (Stamped & { type: 'end'; result: string | null; by: 'run' | 'recover' });
-
-export type JournalRecordType = JournalRecord['type'];

@@ -75,11 +75,6 @@ export function planKeyOf(flag: string): string {
   return flag.slice(2);
 }
 
-/** A switch: the flag alone, no value. */
-export function isSwitch(declaration: FlagDeclaration, command: CommandName): boolean {
-  return placeholderOf(declaration, command) === undefined;
-}
-
 /** The value placeholder in `command`. */
 export function placeholderOf(declaration: FlagDeclaration, command: CommandName): string | undefined {
   return useOf(declaration, command)?.value ?? declaration.value;
