@@ -240,7 +240,10 @@ export default defineScenario({
         expected[phase].add();
         last = batch;
       }
-      await sleep(startMs + p.duration - performance.now(), ctx.signal);
+      // A phase lasts at least its duration: Node's timers count whole milliseconds, so one sleep can end up to a
+      // millisecond early (the poller of a 600 ms rest phase ran 601 ms here, and once less than 600).
+      const endMs = startMs + p.duration;
+      while (performance.now() < endMs && !ctx.signal.aborted) await sleep(endMs - performance.now(), ctx.signal);
       if (last !== null) await seenBy([tracker], last);
       if (phase === 'rest') await poller.stop();
       await post('/phase', { name: phase, state: 'end' });
