@@ -99,9 +99,23 @@ const ANCHORS: Array<[string, RegExp]> = [
   ['the rounds footnote', /^every number pools all \d+ interleaved rounds/],
 ];
 
-/** A table cell: a stack, a status, or a number with its interval (`0.043 ±0.002`, `27469 [16557, 45573]`) or a dash. */
-const NUMBER_CELL = /^(-?\d+(\.\d+)?( ±\d+(\.\d+)?| \[-?\d+(\.\d+)?, -?\d+(\.\d+)?\])?|-)$/;
+/**
+ * A table cell: a stack, a status, a number with its interval (`0.043 ±0.002`, `27469 [16557, 45573]`), a dash,
+ * or a bound for a value below its resolution (`< 7296`: a server's memory per connection on a busy machine).
+ */
+const NUMBER_CELL = /^(-?\d+(\.\d+)?( ±\d+(\.\d+)?| \[-?\d+(\.\d+)?, -?\d+(\.\d+)?\])?|-|< \d+(\.\d+)?)$/;
 const STATUS_CELL = /^(ok|errors|failed)(, [a-z ]+)*$/;
+
+/**
+ * An anchor line as the sample and a fresh run must both word it: its columns, without the ok legend's
+ * exception, which a run adds only when its table shows a value n/a or - (a busy machine's run may, the
+ * sample's may not).
+ */
+function comparable(line: string): string {
+  return columns(line)
+    .join('  ')
+    .replace(/ but for the values shown n\/a or - \(why is listed above\)$/, '');
+}
 
 /** Columns are set apart by two spaces or more; inside one (`p50 ms`, `0.04 ±0.01`, `ok, unstable`) by one. */
 function columns(line: string): string[] {
@@ -148,7 +162,7 @@ export function shapeProblems(sample: string[], fresh: string[]): string[] {
       problems.push(`the README's sample lacks ${name}: "${theirs}"`);
       continue;
     }
-    if (columns(sample[mine]!).join('  ') !== columns(theirs).join('  '))
+    if (comparable(sample[mine]!) !== comparable(theirs))
       problems.push(`the README's ${name} reads "${sample[mine]}", today's output "${theirs}"`);
     if (mine < last) problems.push(`the README's ${name} is out of order`);
     last = mine;
