@@ -94,31 +94,36 @@ let initProject: string | null = null;
 
 const firstCellOk = /\[1\/\d+\] .*: ok in /;
 
+interface SweepResult {
+  cells: Array<{
+    server: string;
+    client: string;
+    status: string;
+    params: Record<string, unknown>;
+    load?: { model: string };
+  }>;
+}
+
+/** Runs a README sweep in a clone-like folder until its first cell is measured, and reads the result it wrote. */
+async function resultOnceMeasured(command: string): Promise<SweepResult> {
+  const folder = cloneLikeFolder();
+  await runUntilMeasured(wsbenchArgs(command), folder, firstCellOk);
+  return JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as SweepResult;
+}
+
 const CHECKS: Record<string, (t: import('node:test').TestContext) => Promise<void> | void> = {
   'npx wsbench run echo --rate 1000,5000,20000 --servers ws,uws,bun --clients ws --connections 10': async () => {
-    const folder = cloneLikeFolder();
-    await runUntilMeasured(
-      wsbenchArgs('npx wsbench run echo --rate 1000,5000,20000 --servers ws,uws,bun --clients ws --connections 10'),
-      folder,
-      firstCellOk,
+    const result = await resultOnceMeasured(
+      'npx wsbench run echo --rate 1000,5000,20000 --servers ws,uws,bun --clients ws --connections 10',
     );
-    const result = JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as {
-      cells: Array<{ server: string; status: string; params: Record<string, unknown>; load?: { model: string } }>;
-    };
     assert.equal(result.cells.length, 9, 'three servers at three rates');
     assert.equal(result.cells[0]!.status, 'ok');
     assert.equal(result.cells[0]!.load?.model, 'open');
   },
   'npx wsbench run echo --servers ws,uws --clients ws --connections 1,10,100 --duration 5s': async () => {
-    const folder = cloneLikeFolder();
-    await runUntilMeasured(
-      wsbenchArgs('npx wsbench run echo --servers ws,uws --clients ws --connections 1,10,100 --duration 5s'),
-      folder,
-      firstCellOk,
+    const result = await resultOnceMeasured(
+      'npx wsbench run echo --servers ws,uws --clients ws --connections 1,10,100 --duration 5s',
     );
-    const result = JSON.parse(readFileSync(join(folder, 'wsbench-results.json'), 'utf8')) as {
-      cells: Array<{ server: string; client: string; status: string; params: Record<string, unknown> }>;
-    };
     const cells = result.cells.map((c) => `${c.server} x ${c.client} @ ${String(c.params.connections)}`).sort();
     assert.deepEqual(
       cells,
