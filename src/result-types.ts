@@ -702,8 +702,11 @@ export interface RatioInterval {
   low: number;
   high: number;
   level: number;
-  /** `paired rounds`: round by round (rounds interleaved); `independent`: the two values' own intervals combined. */
-  method: 'paired rounds' | 'independent';
+  /**
+   * `paired rounds`: round by round (rounds interleaved); `independent`: the two values' own intervals combined;
+   * `separate runs`: two runs' rounds, each side's level known to within how far a next run could land (src/stats/separate-runs.ts).
+   */
+  method: 'paired rounds' | 'independent' | 'separate runs';
   /** Degrees of freedom of the t quantile (Welch-Satterthwaite when independent). */
   degreesOfFreedom: number;
 }

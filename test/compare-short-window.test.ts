@@ -184,7 +184,7 @@ test('the line is the shortest window with 3 one-second rates (2.5 s), or 3 roun
   );
   const three = rate(compareResults(file(10_000, 300, [9900, 10_000, 10_100]), file(7000, 300, [6900, 7000, 7100])));
   assert.equal(three.verdict, 'regressed');
-  assert.match(three.change!.method, /^rounds, Welch's t/);
+  assert.match(three.change!.method, /^two runs, Welch's t/);
   // The server's CPU follows the same rule.
   const cpu = compareResults(file(10_000, 300), file(10_000, 300)).cells[0]!.deltas.find(
     (d) => d.key === 'serverCpuPercent',

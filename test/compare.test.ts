@@ -8,6 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tCritical } from '../src/stats/confidence.js';
+import { RUN_SPREAD } from '../src/stats/separate-runs.js';
+import { twoCellTest } from '../src/stats/two-cells.js';
 import { decodeHistogram, encodeHistogram, newHistogram } from '../src/measure/metrics.js';
 import { histogramStat } from '../src/measure/metric-values.js';
 import { cellResult } from '../src/engine/cell-result.js';
@@ -357,7 +359,7 @@ test('rate noise is the spread of the per-interval rates of the source counter w
   assert.equal(deltaOf(steady, 'msg/s').noise, 500, 'never less than 5% of base');
 });
 
-test('with --repeat, the change is judged on the rounds (Welch on their logs), around the pooled values', () => {
+test("with --repeat, two files' change is judged on the rounds (Welch on their logs, with the run-to-run spread), around the pooled values", () => {
   const h = exponentialHistogram(2000, 300, 7);
   const repeated = (rates: number[]) => {
     const r = echoResult(h, rates[1]!);
@@ -372,17 +374,49 @@ test('with --repeat, the change is judged on the rounds (Welch on their logs), a
   const d = deltaOf(compareResults(repeated([8000, 10_000, 12_000]), repeated([8500, 8500, 8500])), 'msg/s');
   assert.equal(d.noise, 2000);
   assert.equal(d.verdict, 'inconclusive');
-  assert.match(d.change!.method, /^rounds, Welch's t, t\(2\)$/);
+  assert.match(d.change!.method, /^two runs, Welch's t, t\(\d+(\.\d)?\)$/);
   // The change the columns show (10000 -> 8500), not the rounds' geometric means (which read -14.3 %).
   assert.ok(Math.abs(d.change!.estimatePct - -15) < 1e-9, `${d.change!.estimatePct}`);
   assert.equal(d.change!.estimatePct, d.changePct);
+  // Each side: its rounds' spread s * sqrt(1/3 + 1) (2 degrees of freedom), and RUN_SPREAD (known).
   const logs = [8000, 10_000, 12_000].map(Math.log);
   const sd = Math.sqrt(logs.reduce((sum, x) => sum + (x - logs.reduce((a, b) => a + b, 0) / 3) ** 2, 0) / 2);
-  const half = tCritical(2, d.change!.level!) * (sd / Math.sqrt(3));
+  const rounds = sd ** 2 * (1 / 3 + 1);
+  const variance = rounds + 2 * RUN_SPREAD ** 2;
+  const df = variance ** 2 / (rounds ** 2 / 2);
+  const half = tCritical(df, d.change!.level!) * Math.sqrt(variance);
   assert.ok(
     Math.abs(d.change!.highPct - (Math.exp(Math.log(0.85) + half) - 1) * 100) < 1e-9,
-    'the rounds spread its logs',
+    'the rounds spread its logs, and each run may sit RUN_SPREAD from the next',
   );
+});
+
+test('two files of one build whose runs sit 20 % apart (the machine moved between them) read no change', () => {
+  // Measured: the msg/s rounds of two runs of one build, 90 s apart on a 2-core VM (Welch alone: -20.4 % [-31.4 %, -7.8 %], REGRESSED).
+  const h = exponentialHistogram(2000, 300, 7);
+  const repeated = (rates: number[]) => {
+    const r = echoResult(h, rates.reduce((a, b) => a + b, 0) / rates.length);
+    (r.cells[0] as MeasuredCell).rounds = rates.map((messagesPerSec) => ({
+      status: 'ok' as const,
+      metrics: { messagesPerSec },
+      elapsedMs: 1000,
+    }));
+    return { ...r, repeat: rates.length };
+  };
+  const base = repeated([31_494, 33_854, 29_554, 33_849, 31_547]);
+  const next = repeated([22_791, 25_483, 26_727, 27_109, 25_409]);
+  const d = deltaOf(compareResults(base, next, { marginPct: 5 }), 'msg/s');
+  assert.ok(d.changePct! < -19, `${d.changePct}`);
+  assert.match(d.change!.method, /^two runs/);
+  // Welch's t on the rounds alone, at the same level, would have called it a change.
+  const sides = [base, next].map((r) => {
+    const c = r.cells[0] as MeasuredCell;
+    return { value: c.metrics.messagesPerSec as number, rounds: c.rounds!.map((x) => x.metrics!.messagesPerSec) };
+  });
+  const welch = twoCellTest(sides[1]!, sides[0]!, { paired: false, level: d.change!.level! });
+  assert.equal(welch?.outcome, 'differs', JSON.stringify(welch));
+  assert.equal(d.verdict, 'inconclusive', JSON.stringify(d.change));
+  assert.ok(d.change!.lowPct < d.changePct! && d.change!.highPct > 0, JSON.stringify(d.change));
 });
 
 test('one round of short windows gets a warning', () => {

@@ -8,6 +8,7 @@
 import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compare.js';
 import { MIN_NOISE_WINDOW_MS } from './compare-noise.js';
 import { MIN_ROUNDS } from '../stats/round-spread.js';
+import { RUN_SPREAD } from '../stats/separate-runs.js';
 import { countedByGate, formatChange, gateLines, type Gate } from './compare-gate.js';
 import { formatNumber } from '../report/run/table.js';
 import { terminalText } from '../escape/terminal.js';
@@ -59,7 +60,7 @@ export function noiseLegend(comparison?: Comparison): string {
       : 'the 95 % confidence interval of the change (new / base - 1)';
   return (
     `interval: ${level}, on the log scale, around the change of the pooled numbers the base and new columns show: with 3+ rounds on both sides its width comes from the rounds` +
-    " (paired round by round for two servers of one run, with the paired estimate and the unpaired interval beside it: where one of the two tests finds a change and the other does not, the verdict is inconclusive; else Welch's t on the cells' intervals); otherwise from each cell's interval of its window," +
+    ` (paired round by round for two servers of one run, with the paired estimate and the unpaired interval beside it: where one of the two tests finds a change and the other does not, the verdict is inconclusive; between two files, Welch's t with each side's level known only to within how far a next run of the same build lands: its rounds' own spread plus ${(RUN_SPREAD * 100).toFixed(1)} %, which more rounds do not narrow: compare --servers base,new measures both in one run and is free of it); otherwise from each cell's interval of its window,` +
     ' never narrower than the run-to-run band a single window cannot see (latencies: half the spread of the source histogram half a nine either side' +
     ` of the percentile; rates: the larger of ${pct} and the spread of the per-interval rates; RSS ${pct}; CPU the larger of ${pct} and the window's max over mean);` +
     ` errors compare exactly (any rise regresses). docs/reading-results.md says more.${capacity}`

@@ -311,6 +311,10 @@ function costDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
   const base = bSide.value;
   const noise =
     base === null ? null : Math.max(Math.abs(base) * RATE_NOISE_FRACTION, roundSpread(b, key), roundSpread(n, key));
+  const bounded = [
+    ...(boundedRound(b, key) ? [`base ${boundedRound(b, key)}`] : []),
+    ...(boundedRound(n, key) ? [`new ${boundedRound(n, key)}`] : []),
+  ];
   return delta(
     key,
     info.header,
@@ -322,8 +326,22 @@ function costDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
     judge,
     short.length > 0
       ? `a cost is read once per window: only ${MIN_ROUNDS} rounds or more measure its noise (rounds: ${short.join(', ')})`
-      : null,
+      : bounded.length > 0
+        ? `a round read it below its resolution (${bounded.join(', ')}): its pooled value counts that round, its rounds' spread cannot`
+        : null,
   );
+}
+
+/**
+ * A round whose value is only a bound (`< 1066`: the server's memory grew less than it can resolve), as
+ * `round 5 < 1066`; null when every round resolved it. The pooled value averages that round's estimate in,
+ * while the spread of the rounds has no value of it to use: the two would not describe the same rounds.
+ */
+function boundedRound(cell: MeasuredCell, key: string): string | null {
+  const index = (cell.rounds ?? []).findIndex((r) => r.resolution?.[key]?.resolved === false);
+  if (index < 0) return null;
+  const bound = cell.rounds![index]!.resolution![key]!.atMost;
+  return `round ${index + 1} < ${Math.round(bound)}`;
 }
 
 function resourceDeltas(b: MeasuredCell, n: MeasuredCell, judge: Judging): MetricDelta[] {
@@ -449,8 +467,8 @@ function delta(
 /**
  * The change of next over base in percent, with its interval, by the one test of src/stats/two-cells.ts:
  * the pooled change (what the base and new columns show), with the interval of the design's test (paired
- * by round within one run, with the unpaired one beside it and the paired estimate; Welch between two
- * files). A window cannot see how far two runs differ, so a change measured from one is never given an
+ * by round within one run, with the unpaired one beside it and the paired estimate; between two files,
+ * Welch's with the run-to-run spread of src/stats/separate-runs.ts). A window cannot see how far two runs differ, so a change measured from one is never given an
  * interval narrower than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
  */
 function changeInterval(
@@ -460,14 +478,20 @@ function changeInterval(
   bandPct: number | null,
   { paired, level }: Judging,
 ): ChangeInterval | null {
-  const test = twoCellTest(n, b, { paired, level });
+  const test = twoCellTest(n, b, { paired, level, separateRuns: !paired });
   if (test) {
     const pct = (ratio: number): number => (ratio - 1) * 100;
     // The columns' own change, to the last digit (the ratio's exp(log) may differ from it in the 15th).
     const estimatePct = changePct ?? pct(test.ratio.ratio);
     const fromRounds = test.basis === 'rounds';
     const name =
-      test.ratio.method === 'paired rounds' ? 'paired rounds' : fromRounds ? "rounds, Welch's t" : 'window intervals';
+      test.ratio.method === 'paired rounds'
+        ? 'paired rounds'
+        : test.ratio.method === 'separate runs'
+          ? "two runs, Welch's t"
+          : fromRounds
+            ? "rounds, Welch's t"
+            : 'window intervals';
     const beside = {
       ...(test.pairedEstimate !== undefined ? { pairedEstimatePct: pct(test.pairedEstimate) } : {}),
       ...(test.unpaired ? { unpaired: { lowPct: pct(test.unpaired.low), highPct: pct(test.unpaired.high) } } : {}),

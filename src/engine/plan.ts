@@ -29,6 +29,7 @@ import { whySkip } from './skips.js';
 import type { ForeignServerSpec } from '../server-lifecycles/types.js';
 import { foreignSpecs, type ServerCommandOption, type TargetOption } from '../server-lifecycles/foreign-options.js';
 import { RunTls } from './run-tls.js';
+import { decisionWindowNote, withDecisionWindow } from './decision-window.js';
 import { checkForeignTls, foreignTrustOf, paramsWithTlsDefault } from './tls-options.js';
 import { parseSlo, type Slo } from '../slo/grammar.js';
 
@@ -145,11 +146,18 @@ export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario
       'run() was called inside a wsbench child process: keep a scenario in its own module, apart from the code that calls run()',
     );
   }
-  const rest = withoutScenario(options);
-  const checked = checkOptions(rest);
+  const given = withoutScenario(options);
+  const checked = checkOptions(given);
   // Before any check of a parameter set against the limit, and before any child inherits it.
   raiseOpenFileLimit();
   const scenarioModule = loaded ?? (await loadScenario(options.scenario));
+  const params = withDecisionWindow(
+    scenarioModule.scenario,
+    given.params ?? {},
+    given.preset,
+    given.untilDecided !== undefined,
+  );
+  const rest = params === (given.params ?? {}) ? given : { ...given, params };
   // Every parameter is checked before the probe, which may run a runtime's binary.
   const paramSets = resolveParameterSets(
     scenarioModule.scenario,
@@ -158,7 +166,9 @@ export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario
   );
   checkForeignTls(paramSets, checked.foreign);
   const tls = new RunTls(checked.host, foreignTrustOf(rest, checked.foreign));
-  return expand(checked, scenarioModule, paramSets, await probeStacks(), rest, tls);
+  const plan = expand(checked, scenarioModule, paramSets, await probeStacks(), rest, tls);
+  if (rest !== given) plan.warnings.push(decisionWindowNote());
+  return plan;
 }
 
 /** The plan with some options changed: no scenario load and no stack probe; errors name the option. */
@@ -171,7 +181,10 @@ export function replan(plan: MatrixPlan, change: PlanChange): MatrixPlan {
     options.preset,
   );
   checkForeignTls(paramSets, checked.foreign);
-  return expand(checked, plan.loaded, paramSets, plan.stacks, options, plan.tls);
+  const next = expand(checked, plan.loaded, paramSets, plan.stacks, options, plan.tls);
+  // The shorter window until decided stays in the options, and so does its note.
+  if (plan.warnings.includes(decisionWindowNote())) next.warnings.push(decisionWindowNote());
+  return next;
 }
 
 /** The options a plan keeps: those of MatrixOptions, whatever else the caller's object holds. */

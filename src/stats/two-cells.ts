@@ -6,7 +6,8 @@
  * - the estimate is the ratio of the pooled values, the numbers the columns
  *   show, so a stated difference always points the way they do;
  * - its interval is the design's: paired by round for two cells of one run
- *   (both measured in the same interleaved rounds), unpaired (Welch) otherwise;
+ *   (both measured in the same interleaved rounds), unpaired (Welch) otherwise,
+ *   with the run-to-run spread joining it for two separate runs (separate-runs.ts);
  * - where the rounds pair, the unpaired test is made too. The two must agree
  *   before a difference or a tie is said: where one finds a difference and the
  *   other does not, the pair is `split` and the words say both. So is a
@@ -27,6 +28,7 @@ import {
   type Side,
 } from './ratio.js';
 import { CONFIDENCE_LEVEL } from './confidence.js';
+import { separateRunsLogRatio } from './separate-runs.js';
 
 /** differs: every test made excludes 1; tie: every one holds it; split: they disagree. */
 export type TwoCellOutcome = 'differs' | 'tie' | 'split';
@@ -50,6 +52,8 @@ export interface TwoCellOptions {
   paired: boolean;
   /** The level of each interval; default CONFIDENCE_LEVEL. */
   level?: number;
+  /** The cells come from two separate runs (two result files): the run-to-run spread joins the unpaired test (separate-runs.ts). */
+  separateRuns?: boolean;
 }
 
 /** The two tests' log ratios (and the paired estimate) of one pair of sides, or of several averaged. */
@@ -61,7 +65,7 @@ export interface TwoCellParts {
 
 /** a against b; null when neither test can be made (a value of 0, or no interval and no rounds). */
 export function twoCellTest(a: Side, b: Side, options: TwoCellOptions): TwoCellTest | null {
-  const parts = twoCellParts(a, b, options.paired);
+  const parts = options.separateRuns && !options.paired ? separateRunsParts(a, b) : twoCellParts(a, b, options.paired);
   return parts ? judgeTwoCells(parts, options.level) : null;
 }
 
@@ -76,6 +80,12 @@ export function twoCellParts(a: Side, b: Side, paired: boolean): TwoCellParts | 
     unpaired: pairedLog ? unpaired : null,
     pairedEstimateLog: pairedLog ? pairedEstimateLog(a, b) : null,
   };
+}
+
+/** Two cells of two separate runs: the unpaired test with the run-to-run spread; nothing to pair. */
+function separateRunsParts(a: Side, b: Side): TwoCellParts | null {
+  const design = separateRunsLogRatio(a, b);
+  return design ? { design, unpaired: null, pairedEstimateLog: null } : null;
 }
 
 /**
