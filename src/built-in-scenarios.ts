@@ -150,6 +150,8 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
+      /** ticks (counter `ticksSent`, server side) (count) */ ticksSent: MetricDefinition;
+      /** sent (counter `messagesSent`, server side) (count) */ messagesSentByServer: MetricDefinition;
       /** conn (counter `connected`) (count) */ connected: MetricDefinition;
       /** fail (counter `connectFailed`) (count) */ connectFailed: MetricDefinition;
       /** fail EMFILE (counter `connectFailedEMFILE`) (count) */ connectFailedEMFILE: MetricDefinition;
@@ -157,22 +159,20 @@ export interface BuiltInScenarios {
       /** fail ETIMEDOUT (counter `connectFailedETIMEDOUT`) (count) */ connectFailedETIMEDOUT: MetricDefinition;
       /** fail ECONNREFUSED (counter `connectFailedECONNREFUSED`) (count) */ connectFailedECONNREFUSED: MetricDefinition;
       /** fail other (counter `connectFailedOther`) (count) */ connectFailedOther: MetricDefinition;
-      /** connections lost during the run (counter `connectionsLost`) (count) */ dropped: MetricDefinition;
-      /** the seed's error count (failed to connect + connections lost + unreadable messages) (count) */ errors: MetricDefinition;
-      /** ticks (counter `ticksSent`, server side) (count) */ ticksSent: MetricDefinition;
-      /** sent (counter `messagesSent`, server side) (count) */ messagesSentByServer: MetricDefinition;
       /** recv (counter `received`) (count) */ received: MetricDefinition;
       /** ticks a kept connection never received (counter `missing`) (count) */ missing: MetricDefinition;
       /** out of order (counter `outOfOrder`) (count) */ outOfOrder: MetricDefinition;
+      /** connections lost during the run (counter `connectionsLost`) (count) */ dropped: MetricDefinition;
       /** median (p50) of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP50Ms: MetricDefinition;
       /** p90 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP90Ms: MetricDefinition;
       /** p99 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP99Ms: MetricDefinition;
       /** p99.9 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP999Ms: MetricDefinition;
       /** maximum of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMaxMs: MetricDefinition;
-      /** mean of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMeanMs: MetricDefinition;
       /** minimum of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMinMs: MetricDefinition;
       /** standard deviation of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayStdevMs: MetricDefinition;
       /** samples in `delay`: one-way: the tick's due time on the server to its arrival (count) */ delaySamples: MetricDefinition;
+      /** the seed's error count (failed to connect + connections lost + unreadable messages) (count) */ errors: MetricDefinition;
+      /** mean of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMeanMs: MetricDefinition;
       /** p99 of the server's `tickLateness`: how late the server's timer fired for a tick (ms) */ serverTickLatenessP99Ms: MetricDefinition;
       /** messages received over all clients, per second of streaming (ticks x interval) (msg/s) */ messagesPerSec: MetricDefinition;
       /** bytes received / messages received (bytes) */ avgMessageBytes: MetricDefinition;
