@@ -193,16 +193,18 @@ export interface BuiltInScenarios {
       /** largest frame payload; longer messages are sent as several frames */ fragmentSize: SizeParameter;
     },
     {
+      /** server msgs (counter `messagesSent`, server side) (count) */ serverMessagesSent: MetricDefinition;
+      /** server frames (counter `framesSent`, server side) (count) */ serverFramesSent: MetricDefinition;
       /** messages received in the window, per second (counter `received`, per second of the window) (msg/s) */ messagesPerSec: MetricDefinition;
       /** message bytes received in the window, per second (counter `rxBytes`, per second of the window) (bytes/s) */ bytesPerSec: MetricDefinition;
+      /** the backlog read after the window closed (counter `receivedAfterWindow`) (count) */ rxMessagesAfterWindow: MetricDefinition;
+      /** tx msgs (counter `sent`) (count) */ txMessages: MetricDefinition;
+      /** closes the client did not ask for (counter `connectionsLost`) (count) */ closeEvents: MetricDefinition;
+      /** the server's reply to unsubscribe never came (counter `drainTimedOut`) (count) */ drainTimedOut: MetricDefinition;
       /** message bytes received in the window (counter `rxBytes`, per second of the window) (MB/s) */ megabytesPerSec: MetricDefinition;
       /** messages received, the backlog after the window included (count) */ rxMessages: MetricDefinition;
       /** message bytes received, the backlog after the window included (bytes) */ rxBytes: MetricDefinition;
-      /** the backlog read after the window closed (counter `receivedAfterWindow`) (count) */ rxMessagesAfterWindow: MetricDefinition;
-      /** tx msgs (counter `sent`) (count) */ txMessages: MetricDefinition;
       /** tx bytes (counter `txBytes`) (bytes) */ txBytes: MetricDefinition;
-      /** closes the client did not ask for (counter `connectionsLost`) (count) */ closeEvents: MetricDefinition;
-      /** the server's reply to unsubscribe never came (counter `drainTimedOut`) (count) */ drainTimedOut: MetricDefinition;
       /** smallest message received (counter messageBytesMin, null when no message arrived) (bytes) */ messageBytesMin: MetricDefinition;
       /** rxBytes / rxMessages (bytes) */ messageBytesAvg: MetricDefinition;
       /** largest message received (counter messageBytesMax, null when no message arrived) (bytes) */ messageBytesMax: MetricDefinition;
@@ -222,8 +224,6 @@ export interface BuiltInScenarios {
       /** data frames, read off the wire (count) */ wireDataFrames: MetricDefinition;
       /** control frames (ping, pong, close), read off the wire (count) */ wireControlFrames: MetricDefinition;
       /** bytes received, frame headers included, read off the wire (bytes) */ wireBytes: MetricDefinition;
-      /** server msgs (counter `messagesSent`, server side) (count) */ serverMessagesSent: MetricDefinition;
-      /** server frames (counter `framesSent`, server side) (count) */ serverFramesSent: MetricDefinition;
       /** server bytes (counter `bytesSent`, server side) (bytes) */ serverBytesSent: MetricDefinition;
       /** messages the server stack refused to queue, as the stack counts them (count) */ stackDrops: MetricDefinition;
       /** mean CPU of the client processes together (%) */ clientCpuPercent: MetricDefinition;
