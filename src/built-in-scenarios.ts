@@ -430,6 +430,9 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
+      /** srv sent slow (counter `sentSlow`, server side) (count) */ serverSentSlow: MetricDefinition;
+      /** messages to slow clients the stack refused to queue (counter `droppedSlow`, server side) (count) */ serverDroppedSlow: MetricDefinition;
+      /** messages to healthy clients the stack refused to queue (counter `droppedHealthy`, server side) (count) */ serverDroppedHealthy: MetricDefinition;
       /** conn (counter `connected`) (count) */ connected: MetricDefinition;
       /** slow (counter `slowConnected`) (count) */ slowConnected: MetricDefinition;
       /** fail (counter `connectFailed`) (count) */ connectFailed: MetricDefinition;
@@ -454,13 +457,10 @@ export interface BuiltInScenarios {
       /** slow clients whose connection the server closed during the stream (counter `slowClosed`) (count) */ slowClosed: MetricDefinition;
       /** median (p50) of `slowClosedByServerAfter`: from the stream's start to a slow client's connection closing (ms) */ slowClosedByServerAfterP50Ms: MetricDefinition;
       /** maximum of `slowClosedByServerAfter`: from the stream's start to a slow client's connection closing (ms) */ slowClosedByServerAfterMaxMs: MetricDefinition;
-      /** srv sent slow (counter `sentSlow`, server side) (count) */ serverSentSlow: MetricDefinition;
-      /** messages to slow clients the stack refused to queue (counter `droppedSlow`, server side) (count) */ serverDroppedSlow: MetricDefinition;
-      /** messages to healthy clients the stack refused to queue (counter `droppedHealthy`, server side) (count) */ serverDroppedHealthy: MetricDefinition;
+      /** growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second) (counter `serverSlowQueuedBytes`, per second of the window) (bytes/s) */ slowQueueGrowth: MetricDefinition;
       /** peak of the bytes the server had queued for its slow connections (bufferedAmountBytes of each, read every 100 ms), in MB (MB) */ serverSlowQueuedPeakMB: MetricDefinition;
       /** the same for the healthy connections (MB) */ serverHealthyQueuedPeakMB: MetricDefinition;
       /** the server's peak RSS in the window (from /proc) minus its RSS when the stream started, in MB (MB) */ serverRssGrowthMB: MetricDefinition;
-      /** growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second) (counter `serverSlowQueuedBytes`, per second of the window) (bytes/s) */ slowQueueGrowth: MetricDefinition;
       /** the server's peak RSS in the window, in MB (MB) */ serverRssMB: MetricDefinition;
     }
   >;
