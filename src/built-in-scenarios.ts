@@ -283,7 +283,6 @@ export interface BuiltInScenarios {
       /** publications sent by the publishers (counter `published`) (count) */ published: MetricDefinition;
       /** what the subscribers should get: each topic's publications x its subscribers, from the schedule (counter `expected`) (count) */ expected: MetricDefinition;
       /** distinct publications that reached a subscriber (duplicates excluded) (counter `delivered`) (count) */ delivered: MetricDefinition;
-      /** delivered / expected (ratio) */ deliveredShare: MetricDefinition;
       /** publications a subscriber should have had and never got (counter `missing`) (count) */ missing: MetricDefinition;
       /** publications a subscriber got more than once (counter `duplicates`) (count) */ duplicates: MetricDefinition;
       /** publications that arrived after a later one of the same publisher on the same topic (counter `outOfOrder`) (count) */ outOfOrder: MetricDefinition;
@@ -303,6 +302,7 @@ export interface BuiltInScenarios {
       /** p99 of `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (ms) */ spreadP99Ms: MetricDefinition;
       /** maximum of `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (ms) */ spreadMaxMs: MetricDefinition;
       /** samples in `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (count) */ spreadSamples: MetricDefinition;
+      /** delivered / expected (ratio) */ deliveredShare: MetricDefinition;
       /** deliveries to all subscribers per second of publishing (publications / rate) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** mean CPU of the server (%) */ serverCpuPercent: MetricDefinition;
       /** highest memory (RSS) of the server (bytes) */ serverRssBytes: MetricDefinition;
