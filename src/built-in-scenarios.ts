@@ -397,7 +397,6 @@ export interface BuiltInScenarios {
       /** p99 of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackP99Ms: MetricDefinition;
       /** maximum of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackMaxMs: MetricDefinition;
       /** samples in `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (count) */ timeToBackSamples: MetricDefinition;
-      /** maximum of `serverDown`: from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered) (ms) */ serverDownMs: MetricDefinition;
       /** reconnect attempts, the successful ones included (counter `attempts`) (count) */ attempts: MetricDefinition;
       /** reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down) (counter `attemptsFailed`) (count) */ attemptsFailed: MetricDefinition;
       /** failed reconnect attempts: refused (counter `attemptsRefused`) (count) */ attemptsRefused: MetricDefinition;
@@ -407,6 +406,7 @@ export interface BuiltInScenarios {
       /** failed reconnect attempts: httpStatus (counter `attemptsHttpStatus`) (count) */ attemptsHttpStatus: MetricDefinition;
       /** failed reconnect attempts: other (counter `attemptsOther`) (count) */ attemptsOther: MetricDefinition;
       /** attempts under way when the window closed (neither open nor failed) (counter `attemptsAbandoned`) (count) */ attemptsAbandoned: MetricDefinition;
+      /** maximum of `serverDown`: from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered) (ms) */ serverDownMs: MetricDefinition;
       /** highest CPU of the server: the highest of the server's 250 ms CPU samples in the window (its old and new process alike) (%) */ serverCpuPeak: MetricDefinition;
       /** highest memory (RSS) of the server: the server's largest RSS sample in the window (bytes) */ serverRssPeak: MetricDefinition;
       /** mean CPU of the server (%) */ serverCpuPercent: MetricDefinition;
