@@ -150,6 +150,8 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
+      /** ticks (counter `ticksSent`, server side) (count) */ ticksSent: MetricDefinition;
+      /** sent (counter `messagesSent`, server side) (count) */ messagesSentByServer: MetricDefinition;
       /** conn (counter `connected`) (count) */ connected: MetricDefinition;
       /** fail (counter `connectFailed`) (count) */ connectFailed: MetricDefinition;
       /** fail EMFILE (counter `connectFailedEMFILE`) (count) */ connectFailedEMFILE: MetricDefinition;
@@ -157,22 +159,20 @@ export interface BuiltInScenarios {
       /** fail ETIMEDOUT (counter `connectFailedETIMEDOUT`) (count) */ connectFailedETIMEDOUT: MetricDefinition;
       /** fail ECONNREFUSED (counter `connectFailedECONNREFUSED`) (count) */ connectFailedECONNREFUSED: MetricDefinition;
       /** fail other (counter `connectFailedOther`) (count) */ connectFailedOther: MetricDefinition;
-      /** connections lost during the run (counter `connectionsLost`) (count) */ dropped: MetricDefinition;
-      /** the seed's error count (failed to connect + connections lost + unreadable messages) (count) */ errors: MetricDefinition;
-      /** ticks (counter `ticksSent`, server side) (count) */ ticksSent: MetricDefinition;
-      /** sent (counter `messagesSent`, server side) (count) */ messagesSentByServer: MetricDefinition;
       /** recv (counter `received`) (count) */ received: MetricDefinition;
       /** ticks a kept connection never received (counter `missing`) (count) */ missing: MetricDefinition;
       /** out of order (counter `outOfOrder`) (count) */ outOfOrder: MetricDefinition;
+      /** connections lost during the run (counter `connectionsLost`) (count) */ dropped: MetricDefinition;
       /** median (p50) of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP50Ms: MetricDefinition;
       /** p90 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP90Ms: MetricDefinition;
       /** p99 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP99Ms: MetricDefinition;
       /** p99.9 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP999Ms: MetricDefinition;
       /** maximum of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMaxMs: MetricDefinition;
-      /** mean of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMeanMs: MetricDefinition;
       /** minimum of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMinMs: MetricDefinition;
       /** standard deviation of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayStdevMs: MetricDefinition;
       /** samples in `delay`: one-way: the tick's due time on the server to its arrival (count) */ delaySamples: MetricDefinition;
+      /** the seed's error count (failed to connect + connections lost + unreadable messages) (count) */ errors: MetricDefinition;
+      /** mean of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMeanMs: MetricDefinition;
       /** p99 of the server's `tickLateness`: how late the server's timer fired for a tick (ms) */ serverTickLatenessP99Ms: MetricDefinition;
       /** messages received over all clients, per second of streaming (ticks x interval) (msg/s) */ messagesPerSec: MetricDefinition;
       /** bytes received / messages received (bytes) */ avgMessageBytes: MetricDefinition;
@@ -193,16 +193,18 @@ export interface BuiltInScenarios {
       /** largest frame payload; longer messages are sent as several frames */ fragmentSize: SizeParameter;
     },
     {
+      /** server msgs (counter `messagesSent`, server side) (count) */ serverMessagesSent: MetricDefinition;
+      /** server frames (counter `framesSent`, server side) (count) */ serverFramesSent: MetricDefinition;
       /** messages received in the window, per second (counter `received`, per second of the window) (msg/s) */ messagesPerSec: MetricDefinition;
       /** message bytes received in the window, per second (counter `rxBytes`, per second of the window) (bytes/s) */ bytesPerSec: MetricDefinition;
+      /** the backlog read after the window closed (counter `receivedAfterWindow`) (count) */ rxMessagesAfterWindow: MetricDefinition;
+      /** tx msgs (counter `sent`) (count) */ txMessages: MetricDefinition;
+      /** closes the client did not ask for (counter `connectionsLost`) (count) */ closeEvents: MetricDefinition;
+      /** the server's reply to unsubscribe never came (counter `drainTimedOut`) (count) */ drainTimedOut: MetricDefinition;
       /** message bytes received in the window (counter `rxBytes`, per second of the window) (MB/s) */ megabytesPerSec: MetricDefinition;
       /** messages received, the backlog after the window included (count) */ rxMessages: MetricDefinition;
       /** message bytes received, the backlog after the window included (bytes) */ rxBytes: MetricDefinition;
-      /** the backlog read after the window closed (counter `receivedAfterWindow`) (count) */ rxMessagesAfterWindow: MetricDefinition;
-      /** tx msgs (counter `sent`) (count) */ txMessages: MetricDefinition;
       /** tx bytes (counter `txBytes`) (bytes) */ txBytes: MetricDefinition;
-      /** closes the client did not ask for (counter `connectionsLost`) (count) */ closeEvents: MetricDefinition;
-      /** the server's reply to unsubscribe never came (counter `drainTimedOut`) (count) */ drainTimedOut: MetricDefinition;
       /** smallest message received (counter messageBytesMin, null when no message arrived) (bytes) */ messageBytesMin: MetricDefinition;
       /** rxBytes / rxMessages (bytes) */ messageBytesAvg: MetricDefinition;
       /** largest message received (counter messageBytesMax, null when no message arrived) (bytes) */ messageBytesMax: MetricDefinition;
@@ -222,8 +224,6 @@ export interface BuiltInScenarios {
       /** data frames, read off the wire (count) */ wireDataFrames: MetricDefinition;
       /** control frames (ping, pong, close), read off the wire (count) */ wireControlFrames: MetricDefinition;
       /** bytes received, frame headers included, read off the wire (bytes) */ wireBytes: MetricDefinition;
-      /** server msgs (counter `messagesSent`, server side) (count) */ serverMessagesSent: MetricDefinition;
-      /** server frames (counter `framesSent`, server side) (count) */ serverFramesSent: MetricDefinition;
       /** server bytes (counter `bytesSent`, server side) (bytes) */ serverBytesSent: MetricDefinition;
       /** messages the server stack refused to queue, as the stack counts them (count) */ stackDrops: MetricDefinition;
       /** mean CPU of the client processes together (%) */ clientCpuPercent: MetricDefinition;
@@ -283,7 +283,6 @@ export interface BuiltInScenarios {
       /** publications sent by the publishers (counter `published`) (count) */ published: MetricDefinition;
       /** what the subscribers should get: each topic's publications x its subscribers, from the schedule (counter `expected`) (count) */ expected: MetricDefinition;
       /** distinct publications that reached a subscriber (duplicates excluded) (counter `delivered`) (count) */ delivered: MetricDefinition;
-      /** delivered / expected (ratio) */ deliveredShare: MetricDefinition;
       /** publications a subscriber should have had and never got (counter `missing`) (count) */ missing: MetricDefinition;
       /** publications a subscriber got more than once (counter `duplicates`) (count) */ duplicates: MetricDefinition;
       /** publications that arrived after a later one of the same publisher on the same topic (counter `outOfOrder`) (count) */ outOfOrder: MetricDefinition;
@@ -303,6 +302,7 @@ export interface BuiltInScenarios {
       /** p99 of `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (ms) */ spreadP99Ms: MetricDefinition;
       /** maximum of `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (ms) */ spreadMaxMs: MetricDefinition;
       /** samples in `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (count) */ spreadSamples: MetricDefinition;
+      /** delivered / expected (ratio) */ deliveredShare: MetricDefinition;
       /** deliveries to all subscribers per second of publishing (publications / rate) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** mean CPU of the server (%) */ serverCpuPercent: MetricDefinition;
       /** highest memory (RSS) of the server (bytes) */ serverRssBytes: MetricDefinition;
@@ -397,7 +397,6 @@ export interface BuiltInScenarios {
       /** p99 of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackP99Ms: MetricDefinition;
       /** maximum of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackMaxMs: MetricDefinition;
       /** samples in `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (count) */ timeToBackSamples: MetricDefinition;
-      /** maximum of `serverDown`: from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered) (ms) */ serverDownMs: MetricDefinition;
       /** reconnect attempts, the successful ones included (counter `attempts`) (count) */ attempts: MetricDefinition;
       /** reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down) (counter `attemptsFailed`) (count) */ attemptsFailed: MetricDefinition;
       /** failed reconnect attempts: refused (counter `attemptsRefused`) (count) */ attemptsRefused: MetricDefinition;
@@ -407,6 +406,7 @@ export interface BuiltInScenarios {
       /** failed reconnect attempts: httpStatus (counter `attemptsHttpStatus`) (count) */ attemptsHttpStatus: MetricDefinition;
       /** failed reconnect attempts: other (counter `attemptsOther`) (count) */ attemptsOther: MetricDefinition;
       /** attempts under way when the window closed (neither open nor failed) (counter `attemptsAbandoned`) (count) */ attemptsAbandoned: MetricDefinition;
+      /** maximum of `serverDown`: from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered) (ms) */ serverDownMs: MetricDefinition;
       /** highest CPU of the server: the highest of the server's 250 ms CPU samples in the window (its old and new process alike) (%) */ serverCpuPeak: MetricDefinition;
       /** highest memory (RSS) of the server: the server's largest RSS sample in the window (bytes) */ serverRssPeak: MetricDefinition;
       /** mean CPU of the server (%) */ serverCpuPercent: MetricDefinition;
@@ -430,6 +430,9 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
+      /** srv sent slow (counter `sentSlow`, server side) (count) */ serverSentSlow: MetricDefinition;
+      /** messages to slow clients the stack refused to queue (counter `droppedSlow`, server side) (count) */ serverDroppedSlow: MetricDefinition;
+      /** messages to healthy clients the stack refused to queue (counter `droppedHealthy`, server side) (count) */ serverDroppedHealthy: MetricDefinition;
       /** conn (counter `connected`) (count) */ connected: MetricDefinition;
       /** slow (counter `slowConnected`) (count) */ slowConnected: MetricDefinition;
       /** fail (counter `connectFailed`) (count) */ connectFailed: MetricDefinition;
@@ -454,13 +457,10 @@ export interface BuiltInScenarios {
       /** slow clients whose connection the server closed during the stream (counter `slowClosed`) (count) */ slowClosed: MetricDefinition;
       /** median (p50) of `slowClosedByServerAfter`: from the stream's start to a slow client's connection closing (ms) */ slowClosedByServerAfterP50Ms: MetricDefinition;
       /** maximum of `slowClosedByServerAfter`: from the stream's start to a slow client's connection closing (ms) */ slowClosedByServerAfterMaxMs: MetricDefinition;
-      /** srv sent slow (counter `sentSlow`, server side) (count) */ serverSentSlow: MetricDefinition;
-      /** messages to slow clients the stack refused to queue (counter `droppedSlow`, server side) (count) */ serverDroppedSlow: MetricDefinition;
-      /** messages to healthy clients the stack refused to queue (counter `droppedHealthy`, server side) (count) */ serverDroppedHealthy: MetricDefinition;
+      /** growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second) (counter `serverSlowQueuedBytes`, per second of the window) (bytes/s) */ slowQueueGrowth: MetricDefinition;
       /** peak of the bytes the server had queued for its slow connections (bufferedAmountBytes of each, read every 100 ms), in MB (MB) */ serverSlowQueuedPeakMB: MetricDefinition;
       /** the same for the healthy connections (MB) */ serverHealthyQueuedPeakMB: MetricDefinition;
       /** the server's peak RSS in the window (from /proc) minus its RSS when the stream started, in MB (MB) */ serverRssGrowthMB: MetricDefinition;
-      /** growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second) (counter `serverSlowQueuedBytes`, per second of the window) (bytes/s) */ slowQueueGrowth: MetricDefinition;
       /** the server's peak RSS in the window, in MB (MB) */ serverRssMB: MetricDefinition;
     }
   >;
