@@ -69,7 +69,6 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections of the schedule above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
-      /** connections opened / window (the schedule and the last connections' drain) (/s) */ handshakesPerSec: MetricDefinition;
       /** tried (counter `attempts`) (count) */ attempts: MetricDefinition;
       /** opened (counter `opened`) (count) */ opened: MetricDefinition;
       /** handshakes that did not open, for any reason (counter `handshakeFailed`) (count) */ handshakeFailed: MetricDefinition;
@@ -94,8 +93,9 @@ export interface BuiltInScenarios {
       /** median (p50) of `exchange`: the connection's echo round trips, one after another (ms) */ exchangeP50Ms: MetricDefinition;
       /** p99 of `exchange`: the connection's echo round trips, one after another (ms) */ exchangeP99Ms: MetricDefinition;
       /** opened connections whose client stack shows the total only (counter `stepsHidden`) (count) */ stepsHidden: MetricDefinition;
-      /** server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted (us) */ serverCpuPerHandshakeUs: MetricDefinition;
       /** accepted (counter `accepted`, server side) (count) */ accepted: MetricDefinition;
+      /** connections opened / window (the schedule and the last connections' drain) (/s) */ handshakesPerSec: MetricDefinition;
+      /** server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted (us) */ serverCpuPerHandshakeUs: MetricDefinition;
     }
   >;
   echo: Scenario<
