@@ -23,12 +23,10 @@ export interface BuiltInScenarios {
     },
     {
       /** sent (counter `sent`) (count) */ sent: MetricDefinition;
-      /** messages sent x (members - 1): every message goes to every other member (count) */ expected: MetricDefinition;
       /** distinct messages that arrived (duplicates excluded) (counter `received`) (count) */ received: MetricDefinition;
+      /** messages received by all members per second of the window (counter `received`, per second of the window) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** counted by receivers from sequence gaps, end markers included (counter `dropped`) (count) */ dropped: MetricDefinition;
-      /** messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap) (dropped, less droppedByServer when queue is bounded and queuePolicy is drop) (count) */ droppedAgainstPolicy: MetricDefinition;
       /** dup (counter `duplicates`) (count) */ duplicates: MetricDefinition;
-      /** neither received nor seen missing: receivers that lost their connection or timed out (expected - received - dropped) (count) */ unaccounted: MetricDefinition;
       /** after window (counter `receivedAfterWindow`) (count) */ receivedAfterWindow: MetricDefinition;
       /** the server's own count of messages its bounded queues dropped (cross-check for dropped) (counter `droppedByQueue`, server side) (count) */ droppedByServer: MetricDefinition;
       /** server in (counter `messagesIn`, server side) (count) */ messagesInAtServer: MetricDefinition;
@@ -36,7 +34,6 @@ export interface BuiltInScenarios {
       /** queued (counter `queuedInApp`, server side) (count) */ queuedInApp: MetricDefinition;
       /** stalls (counter `stalls`, server side) (count) */ queueStalls: MetricDefinition;
       /** deliveries the server stack refused to queue (counter `stackDrops`, server side) (count) */ stackDrops: MetricDefinition;
-      /** messages received by all members per second of the window (counter `received`, per second of the window) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** median (p50) of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP50Ms: MetricDefinition;
       /** p90 of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP90Ms: MetricDefinition;
       /** p99 of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP99Ms: MetricDefinition;
@@ -58,6 +55,9 @@ export interface BuiltInScenarios {
       /** receivers that did not get every end marker before the drain timeout (counter `receiversUnfinished`) (count) */ receiversUnfinished: MetricDefinition;
       /** errors (counter `errors`) (count) */ errors: MetricDefinition;
       /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
+      /** messages sent x (members - 1): every message goes to every other member (count) */ expected: MetricDefinition;
+      /** messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap) (dropped, less droppedByServer when queue is bounded and queuePolicy is drop) (count) */ droppedAgainstPolicy: MetricDefinition;
+      /** neither received nor seen missing: receivers that lost their connection or timed out (expected - received - dropped) (count) */ unaccounted: MetricDefinition;
     }
   >;
   churn: Scenario<
