@@ -182,3 +182,5 @@ export type {
   IntervalLatency,
   LoadModelInfo,
 } from '../result-types.js';
+export { unreportedHistogram } from './unreported-histogram.js';
+export type { UnreportedHistogramOptions } from './unreported-histogram.js';
