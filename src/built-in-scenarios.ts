@@ -475,14 +475,9 @@ export interface BuiltInScenarios {
       /** p90 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP90Ms: MetricDefinition;
       /** p99 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP99Ms: MetricDefinition;
       /** p99.9 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP999Ms: MetricDefinition;
-      /** maximum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMaxMs: MetricDefinition;
-      /** mean of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMeanMs: MetricDefinition;
-      /** minimum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMinMs: MetricDefinition;
-      /** standard deviation of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttStdevMs: MetricDefinition;
       /** samples in `orderRtt`: order round trip: from sending the order to its acknowledgement (count) */ orderRttSamples: MetricDefinition;
       /** median (p50) of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP50Ms: MetricDefinition;
       /** p90 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP90Ms: MetricDefinition;
-      /** p99 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP99Ms: MetricDefinition;
       /** p99.9 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP999Ms: MetricDefinition;
       /** maximum of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckMaxMs: MetricDefinition;
       /** mean of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckMeanMs: MetricDefinition;
@@ -500,18 +495,23 @@ export interface BuiltInScenarios {
       /** samples in `tickDelay`: from the tick's intended broadcast time to its arrival at a client (count) */ tickDelaySamples: MetricDefinition;
       /** orders (counter `ordersSent`) (count) */ ordersSent: MetricDefinition;
       /** acked (counter `ordersAcked`) (count) */ ordersAcked: MetricDefinition;
-      /** orders still without an acknowledgement when the drain ended (counter `ordersUnanswered`) (count) */ ordersUnanswered: MetricDefinition;
       /** orders acknowledged per second of the window (counter `ordersAcked`, per second of the window) (msg/s) */ ordersPerSec: MetricDefinition;
+      /** orders still without an acknowledgement when the drain ended (counter `ordersUnanswered`) (count) */ ordersUnanswered: MetricDefinition;
       /** ticks (counter `ticksReceived`) (count) */ ticksReceived: MetricDefinition;
       /** ticks a client never got (sequence gaps) (counter `ticksMissed`) (count) */ ticksMissed: MetricDefinition;
       /** dup ticks (counter `ticksDuplicated`) (count) */ ticksDuplicated: MetricDefinition;
+      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
       /** broadcast (counter `ticksBroadcast`, server side) (count) */ ticksBroadcast: MetricDefinition;
-      /** ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down (count) */ ticksNominalPerConnection: MetricDefinition;
       /** server orders (counter `ordersReceived`, server side) (count) */ ordersReceivedByServer: MetricDefinition;
+      /** mean of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMeanMs: MetricDefinition;
+      /** maximum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMaxMs: MetricDefinition;
+      /** minimum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMinMs: MetricDefinition;
+      /** standard deviation of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttStdevMs: MetricDefinition;
+      /** p99 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP99Ms: MetricDefinition;
+      /** ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down (count) */ ticksNominalPerConnection: MetricDefinition;
       /** p99 of the server's `tickTimerLag`: how late the server's tick timer fired (ms) */ serverTickTimerLagP99Ms: MetricDefinition;
       /** maximum of the server's `tickTimerLag`: how late the server's tick timer fired (ms) */ serverTickTimerLagMaxMs: MetricDefinition;
       /** connections that closed on their own plus orders the server could not parse (count) */ errors: MetricDefinition;
-      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
     }
   >;
 }
