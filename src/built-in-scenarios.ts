@@ -23,12 +23,10 @@ export interface BuiltInScenarios {
     },
     {
       /** sent (counter `sent`) (count) */ sent: MetricDefinition;
-      /** messages sent x (members - 1): every message goes to every other member (count) */ expected: MetricDefinition;
       /** distinct messages that arrived (duplicates excluded) (counter `received`) (count) */ received: MetricDefinition;
+      /** messages received by all members per second of the window (counter `received`, per second of the window) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** counted by receivers from sequence gaps, end markers included (counter `dropped`) (count) */ dropped: MetricDefinition;
-      /** messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap) (dropped, less droppedByServer when queue is bounded and queuePolicy is drop) (count) */ droppedAgainstPolicy: MetricDefinition;
       /** dup (counter `duplicates`) (count) */ duplicates: MetricDefinition;
-      /** neither received nor seen missing: receivers that lost their connection or timed out (expected - received - dropped) (count) */ unaccounted: MetricDefinition;
       /** after window (counter `receivedAfterWindow`) (count) */ receivedAfterWindow: MetricDefinition;
       /** the server's own count of messages its bounded queues dropped (cross-check for dropped) (counter `droppedByQueue`, server side) (count) */ droppedByServer: MetricDefinition;
       /** server in (counter `messagesIn`, server side) (count) */ messagesInAtServer: MetricDefinition;
@@ -36,7 +34,6 @@ export interface BuiltInScenarios {
       /** queued (counter `queuedInApp`, server side) (count) */ queuedInApp: MetricDefinition;
       /** stalls (counter `stalls`, server side) (count) */ queueStalls: MetricDefinition;
       /** deliveries the server stack refused to queue (counter `stackDrops`, server side) (count) */ stackDrops: MetricDefinition;
-      /** messages received by all members per second of the window (counter `received`, per second of the window) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** median (p50) of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP50Ms: MetricDefinition;
       /** p90 of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP90Ms: MetricDefinition;
       /** p99 of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP99Ms: MetricDefinition;
@@ -58,6 +55,9 @@ export interface BuiltInScenarios {
       /** receivers that did not get every end marker before the drain timeout (counter `receiversUnfinished`) (count) */ receiversUnfinished: MetricDefinition;
       /** errors (counter `errors`) (count) */ errors: MetricDefinition;
       /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
+      /** messages sent x (members - 1): every message goes to every other member (count) */ expected: MetricDefinition;
+      /** messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap) (dropped, less droppedByServer when queue is bounded and queuePolicy is drop) (count) */ droppedAgainstPolicy: MetricDefinition;
+      /** neither received nor seen missing: receivers that lost their connection or timed out (expected - received - dropped) (count) */ unaccounted: MetricDefinition;
     }
   >;
   churn: Scenario<
@@ -69,7 +69,6 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections of the schedule above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
-      /** connections opened / window (the schedule and the last connections' drain) (/s) */ handshakesPerSec: MetricDefinition;
       /** tried (counter `attempts`) (count) */ attempts: MetricDefinition;
       /** opened (counter `opened`) (count) */ opened: MetricDefinition;
       /** handshakes that did not open, for any reason (counter `handshakeFailed`) (count) */ handshakeFailed: MetricDefinition;
@@ -94,8 +93,9 @@ export interface BuiltInScenarios {
       /** median (p50) of `exchange`: the connection's echo round trips, one after another (ms) */ exchangeP50Ms: MetricDefinition;
       /** p99 of `exchange`: the connection's echo round trips, one after another (ms) */ exchangeP99Ms: MetricDefinition;
       /** opened connections whose client stack shows the total only (counter `stepsHidden`) (count) */ stepsHidden: MetricDefinition;
-      /** server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted (us) */ serverCpuPerHandshakeUs: MetricDefinition;
       /** accepted (counter `accepted`, server side) (count) */ accepted: MetricDefinition;
+      /** connections opened / window (the schedule and the last connections' drain) (/s) */ handshakesPerSec: MetricDefinition;
+      /** server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted (us) */ serverCpuPerHandshakeUs: MetricDefinition;
     }
   >;
   echo: Scenario<
@@ -318,52 +318,52 @@ export interface BuiltInScenarios {
       /** sustained: orders placed evenly over each phase */ samples: IntegerParameter;
     },
     {
-      /** median (p50) of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP50Ms: MetricDefinition;
       /** p90 of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP90Ms: MetricDefinition;
       /** p99 of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP99Ms: MetricDefinition;
       /** p99.9 of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP999Ms: MetricDefinition;
-      /** maximum of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMaxMs: MetricDefinition;
-      /** mean of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMeanMs: MetricDefinition;
       /** minimum of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMinMs: MetricDefinition;
       /** standard deviation of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsStdevMs: MetricDefinition;
       /** samples in `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (count) */ wsSamples: MetricDefinition;
-      /** median (p50) of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP50Ms: MetricDefinition;
       /** p90 of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP90Ms: MetricDefinition;
       /** p99 of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP99Ms: MetricDefinition;
       /** p99.9 of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP999Ms: MetricDefinition;
-      /** maximum of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMaxMs: MetricDefinition;
-      /** mean of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMeanMs: MetricDefinition;
       /** minimum of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMinMs: MetricDefinition;
       /** standard deviation of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restStdevMs: MetricDefinition;
-      /** samples in `rest`: poller: from the creation of a batch on the server until every update of it was seen (count) */ restSamples: MetricDefinition;
       /** batches (continuous) or orders (sustained) placed while the subscriber watched (counter `batchesExpectedWs`) (count) */ wsExpectedSamples: MetricDefinition;
       /** batches (continuous) or orders (sustained) placed while the poller watched (counter `batchesExpectedRest`) (count) */ restExpectedSamples: MetricDefinition;
-      /** REST mean - WS mean (ms) */ improvementMs: MetricDefinition;
-      /** (REST mean - WS mean) / REST mean x 100 (%) */ improvementPercent: MetricDefinition;
       /** updates seen before their creation time: the one-clock assumption broke (counter `negativeLatencies`) (count) */ negativeLatencies: MetricDefinition;
       /** HTTP reqs (counter `restRequests`) (count) */ restRequests: MetricDefinition;
       /** empty (counter `restEmptyPolls`) (count) */ restEmptyPolls: MetricDefinition;
       /** REST updates (counter `restUpdates`) (count) */ restUpdates: MetricDefinition;
+      /** polls late (counter `restPollsBehindSchedule`) (count) */ restPollsBehindSchedule: MetricDefinition;
+      /** WS updates (counter `wsUpdates`) (count) */ wsUpdates: MetricDefinition;
+      /** polls served (counter `pollsServed`, server side) (count) */ serverPollsServed: MetricDefinition;
+      /** updates created (counter `updatesCreated`, server side) (count) */ serverUpdatesCreated: MetricDefinition;
+      /** orders placed (counter `placeRequests`) (count) */ placeRequests: MetricDefinition;
+      /** errors (counter `errors`) (count) */ errors: MetricDefinition;
+      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
+      /** mean of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMeanMs: MetricDefinition;
+      /** median (p50) of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP50Ms: MetricDefinition;
+      /** maximum of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMaxMs: MetricDefinition;
+      /** mean of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMeanMs: MetricDefinition;
+      /** median (p50) of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP50Ms: MetricDefinition;
+      /** maximum of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMaxMs: MetricDefinition;
+      /** samples in `rest`: poller: from the creation of a batch on the server until every update of it was seen (count) */ restSamples: MetricDefinition;
+      /** REST mean - WS mean (ms) */ improvementMs: MetricDefinition;
+      /** (REST mean - WS mean) / REST mean x 100 (%) */ improvementPercent: MetricDefinition;
       /** time the poller ran (ms) */ restPollActiveMs: MetricDefinition;
       /** polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval) (count) */ restPollsScheduled: MetricDefinition;
-      /** polls late (counter `restPollsBehindSchedule`) (count) */ restPollsBehindSchedule: MetricDefinition;
       /** REST wire up (counter `restWireBytesUp`) (bytes) */ restWireBytesUp: MetricDefinition;
       /** REST wire down (counter `restWireBytesDown`) (bytes) */ restWireBytesDown: MetricDefinition;
       /** (restWireBytesUp) / restUpdates, null when no update arrived (bytes) */ restWireBytesUpPerUpdate: MetricDefinition;
       /** (restWireBytesDown) / restUpdates, null when no update arrived (bytes) */ restWireBytesDownPerUpdate: MetricDefinition;
       /** poll bytes both ways, headers included ((restWireBytesUp + restWireBytesDown) / restUpdates, null when no update arrived) (bytes) */ restWireBytesPerUpdate: MetricDefinition;
       /** (restBodyBytesDown) / restUpdates, null when no update arrived (bytes) */ restBodyBytesDownPerUpdate: MetricDefinition;
-      /** WS updates (counter `wsUpdates`) (count) */ wsUpdates: MetricDefinition;
       /** (wsPayloadBytesDown) / wsUpdates, null when no update arrived (bytes) */ wsPayloadBytesDownPerUpdate: MetricDefinition;
       /** (wsPayloadBytesUp) / wsUpdates, null when no update arrived (bytes) */ wsPayloadBytesUpPerUpdate: MetricDefinition;
       /** every byte received on the WebSocket after the upgrade (wsWireBytesDown / wsUpdates, null where the client stack hands over no raw bytes) (bytes) */ wsWireBytesDownPerUpdate: MetricDefinition;
       /** server CPU time / wall time during the websocket phase (%) */ serverCpuPercentWebsocket: MetricDefinition;
       /** server CPU time / wall time during the rest phase (%) */ serverCpuPercentRest: MetricDefinition;
-      /** polls served (counter `pollsServed`, server side) (count) */ serverPollsServed: MetricDefinition;
-      /** updates created (counter `updatesCreated`, server side) (count) */ serverUpdatesCreated: MetricDefinition;
-      /** orders placed (counter `placeRequests`) (count) */ placeRequests: MetricDefinition;
-      /** errors (counter `errors`) (count) */ errors: MetricDefinition;
-      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
     }
   >;
   'reconnect-storm': Scenario<
@@ -475,14 +475,9 @@ export interface BuiltInScenarios {
       /** p90 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP90Ms: MetricDefinition;
       /** p99 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP99Ms: MetricDefinition;
       /** p99.9 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP999Ms: MetricDefinition;
-      /** maximum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMaxMs: MetricDefinition;
-      /** mean of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMeanMs: MetricDefinition;
-      /** minimum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMinMs: MetricDefinition;
-      /** standard deviation of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttStdevMs: MetricDefinition;
       /** samples in `orderRtt`: order round trip: from sending the order to its acknowledgement (count) */ orderRttSamples: MetricDefinition;
       /** median (p50) of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP50Ms: MetricDefinition;
       /** p90 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP90Ms: MetricDefinition;
-      /** p99 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP99Ms: MetricDefinition;
       /** p99.9 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP999Ms: MetricDefinition;
       /** maximum of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckMaxMs: MetricDefinition;
       /** mean of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckMeanMs: MetricDefinition;
@@ -500,18 +495,23 @@ export interface BuiltInScenarios {
       /** samples in `tickDelay`: from the tick's intended broadcast time to its arrival at a client (count) */ tickDelaySamples: MetricDefinition;
       /** orders (counter `ordersSent`) (count) */ ordersSent: MetricDefinition;
       /** acked (counter `ordersAcked`) (count) */ ordersAcked: MetricDefinition;
-      /** orders still without an acknowledgement when the drain ended (counter `ordersUnanswered`) (count) */ ordersUnanswered: MetricDefinition;
       /** orders acknowledged per second of the window (counter `ordersAcked`, per second of the window) (msg/s) */ ordersPerSec: MetricDefinition;
+      /** orders still without an acknowledgement when the drain ended (counter `ordersUnanswered`) (count) */ ordersUnanswered: MetricDefinition;
       /** ticks (counter `ticksReceived`) (count) */ ticksReceived: MetricDefinition;
       /** ticks a client never got (sequence gaps) (counter `ticksMissed`) (count) */ ticksMissed: MetricDefinition;
       /** dup ticks (counter `ticksDuplicated`) (count) */ ticksDuplicated: MetricDefinition;
+      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
       /** broadcast (counter `ticksBroadcast`, server side) (count) */ ticksBroadcast: MetricDefinition;
-      /** ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down (count) */ ticksNominalPerConnection: MetricDefinition;
       /** server orders (counter `ordersReceived`, server side) (count) */ ordersReceivedByServer: MetricDefinition;
+      /** mean of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMeanMs: MetricDefinition;
+      /** maximum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMaxMs: MetricDefinition;
+      /** minimum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMinMs: MetricDefinition;
+      /** standard deviation of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttStdevMs: MetricDefinition;
+      /** p99 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP99Ms: MetricDefinition;
+      /** ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down (count) */ ticksNominalPerConnection: MetricDefinition;
       /** p99 of the server's `tickTimerLag`: how late the server's tick timer fired (ms) */ serverTickTimerLagP99Ms: MetricDefinition;
       /** maximum of the server's `tickTimerLag`: how late the server's tick timer fired (ms) */ serverTickTimerLagMaxMs: MetricDefinition;
       /** connections that closed on their own plus orders the server could not parse (count) */ errors: MetricDefinition;
-      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
     }
   >;
 }
