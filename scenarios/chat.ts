@@ -13,16 +13,16 @@
  */
 import {
   aborted,
+  counter,
   defineScenario,
-  latencyMetrics,
+  histogram,
   messageText,
-  rate,
-  total,
   waitUntil,
   ProtocolGuard,
   parseJson,
   type ClientConnection,
   type CellMeasurements,
+  type MetricInput,
 } from 'wsbench/scenario';
 import { ChatRoom } from './chat/chat-room.js';
 
@@ -43,6 +43,9 @@ interface EndMarker {
 const END_PREFIX = '{"e"';
 /** After the window, end markers get this long plus ten moderator delays to arrive. */
 const DRAIN_BASE_MS = 3000;
+
+/** The parameters the computed metrics read (typed by hand: see `metrics`). */
+type ChatParams = { members: number; queue: string; queuePolicy: string };
 
 /** sent x (members - 1): every message goes to every other member. */
 function expectedOf(measurements: CellMeasurements, members: number): number {
@@ -151,7 +154,7 @@ export default defineScenario({
 
   server(ctx) {
     const p = ctx.params;
-    const messagesIn = ctx.counter('messagesIn');
+    const { messagesIn, delivered, droppedByQueue, queuedInApp, stalls, stackDrops, serverHold } = ctx.recorders;
     const room = new ChatRoom(
       {
         moderatorDelayMs: p.moderatorDelay,
@@ -161,14 +164,7 @@ export default defineScenario({
         limitBytes: p.queueLimitBytes,
         policy: p.queuePolicy,
       },
-      {
-        delivered: ctx.counter('delivered'),
-        droppedByQueue: ctx.counter('droppedByQueue'),
-        queuedInApp: ctx.counter('queuedInApp'),
-        stalls: ctx.counter('stalls'),
-        stackDrops: ctx.counter('stackDrops'),
-        hold: ctx.histogram('serverHold'),
-      },
+      { delivered, droppedByQueue, queuedInApp, stalls, stackDrops, hold: serverHold },
       ctx,
       () => ctx.connections(),
     );
@@ -190,13 +186,7 @@ export default defineScenario({
 
   async client(ctx) {
     const { members, rate, payload, moderatorDelay } = ctx.params;
-    const latency = ctx.histogram('latency');
-    const sent = ctx.counter('sent');
-    const received = ctx.counter('received');
-    const dropped = ctx.counter('dropped');
-    const duplicates = ctx.counter('duplicates');
-    const afterWindow = ctx.counter('receivedAfterWindow');
-    const errors = ctx.counter('errors');
+    const { latency, sent, received, dropped, duplicates, receivedAfterWindow: afterWindow, errors } = ctx.recorders;
     const guard = new ProtocolGuard(ctx, 'chat');
     const text = 'x'.repeat(payload);
     const count = ctx.share(members);
@@ -278,13 +268,73 @@ export default defineScenario({
         'chat: some receivers did not get every end marker before the drain timeout; their missing messages count as unaccounted',
       );
     }
-    ctx.counter('receiversUnfinished').add(local.filter((m) => m.ends < endsExpected).length);
+    ctx.recorders.receiversUnfinished.add(local.filter((m) => m.ends < endsExpected).length);
     await Promise.all(local.map((m) => m.connection.close()));
     guard.throwIfBroken();
   },
 
+  recorders: {
+    sent: counter({ total: { header: 'sent' } }),
+    received: counter({
+      total: { header: 'received', description: 'distinct messages that arrived (duplicates excluded)' },
+      rate: {
+        key: 'deliveriesPerSec',
+        header: 'deliveries/s',
+        unit: 'msg/s',
+        role: 'primary-rate',
+        description: 'messages received by all members per second of the window',
+      },
+    }),
+    // Not a fault by itself: a bounded queue with queuePolicy drop drops by design (droppedByServer
+    // counts those); droppedAgainstPolicy is the part that is a fault.
+    dropped: counter({
+      total: {
+        header: 'dropped',
+        better: 'lower',
+        description: 'counted by receivers from sequence gaps, end markers included',
+      },
+    }),
+    duplicates: counter({ total: { header: 'dup', role: 'errors' } }),
+    receivedAfterWindow: counter({ total: { header: 'after window' } }),
+    // What the queue policy dropped by design (queuePolicy drop); a drop beyond it is droppedAgainstPolicy's.
+    droppedByQueue: counter({
+      side: 'server',
+      total: {
+        key: 'droppedByServer',
+        header: 'server drops',
+        better: 'lower',
+        description: "the server's own count of messages its bounded queues dropped (cross-check for dropped)",
+      },
+    }),
+    messagesIn: counter({ side: 'server', total: { key: 'messagesInAtServer', header: 'server in' } }),
+    delivered: counter({ side: 'server', total: { key: 'deliveredByServer', header: 'server out' } }),
+    queuedInApp: counter({ side: 'server', total: { header: 'queued' } }),
+    stalls: counter({ side: 'server', total: { key: 'queueStalls', header: 'stalls' } }),
+    stackDrops: counter({
+      side: 'server',
+      total: { header: 'stack drops', role: 'errors', description: 'deliveries the server stack refused to queue' },
+    }),
+    latency: histogram({
+      primary: ['p50', 'p99'],
+      description: 'from the intended send time to arrival at a receiver',
+    }),
+    serverHold: histogram({
+      side: 'server',
+      label: 'hold',
+      description: 'from arrival at the server to hand-off to the stack, per delivery',
+    }),
+    receiversUnfinished: counter({
+      total: {
+        header: 'unfinished',
+        role: 'errors',
+        description: 'receivers that did not get every end marker before the drain timeout',
+      },
+    }),
+    errors: counter({ total: { header: 'errors', role: 'errors' } }),
+    connectionsLost: counter({ total: { header: 'lost', role: 'errors' } }),
+  },
+  // Each compute's input is typed, not inferred: an inferred one would leave these keys unknown to `table`.
   metrics: {
-    sent: total('sent', 'sent'),
     expected: {
       header: 'expected',
       unit: 'count',
@@ -292,16 +342,9 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'messages sent x (members - 1): every message goes to every other member',
-        compute: ({ measurements, params }) => expectedOf(measurements, params.members),
+        compute: ({ measurements, params }: MetricInput<ChatParams>) => expectedOf(measurements, params.members),
       },
     },
-    received: total('received', 'received', { description: 'distinct messages that arrived (duplicates excluded)' }),
-    // Not a fault by itself: a bounded queue with queuePolicy drop drops by design (droppedByServer
-    // counts those); droppedAgainstPolicy is the part that is a fault.
-    dropped: total('dropped', 'dropped', {
-      better: 'lower',
-      description: 'counted by receivers from sequence gaps, end markers included',
-    }),
     // A fault: a message missing that the server's queue policy does not account for.
     droppedAgainstPolicy: {
       header: 'lost msgs',
@@ -313,7 +356,7 @@ export default defineScenario({
         "queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap)",
       source: {
         custom: 'dropped, less droppedByServer when queue is bounded and queuePolicy is drop',
-        compute: ({ measurements: m, params }) => {
+        compute: ({ measurements: m, params }: MetricInput<ChatParams>) => {
           const dropped = m.counters.dropped ?? 0;
           const byPolicy =
             params.queue === 'bounded' && params.queuePolicy === 'drop' ? (m.serverCounters.droppedByQueue ?? 0) : 0;
@@ -321,7 +364,6 @@ export default defineScenario({
         },
       },
     },
-    duplicates: total('duplicates', 'dup', { role: 'errors' }),
     unaccounted: {
       header: 'unaccounted',
       unit: 'count',
@@ -330,48 +372,12 @@ export default defineScenario({
       description: 'neither received nor seen missing: receivers that lost their connection or timed out',
       source: {
         custom: 'expected - received - dropped',
-        compute: ({ measurements, params }) =>
+        compute: ({ measurements, params }: MetricInput<ChatParams>) =>
           expectedOf(measurements, params.members) -
           (measurements.counters.received ?? 0) -
           (measurements.counters.dropped ?? 0),
       },
     },
-    receivedAfterWindow: total('receivedAfterWindow', 'after window'),
-    // What the queue policy dropped by design (queuePolicy drop); a drop beyond it is droppedAgainstPolicy's.
-    droppedByServer: total('droppedByQueue', 'server drops', {
-      side: 'server',
-      better: 'lower',
-      description: "the server's own count of messages its bounded queues dropped (cross-check for dropped)",
-    }),
-    messagesInAtServer: total('messagesIn', 'server in', { side: 'server' }),
-    deliveredByServer: total('delivered', 'server out', { side: 'server' }),
-    queuedInApp: total('queuedInApp', 'queued', { side: 'server' }),
-    queueStalls: total('stalls', 'stalls', { side: 'server' }),
-    stackDrops: total('stackDrops', 'stack drops', {
-      side: 'server',
-      role: 'errors',
-      description: 'deliveries the server stack refused to queue',
-    }),
-    deliveriesPerSec: rate('received', 'deliveries/s', {
-      unit: 'msg/s',
-      role: 'primary-rate',
-      description: 'messages received by all members per second of the window',
-    }),
-    ...latencyMetrics('latency', {
-      primary: ['p50', 'p99'],
-      description: 'from the intended send time to arrival at a receiver',
-    }),
-    ...latencyMetrics('serverHold', {
-      side: 'server',
-      label: 'hold',
-      description: 'from arrival at the server to hand-off to the stack, per delivery',
-    }),
-    receiversUnfinished: total('receiversUnfinished', 'unfinished', {
-      role: 'errors',
-      description: 'receivers that did not get every end marker before the drain timeout',
-    }),
-    errors: total('errors', 'errors', { role: 'errors' }),
-    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
   table: [
     'expected',

@@ -18,13 +18,17 @@
 import {
   classifyHandshakeFailure,
   connectionShare,
+  counter,
   defineScenario,
-  handshakeFailureCounters,
-  handshakeFailureMetrics,
-  latencyMetrics,
+  HANDSHAKE_FAILURES,
+  handshakeFailureKey,
+  histogram,
   sleep,
-  total,
   type ClientConnection,
+  type Counter,
+  type CounterDeclaration,
+  type HandshakeFailure,
+  type HandshakeFailureKey,
   type MetricInput,
 } from 'wsbench/scenario';
 
@@ -40,6 +44,14 @@ function serverCpuPerHandshakeUs({ measurements: m, resources: { server } }: Met
   if (!server || accepted === 0) return null;
   return Math.round(((server.cpuPercent.mean / 100) * m.windowMs * 1000) / accepted);
 }
+
+/** One counter per class of failed handshake, the breakdown of handshakeFailed: handshakeFailedRefused .. handshakeFailedOther. */
+const HANDSHAKE_FAILURE_RECORDERS = Object.fromEntries(
+  HANDSHAKE_FAILURES.map((f) => [
+    handshakeFailureKey('handshakeFailed', f),
+    counter({ total: { header: `fail ${f}`, better: 'lower' } }),
+  ]),
+) as Record<HandshakeFailureKey<'handshakeFailed'>, CounterDeclaration<'*', never, 'client'>>;
 
 export default defineScenario({
   name: 'churn',
@@ -96,8 +108,7 @@ export default defineScenario({
   multiProcessServer: true,
 
   server(ctx) {
-    const accepted = ctx.counter('accepted');
-    const echoed = ctx.counter('echoed');
+    const { accepted, echoed } = ctx.recorders;
     // The clients' warm-up connections come before the window: only the window's are counted.
     let measuring = false;
     return {
@@ -121,19 +132,12 @@ export default defineScenario({
     const scheduled = Math.ceil((p.rate * p.duration) / 1000);
     const { first: firstIndex, sourceOf } = connectionShare(ctx, scheduled, p.sourceAddresses);
 
-    const handshake = ctx.histogram('handshake');
-    const tcp = ctx.histogram('tcpConnect');
-    const tls = ctx.histogram('tlsHandshake');
-    const upgrade = ctx.histogram('upgrade');
-    const exchange = ctx.histogram('exchange');
-    const attempts = ctx.counter('attempts');
-    const opened = ctx.counter('opened');
-    const failed = ctx.counter('handshakeFailed');
-    // One counter per failure class: handshakeFailedRefused ... handshakeFailedOther.
-    const byFailure = handshakeFailureCounters(ctx, 'handshakeFailed');
-    const exchanged = ctx.counter('exchanged');
-    const exchangeFailed = ctx.counter('exchangeFailed');
-    const stepsHidden = ctx.counter('stepsHidden');
+    const { handshake, tcpConnect: tcp, tlsHandshake: tls, upgrade, exchange } = ctx.recorders;
+    const { attempts, opened, handshakeFailed: failed, exchanged, exchangeFailed, stepsHidden } = ctx.recorders;
+    // Each class's counter taken now, so a class that never happened reads a counted 0.
+    const byFailure = Object.fromEntries(
+      HANDSHAKE_FAILURES.map((f) => [f, ctx.recorders[handshakeFailureKey('handshakeFailed', f)]]),
+    ) as Record<HandshakeFailure, Counter>;
     const noted = new Set<string>();
     const noteOnce = (text: string): void => {
       if (noted.has(text)) return;
@@ -271,6 +275,58 @@ export default defineScenario({
     ctx.done();
   },
 
+  recorders: {
+    attempts: counter({ total: { header: 'tried' } }),
+    opened: counter({ total: { header: 'opened' } }),
+    // A fault: a server that refuses (429, 503), resets or never answers a handshake did not serve that client,
+    // whatever rate it was asked for. The cell is errors; the breakdown below says why.
+    handshakeFailed: counter({
+      total: { header: 'failed', role: 'errors', description: 'handshakes that did not open, for any reason' },
+    }),
+    ...HANDSHAKE_FAILURE_RECORDERS,
+    // A fault: an opened connection that stopped answering.
+    exchangeFailed: counter({
+      total: {
+        header: 'lost',
+        role: 'errors',
+        description: 'opened connections whose echoes broke off (closed, or none within the timeout)',
+      },
+    }),
+    exchanged: counter({ total: false }),
+    handshake: histogram({
+      stats: ['p50', 'p90', 'p99', 'max', 'count'],
+      primary: ['p50', 'p99'],
+      label: 'hs',
+      description:
+        'from the moment the connection was due to its open: TCP, TLS and upgrade, plus any wait for the client to get to it',
+    }),
+    tcpConnect: histogram({
+      stats: ['p50', 'p99'],
+      label: 'tcp',
+      description: "connect() to the socket's connect event",
+    }),
+    tlsHandshake: histogram({
+      stats: ['p50', 'p99'],
+      label: 'tls',
+      description: 'connect event to secureConnect (TLS cells only)',
+    }),
+    upgrade: histogram({
+      stats: ['p50', 'p99'],
+      label: 'upg',
+      description: 'socket ready (TCP, or TLS) to the WebSocket open (socket.io: to its connect event)',
+    }),
+    exchange: histogram({
+      stats: ['p50', 'p99'],
+      label: 'echo',
+      description: "the connection's echo round trips, one after another",
+    }),
+    stepsHidden: counter({
+      total: { header: 'no steps', description: 'opened connections whose client stack shows the total only' },
+    }),
+    accepted: counter({ side: 'server', total: { header: 'accepted' } }),
+    echoed: counter({ side: 'server', total: false }),
+  },
+  // Each compute's input is typed, not inferred: an inferred one would leave these keys unknown to `table`.
   metrics: {
     handshakesPerSec: {
       header: 'hs/s',
@@ -279,53 +335,10 @@ export default defineScenario({
       role: 'primary-rate',
       source: {
         custom: "connections opened / window (the schedule and the last connections' drain)",
-        compute: ({ measurements: m }) => (m.windowMs > 0 ? (m.counters.opened ?? 0) / windowSeconds(m) : null),
+        compute: ({ measurements: m }: MetricInput) =>
+          m.windowMs > 0 ? (m.counters.opened ?? 0) / windowSeconds(m) : null,
       },
     },
-    attempts: total('attempts', 'tried'),
-    opened: total('opened', 'opened'),
-    // A fault: a server that refuses (429, 503), resets or never answers a handshake did not serve that client,
-    // whatever rate it was asked for. The cell is errors; the breakdown below says why.
-    handshakeFailed: total('handshakeFailed', 'failed', {
-      role: 'errors',
-      description: 'handshakes that did not open, for any reason',
-    }),
-    ...handshakeFailureMetrics('handshakeFailed', (f) => `fail ${f}`),
-    // A fault: an opened connection that stopped answering.
-    exchangeFailed: total('exchangeFailed', 'lost', {
-      role: 'errors',
-      description: 'opened connections whose echoes broke off (closed, or none within the timeout)',
-    }),
-    ...latencyMetrics('handshake', {
-      stats: ['p50', 'p90', 'p99', 'max', 'count'],
-      primary: ['p50', 'p99'],
-      label: 'hs',
-      description:
-        'from the moment the connection was due to its open: TCP, TLS and upgrade, plus any wait for the client to get to it',
-    }),
-    ...latencyMetrics('tcpConnect', {
-      stats: ['p50', 'p99'],
-      label: 'tcp',
-      description: "connect() to the socket's connect event",
-    }),
-    ...latencyMetrics('tlsHandshake', {
-      stats: ['p50', 'p99'],
-      label: 'tls',
-      description: 'connect event to secureConnect (TLS cells only)',
-    }),
-    ...latencyMetrics('upgrade', {
-      stats: ['p50', 'p99'],
-      label: 'upg',
-      description: 'socket ready (TCP, or TLS) to the WebSocket open (socket.io: to its connect event)',
-    }),
-    ...latencyMetrics('exchange', {
-      stats: ['p50', 'p99'],
-      label: 'echo',
-      description: "the connection's echo round trips, one after another",
-    }),
-    stepsHidden: total('stepsHidden', 'no steps', {
-      description: 'opened connections whose client stack shows the total only',
-    }),
     serverCpuPerHandshakeUs: {
       header: 'srv µs/hs',
       unit: 'us',
@@ -338,7 +351,6 @@ export default defineScenario({
         compute: serverCpuPerHandshakeUs,
       },
     },
-    accepted: total('accepted', 'accepted', { side: 'server' }),
   },
   table: [
     'attempts',

@@ -14,14 +14,15 @@
  * server in any language learns it that way (docs/protocols/fanout.md).
  */
 import {
-  CONNECT_FAILURE_METRICS,
   CONNECT_PHASE_PARAMETERS,
   connectFailureCounter,
+  connectFailureRecorders,
   connectionShare,
   connectPhaseProblem,
   connectPhaseReadyMs,
+  counter,
   defineScenario,
-  latencyMetrics,
+  histogram,
   messageText,
   openPaced,
   ProtocolGuard,
@@ -29,7 +30,7 @@ import {
   serverRssBaseline,
   serverRssPerConnection,
   streamEnd,
-  total,
+  unreportedHistogram,
   type ClientConnection,
   type MetricInput,
   type ValueWithResolution,
@@ -50,10 +51,7 @@ const ticksOf = (p: { duration: number; interval: number }): number => Math.floo
 const START = JSON.stringify({ start: true });
 
 const divide = (value: number | null, by: number): number | null => (value === null ? null : value / by);
-const delayMetrics = latencyMetrics('delay', {
-  primary: ['p50', 'p99'],
-  description: "one-way: the tick's due time on the server to its arrival",
-});
+const DELAY_DESCRIPTION = "one-way: the tick's due time on the server to its arrival";
 
 /**
  * Client RSS per connection, in bytes: peak RSS in the window minus RSS once each process had
@@ -124,10 +122,8 @@ export default defineScenario({
     const intervalUs = ctx.params.interval * 1000;
     const ticks = ticksOf(ctx.params);
     const nextPrice = priceWalk();
-    const ticksSent = ctx.counter('ticksSent');
-    const messagesSent = ctx.counter('messagesSent');
-    // How late the timer fired each tick: the part of the delay the server's own scheduling adds.
-    const lateness = ctx.histogram('tickLateness');
+    // How late the timer fired each tick (tickLateness): the part of the delay the server's own scheduling adds.
+    const { ticksSent, messagesSent, tickLateness: lateness } = ctx.recorders;
     let startUs = 0;
     let sent = 0;
     let streaming = false;
@@ -177,13 +173,9 @@ export default defineScenario({
     const p = ctx.params;
     const ticks = ticksOf(p);
     const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
-    const delay = ctx.histogram('delay');
-    const received = ctx.counter('received');
-    const rxBytes = ctx.counter('rxBytes');
-    const outOfOrder = ctx.counter('outOfOrder');
-    const badMessages = ctx.counter('badMessages');
+    // Taken once, here: the message handler records into them with no lookup.
+    const { delay, received, rxBytes, outOfOrder, badMessages, connected } = ctx.recorders;
     const guard = new ProtocolGuard(ctx, 'fanout');
-    const connected = ctx.counter('connected');
     let complete = 0;
     let wake: () => void = () => undefined;
 
@@ -210,7 +202,7 @@ export default defineScenario({
       // A browser page cannot read its processes' memory (it has no process.memoryUsage): no baseline, no per-connection figure.
       onFirstOpened: () => {
         if (typeof process.memoryUsage === 'function')
-          ctx.counter('rssAfterFirstConnectBytes').add(process.memoryUsage.rss());
+          ctx.recorders.rssAfterFirstConnectBytes.add(process.memoryUsage.rss());
       },
       open: async (index) => {
         const tally: Tally = { received: 0, nextSeq: 0, done: false, kept: false };
@@ -254,17 +246,41 @@ export default defineScenario({
     const end = streamEnd(ctx.signal, (ticks - 1) * p.interval + DRAIN_MS, () => complete >= kept.length);
     wake = end.wake;
     await end.finished;
-    ctx.counter('missing').add(kept.reduce((sum, { tally }) => sum + Math.max(0, ticks - tally.received), 0));
+    ctx.recorders.missing.add(kept.reduce((sum, { tally }) => sum + Math.max(0, ticks - tally.received), 0));
     // The stream is over: closing 10,000 connections is cleanup, in neither the window's rates nor its CPU.
     ctx.done();
     await Promise.all(kept.map(({ connection }) => connection.close()));
     guard.throwIfBroken();
   },
 
+  recorders: {
+    ticksSent: counter({ side: 'server', total: { header: 'ticks' } }),
+    messagesSent: counter({ side: 'server', total: { key: 'messagesSentByServer', header: 'sent' } }),
+    // Its p99 is serverTickLatenessP99Ms, below: a key histogram() would name tickLatenessP99Ms.
+    tickLateness: unreportedHistogram({ side: 'server' }),
+    connected: counter({ total: { header: 'conn' } }),
+    ...connectFailureRecorders(),
+    received: counter({ total: { header: 'recv' } }),
+    missing: counter({
+      total: { header: 'miss', role: 'errors', description: 'ticks a kept connection never received' },
+    }),
+    outOfOrder: counter({ total: { header: 'out of order', role: 'errors' } }),
+    // Counted by wsbench itself: the connections it saw lost.
+    connectionsLost: counter({
+      total: { key: 'dropped', header: 'drop', role: 'errors', description: 'connections lost during the run' },
+    }),
+    // Every statistic but the mean, which `metrics` declares with its own header.
+    delay: histogram({
+      stats: ['p50', 'p90', 'p99', 'p999', 'max', 'min', 'stdev', 'count'],
+      primary: ['p50', 'p99'],
+      description: DELAY_DESCRIPTION,
+    }),
+    rxBytes: counter({ total: false }),
+    badMessages: counter({ total: false }),
+    rssAfterFirstConnectBytes: counter({ total: false }),
+  },
+  // Each compute's input typed, not inferred: one typed from the scenario would leave these keys unknown to `table`.
   metrics: {
-    connected: total('connected', 'conn'),
-    ...CONNECT_FAILURE_METRICS,
-    dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
     errors: {
       header: 'errors',
       unit: 'count',
@@ -273,17 +289,18 @@ export default defineScenario({
       description: "the seed's error count",
       source: {
         custom: 'failed to connect + connections lost + unreadable messages',
-        compute: ({ measurements: { counters: c } }) =>
+        compute: ({ measurements: { counters: c } }: MetricInput) =>
           (c.connectFailed ?? 0) + (c.connectionsLost ?? 0) + (c.badMessages ?? 0),
       },
     },
-    ticksSent: total('ticksSent', 'ticks', { side: 'server' }),
-    messagesSentByServer: total('messagesSent', 'sent', { side: 'server' }),
-    received: total('received', 'recv'),
-    missing: total('missing', 'miss', { role: 'errors', description: 'ticks a kept connection never received' }),
-    outOfOrder: total('outOfOrder', 'out of order', { role: 'errors' }),
-    ...delayMetrics,
-    delayMeanMs: { ...delayMetrics.delayMeanMs, header: 'mean ms' },
+    delayMeanMs: {
+      header: 'mean ms',
+      unit: 'ms',
+      better: 'lower',
+      role: 'detail',
+      description: DELAY_DESCRIPTION,
+      source: { histogram: 'delay', stat: 'mean' },
+    },
     serverTickLatenessP99Ms: {
       header: 'server late p99 ms',
       unit: 'ms',
@@ -300,7 +317,7 @@ export default defineScenario({
       acrossRounds: 'mean',
       source: {
         custom: 'messages received over all clients, per second of streaming (ticks x interval)',
-        compute: ({ measurements, params: p }) => {
+        compute: ({ measurements, params: p }: MetricInput<{ duration: number; interval: number }>) => {
           const seconds = (ticksOf(p) * p.interval) / 1000;
           return seconds > 0 ? Math.round((measurements.counters.received ?? 0) / seconds) : null;
         },
@@ -313,7 +330,7 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'bytes received / messages received',
-        compute: ({ measurements: { counters: c } }) =>
+        compute: ({ measurements: { counters: c } }: MetricInput) =>
           (c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null,
       },
     },
@@ -328,7 +345,7 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'peak RSS of every client process, added up, in MB',
-        compute: ({ resources: { clients } }) =>
+        compute: ({ resources: { clients } }: MetricInput) =>
           divide(clients.length ? clients.reduce((sum, r) => sum + r.rssBytes.max, 0) : null, 1e6),
       },
     },
@@ -351,7 +368,7 @@ export default defineScenario({
       acrossRounds: 'mean',
       source: {
         custom: 'clientRssPerConnectionBytes / 1000',
-        compute: (input) => scaleWithResolution(rssPerConnection(input), 1 / 1000),
+        compute: (input: MetricInput) => scaleWithResolution(rssPerConnection(input), 1 / 1000),
       },
     },
     serverRssPerConnectionBytes: {
@@ -363,7 +380,7 @@ export default defineScenario({
       source: {
         custom:
           'server peak RSS in the window minus its RSS when the first connection arrived, per connected client (from 100 connections)',
-        compute: (input) =>
+        compute: (input: MetricInput) =>
           serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS),
       },
     },
@@ -375,7 +392,7 @@ export default defineScenario({
       acrossRounds: 'mean',
       source: {
         custom: 'serverRssPerConnectionBytes / 1000',
-        compute: (input) =>
+        compute: (input: MetricInput) =>
           scaleWithResolution(
             serverRssPerConnection(input, input.measurements.counters.connected ?? 0, MIN_CONNECTIONS_FOR_RSS),
             1 / 1000,

@@ -13,17 +13,19 @@
  * Wire protocol for servers in other languages: docs/protocols/firehose.md.
  */
 import {
+  counter,
   defineScenario,
   messageText,
   parseJson,
   ProtocolGuard,
   rate,
-  total,
+  unreportedHistogram,
   WIRE_METRICS,
   WireTelemetry,
   type ClientConnection,
   type ScenarioConnectOptions,
   type MetricDefinition,
+  type MetricInput,
   CLIENT_CPU_METRIC,
   CLIENT_RSS_METRIC,
 } from 'wsbench/scenario';
@@ -119,9 +121,9 @@ export default defineScenario({
     const fragmentBytes = ctx.params.fragmentSize;
     const feed = prepareFeed(buildOrderBookFeed(), fragmentBytes);
     const counters: SendCounters = {
-      messages: ctx.counter('messagesSent'),
-      frames: ctx.counter('framesSent'),
-      bytes: ctx.counter('bytesSent'),
+      messages: ctx.recorders.messagesSent,
+      frames: ctx.recorders.framesSent,
+      bytes: ctx.recorders.bytesSent,
     };
     const senders = new Map<number, FeedSender>();
     const stop = (id: number): void => {
@@ -134,7 +136,7 @@ export default defineScenario({
         try {
           request = JSON.parse(messageText(data)) as typeof request;
         } catch {
-          return void ctx.counter('badRequests').add();
+          return void ctx.recorders.badRequests.add();
         }
         stop(connection.id);
         sendCounted(
@@ -163,14 +165,11 @@ export default defineScenario({
         await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
       return;
     }
-    const received = ctx.counter('received');
-    const rxBytes = ctx.counter('rxBytes');
-    const late = ctx.counter('receivedAfterWindow');
-    const lateBytes = ctx.counter('rxBytesAfterWindow');
-    const sent = ctx.counter('sent');
-    const txBytes = ctx.counter('txBytes');
+    // Taken once, here: the message handler records into them with no lookup.
+    const { received, rxBytes, sent, txBytes } = ctx.recorders;
+    const { receivedAfterWindow: late, rxBytesAfterWindow: lateBytes } = ctx.recorders;
     const wire = new WireTelemetry(ctx, ctx);
-    const sizes = ctx.sizeHistogram('messageBytes');
+    const sizes = ctx.recorders.messageBytes;
     let inWindow = true;
     let minBytes = Number.POSITIVE_INFINITY;
     let maxBytes = 0;
@@ -239,29 +238,74 @@ export default defineScenario({
         send(UNSUBSCRIBE);
       }));
     // Counted either way: a drain that ended in time is a measured 0, not a counter never made.
-    ctx.counter('drainTimedOut').add(drained ? 0 : 1);
+    ctx.recorders.drainTimedOut.add(drained ? 0 : 1);
     await connection.close();
     if (tapped) {
       wire.flush(ctx);
       if (wire.firstError) ctx.note(`wire framing error: ${wire.firstError}`);
     }
     if (maxBytes > 0) {
-      ctx.counter('messageBytesMin').add(minBytes);
-      ctx.counter('messageBytesMax').add(maxBytes);
+      ctx.recorders.messageBytesMin.add(minBytes);
+      ctx.recorders.messageBytesMax.add(maxBytes);
     }
     guard.throwIfBroken();
   },
 
+  recorders: {
+    messagesSent: counter({ side: 'server', total: { key: 'serverMessagesSent', header: 'server msgs' } }),
+    framesSent: counter({ side: 'server', total: { key: 'serverFramesSent', header: 'server frames' } }),
+    // Reported as serverBytesSent in `metrics`: bytes, where a counter's total is a count.
+    bytesSent: counter({ side: 'server', total: false }),
+    badRequests: counter({ side: 'server', total: false }),
+    received: counter({
+      rate: {
+        key: 'messagesPerSec',
+        header: 'msg/s',
+        unit: 'msg/s',
+        role: 'primary-rate',
+        description: 'messages received in the window, per second',
+      },
+    }),
+    // Its total in `metrics` (rxBytes, the backlog included), and its second rate, megabytesPerSec.
+    rxBytes: counter({
+      rate: {
+        key: 'bytesPerSec',
+        header: 'B/s',
+        unit: 'bytes/s',
+        description: 'message bytes received in the window, per second',
+      },
+    }),
+    receivedAfterWindow: counter({
+      total: {
+        key: 'rxMessagesAfterWindow',
+        header: 'rx after window',
+        description: 'the backlog read after the window closed',
+      },
+    }),
+    rxBytesAfterWindow: counter({ total: false }),
+    sent: counter({ total: { key: 'txMessages', header: 'tx msgs' } }),
+    // Reported in `metrics` (txBytes): bytes, where a counter's total is a count.
+    txBytes: counter({ total: false }),
+    // Counted by wsbench itself: the closes it saw the client not ask for.
+    connectionsLost: counter({
+      total: { key: 'closeEvents', header: 'closes', role: 'errors', description: 'closes the client did not ask for' },
+    }),
+    drainTimedOut: counter({
+      total: {
+        header: 'drain timeouts',
+        role: 'errors',
+        description: "the server's reply to unsubscribe never came",
+      },
+    }),
+    // Reported in `metrics` as the smallest and largest of the rounds, never their sum.
+    messageBytesMin: counter({ total: false }),
+    messageBytesMax: counter({ total: false }),
+    // Its median is messageBytesP50 in `metrics`, better 'none' (a size is no better smaller).
+    messageBytes: unreportedHistogram({ unit: 'bytes' }),
+  },
+  // Each compute's input typed, not inferred: one typed from the scenario would leave these keys unknown to `table`.
   metrics: {
-    messagesPerSec: rate('received', 'msg/s', {
-      unit: 'msg/s',
-      role: 'primary-rate',
-      description: 'messages received in the window, per second',
-    }),
-    bytesPerSec: rate('rxBytes', 'B/s', {
-      unit: 'bytes/s',
-      description: 'message bytes received in the window, per second',
-    }),
+    // A counter declares one rate: rxBytes' second, in MB/s.
     megabytesPerSec: rate('rxBytes', 'MB/s', {
       unit: 'MB/s',
       scale: 1e-6,
@@ -275,7 +319,7 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'messages received, the backlog after the window included',
-        compute: ({ measurements: m }) => rxTotals(m.counters).messages,
+        compute: ({ measurements: m }: MetricInput) => rxTotals(m.counters).messages,
       },
     },
     rxBytes: {
@@ -285,22 +329,10 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'message bytes received, the backlog after the window included',
-        compute: ({ measurements: m }) => rxTotals(m.counters).bytes,
+        compute: ({ measurements: m }: MetricInput) => rxTotals(m.counters).bytes,
       },
     },
-    rxMessagesAfterWindow: total('receivedAfterWindow', 'rx after window', {
-      description: 'the backlog read after the window closed',
-    }),
-    txMessages: total('sent', 'tx msgs'),
     txBytes: { header: 'tx bytes', unit: 'bytes', better: 'none', role: 'detail', source: { counter: 'txBytes' } },
-    closeEvents: total('connectionsLost', 'closes', {
-      role: 'errors',
-      description: 'closes the client did not ask for',
-    }),
-    drainTimedOut: total('drainTimedOut', 'drain timeouts', {
-      role: 'errors',
-      description: "the server's reply to unsubscribe never came",
-    }),
     messageBytesMin: messageBytes('min B', 'smallest message received', 'messageBytesMin', 'min'),
     messageBytesAvg: {
       header: 'avg B',
@@ -309,14 +341,13 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'rxBytes / rxMessages',
-        compute: ({ measurements: { counters: c } }) => {
+        compute: ({ measurements: { counters: c } }: MetricInput) => {
           const { messages, bytes } = rxTotals(c);
           return messages > 0 ? bytes / messages : null;
         },
       },
     },
     messageBytesMax: messageBytes('max B', 'largest message received', 'messageBytesMax', 'max'),
-    // Declares the size histogram its sizes chart draws.
     messageBytesP50: {
       header: 'p50 B',
       unit: 'bytes',
@@ -326,8 +357,6 @@ export default defineScenario({
       source: { histogram: 'messageBytes', stat: 'p50' },
     },
     ...WIRE_METRICS,
-    serverMessagesSent: total('messagesSent', 'server msgs', { side: 'server' }),
-    serverFramesSent: total('framesSent', 'server frames', { side: 'server' }),
     serverBytesSent: {
       header: 'server bytes',
       unit: 'bytes',
@@ -343,7 +372,7 @@ export default defineScenario({
       role: 'errors',
       source: {
         custom: 'messages the server stack refused to queue, as the stack counts them',
-        compute: ({ stackDrops }) => stackDrops,
+        compute: ({ stackDrops }: MetricInput) => stackDrops,
       },
     },
     clientCpuPercent: CLIENT_CPU_METRIC,

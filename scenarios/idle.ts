@@ -11,19 +11,19 @@
  * shows as latency instead of hiding it.
  */
 import {
-  CONNECT_FAILURE_METRICS,
   CONNECT_PHASE_PARAMETERS,
   connectFailureCounter,
+  connectFailureRecorders,
   connectionShare,
   connectPhaseProblem,
   connectPhaseReadyMs,
+  counter,
   defineScenario,
-  latencyMetrics,
+  histogram,
   openPaced,
   scaleWithResolution,
   serverRssBaseline,
   serverRssPerConnection,
-  total,
   type ClientConnection,
   type MetricInput,
   SERVER_CPU_METRIC,
@@ -74,7 +74,7 @@ export default defineScenario({
   readyTimeoutMs: (p) => connectPhaseReadyMs(p),
 
   server(ctx) {
-    const pings = ctx.counter('pingsAnswered');
+    const pings = ctx.recorders.pingsAnswered;
     return {
       onConnection: serverRssBaseline(ctx),
       onMessage(connection, data) {
@@ -82,7 +82,7 @@ export default defineScenario({
         connection.send(data);
       },
       onMeasureStart() {
-        ctx.counter('openAtWindowStart').add(ctx.connections().size);
+        ctx.recorders.openAtWindowStart.add(ctx.connections().size);
       },
     };
   },
@@ -90,10 +90,7 @@ export default defineScenario({
   async client(ctx) {
     const p = ctx.params;
     const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
-    const rtt = ctx.histogram('rtt');
-    const sent = ctx.counter('pingsSent');
-    const received = ctx.counter('pongsReceived');
-    const badReplies = ctx.counter('badReplies');
+    const { rtt, pingsSent: sent, pongsReceived: received, badReplies } = ctx.recorders;
     let outstanding = 0;
     let wake: () => void = () => undefined;
 
@@ -132,7 +129,7 @@ export default defineScenario({
       discard: (late) => void late.connection.close(),
       onFailure: connectFailureCounter(ctx),
     });
-    ctx.counter('connected').add(held.length);
+    ctx.recorders.connected.add(held.length);
 
     await ctx.ready();
     // One timer for every connection: by now, pings number k < elapsed / interval * N are due, k-th on connection k mod N.
@@ -158,29 +155,42 @@ export default defineScenario({
         setTimeout(resolve, DRAIN_MS).unref();
       });
     }
-    ctx.counter('unanswered').add(outstanding);
+    ctx.recorders.unanswered.add(outstanding);
     await Promise.all(held.map(({ connection }) => connection.close()));
   },
 
-  metrics: {
-    connected: total('connected', 'conn'),
-    ...CONNECT_FAILURE_METRICS,
-    dropped: total('connectionsLost', 'drop', { role: 'errors', description: 'connections lost during the run' }),
-    unanswered: total('unanswered', 'unanswered', {
-      role: 'errors',
-      description: 'pings without a pong when the drain ended',
+  recorders: {
+    connected: counter({ total: { header: 'conn' } }),
+    ...connectFailureRecorders(),
+    // wsbench counts the connections lost itself: declared for its metric, never taken here.
+    connectionsLost: counter({
+      total: { key: 'dropped', header: 'drop', role: 'errors', description: 'connections lost during the run' },
     }),
-    badReplies: total('badReplies', 'bad replies', {
-      role: 'errors',
-      description: 'pongs that were not the ping sent, or came unasked',
+    unanswered: counter({
+      total: { header: 'unanswered', role: 'errors', description: 'pings without a pong when the drain ended' },
     }),
-    pingsSent: total('pingsSent', 'pings'),
-    pongsReceived: total('pongsReceived', 'pongs'),
-    ...latencyMetrics('rtt', { primary: ['p50', 'p99'], description: 'ping round trip, from when the ping was due' }),
-    serverOpenAtWindowStart: total('openAtWindowStart', 'srv conn', {
+    badReplies: counter({
+      total: {
+        header: 'bad replies',
+        role: 'errors',
+        description: 'pongs that were not the ping sent, or came unasked',
+      },
+    }),
+    pingsSent: counter({ total: { header: 'pings' } }),
+    pongsReceived: counter({ total: { header: 'pongs' } }),
+    rtt: histogram({ primary: ['p50', 'p99'], description: 'ping round trip, from when the ping was due' }),
+    openAtWindowStart: counter({
       side: 'server',
-      description: 'connections the server held when the window opened',
+      total: {
+        key: 'serverOpenAtWindowStart',
+        header: 'srv conn',
+        description: 'connections the server held when the window opened',
+      },
     }),
+    pingsAnswered: counter({ side: 'server', total: false }),
+  },
+  // Each compute's input is typed, not inferred: an inferred one would leave these keys unknown to `table`.
+  metrics: {
     serverRssPerConnectionBytes: {
       header: 'srv B/conn',
       unit: 'bytes',
@@ -190,7 +200,7 @@ export default defineScenario({
       source: {
         custom:
           "server peak RSS in the window minus its RSS when the first connection arrived, per connected client; below resolution when smaller than the window's own RSS swing per connection",
-        compute: (input) => serverRssPerConnection(input, connectedOf(input)),
+        compute: (input: MetricInput) => serverRssPerConnection(input, connectedOf(input)),
       },
     },
     serverRssPerConnectionKB: {
@@ -201,7 +211,8 @@ export default defineScenario({
       acrossRounds: 'mean',
       source: {
         custom: 'serverRssPerConnectionBytes / 1000',
-        compute: (input) => scaleWithResolution(serverRssPerConnection(input, connectedOf(input)), 1 / 1000),
+        compute: (input: MetricInput) =>
+          scaleWithResolution(serverRssPerConnection(input, connectedOf(input)), 1 / 1000),
       },
     },
     serverCpuPer1000Connections: {
@@ -212,7 +223,7 @@ export default defineScenario({
       acrossRounds: 'mean',
       source: {
         custom: 'server CPU mean (% of one core) per 1000 connected clients, pings included',
-        compute: ({ resources: { server }, measurements: m }) => {
+        compute: ({ resources: { server }, measurements: m }: MetricInput) => {
           const connected = m.counters.connected ?? 0;
           return server && connected > 0 ? (server.cpuPercent.mean / connected) * 1000 : null;
         },

@@ -16,18 +16,19 @@
  * (the protocol clients of the kit: NATS, MQTT, STOMP, graphql-ws).
  */
 import {
+  counter,
   defineScenario,
   graphqlWsPubSub,
-  latencyMetrics,
+  histogram,
   messageText,
   mqttPubSub,
   natsPubSub,
   parseJson,
   stompPubSub,
   streamEnd,
-  total,
   wsbenchPubSub,
   type BrokerClient,
+  type MetricInput,
   type BrokerProtocol,
   SERVER_CPU_METRIC,
   SERVER_RSS_METRIC,
@@ -178,13 +179,8 @@ export default defineScenario({
   async client(ctx) {
     const p = ctx.params;
     const protocol: BrokerProtocol = BROKERS[p.broker];
-    const delivery = ctx.histogram('delivery');
-    const spread = ctx.histogram('spread');
-    const delivered = ctx.counter('delivered');
-    const duplicates = ctx.counter('duplicates');
-    const outOfOrder = ctx.counter('outOfOrder');
-    const misrouted = ctx.counter('misrouted');
-    const published = ctx.counter('published');
+    // Taken once, here: the delivery handlers record into them with no lookup.
+    const { delivery, spread, delivered, duplicates, outOfOrder, misrouted, published } = ctx.recorders;
     let problem: string | null = null;
     const onProblem = (text: string): void => {
       if (problem !== null) return;
@@ -255,7 +251,7 @@ export default defineScenario({
     });
 
     // Counted by the subscribers, so that it adds up over client processes and --repeat rounds as `delivered` does.
-    ctx.counter('expected').add(tallies.reduce((sum, t) => sum + t.expected, 0));
+    ctx.recorders.expected.add(tallies.reduce((sum, t) => sum + t.expected, 0));
     await ctx.ready();
     const total = publicationsOf(p);
     const localPublisher = (n: number): BrokerClient | undefined => publishers[publisherOf(n, p) - firstPublisher];
@@ -277,20 +273,68 @@ export default defineScenario({
     await end.finished;
     ended = true;
     ctx.done();
-    ctx.counter('missing').add(tallies.reduce((sum, t) => sum + Math.max(0, t.expected - t.distinct), 0));
-    ctx.counter('subscribersShort').add(tallies.filter((t) => !t.complete).length);
+    ctx.recorders.missing.add(tallies.reduce((sum, t) => sum + Math.max(0, t.expected - t.distinct), 0));
+    ctx.recorders.subscribersShort.add(tallies.filter((t) => !t.complete).length);
     await Promise.allSettled([...publishers, ...subscribers].map((c) => c.close()));
     if (problem !== null) throw new Error(problem);
   },
 
+  recorders: {
+    published: counter({ total: { header: 'published', description: 'publications sent by the publishers' } }),
+    expected: counter({
+      total: {
+        header: 'expected',
+        description: "what the subscribers should get: each topic's publications x its subscribers, from the schedule",
+      },
+    }),
+    delivered: counter({
+      total: {
+        header: 'delivered',
+        description: 'distinct publications that reached a subscriber (duplicates excluded)',
+      },
+    }),
+    missing: counter({
+      total: {
+        header: 'lost',
+        role: 'errors',
+        description: 'publications a subscriber should have had and never got',
+      },
+    }),
+    duplicates: counter({
+      total: { header: 'dup', role: 'errors', description: 'publications a subscriber got more than once' },
+    }),
+    outOfOrder: counter({
+      total: {
+        header: 'order',
+        role: 'errors',
+        description: 'publications that arrived after a later one of the same publisher on the same topic',
+      },
+    }),
+    misrouted: counter({
+      total: {
+        header: 'misrouted',
+        role: 'errors',
+        description: 'messages on a topic they were not published to, or not a publication',
+      },
+    }),
+    subscribersShort: counter({
+      total: { header: 'short subs', description: 'subscribers that got fewer publications than expected' },
+    }),
+    // Counted by wsbench itself: the connections it saw lost.
+    connectionsLost: counter({ total: { header: 'conn lost', role: 'errors' } }),
+    delivery: histogram({
+      primary: ['p50', 'p99'],
+      description: "from the publication's intended send time to its arrival at a subscriber",
+    }),
+    spread: histogram({
+      stats: ['p50', 'p99', 'max', 'count'],
+      label: 'spread',
+      description:
+        "fairness: the first to the last delivery of one publication among a client process's subscribers of its topic",
+    }),
+  },
+  // Each compute's input typed, not inferred: one typed from the scenario would leave these keys unknown to `table`.
   metrics: {
-    published: total('published', 'published', { description: 'publications sent by the publishers' }),
-    expected: total('expected', 'expected', {
-      description: "what the subscribers should get: each topic's publications x its subscribers, from the schedule",
-    }),
-    delivered: total('delivered', 'delivered', {
-      description: 'distinct publications that reached a subscriber (duplicates excluded)',
-    }),
     deliveredShare: {
       header: 'delivered/exp',
       unit: 'ratio',
@@ -298,40 +342,10 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'delivered / expected',
-        compute: ({ measurements: { counters: c } }) =>
+        compute: ({ measurements: { counters: c } }: MetricInput) =>
           (c.expected ?? 0) > 0 ? (c.delivered ?? 0) / c.expected! : null,
       },
     },
-    missing: total('missing', 'lost', {
-      role: 'errors',
-      description: 'publications a subscriber should have had and never got',
-    }),
-    duplicates: total('duplicates', 'dup', {
-      role: 'errors',
-      description: 'publications a subscriber got more than once',
-    }),
-    outOfOrder: total('outOfOrder', 'order', {
-      role: 'errors',
-      description: 'publications that arrived after a later one of the same publisher on the same topic',
-    }),
-    misrouted: total('misrouted', 'misrouted', {
-      role: 'errors',
-      description: 'messages on a topic they were not published to, or not a publication',
-    }),
-    subscribersShort: total('subscribersShort', 'short subs', {
-      description: 'subscribers that got fewer publications than expected',
-    }),
-    connectionsLost: total('connectionsLost', 'conn lost', { role: 'errors' }),
-    ...latencyMetrics('delivery', {
-      primary: ['p50', 'p99'],
-      description: "from the publication's intended send time to its arrival at a subscriber",
-    }),
-    ...latencyMetrics('spread', {
-      stats: ['p50', 'p99', 'max', 'count'],
-      label: 'spread',
-      description:
-        "fairness: the first to the last delivery of one publication among a client process's subscribers of its topic",
-    }),
     deliveriesPerSec: {
       header: 'deliveries/s',
       unit: 'msg/s',
@@ -340,7 +354,8 @@ export default defineScenario({
       acrossRounds: 'mean',
       source: {
         custom: 'deliveries to all subscribers per second of publishing (publications / rate)',
-        compute: ({ measurements, params }) => perSecondOfPublishing(measurements.counters.delivered, params),
+        compute: ({ measurements, params }: MetricInput<{ rate: number; duration: number }>) =>
+          perSecondOfPublishing(measurements.counters.delivered, params),
       },
     },
     // The table shows the server's CPU and RSS of every cell; these make them comparable metrics too.

@@ -20,10 +20,10 @@
  * Wire protocol for servers in other languages: docs/protocols/push-vs-poll.md.
  */
 import {
+  counter,
   defineScenario,
-  latencyMetrics,
+  histogram,
   sleep,
-  total,
   waitUntil,
   ProtocolGuard,
   type MetricDefinition,
@@ -86,10 +86,26 @@ function phaseCpu(phase: Phase, header: string): MetricDefinition {
 
 const PLACED = 'batches (continuous) or orders (sustained) placed';
 const WATCHES = 'from the creation of a batch on the server until every update of it was seen';
-const latency = {
-  ...latencyMetrics('ws', { label: 'WS', primary: ['mean', 'p50'], description: `subscriber: ${WATCHES}` }),
-  ...latencyMetrics('rest', { label: 'REST', primary: ['mean', 'p50'], description: `poller: ${WATCHES}` }),
-};
+const WATCHER = { ws: `subscriber: ${WATCHES}`, rest: `poller: ${WATCHES}` };
+/** The statistics of histogram ws or rest whose table headers are the seed's ("WS mean", not histogram()'s "WS avg ms"). */
+function seedHeaded(
+  histogram: 'ws' | 'rest',
+  stat: 'mean' | 'p50' | 'max' | 'count',
+  header: string,
+): MetricDefinition {
+  const counting = stat === 'count';
+  return {
+    header,
+    unit: counting ? 'count' : 'ms',
+    better: counting ? 'none' : 'lower',
+    role: stat === 'mean' || stat === 'p50' ? 'primary-latency' : 'detail',
+    source: { histogram, stat },
+    description: WATCHER[histogram],
+  };
+}
+/** A counter that reports no metric of its own: the computed metrics below read it. */
+const unreported = counter({ total: false });
+const unreportedOnServer = counter({ side: 'server', total: false });
 /** Mean WS latency gained over REST, in ms; null unless both saw something. */
 const improvementMs = ({ measurements: { latency: l } }: MetricInput): number | null =>
   l.ws && l.rest ? l.rest.meanMs - l.ws.meanMs : null;
@@ -167,9 +183,8 @@ export default defineScenario({
       return;
     }
     ctx.note(ONE_CLOCK);
-    const placeRequests = ctx.counter('placeRequests');
-    const errors = ctx.counter('errors');
-    const expected = { websocket: ctx.counter('batchesExpectedWs'), rest: ctx.counter('batchesExpectedRest') };
+    const { placeRequests, errors } = ctx.recorders;
+    const expected = { websocket: ctx.recorders.batchesExpectedWs, rest: ctx.recorders.batchesExpectedRest };
     const guard = new ProtocolGuard(ctx, 'push-vs-poll');
     const subscriber = await openSubscriber(ctx, guard);
     const poller = createPoller(ctx, p.pollInterval);
@@ -216,8 +231,8 @@ export default defineScenario({
       ctx.done();
       await poller.stop();
       const wire = poller.wireBytes();
-      ctx.counter('restWireBytesUp').add(wire.sentBytes);
-      ctx.counter('restWireBytesDown').add(wire.receivedBytes);
+      ctx.recorders.restWireBytesUp.add(wire.sentBytes);
+      ctx.recorders.restWireBytesDown.add(wire.receivedBytes);
       await subscriber.close();
     }
     guard.throwIfBroken();
@@ -250,27 +265,64 @@ export default defineScenario({
     }
   },
 
+  recorders: {
+    ws: histogram({ stats: ['p90', 'p99', 'p999', 'min', 'stdev', 'count'], label: 'WS', description: WATCHER.ws }),
+    rest: histogram({ stats: ['p90', 'p99', 'p999', 'min', 'stdev'], label: 'REST', description: WATCHER.rest }),
+    batchesExpectedWs: counter({
+      total: { key: 'wsExpectedSamples', header: 'WS expected', description: `${PLACED} while the subscriber watched` },
+    }),
+    batchesExpectedRest: counter({
+      total: { key: 'restExpectedSamples', header: 'REST expected', description: `${PLACED} while the poller watched` },
+    }),
+    // A fault of the measurement itself: its latencies cannot be trusted.
+    negativeLatencies: counter({
+      total: {
+        header: 'negative',
+        role: 'errors',
+        description: 'updates seen before their creation time: the one-clock assumption broke',
+      },
+    }),
+    restRequests: counter({ total: { header: 'HTTP reqs' } }),
+    restEmptyPolls: counter({ total: { header: 'empty' } }),
+    restUpdates: counter({ total: { header: 'REST updates' } }),
+    restPollActiveUs: unreported,
+    restPollsBehindSchedule: counter({ total: { header: 'polls late', better: 'lower' } }),
+    // Read by metrics written out below: bytes (a counter's total is a count) and bytes per update.
+    restWireBytesUp: unreported,
+    restWireBytesDown: unreported,
+    restBodyBytesDown: unreported,
+    wsUpdates: counter({ total: { header: 'WS updates' } }),
+    wsPayloadBytesDown: unreported,
+    wsPayloadBytesUp: unreported,
+    wsWireBytesDown: unreported,
+    wsWireBytesUnavailable: unreported,
+    pollsServed: counter({ side: 'server', total: { key: 'serverPollsServed', header: 'polls served' } }),
+    updatesCreated: counter({ side: 'server', total: { key: 'serverUpdatesCreated', header: 'updates created' } }),
+    updatesPushed: unreportedOnServer,
+    emptyPollsServed: unreportedOnServer,
+    cpuUs_websocket: unreportedOnServer,
+    wallUs_websocket: unreportedOnServer,
+    cpuUs_rest: unreportedOnServer,
+    wallUs_rest: unreportedOnServer,
+    placeRequests: counter({ total: { header: 'orders placed' } }),
+    errors: counter({ total: { header: 'errors', role: 'errors' } }),
+    connectionsLost: counter({ total: { header: 'lost', role: 'errors' } }),
+  },
+  // Each compute's input is typed, not inferred: an inferred one would leave these keys unknown to `table`.
   metrics: {
-    ...latency,
-    wsMeanMs: { ...latency.wsMeanMs, header: 'WS mean' },
-    wsP50Ms: { ...latency.wsP50Ms, header: 'WS p50' },
-    wsMaxMs: { ...latency.wsMaxMs, header: 'WS max' },
-    restMeanMs: { ...latency.restMeanMs, header: 'REST mean' },
-    restP50Ms: { ...latency.restP50Ms, header: 'REST p50' },
-    restMaxMs: { ...latency.restMaxMs, header: 'REST max' },
-    restSamples: { ...latency.restSamples, header: 'samples' },
-    wsExpectedSamples: total('batchesExpectedWs', 'WS expected', {
-      description: `${PLACED} while the subscriber watched`,
-    }),
-    restExpectedSamples: total('batchesExpectedRest', 'REST expected', {
-      description: `${PLACED} while the poller watched`,
-    }),
+    wsMeanMs: seedHeaded('ws', 'mean', 'WS mean'),
+    wsP50Ms: seedHeaded('ws', 'p50', 'WS p50'),
+    wsMaxMs: seedHeaded('ws', 'max', 'WS max'),
+    restMeanMs: seedHeaded('rest', 'mean', 'REST mean'),
+    restP50Ms: seedHeaded('rest', 'p50', 'REST p50'),
+    restMaxMs: seedHeaded('rest', 'max', 'REST max'),
+    restSamples: seedHeaded('rest', 'count', 'samples'),
     improvementMs: {
       header: 'gain ms',
       unit: 'ms',
       better: 'higher',
       role: 'detail',
-      source: { custom: 'REST mean - WS mean', compute: (input) => round2(improvementMs(input)) },
+      source: { custom: 'REST mean - WS mean', compute: (input: MetricInput) => round2(improvementMs(input)) },
     },
     improvementPercent: {
       header: 'gain %',
@@ -279,21 +331,13 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: '(REST mean - WS mean) / REST mean x 100',
-        compute: (input) => {
+        compute: (input: MetricInput) => {
           const gain = improvementMs(input);
           const restMean = input.measurements.latency.rest?.meanMs;
           return gain === null || !restMean ? null : round2((gain / restMean) * 100);
         },
       },
     },
-    // A fault of the measurement itself: its latencies cannot be trusted.
-    negativeLatencies: total('negativeLatencies', 'negative', {
-      role: 'errors',
-      description: 'updates seen before their creation time: the one-clock assumption broke',
-    }),
-    restRequests: total('restRequests', 'HTTP reqs'),
-    restEmptyPolls: total('restEmptyPolls', 'empty'),
-    restUpdates: total('restUpdates', 'REST updates'),
     restPollActiveMs: {
       header: 'polling ms',
       unit: 'ms',
@@ -301,7 +345,7 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: 'time the poller ran',
-        compute: ({ measurements: m }) => Math.round((m.counters.restPollActiveUs ?? 0) / 1000),
+        compute: ({ measurements: m }: MetricInput) => Math.round((m.counters.restPollActiveUs ?? 0) / 1000),
       },
     },
     restPollsScheduled: {
@@ -312,13 +356,12 @@ export default defineScenario({
       acrossRounds: 'sum',
       source: {
         custom: 'polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval)',
-        compute: ({ measurements: m, params }) => {
+        compute: ({ measurements: m, params }: MetricInput<{ pollInterval: number }>) => {
           const activeMs = (m.counters.restPollActiveUs ?? 0) / 1000;
           return activeMs > 0 ? Math.floor(activeMs / params.pollInterval) + 1 : 0;
         },
       },
     },
-    restPollsBehindSchedule: total('restPollsBehindSchedule', 'polls late', { better: 'lower' }),
     restWireBytesUp: {
       header: 'REST wire up',
       unit: 'bytes',
@@ -342,7 +385,6 @@ export default defineScenario({
       'poll bytes both ways, headers included',
     ),
     restBodyBytesDownPerUpdate: perUpdate('REST body B/upd', ['restBodyBytesDown'], 'restUpdates'),
-    wsUpdates: total('wsUpdates', 'WS updates'),
     wsPayloadBytesDownPerUpdate: perUpdate('WS down B/upd', ['wsPayloadBytesDown'], 'wsUpdates'),
     wsPayloadBytesUpPerUpdate: perUpdate('WS up B/upd', ['wsPayloadBytesUp'], 'wsUpdates'),
     wsWireBytesDownPerUpdate: {
@@ -354,17 +396,12 @@ export default defineScenario({
       ),
       source: {
         custom: 'wsWireBytesDown / wsUpdates, null where the client stack hands over no raw bytes',
-        compute: ({ measurements: { counters: c } }) =>
+        compute: ({ measurements: { counters: c } }: MetricInput) =>
           (c.wsWireBytesUnavailable ?? 0) > 0 ? null : round2(ratio(c.wsWireBytesDown ?? 0, c.wsUpdates ?? 0)),
       },
     },
     serverCpuPercentWebsocket: phaseCpu('websocket', 'CPU% ws'),
     serverCpuPercentRest: phaseCpu('rest', 'CPU% rest'),
-    serverPollsServed: total('pollsServed', 'polls served', { side: 'server' }),
-    serverUpdatesCreated: total('updatesCreated', 'updates created', { side: 'server' }),
-    placeRequests: total('placeRequests', 'orders placed'),
-    errors: total('errors', 'errors', { role: 'errors' }),
-    connectionsLost: total('connectionsLost', 'lost', { role: 'errors' }),
   },
   table: [
     'wsMeanMs',

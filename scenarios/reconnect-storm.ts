@@ -20,24 +20,25 @@
  * docs/protocols/reconnect-storm.md (accept the connection and hold it).
  */
 import {
-  CONNECT_FAILURE_METRICS,
   CONNECT_PHASE_PARAMETERS,
   connectFailureCounter,
+  connectFailureRecorders,
   connectionShare,
   connectPhaseProblem,
   connectPhaseReadyMs,
+  counter,
   defineScenario,
-  latencyMetrics,
+  histogram,
   openPaced,
   RECONNECT_POLICIES,
   reconnectDelays,
   sleep,
-  total,
+  unreportedHistogram,
   type ClientConnection,
   SERVER_CPU_METRIC,
   CLIENT_CPU_METRIC,
 } from 'wsbench/scenario';
-import { ATTEMPT_FAILURE_METRICS, attemptFailureCounter } from './reconnect-storm/attempt-failures.js';
+import { ATTEMPT_FAILURE_RECORDERS, attemptFailureCounter } from './reconnect-storm/attempt-failures.js';
 
 /** One client: its connection while it has one, when it last came back, and whether an attempt is under way. */
 interface Client {
@@ -150,10 +151,7 @@ export default defineScenario({
   async client(ctx) {
     const p = ctx.params;
     const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
-    const timeToBack = ctx.histogram('timeToBack');
-    const attempts = ctx.counter('attempts');
-    const back = ctx.counter('back');
-    const abandoned = ctx.counter('attemptsAbandoned');
+    const { timeToBack, attempts, back, attemptsAbandoned: abandoned } = ctx.recorders;
     const attemptFailed = attemptFailureCounter(ctx);
     const settings = { policy: p.policy, delayMs: p.delay, backoffBaseMs: p.backoffBase, backoffCapMs: p.backoffCap };
     let down = 0;
@@ -217,13 +215,12 @@ export default defineScenario({
       discard: (late) => void late.connection?.close(),
       onFailure: connectFailureCounter(ctx),
     });
-    ctx.counter('connected').add(clients.length);
+    ctx.recorders.connected.add(clients.length);
 
     await ctx.ready();
     const restart = await ctx.serverRestart();
     // One process records the server's own downtime, so the cell holds it once.
-    if (restart && ctx.processIndex === 0)
-      ctx.histogram('serverDown').recordUs(restart.servingAtUs - restart.stoppedAtUs);
+    if (restart && ctx.processIndex === 0) ctx.recorders.serverDown.recordUs(restart.servingAtUs - restart.stoppedAtUs);
     // Every client dropped by the kill is back, or the window is over.
     if (restart && down > 0 && !ctx.signal.aborted) {
       await new Promise<void>((resolve) => {
@@ -238,40 +235,65 @@ export default defineScenario({
           timeToBack.recordUs(client.backAtUs - restart.stoppedAtUs);
       }
     }
-    ctx.counter('neverBack').add(clients.filter((c) => c.connection === null).length);
+    ctx.recorders.neverBack.add(clients.filter((c) => c.connection === null).length);
     // The kill drops the connections that were open when it came; any other drop is the server's doing.
     const byKill = (d: { openedAtUs: number; lostAtUs: number }): boolean =>
       restart !== null && d.openedAtUs < restart.stoppedAtUs && d.lostAtUs >= restart.stoppedAtUs;
-    ctx.counter('lostUnplanned').add(drops.filter((d) => !byKill(d)).length);
+    ctx.recorders.lostUnplanned.add(drops.filter((d) => !byKill(d)).length);
     await Promise.all(clients.map((c) => c.connection?.close()));
   },
 
-  metrics: {
-    connected: total('connected', 'conn', { description: 'clients connected before the window opened' }),
-    ...CONNECT_FAILURE_METRICS,
-    // Not a fault: the kill drops every client on purpose.
-    lost: total('connectionsLost', 'lost', {
-      description: 'connections dropped under the clients (by the kill, as a rule: one per client)',
+  recorders: {
+    connected: counter({ total: { header: 'conn', description: 'clients connected before the window opened' } }),
+    ...connectFailureRecorders(),
+    // Counted by wsbench itself. Not a fault: the kill drops every client on purpose.
+    connectionsLost: counter({
+      total: {
+        key: 'lost',
+        header: 'lost',
+        description: 'connections dropped under the clients (by the kill, as a rule: one per client)',
+      },
     }),
     // A fault: a drop the kill did not cause.
-    lostUnplanned: total('lostUnplanned', 'lost unplanned', {
-      role: 'errors',
-      description:
-        'connections dropped other than by the kill: before it, or after their client was back (the server closed them or went away)',
+    lostUnplanned: counter({
+      total: {
+        header: 'lost unplanned',
+        role: 'errors',
+        description:
+          'connections dropped other than by the kill: before it, or after their client was back (the server closed them or went away)',
+      },
     }),
-    back: total('back', 'back', { better: 'higher', description: 'clients connected again after a drop' }),
+    back: counter({ total: { header: 'back', better: 'higher', description: 'clients connected again after a drop' } }),
     // A fault: a client the server never took back within the window.
-    neverBack: total('neverBack', 'never back', {
-      role: 'errors',
-      description: 'clients still without a connection when the window ended',
+    neverBack: counter({
+      total: {
+        header: 'never back',
+        role: 'errors',
+        description: 'clients still without a connection when the window ended',
+      },
     }),
-    ...latencyMetrics('timeToBack', {
+    timeToBack: histogram({
       stats: ['p50', 'p90', 'p99', 'max', 'count'],
       primary: ['p50', 'p99'],
       label: 'back',
       description:
         "from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back)",
     }),
+    // Its max is serverDownMs, below: a key histogram() would name serverDownMaxMs.
+    serverDown: unreportedHistogram(),
+    attempts: counter({
+      total: { header: 'attempts', better: 'none', description: 'reconnect attempts, the successful ones included' },
+    }),
+    // Not faults: attempts fail while the server is down, by design; a client that never gets back is neverBack.
+    ...ATTEMPT_FAILURE_RECORDERS,
+    attemptsAbandoned: counter({
+      total: {
+        header: 'abandoned',
+        description: 'attempts under way when the window closed (neither open nor failed)',
+      },
+    }),
+  },
+  metrics: {
     serverDownMs: {
       header: 'srv back ms',
       unit: 'ms',
@@ -281,15 +303,6 @@ export default defineScenario({
       description:
         'from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered)',
     },
-    attempts: total('attempts', 'attempts', {
-      better: 'none',
-      description: 'reconnect attempts, the successful ones included',
-    }),
-    // Not faults: attempts fail while the server is down, by design; a client that never gets back is neverBack.
-    ...ATTEMPT_FAILURE_METRICS,
-    attemptsAbandoned: total('attemptsAbandoned', 'abandoned', {
-      description: 'attempts under way when the window closed (neither open nor failed)',
-    }),
     serverCpuPeak: {
       header: 'srv CPU% peak',
       unit: '%',

@@ -20,20 +20,20 @@
  * languages: docs/protocols/slow-consumer.md.
  */
 import {
-  CONNECT_FAILURE_METRICS,
   CONNECT_PHASE_PARAMETERS,
   connectFailureCounter,
+  connectFailureRecorders,
   connectionShare,
   connectPhaseProblem,
   connectPhaseReadyMs,
+  counter,
   defineScenario,
-  latencyMetrics,
+  histogram,
   messageText,
   openPaced,
   ProtocolGuard,
-  rate,
   streamEnd,
-  total,
+  unreportedHistogram,
   type ClientConnection,
   type MetricInput,
   type ServerConnection,
@@ -173,10 +173,11 @@ export default defineScenario({
     const ticks = ticksOf(p);
     const intervalUs = p.interval * 1000;
     const groups = new Map<ServerConnection, 'slow' | 'healthy'>();
-    const sent = { slow: ctx.counter('sentSlow'), healthy: ctx.counter('sentHealthy') };
-    const dropped = { slow: ctx.counter('droppedSlow'), healthy: ctx.counter('droppedHealthy') };
-    const closed = { slow: ctx.counter('closedSlow'), healthy: ctx.counter('closedHealthy') };
-    const slowClosedAfter = ctx.histogram('slowClosedAfter');
+    const recorders = ctx.recorders;
+    const sent = { slow: recorders.sentSlow, healthy: recorders.sentHealthy };
+    const dropped = { slow: recorders.droppedSlow, healthy: recorders.droppedHealthy };
+    const closed = { slow: recorders.closedSlow, healthy: recorders.closedHealthy };
+    const slowClosedAfter = recorders.slowClosedAfter;
     const peaks = { slow: 0, healthy: 0 };
     let slowQueued = 0;
     let startUs = 0;
@@ -215,7 +216,7 @@ export default defineScenario({
         else if (text === START && !streaming) {
           streaming = true;
           startUs = ctx.nowUs();
-          ctx.counter('rssAtStartBytes').add(process.memoryUsage.rss());
+          recorders.rssAtStartBytes.add(process.memoryUsage.rss());
           sampler = setInterval(sampleQueues, QUEUE_SAMPLE_MS);
           tick();
         }
@@ -232,9 +233,9 @@ export default defineScenario({
         clearTimeout(timer);
         clearInterval(sampler);
         sampleQueues();
-        ctx.counter('slowQueuedPeakBytes').add(peaks.slow);
-        ctx.counter('healthyQueuedPeakBytes').add(peaks.healthy);
-        ctx.counter('ticksSent').add(seq);
+        recorders.slowQueuedPeakBytes.add(peaks.slow);
+        recorders.healthyQueuedPeakBytes.add(peaks.healthy);
+        recorders.ticksSent.add(seq);
       },
     };
   },
@@ -244,14 +245,16 @@ export default defineScenario({
     const ticks = ticksOf(p);
     const { count, first, sourceOf } = connectionShare(ctx, p.connections, p.sourceAddresses);
     const guard = new ProtocolGuard(ctx, 'slow-consumer');
-    const delay = { healthy: ctx.histogram('delay'), slow: ctx.histogram('slowDelay') };
-    const received = { healthy: ctx.counter('healthyReceived'), slow: ctx.counter('slowReceived') };
-    const skipped = { healthy: ctx.counter('healthySkipped'), slow: ctx.counter('slowSkipped') };
-    const closed = { healthy: ctx.counter('healthyClosed'), slow: ctx.counter('slowClosed') };
-    const closedAfter = ctx.histogram('slowClosedByServerAfter');
-    const rxBytes = ctx.counter('rxBytes');
+    // Taken once, here: the message handlers record into them with no lookup.
+    const recorders = ctx.recorders;
+    const delay = { healthy: recorders.delay, slow: recorders.slowDelay };
+    const received = { healthy: recorders.healthyReceived, slow: recorders.slowReceived };
+    const skipped = { healthy: recorders.healthySkipped, slow: recorders.slowSkipped };
+    const closed = { healthy: recorders.healthyClosed, slow: recorders.slowClosed };
+    const closedAfter = recorders.slowClosedByServerAfter;
+    const rxBytes = recorders.rxBytes;
     // The server's queue for slow clients as the stream says it, kept by one connection: a level, not a sum.
-    const serverQueued = ctx.counter('serverSlowQueuedBytes');
+    const serverQueued = recorders.serverSlowQueuedBytes;
     let queuedSeen = 0;
     let streamStartUs = 0;
     let complete = 0;
@@ -321,9 +324,9 @@ export default defineScenario({
     });
     // Done before the window (lost while connecting): they count as complete already.
     complete = readers.filter((r) => r.done).length;
-    ctx.counter('connected').add(readers.length);
+    recorders.connected.add(readers.length);
     const slow = readers.filter((r) => r.group === 'slow');
-    ctx.counter('slowConnected').add(slow.length);
+    recorders.slowConnected.add(slow.length);
     if (slow.some((r) => !r.connection.throttleReading))
       throw new Error('a slow client could not reach its socket to stop reading it');
 
@@ -345,70 +348,115 @@ export default defineScenario({
     for (const timer of timers) clearTimeout(timer);
     ctx.done();
     // Both made, whichever groups there are: a group with no client misses nothing, a measured 0.
-    const missing = { slow: ctx.counter('slowMissing'), healthy: ctx.counter('healthyMissing') };
+    const missing = { slow: recorders.slowMissing, healthy: recorders.healthyMissing };
     for (const reader of readers) missing[reader.group].add(Math.max(0, ticks - reader.received));
     throttle(null);
     await Promise.all(readers.map((r) => r.connection.close()));
     guard.throwIfBroken();
   },
 
-  metrics: {
-    connected: total('connected', 'conn'),
-    slowConnected: total('slowConnected', 'slow'),
-    ...CONNECT_FAILURE_METRICS,
-    ...latencyMetrics('delay', {
+  recorders: {
+    sentSlow: counter({ side: 'server', total: { key: 'serverSentSlow', header: 'srv sent slow' } }),
+    sentHealthy: counter({ side: 'server', total: false }),
+    droppedSlow: counter({
+      side: 'server',
+      total: {
+        key: 'serverDroppedSlow',
+        header: 'srv drop',
+        better: 'none',
+        description: 'messages to slow clients the stack refused to queue',
+      },
+    }),
+    droppedHealthy: counter({
+      side: 'server',
+      total: {
+        key: 'serverDroppedHealthy',
+        header: 'srv drop healthy',
+        role: 'errors',
+        description: 'messages to healthy clients the stack refused to queue',
+      },
+    }),
+    closedSlow: counter({ side: 'server', total: false }),
+    closedHealthy: counter({ side: 'server', total: false }),
+    slowClosedAfter: unreportedHistogram({ side: 'server' }),
+    // Read by the computed metrics below (peaks in MB, RSS growth), or kept in the JSON only.
+    rssAtStartBytes: counter({ side: 'server', total: false }),
+    slowQueuedPeakBytes: counter({ side: 'server', total: false }),
+    healthyQueuedPeakBytes: counter({ side: 'server', total: false }),
+    ticksSent: counter({ side: 'server', total: false }),
+    connected: counter({ total: { header: 'conn' } }),
+    slowConnected: counter({ total: { header: 'slow' } }),
+    ...connectFailureRecorders(),
+    delay: histogram({
       stats: ['p50', 'p99', 'max'],
       primary: ['p50', 'p99'],
       description: "healthy clients, one-way: the message's due time on the server to its arrival",
     }),
-    ...latencyMetrics('slowDelay', {
+    slowDelay: histogram({
       stats: ['p50', 'p99', 'max'],
       label: 'slow',
       description: 'slow clients, one-way, their drain at the end included',
     }),
-    healthyReceived: total('healthyReceived', 'recv'),
+    healthyReceived: counter({ total: { header: 'recv' } }),
     // Faults: what a healthy client lost. The slow clients' losses below are what the stack does by design.
-    healthyMissing: total('healthyMissing', 'miss', {
-      role: 'errors',
-      description: 'messages a healthy client never received',
+    healthyMissing: counter({
+      total: { header: 'miss', role: 'errors', description: 'messages a healthy client never received' },
     }),
-    healthySkipped: total('healthySkipped', 'skip', {
-      role: 'errors',
-      description: "messages missing from the middle of a healthy client's sequence (dropped by the server)",
+    healthySkipped: counter({
+      total: {
+        header: 'skip',
+        role: 'errors',
+        description: "messages missing from the middle of a healthy client's sequence (dropped by the server)",
+      },
     }),
-    healthyClosed: total('healthyClosed', 'closed', {
-      role: 'errors',
-      description: 'healthy clients whose connection closed during the stream',
+    healthyClosed: counter({
+      total: {
+        header: 'closed',
+        role: 'errors',
+        description: 'healthy clients whose connection closed during the stream',
+      },
     }),
-    slowReceived: total('slowReceived', 'slow recv'),
-    slowMissing: total('slowMissing', 'slow miss', {
-      better: 'lower',
-      description: 'messages a slow client never received, its drain at the end included',
+    slowReceived: counter({ total: { header: 'slow recv' } }),
+    slowMissing: counter({
+      total: {
+        header: 'slow miss',
+        better: 'lower',
+        description: 'messages a slow client never received, its drain at the end included',
+      },
     }),
-    slowSkipped: total('slowSkipped', 'slow skip', {
-      better: 'lower',
-      description: "messages missing from the middle of a slow client's sequence (dropped by the server)",
+    slowSkipped: counter({
+      total: {
+        header: 'slow skip',
+        better: 'lower',
+        description: "messages missing from the middle of a slow client's sequence (dropped by the server)",
+      },
     }),
-    slowClosed: total('slowClosed', 'slow closed', {
-      better: 'none',
-      description: 'slow clients whose connection the server closed during the stream',
+    slowClosed: counter({
+      total: {
+        header: 'slow closed',
+        better: 'none',
+        description: 'slow clients whose connection the server closed during the stream',
+      },
     }),
-    ...latencyMetrics('slowClosedByServerAfter', {
+    slowClosedByServerAfter: histogram({
       stats: ['p50', 'max'],
       label: 'closed after',
       description: "from the stream's start to a slow client's connection closing",
     }),
-    serverSentSlow: total('sentSlow', 'srv sent slow', { side: 'server' }),
-    serverDroppedSlow: total('droppedSlow', 'srv drop', {
-      side: 'server',
-      better: 'none',
-      description: 'messages to slow clients the stack refused to queue',
+    rxBytes: counter({ total: false }),
+    serverSlowQueuedBytes: counter({
+      rate: {
+        key: 'slowQueueGrowth',
+        header: 'queue B/s',
+        unit: 'bytes/s',
+        better: 'none',
+        description:
+          "growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second)",
+      },
     }),
-    serverDroppedHealthy: total('droppedHealthy', 'srv drop healthy', {
-      side: 'server',
-      role: 'errors',
-      description: 'messages to healthy clients the stack refused to queue',
-    }),
+  },
+  // Each compute's input typed, not inferred: one typed from the scenario would leave these keys unknown to `table`.
+  metrics: {
     serverSlowQueuedPeakMB: {
       header: 'srv queue MB',
       unit: 'MB',
@@ -418,7 +466,7 @@ export default defineScenario({
       source: {
         custom:
           'peak of the bytes the server had queued for its slow connections (bufferedAmountBytes of each, read every 100 ms), in MB',
-        compute: ({ measurements: m }) => megabytes(m.serverCounters.slowQueuedPeakBytes ?? null),
+        compute: ({ measurements: m }: MetricInput) => megabytes(m.serverCounters.slowQueuedPeakBytes ?? null),
       },
     },
     serverHealthyQueuedPeakMB: {
@@ -429,7 +477,7 @@ export default defineScenario({
       acrossRounds: 'max',
       source: {
         custom: 'the same for the healthy connections',
-        compute: ({ measurements: m }) => megabytes(m.serverCounters.healthyQueuedPeakBytes ?? null),
+        compute: ({ measurements: m }: MetricInput) => megabytes(m.serverCounters.healthyQueuedPeakBytes ?? null),
       },
     },
     serverRssGrowthMB: {
@@ -440,15 +488,9 @@ export default defineScenario({
       acrossRounds: 'max',
       source: {
         custom: "the server's peak RSS in the window (from /proc) minus its RSS when the stream started, in MB",
-        compute: (input) => megabytes(serverRssGrowthBytes(input)),
+        compute: (input: MetricInput) => megabytes(serverRssGrowthBytes(input)),
       },
     },
-    slowQueueGrowth: rate('serverSlowQueuedBytes', 'queue B/s', {
-      unit: 'bytes/s',
-      better: 'none',
-      description:
-        "growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second)",
-    }),
     serverRssMB: {
       header: 'srv RSS MB',
       unit: 'MB',
@@ -456,7 +498,7 @@ export default defineScenario({
       role: 'detail',
       source: {
         custom: "the server's peak RSS in the window, in MB",
-        compute: ({ resources: { server } }) => megabytes(server ? server.rssBytes.max : null),
+        compute: ({ resources: { server } }: MetricInput) => megabytes(server ? server.rssBytes.max : null),
       },
     },
   },

@@ -23,12 +23,10 @@ export interface BuiltInScenarios {
     },
     {
       /** sent (counter `sent`) (count) */ sent: MetricDefinition;
-      /** messages sent x (members - 1): every message goes to every other member (count) */ expected: MetricDefinition;
       /** distinct messages that arrived (duplicates excluded) (counter `received`) (count) */ received: MetricDefinition;
+      /** messages received by all members per second of the window (counter `received`, per second of the window) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** counted by receivers from sequence gaps, end markers included (counter `dropped`) (count) */ dropped: MetricDefinition;
-      /** messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap) (dropped, less droppedByServer when queue is bounded and queuePolicy is drop) (count) */ droppedAgainstPolicy: MetricDefinition;
       /** dup (counter `duplicates`) (count) */ duplicates: MetricDefinition;
-      /** neither received nor seen missing: receivers that lost their connection or timed out (expected - received - dropped) (count) */ unaccounted: MetricDefinition;
       /** after window (counter `receivedAfterWindow`) (count) */ receivedAfterWindow: MetricDefinition;
       /** the server's own count of messages its bounded queues dropped (cross-check for dropped) (counter `droppedByQueue`, server side) (count) */ droppedByServer: MetricDefinition;
       /** server in (counter `messagesIn`, server side) (count) */ messagesInAtServer: MetricDefinition;
@@ -36,7 +34,6 @@ export interface BuiltInScenarios {
       /** queued (counter `queuedInApp`, server side) (count) */ queuedInApp: MetricDefinition;
       /** stalls (counter `stalls`, server side) (count) */ queueStalls: MetricDefinition;
       /** deliveries the server stack refused to queue (counter `stackDrops`, server side) (count) */ stackDrops: MetricDefinition;
-      /** messages received by all members per second of the window (counter `received`, per second of the window) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** median (p50) of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP50Ms: MetricDefinition;
       /** p90 of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP90Ms: MetricDefinition;
       /** p99 of `latency`: from the intended send time to arrival at a receiver (ms) */ latencyP99Ms: MetricDefinition;
@@ -58,6 +55,9 @@ export interface BuiltInScenarios {
       /** receivers that did not get every end marker before the drain timeout (counter `receiversUnfinished`) (count) */ receiversUnfinished: MetricDefinition;
       /** errors (counter `errors`) (count) */ errors: MetricDefinition;
       /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
+      /** messages sent x (members - 1): every message goes to every other member (count) */ expected: MetricDefinition;
+      /** messages missing from a receiver's sequence that the queue policy does not account for: every gap, except with queue bounded and queuePolicy drop, where only the gaps beyond the server's own drop count (droppedByQueue on its stats route; a server that does not say: every gap) (dropped, less droppedByServer when queue is bounded and queuePolicy is drop) (count) */ droppedAgainstPolicy: MetricDefinition;
+      /** neither received nor seen missing: receivers that lost their connection or timed out (expected - received - dropped) (count) */ unaccounted: MetricDefinition;
     }
   >;
   churn: Scenario<
@@ -69,7 +69,6 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections of the schedule above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
-      /** connections opened / window (the schedule and the last connections' drain) (/s) */ handshakesPerSec: MetricDefinition;
       /** tried (counter `attempts`) (count) */ attempts: MetricDefinition;
       /** opened (counter `opened`) (count) */ opened: MetricDefinition;
       /** handshakes that did not open, for any reason (counter `handshakeFailed`) (count) */ handshakeFailed: MetricDefinition;
@@ -94,8 +93,9 @@ export interface BuiltInScenarios {
       /** median (p50) of `exchange`: the connection's echo round trips, one after another (ms) */ exchangeP50Ms: MetricDefinition;
       /** p99 of `exchange`: the connection's echo round trips, one after another (ms) */ exchangeP99Ms: MetricDefinition;
       /** opened connections whose client stack shows the total only (counter `stepsHidden`) (count) */ stepsHidden: MetricDefinition;
-      /** server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted (us) */ serverCpuPerHandshakeUs: MetricDefinition;
       /** accepted (counter `accepted`, server side) (count) */ accepted: MetricDefinition;
+      /** connections opened / window (the schedule and the last connections' drain) (/s) */ handshakesPerSec: MetricDefinition;
+      /** server CPU time in the window (mean CPU % of one core x window, from /proc) / connections its server half accepted (us) */ serverCpuPerHandshakeUs: MetricDefinition;
     }
   >;
   echo: Scenario<
@@ -150,6 +150,8 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
+      /** ticks (counter `ticksSent`, server side) (count) */ ticksSent: MetricDefinition;
+      /** sent (counter `messagesSent`, server side) (count) */ messagesSentByServer: MetricDefinition;
       /** conn (counter `connected`) (count) */ connected: MetricDefinition;
       /** fail (counter `connectFailed`) (count) */ connectFailed: MetricDefinition;
       /** fail EMFILE (counter `connectFailedEMFILE`) (count) */ connectFailedEMFILE: MetricDefinition;
@@ -157,22 +159,20 @@ export interface BuiltInScenarios {
       /** fail ETIMEDOUT (counter `connectFailedETIMEDOUT`) (count) */ connectFailedETIMEDOUT: MetricDefinition;
       /** fail ECONNREFUSED (counter `connectFailedECONNREFUSED`) (count) */ connectFailedECONNREFUSED: MetricDefinition;
       /** fail other (counter `connectFailedOther`) (count) */ connectFailedOther: MetricDefinition;
-      /** connections lost during the run (counter `connectionsLost`) (count) */ dropped: MetricDefinition;
-      /** the seed's error count (failed to connect + connections lost + unreadable messages) (count) */ errors: MetricDefinition;
-      /** ticks (counter `ticksSent`, server side) (count) */ ticksSent: MetricDefinition;
-      /** sent (counter `messagesSent`, server side) (count) */ messagesSentByServer: MetricDefinition;
       /** recv (counter `received`) (count) */ received: MetricDefinition;
       /** ticks a kept connection never received (counter `missing`) (count) */ missing: MetricDefinition;
       /** out of order (counter `outOfOrder`) (count) */ outOfOrder: MetricDefinition;
+      /** connections lost during the run (counter `connectionsLost`) (count) */ dropped: MetricDefinition;
       /** median (p50) of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP50Ms: MetricDefinition;
       /** p90 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP90Ms: MetricDefinition;
       /** p99 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP99Ms: MetricDefinition;
       /** p99.9 of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayP999Ms: MetricDefinition;
       /** maximum of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMaxMs: MetricDefinition;
-      /** mean of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMeanMs: MetricDefinition;
       /** minimum of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMinMs: MetricDefinition;
       /** standard deviation of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayStdevMs: MetricDefinition;
       /** samples in `delay`: one-way: the tick's due time on the server to its arrival (count) */ delaySamples: MetricDefinition;
+      /** the seed's error count (failed to connect + connections lost + unreadable messages) (count) */ errors: MetricDefinition;
+      /** mean of `delay`: one-way: the tick's due time on the server to its arrival (ms) */ delayMeanMs: MetricDefinition;
       /** p99 of the server's `tickLateness`: how late the server's timer fired for a tick (ms) */ serverTickLatenessP99Ms: MetricDefinition;
       /** messages received over all clients, per second of streaming (ticks x interval) (msg/s) */ messagesPerSec: MetricDefinition;
       /** bytes received / messages received (bytes) */ avgMessageBytes: MetricDefinition;
@@ -193,16 +193,18 @@ export interface BuiltInScenarios {
       /** largest frame payload; longer messages are sent as several frames */ fragmentSize: SizeParameter;
     },
     {
+      /** server msgs (counter `messagesSent`, server side) (count) */ serverMessagesSent: MetricDefinition;
+      /** server frames (counter `framesSent`, server side) (count) */ serverFramesSent: MetricDefinition;
       /** messages received in the window, per second (counter `received`, per second of the window) (msg/s) */ messagesPerSec: MetricDefinition;
       /** message bytes received in the window, per second (counter `rxBytes`, per second of the window) (bytes/s) */ bytesPerSec: MetricDefinition;
+      /** the backlog read after the window closed (counter `receivedAfterWindow`) (count) */ rxMessagesAfterWindow: MetricDefinition;
+      /** tx msgs (counter `sent`) (count) */ txMessages: MetricDefinition;
+      /** closes the client did not ask for (counter `connectionsLost`) (count) */ closeEvents: MetricDefinition;
+      /** the server's reply to unsubscribe never came (counter `drainTimedOut`) (count) */ drainTimedOut: MetricDefinition;
       /** message bytes received in the window (counter `rxBytes`, per second of the window) (MB/s) */ megabytesPerSec: MetricDefinition;
       /** messages received, the backlog after the window included (count) */ rxMessages: MetricDefinition;
       /** message bytes received, the backlog after the window included (bytes) */ rxBytes: MetricDefinition;
-      /** the backlog read after the window closed (counter `receivedAfterWindow`) (count) */ rxMessagesAfterWindow: MetricDefinition;
-      /** tx msgs (counter `sent`) (count) */ txMessages: MetricDefinition;
       /** tx bytes (counter `txBytes`) (bytes) */ txBytes: MetricDefinition;
-      /** closes the client did not ask for (counter `connectionsLost`) (count) */ closeEvents: MetricDefinition;
-      /** the server's reply to unsubscribe never came (counter `drainTimedOut`) (count) */ drainTimedOut: MetricDefinition;
       /** smallest message received (counter messageBytesMin, null when no message arrived) (bytes) */ messageBytesMin: MetricDefinition;
       /** rxBytes / rxMessages (bytes) */ messageBytesAvg: MetricDefinition;
       /** largest message received (counter messageBytesMax, null when no message arrived) (bytes) */ messageBytesMax: MetricDefinition;
@@ -222,8 +224,6 @@ export interface BuiltInScenarios {
       /** data frames, read off the wire (count) */ wireDataFrames: MetricDefinition;
       /** control frames (ping, pong, close), read off the wire (count) */ wireControlFrames: MetricDefinition;
       /** bytes received, frame headers included, read off the wire (bytes) */ wireBytes: MetricDefinition;
-      /** server msgs (counter `messagesSent`, server side) (count) */ serverMessagesSent: MetricDefinition;
-      /** server frames (counter `framesSent`, server side) (count) */ serverFramesSent: MetricDefinition;
       /** server bytes (counter `bytesSent`, server side) (bytes) */ serverBytesSent: MetricDefinition;
       /** messages the server stack refused to queue, as the stack counts them (count) */ stackDrops: MetricDefinition;
       /** mean CPU of the client processes together (%) */ clientCpuPercent: MetricDefinition;
@@ -283,7 +283,6 @@ export interface BuiltInScenarios {
       /** publications sent by the publishers (counter `published`) (count) */ published: MetricDefinition;
       /** what the subscribers should get: each topic's publications x its subscribers, from the schedule (counter `expected`) (count) */ expected: MetricDefinition;
       /** distinct publications that reached a subscriber (duplicates excluded) (counter `delivered`) (count) */ delivered: MetricDefinition;
-      /** delivered / expected (ratio) */ deliveredShare: MetricDefinition;
       /** publications a subscriber should have had and never got (counter `missing`) (count) */ missing: MetricDefinition;
       /** publications a subscriber got more than once (counter `duplicates`) (count) */ duplicates: MetricDefinition;
       /** publications that arrived after a later one of the same publisher on the same topic (counter `outOfOrder`) (count) */ outOfOrder: MetricDefinition;
@@ -303,6 +302,7 @@ export interface BuiltInScenarios {
       /** p99 of `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (ms) */ spreadP99Ms: MetricDefinition;
       /** maximum of `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (ms) */ spreadMaxMs: MetricDefinition;
       /** samples in `spread`: fairness: the first to the last delivery of one publication among a client process's subscribers of its topic (count) */ spreadSamples: MetricDefinition;
+      /** delivered / expected (ratio) */ deliveredShare: MetricDefinition;
       /** deliveries to all subscribers per second of publishing (publications / rate) (msg/s) */ deliveriesPerSec: MetricDefinition;
       /** mean CPU of the server (%) */ serverCpuPercent: MetricDefinition;
       /** highest memory (RSS) of the server (bytes) */ serverRssBytes: MetricDefinition;
@@ -318,52 +318,52 @@ export interface BuiltInScenarios {
       /** sustained: orders placed evenly over each phase */ samples: IntegerParameter;
     },
     {
-      /** median (p50) of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP50Ms: MetricDefinition;
       /** p90 of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP90Ms: MetricDefinition;
       /** p99 of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP99Ms: MetricDefinition;
       /** p99.9 of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP999Ms: MetricDefinition;
-      /** maximum of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMaxMs: MetricDefinition;
-      /** mean of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMeanMs: MetricDefinition;
       /** minimum of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMinMs: MetricDefinition;
       /** standard deviation of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsStdevMs: MetricDefinition;
       /** samples in `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (count) */ wsSamples: MetricDefinition;
-      /** median (p50) of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP50Ms: MetricDefinition;
       /** p90 of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP90Ms: MetricDefinition;
       /** p99 of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP99Ms: MetricDefinition;
       /** p99.9 of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP999Ms: MetricDefinition;
-      /** maximum of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMaxMs: MetricDefinition;
-      /** mean of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMeanMs: MetricDefinition;
       /** minimum of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMinMs: MetricDefinition;
       /** standard deviation of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restStdevMs: MetricDefinition;
-      /** samples in `rest`: poller: from the creation of a batch on the server until every update of it was seen (count) */ restSamples: MetricDefinition;
       /** batches (continuous) or orders (sustained) placed while the subscriber watched (counter `batchesExpectedWs`) (count) */ wsExpectedSamples: MetricDefinition;
       /** batches (continuous) or orders (sustained) placed while the poller watched (counter `batchesExpectedRest`) (count) */ restExpectedSamples: MetricDefinition;
-      /** REST mean - WS mean (ms) */ improvementMs: MetricDefinition;
-      /** (REST mean - WS mean) / REST mean x 100 (%) */ improvementPercent: MetricDefinition;
       /** updates seen before their creation time: the one-clock assumption broke (counter `negativeLatencies`) (count) */ negativeLatencies: MetricDefinition;
       /** HTTP reqs (counter `restRequests`) (count) */ restRequests: MetricDefinition;
       /** empty (counter `restEmptyPolls`) (count) */ restEmptyPolls: MetricDefinition;
       /** REST updates (counter `restUpdates`) (count) */ restUpdates: MetricDefinition;
+      /** polls late (counter `restPollsBehindSchedule`) (count) */ restPollsBehindSchedule: MetricDefinition;
+      /** WS updates (counter `wsUpdates`) (count) */ wsUpdates: MetricDefinition;
+      /** polls served (counter `pollsServed`, server side) (count) */ serverPollsServed: MetricDefinition;
+      /** updates created (counter `updatesCreated`, server side) (count) */ serverUpdatesCreated: MetricDefinition;
+      /** orders placed (counter `placeRequests`) (count) */ placeRequests: MetricDefinition;
+      /** errors (counter `errors`) (count) */ errors: MetricDefinition;
+      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
+      /** mean of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMeanMs: MetricDefinition;
+      /** median (p50) of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsP50Ms: MetricDefinition;
+      /** maximum of `ws`: subscriber: from the creation of a batch on the server until every update of it was seen (ms) */ wsMaxMs: MetricDefinition;
+      /** mean of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMeanMs: MetricDefinition;
+      /** median (p50) of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restP50Ms: MetricDefinition;
+      /** maximum of `rest`: poller: from the creation of a batch on the server until every update of it was seen (ms) */ restMaxMs: MetricDefinition;
+      /** samples in `rest`: poller: from the creation of a batch on the server until every update of it was seen (count) */ restSamples: MetricDefinition;
+      /** REST mean - WS mean (ms) */ improvementMs: MetricDefinition;
+      /** (REST mean - WS mean) / REST mean x 100 (%) */ improvementPercent: MetricDefinition;
       /** time the poller ran (ms) */ restPollActiveMs: MetricDefinition;
       /** polls the fixed-rate schedule asked for while the poller ran (one at its start, one per interval) (count) */ restPollsScheduled: MetricDefinition;
-      /** polls late (counter `restPollsBehindSchedule`) (count) */ restPollsBehindSchedule: MetricDefinition;
       /** REST wire up (counter `restWireBytesUp`) (bytes) */ restWireBytesUp: MetricDefinition;
       /** REST wire down (counter `restWireBytesDown`) (bytes) */ restWireBytesDown: MetricDefinition;
       /** (restWireBytesUp) / restUpdates, null when no update arrived (bytes) */ restWireBytesUpPerUpdate: MetricDefinition;
       /** (restWireBytesDown) / restUpdates, null when no update arrived (bytes) */ restWireBytesDownPerUpdate: MetricDefinition;
       /** poll bytes both ways, headers included ((restWireBytesUp + restWireBytesDown) / restUpdates, null when no update arrived) (bytes) */ restWireBytesPerUpdate: MetricDefinition;
       /** (restBodyBytesDown) / restUpdates, null when no update arrived (bytes) */ restBodyBytesDownPerUpdate: MetricDefinition;
-      /** WS updates (counter `wsUpdates`) (count) */ wsUpdates: MetricDefinition;
       /** (wsPayloadBytesDown) / wsUpdates, null when no update arrived (bytes) */ wsPayloadBytesDownPerUpdate: MetricDefinition;
       /** (wsPayloadBytesUp) / wsUpdates, null when no update arrived (bytes) */ wsPayloadBytesUpPerUpdate: MetricDefinition;
       /** every byte received on the WebSocket after the upgrade (wsWireBytesDown / wsUpdates, null where the client stack hands over no raw bytes) (bytes) */ wsWireBytesDownPerUpdate: MetricDefinition;
       /** server CPU time / wall time during the websocket phase (%) */ serverCpuPercentWebsocket: MetricDefinition;
       /** server CPU time / wall time during the rest phase (%) */ serverCpuPercentRest: MetricDefinition;
-      /** polls served (counter `pollsServed`, server side) (count) */ serverPollsServed: MetricDefinition;
-      /** updates created (counter `updatesCreated`, server side) (count) */ serverUpdatesCreated: MetricDefinition;
-      /** orders placed (counter `placeRequests`) (count) */ placeRequests: MetricDefinition;
-      /** errors (counter `errors`) (count) */ errors: MetricDefinition;
-      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
     }
   >;
   'reconnect-storm': Scenario<
@@ -397,7 +397,6 @@ export interface BuiltInScenarios {
       /** p99 of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackP99Ms: MetricDefinition;
       /** maximum of `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (ms) */ timeToBackMaxMs: MetricDefinition;
       /** samples in `timeToBack`: from the kill to the client's new connection open, over the clients that came back (all of them when never back is 0: then p50/p90/p99/max are the time until 50/90/99/100 % were back) (count) */ timeToBackSamples: MetricDefinition;
-      /** maximum of `serverDown`: from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered) (ms) */ serverDownMs: MetricDefinition;
       /** reconnect attempts, the successful ones included (counter `attempts`) (count) */ attempts: MetricDefinition;
       /** reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down) (counter `attemptsFailed`) (count) */ attemptsFailed: MetricDefinition;
       /** failed reconnect attempts: refused (counter `attemptsRefused`) (count) */ attemptsRefused: MetricDefinition;
@@ -407,6 +406,7 @@ export interface BuiltInScenarios {
       /** failed reconnect attempts: httpStatus (counter `attemptsHttpStatus`) (count) */ attemptsHttpStatus: MetricDefinition;
       /** failed reconnect attempts: other (counter `attemptsOther`) (count) */ attemptsOther: MetricDefinition;
       /** attempts under way when the window closed (neither open nor failed) (counter `attemptsAbandoned`) (count) */ attemptsAbandoned: MetricDefinition;
+      /** maximum of `serverDown`: from the kill until wsbench first saw the new server serving (its own server: the ready signal; a command: its first handshake answered) (ms) */ serverDownMs: MetricDefinition;
       /** highest CPU of the server: the highest of the server's 250 ms CPU samples in the window (its old and new process alike) (%) */ serverCpuPeak: MetricDefinition;
       /** highest memory (RSS) of the server: the server's largest RSS sample in the window (bytes) */ serverRssPeak: MetricDefinition;
       /** mean CPU of the server (%) */ serverCpuPercent: MetricDefinition;
@@ -430,6 +430,9 @@ export interface BuiltInScenarios {
       /** loopback source addresses 127.0.0.2.. to spread connections over (0 = one per 1000 connections above 1000) */ sourceAddresses: IntegerParameter;
     },
     {
+      /** srv sent slow (counter `sentSlow`, server side) (count) */ serverSentSlow: MetricDefinition;
+      /** messages to slow clients the stack refused to queue (counter `droppedSlow`, server side) (count) */ serverDroppedSlow: MetricDefinition;
+      /** messages to healthy clients the stack refused to queue (counter `droppedHealthy`, server side) (count) */ serverDroppedHealthy: MetricDefinition;
       /** conn (counter `connected`) (count) */ connected: MetricDefinition;
       /** slow (counter `slowConnected`) (count) */ slowConnected: MetricDefinition;
       /** fail (counter `connectFailed`) (count) */ connectFailed: MetricDefinition;
@@ -454,13 +457,10 @@ export interface BuiltInScenarios {
       /** slow clients whose connection the server closed during the stream (counter `slowClosed`) (count) */ slowClosed: MetricDefinition;
       /** median (p50) of `slowClosedByServerAfter`: from the stream's start to a slow client's connection closing (ms) */ slowClosedByServerAfterP50Ms: MetricDefinition;
       /** maximum of `slowClosedByServerAfter`: from the stream's start to a slow client's connection closing (ms) */ slowClosedByServerAfterMaxMs: MetricDefinition;
-      /** srv sent slow (counter `sentSlow`, server side) (count) */ serverSentSlow: MetricDefinition;
-      /** messages to slow clients the stack refused to queue (counter `droppedSlow`, server side) (count) */ serverDroppedSlow: MetricDefinition;
-      /** messages to healthy clients the stack refused to queue (counter `droppedHealthy`, server side) (count) */ serverDroppedHealthy: MetricDefinition;
+      /** growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second) (counter `serverSlowQueuedBytes`, per second of the window) (bytes/s) */ slowQueueGrowth: MetricDefinition;
       /** peak of the bytes the server had queued for its slow connections (bufferedAmountBytes of each, read every 100 ms), in MB (MB) */ serverSlowQueuedPeakMB: MetricDefinition;
       /** the same for the healthy connections (MB) */ serverHealthyQueuedPeakMB: MetricDefinition;
       /** the server's peak RSS in the window (from /proc) minus its RSS when the stream started, in MB (MB) */ serverRssGrowthMB: MetricDefinition;
-      /** growth of the server's queue for slow clients, as the stream reports it (over the window: its level at the stream's end, per second) (counter `serverSlowQueuedBytes`, per second of the window) (bytes/s) */ slowQueueGrowth: MetricDefinition;
       /** the server's peak RSS in the window, in MB (MB) */ serverRssMB: MetricDefinition;
     }
   >;
@@ -475,14 +475,9 @@ export interface BuiltInScenarios {
       /** p90 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP90Ms: MetricDefinition;
       /** p99 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP99Ms: MetricDefinition;
       /** p99.9 of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttP999Ms: MetricDefinition;
-      /** maximum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMaxMs: MetricDefinition;
-      /** mean of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMeanMs: MetricDefinition;
-      /** minimum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMinMs: MetricDefinition;
-      /** standard deviation of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttStdevMs: MetricDefinition;
       /** samples in `orderRtt`: order round trip: from sending the order to its acknowledgement (count) */ orderRttSamples: MetricDefinition;
       /** median (p50) of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP50Ms: MetricDefinition;
       /** p90 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP90Ms: MetricDefinition;
-      /** p99 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP99Ms: MetricDefinition;
       /** p99.9 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP999Ms: MetricDefinition;
       /** maximum of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckMaxMs: MetricDefinition;
       /** mean of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckMeanMs: MetricDefinition;
@@ -500,18 +495,23 @@ export interface BuiltInScenarios {
       /** samples in `tickDelay`: from the tick's intended broadcast time to its arrival at a client (count) */ tickDelaySamples: MetricDefinition;
       /** orders (counter `ordersSent`) (count) */ ordersSent: MetricDefinition;
       /** acked (counter `ordersAcked`) (count) */ ordersAcked: MetricDefinition;
-      /** orders still without an acknowledgement when the drain ended (counter `ordersUnanswered`) (count) */ ordersUnanswered: MetricDefinition;
       /** orders acknowledged per second of the window (counter `ordersAcked`, per second of the window) (msg/s) */ ordersPerSec: MetricDefinition;
+      /** orders still without an acknowledgement when the drain ended (counter `ordersUnanswered`) (count) */ ordersUnanswered: MetricDefinition;
       /** ticks (counter `ticksReceived`) (count) */ ticksReceived: MetricDefinition;
       /** ticks a client never got (sequence gaps) (counter `ticksMissed`) (count) */ ticksMissed: MetricDefinition;
       /** dup ticks (counter `ticksDuplicated`) (count) */ ticksDuplicated: MetricDefinition;
+      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
       /** broadcast (counter `ticksBroadcast`, server side) (count) */ ticksBroadcast: MetricDefinition;
-      /** ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down (count) */ ticksNominalPerConnection: MetricDefinition;
       /** server orders (counter `ordersReceived`, server side) (count) */ ordersReceivedByServer: MetricDefinition;
+      /** mean of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMeanMs: MetricDefinition;
+      /** maximum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMaxMs: MetricDefinition;
+      /** minimum of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttMinMs: MetricDefinition;
+      /** standard deviation of `orderRtt`: order round trip: from sending the order to its acknowledgement (ms) */ orderRttStdevMs: MetricDefinition;
+      /** p99 of `tickToAck`: from the tick's intended broadcast time to the acknowledgement of its order (ms) */ tickToAckP99Ms: MetricDefinition;
+      /** ticks one connection should have seen in the window at the nominal rate: window / tickInterval, rounded down (count) */ ticksNominalPerConnection: MetricDefinition;
       /** p99 of the server's `tickTimerLag`: how late the server's tick timer fired (ms) */ serverTickTimerLagP99Ms: MetricDefinition;
       /** maximum of the server's `tickTimerLag`: how late the server's tick timer fired (ms) */ serverTickTimerLagMaxMs: MetricDefinition;
       /** connections that closed on their own plus orders the server could not parse (count) */ errors: MetricDefinition;
-      /** lost (counter `connectionsLost`) (count) */ connectionsLost: MetricDefinition;
     }
   >;
 }

@@ -298,3 +298,4 @@ export type { ShardOptions, ShardStart } from './shard/shard-options.js';
 export type { ShardInfo, ShardSummary, MergeInfo, HistogramSettings } from './shard-types.js';
 export { BarrierServer } from './shard/barrier-server.js';
 export type { CheckIn, Release } from './shard/barrier-protocol.js';
+export { unreportedHistogram } from './scenario-kit/index.js';

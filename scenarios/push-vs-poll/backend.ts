@@ -6,7 +6,13 @@
  * start and end of a measured phase so the server can charge its own CPU time
  * to the approach that phase exercised.
  */
-import { messageText, type ServerConnection, type ServerLogic, type ServerScenarioContext } from 'wsbench/scenario';
+import {
+  messageText,
+  type Counter,
+  type ServerConnection,
+  type ServerLogic,
+  type ServerScenarioContext,
+} from 'wsbench/scenario';
 
 /** What subscribers receive and polls return, one per order. */
 export interface OrderUpdate {
@@ -43,8 +49,21 @@ export const PHASES = ['websocket', 'rest'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** Counter names the server keeps per phase. */
-export const phaseCpuCounter = (phase: Phase): string => `cpuUs_${phase}`;
-export const phaseWallCounter = (phase: Phase): string => `wallUs_${phase}`;
+export const phaseCpuCounter = (phase: Phase) => `cpuUs_${phase}` as const;
+export const phaseWallCounter = (phase: Phase) => `wallUs_${phase}` as const;
+
+/** The recorders the backend feeds, as the scenario declares them (server side). */
+export type BackendRecorders = Readonly<
+  Record<
+    | 'updatesCreated'
+    | 'updatesPushed'
+    | 'pollsServed'
+    | 'emptyPollsServed'
+    | ReturnType<typeof phaseCpuCounter>
+    | ReturnType<typeof phaseWallCounter>,
+    Counter
+  >
+>;
 
 /** Server CPU time over wall time in `phase`, in percent of one core; null when the phase never ran. */
 export function phaseCpuPercent(serverCounters: Readonly<Record<string, number>>, phase: Phase): number | null {
@@ -54,14 +73,16 @@ export function phaseCpuPercent(serverCounters: Readonly<Record<string, number>>
 
 const json = (value: unknown): { body: string } => ({ body: JSON.stringify(value) });
 
-export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
+export function orderBackend(ctx: ServerScenarioContext & { readonly recorders: BackendRecorders }): ServerLogic {
   /** Serialized updates; update id n sits at index n - 1. */
   const log: string[] = [];
   const subscribers = new Set<ServerConnection>();
-  const created = ctx.counter('updatesCreated');
-  const pushed = ctx.counter('updatesPushed');
-  const polls = ctx.counter('pollsServed');
-  const emptyPolls = ctx.counter('emptyPollsServed');
+  const {
+    updatesCreated: created,
+    updatesPushed: pushed,
+    pollsServed: polls,
+    emptyPollsServed: emptyPolls,
+  } = ctx.recorders;
   let nextBatch = 0;
   let phase: { name: Phase; cpu: NodeJS.CpuUsage; startUs: number } | null = null;
 
@@ -94,8 +115,8 @@ export function orderBackend(ctx: ServerScenarioContext): ServerLogic {
   const endPhase = (): void => {
     if (!phase) return;
     const cpu = process.cpuUsage(phase.cpu);
-    ctx.counter(phaseCpuCounter(phase.name)).add(cpu.user + cpu.system);
-    ctx.counter(phaseWallCounter(phase.name)).add(ctx.nowUs() - phase.startUs);
+    ctx.recorders[phaseCpuCounter(phase.name)].add(cpu.user + cpu.system);
+    ctx.recorders[phaseWallCounter(phase.name)].add(ctx.nowUs() - phase.startUs);
     phase = null;
   };
 

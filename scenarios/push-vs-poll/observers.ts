@@ -16,6 +16,31 @@ import {
 } from 'wsbench/scenario';
 import type { OrderUpdate, PollResponse } from './backend.js';
 
+/** The recorders the subscriber feeds, as the scenario declares them. */
+export interface SubscriberRecorders {
+  readonly ws: Recorder;
+  readonly negativeLatencies: Counter;
+  readonly wsUpdates: Counter;
+  readonly wsPayloadBytesDown: Counter;
+  readonly wsPayloadBytesUp: Counter;
+  readonly wsWireBytesDown: Counter;
+  readonly wsWireBytesUnavailable: Counter;
+  readonly errors: Counter;
+}
+
+/** The recorders the poller feeds, as the scenario declares them. */
+export interface PollerRecorders {
+  readonly rest: Recorder;
+  readonly negativeLatencies: Counter;
+  readonly restRequests: Counter;
+  readonly restEmptyPolls: Counter;
+  readonly restUpdates: Counter;
+  readonly restBodyBytesDown: Counter;
+  readonly restPollsBehindSchedule: Counter;
+  readonly restPollActiveUs: Counter;
+  readonly errors: Counter;
+}
+
 /** Counts the updates of each batch one observer has seen; records the batch when complete. */
 export class BatchTracker {
   private readonly seen = new Map<number, number>();
@@ -53,15 +78,16 @@ export interface Subscriber {
   close(): Promise<void>;
 }
 
-export async function openSubscriber(ctx: ClientScenarioContext, guard: ProtocolGuard): Promise<Subscriber> {
-  const tracker = new BatchTracker(ctx.histogram('ws'), ctx.counter('negativeLatencies'));
-  const updates = ctx.counter('wsUpdates');
-  const bytesDown = ctx.counter('wsPayloadBytesDown');
-  const bytesUp = ctx.counter('wsPayloadBytesUp');
-  const errors = ctx.counter('errors');
+export async function openSubscriber(
+  ctx: ClientScenarioContext & { readonly recorders: SubscriberRecorders },
+  guard: ProtocolGuard,
+): Promise<Subscriber> {
+  const { recorders } = ctx;
+  const tracker = new BatchTracker(recorders.ws, recorders.negativeLatencies);
+  const { wsUpdates: updates, wsPayloadBytesDown: bytesDown, wsPayloadBytesUp: bytesUp, errors } = recorders;
   let confirm: () => void = () => undefined;
   let alive = true;
-  const wireDown = ctx.counter('wsWireBytesDown');
+  const wireDown = recorders.wsWireBytesDown;
   const options = {
     onMessage(data: MessageData) {
       const nowUs = ctx.nowUs();
@@ -89,7 +115,8 @@ export async function openSubscriber(ctx: ClientScenarioContext, guard: Protocol
     connection = await ctx.connect({ ...options, onWireData: (chunk) => wireDown.add(chunk.byteLength) });
   } catch (error) {
     ctx.note(`push-vs-poll: WebSocket wire bytes not counted (${(error as Error).message}); payload bytes are`);
-    ctx.counter('wsWireBytesUnavailable').add();
+    // Taken only here: a stack that hands over its bytes leaves this counter out of the result.
+    recorders.wsWireBytesUnavailable.add();
     connection = await ctx.connect(options);
   }
   return {
@@ -117,15 +144,19 @@ export interface Poller {
   wireBytes(): { sentBytes: number; receivedBytes: number };
 }
 
-export function createPoller(ctx: ClientScenarioContext, intervalMs: number): Poller {
-  const tracker = new BatchTracker(ctx.histogram('rest'), ctx.counter('negativeLatencies'));
-  const requests = ctx.counter('restRequests');
-  const empty = ctx.counter('restEmptyPolls');
-  const delivered = ctx.counter('restUpdates');
-  const bodyBytes = ctx.counter('restBodyBytesDown');
-  const behind = ctx.counter('restPollsBehindSchedule');
-  const activeUs = ctx.counter('restPollActiveUs');
-  const errors = ctx.counter('errors');
+export function createPoller(
+  ctx: ClientScenarioContext & { readonly recorders: PollerRecorders },
+  intervalMs: number,
+): Poller {
+  const { recorders } = ctx;
+  const tracker = new BatchTracker(recorders.rest, recorders.negativeLatencies);
+  const { restRequests: requests, restEmptyPolls: empty, restUpdates: delivered } = recorders;
+  const {
+    restBodyBytesDown: bodyBytes,
+    restPollsBehindSchedule: behind,
+    restPollActiveUs: activeUs,
+    errors,
+  } = recorders;
   // Its own connection, so its byte count holds polls only (not the order-placing POSTs).
   const http = ctx.newHttpClient();
   let stopping: AbortController | null = null;

@@ -6,31 +6,54 @@
  */
 import {
   classifyHandshakeFailure,
-  handshakeFailureCounters,
-  handshakeFailureMetrics,
-  total,
-  type ClientScenarioContext,
+  counter,
+  HANDSHAKE_FAILURES,
+  handshakeFailureKey,
+  type Counter,
+  type CounterDeclaration,
   type HandshakeFailure,
+  type HandshakeFailureKey,
 } from 'wsbench/scenario';
 
-/** `attemptsFailed` and one metric per reason: attemptsRefused ... attemptsOther. */
-export const ATTEMPT_FAILURE_METRICS = {
-  attemptsFailed: total('attemptsFailed', 'failed', {
-    better: 'lower',
-    description:
-      'reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down)',
+/** A counter reporting its total, keyed as itself. */
+type TotalCounter = CounterDeclaration<'*', never, 'client'>;
+
+/** The recorders to spread into `recorders`: `attemptsFailed` and one per reason, attemptsRefused ... attemptsOther. */
+export const ATTEMPT_FAILURE_RECORDERS = {
+  attemptsFailed: counter({
+    total: {
+      header: 'failed',
+      better: 'lower',
+      description:
+        'reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down)',
+    },
   }),
-  ...handshakeFailureMetrics(
-    'attempts',
-    (f) => (f === 'httpStatus' ? 'HTTP status' : f),
-    (f) => `failed reconnect attempts: ${f}`,
-  ),
+  ...(Object.fromEntries(
+    HANDSHAKE_FAILURES.map((f) => [
+      handshakeFailureKey('attempts', f),
+      counter({
+        total: {
+          header: f === 'httpStatus' ? 'HTTP status' : f,
+          better: 'lower',
+          description: `failed reconnect attempts: ${f}`,
+        },
+      }),
+    ]),
+  ) as Record<HandshakeFailureKey<'attempts'>, TotalCounter>),
 };
 
+type AttemptFailureRecorders = Readonly<Record<keyof typeof ATTEMPT_FAILURE_RECORDERS, Counter>>;
+
 /** Counts one failed attempt by its reason, and notes the first message of each reason. */
-export function attemptFailureCounter(ctx: Pick<ClientScenarioContext, 'counter' | 'note'>): (message: string) => void {
-  const failed = ctx.counter('attemptsFailed');
-  const byReason = handshakeFailureCounters(ctx, 'attempts');
+export function attemptFailureCounter(ctx: {
+  recorders: AttemptFailureRecorders;
+  note(text: string): void;
+}): (message: string) => void {
+  // Every one taken now: a reason that never failed reads a measured 0.
+  const failed = ctx.recorders.attemptsFailed;
+  const byReason = Object.fromEntries(
+    HANDSHAKE_FAILURES.map((f) => [f, ctx.recorders[handshakeFailureKey('attempts', f)]]),
+  ) as Record<HandshakeFailure, Counter>;
   const noted = new Set<HandshakeFailure>();
   return (message) => {
     const reason = classifyHandshakeFailure(message);

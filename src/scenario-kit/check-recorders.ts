@@ -70,8 +70,8 @@ export function recordersProblem(definition: AnyDefinition): string | null {
       return `${at}.side must be 'client' or 'server' (it is ${JSON.stringify(side)})`;
     if (kind === 'histogram') {
       const { stats, primary, unit } = declaration as { stats: unknown[]; primary: unknown[]; unit: unknown };
-      if (!Array.isArray(stats) || stats.length === 0)
-        return `${at}.stats must list at least one statistic (${STATS.join(', ')})`;
+      // An empty list is unreportedHistogram()'s: recorded, its metrics (if any) written in `metrics`.
+      if (!Array.isArray(stats)) return `${at}.stats must be a list of statistics (${STATS.join(', ')})`;
       const bad = stats.findIndex((stat) => !STATS.includes(stat as HistogramStat));
       if (bad >= 0) return `${at}.stats[${bad}] "${String(stats[bad])}" is not a statistic (${STATS.join(', ')})`;
       const stray = (Array.isArray(primary) ? primary : []).findIndex((stat) => !stats.includes(stat));

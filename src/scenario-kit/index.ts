@@ -182,3 +182,5 @@ export type {
   IntervalLatency,
   LoadModelInfo,
 } from '../result-types.js';
+// A histogram recorded but reporting no metric of its own (issue 40).
+export { unreportedHistogram } from './unreported-histogram.js';
