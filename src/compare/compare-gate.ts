@@ -129,6 +129,17 @@ export function gate(comparison: Comparison, pct: number, inconclusivePolicy: In
   };
 }
 
+/**
+ * What would narrow an inconclusive change's interval. Between two servers of one run, more rounds;
+ * between two files, more rounds only down to how far two runs of one build land apart
+ * (src/stats/separate-runs.ts), so the words point to measuring both in one run.
+ */
+export function whatNarrowsIt(comparison: Pick<Comparison, 'servers'>): string {
+  return comparison.servers
+    ? 'more rounds, --repeat, narrow it'
+    : 'more rounds, --repeat, narrow it down to how far two runs of one build land apart; both builds in one run, compare FILE --servers base,new, narrow it further';
+}
+
 function summaryLine(
   comparison: Comparison,
   pct: number,
@@ -140,7 +151,7 @@ function summaryLine(
   const compared = `${count(comparison.cells.length, 'cell')} compared`;
   const undecided =
     inconclusive > 0
-      ? `; ${count(inconclusive, 'change')} inconclusive (the data cannot tell: more rounds, --repeat, narrow it)`
+      ? `; ${count(inconclusive, 'change')} inconclusive (the data cannot tell: ${whatNarrowsIt(comparison)})`
       : '';
   if (regressions > 0) {
     return (
@@ -152,7 +163,7 @@ function summaryLine(
   if (inconclusive > 0 && policy === 'fail') {
     return (
       `gate failed ${at} with --inconclusive fail: none regressed, but ${count(inconclusive, 'change')} in ${compared} inconclusive` +
-      ' (the interval reaches beyond the threshold; more rounds, --repeat, narrow it)'
+      ` (the interval reaches beyond the threshold; ${whatNarrowsIt(comparison)})`
     );
   }
   const skippedBoth = comparison.cells.filter((c) => c.baseStatus === 'skipped' && c.nextStatus === 'skipped').length;

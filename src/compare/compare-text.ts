@@ -9,7 +9,7 @@ import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compar
 import { MIN_NOISE_WINDOW_MS } from './compare-noise.js';
 import { MIN_ROUNDS } from '../stats/round-spread.js';
 import { RUN_SPREAD } from '../stats/separate-runs.js';
-import { countedByGate, formatChange, gateLines, type Gate } from './compare-gate.js';
+import { countedByGate, formatChange, gateLines, whatNarrowsIt, type Gate } from './compare-gate.js';
 import { formatNumber } from '../report/run/table.js';
 import { terminalText } from '../escape/terminal.js';
 
@@ -37,7 +37,7 @@ export function verdictLegend(
   return (
     `verdict (margin ${m}, ${source}): REGRESSED = the whole interval on the worse side of 0 and the change worse by more than ${m}` +
     ' (a status change for the worse, a missing cell or a rise in errors: at any size); improved = the same on the better side;' +
-    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): more rounds (--repeat) narrow it` +
+    ` unchanged = the whole interval within ±${m}; inconclusive = the data cannot tell (the interval holds 0 and reaches beyond ±${m}, or the change may be smaller than ${m}): ${whatNarrowsIt(comparison ?? {})}` +
     (comparison?.cells.some((c) => c.deltas.some((d) => d.noiseUnmeasured !== undefined && d.role !== 'cost'))
       ? `; a rate, srv CPU % or srv RSS measured in fewer than ${MIN_ROUNDS} rounds of windows under ${MIN_NOISE_WINDOW_MS / 1000} s is inconclusive at any size` +
         ` ("window too short to measure its noise": too short for per-second rates, so nothing shows how far two runs differ): --repeat ${MIN_ROUNDS} or longer windows measure it`

@@ -31,7 +31,7 @@ export const RUN_SPREAD = 0.05 / Math.SQRT2;
 /** a over b, a and b measured in two separate runs, with the run-to-run spread added (see above); null as unpairedLogRatio. */
 export function separateRunsLogRatio(a: Side, b: Side): LogRatio | null {
   const welch = unpairedLogRatio(a, b);
-  if (!welch || welch.basis !== 'rounds') return welch;
+  if (welch?.basis !== 'rounds') return welch;
   const parts = [a, b].map(runLevelSpread);
   if (parts.some((p) => p === null)) return welch;
   const spread = combineIndependent(parts.flatMap((p) => p ?? []));
