@@ -468,8 +468,9 @@ function delta(
  * The change of next over base in percent, with its interval, by the one test of src/stats/two-cells.ts:
  * the pooled change (what the base and new columns show), with the interval of the design's test (paired
  * by round within one run, with the unpaired one beside it and the paired estimate; between two files,
- * Welch's with the run-to-run spread of src/stats/separate-runs.ts). A window cannot see how far two runs differ, so a change measured from one is never given an
- * interval narrower than the run-to-run band (`bandPct`); with no interval at all the band alone makes it.
+ * Welch's with the run-to-run spread of src/stats/separate-runs.ts). A window cannot see how far two runs
+ * differ, so a change measured from one is never given an interval narrower than the run-to-run band
+ * (`bandPct`); with no interval at all the band alone makes it.
  */
 function changeInterval(
   b: Side,

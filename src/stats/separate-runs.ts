@@ -3,9 +3,10 @@
  * machine happened to be when it ran, and the rounds within one run cannot see
  * that. Measured on a 2-core VM, `run echo --servers ws --clients ws --repeat 5
  * --duration 1s` run back to back 11, 16, 16 and 18 times: the runs' own
- * levels spread with a standard deviation of 9 % to 16 % (p50, msg/s, server
- * CPU per message), while the rounds within the steadiest runs spread 2 %, and
- * their standard error, what Welch's t on the rounds uses, said 1 %. Welch's
+ * levels spread with a standard deviation of 6 % to 14 % (p50, msg/s, server
+ * CPU per message; up to 31 % in the set where a build ran beside one run),
+ * while the rounds within the steadiest runs spread 1 % to 4 %, and their
+ * standard error, what Welch's t on the rounds uses, said under 2 %. Welch's
  * interval then called identical builds changed in 80 of 448 pairs of runs.
  *
  * So between two files the run is the unit: each side's level is known to
