@@ -6,7 +6,9 @@
 import { hostServerLogic } from '../src/child/hosted-server-logic.js';
 import { MetricsRegistry } from '../src/measure/metrics.js';
 import { uwsServer } from '../src/servers/uws.js';
-import type { AnyScenario, ParamValues, ServerLogic } from '../src/index.js';
+import type { AnyScenario } from '../src/scenario-types.js';
+import type { ParamValues } from '../src/declaration-types.js';
+import type { ServerLogic } from '../src/scenario-kit/index.js';
 
 export interface ScenarioServer {
   url: string;

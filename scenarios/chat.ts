@@ -21,7 +21,6 @@ import {
   ProtocolGuard,
   parseJson,
   type ClientConnection,
-  type CellMeasurements,
   type MetricInput,
 } from 'wsbench/scenario';
 import { ChatRoom } from './chat/chat-room.js';
@@ -48,7 +47,7 @@ const DRAIN_BASE_MS = 3000;
 type ChatParams = { members: number; queue: string; queuePolicy: string };
 
 /** sent x (members - 1): every message goes to every other member. */
-function expectedOf(measurements: CellMeasurements, members: number): number {
+function expectedOf(measurements: MetricInput['measurements'], members: number): number {
   return (measurements.counters.sent ?? 0) * (members - 1);
 }
 

@@ -20,15 +20,11 @@ import {
   connectionShare,
   counter,
   defineScenario,
-  HANDSHAKE_FAILURES,
-  handshakeFailureKey,
+  handshakeFailureCounters,
+  handshakeFailureRecorders,
   histogram,
   sleep,
   type ClientConnection,
-  type Counter,
-  type CounterDeclaration,
-  type HandshakeFailure,
-  type HandshakeFailureKey,
   type MetricInput,
 } from 'wsbench/scenario';
 
@@ -46,12 +42,10 @@ function serverCpuPerHandshakeUs({ measurements: m, resources: { server } }: Met
 }
 
 /** One counter per class of failed handshake, the breakdown of handshakeFailed: handshakeFailedRefused .. handshakeFailedOther. */
-const HANDSHAKE_FAILURE_RECORDERS = Object.fromEntries(
-  HANDSHAKE_FAILURES.map((f) => [
-    handshakeFailureKey('handshakeFailed', f),
-    counter({ total: { header: `fail ${f}`, better: 'lower' } }),
-  ]),
-) as Record<HandshakeFailureKey<'handshakeFailed'>, CounterDeclaration<'*', never, 'client'>>;
+const HANDSHAKE_FAILURE_RECORDERS = handshakeFailureRecorders('handshakeFailed', (f) => ({
+  header: `fail ${f}`,
+  better: 'lower',
+}));
 
 export default defineScenario({
   name: 'churn',
@@ -135,9 +129,7 @@ export default defineScenario({
     const { handshake, tcpConnect: tcp, tlsHandshake: tls, upgrade, exchange } = ctx.recorders;
     const { attempts, opened, handshakeFailed: failed, exchanged, exchangeFailed, stepsHidden } = ctx.recorders;
     // Each class's counter taken now, so a class that never happened reads a counted 0.
-    const byFailure = Object.fromEntries(
-      HANDSHAKE_FAILURES.map((f) => [f, ctx.recorders[handshakeFailureKey('handshakeFailed', f)]]),
-    ) as Record<HandshakeFailure, Counter>;
+    const byFailure = handshakeFailureCounters(ctx.recorders, 'handshakeFailed');
     const noted = new Set<string>();
     const noteOnce = (text: string): void => {
       if (noted.has(text)) return;

@@ -34,10 +34,7 @@ import {
   type ClientConnection,
   type MetricInput,
   type ValueWithResolution,
-  SERVER_CPU_METRIC,
-  SERVER_RSS_METRIC,
-  CLIENT_CPU_METRIC,
-  CLIENT_RSS_METRIC,
+  RESOURCE_METRICS,
 } from 'wsbench/scenario';
 import { decodePriceTick, encodePriceTick, priceWalk } from './fanout/price-message.js';
 
@@ -334,10 +331,10 @@ export default defineScenario({
           (c.received ?? 0) > 0 ? (c.rxBytes ?? 0) / (c.received ?? 0) : null,
       },
     },
-    serverCpuPercent: SERVER_CPU_METRIC,
-    serverRssBytes: SERVER_RSS_METRIC,
-    clientCpuPercent: CLIENT_CPU_METRIC,
-    clientRssBytes: CLIENT_RSS_METRIC,
+    serverCpuPercent: RESOURCE_METRICS.serverCpu,
+    serverRssBytes: RESOURCE_METRICS.serverRss,
+    clientCpuPercent: RESOURCE_METRICS.clientCpu,
+    clientRssBytes: RESOURCE_METRICS.clientRss,
     clientRssMB: {
       header: 'cli MB',
       unit: 'MB',

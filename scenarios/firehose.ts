@@ -26,8 +26,7 @@ import {
   type ScenarioConnectOptions,
   type MetricDefinition,
   type MetricInput,
-  CLIENT_CPU_METRIC,
-  CLIENT_RSS_METRIC,
+  RESOURCE_METRICS,
 } from 'wsbench/scenario';
 import { buildOrderBookFeed, INSTRUMENTS } from './firehose/order-book-feed.js';
 import { FeedSender, prepareFeed, prepareText, sendCounted, type SendCounters } from './firehose/feed-sender.js';
@@ -375,8 +374,8 @@ export default defineScenario({
         compute: ({ stackDrops }: MetricInput) => stackDrops,
       },
     },
-    clientCpuPercent: CLIENT_CPU_METRIC,
-    clientRssBytes: CLIENT_RSS_METRIC,
+    clientCpuPercent: RESOURCE_METRICS.clientCpu,
+    clientRssBytes: RESOURCE_METRICS.clientRss,
   },
   table: [
     'messagesPerSec',

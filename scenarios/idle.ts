@@ -26,9 +26,7 @@ import {
   serverRssPerConnection,
   type ClientConnection,
   type MetricInput,
-  SERVER_CPU_METRIC,
-  SERVER_RSS_METRIC,
-  CLIENT_CPU_METRIC,
+  RESOURCE_METRICS,
 } from 'wsbench/scenario';
 
 /** Spacing of the ping scheduler's timer. */
@@ -229,9 +227,9 @@ export default defineScenario({
         },
       },
     },
-    serverCpuPercent: SERVER_CPU_METRIC,
-    serverRssBytes: SERVER_RSS_METRIC,
-    clientCpuPercent: CLIENT_CPU_METRIC,
+    serverCpuPercent: RESOURCE_METRICS.serverCpu,
+    serverRssBytes: RESOURCE_METRICS.serverRss,
+    clientCpuPercent: RESOURCE_METRICS.clientCpu,
   },
   table: [
     'connected',

@@ -13,27 +13,24 @@
  * topics, socket.io rooms, a topic map on ws and Deno), speaking the protocol of
  * docs/protocols/pubsub.md; or a real broker started by --server-cmd (or a
  * --target), spoken to in its own protocol, which the `broker` parameter names
- * (the protocol clients of the kit: NATS, MQTT, STOMP, graphql-ws).
+ * (its protocol clients in pubsub/brokers/: NATS, MQTT, STOMP, graphql-ws).
  */
 import {
   counter,
   defineScenario,
-  graphqlWsPubSub,
   histogram,
   messageText,
-  mqttPubSub,
-  natsPubSub,
   parseJson,
-  stompPubSub,
+  RESOURCE_METRICS,
   streamEnd,
-  wsbenchPubSub,
-  type BrokerClient,
   type MetricInput,
-  type BrokerProtocol,
-  SERVER_CPU_METRIC,
-  SERVER_RSS_METRIC,
-  CLIENT_CPU_METRIC,
 } from 'wsbench/scenario';
+import type { BrokerClient, BrokerProtocol } from './pubsub/brokers/broker-client.js';
+import { graphqlWsPubSub } from './pubsub/brokers/graphql-ws.js';
+import { mqttPubSub } from './pubsub/brokers/mqtt.js';
+import { natsPubSub } from './pubsub/brokers/nats.js';
+import { stompPubSub } from './pubsub/brokers/stomp.js';
+import { wsbenchPubSub } from './pubsub/brokers/wsbench-pubsub.js';
 import { runSchedule } from './pubsub/publisher.js';
 import {
   decodePublication,
@@ -359,9 +356,9 @@ export default defineScenario({
       },
     },
     // The table shows the server's CPU and RSS of every cell; these make them comparable metrics too.
-    serverCpuPercent: SERVER_CPU_METRIC,
-    serverRssBytes: SERVER_RSS_METRIC,
-    clientCpuPercent: CLIENT_CPU_METRIC,
+    serverCpuPercent: RESOURCE_METRICS.serverCpu,
+    serverRssBytes: RESOURCE_METRICS.serverRss,
+    clientCpuPercent: RESOURCE_METRICS.clientCpu,
   },
   table: [
     'expected',

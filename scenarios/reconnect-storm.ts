@@ -30,15 +30,13 @@ import {
   defineScenario,
   histogram,
   openPaced,
-  RECONNECT_POLICIES,
-  reconnectDelays,
   sleep,
   unreportedHistogram,
   type ClientConnection,
-  SERVER_CPU_METRIC,
-  CLIENT_CPU_METRIC,
+  RESOURCE_METRICS,
 } from 'wsbench/scenario';
 import { ATTEMPT_FAILURE_RECORDERS, attemptFailureCounter } from './reconnect-storm/attempt-failures.js';
+import { RECONNECT_POLICIES, reconnectDelays } from './reconnect-storm/reconnect-delays.js';
 
 /** One client: its connection while it has one, when it last came back, and whether an attempt is under way. */
 interface Client {
@@ -319,8 +317,8 @@ export default defineScenario({
       source: { resource: 'server', stat: 'rssMax' },
       description: "the server's largest RSS sample in the window",
     },
-    serverCpuPercent: SERVER_CPU_METRIC,
-    clientCpuPercent: CLIENT_CPU_METRIC,
+    serverCpuPercent: RESOURCE_METRICS.serverCpu,
+    clientCpuPercent: RESOURCE_METRICS.clientCpu,
   },
   table: [
     'connected',

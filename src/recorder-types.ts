@@ -22,6 +22,7 @@ export interface SizeRecorder {
   recordBytes(bytes: number): void;
 }
 
+/** A named counter of this process, summed over processes: `add()` counts, `value()` reads this process's total. */
 export interface Counter {
   add(amount?: number): void;
   value(): number;

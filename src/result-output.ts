@@ -16,6 +16,7 @@ export interface WrittenReport {
   problem: string | null;
 }
 
+/** What writeResultAndReport() wrote: where the result went (saved) and the report files beside it. */
 export interface WrittenOutput extends WrittenReport {
   saved: SavedResult;
 }

@@ -7,6 +7,7 @@ import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './dec
 import type { MergeInfo, ShardInfo } from './shard-types.js';
 import type { CapacitySection, SloClause } from './capacity-types.js';
 
+/** The version of the result JSON's shape this wsbench writes (schema/ holds each version's schema). */
 export const SCHEMA_VERSION = 3;
 
 /** Which wire protocol a stack speaks; only stacks of the same protocol can be paired. */
@@ -463,6 +464,10 @@ export interface SkippedCell<P extends ParamValues = ParamValues> extends CellId
 export type FailedCell<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> =
   | FailedMeasuredCell<V, P>
   | FailedEmptyCell<P>;
+/**
+ * One cell of a run (a server, a client, a parameter set), a union by `status`: measured (`ok`, `errors`, `failed`) or
+ * not.
+ */
 export type CellResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> =
   | OkCell<V, P>
   | ErrorsCell<V, P>

@@ -51,6 +51,7 @@ export interface RunOptions<
   png?: boolean;
 }
 
+/** A run checked and planned, nothing started: what planRun() returns and execute() runs. */
 export interface RunPlan extends MatrixPlan {
   shard: ShardOptions | null;
 }
@@ -112,6 +113,7 @@ export async function run<
   Cl extends string = never,
   F extends string = never,
 >(options: RunOptions<S, Sv, Cl, F>): Promise<ResultOf<S>>;
+/** The same run with the scenario first: `run('echo', { params })`. */
 export async function run<
   S extends ScenarioRef,
   Sv extends string = never,

@@ -43,7 +43,9 @@ export type StackNameInput<T extends string, Known extends string> = string exte
     : Known;
 
 // Looked up by names read from input, hence indexed by any string.
+/** The server stacks wsbench runs, by name, each loading its adapter when asked. */
 export const serverStacks: Record<string, () => Promise<ServerAdapter>> = SERVER_STACKS;
+/** The client stacks wsbench runs, by name, each loading its adapter when asked. */
 export const clientStacks: Record<string, () => Promise<ClientAdapter>> = CLIENT_STACKS;
 
 /**

@@ -1,8 +1,13 @@
 /** The capacity search against fake steps whose capacity is known: ramp, bisect, saturation, refusals. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { searchCapacity, tolerance, type SearchSettings, type StepJudgement } from '../src/index.js';
-import { nonMonotonic } from '../src/capacity/search.js';
+import {
+  nonMonotonic,
+  searchCapacity,
+  tolerance,
+  type SearchSettings,
+  type StepJudgement,
+} from '../src/capacity/search.js';
 
 const settings: SearchSettings = {
   start: 100,

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import fanout from '../scenarios/fanout.js';
 import { scenarioInfo } from '../src/engine/scenario-info.js';
 import { upgradeV1, type V1Result } from '../src/result-upgrade.js';
-import { checkSlo, judgeCell, parseSlo, type ScenarioInfo } from '../src/index.js';
-import { describeBreak } from '../src/capacity/judge.js';
+import type { ScenarioInfo } from '../src/index.js';
+import { checkSlo, parseSlo } from '../src/slo/grammar.js';
+import { describeBreak, judgeCell } from '../src/capacity/judge.js';
 import { cell, resources, scenarioInfo as syntheticInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, runCli } from './support.js';
 

@@ -26,7 +26,8 @@ import {
   quotedFigures,
   staleFigures,
 } from './package-figures.js';
-import { isMeasured, type BenchResult, type RuntimeInfo, type StackInfo } from '../src/index.js';
+import { isMeasured, type BenchResult } from '../src/index.js';
+import type { RuntimeInfo, StackInfo } from '../src/result-types.js';
 
 /** What `wsbench list --json` prints, as far as these tests read it. */
 interface Listing {

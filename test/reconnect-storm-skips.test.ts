@@ -7,7 +7,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocketServer } from 'ws';
-import { defineScenario, run } from '../src/index.js';
+import { run } from '../src/index.js';
+import { defineScenario } from '../src/scenario-kit/index.js';
 import { runCli } from './support.js';
 import { fixtureCommand, newTag } from './foreign-processes.js';
 

@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openFileLimit, run, type CellResult } from '../src/index.js';
+import { run, type CellResult } from '../src/index.js';
+import { openFileLimit } from '../src/open-file-limit.js';
 import siblings from './fixtures/sibling-scenario.js';
 import { connectPhaseProblem } from '../src/scenario-kit/index.js';
 import { NODE_SHARES_PORTS } from '../src/runtimes/reuse-port.js';

@@ -5,7 +5,7 @@
  * run options that set them come with the engine's TLS axis).
  */
 import { fileURLToPath } from 'node:url';
-import type { ClientTls, ServerTls, TlsSession } from '../src/index.js';
+import type { ClientTls, ServerTls, TlsSession } from '../src/adapter-types.js';
 import { ManagedChild } from '../src/child-processes.js';
 import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
 

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeCertificate } from '../src/index.js';
+import { makeCertificate } from '../src/tls/certificate.js';
 import { loadClientAdapter } from '../src/stacks.js';
 import { exchange, startServerChild, type ServerChild } from './tls-children.js';
 

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeCertificate, type TlsCertificate } from '../src/index.js';
+import { makeCertificate, type TlsCertificate } from '../src/tls/certificate.js';
 import { loadClientAdapter } from '../src/stacks.js';
 import { exchange, startServerChild, type ServerChild } from './tls-children.js';
 

@@ -6,7 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyHandshakeFailure, makeCertificate, type TlsCertificate } from '../src/index.js';
+import { classifyHandshakeFailure } from '../src/scenario-kit/index.js';
+import { makeCertificate, type TlsCertificate } from '../src/tls/certificate.js';
 import { exchange, startServerChild, type ServerChild } from './tls-children.js';
 
 let served: TlsCertificate;

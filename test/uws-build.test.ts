@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { isNativeFunction } from '../src/servers/uws-build.js';
 import { runCli, tempDir } from './support.js';
-import type { BenchResult, StackInfo } from '../src/index.js';
+import type { BenchResult } from '../src/index.js';
+import type { StackInfo } from '../src/result-types.js';
 
 async function listStacks(env: NodeJS.ProcessEnv = {}): Promise<StackInfo[]> {
   const outcome = await runCli(['list', '--json'], { env });

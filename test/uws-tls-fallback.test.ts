@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { makeCertificate } from '../src/index.js';
+import { makeCertificate } from '../src/tls/certificate.js';
 import { isNativeFunction, loadUws } from '../src/servers/uws-build.js';
 import { startServerChild } from './tls-children.js';
 

@@ -9,7 +9,7 @@
  * way `for (const c of room) await c.send(m)` does. Work per post is a few
  * array operations: no parsing beyond a prefix test, no IPC.
  */
-import type { ServerConnection, Clock, Counter, Recorder } from 'wsbench/scenario';
+import type { Counter, Recorder, ServerConnection, ServerScenarioContext } from 'wsbench/scenario';
 
 export interface RoomOptions {
   /** How long the moderator holds each post; 0 = no moderator. */
@@ -74,7 +74,7 @@ export class ChatRoom {
   constructor(
     private readonly options: RoomOptions,
     private readonly metrics: RoomMetrics,
-    private readonly clock: Clock,
+    private readonly clock: Pick<ServerScenarioContext, 'nowUs'>,
     private readonly members: () => ReadonlySet<ServerConnection>,
   ) {}
 

@@ -7,16 +7,10 @@
 import {
   classifyHandshakeFailure,
   counter,
-  HANDSHAKE_FAILURES,
-  handshakeFailureKey,
+  handshakeFailureCounters,
+  handshakeFailureRecorders,
   type Counter,
-  type CounterDeclaration,
-  type HandshakeFailure,
-  type HandshakeFailureKey,
 } from 'wsbench/scenario';
-
-/** A counter reporting its total, keyed as itself. */
-type TotalCounter = CounterDeclaration<'*', never, 'client'>;
 
 /** The recorders to spread into `recorders`: `attemptsFailed` and one per reason, attemptsRefused ... attemptsOther. */
 export const ATTEMPT_FAILURE_RECORDERS = {
@@ -28,18 +22,11 @@ export const ATTEMPT_FAILURE_RECORDERS = {
         'reconnect attempts that did not open, whatever the reason (refused ones are expected while the server is down)',
     },
   }),
-  ...(Object.fromEntries(
-    HANDSHAKE_FAILURES.map((f) => [
-      handshakeFailureKey('attempts', f),
-      counter({
-        total: {
-          header: f === 'httpStatus' ? 'HTTP status' : f,
-          better: 'lower',
-          description: `failed reconnect attempts: ${f}`,
-        },
-      }),
-    ]),
-  ) as Record<HandshakeFailureKey<'attempts'>, TotalCounter>),
+  ...handshakeFailureRecorders('attempts', (f) => ({
+    header: f === 'httpStatus' ? 'HTTP status' : f,
+    better: 'lower',
+    description: `failed reconnect attempts: ${f}`,
+  })),
 };
 
 type AttemptFailureRecorders = Readonly<Record<keyof typeof ATTEMPT_FAILURE_RECORDERS, Counter>>;
@@ -51,10 +38,8 @@ export function attemptFailureCounter(ctx: {
 }): (message: string) => void {
   // Every one taken now: a reason that never failed reads a measured 0.
   const failed = ctx.recorders.attemptsFailed;
-  const byReason = Object.fromEntries(
-    HANDSHAKE_FAILURES.map((f) => [f, ctx.recorders[handshakeFailureKey('attempts', f)]]),
-  ) as Record<HandshakeFailure, Counter>;
-  const noted = new Set<HandshakeFailure>();
+  const byReason = handshakeFailureCounters(ctx.recorders, 'attempts');
+  const noted = new Set<string>();
   return (message) => {
     const reason = classifyHandshakeFailure(message);
     failed.add();

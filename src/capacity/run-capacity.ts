@@ -54,6 +54,7 @@ const DEFAULT_CONFIRM = 2;
 /** Why a server has no search: the run stopped first. */
 const NOT_REACHED = "the search was interrupted before this server's turn";
 
+/** capacity()'s options: the scenario, the servers and client, the SLO, the load parameter to raise and how. */
 export interface CapacityOptions {
   /** A built-in scenario's name, a path or file URL of a module exporting one, or the scenario itself. */
   scenario: ScenarioRef;
@@ -93,12 +94,14 @@ export interface CapacityOptions {
   onRunEvent?: (event: RunEvent) => void;
 }
 
+/** What capacity() reports as it searches: each server pair starting, each step measured, each server's outcome. */
 export type CapacityEvent =
   | { type: 'server-start'; server: string; client: string }
   | { type: 'step-start'; server: string; client: string; count: number; clientProcesses: number }
   | { type: 'step-end'; server: string; client: string; step: StepMeasurement }
   | { type: 'server-end'; result: ServerCapacity };
 
+/** A capacity search checked and planned, not started: what planCapacity() returns and executeCapacity() runs. */
 export interface CapacityPlan {
   info: ScenarioInfo;
   slo: Slo;
@@ -189,6 +192,10 @@ export async function planCapacity(options: CapacityOptions, loaded?: LoadedScen
   return { info, slo, latencyMetric: latencyMetricOf(slo, info), settings, pairs, inputs, firstStep: plan };
 }
 
+/**
+ * Searches each server for the highest load it serves within the SLO (`wsbench capacity`); returns the result with
+ * `capacity`.
+ */
 export async function capacity(options: CapacityOptions): Promise<CapacityResult> {
   return executeCapacity(await planCapacity(options), options);
 }

@@ -104,6 +104,10 @@ export interface Gate {
   summary: string;
 }
 
+/**
+ * The CI gate of a comparison: fails on a regression beyond `pct` %, on a cell it cannot compare, and on an
+ * inconclusive change when asked.
+ */
 export function gate(comparison: Comparison, pct: number, inconclusivePolicy: InconclusivePolicy = 'pass'): Gate {
   const entry = ({ cell, delta: d, base, next, reason }: Weighed): GateRegression => ({
     cell,

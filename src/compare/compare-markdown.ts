@@ -11,6 +11,7 @@ import { intervalText, levelText, noiseLegend, verdictLegend, verdictText } from
 import { formatNumber } from '../report/run/table.js';
 import { markdownCode, markdownTableCell, markdownText } from '../escape/markdown.js';
 
+/** A comparison as Markdown, for a pull request comment or a CI summary. */
 export function renderComparisonMarkdown(
   comparison: Comparison,
   names: { base: string; next: string },

@@ -11,6 +11,7 @@ import type { ChangeInterval, ChangeVerdict } from '../stats/verdict.js';
 export type Verdict = ChangeVerdict | 'n/a';
 export type { ChangeInterval } from '../stats/verdict.js';
 
+/** One metric of one cell in both results: both values, the change in % with its interval, and its verdict. */
 export interface MetricDelta {
   /** The metric's key in the scenario's declarations; `status`, `serverCpuPercent`, `serverRssMiB`, `capacity` for the rows compare adds. */
   key: string;
@@ -48,6 +49,7 @@ export interface MetricDelta {
   verdict: Verdict;
 }
 
+/** One cell present in both results: each shared metric's change, and the cell's verdict. */
 export interface CellComparison {
   /** "scenario server x client" plus the parameters that vary between the files' cells, as the table prints them. */
   label: string;
@@ -74,6 +76,10 @@ export interface UnmatchedCell {
   reason: string | null;
 }
 
+/**
+ * Two results compared cell by cell: what compareResults() and compareServers() return, and what gate() and the
+ * renderers read.
+ */
 export interface Comparison {
   /** Cells both files have. */
   cells: CellComparison[];

@@ -62,6 +62,9 @@ export const RATE_NOISE_FRACTION = 0.05;
  */
 const SHORT_WINDOW_MS = 10_000;
 
+/**
+ * compareResults()' options: the margin within which a change is no change, and whether the two sides' rounds pair up.
+ */
 export interface CompareOptions {
   /** A change smaller than this many percent is never regressed or improved; default DEFAULT_MARGIN_PCT. */
   marginPct?: number;

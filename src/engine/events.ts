@@ -19,6 +19,9 @@ interface CellEventBase {
   params: ParamValues;
 }
 
+/**
+ * An event of run(), by `type`: run start, cell start, window open, tick, cell end, and the others `onEvent` receives.
+ */
 export type RunEvent =
   /**
    * Before the first cell: the scenario's declarations and how many cells it expands to; `plan` lists

@@ -14,6 +14,7 @@ import type { ListenAddress } from '../listening/listen-address.js';
 /** Pages and scrapers still connected at the end get this long before their connections are dropped. */
 const CLOSE_DEADLINE_MS = 2000;
 
+/** Where LiveViews serves the live dashboard and the Prometheus metrics of a run. */
 export interface LiveViewOptions {
   dashboard: ListenAddress | null;
   metrics: ListenAddress | null;
@@ -31,6 +32,7 @@ export class LiveBindError extends Error {
   }
 }
 
+/** The live views of a run: the dashboard page and the Prometheus endpoint, fed by run()'s events. */
 export class LiveViews {
   readonly state = new LiveState();
   private dashboard: DashboardServer | null = null;

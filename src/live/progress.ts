@@ -13,8 +13,10 @@ import type { RunEvent } from '../engine/events.js';
 import { parameterText } from '../parameter-labels.js';
 import { terminalText } from '../escape/terminal.js';
 
+/** How progress is shown: a redrawn line on a terminal (`tty`), one line per event (`lines`), or not at all. */
 export type ProgressMode = 'tty' | 'lines' | 'off';
 
+/** The terminal's progress of a run: give `onEvent` the run's events, and call `done()` at the end. */
 export interface Progress {
   onEvent(event: RunEvent): void;
   /** Clears the live line (tty); call once the run is over. */
@@ -77,6 +79,7 @@ function formatRate(value: number): string {
   return value.toFixed(Math.abs(value) >= 10 ? 1 : 2);
 }
 
+/** A Progress that writes to `stream` (stderr, as the CLI does) in `mode`. */
 export function createProgress(stream: Writable, mode: ProgressMode, clock: () => number = Date.now): Progress {
   if (mode === 'off') return { onEvent() {}, done() {} };
   let scenario: ScenarioInfo | null = null;

@@ -36,6 +36,7 @@ export function encodeHistogram(histogram: Histogram, unit: EncodedHistogram['un
   return { unit, hdrBase64: hdr.encodeIntoCompressedBase64(histogram) };
 }
 
+/** An HDR histogram of the result JSON (`measurements.histograms`), decoded to read any percentile. */
 export function decodeHistogram(encoded: EncodedHistogram): Histogram {
   return hdr.decodeFromCompressedBase64(encoded.hdrBase64, 32, false);
 }

@@ -30,6 +30,10 @@ export type AllMetrics<D extends ParameterDeclarations, M, R> = [keyof R] extend
       [K in RecorderKeys<R> extends infer Keys ? Keys & string : never]: MetricDefinition<ScenarioParams<D>>;
     };
 
+/**
+ * Makes a scenario from its declarations and halves, typed by them; checks the declarations at once (one line naming
+ * what is wrong).
+ */
 export function defineScenario<
   const D extends ParameterDeclarations,
   const M extends Record<string, MetricDefinition<ScenarioParams<D>>>,

@@ -36,6 +36,10 @@ const PATTERNS: ReadonlyArray<[HandshakeFailure, RegExp]> = [
 /** A URL in the text (Bun quotes the whole one, query and all): its parameters (tls=off, handshakeTimeout=...) are no reason. */
 const URL_TEXT = /'?\b[a-z][a-z0-9+.-]*:\/\/[^\s']*'?/gi;
 
+/**
+ * The class of a failed WebSocket handshake (refused, reset, timeout, tls, httpStatus, other), read off any client
+ * stack's error text.
+ */
 export function classifyHandshakeFailure(message: string): HandshakeFailure {
   const text = message.replace(URL_TEXT, '');
   for (const [failure, pattern] of PATTERNS) if (pattern.test(text)) return failure;

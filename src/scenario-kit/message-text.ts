@@ -5,6 +5,7 @@
  */
 import type { MessageData } from '../adapter-types.js';
 
+/** A message as text, whether the stack delivered it as a string or as bytes. */
 export function messageText(data: MessageData): string {
   if (typeof data === 'string') return data;
   // Node stacks hand over Buffers: decoded as they are, without a view made per message.

@@ -10,6 +10,10 @@ import type { ClientScenarioContext } from '../scenario-types.js';
 
 const PREVIEW_CHARS = 60;
 
+/**
+ * Fails the cell with one line when the server breaks the scenario's wire protocol: `broken(expected, data)`, then
+ * `throwIfBroken()`.
+ */
 export class ProtocolGuard {
   private violation: string | null = null;
 

@@ -32,6 +32,7 @@ export interface HistogramOptions<S extends HistogramStat, U extends HistogramUn
   description?: string;
 }
 
+/** What counter() takes: which metrics the counter reports (its total, its rate) and which half counts it. */
 export interface CounterOptions {
   /** The total over the window, keyed as the counter: the default, unless only `rate` is given (false: none). */
   total?: boolean | CounterReport;

@@ -10,6 +10,7 @@
 import type { Side } from '../declaration-types.js';
 import type { HistogramDeclaration, HistogramUnit } from '../recorder-types.js';
 
+/** A recorder declaration: a histogram recorded (in the JSON, for charts) that derives no metric of its own. */
 export function unreportedHistogram<const U extends HistogramUnit = 'ms', const Sd extends Side = 'client'>(
   options: { unit?: U; side?: Sd } = {},
 ): HistogramDeclaration<never, NoInfer<U>, NoInfer<Sd>> {

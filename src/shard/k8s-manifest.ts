@@ -30,6 +30,7 @@ const FLAGS_K8S_SETS = [
   '--start-at',
 ];
 
+/** What k8sManifest() takes: the shard count, the image, the run's arguments and the barrier. */
 export interface K8sManifestOptions {
   /** Names the Job, the Service and (with the index) each pod's hostname: a DNS-1035 label. */
   name: string;
@@ -99,6 +100,10 @@ export interface HeadlessService {
   };
 }
 
+/**
+ * The Kubernetes objects of a sharded run: an Indexed Job, one pod per shard, and the headless Service its barrier
+ * needs.
+ */
 export interface K8sManifest {
   runId: string;
   /** In the order to apply: the Service first, so the barrier's name exists when the pods look it up. */
@@ -106,6 +111,7 @@ export interface K8sManifest {
   job: IndexedJob;
 }
 
+/** The Kubernetes objects that run a sharded run, one pod per shard (`wsbench shard manifest`). */
 export function k8sManifest(options: K8sManifestOptions): K8sManifest {
   checkOptions(options);
   const { name, shards, barrierPort: port } = options;

@@ -14,12 +14,14 @@ import { mergeCell } from './merge-cells.js';
 import { shardWarnings } from './merge-warnings.js';
 import type { ShardInfo, ShardSummary } from '../shard-types.js';
 
+/** One shard's result for mergeShards(), with where it came from, for messages. */
 export interface ShardInput {
   /** Where it came from, for messages: a file, or a file and line. */
   source: string;
   result: BenchResult;
 }
 
+/** Merges the results of a sharded run's shards into one result, histograms merged exactly (`wsbench merge`). */
 export async function mergeShards(inputs: ShardInput[]): Promise<BenchResult> {
   const shards = checkShards(inputs);
   const first = shards[0]!;

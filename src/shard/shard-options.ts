@@ -31,6 +31,7 @@ export type ShardStart =
    */
   | { mode: 'barrier'; url: string; listen?: { host: string; port: number }; timeoutMs?: number };
 
+/** Which shard of how many load machines this run is, and how their windows start together (`shard` of RunOptions). */
 export interface ShardOptions {
   /** 0-based. */
   index: number;

@@ -28,6 +28,7 @@ import { writeAtomically } from '../../write-atomically.js';
 /** The refusal of a symlinked folder, one line. */
 const REAL_FOLDERS = 'wsbench writes a report folder only through real folders';
 
+/** What writeArtifacts() takes: where the report folder goes (`outDir`) and whether to draw PNGs too. */
 export interface ArtifactOptions {
   /** Directory for report.html and charts/; defaults to `<result name>.report/` beside the result file. */
   outDir?: string;

@@ -15,6 +15,7 @@ import { cellLabel, variedParameters } from '../../parameter-labels.js';
 import { visibleControls } from '../../escape/controls.js';
 import { markdownCode } from '../../escape/markdown.js';
 
+/** A result as a Markdown table, for a pull request comment or a CI summary. */
 export function renderResultMarkdown(result: BenchResult): string {
   const sections = result.scenarios.map((scenario) => {
     const cells = result.cells.filter((c) => c.scenario === scenario.name);

@@ -46,6 +46,7 @@ export const NOT_RECORDED_TEXT = 'not recorded';
 /** Shown for the server's CPU and RSS when the result holds no sample of the server process; a footnote says why. */
 export const NOT_SAMPLED_TEXT = '-';
 
+/** A result as the terminal's table (what `wsbench run` prints), as text. */
 export function renderTable(result: BenchResult): string {
   const repeat = result.repeat ?? 1;
   const pooled =

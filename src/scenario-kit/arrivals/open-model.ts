@@ -16,6 +16,10 @@ import { RateCurve } from './rate-curve.js';
 import { counter, histogram } from '../recorders.js';
 import { LATE_SEND_MS, SEND_SCHEDULE } from '../../measure/send-schedule.js';
 
+/**
+ * The parameters that choose the load model (rate, ratePerConnection, arrivals, seed, stages), to spread into
+ * `parameters`.
+ */
 export const OPEN_MODEL_PARAMETERS = {
   rate: {
     kind: 'integer',

@@ -15,6 +15,7 @@ export interface ConnectionShare {
   sourceOf(index: number): { localAddress?: string };
 }
 
+/** This client process's part of the cell's `connections`, and the loopback source address each connects from. */
 export function connectionShare(
   ctx: Pick<ClientScenarioContext, 'share' | 'firstOfShare'>,
   connections: number,

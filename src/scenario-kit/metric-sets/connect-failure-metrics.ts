@@ -15,7 +15,10 @@ import {
 import { total } from '../metric-helpers.js';
 import { CONNECT_FAILURES, type ConnectFailure } from '../paced-connections.js';
 
-/** The metrics: `connectFailed` and its breakdown by reason. */
+/**
+ * The metrics written out: `connectFailed` and its breakdown by reason (the kit declares them with
+ * connectFailureRecorders()).
+ */
 export const CONNECT_FAILURE_METRICS = {
   connectFailed: total('connectFailed', 'fail', { role: 'errors' }),
   ...(Object.fromEntries(

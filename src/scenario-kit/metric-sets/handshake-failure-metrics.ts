@@ -3,9 +3,10 @@
  * tls, httpStatus, other), one counter and metric per class under a prefix:
  * churn's `handshakeFailedRefused` .. and reconnect-storm's `attemptsRefused` ..
  */
-import type { ClientScenarioContext, Counter, MetricDefinition } from '../../scenario-types.js';
+import type { CounterDeclaration, CounterReport } from '../../recorder-types.js';
+import type { Counter } from '../../scenario-types.js';
 import { HANDSHAKE_FAILURES, type HandshakeFailure } from '../handshake-failures.js';
-import { total } from '../metric-helpers.js';
+import { counter } from '../recorders.js';
 
 /** The counter and metric key of one class under `prefix`: handshakeFailed + Refused. */
 export type HandshakeFailureKey<P extends string> = `${P}${Capitalize<HandshakeFailure>}`;
@@ -14,29 +15,28 @@ export function handshakeFailureKey<P extends string>(prefix: P, failure: Handsh
   return `${prefix}${failure[0]!.toUpperCase()}${failure.slice(1)}` as HandshakeFailureKey<P>;
 }
 
-/** A `total` metric per class, headed by `header(class)`. */
-export function handshakeFailureMetrics<P extends string>(
+/**
+ * Recorder declarations of one counter per handshake failure class under `prefix`, each reporting its total
+ * as `report(class)` says: spread into `recorders`, then count with `handshakeFailureCounters`.
+ */
+export function handshakeFailureRecorders<const P extends string>(
   prefix: P,
-  header: (failure: HandshakeFailure) => string,
-  description?: (failure: HandshakeFailure) => string,
-): Record<HandshakeFailureKey<P>, MetricDefinition> {
+  report: (failure: HandshakeFailure) => CounterReport,
+): Record<HandshakeFailureKey<P>, CounterDeclaration<'*', never, 'client'>> {
   return Object.fromEntries(
-    HANDSHAKE_FAILURES.map((f) => [
-      handshakeFailureKey(prefix, f),
-      total(handshakeFailureKey(prefix, f), header(f), {
-        better: 'lower',
-        ...(description ? { description: description(f) } : {}),
-      }),
-    ]),
-  ) as Record<HandshakeFailureKey<P>, MetricDefinition>;
+    HANDSHAKE_FAILURES.map((f) => [handshakeFailureKey(prefix, f), counter({ total: report(f) })]),
+  ) as Record<HandshakeFailureKey<P>, CounterDeclaration<'*', never, 'client'>>;
 }
 
-/** The counter of each class under `prefix`. */
-export function handshakeFailureCounters(
-  ctx: Pick<ClientScenarioContext, 'counter'>,
-  prefix: string,
+/**
+ * The counter of each class among the bound `recorders` of `handshakeFailureRecorders(prefix)`, by class.
+ * Take them when the client half starts: a class that never happened then reads a counted 0.
+ */
+export function handshakeFailureCounters<const P extends string>(
+  recorders: Readonly<Record<HandshakeFailureKey<P>, Counter>>,
+  prefix: P,
 ): Record<HandshakeFailure, Counter> {
-  return Object.fromEntries(HANDSHAKE_FAILURES.map((f) => [f, ctx.counter(handshakeFailureKey(prefix, f))])) as Record<
+  return Object.fromEntries(HANDSHAKE_FAILURES.map((f) => [f, recorders[handshakeFailureKey(prefix, f)]])) as Record<
     HandshakeFailure,
     Counter
   >;

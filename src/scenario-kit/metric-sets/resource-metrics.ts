@@ -3,38 +3,43 @@
  * peak RSS, and the client processes', read from /proc by wsbench (no counting in
  * the scenario). Declared once here so that every scenario's columns read alike;
  * a scenario spreads the ones it shows where it wants them in its table order:
- * `serverCpuPercent: SERVER_CPU_METRIC`.
+ * `serverCpuPercent: RESOURCE_METRICS.serverCpu`.
  */
 import type { MetricDefinition } from '../../scenario-types.js';
 
-export const SERVER_CPU_METRIC: MetricDefinition = {
-  header: 'srv CPU%',
-  unit: '%',
-  better: 'lower',
-  role: 'detail',
-  source: { resource: 'server', stat: 'cpuMean' },
-};
-
-export const SERVER_RSS_METRIC: MetricDefinition = {
-  header: 'srv RSS',
-  unit: 'bytes',
-  better: 'lower',
-  role: 'detail',
-  source: { resource: 'server', stat: 'rssMax' },
-};
-
-export const CLIENT_CPU_METRIC: MetricDefinition = {
-  header: 'cli CPU%',
-  unit: '%',
-  better: 'lower',
-  role: 'detail',
-  source: { resource: 'clients', stat: 'cpuMean' },
-};
-
-export const CLIENT_RSS_METRIC: MetricDefinition = {
-  header: 'cli RSS',
-  unit: 'bytes',
-  better: 'lower',
-  role: 'detail',
-  source: { resource: 'clients', stat: 'rssMax' },
+/**
+ * The metrics of each process's resources in the window, read from /proc by wsbench: `serverCpu` and
+ * `clientCpu` (mean CPU %, `srv CPU%`, `cli CPU%`), `serverRss` and `clientRss` (peak RSS in bytes).
+ */
+export const RESOURCE_METRICS: Readonly<
+  Record<'serverCpu' | 'serverRss' | 'clientCpu' | 'clientRss', MetricDefinition>
+> = {
+  serverCpu: {
+    header: 'srv CPU%',
+    unit: '%',
+    better: 'lower',
+    role: 'detail',
+    source: { resource: 'server', stat: 'cpuMean' },
+  },
+  serverRss: {
+    header: 'srv RSS',
+    unit: 'bytes',
+    better: 'lower',
+    role: 'detail',
+    source: { resource: 'server', stat: 'rssMax' },
+  },
+  clientCpu: {
+    header: 'cli CPU%',
+    unit: '%',
+    better: 'lower',
+    role: 'detail',
+    source: { resource: 'clients', stat: 'cpuMean' },
+  },
+  clientRss: {
+    header: 'cli RSS',
+    unit: 'bytes',
+    better: 'lower',
+    role: 'detail',
+    source: { resource: 'clients', stat: 'rssMax' },
+  },
 };

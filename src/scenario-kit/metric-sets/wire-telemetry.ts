@@ -10,6 +10,10 @@ import { FrameParser } from '../../parsing/frame-parser.js';
 import type { CellMeasurements } from '../../result-types.js';
 import type { Clock, MetricDefinition, MetricsApi, Recorder } from '../../scenario-types.js';
 
+/**
+ * Reads frame headers off a connection's raw bytes (`onWireData`) and flushes what it saw into the counters
+ * WIRE_METRICS reads.
+ */
 export class WireTelemetry {
   readonly parser: FrameParser;
   messages = 0;

@@ -5,7 +5,7 @@
  * a uniform draw from 0 to min(cap, base * 2^attempt)), which spreads a herd
  * of clients out instead of sending them back in waves.
  */
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from 'wsbench/scenario';
 
 export const RECONNECT_POLICIES = ['immediate', 'fixed', 'backoff'] as const;
 export type ReconnectPolicy = (typeof RECONNECT_POLICIES)[number];

@@ -1,11 +1,11 @@
 /**
- * What every pub/sub protocol client of the kit offers (wsbench's own, NATS,
+ * What every pub/sub protocol client of the pubsub scenario offers (wsbench's own, NATS,
  * MQTT, STOMP, graphql-ws), so one scenario drives any broker: connect once,
  * subscribe with a callback, publish text, close. Each protocol is one file
  * beside this one that knows only its own wire format and this contract; the
  * WebSocket underneath is opened by the cell's client stack (ctx.connect).
  */
-import type { ClientConnection, MessageData } from '../../adapter-types.js';
+import type { ClientConnection, MessageData } from 'wsbench/scenario';
 
 /** Opens one WebSocket to the cell's server with the cell's client stack, offering these subprotocols: ctx.connect, as a protocol client needs it. */
 export type OpenSocket = (options: {
