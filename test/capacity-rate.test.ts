@@ -1,9 +1,11 @@
 /**
  * Capacity by rate: `capacity echo --vary rate` searches the open model's rate
  * and answers with a bracket, each end tried three times with how often it
- * held. The SLO here is one no stack can argue with: fewer than 1300 replies
+ * held. The SLO here is one no stack can argue with: fewer than 1375 replies
  * in a 500 ms step, so 2500/s holds (about 1250) and 3000/s breaks (about 1500)
  * on any machine, and the bracket (within 20 % of 2500) is known before the search runs.
+ * 1375 sits about 10 % from both: at 1300, 4 % above 2500/s's count, one of its
+ * three tries broke once at load 9 (held 2 of 3).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +22,7 @@ test('capacity echo --vary rate prints a bracket, each end with how often it hel
     '--vary',
     'rate',
     '--slo',
-    'received<1300',
+    'received<1375',
     '--servers',
     'uws',
     '--connections',
