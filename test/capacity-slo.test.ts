@@ -10,6 +10,7 @@ import { checkSlo, judgeCell, parseSlo, type ScenarioInfo } from '../src/index.j
 import { describeBreak } from '../src/capacity/judge.js';
 import { cell, resources, scenarioInfo as syntheticInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, runCli } from './support.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 // A version 1 file: upgraded as `report` would, without depending on the reader's validation.
 const echoRun = upgradeV1(JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/echo-run.json'), 'utf8')) as V1Result);
@@ -137,13 +138,7 @@ test('judging a cell: SLO breaches, server CPU saturation and a saturated load g
 
 const noErrors: ScenarioInfo = syntheticInfo('quiet', {
   metrics: {
-    rttP99Ms: {
-      header: 'p99 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p99' },
-    },
+    rttP99Ms: latencyMetric('rtt', 'p99'),
   },
   table: ['rttP99Ms'],
   charts: [],

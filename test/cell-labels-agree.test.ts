@@ -16,19 +16,14 @@ import { gate } from '../src/compare/compare-gate.js';
 import { shardWarnings } from '../src/shard/merge-warnings.js';
 import type { ShardInfo } from '../src/shard-types.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const PARAMETERS: Record<string, ParameterInfo> = {
   payload: { kind: 'size', description: 'made up', default: 32, sweepable: true },
   delay: { kind: 'duration', description: 'made up', default: 0, sweepable: true },
 };
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('echo', {
   parameters: PARAMETERS,

@@ -15,6 +15,7 @@ import { compareResults, type Comparison, type MetricDelta } from '../src/compar
 import { MIN_NOISE_WINDOW_MS } from '../src/compare/compare-noise.js';
 import { runCli, tempDir } from './support.js';
 import { cell, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const REASON = /^window too short to measure its noise \(0\.\d s, 1 round\)$/;
 
@@ -126,13 +127,7 @@ test('two real 300 ms runs of ws x ws: msg/s, srv CPU % and srv RSS inconclusive
 // ---------------------------------------------------------------- where the line is
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['messagesPerSec'], charts: [] });
 

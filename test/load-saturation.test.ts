@@ -17,6 +17,7 @@ import echoScenario from '../scenarios/echo.js';
 import { parseSlo } from '../src/slo/grammar.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 function client(cpu: number, loop: number | null, lateMs: [number, number] | null): ProcessResources {
   return {
@@ -149,13 +150,7 @@ test('a client that burns its core is said in the JSON, the table, its footer an
 test("capacity reads the cell's judgement: the same cell is an invalid step exactly when run says its load generator saturated", () => {
   const info = scenarioInfo('echo', {
     metrics: {
-      rttP99Ms: {
-        header: 'p99 ms',
-        unit: 'ms',
-        better: 'lower',
-        role: 'primary-latency',
-        source: { histogram: 'rtt', stat: 'p99' },
-      },
+      rttP99Ms: latencyMetric('rtt', 'p99'),
     },
     table: ['rttP99Ms'],
     charts: [],

@@ -16,16 +16,11 @@ import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/measure/metric-values
 import { defineScenario } from '../src/scenario-kit/index.js';
 import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
   received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 const OPENED_AT = 1_700_000_000_000;
@@ -83,13 +78,7 @@ test(`a window under ${MIN_RATE_WINDOW_MS} ms gives no rate, with the reason, de
     async client() {},
     metrics: {
       received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-      perSec: {
-        header: 'msg/s',
-        unit: 'msg/s',
-        better: 'higher',
-        role: 'primary-rate',
-        source: { counter: 'received', as: 'rate' },
-      },
+      perSec: rateMetric(),
       computed: {
         header: 'B/s',
         unit: 'bytes/s',

@@ -13,15 +13,10 @@ import type { ShardInfo } from '../src/shard-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('sharded', {
   parameters: { payload: { kind: 'size', description: 'made up', default: 32, sweepable: true } },

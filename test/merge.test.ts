@@ -12,30 +12,13 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  delayP50Ms: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'delay', stat: 'p50' },
-  },
-  delayP99Ms: {
-    header: 'p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'delay', stat: 'p99' },
-  },
+  delayP50Ms: latencyMetric('delay', 'p50'),
+  delayP99Ms: latencyMetric('delay', 'p99'),
   received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 

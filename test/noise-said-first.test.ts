@@ -16,15 +16,10 @@ import { renderTable } from '../src/report/run/table.js';
 import { renderResultMarkdown } from '../src/report/run/run-markdown.js';
 import { renderHtml } from '../src/report/html/html.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
 

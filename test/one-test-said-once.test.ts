@@ -18,15 +18,10 @@ import { renderTable } from '../src/report/run/table.js';
 import { compareServers } from '../src/compare/compare.js';
 import { renderComparison } from '../src/compare/compare-text.js';
 import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
 

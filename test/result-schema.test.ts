@@ -16,6 +16,7 @@ import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/result
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import type { MetricInfo } from '../src/declaration-types.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 /** The source tree (a private build links package.json back to it), for the schema files and the type files. */
@@ -65,13 +66,7 @@ test("a real run's result file validates against the published schema", async ()
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  rttP50Ms: latencyMetric('rtt', 'p50'),
   rate: {
     header: 'msg/s',
     unit: 'msg/s',

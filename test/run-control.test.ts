@@ -16,6 +16,7 @@ import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { controlDisagrees, controlSection } from '../src/stats/control.js';
 import { runCli, tempDir } from './support.js';
 import { cell } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 test('--control: two more cells of the first pair, first and last of every round, kept apart from the matrix', {
   timeout: 120_000,
@@ -62,13 +63,7 @@ test('--control: two more cells of the first pair, first and last of every round
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
 };
 
 test('a control whose two cells differ beyond their rounds is named', () => {

@@ -15,15 +15,10 @@ import { pickFootnotes } from '../src/report/run/pick-text.js';
 import { tieGroups } from '../src/stats/tie-groups.js';
 import { logRatio, meanLogRatio, ratioInterval } from '../src/stats/ratio.js';
 import { cell, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
 
