@@ -15,7 +15,14 @@ import { renderComparison } from '../src/compare/compare-text.js';
 import { gate } from '../src/compare/compare-gate.js';
 import { shardWarnings } from '../src/shard/merge-warnings.js';
 import type { ShardInfo } from '../src/shard-types.js';
-import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import {
+  cell,
+  exponentialHistogram,
+  resources,
+  result,
+  scenarioInfo,
+  shardInfo,
+} from './fixtures/synthetic-results.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 
 const PARAMETERS: Record<string, ParameterInfo> = {
@@ -66,16 +73,7 @@ test('table, charts, compare and merge warnings name a cell alike', () => {
   );
 
   const shard = (index: number): { shard: ShardInfo; result: BenchResult } => ({
-    shard: {
-      runId: 'r',
-      index,
-      count: 1,
-      configHash: 'h',
-      histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 2, significantDigits: 3 },
-      start: { mode: 'start-at', atEpochMs: 1 },
-      clockOffsetMs: 0,
-      clockRttMs: 0,
-    },
+    shard: shardInfo(index, { count: 1 }),
     result: result(INFO, cells('ok', 99)),
   });
   const warnings = shardWarnings([shard(0)], INFO, []);

@@ -14,8 +14,7 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/measure/metric-values.js';
 import { defineScenario } from '../src/scenario-kit/index.js';
-import type { ShardInfo } from '../src/shard-types.js';
-import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { cell, result, scenarioInfo, shardInfo } from './fixtures/synthetic-results.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
@@ -26,16 +25,7 @@ const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METR
 const OPENED_AT = 1_700_000_000_000;
 
 function shardResult(index: number, received: number, windowMs: number): BenchResult {
-  const shard: ShardInfo = {
-    runId: 'run-1',
-    index,
-    count: 2,
-    configHash: 'abc',
-    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'barrier', atEpochMs: OPENED_AT },
-    clockOffsetMs: 0,
-    clockRttMs: 0.1,
-  };
+  const shard = shardInfo(index, { start: { mode: 'barrier', atEpochMs: OPENED_AT } });
   const c = cell('sharded', { server: 'target', client: 'ws', counters: { received } }) as MeasuredCell;
   Object.assign(c.measurements, { windowMs, windowOpenedAtEpochMs: OPENED_AT });
   return { ...result(INFO, [c]), shard };
