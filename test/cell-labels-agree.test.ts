@@ -15,14 +15,8 @@ import { renderComparison } from '../src/compare/compare-text.js';
 import { gate } from '../src/compare/compare-gate.js';
 import { shardWarnings } from '../src/shard/merge-warnings.js';
 import type { ShardInfo } from '../src/shard-types.js';
-import {
-  cell,
-  exponentialHistogram,
-  resources,
-  result,
-  scenarioInfo,
-  shardInfo,
-} from './fixtures/synthetic-results.js';
+import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 
 const PARAMETERS: Record<string, ParameterInfo> = {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { BenchResult } from '../src/result-types.js';
 import { readResultFile } from '../src/result-file.js';
 import { runCli, tempDir, usageErrorLine } from './support.js';
-import { cell, exponentialHistogram, result, scenarioInfo, shardInfo } from './fixtures/synthetic-results.js';
+import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 
 /** Shard `index` of two; shard 1 lost 3 of its 10 connections. */
 function shard(index: number): BenchResult {

@@ -9,7 +9,8 @@ import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/result-types.js';
 import { runCli, tempDir } from './support.js';
-import { cell, exponentialHistogram, result, scenarioInfo, shardInfo } from './fixtures/synthetic-results.js';
+import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 
 function shard(index: number): BenchResult {
   const scenario = scenarioInfo('fanout', { metrics: {}, table: [], charts: [] });

@@ -14,7 +14,8 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/measure/metric-values.js';
 import { defineScenario } from '../src/scenario-kit/index.js';
-import { cell, result, scenarioInfo, shardInfo } from './fixtures/synthetic-results.js';
+import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {

@@ -11,14 +11,8 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { runCli, tempDir } from './support.js';
-import {
-  cell,
-  exponentialHistogram,
-  resources,
-  result,
-  scenarioInfo,
-  shardInfo,
-} from './fixtures/synthetic-results.js';
+import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {

@@ -10,7 +10,8 @@ import { histogramStat } from '../src/measure/metric-values.js';
 import { isMeasured, type BenchResult } from '../src/result-types.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
-import { cell, result, scenarioInfo, seededRandom, shardInfo } from './fixtures/synthetic-results.js';
+import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
