@@ -13,7 +13,7 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { compareResults, type Comparison, type MetricDelta } from '../src/compare/compare.js';
 import { MIN_NOISE_WINDOW_MS } from '../src/compare/compare-noise.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { cell, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 
@@ -27,18 +27,7 @@ interface Printed {
 
 async function run300ms(dir: string, name: string): Promise<string> {
   const out = join(dir, name);
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws',
-    '--clients',
-    'ws',
-    '--duration',
-    '300ms',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(runArgs('echo', 'ws', 'ws', '--duration', '300ms', '--out', out));
   assert.equal(outcome.code, 0, outcome.stderr);
   return out;
 }
