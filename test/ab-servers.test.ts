@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
 
 test('--server-cmd base=... --server-cmd new=... --repeat 3: rounds interleave, and compare --servers pairs them', {
@@ -68,18 +68,7 @@ test('--server-cmd base=... --server-cmd new=... --repeat 3: rounds interleave, 
 
 test('--inconclusive: fail exits 3 when nothing regressed but the data cannot tell; it needs --fail-on-regression', async () => {
   const out = join(tempDir(), 'one.json');
-  const measured = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws',
-    '--clients',
-    'ws',
-    '--duration',
-    '300ms',
-    '--out',
-    out,
-  ]);
+  const measured = await runCli(runArgs('echo', 'ws', 'ws', '--duration', '300ms', '--out', out));
   assert.equal(measured.code, 0, measured.stderr);
   // One short window against itself with a 0% margin: its run-to-run band holds 0 and reaches past 0%.
   const [fails, passes, alone, bad] = await Promise.all([

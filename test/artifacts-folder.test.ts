@@ -12,15 +12,10 @@ import { buildCharts } from '../src/charts/index.js';
 import type { ChartRequest, MetricInfo } from '../src/declaration-types.js';
 import { tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  rttP50Ms: latencyMetric('rtt', 'p50'),
 };
 
 function resultWith(charts: ChartRequest[]) {

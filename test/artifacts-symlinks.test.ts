@@ -12,16 +12,11 @@ import { join } from 'node:path';
 import { writeArtifacts } from '../src/report/html/artifacts.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const INFO = scenarioInfo('echo', {
   metrics: {
-    rttP50Ms: {
-      header: 'p50 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p50' },
-    },
+    rttP50Ms: latencyMetric('rtt', 'p50'),
   },
   table: ['rttP50Ms'],
   charts: [{ kind: 'percentiles', histograms: ['rtt'] }],

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ChartRequest } from '../src/declaration-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 test('bad chart requests are named on stderr and in the report; the good ones are drawn', async () => {
   const charts = [
@@ -25,13 +26,7 @@ test('bad chart requests are named on stderr and in the report; the good ones ar
   ] as unknown as ChartRequest[];
   const info = scenarioInfo('echo', {
     metrics: {
-      rttP50Ms: {
-        header: 'p50 ms',
-        unit: 'ms',
-        better: 'lower',
-        role: 'primary-latency',
-        source: { histogram: 'rtt', stat: 'p50' },
-      },
+      rttP50Ms: latencyMetric('rtt', 'p50'),
     },
     table: ['rttP50Ms'],
     charts,

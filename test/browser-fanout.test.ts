@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
 import type { BenchResult } from '../src/result-types.js';
 
@@ -20,12 +20,9 @@ test('fanout uws x browser: every tick reaches every page connection, with one-w
   timeout: 120_000,
 }, async () => {
   const out = join(tempDir(), 'r.json');
-  const args = [
-    'run',
+  const args = runArgs(
     'fanout',
-    '--servers',
     'uws',
-    '--clients',
     'browser',
     '--connections',
     String(CONNECTIONS),
@@ -35,7 +32,7 @@ test('fanout uws x browser: every tick reaches every page connection, with one-w
     `${TICKS * 50}ms`,
     '--out',
     out,
-  ];
+  );
   const outcome = await runCli(args, { timeoutMs: 100_000 });
   assert.equal(outcome.code, 0, outcome.stderr);
   const [cell] = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
 import type { BenchResult } from '../src/result-types.js';
 
@@ -24,18 +24,7 @@ const EXPECTED: Record<string, string> = {
 for (const [scenario, reason] of Object.entries(EXPECTED)) {
   test(`${scenario} x browser is n/a: ${reason}`, { skip: NO_CHROMIUM, timeout: 60_000 }, async () => {
     const out = join(tempDir(), 'r.json');
-    const outcome = await runCli([
-      'run',
-      scenario,
-      '--servers',
-      'ws',
-      '--clients',
-      'browser,browser-socketio',
-      '--preset',
-      'ci',
-      '--out',
-      out,
-    ]);
+    const outcome = await runCli(runArgs(scenario, 'ws', 'browser,browser-socketio', '--preset', 'ci', '--out', out));
     const cells = (JSON.parse(readFileSync(out, 'utf8')) as BenchResult).cells;
     assert.ok(cells.length > 0, outcome.stderr);
     for (const cell of cells.filter((c) => c.client === 'browser')) {

@@ -11,6 +11,7 @@ import { checkSlo, parseSlo } from '../src/slo/grammar.js';
 import { describeBreak, judgeCell } from '../src/capacity/judge.js';
 import { cell, resources, scenarioInfo as syntheticInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, runCli } from './support.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 // A version 1 file: upgraded as `report` would, without depending on the reader's validation.
 const echoRun = upgradeV1(JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/echo-run.json'), 'utf8')) as V1Result);
@@ -138,13 +139,7 @@ test('judging a cell: SLO breaches, server CPU saturation and a saturated load g
 
 const noErrors: ScenarioInfo = syntheticInfo('quiet', {
   metrics: {
-    rttP99Ms: {
-      header: 'p99 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p99' },
-    },
+    rttP99Ms: latencyMetric('rtt', 'p99'),
   },
   table: ['rttP99Ms'],
   charts: [],

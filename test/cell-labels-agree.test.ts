@@ -16,19 +16,15 @@ import { gate } from '../src/compare/compare-gate.js';
 import { shardWarnings } from '../src/shard/merge-warnings.js';
 import type { ShardInfo } from '../src/shard-types.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const PARAMETERS: Record<string, ParameterInfo> = {
   payload: { kind: 'size', description: 'made up', default: 32, sweepable: true },
   delay: { kind: 'duration', description: 'made up', default: 0, sweepable: true },
 };
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('echo', {
   parameters: PARAMETERS,
@@ -71,16 +67,7 @@ test('table, charts, compare and merge warnings name a cell alike', () => {
   );
 
   const shard = (index: number): { shard: ShardInfo; result: BenchResult } => ({
-    shard: {
-      runId: 'r',
-      index,
-      count: 1,
-      configHash: 'h',
-      histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 2, significantDigits: 3 },
-      start: { mode: 'start-at', atEpochMs: 1 },
-      clockOffsetMs: 0,
-      clockRttMs: 0,
-    },
+    shard: shardInfo(index, { count: 1 }),
     result: result(INFO, cells('ok', 99)),
   });
   const warnings = shardWarnings([shard(0)], INFO, []);

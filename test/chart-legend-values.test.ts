@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { buildCharts } from '../src/charts/index.js';
 import type { ChartRequest, MetricInfo, ParameterInfo } from '../src/declaration-types.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const PARAMETERS: Record<string, ParameterInfo> = {
   maxSize: { kind: 'size', description: 'made up', default: 1000, sweepable: true },
@@ -15,13 +16,7 @@ const PARAMETERS: Record<string, ParameterInfo> = {
   mode: { kind: 'choice', description: 'made up', default: 'a', choices: ['a', 'b'] },
 };
 const METRICS: Record<string, MetricInfo> = {
-  lagP50Ms: {
-    header: 'lag p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'lag', stat: 'p50' },
-  },
+  lagP50Ms: latencyMetric('lag', 'p50', 'lag p50 ms'),
 };
 
 test('legends, facets and heatmap rows print values with their units, as the table does', () => {

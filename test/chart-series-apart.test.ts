@@ -13,6 +13,7 @@ import { compileSpec } from '../src/report/html/render-svg.js';
 import type { ChartRequest, MetricInfo } from '../src/declaration-types.js';
 import type { CellResult, TimeSeriesPoint } from '../src/result-types.js';
 import { cell, exponentialHistogram, histogramOf, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const SERVERS = ['ws', 'uws', 'socketio', 'bun', 'deno'];
 const CLIENTS = ['ws', 'undici', 'socketio', 'bun', 'deno'];
@@ -24,20 +25,8 @@ const QUICK_PAIRS = SERVERS.flatMap((server) =>
 );
 
 const METRICS: Record<string, MetricInfo> = {
-  rate: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'got', as: 'rate' },
-  },
-  hopP50Ms: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'hop', stat: 'p50' },
-  },
+  rate: rateMetric('got'),
+  hopP50Ms: latencyMetric('hop', 'p50'),
 };
 const CHARTS: ChartRequest[] = [
   { kind: 'percentiles', histograms: ['hop'] },

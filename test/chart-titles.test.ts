@@ -8,15 +8,10 @@ import { buildCharts } from '../src/charts/index.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { isMeasured } from '../src/result-types.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
   bytesPerSec: {
     header: 'MB/s',
     unit: 'MB/s',

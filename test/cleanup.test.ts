@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { alive, childrenOf, commandOf, runCli, tempDir } from './support.js';
+import { alive, childrenOf, commandOf, runCli, tempDir, runArgs } from './support.js';
 import { startCli, untilReceived } from './live-cli.js';
 import { isMeasured, type BenchResult } from '../src/index.js';
 
@@ -28,12 +28,9 @@ function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; s
 test('after a normal run no child process remains', async () => {
   const watch = watchChildren();
   const outcome = await runCli(
-    [
-      'run',
+    runArgs(
       'echo',
-      '--servers',
       'uws',
-      '--clients',
       'ws,undici',
       '--duration',
       '500ms',
@@ -41,7 +38,7 @@ test('after a normal run no child process remains', async () => {
       '2',
       '--out',
       join(tempDir(), 'r.json'),
-    ],
+    ),
     { onSpawn: watch.onSpawn },
   );
   watch.stop();
@@ -54,20 +51,7 @@ test('SIGINT ends the run, writes what was measured, marks the cut cell interrup
   const out = join(tempDir(), 'r.json');
   const watch = watchChildren();
   const cli = startCli(
-    [
-      'run',
-      'echo',
-      '--servers',
-      'ws',
-      '--clients',
-      'ws,undici',
-      '--duration',
-      '30s',
-      '--metrics-listen',
-      '127.0.0.1:0',
-      '--out',
-      out,
-    ],
+    runArgs('echo', 'ws', 'ws,undici', '--duration', '30s', '--metrics-listen', '127.0.0.1:0', '--out', out),
     { ownProcessGroup: true },
   );
   watch.onSpawn(cli.pid);

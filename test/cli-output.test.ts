@@ -2,24 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { SCHEMA_VERSION, isMeasured, type BenchResult } from '../src/index.js';
 
 test('--json puts the result document, and nothing else, on stdout; the file holds the same', async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'uws',
-    '--clients',
-    'ws,socketio',
-    '--duration',
-    '200ms',
-    '--json',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(runArgs('echo', 'uws', 'ws,socketio', '--duration', '200ms', '--json', '--out', out));
   assert.equal(outcome.code, 0, outcome.stderr);
   const printed = JSON.parse(outcome.stdout) as BenchResult;
   assert.deepEqual(printed, JSON.parse(readFileSync(out, 'utf8')));
@@ -57,18 +45,9 @@ test('--json puts the result document, and nothing else, on stdout; the file hol
 });
 
 test('the table shows a row per measured cell with the scenario columns and the server cost, n/a pairs below', async () => {
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws',
-    '--clients',
-    'ws,socketio',
-    '--duration',
-    '200ms',
-    '--out',
-    join(tempDir(), 'r.json'),
-  ]);
+  const outcome = await runCli(
+    runArgs('echo', 'ws', 'ws,socketio', '--duration', '200ms', '--out', join(tempDir(), 'r.json')),
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const lines = outcome.stdout.trimEnd().split('\n');
   assert.equal(

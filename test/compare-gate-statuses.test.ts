@@ -14,22 +14,11 @@ import type { BenchResult, CellResult } from '../src/result-types.js';
 import { histogramStat } from '../src/measure/metric-values.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: {
-    header: 'p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p99' },
-  },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  rttP99Ms: latencyMetric('rtt', 'p99'),
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 const rtt = exponentialHistogram(3000, 300, 1, 50);

@@ -13,8 +13,9 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { compareResults, type Comparison, type MetricDelta } from '../src/compare/compare.js';
 import { MIN_NOISE_WINDOW_MS } from '../src/compare/compare-noise.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { cell, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 // Both windows are 300 ms; on a loaded machine one may measure a little shorter (0.2 s), and the reason then names each side's.
 const SHORT = String.raw`(0\.\d s, 1 round|base 0\.\d s, 1 round; new 0\.\d s, 1 round)`;
@@ -28,18 +29,7 @@ interface Printed {
 
 async function run300ms(dir: string, name: string): Promise<string> {
   const out = join(dir, name);
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws',
-    '--clients',
-    'ws',
-    '--duration',
-    '300ms',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(runArgs('echo', 'ws', 'ws', '--duration', '300ms', '--out', out));
   assert.equal(outcome.code, 0, outcome.stderr);
   return out;
 }
@@ -128,13 +118,7 @@ test('two real 300 ms runs of ws x ws: msg/s, srv CPU % and srv RSS inconclusive
 // ---------------------------------------------------------------- where the line is
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['messagesPerSec'], charts: [] });
 

@@ -11,15 +11,10 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import { histogramStat } from '../src/measure/metric-values.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: {
-    header: 'p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p99' },
-  },
+  rttP99Ms: latencyMetric('rtt', 'p99'),
 };
 
 function write(dir: string, name: string, meanUs: number): string {

@@ -31,6 +31,7 @@ import {
   scenarioInfo,
   seededRandom,
 } from './fixtures/synthetic-results.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 /** Declared as a user would: no name below is read by compare, only the roles, sources and headers. */
 const ECHO = scenarioInfo('echo', {
@@ -39,20 +40,8 @@ const ECHO = scenarioInfo('echo', {
     delay: { kind: 'duration', description: 'reply delay', default: 0, sweepable: true },
   },
   metrics: {
-    rttP50Ms: {
-      header: 'p50 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p50' },
-    },
-    rttP99Ms: {
-      header: 'p99 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p99' },
-    },
+    rttP50Ms: latencyMetric('rtt', 'p50'),
+    rttP99Ms: latencyMetric('rtt', 'p99'),
     rttMaxMs: {
       header: 'max ms',
       unit: 'ms',
@@ -60,13 +49,7 @@ const ECHO = scenarioInfo('echo', {
       role: 'detail',
       source: { histogram: 'rtt', stat: 'max' },
     },
-    messagesPerSec: {
-      header: 'msg/s',
-      unit: 'msg/s',
-      better: 'higher',
-      role: 'primary-rate',
-      source: { counter: 'received', as: 'rate' },
-    },
+    messagesPerSec: rateMetric(),
     errors: { header: 'errors', unit: 'count', better: 'lower', role: 'errors', source: { counter: 'errors' } },
   },
   table: ['rttP50Ms', 'rttP99Ms', 'messagesPerSec', 'errors'],

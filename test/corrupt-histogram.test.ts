@@ -10,17 +10,12 @@ import { join } from 'node:path';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const INFO = scenarioInfo('echo', {
   parameters: { payload: { kind: 'size', description: 'made up', default: 32, sweepable: true } },
   metrics: {
-    rttP50Ms: {
-      header: 'p50 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p50' },
-    },
+    rttP50Ms: latencyMetric('rtt', 'p50'),
   },
   table: ['rttP50Ms'],
   charts: [{ kind: 'percentiles', histograms: ['rtt'] }],

@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMeasured, type BenchResult, type CellResult, type MeasuredCell } from '../src/index.js';
-import { BIN, childWithRole, hasEstablishedConnection, runCli, tempDir } from './support.js';
+import { BIN, childWithRole, hasEstablishedConnection, runCli, tempDir, runArgs } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag } from './foreign-processes.js';
 
 const started: ChildProcess[] = [];
@@ -237,18 +237,7 @@ test('a client at its open-file limit (EMFILE) on fan-out: errors with the count
 
 test('nothing measured: every pair skipped exits 1 and says so', { timeout: 60_000 }, async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'socketio',
-    '--clients',
-    'ws',
-    '--duration',
-    '500ms',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(runArgs('echo', 'socketio', 'ws', '--duration', '500ms', '--out', out));
   assert.equal(outcome.code, 1, outcome.stderr);
   assert.match(outcome.stderr, /^exit 1: nothing was measured: every cell was skipped \(1 cell\)$/m);
   assert.equal(read(out).cells[0]!.status, 'skipped');

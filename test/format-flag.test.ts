@@ -14,15 +14,10 @@ import { join } from 'node:path';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 
 test('a --format that cannot be served is one line and exit 2, before anything runs', async () => {

@@ -17,22 +17,11 @@ import { junitFormat } from '../src/formats/junit.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { parseXml, type XmlElement } from './format-parsers.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: {
-    header: 'p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p99' },
-  },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  rttP99Ms: latencyMetric('rtt', 'p99'),
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('echo', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 

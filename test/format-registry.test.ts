@@ -21,6 +21,7 @@ import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/syn
 import { capacityResult } from './fixtures/synthetic-capacity.js';
 import { REPO_ROOT } from './support.js';
 import { HOSTILE } from './hostile-strings.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const FORMATS_DIR = join(REPO_ROOT, 'dist', 'src', 'formats');
 /** The files of src/formats/ that are not a format. */
@@ -63,20 +64,8 @@ test('every registered format has its row in docs/output-formats.md, saying what
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP99Ms: {
-    header: 'p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p99' },
-  },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  rttP99Ms: latencyMetric('rtt', 'p99'),
+  messagesPerSec: rateMetric(),
 };
 
 /** A run of one scenario whose servers are named by the hostile strings, one of them skipped with a hostile reason. */

@@ -14,7 +14,7 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCli } from './live-cli.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import type { BenchResult } from '../src/result-types.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/hostile-scenario.js', import.meta.url));
@@ -58,12 +58,9 @@ test('a scenario with hostile declarations runs, draws, reports, scrapes and com
   const dir = tempDir();
   const out = join(dir, 'r.json');
   const cli = startCli(
-    [
-      'run',
+    runArgs(
       SCENARIO,
-      '--servers',
       'ws',
-      '--clients',
       'ws',
       '--preset',
       'both',
@@ -73,7 +70,7 @@ test('a scenario with hostile declarations runs, draws, reports, scrapes and com
       '60s',
       '--out',
       out,
-    ],
+    ),
     { timeoutMs: 180_000 },
   );
   try {

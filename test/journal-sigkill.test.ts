@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groupEmpties, startCli } from './live-cli.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import type { BenchResult } from '../src/result-types.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/counted-echo.js', import.meta.url));
@@ -27,12 +27,9 @@ test('SIGKILL mid-window: recover rebuilds the cell with every count the clients
   const out = join(dir, 'r.json');
   const journal = `${out}.journal`;
   const log = join(dir, 'count');
-  const args = [
-    'run',
+  const args = runArgs(
     SCENARIO,
-    '--servers',
     'ws',
-    '--clients',
     'ws',
     '--client-procs',
     String(PROCESSES),
@@ -44,7 +41,7 @@ test('SIGKILL mid-window: recover rebuilds the cell with every count the clients
     '2m',
     '--out',
     out,
-  ];
+  );
   const cli = startCli(args, { env: { WSBENCH_TEST_COUNT_LOG: log }, ownProcessGroup: true, timeoutMs: 200_000 });
   try {
     // Every client has counted all its replies, and the journal holds intervals taken after that.

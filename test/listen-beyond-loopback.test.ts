@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN, runCli, tempDir } from './support.js';
+import { BIN, runCli, tempDir, runArgs } from './support.js';
 
 /** `unshare -n` needs root (or user namespaces); the shell brings the namespace's loopback up, then becomes wsbench. */
 const IN_NAMESPACE = ['unshare', '--net', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, BIN];
@@ -31,12 +31,9 @@ test('a view bound to every address warns that the run is visible to the network
 }, async () => {
   const out = join(tempDir(), 'r.json');
   const outcome = await runCli(
-    [
-      'run',
+    runArgs(
       'echo',
-      '--servers',
       'ws',
-      '--clients',
       'ws',
       '--duration',
       '1s',
@@ -48,7 +45,7 @@ test('a view bound to every address warns that the run is visible to the network
       '0s',
       '--out',
       out,
-    ],
+    ),
     { command: IN_NAMESPACE },
   );
   assert.equal(outcome.code, 0, outcome.stderr);

@@ -14,9 +14,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startCli, type LiveCli } from './live-cli.js';
-import { REPO_ROOT, tempDir } from './support.js';
+import { REPO_ROOT, tempDir, runArgs } from './support.js';
 
 const CHROMIUM = process.env.WSBENCH_CHROMIUM ?? '/usr/bin/chromium';
 /** Chromium's own traffic (updates, sync, QUIC probes) is refused in a closed network: it is all turned off. */
@@ -46,37 +46,30 @@ const skip = existsSync(CHROMIUM)
   ? false
   : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set WSBENCH_CHROMIUM)`;
 
-test('the dashboard shows the running cell and its numbers move while the run goes on', {
-  skip,
-  timeout: 180_000,
-}, async () => {
+/**
+ * Starts `wsbench args --dashboard`, its result and the test's screenshots in a fresh folder,
+ * and opens a page, not yet loaded, in the one Chromium the tests share.
+ */
+async function dashboardPage(args: string[]): Promise<{ dir: string; run: LiveCli; url: string; page: Page }> {
   const dir = tempDir();
-  cli = startCli(
-    [
-      'run',
-      'echo',
-      '--servers',
-      'ws,uws',
-      '--clients',
-      'ws',
-      '--duration',
-      '6s',
-      '--dashboard',
-      '--out',
-      join(dir, 'r.json'),
-    ],
-    { timeoutMs: 150_000 },
-  );
-  await cli.waitForStderr(/dashboard: http:\/\/127\.0\.0\.1:\d+\//);
-  const url = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
-
+  const run = startCli([...args, '--dashboard', '--out', join(dir, 'r.json')], { timeoutMs: 150_000 });
+  cli = run;
+  await run.waitForStderr(/dashboard: http:\/\/127\.0\.0\.1:\d+\//);
+  const url = /dashboard: (http:\S+)/.exec(run.stderr())![1]!;
   browser ??= await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_FLAGS,
     viewport: { width: 1400, height: 1000 },
   });
-  const page = await browser.newPage();
+  return { dir, run, url, page: await browser.newPage() };
+}
+
+test('the dashboard shows the running cell and its numbers move while the run goes on', {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  const { dir, run, url, page } = await dashboardPage(runArgs('echo', 'ws,uws', 'ws', '--duration', '6s'));
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
   const errors: string[] = [];
@@ -114,8 +107,8 @@ test('the dashboard shows the running cell and its numbers move while the run go
   await page.screenshot({ path: shot, fullPage: true });
   assert.deepEqual(readFileSync(shot).subarray(0, 8), PNG_SIGNATURE);
 
-  const { code } = await cli.finished;
-  assert.equal(code, 0, cli.stderr());
+  const { code } = await run.finished;
+  assert.equal(code, 0, run.stderr());
   await page.waitForFunction(`document.querySelector('#run-status')?.textContent === 'ended'`, undefined, {
     timeout: 15_000,
   });
@@ -131,36 +124,9 @@ test('fanout: the rates panel shows rates, and the cell that ended stays on the 
   skip,
   timeout: 180_000,
 }, async () => {
-  const dir = tempDir();
-  cli = startCli(
-    [
-      'run',
-      'fanout',
-      '--servers',
-      'ws,uws',
-      '--clients',
-      'ws',
-      '--connections',
-      '2',
-      '--interval',
-      '50ms',
-      '--duration',
-      '4s',
-      '--dashboard',
-      '--out',
-      join(dir, 'r.json'),
-    ],
-    { timeoutMs: 150_000 },
+  const { dir, run, url, page } = await dashboardPage(
+    runArgs('fanout', 'ws,uws', 'ws', '--connections', '2', '--interval', '50ms', '--duration', '4s'),
   );
-  await cli.waitForStderr(/dashboard: http:\/\/127\.0\.0\.1:\d+\//);
-  const url = /dashboard: (http:\S+)/.exec(cli.stderr())![1]!;
-  browser ??= await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1400, height: 1000 },
-  });
-  const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(url);
@@ -181,8 +147,8 @@ test('fanout: the rates panel shows rates, and the cell that ended stays on the 
   assert.ok(((await page.evaluate(panels)) as string[]).includes('ws x ws'), 'the ended cell keeps its panel');
   await page.screenshot({ path: join(dir, 'fanout-dashboard.png'), fullPage: true });
 
-  const { code } = await cli.finished;
-  assert.equal(code, 0, cli.stderr());
+  const { code } = await run.finished;
+  assert.equal(code, 0, run.stderr());
   assert.deepEqual(errors, []);
 });
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { startCli } from './live-cli.js';
-import { tempDir } from './support.js';
+import { tempDir, runArgs } from './support.js';
 import { BarrierServer } from '../src/shard/barrier-server.js';
 import { BarrierClient } from '../src/shard/barrier-client.js';
 import { HostCheck } from '../src/listening/host-check.js';
@@ -43,12 +43,9 @@ function get(url: string, host: string): Promise<Answer> {
 test('the dashboard and /metrics answer only their own address and localhost', { timeout: 180_000 }, async () => {
   const out = join(tempDir(), 'r.json');
   const cli = startCli(
-    [
-      'run',
+    runArgs(
       'echo',
-      '--servers',
       'ws',
-      '--clients',
       'ws',
       '--duration',
       '60s',
@@ -60,7 +57,7 @@ test('the dashboard and /metrics answer only their own address and localhost', {
       '0s',
       '--out',
       out,
-    ],
+    ),
     { timeoutMs: 150_000 },
   );
   try {

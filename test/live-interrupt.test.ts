@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { startCli } from './live-cli.js';
-import { tempDir } from './support.js';
+import { tempDir, runArgs } from './support.js';
 import type { BenchResult } from '../src/result-types.js';
 
 /** Leaving takes the engine's interrupt grace (5 s) and the views' close; a linger would take 120 s. */
@@ -21,12 +21,9 @@ test('SIGTERM during a watched run writes the result, tells the page, and closes
   const dir = tempDir();
   const out = join(dir, 'r.json');
   const cli = startCli(
-    [
-      'run',
+    runArgs(
       'echo',
-      '--servers',
       'ws,uws',
-      '--clients',
       'ws',
       '--duration',
       '60s',
@@ -37,7 +34,7 @@ test('SIGTERM during a watched run writes the result, tells the page, and closes
       '120s',
       '--out',
       out,
-    ],
+    ),
     { timeoutMs: 150_000 },
   );
   try {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCli, type LiveCli } from './live-cli.js';
-import { REPO_ROOT, tempDir } from './support.js';
+import { REPO_ROOT, tempDir, runArgs } from './support.js';
 import { freePort, prometheusSkip, SCRAPE_INTERVAL_S, startPrometheus, type Prometheus } from './prometheus.js';
 import { QUANTILE_PRECISION } from '../src/live/latency-buckets.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
@@ -42,12 +42,9 @@ async function scrapedRun(nativeHistograms: boolean): Promise<Scraped> {
   const out = join(tempDir(), 'r.json');
   // The linger holds /metrics open until Prometheus has scraped the final values.
   const cli = startCli(
-    [
-      'run',
+    runArgs(
       'echo',
-      '--servers',
       'ws',
-      '--clients',
       'ws',
       '--duration',
       '3s',
@@ -57,7 +54,7 @@ async function scrapedRun(nativeHistograms: boolean): Promise<Scraped> {
       '60s',
       '--out',
       out,
-    ],
+    ),
     { timeoutMs: 150_000 },
   );
   started.push(cli);

@@ -16,8 +16,9 @@ import { judgeCell } from '../src/capacity/judge.js';
 import { spreadCount } from '../src/engine/params.js';
 import echoScenario from '../scenarios/echo.js';
 import { parseSlo } from '../src/slo/grammar.js';
-import { REPO_ROOT, runCli, tempDir } from './support.js';
+import { REPO_ROOT, runCli, tempDir, runArgs } from './support.js';
 import { cell, exponentialHistogram, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 function client(cpu: number, loop: number | null, lateMs: [number, number] | null): ProcessResources {
   return {
@@ -95,18 +96,17 @@ test('a client that burns its core is said in the JSON, the table, its footer an
   timeout: 120_000,
 }, async () => {
   const dir = tempDir();
-  const busy = await runCli([
-    'run',
-    join(REPO_ROOT, 'dist/test/fixtures/busy-client.js'),
-    '--servers',
-    'ws',
-    '--clients',
-    'ws',
-    '--duration',
-    '2s',
-    '--out',
-    join(dir, 'busy.json'),
-  ]);
+  const busy = await runCli(
+    runArgs(
+      join(REPO_ROOT, 'dist/test/fixtures/busy-client.js'),
+      'ws',
+      'ws',
+      '--duration',
+      '2s',
+      '--out',
+      join(dir, 'busy.json'),
+    ),
+  );
   assert.equal(busy.code, 0, busy.stderr);
   const [hot] = (JSON.parse(readFileSync(join(dir, 'busy.json'), 'utf8')) as BenchResult).cells;
   assert.ok(hot && isMeasured(hot) && hot.loadSaturation, JSON.stringify(hot));
@@ -125,20 +125,19 @@ test('a client that burns its core is said in the JSON, the table, its footer an
   assert.ok(html.includes('ok, client '), 'the HTML status');
   assert.ok(html.includes(`<td class="text warn" colspan="`), 'the evidence on a row of its own');
 
-  const quiet = await runCli([
-    'run',
-    join(REPO_ROOT, 'dist/test/fixtures/user-scenario.js'),
-    '--servers',
-    'ws',
-    '--clients',
-    'ws',
-    '--connections',
-    '2',
-    '--duration',
-    '2s',
-    '--out',
-    join(dir, 'quiet.json'),
-  ]);
+  const quiet = await runCli(
+    runArgs(
+      join(REPO_ROOT, 'dist/test/fixtures/user-scenario.js'),
+      'ws',
+      'ws',
+      '--connections',
+      '2',
+      '--duration',
+      '2s',
+      '--out',
+      join(dir, 'quiet.json'),
+    ),
+  );
   assert.equal(quiet.code, 0, quiet.stderr);
   const [calm] = (JSON.parse(readFileSync(join(dir, 'quiet.json'), 'utf8')) as BenchResult).cells;
   assert.ok(calm && isMeasured(calm));
@@ -150,13 +149,7 @@ test('a client that burns its core is said in the JSON, the table, its footer an
 test("capacity reads the cell's judgement: the same cell is an invalid step exactly when run says its load generator saturated", () => {
   const info = scenarioInfo('echo', {
     metrics: {
-      rttP99Ms: {
-        header: 'p99 ms',
-        unit: 'ms',
-        better: 'lower',
-        role: 'primary-latency',
-        source: { histogram: 'rtt', stat: 'p99' },
-      },
+      rttP99Ms: latencyMetric('rtt', 'p99'),
     },
     table: ['rttP99Ms'],
     charts: [],

@@ -8,23 +8,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/result-types.js';
-import type { ShardInfo } from '../src/shard-types.js';
 import { readResultFile } from '../src/result-file.js';
 import { runCli, tempDir, usageErrorLine } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 
 /** Shard `index` of two; shard 1 lost 3 of its 10 connections. */
 function shard(index: number): BenchResult {
-  const info: ShardInfo = {
-    runId: 'run-1',
-    index,
-    count: 2,
-    configHash: 'abc',
-    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'start-at', atEpochMs: 1_700_000_000_000 },
-    clockOffsetMs: 0,
-    clockRttMs: 0.1,
-  };
   const scenario = scenarioInfo('fanout', { metrics: {}, table: [], charts: [] });
   const histograms = { delay: exponentialHistogram(100, 300, index) };
   const made = cell('fanout', { server: 'target', client: 'ws', histograms, status: index === 1 ? 'errors' : 'ok' });
@@ -32,7 +22,7 @@ function shard(index: number): BenchResult {
     made.reason = '3 of 10 connections lost (the first 0.50 s into the window)';
     made.fault = { atMs: 500, connections: { opened: 10, failed: 0, lost: 3 } };
   }
-  return { ...result(scenario, [made]), shard: info };
+  return { ...result(scenario, [made]), shard: shardInfo(index) };
 }
 
 function shardFiles(dir: string): string[] {

@@ -8,27 +8,17 @@ import assert from 'node:assert/strict';
 import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from '../src/result-types.js';
-import type { ShardInfo } from '../src/shard-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
 
 function shard(index: number): BenchResult {
-  const info: ShardInfo = {
-    runId: 'run-1',
-    index,
-    count: 2,
-    configHash: 'abc',
-    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'start-at', atEpochMs: 1_700_000_000_000 },
-    clockOffsetMs: 0,
-    clockRttMs: 0.1,
-  };
   const scenario = scenarioInfo('fanout', { metrics: {}, table: [], charts: [] });
   return {
     ...result(scenario, [
       cell('fanout', { server: 'target', client: 'ws', histograms: { delay: exponentialHistogram(100, 300, index) } }),
     ]),
-    shard: info,
+    shard: shardInfo(index),
   };
 }
 

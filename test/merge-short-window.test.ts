@@ -14,33 +14,19 @@ import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/measure/metric-values.js';
 import { defineScenario } from '../src/scenario-kit/index.js';
-import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
   received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 const OPENED_AT = 1_700_000_000_000;
 
 function shardResult(index: number, received: number, windowMs: number): BenchResult {
-  const shard: ShardInfo = {
-    runId: 'run-1',
-    index,
-    count: 2,
-    configHash: 'abc',
-    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'barrier', atEpochMs: OPENED_AT },
-    clockOffsetMs: 0,
-    clockRttMs: 0.1,
-  };
+  const shard = shardInfo(index, { start: { mode: 'barrier', atEpochMs: OPENED_AT } });
   const c = cell('sharded', { server: 'target', client: 'ws', counters: { received } }) as MeasuredCell;
   Object.assign(c.measurements, { windowMs, windowOpenedAtEpochMs: OPENED_AT });
   return { ...result(INFO, [c]), shard };
@@ -83,13 +69,7 @@ test(`a window under ${MIN_RATE_WINDOW_MS} ms gives no rate, with the reason, de
     async client() {},
     metrics: {
       received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-      perSec: {
-        header: 'msg/s',
-        unit: 'msg/s',
-        better: 'higher',
-        role: 'primary-rate',
-        source: { counter: 'received', as: 'rate' },
-      },
+      perSec: rateMetric(),
       computed: {
         header: 'B/s',
         unit: 'bytes/s',

@@ -9,19 +9,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
-import type { ShardInfo } from '../src/shard-types.js';
 import { mergeShards } from '../src/shard/merge.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('sharded', {
   parameters: { payload: { kind: 'size', description: 'made up', default: 32, sweepable: true } },
@@ -31,16 +26,7 @@ const INFO = scenarioInfo('sharded', {
 });
 
 function shard(index: number, rate: number, clientCpu: number, configHash = 'abc', clientProcesses = 1): BenchResult {
-  const info: ShardInfo = {
-    runId: 'run-1',
-    index,
-    count: 2,
-    configHash,
-    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'start-at', atEpochMs: 1_700_000_000_000 },
-    clockOffsetMs: 0,
-    clockRttMs: 0.1,
-  };
+  const info = shardInfo(index, { configHash });
   const cells: CellResult[] = [32, 1024].map((payload) => {
     const c = cell('sharded', {
       server: 'target',

@@ -10,32 +10,15 @@ import { histogramStat } from '../src/measure/metric-values.js';
 import { isMeasured, type BenchResult } from '../src/result-types.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import { mergeShards } from '../src/shard/merge.js';
-import type { ShardInfo } from '../src/shard-types.js';
 import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
+import { shardInfo } from './fixtures/shard-info.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const METRICS: Record<string, MetricInfo> = {
-  delayP50Ms: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'delay', stat: 'p50' },
-  },
-  delayP99Ms: {
-    header: 'p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'delay', stat: 'p99' },
-  },
+  delayP50Ms: latencyMetric('delay', 'p50'),
+  delayP99Ms: latencyMetric('delay', 'p99'),
   received: { header: 'recv', unit: 'count', better: 'none', role: 'detail', source: { counter: 'received' } },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  messagesPerSec: rateMetric(),
 };
 const INFO = scenarioInfo('sharded', { metrics: METRICS, table: Object.keys(METRICS), charts: [] });
 
@@ -49,16 +32,7 @@ function shardResult(index: number, count: number, values: number[], runId = 'ru
   const histogram = newHistogram();
   for (const v of values) histogram.recordValue(v);
   const delay = encodeHistogram(histogram);
-  const shard: ShardInfo = {
-    runId,
-    index,
-    count,
-    configHash: 'abc',
-    histogram: { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, significantDigits: 3 },
-    start: { mode: 'start-at', atEpochMs: 1_700_000_000_000 },
-    clockOffsetMs: index === 0 ? 0 : 0.2,
-    clockRttMs: 0.1,
-  };
+  const shard = shardInfo(index, { runId, count, clockOffsetMs: index === 0 ? 0 : 0.2 });
   const c = cell('sharded', {
     server: 'target',
     client: 'ws',

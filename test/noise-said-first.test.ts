@@ -8,44 +8,21 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MetricInfo } from '../src/declaration-types.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
-import { cellIntervals } from '../src/stats/cell-intervals.js';
 import { controlSection } from '../src/stats/control.js';
 import { renderTable } from '../src/report/run/table.js';
 import { renderResultMarkdown } from '../src/report/run/run-markdown.js';
 import { renderHtml } from '../src/report/html/html.js';
-import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
+import { result } from './fixtures/synthetic-results.js';
+import { P50_INFO, P50_METRICS, roundsCell } from './fixtures/p50-rounds.js';
 
-const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
-};
-const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
-
-function repeated(server: string, rounds: number[]): MeasuredCell {
-  const base = cell('echo', {
-    server,
-    client: 'ws',
-    metrics: { p50: rounds.reduce((a, b) => a + b, 0) / rounds.length },
-  }) as MeasuredCell;
-  const withRounds = {
-    ...base,
-    rounds: rounds.map((p50) => ({ status: 'ok' as const, metrics: { p50 }, elapsedMs: 600 })),
-  };
-  return { ...withRounds, intervals: cellIntervals(METRICS, withRounds).intervals };
-}
+const repeated = (server: string, rounds: number[]): MeasuredCell => roundsCell(server, 'ws', rounds);
 
 /** Two servers the rounds cannot tell apart (one of them unstable), on a machine at load 9.6 of 2 cores. */
 function busy(): BenchResult {
   const ws = { ...repeated('ws', [0.012, 0.03, 0.014]), unstable: 'unstable: rounds differ 2.5x: ...' };
   return {
-    ...result(INFO, [ws, repeated('uws', [0.011, 0.012, 0.025])]),
+    ...result(P50_INFO, [ws, repeated('uws', [0.011, 0.012, 0.025])]),
     repeat: 3,
     machineLoad: { atStart: 9.6, atEnd: 8.1, cores: 2 },
   };
@@ -73,9 +50,9 @@ test('a busy machine that left answers undecided is said first: the load, what s
 test('the control apart beyond its intervals is said first, whatever was decided', () => {
   const steady = (server: string, p50: number[]) => repeated(server, p50);
   const file: BenchResult = {
-    ...result(INFO, [steady('ws', [0.02, 0.021, 0.02]), steady('uws', [0.01, 0.0105, 0.01])]),
+    ...result(P50_INFO, [steady('ws', [0.02, 0.021, 0.02]), steady('uws', [0.01, 0.0105, 0.01])]),
     repeat: 3,
-    control: controlSection(METRICS, steady('ws', [0.02, 0.021, 0.02]), steady('ws', [0.026, 0.027, 0.026])),
+    control: controlSection(P50_METRICS, steady('ws', [0.02, 0.021, 0.02]), steady('ws', [0.026, 0.027, 0.026])),
   };
   const first = renderTable(file).split('\n')[0]!;
   assert.match(
@@ -86,7 +63,7 @@ test('the control apart beyond its intervals is said first, whatever was decided
 
 test('a busy machine whose answers were all decided gets no such lines; a run until decided says how it stopped', () => {
   const decided: BenchResult = {
-    ...result(INFO, [repeated('ws', [0.02, 0.021, 0.02]), repeated('uws', [0.01, 0.0105, 0.01])]),
+    ...result(P50_INFO, [repeated('ws', [0.02, 0.021, 0.02]), repeated('uws', [0.01, 0.0105, 0.01])]),
     repeat: 3,
     machineLoad: { atStart: 9.6, atEnd: 8.1, cores: 2 },
     decision: {

@@ -12,25 +12,14 @@ import { isMeasured, type BenchResult } from '../src/index.js';
 import { readResultFile } from '../src/result-file.js';
 import { buildCharts } from '../src/charts/index.js';
 import { renderTable } from '../src/report/run/table.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 
 test('run echo --rate 300,1000 over two servers draws latency against offered load', async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws,uws',
-    '--clients',
-    'ws',
-    '--rate',
-    '300,1000',
-    '--duration',
-    '600ms',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(
+    runArgs('echo', 'ws,uws', 'ws', '--rate', '300,1000', '--duration', '600ms', '--out', out),
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const spec = JSON.parse(readFileSync(join(dir, 'r.report', 'charts', 'echo-offered-load.vl.json'), 'utf8'));
   assert.ok(existsSync(join(dir, 'r.report', 'charts', 'echo-offered-load.svg')));
@@ -61,20 +50,7 @@ test('run echo --rate 300,1000 over two servers draws latency against offered lo
 test('a cell that delivered below what it was offered is marked on the chart and in the table', async () => {
   const dir = tempDir();
   const out = join(dir, 'r.json');
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws',
-    '--clients',
-    'ws',
-    '--rate',
-    '200,400',
-    '--duration',
-    '500ms',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(runArgs('echo', 'ws', 'ws', '--rate', '200,400', '--duration', '500ms', '--out', out));
   assert.equal(outcome.code, 0, outcome.stderr);
   // The same cells, as if the second had delivered 300 of the 400 a second it was offered.
   const result: BenchResult = readResultFile(out);

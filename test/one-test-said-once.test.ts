@@ -9,45 +9,22 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MetricInfo } from '../src/declaration-types.js';
 import type { MeasuredCell } from '../src/result-types.js';
-import { cellIntervals } from '../src/stats/cell-intervals.js';
 import { picksOf } from '../src/stats/ranking.js';
 import { pickFootnotes } from '../src/report/run/pick-text.js';
 import { renderTable } from '../src/report/run/table.js';
 import { compareServers } from '../src/compare/compare.js';
 import { renderComparison } from '../src/compare/compare-text.js';
-import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
-
-const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
-};
-const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
+import { result, seededRandom } from './fixtures/synthetic-results.js';
+import { P50_INFO, P50_METRICS, roundsCell } from './fixtures/p50-rounds.js';
 
 /** A cell of one run measured in these rounds; its pooled value their mean (as a pooled rate is), its interval from them. */
-function repeated(server: string, rounds: number[]): MeasuredCell {
-  const base = cell('echo', {
-    server,
-    client: 'ws',
-    metrics: { p50: rounds.reduce((a, b) => a + b, 0) / rounds.length },
-  }) as MeasuredCell;
-  const withRounds = {
-    ...base,
-    rounds: rounds.map((p50) => ({ status: 'ok' as const, metrics: { p50 }, elapsedMs: 600 })),
-  };
-  return { ...withRounds, intervals: cellIntervals(METRICS, withRounds).intervals };
-}
+const repeated = (server: string, rounds: number[]): MeasuredCell => roundsCell(server, 'ws', rounds);
 
 /** Everything each output says of new (`ws`) against base (`uws`). */
 function readings(cells: MeasuredCell[]) {
-  const file = { ...result(INFO, cells), repeat: cells[0]!.rounds!.length };
-  const [servers] = picksOf(cells, [['p50', METRICS.p50!]]);
+  const file = { ...result(P50_INFO, cells), repeat: cells[0]!.rounds!.length };
+  const [servers] = picksOf(cells, [['p50', P50_METRICS.p50!]]);
   const comparison = compareServers(file, 'uws', 'ws');
   const delta = comparison.cells[0]!.deltas.find((d) => d.key === 'p50')!;
   const [uws, ws] = [cells.find((c) => c.server === 'uws')!, cells.find((c) => c.server === 'ws')!];
@@ -57,7 +34,7 @@ function readings(cells: MeasuredCell[]) {
     delta,
     apart,
     table: renderTable(file),
-    picks: pickFootnotes(INFO, cells).join('\n'),
+    picks: pickFootnotes(P50_INFO, cells).join('\n'),
     compared: renderComparison(comparison, { base: 'uws', next: 'ws' }),
     pooledPct: ((ws.metrics.p50 as number) / (uws.metrics.p50 as number) - 1) * 100,
   };

@@ -11,29 +11,12 @@ import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { histogramStat } from '../src/measure/metric-values.js';
 import type { MetricInfo } from '../src/declaration-types.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const ECHO_METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: {
-    header: 'rtt p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
-  rttP99Ms: {
-    header: 'rtt p99 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p99' },
-  },
-  messagesPerSec: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  rttP50Ms: latencyMetric('rtt', 'p50', 'rtt p50 ms'),
+  rttP99Ms: latencyMetric('rtt', 'p99', 'rtt p99 ms'),
+  messagesPerSec: rateMetric(),
 };
 
 const fixture = join(REPO_ROOT, 'test/fixtures/echo-run.json');

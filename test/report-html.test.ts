@@ -17,6 +17,7 @@ import { histogramStat, NO_SAMPLES } from '../src/measure/metric-values.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { cell, exponentialHistogram, result as syntheticResult, scenarioInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, tempDir } from './support.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const result = readResultFile(join(REPO_ROOT, 'test/fixtures/echo-run.json'));
 
@@ -25,13 +26,7 @@ function mixedResult(): BenchResult {
   const scenario = scenarioInfo('delays', {
     parameters: { delay: { kind: 'duration', description: 'reply delay', default: 0, sweepable: true } },
     metrics: {
-      rttP50Ms: {
-        header: 'p50 ms',
-        unit: 'ms',
-        better: 'lower',
-        role: 'primary-latency',
-        source: { histogram: 'rtt', stat: 'p50' },
-      },
+      rttP50Ms: latencyMetric('rtt', 'p50'),
       lateP99Ms: {
         header: 'late p99 ms',
         unit: 'ms',
@@ -39,13 +34,7 @@ function mixedResult(): BenchResult {
         role: 'detail',
         source: { histogram: 'late', stat: 'p99' },
       },
-      messagesPerSec: {
-        header: 'msg/s',
-        unit: 'msg/s',
-        better: 'higher',
-        role: 'primary-rate',
-        source: { counter: 'received', as: 'rate' },
-      },
+      messagesPerSec: rateMetric(),
     },
     table: ['rttP50Ms', 'lateP99Ms', 'messagesPerSec'],
     charts: [],

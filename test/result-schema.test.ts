@@ -13,9 +13,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { resultSchema, schemaProblem, SCHEMA_FILES, type ReadableVersion } from '../src/result-schema.js';
 import { resultFromJson } from '../src/result-file.js';
 import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/result-types.js';
-import { REPO_ROOT, runCli, tempDir } from './support.js';
+import { REPO_ROOT, runCli, tempDir, runArgs } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import type { MetricInfo } from '../src/declaration-types.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 /** The source tree (a private build links package.json back to it), for the schema files and the type files. */
@@ -43,20 +44,9 @@ test('the package publishes the schema, for the version this wsbench writes', ()
 
 test("a real run's result file validates against the published schema", async () => {
   const out = join(tempDir(), 'r.json');
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws',
-    '--clients',
-    'ws,undici',
-    '--duration',
-    '500ms',
-    '--repeat',
-    '2',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(
+    runArgs('echo', 'ws', 'ws,undici', '--duration', '500ms', '--repeat', '2', '--out', out),
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const data = JSON.parse(readFileSync(out, 'utf8')) as unknown;
   const validate = publishedValidator(SCHEMA_VERSION);
@@ -65,13 +55,7 @@ test("a real run's result file validates against the published schema", async ()
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  rttP50Ms: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  rttP50Ms: latencyMetric('rtt', 'p50'),
   rate: {
     header: 'msg/s',
     unit: 'msg/s',

@@ -15,6 +15,7 @@ import { formatNumber, renderTable } from '../src/report/run/table.js';
 import { compareResults } from '../src/compare/compare.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { REPO_ROOT, tempDir } from './support.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const V1_PATH = join(REPO_ROOT, 'test/fixtures/echo-run.json');
 const v1Text = readFileSync(V1_PATH, 'utf8');
@@ -96,13 +97,7 @@ test('its table renders with the version 1 columns and values', () => {
 test('a version 2 file round-trips unchanged but for the intervals its cells get when read', () => {
   const scenario = scenarioInfo('echo', {
     metrics: {
-      rttP50Ms: {
-        header: 'p50 ms',
-        unit: 'ms',
-        better: 'lower',
-        role: 'primary-latency',
-        source: { histogram: 'rtt', stat: 'p50' },
-      },
+      rttP50Ms: latencyMetric('rtt', 'p50'),
     },
     table: ['rttP50Ms'],
     charts: [{ kind: 'resources' }],
@@ -130,13 +125,7 @@ test('a version 2 file round-trips unchanged but for the intervals its cells get
 test('a version 2 file from before serverProcesses reads with its default, so compare matches its cells to new ones', () => {
   const scenario = scenarioInfo('echo', {
     metrics: {
-      rttP50Ms: {
-        header: 'p50 ms',
-        unit: 'ms',
-        better: 'lower',
-        role: 'primary-latency',
-        source: { histogram: 'rtt', stat: 'p50' },
-      },
+      rttP50Ms: latencyMetric('rtt', 'p50'),
     },
     table: ['rttP50Ms'],
     charts: [{ kind: 'resources' }],

@@ -14,28 +14,17 @@ import { join } from 'node:path';
 import type { MetricInfo } from '../src/declaration-types.js';
 import type { BenchResult, MeasuredCell } from '../src/result-types.js';
 import { controlDisagrees, controlSection } from '../src/stats/control.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { cell } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 test('--control: two more cells of the first pair, first and last of every round, kept apart from the matrix', {
   timeout: 120_000,
 }, async () => {
   const out = join(tempDir(), 'control.json');
-  const outcome = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws,uws',
-    '--clients',
-    'ws',
-    '--control',
-    '--repeat',
-    '3',
-    '--duration',
-    '300ms',
-    '--out',
-    out,
-  ]);
+  const outcome = await runCli(
+    runArgs('echo', 'ws,uws', 'ws', '--control', '--repeat', '3', '--duration', '300ms', '--out', out),
+  );
   assert.equal(outcome.code, 0, outcome.stderr);
   const started = [...outcome.stderr.matchAll(/round (\d)\/3 echo (\w+) x ws[^:]*: started/g)].map(
     (m) => `${m[1]}${m[2]}`,
@@ -62,13 +51,7 @@ test('--control: two more cells of the first pair, first and last of every round
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
 };
 
 test('a control whose two cells differ beyond their rounds is named', () => {

@@ -12,16 +12,11 @@ import { judgeCellSlo } from '../src/slo/verdict.js';
 import type { BenchResult, MeasuredCell, ValueInterval } from '../src/result-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, scenarioInfo } from './fixtures/synthetic-results.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const INFO = scenarioInfo('echo', {
   metrics: {
-    rttP99Ms: {
-      header: 'p99 ms',
-      unit: 'ms',
-      better: 'lower',
-      role: 'primary-latency',
-      source: { histogram: 'rtt', stat: 'p99' },
-    },
+    rttP99Ms: latencyMetric('rtt', 'p99'),
     errors: { header: 'errors', unit: 'count', better: 'lower', role: 'errors', source: { counter: 'errors' } },
   },
   table: ['rttP99Ms', 'errors'],

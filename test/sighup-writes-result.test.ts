@@ -10,27 +10,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { groupEmpties, startCli, untilReceived } from './live-cli.js';
-import { tempDir } from './support.js';
+import { tempDir, runArgs } from './support.js';
 import { isMeasured, type BenchResult } from '../src/index.js';
 
 for (const to of ['wsbench', 'its process group'] as const) {
   test(`SIGHUP to ${to} mid-cell: the result is written, interrupted, exit 129`, { timeout: 180_000 }, async () => {
     const out = join(tempDir(), 'r.json');
     const cli = startCli(
-      [
-        'run',
-        'echo',
-        '--servers',
-        'ws',
-        '--clients',
-        'ws',
-        '--duration',
-        '60s',
-        '--metrics-listen',
-        '127.0.0.1:0',
-        '--out',
-        out,
-      ],
+      runArgs('echo', 'ws', 'ws', '--duration', '60s', '--metrics-listen', '127.0.0.1:0', '--out', out),
       { ownProcessGroup: true },
     );
     try {

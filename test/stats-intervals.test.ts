@@ -12,6 +12,7 @@ import { batchMeansSpread, warmUpBatches, type Weighted } from '../src/stats/bat
 import { cellIntervals } from '../src/stats/cell-intervals.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import type { TimeSeries } from '../src/result-types.js';
+import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const close = (actual: number, expected: number, what: string, tolerance = 1e-9): void =>
   assert.ok(
@@ -90,20 +91,8 @@ test('batch means: too few intervals, or batches short of samples, give the reas
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
-  rate: {
-    header: 'msg/s',
-    unit: 'msg/s',
-    better: 'higher',
-    role: 'primary-rate',
-    source: { counter: 'received', as: 'rate' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
+  rate: rateMetric(),
   max: { header: 'max ms', unit: 'ms', better: 'lower', role: 'detail', source: { histogram: 'rtt', stat: 'max' } },
   custom: { header: 'x/s', unit: '/s', better: 'higher', role: 'primary-rate', source: { custom: 'by hand' } },
 };

@@ -11,6 +11,7 @@ import { tCritical } from '../src/stats/confidence.js';
 import { unstableRounds } from '../src/stats/unstable.js';
 import type { MetricInfo } from '../src/declaration-types.js';
 import type { RoundResult, ValueInterval } from '../src/result-types.js';
+import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const close = (actual: number, expected: number, what: string): void =>
   assert.ok(
@@ -89,13 +90,7 @@ test('the mean over clients: mean log ratio, its error from each pair', () => {
 });
 
 const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
+  p50: latencyMetric('rtt', 'p50'),
 };
 const round = (p50: number, own?: [number, number]): RoundResult => ({
   status: 'ok',

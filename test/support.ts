@@ -155,3 +155,11 @@ export async function untilJournalSays(out: string, type: string, ms = 90_000): 
   for (const until = Date.now() + ms; Date.now() < until && !says(); ) await new Promise((r) => setTimeout(r, 50));
   return says();
 }
+
+/**
+ * `run SCENARIO --servers SERVERS --clients CLIENTS` and then `flags`: the
+ * matrix most CLI tests start from, so that each call shows only the flags it is about.
+ */
+export function runArgs(scenario: string, servers: string, clients: string, ...flags: string[]): string[] {
+  return ['run', scenario, '--servers', servers, '--clients', clients, ...flags];
+}

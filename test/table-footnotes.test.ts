@@ -13,16 +13,11 @@ import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { scenarioInfo as scenarioInfoOf } from '../src/engine/scenario-info.js';
 import churn from '../scenarios/churn.js';
 import echo from '../scenarios/echo.js';
+import { rateMetric } from './fixtures/metric-declarations.js';
 
 const INFO = scenarioInfo('echo', {
   metrics: {
-    messagesPerSec: {
-      header: 'msg/s',
-      unit: 'msg/s',
-      better: 'higher',
-      role: 'primary-rate',
-      source: { counter: 'received', as: 'rate' },
-    },
+    messagesPerSec: rateMetric(),
   },
   table: ['messagesPerSec'],
   charts: [],

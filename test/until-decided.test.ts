@@ -15,7 +15,7 @@ import { twoCellTest } from '../src/stats/two-cells.js';
 import { roundSpread } from '../src/stats/round-spread.js';
 import { intervalAround } from '../src/stats/cell-intervals.js';
 import { isMeasured, type BenchResult } from '../src/result-types.js';
-import { runCli, tempDir } from './support.js';
+import { runCli, tempDir, runArgs } from './support.js';
 import { seededRandom } from './fixtures/synthetic-results.js';
 
 test('looks: planned from the first rounds and the budget, their shares adding up to the 5 %', () => {
@@ -88,21 +88,9 @@ test('under repeated looks the rule keeps the 5 %; looking at 95 % every round d
 
 test('run --until-decided: every look recorded, the rounds they asked for measured, how it stopped said first', async () => {
   const out = join(tempDir(), 'decided.json');
-  const run = await runCli([
-    'run',
-    'echo',
-    '--servers',
-    'ws,uws',
-    '--clients',
-    'ws',
-    '--duration',
-    '200ms',
-    '--until-decided',
-    '--budget',
-    '6s',
-    '--out',
-    out,
-  ]);
+  const run = await runCli(
+    runArgs('echo', 'ws,uws', 'ws', '--duration', '200ms', '--until-decided', '--budget', '6s', '--out', out),
+  );
   assert.equal(run.code, 0, run.stderr);
   const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
   const decision = result.decision!;

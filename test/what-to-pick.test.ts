@@ -7,39 +7,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MetricInfo } from '../src/declaration-types.js';
 import type { MeasuredCell } from '../src/result-types.js';
-import { cellIntervals } from '../src/stats/cell-intervals.js';
 import { picksOf } from '../src/stats/ranking.js';
 import { pickFootnotes } from '../src/report/run/pick-text.js';
 import { tieGroups } from '../src/stats/tie-groups.js';
 import { logRatio, meanLogRatio, ratioInterval } from '../src/stats/ratio.js';
-import { cell, scenarioInfo } from './fixtures/synthetic-results.js';
-
-const METRICS: Record<string, MetricInfo> = {
-  p50: {
-    header: 'p50 ms',
-    unit: 'ms',
-    better: 'lower',
-    role: 'primary-latency',
-    source: { histogram: 'rtt', stat: 'p50' },
-  },
-};
-const INFO = scenarioInfo('echo', { metrics: METRICS, table: ['p50'], charts: [] });
+import { cell } from './fixtures/synthetic-results.js';
+import { P50_INFO, P50_METRICS, roundsCell } from './fixtures/p50-rounds.js';
 
 /** A cell whose three rounds read `rounds`; its value is their mean, its interval from them. */
-function repeated(server: string, client: string, rounds: number[]): MeasuredCell {
-  const c = cell('echo', {
-    server,
-    client,
-    metrics: { p50: rounds.reduce((a, b) => a + b, 0) / rounds.length },
-  }) as MeasuredCell;
-  const withRounds = {
-    ...c,
-    rounds: rounds.map((p50) => ({ status: 'ok' as const, metrics: { p50 }, elapsedMs: 1000 })),
-  };
-  return { ...withRounds, intervals: cellIntervals(METRICS, withRounds).intervals };
-}
+const repeated = (server: string, client: string, rounds: number[]): MeasuredCell =>
+  roundsCell(server, client, rounds, 1000);
 
 // The machine ran round 2 twice as slow as round 1 for every cell: pairing cancels that, and only that.
 const CELLS = [
@@ -61,7 +39,7 @@ const side = (c: MeasuredCell) => ({
 });
 
 test('servers over the clients they share: the best, the same, the tests split, 3x slower, no client in common', () => {
-  const [servers, clients] = picksOf(CELLS, [['p50', METRICS.p50!]]);
+  const [servers, clients] = picksOf(CELLS, [['p50', P50_METRICS.p50!]]);
   assert.equal(servers!.role, 'server');
   assert.equal(servers!.best, 'a');
   assert.deepEqual(
@@ -98,7 +76,7 @@ test('servers over the clients they share: the best, the same, the tests split, 
 });
 
 test('the picks in words, under the table: a leader is named lowest only where every other stack differs', () => {
-  const lines = pickFootnotes(INFO, CELLS);
+  const lines = pickFootnotes(P50_INFO, CELLS);
   assert.equal(
     lines[1],
     `what to pick (the pooled values' ratio with its 95 % interval; a difference where the paired-by-round and the unpaired test both find one, "the same" within ±5%, else "cannot tell"):`,
@@ -120,9 +98,9 @@ test('the picks in words, under the table: a leader is named lowest only where e
 test('with no interval anywhere, nothing is ranked, and the line says how to get intervals', () => {
   const once = (server: string, p50: number) =>
     cell('echo', { server, client: 'ws', metrics: { p50 } }) as MeasuredCell;
-  const [servers] = picksOf([once('ws', 646), once('bun', 557)], [['p50', METRICS.p50!]]);
+  const [servers] = picksOf([once('ws', 646), once('bun', 557)], [['p50', P50_METRICS.p50!]]);
   assert.equal(servers!.best, null);
-  const lines = pickFootnotes(INFO, [once('ws', 646), once('bun', 557)]);
+  const lines = pickFootnotes(P50_INFO, [once('ws', 646), once('bun', 557)]);
   assert.equal(
     lines[2],
     '  servers on p50 ms: nothing can be ranked: no stack has an interval to compare with (--repeat 3 or more gives every key number an interval from its rounds)',
