@@ -118,3 +118,27 @@ test('compare: a cost with 3 rounds a side is judged; with fewer it is inconclus
     'a cost is read once per window: only 3 rounds or more measure its noise (rounds: base 1, new 1)',
   );
 });
+
+test('compare: a cost one of whose rounds read only a bound (below its resolution) is inconclusive, naming that round', () => {
+  const info = infoOf(scenario);
+  const file = (cpu: number[]) => ({
+    ...result(info, [
+      cellOf(
+        'ws',
+        cpu.map((c, i) => round(i + 1, c, 10_000)),
+      ),
+    ]),
+    repeat: cpu.length,
+  });
+  const next = file([80, 88, 84, 86]);
+  // Round 2 resolved nothing: its value is only "< 1066", which the pooled value counts and the rounds' spread cannot.
+  const bounded = (next.cells[0] as MeasuredCell).rounds![1]!;
+  bounded.resolution = { serverCpuUsPerMessage: { estimate: 0, resolution: 1066, resolved: false, atMost: 1066 } };
+  const judged = compareResults(file([40, 44, 42, 43]), next);
+  const delta = judged.cells[0]!.deltas.find((d) => d.key === 'serverCpuUsPerMessage')!;
+  assert.equal(delta.verdict, 'inconclusive');
+  assert.equal(
+    delta.noiseUnmeasured,
+    "a round read it below its resolution (new round 2 < 1066): its pooled value counts that round, its rounds' spread cannot",
+  );
+});

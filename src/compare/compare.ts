@@ -314,10 +314,10 @@ function costDelta(key: string, info: MetricInfo, b: MeasuredCell, n: MeasuredCe
   const base = bSide.value;
   const noise =
     base === null ? null : Math.max(Math.abs(base) * RATE_NOISE_FRACTION, roundSpread(b, key), roundSpread(n, key));
-  const bounded = [
-    ...(boundedRound(b, key) ? [`base ${boundedRound(b, key)}`] : []),
-    ...(boundedRound(n, key) ? [`new ${boundedRound(n, key)}`] : []),
-  ];
+  const bounded = (['base', 'new'] as const).flatMap((side, i) => {
+    const round = boundedRound(i === 0 ? b : n, key);
+    return round ? [`${side} ${round}`] : [];
+  });
   return delta(
     key,
     info.header,

@@ -4,8 +4,9 @@
  * still carries it, so a chart may draw it and `metrics` may read a statistic
  * of it under a key, header or direction that histogram() would not derive
  * (fanout's `serverTickLatenessP99Ms`, firehose's `messageBytesP50`, better
- * 'none', ticker-orders' `serverTickTimerLagP99Ms`). Its own function rather than `histogram({ stats: [] })`: TypeScript
- * infers nothing from an empty list and would fall back to every statistic's key.
+ * 'none', ticker-orders' `serverTickTimerLagP99Ms`). Its own function rather
+ * than `histogram({ stats: [] })`: TypeScript infers nothing from an empty list
+ * and would fall back to every statistic's key.
  */
 import type { Side } from '../declaration-types.js';
 import type { HistogramDeclaration, HistogramUnit } from '../recorder-types.js';
