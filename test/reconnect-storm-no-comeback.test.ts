@@ -2,7 +2,9 @@
  * A --server-cmd server that does not come back after wsbench killed it fails
  * its cell with the reason (the kill itself is no fault), the clients still
  * down are counted, the window closes at once rather than at its end, and no
- * process of the command is left behind.
+ * process of the command is left behind. One that comes back only after the
+ * window closed fails it too, saying so, rather than leaving an empty
+ * time-to-back histogram to explain itself.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,5 +39,27 @@ test('a command that will not start again fails the cell with its reason; its cl
   assert.equal(cell.metrics.neverBack, 4, 'the clients still down are counted, not dropped');
   // A ten-minute window closed as soon as the restart failed (the test would time out otherwise).
   assert.ok(cell.measurements.windowMs < 60_000, `window ${cell.measurements.windowMs} ms`);
+  assert.deepEqual(taggedProcesses(tag), [], 'no process of the command is left');
+});
+
+test('a command that serves again only after the window closed fails the cell, saying when each happened', async () => {
+  const tag = newTag();
+  const marker = join(tempDir(), 'started-once');
+  // Its second start listens 4 s late; the window closes 1.3 s after the kill.
+  const command = `${process.execPath} ${FIXTURE} --port {port} --marker ${marker} --tag ${tag} --again-after-ms 4000`;
+  const result = await run({
+    scenario: 'reconnect-storm',
+    serverCommands: [{ name: 'late', command }],
+    clients: ['ws'],
+    params: { connections: 2, policy: 'fixed', delay: '50ms', restartAt: '200ms', downtime: '100ms', duration: '1500ms' },
+  });
+  const [cell] = result.cells;
+  assert.equal(cell?.status, 'failed');
+  const reason = 'reason' in cell! ? cell.reason : '';
+  const said = /^the window closed (\d+) ms after the server was killed, before the restarted server served \((\d+) ms after the kill\)/.exec(reason);
+  assert.ok(said, reason);
+  assert.ok(Number(said[1]) < Number(said[2]), reason);
+  assert.ok(Number(said[2]) >= 4000, reason);
+  assert.ok(isMeasured(cell!) && cell.metrics.neverBack === 2, 'the clients still down are counted');
   assert.deepEqual(taggedProcesses(tag), [], 'no process of the command is left');
 });

@@ -177,6 +177,7 @@ export async function runCell(plan: CellPlan, options: CellOptions): Promise<Cel
     const watch = watchWindow(server, clients, plan.loaded.scenario);
     await waitForWindow(window.limitMs, options.signal, reports);
     watch.stop();
+    restart?.windowClosed();
     for (const client of clients) client.send({ type: 'stop' });
 
     for (const [index, outcome] of (await Promise.allSettled(reports)).entries()) {

@@ -67,6 +67,10 @@ export class RestartingServer implements CellServer {
   /** From the kill until the new server serves (or gives up): the server is down on purpose. */
   private restartUnderWay = false;
   private failure: string | null = null;
+  /** The kill and the new server's first serving (CLOCK_MONOTONIC µs), once each has happened. */
+  private stoppedAtUs: number | null = null;
+  private servingAtUs: number | null = null;
+  private closedAtUs: number | null = null;
   private readonly ownNotes: string[] = [];
   /** Aborted by the cell's signal or by stop(): a restart under way gives up. */
   private readonly control = new AbortController();
@@ -109,11 +113,17 @@ export class RestartingServer implements CellServer {
     }, this.schedule.atMs);
   }
 
+  /** The window closes now: a server that serves again later served too late for it. */
+  windowClosed(): void {
+    this.closedAtUs = monotonicUs();
+  }
+
   /**
    * The window closed: a restart not due yet will not happen; one under way is waited for.
    * Returns why the server did not come back, or null.
    */
   async settle(): Promise<string | null> {
+    const closedAtUs = this.closedAtUs ?? monotonicUs();
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
@@ -122,6 +132,14 @@ export class RestartingServer implements CellServer {
       );
     }
     await this.restarting;
+    // Served again, but only after the window closed: its clients had no server to come back to in it,
+    // which the cell must say rather than leave to an empty histogram.
+    if (!this.failure && this.stoppedAtUs !== null && this.servingAtUs !== null && this.servingAtUs > closedAtUs) {
+      const ms = (us: number): number => Math.round((us - this.stoppedAtUs!) / 1000);
+      this.failure =
+        `the window closed ${ms(closedAtUs)} ms after the server was killed, before the restarted server served ` +
+        `(${ms(this.servingAtUs)} ms after the kill): its clients had nothing to come back to; a longer duration gives them time`;
+    }
     return this.failure;
   }
 
@@ -153,6 +171,7 @@ export class RestartingServer implements CellServer {
     const killed = this.current!;
     resources.serverStopping();
     const stoppedAtUs = monotonicUs();
+    this.stoppedAtUs = stoppedAtUs;
     killed.kill!();
     this.retired.push(killed);
     const tell = (times: ServerRestartTimes | null): void => {
@@ -171,6 +190,7 @@ export class RestartingServer implements CellServer {
       await this.current.windowOpen(signal);
       // When it was first seen serving, the same fact for every kind of server (server-lifecycles/types.ts).
       const servingAtUs = started.servingAtUs ?? monotonicUs();
+      this.servingAtUs = servingAtUs;
       if (started.pid !== null) resources.serverRestarted([started.pid, ...(started.siblingPids ?? [])]);
       tell({ stoppedAtUs, servingAtUs });
       this.ownNotes.push(
