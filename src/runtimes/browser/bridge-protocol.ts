@@ -10,6 +10,12 @@
 import type { ParamValues } from '../../declaration-types.js';
 import type { ServerRestartTimes } from '../../scenario-types.js';
 
+/**
+ * Chromium refuses a page's 256th WebSocket outright and, past about 255 in one browser, leaves new
+ * ones pending for ever (docs/browser.md): a page opens at most this many, the control socket aside.
+ */
+export const PAGE_CONNECTION_LIMIT = 250;
+
 /** How the page opens connections: the browser's WebSocket, or socket.io's own browser client. */
 export type PageConnector = 'websocket' | 'socket.io';
 

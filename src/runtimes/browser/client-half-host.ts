@@ -9,13 +9,12 @@
 import { fileURLToPath } from 'node:url';
 import type { ClientHalfHost, HostedLoop } from '../../hosted-client-types.js';
 import type { ParamValues } from '../../declaration-types.js';
-import type { PageConnector } from './bridge-protocol.js';
 import { locateChromium } from './chromium-binary.js';
 import { RunningBrowser } from './browser-process.js';
 import { startPageServer } from './page-server.js';
 import { PageBridge } from './page-bridge.js';
 import { windowUncertaintyUs, type ClockOffset } from './clock-offset.js';
-import { PAGE_CONNECTION_LIMIT } from './page/page-context.js';
+import { PAGE_CONNECTION_LIMIT, type PageConnector } from './bridge-protocol.js';
 import { RendererLoad } from './renderer-load.js';
 import { groupMemory } from './process-group.js';
 

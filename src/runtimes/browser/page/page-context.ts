@@ -9,16 +9,11 @@
 import type { ClientConnection } from '../../../adapter-types.js';
 import type { ClientScenarioContext, HttpClient, ServerRestartTimes } from '../../../scenario-types.js';
 import { firstOfShare, shareOf } from '../../../share.js';
-import { RECORD_FLUSH_MS, type FromPage, type PageStart, type ToPage } from '../bridge-protocol.js';
+import { PAGE_CONNECTION_LIMIT, RECORD_FLUSH_MS, type FromPage, type PageStart, type ToPage } from '../bridge-protocol.js';
 import { openConnection } from './connectors.js';
 import { pageUs } from './page-globals.js';
 import { RecordBatcher } from './record-batch.js';
 
-/**
- * Chromium refuses a page's 256th WebSocket outright and, past about 255 in one browser, leaves new
- * ones pending for ever (docs/browser.md): a page opens at most this many, the control socket aside.
- */
-export const PAGE_CONNECTION_LIMIT = 250;
 /**
  * Handshakes a page runs at once. Chromium delays each new WebSocket by 1-5 s x 2^pending / 65536 and
  * opens one at a time per server address anyway: four keep that delay near a millisecond.
