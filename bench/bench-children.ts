@@ -5,7 +5,7 @@
  * from /proc, from outside, as wsbench measures its own client processes.
  */
 import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
-import { ProcSampler } from '../src/measure/proc-sampler.js';
+import { ProcSampler } from '../src/parent/measure/proc-sampler.js';
 import { pinToCpu } from './cpu-pinning.js';
 
 /** No child stays quiet longer than this: a window, a connect phase of 10,000 connections, a drain. */

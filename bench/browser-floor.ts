@@ -17,10 +17,10 @@ import http from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import echo from '../scenarios/echo.js';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import { watchParent } from '../src/child/parent-watchdog.js';
-import { RunningBrowser } from '../src/runtimes/browser/browser-process.js';
-import { locateChromium } from '../src/runtimes/browser/chromium-binary.js';
+import { RunningBrowser } from '../src/child/runtimes/browser/browser-process.js';
+import { locateChromium } from '../src/child/runtimes/browser/chromium-binary.js';
 import { exitWithBench, median, reply } from './bench-children.js';
 import { serveScenario } from './uws-scenario-server.js';
 

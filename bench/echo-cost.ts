@@ -20,9 +20,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import echo from '../scenarios/echo.js';
-import { monotonicUs } from '../src/measure/clock.js';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
+import { monotonicUs } from '../src/shared/measure/clock.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { loadGeneratorExecArgv } from '../src/parent/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
 import {
   describe,
@@ -54,7 +54,7 @@ export const ECHO_COST = {
  * `plain`: send, count, send, the loop ws's own examples suggest (text sent as a string).
  * `same-work`: what wsbench's echo client does per message, without wsbench: one clock
  * read and a histogram record (what any client that times round trips must do), and text
- * sent as bytes framed as text, as wsbench's ws adapter sends it (src/clients/ws.ts).
+ * sent as bytes framed as text, as wsbench's ws adapter sends it (src/child/clients/ws.ts).
  */
 type BareKind = 'plain' | 'same-work';
 

@@ -11,8 +11,8 @@
  * arrived or is overdue, then `{ delayMs }` with the percentiles.
  */
 import WebSocket from 'ws';
-import { monotonicUs } from '../src/measure/clock.js';
-import { sourceAddressCount, sourceAddressFor } from '../src/scenario-kit/source-addresses.js';
+import { monotonicUs } from '../src/shared/measure/clock.js';
+import { sourceAddressCount, sourceAddressFor } from '../src/shared/scenario-kit/source-addresses.js';
 
 /** As fanout.ts: after the last tick was due, stragglers get this long. */
 const DRAIN_MS = 5000;

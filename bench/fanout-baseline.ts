@@ -22,8 +22,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fanout from '../scenarios/fanout.js';
-import { run } from '../src/index.js';
-import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
+import { run } from '../src/parent/index.js';
+import { loadGeneratorExecArgv } from '../src/parent/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
 import {
   exited,

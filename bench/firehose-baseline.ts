@@ -29,7 +29,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import firehose from '../scenarios/firehose.js';
-import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
+import { loadGeneratorExecArgv } from '../src/parent/runtimes/load-generator-flags.js';
 import { pinForFullLoad } from './cpu-pinning.js';
 import {
   describe,

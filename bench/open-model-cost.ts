@@ -16,9 +16,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import echo from '../scenarios/echo.js';
-import { monotonicUs } from '../src/measure/clock.js';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { loadGeneratorExecArgv } from '../src/runtimes/load-generator-flags.js';
+import { monotonicUs } from '../src/shared/measure/clock.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { loadGeneratorExecArgv } from '../src/parent/runtimes/load-generator-flags.js';
 import {
   describe,
   exitWithBench,

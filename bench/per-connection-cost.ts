@@ -10,11 +10,11 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import echo from '../scenarios/echo.js';
 import echoClientForm from './echo-client-form.js';
 import { killAll, median, reply } from './bench-children.js';
-import type { AnyScenario } from '../src/scenario-types.js';
+import type { AnyScenario } from '../src/shared/types/scenario-types.js';
 
 const ECHO_COST_FILE = fileURLToPath(new URL('./echo-cost.js', import.meta.url));
 export const PER_CONNECTION_COST = { connections: 50, payloadBytes: 32, durationMs: 4000, rounds: 3 };

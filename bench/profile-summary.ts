@@ -26,16 +26,16 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
   ['(program: V8 and native code outside JS)', (f) => f.functionName === '(program)'],
   [
     'histograms (hdr-histogram-js, the bucket tally and its encoding)',
-    (f) => f.url.includes('hdr-histogram-js') || /\/src\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url),
+    (f) => f.url.includes('hdr-histogram-js') || /\/src\/shared\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url),
   ],
   ['ws library (frames, masking, events)', (f) => f.url.includes('/node_modules/ws/')],
-  ['wsbench metrics (src/measure/metrics.js)', (f) => f.url.includes('/src/measure/metrics.js')],
+  ['wsbench metrics (src/shared/measure/metrics.js)', (f) => f.url.includes('/src/shared/measure/metrics.js')],
   [
     'wsbench client process, IPC, progress ticks',
-    (f) => /\/src\/child\/|\/src\/measure\/(time-series|resources|clock)\.js/.test(f.url),
+    (f) => /\/src\/child\/(?!clients\/)|\/src\/shared\/measure\/(time-series|clock)\.js/.test(f.url),
   ],
-  ['wsbench ws adapter (src/clients/ws.js)', (f) => f.url.includes('/src/clients/')],
-  ['the scenario kit (src/scenario-kit/)', (f) => f.url.includes('/src/scenario-kit/')],
+  ['wsbench ws adapter (src/child/clients/ws.js)', (f) => f.url.includes('/src/child/clients/')],
+  ['the scenario kit (src/shared/scenario-kit/)', (f) => f.url.includes('/src/shared/scenario-kit/')],
   ['scenario code (scenarios/)', (f) => f.url.includes('/scenarios/')],
   [
     'timers (node:internal/timers)',

@@ -9,7 +9,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import { firehoseBaseline, renderFirehoseBaseline } from './firehose-baseline.js';
 import { echoCost, renderEchoCost } from './echo-cost.js';
 import { fanoutBaseline, renderFanoutBaseline } from './fanout-baseline.js';

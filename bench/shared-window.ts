@@ -4,7 +4,7 @@
  * The bare client's window opens when wsbench's does, so both meet the same drift.
  */
 import type { ChildProcess } from 'node:child_process';
-import { run, type ParamsFor } from '../src/index.js';
+import { run, type ParamsFor } from '../src/parent/index.js';
 import { exited, measureBareWindow, type ClientCost } from './bench-children.js';
 
 /** Both clients over one window against one server. */

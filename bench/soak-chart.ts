@@ -20,10 +20,10 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TopLevelSpec } from 'vega-lite';
-import { parseDurationMs } from '../src/parsing/units.js';
-import { renderSvg } from '../src/report/html/render-svg.js';
-import { machineSubtitle } from '../src/charts/common.js';
-import type { BenchResult } from '../src/result-types.js';
+import { parseDurationMs } from '../src/shared/parsing/units.js';
+import { renderSvg } from '../src/parent/report/html/render-svg.js';
+import { machineSubtitle } from '../src/parent/charts/common.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 import type { SoakSample, SoakSamples } from './soak-memory.js';
 
 const MB = 1024 * 1024;

@@ -15,13 +15,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { RunEvent } from '../src/engine/events.js';
-import type { ProgressTick } from '../src/measure/time-series.js';
-import { TimeSeriesCollector } from '../src/measure/time-series.js';
-import type { JournalRecord } from '../src/journal/records.js';
-import { RunJournal } from '../src/journal/writer.js';
-import { LiveState } from '../src/live/state.js';
-import { dashboardSnapshot, OwnProcess } from '../src/live/dashboard-snapshot.js';
+import type { RunEvent } from '../src/parent/engine/events.js';
+import type { ProgressTick } from '../src/shared/measure/time-series.js';
+import { TimeSeriesCollector } from '../src/shared/measure/time-series.js';
+import type { JournalRecord } from '../src/parent/journal/records.js';
+import { RunJournal } from '../src/parent/journal/writer.js';
+import { LiveState } from '../src/parent/live/state.js';
+import { dashboardSnapshot, OwnProcess } from '../src/parent/live/dashboard-snapshot.js';
 
 const SAMPLE_EVERY_TICKS = 300;
 const { values } = parseArgs({

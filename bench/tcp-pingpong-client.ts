@@ -4,8 +4,8 @@
  * wsbench uses. Gets {port, durationMs, payloadBytes}; answers {p50Ms, count}.
  */
 import { connect } from 'node:net';
-import { monotonicUs } from '../src/measure/clock.js';
-import { MetricsRegistry, summarizeEncoded } from '../src/measure/metrics.js';
+import { monotonicUs } from '../src/shared/measure/clock.js';
+import { MetricsRegistry, summarizeEncoded } from '../src/shared/measure/metrics.js';
 
 process.once('message', (task: { port: number; durationMs: number; payloadBytes: number }) => {
   const metrics = new MetricsRegistry();

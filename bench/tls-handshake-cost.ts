@@ -11,11 +11,11 @@
  *     npx tsc -p tsconfig.json && node dist/bench/tls-handshake-cost.js [connections] [rounds] [ecdsa-p256|rsa-2048]
  */
 import { fileURLToPath } from 'node:url';
-import { ManagedChild } from '../src/child-processes.js';
-import { readProcess } from '../src/measure/proc-sampler.js';
-import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
-import { makeCertificate, type CertificateKeyType } from '../src/tls/certificate.js';
-import type { ClientAdapter, ClientTls, ServerTls, TlsSession } from '../src/adapter-types.js';
+import { ManagedChild } from '../src/parent/child-processes.js';
+import { readProcess } from '../src/parent/measure/proc-sampler.js';
+import { loadClientAdapter, loadServerAdapter } from '../src/child/stacks.js';
+import { makeCertificate, type CertificateKeyType } from '../src/parent/certificate.js';
+import type { ClientAdapter, ClientTls, ServerTls, TlsSession } from '../src/shared/types/adapter-types.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../src/child/server-process.js', import.meta.url));
 const ECHO = { url: new URL('../scenarios/echo.js', import.meta.url).href, name: 'echo' };

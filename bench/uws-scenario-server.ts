@@ -4,11 +4,11 @@
  * exactly the server code wsbench's client is measured against.
  */
 import { hostServerLogic } from '../src/child/hosted-server-logic.js';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { uwsServer } from '../src/servers/uws.js';
-import type { AnyScenario } from '../src/scenario-types.js';
-import type { ParamValues } from '../src/declaration-types.js';
-import type { ServerLogic } from '../src/scenario-kit/index.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { uwsServer } from '../src/child/servers/uws.js';
+import type { AnyScenario } from '../src/shared/types/scenario-types.js';
+import type { ParamValues } from '../src/shared/types/declaration-types.js';
+import type { ServerLogic } from '../src/shared/scenario-kit/index.js';
 
 export interface ScenarioServer {
   url: string;

@@ -6,8 +6,8 @@
 // (docs/long-runs.md); rendering a report costs about 10 % more CPU.
 //
 // An interrupt while the CLI loads (half a second, seconds on a busy machine) is held, not fatal:
-// `run` and `capacity` answer it with a result, other commands exit 130 (src/commands/interrupts.ts).
+// `run` and `capacity` answer it with a result, other commands exit 130 (src/parent/commands/interrupts.ts).
 const held = { signals: [], hold: (signal) => held.signals.push(signal) };
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, held.hold);
 globalThis[Symbol.for('wsbench.heldInterrupts')] = held;
-await import('../dist/src/cli.js');
+await import('../dist/src/parent/cli.js');

@@ -3,7 +3,7 @@
  * How many identical runs pass `wsbench compare --fail-on-regression P` on this
  * machine: runs N pairs of the same `wsbench run`, back to back, compares each
  * pair once, and counts for each P the pairs the gate would let through (the
- * rule of src/compare/compare-gate.ts: a change beyond the noise and beyond P
+ * rule of src/parent/compare/compare-gate.ts: a change beyond the noise and beyond P
  * percent, or any regressed status or error count, or a cell missing from the
  * second run, fails).
  *

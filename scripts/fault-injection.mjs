@@ -44,7 +44,7 @@ const bin = resolve(option('bin', fileURLToPath(new URL('../bin/wsbench.js', imp
 const buildRoot = dirname(dirname(bin));
 const MISBEHAVING = join(buildRoot, 'dist/test/fixtures/misbehaving-server.js');
 const PREVIOUS = join(buildRoot, 'test/fixtures/echo-run.json');
-const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/result-file.js')).href);
+const { readResultFile } = await import(pathToFileURL(join(buildRoot, 'dist/src/parent/results/result-file.js')).href);
 const { hasEstablishedConnection: connected } = await import(
   pathToFileURL(join(buildRoot, 'dist/test/established-connection.js')).href
 );

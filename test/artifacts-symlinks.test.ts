@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeArtifacts } from '../src/report/html/artifacts.js';
+import { writeArtifacts } from '../src/parent/report/html/artifacts.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { latencyMetric } from './fixtures/metric-declarations.js';

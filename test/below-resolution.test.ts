@@ -8,11 +8,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import idle from '../scenarios/idle.js';
-import { computeMetrics } from '../src/measure/metric-values.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { renderTable } from '../src/report/run/table.js';
-import { schemaProblem } from '../src/result-schema.js';
-import type { CellResult, MeasuredCell } from '../src/result-types.js';
+import { computeMetrics } from '../src/parent/measure/metric-values.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import { renderTable } from '../src/parent/report/run/table.js';
+import { schemaProblem } from '../src/shared/result-schema.js';
+import type { CellResult, MeasuredCell } from '../src/shared/types/result-types.js';
 import { cell, resources, result } from './fixtures/synthetic-results.js';
 
 /** 100 connections; baseline 40 MB; the window's RSS peaks 373 kB below it and swings 254 kB. */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 // 20 publications (rate 20/s over 1 s) over 2 topics: 2 topics x 10 publications x 3 subscribers each.
 const EXPECTED = 60;

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { offsetOf, windowUncertaintyUs } from '../src/runtimes/browser/clock-offset.js';
+import { offsetOf, windowUncertaintyUs } from '../src/child/runtimes/browser/clock-offset.js';
 
 test('the quickest probe fixes the offset, within half its round trip plus the clock step', () => {
   // The page clock reads 1000 µs behind CLOCK_MONOTONIC; the page answers at some moment of each round trip.

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './support.js';
 import { CHROMIUM_VERSION, NO_CHROMIUM } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 test('echo ws x browser: timed on the page, with the browser version and the clock uncertainty in the result', {
   skip: NO_CHROMIUM,

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir, runArgs } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const CONNECTIONS = 5;
 const TICKS = 10;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 test('no Chromium: the browser cells are n/a with the reason, the others run', { timeout: 60_000 }, async () => {
   const out = join(tempDir(), 'r.json');

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planRun } from '../src/index.js';
+import { planRun } from '../src/parent/index.js';
 
 test('a run without --clients leaves the browser clients out; naming them puts them in', async () => {
   const bare = await planRun({ scenario: 'echo', servers: ['ws'] });

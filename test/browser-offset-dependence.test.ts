@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TypicalValues } from '../src/runtimes/browser/typical-values.js';
+import { TypicalValues } from '../src/child/runtimes/browser/typical-values.js';
 
 test('round trips on the page clock are told from one-way delays by the clock step', () => {
   const typical = new TypicalValues(5);

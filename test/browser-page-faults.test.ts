@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { processGroupMembers, startCli } from './live-cli.js';
 import { runCli, tempDir } from './support.js';
 import { browserProcessesOf, clientPids, NO_CHROMIUM, untilNone } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const HANGING = fileURLToPath(new URL('./fixtures/hanging-page.js', import.meta.url));
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, tempDir } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const REFUSING = fileURLToPath(new URL('./fixtures/refusing-server.js', import.meta.url));
 

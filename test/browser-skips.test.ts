@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir, runArgs } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const EXPECTED: Record<string, string> = {
   firehose: "firehose needs a client that hands over the socket's raw bytes (frames are read off the wire)",

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './support.js';
 import { NO_CHROMIUM } from './browser-support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 test('echo socketio x browser-socketio runs on a page; ws x browser-socketio is n/a', {
   skip: NO_CHROMIUM,

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probeChromium } from '../src/runtimes/browser/chromium-binary.js';
+import { probeChromium } from '../src/child/runtimes/browser/chromium-binary.js';
 
 const chromium = await probeChromium();
 
@@ -14,7 +14,7 @@ export const CHROMIUM_VERSION = chromium.available ? chromium.version : null;
 
 /**
  * Live processes of the browsers client process `clientPid` started: each runs with a profile named
- * after that process (src/runtimes/browser/browser-process.ts), whatever group it leads.
+ * after that process (src/child/runtimes/browser/browser-process.ts), whatever group it leads.
  */
 export function browserProcessesOf(clientPid: number): Array<{ pid: number; command: string }> {
   const profile = `--user-data-dir=${join(tmpdir(), `wsbench-browser-${clientPid}-`)}`;

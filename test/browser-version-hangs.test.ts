@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 import { runCli, tempDir } from './support.js';
 
 /** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */

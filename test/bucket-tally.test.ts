@@ -1,8 +1,8 @@
 /** The tally behind a latency recorder encodes exactly what a histogram fed each value would. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BucketTally, lowestValueOf } from '../src/measure/bucket-tally.js';
-import { decodeHistogram, newHistogram } from '../src/measure/histogram-codec.js';
+import { BucketTally, lowestValueOf } from '../src/shared/measure/bucket-tally.js';
+import { decodeHistogram, newHistogram } from '../src/shared/measure/histogram-codec.js';
 import { histogramOf } from './fixtures/synthetic-results.js';
 
 /** A fixed pseudo-random spread over every octave up to `octaves` (deterministic, so a failure repeats). */

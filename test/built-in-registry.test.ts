@@ -1,5 +1,5 @@
 /**
- * src/built-in-scenarios.ts says what the built-in scenarios declare: the
+ * src/parent/results/built-in-scenarios.ts says what the built-in scenarios declare: the
  * library's types check `params` given to a built-in by name against it, and
  * type the cells' `metrics` and `params` by it, so it must never drift from
  * scenarios/*.ts.
@@ -13,11 +13,11 @@ import { REPO_ROOT } from './support.js';
 
 const SOURCE_ROOT = dirname(realpathSync(join(REPO_ROOT, 'package.json')));
 
-test("src/built-in-scenarios.ts holds every built-in scenario's parameters and metric keys, as the scenarios declare them", async () => {
-  const committed = readFileSync(join(SOURCE_ROOT, 'src', 'built-in-scenarios.ts'), 'utf8');
+test("src/parent/results/built-in-scenarios.ts holds every built-in scenario's parameters and metric keys, as the scenarios declare them", async () => {
+  const committed = readFileSync(join(SOURCE_ROOT, 'src', 'parent', 'results', 'built-in-scenarios.ts'), 'utf8');
   assert.equal(
     committed,
     await registrySource(),
-    'regenerate it: npm run build && node dist/test/built-in-registry.js > src/built-in-scenarios.ts',
+    'regenerate it: npm run build && node dist/test/built-in-registry.js > src/parent/results/built-in-scenarios.ts',
   );
 });

@@ -1,5 +1,5 @@
 /**
- * The text of src/built-in-scenarios.ts, made from the built-in scenarios'
+ * The text of src/parent/results/built-in-scenarios.ts, made from the built-in scenarios'
  * own declarations: each one's parameters (kind, and a choice's words) and the
  * keys of the metrics its cells carry, as a Scenario type, which is all the
  * library's types need to check `params` and type `metrics` of a built-in run
@@ -7,12 +7,12 @@
  * import the kit, so that would be a loop). test/built-in-registry.test.ts
  * fails when the file differs; to regenerate it:
  *
- *   npm run build && node dist/test/built-in-registry.js > src/built-in-scenarios.ts
+ *   npm run build && node dist/test/built-in-registry.js > src/parent/results/built-in-scenarios.ts
  */
 import { fileURLToPath } from 'node:url';
 import { builtInScenarios, loadScenario } from '../src/child/scenario-loader.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import type { MetricInfo, ParameterSpec } from '../src/declaration-types.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import type { MetricInfo, ParameterSpec } from '../src/shared/types/declaration-types.js';
 import { meaningOf } from './metric-key-docs.js';
 
 const TYPES: Record<ParameterSpec['kind'], string> = {
@@ -50,7 +50,7 @@ export async function registrySource(): Promise<string> {
       used.add(TYPES[spec.kind]);
       return `      /** ${commentText(spec.description)} */ ${propertyName(parameter)}: ${typeOf(spec)};`;
     });
-    // The keys a cell's `metrics` carries: those the result's declarations list (src/engine/scenario-info.ts).
+    // The keys a cell's `metrics` carries: those the result's declarations list (src/parent/engine/scenario-info.ts).
     const metrics = Object.entries(scenarioInfo(scenario).metrics).map(
       ([key, metric]) => `      /** ${metricComment(metric)} */ ${propertyName(key)}: MetricDefinition;`,
     );
@@ -62,7 +62,7 @@ export async function registrySource(): Promise<string> {
     '/**',
     " * The built-in scenarios, by name, as types: each one's parameters and the metrics its cells carry.",
     " * run('echo', { params }) checks `params` against them, and types the cells' `metrics` and `params`",
-    ' * (src/typed-results.ts). Generated from scenarios/*.ts by test/built-in-registry.ts (src/ must not',
+    ' * (src/parent/results/typed-results.ts). Generated from scenarios/*.ts by test/built-in-registry.ts (src/ must not',
     ' * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the',
     ' * scenarios declare.',
     ' */',

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
-import type { CapacityResult } from '../src/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
+import type { CapacityResult } from '../src/parent/index.js';
 import { runCli, tempDir } from './support.js';
 
 test('capacity of fanout on uws, 5 to 10 clients, 300 ms steps: one result file that report reads, with the capacity charts', async () => {

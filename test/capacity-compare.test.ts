@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareResults, gate } from '../src/index.js';
+import { compareResults, gate } from '../src/parent/index.js';
 import { capacityResult } from './fixtures/synthetic-capacity.js';
 import { runCli, tempDir } from './support.js';
 

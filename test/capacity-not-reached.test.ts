@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
-import type { CapacityResult } from '../src/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
+import type { CapacityResult } from '../src/parent/index.js';
 import { tempDir } from './support.js';
 import { startCli } from './live-cli.js';
 

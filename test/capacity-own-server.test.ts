@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CapacityResult } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
+import type { CapacityResult } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { ECHO_FIXTURE, eventually, newTag, startPrintingServer, taggedProcesses } from './foreign-processes.js';
 import { runCli, tempDir } from './support.js';
 

@@ -10,8 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { CapacityResult } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
+import type { CapacityResult } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 test('capacity echo --vary rate prints a bracket, each end with how often it held', { timeout: 300_000 }, async () => {

@@ -7,7 +7,7 @@ import {
   tolerance,
   type SearchSettings,
   type StepJudgement,
-} from '../src/capacity/search.js';
+} from '../src/parent/capacity/search.js';
 
 const settings: SearchSettings = {
   start: 100,

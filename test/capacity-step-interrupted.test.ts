@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
-import type { CapacityResult } from '../src/index.js';
-import { INTERRUPTED_STEP } from '../src/report/capacity/capacity-table.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
+import type { CapacityResult } from '../src/parent/index.js';
+import { INTERRUPTED_STEP } from '../src/parent/report/capacity/capacity-table.js';
 import { tempDir } from './support.js';
 import { startCli } from './live-cli.js';
 

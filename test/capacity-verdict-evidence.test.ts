@@ -10,12 +10,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clientSaturationEvidence, describeBreak, judgeCell } from '../src/capacity/judge.js';
-import { parseSlo } from '../src/slo/grammar.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { capacitySteps } from '../src/report/capacity/capacity-table.js';
-import { resultFromJson } from '../src/result-file.js';
-import type { CapacityResult, MeasuredCell } from '../src/result-types.js';
+import { clientSaturationEvidence, describeBreak, judgeCell } from '../src/parent/capacity/judge.js';
+import { parseSlo } from '../src/parent/slo/grammar.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import { capacitySteps } from '../src/parent/report/capacity/capacity-table.js';
+import { resultFromJson } from '../src/parent/results/result-file.js';
+import type { CapacityResult, MeasuredCell } from '../src/shared/types/result-types.js';
 import echoScenario from '../scenarios/echo.js';
 import { capacityResult } from './fixtures/synthetic-capacity.js';
 import { cell, resources } from './fixtures/synthetic-results.js';

@@ -6,15 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MetricInfo, ParameterInfo } from '../src/declaration-types.js';
-import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
-import { renderTable } from '../src/report/run/table.js';
-import { buildCharts } from '../src/charts/index.js';
-import { compareResults } from '../src/compare/compare.js';
-import { renderComparison } from '../src/compare/compare-text.js';
-import { gate } from '../src/compare/compare-gate.js';
-import { shardWarnings } from '../src/shard/merge-warnings.js';
-import type { ShardInfo } from '../src/shard-types.js';
+import type { MetricInfo, ParameterInfo } from '../src/shared/types/declaration-types.js';
+import { isMeasured, type BenchResult, type CellResult } from '../src/shared/types/result-types.js';
+import { renderTable } from '../src/parent/report/run/table.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import { compareResults } from '../src/parent/compare/compare.js';
+import { renderComparison } from '../src/parent/compare/compare-text.js';
+import { gate } from '../src/parent/compare/compare-gate.js';
+import { shardWarnings } from '../src/parent/shard/merge-warnings.js';
+import type { ShardInfo } from '../src/shared/types/shard-types.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { shardInfo } from './fixtures/shard-info.js';
 import { rateMetric } from './fixtures/metric-declarations.js';

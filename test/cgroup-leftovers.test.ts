@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ServerCgroup } from '../src/server-lifecycles/server-cgroup.js';
+import { ServerCgroup } from '../src/parent/server-lifecycles/server-cgroup.js';
 import { cgroupsHere, cgroupsOf } from './server-cgroups.js';
 import { runCli, tempDir } from './support.js';
 import { startCli, untilReceived } from './live-cli.js';

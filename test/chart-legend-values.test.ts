@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCharts } from '../src/charts/index.js';
-import type { ChartRequest, MetricInfo, ParameterInfo } from '../src/declaration-types.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import type { ChartRequest, MetricInfo, ParameterInfo } from '../src/shared/types/declaration-types.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { latencyMetric } from './fixtures/metric-declarations.js';
 

@@ -8,10 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vega from 'vega';
-import { buildCharts } from '../src/charts/index.js';
-import { compileSpec } from '../src/report/html/render-svg.js';
-import type { ChartRequest, MetricInfo } from '../src/declaration-types.js';
-import type { CellResult, TimeSeriesPoint } from '../src/result-types.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import { compileSpec } from '../src/parent/report/html/render-svg.js';
+import type { ChartRequest, MetricInfo } from '../src/shared/types/declaration-types.js';
+import type { CellResult, TimeSeriesPoint } from '../src/shared/types/result-types.js';
 import { cell, exponentialHistogram, histogramOf, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 

@@ -4,9 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCharts } from '../src/charts/index.js';
-import type { MetricInfo } from '../src/declaration-types.js';
-import { isMeasured } from '../src/result-types.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import { isMeasured } from '../src/shared/types/result-types.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { rateMetric } from './fixtures/metric-declarations.js';
 

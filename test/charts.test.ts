@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCharts } from '../src/charts/index.js';
-import type { ChartSpec } from '../src/charts/index.js';
-import { compileSpec, renderSvg } from '../src/report/html/render-svg.js';
-import type { ChartRequest, MetricInfo, MetricRole, MetricUnit, ParameterInfo } from '../src/declaration-types.js';
-import { isMeasured, type BenchResult, type CellResult } from '../src/result-types.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import type { ChartSpec } from '../src/parent/charts/index.js';
+import { compileSpec, renderSvg } from '../src/parent/report/html/render-svg.js';
+import type { ChartRequest, MetricInfo, MetricRole, MetricUnit, ParameterInfo } from '../src/shared/types/declaration-types.js';
+import { isMeasured, type BenchResult, type CellResult } from '../src/shared/types/result-types.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 const PAIRS = [

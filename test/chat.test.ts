@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run, type CellResult } from '../src/index.js';
+import { run, type CellResult } from '../src/parent/index.js';
 import { testRefusedRunInput } from './refused-run-input.js';
 
 /** HDR buckets hold 3 significant digits: a reported value may sit up to 0.1% below the true one. */

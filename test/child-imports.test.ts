@@ -18,25 +18,25 @@ import { REPO_ROOT } from './support.js';
 const CHILD_ENTRIES = [
   'src/child/client-process.ts',
   'src/child/server-process.ts',
-  'src/runtimes/browser/page/main.ts',
-  'src/scenario-kit/index.ts',
+  'src/browser/page/main.ts',
+  'src/shared/scenario-kit/index.ts',
   ...readdirSync(join(REPO_ROOT, 'scenarios'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
     .map((name) => join('scenarios', name)),
 ];
 /** The parent's folders: the engine, and what sits beside or above it. */
 const PARENT_ONLY_FOLDERS = [
-  'src/engine/',
-  'src/report/',
-  'src/compare/',
-  'src/formats/',
-  'src/live/',
-  'src/shard/',
-  'src/capacity/',
-  'src/journal/',
-  'src/commands/',
-  'src/stats/',
-  'src/slo/',
+  'src/parent/engine/',
+  'src/parent/report/',
+  'src/parent/compare/',
+  'src/parent/formats/',
+  'src/parent/live/',
+  'src/parent/shard/',
+  'src/parent/capacity/',
+  'src/parent/journal/',
+  'src/parent/commands/',
+  'src/parent/stats/',
+  'src/parent/slo/',
 ];
 /** Packages only the parent loads (reports, charts, statistics, the CLI, certificates). */
 const PARENT_ONLY_PACKAGES = [
@@ -107,23 +107,23 @@ test('the walk starts where children start and reaches what they record with', (
   }
   const reached = new Set(CHILD_ENTRIES);
   for (const file of reached) for (const target of graph.get(file)?.files ?? []) reached.add(target);
-  for (const expected of ['src/measure/metrics.ts', 'src/child/ipc.ts', 'src/stacks.ts', 'src/scenario-kit/index.ts']) {
+  for (const expected of ['src/shared/measure/metrics.ts', 'src/child/ipc.ts', 'src/child/stacks.ts', 'src/shared/scenario-kit/index.ts']) {
     assert.ok(reached.has(expected), `the walk from the child entries never reaches ${expected}`);
   }
 });
 
 test('an import from the child side into the engine fails, naming the chain', () => {
   const fake = new Map<string, FileImports>([
-    ['src/child/client-process.ts', { files: ['src/measure/metrics.ts'], packages: ['hdr-histogram-js'] }],
-    ['src/measure/metrics.ts', { files: ['src/result-output.ts'], packages: ['ajv/dist/2020.js'] }],
-    ['src/result-output.ts', { files: ['src/engine/plan.ts'], packages: [] }],
-    ['src/engine/plan.ts', { files: [], packages: [] }],
+    ['src/child/client-process.ts', { files: ['src/shared/measure/metrics.ts'], packages: ['hdr-histogram-js'] }],
+    ['src/shared/measure/metrics.ts', { files: ['src/parent/result-output.ts'], packages: ['ajv/dist/2020.js'] }],
+    ['src/parent/result-output.ts', { files: ['src/parent/engine/plan.ts'], packages: [] }],
+    ['src/parent/engine/plan.ts', { files: [], packages: [] }],
   ]);
   assert.deepEqual(
     childSideViolations(fake, ['src/child/client-process.ts'], PARENT_ONLY_FOLDERS, PARENT_ONLY_PACKAGES),
     [
-      "src/child/client-process.ts -> src/measure/metrics.ts loads 'ajv/dist/2020.js', a package only the parent may load",
-      "src/child/client-process.ts -> src/measure/metrics.ts -> src/result-output.ts -> src/engine/plan.ts: src/engine/plan.ts is the parent's (src/engine/)",
+      "src/child/client-process.ts -> src/shared/measure/metrics.ts loads 'ajv/dist/2020.js', a package only the parent may load",
+      "src/child/client-process.ts -> src/shared/measure/metrics.ts -> src/parent/result-output.ts -> src/parent/engine/plan.ts: src/parent/engine/plan.ts is the parent's (src/parent/engine/)",
     ],
   );
 });

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 
 const REFUSING_SERVER = fileURLToPath(new URL('./fixtures/refusing-server.js', import.meta.url));
 

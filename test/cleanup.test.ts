@@ -4,7 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { alive, childrenOf, commandOf, runCli, tempDir, runArgs } from './support.js';
 import { startCli, untilReceived } from './live-cli.js';
-import { isMeasured, type BenchResult } from '../src/index.js';
+import { isMeasured, type BenchResult } from '../src/parent/index.js';
 
 /** Collects every child the CLI forks while it runs. */
 function watchChildren(): { onSpawn: (pid: number) => void; seen: Set<number>; stop: () => void } {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir, runArgs } from './support.js';
-import { SCHEMA_VERSION, isMeasured, type BenchResult } from '../src/index.js';
+import { SCHEMA_VERSION, isMeasured, type BenchResult } from '../src/parent/index.js';
 
 test('--json puts the result document, and nothing else, on stdout; the file holds the same', async () => {
   const out = join(tempDir(), 'r.json');

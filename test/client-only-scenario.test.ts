@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
+import { isMeasured, run } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 

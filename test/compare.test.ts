@@ -7,22 +7,22 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tCritical } from '../src/stats/confidence.js';
-import { RUN_SPREAD } from '../src/stats/separate-runs.js';
-import { twoCellTest } from '../src/stats/two-cells.js';
-import { decodeHistogram, encodeHistogram, newHistogram } from '../src/measure/metrics.js';
-import { histogramStat } from '../src/measure/metric-values.js';
-import { cellResult } from '../src/engine/cell-result.js';
-import { scenarioInfo as infoOf } from '../src/engine/scenario-info.js';
-import type { CellRun } from '../src/engine/cell.js';
-import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import { tCritical } from '../src/parent/stats/confidence.js';
+import { RUN_SPREAD } from '../src/parent/stats/separate-runs.js';
+import { twoCellTest } from '../src/parent/stats/two-cells.js';
+import { decodeHistogram, encodeHistogram, newHistogram } from '../src/shared/measure/metrics.js';
+import { histogramStat } from '../src/parent/measure/metric-values.js';
+import { cellResult } from '../src/parent/engine/cell-result.js';
+import { scenarioInfo as infoOf } from '../src/parent/engine/scenario-info.js';
+import type { CellRun } from '../src/parent/engine/cell.js';
+import { latencyMetrics, rate, total } from '../src/shared/scenario-kit/index.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
-import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/compare/compare.js';
-import { renderComparison } from '../src/compare/compare-text.js';
-import { gate, regressionsBeyond } from '../src/compare/compare-gate.js';
-import { percentileNoiseMs } from '../src/compare/compare-noise.js';
-import { formatNumber, renderTable } from '../src/report/run/table.js';
-import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/result-types.js';
+import { compareResults, RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from '../src/parent/compare/compare.js';
+import { renderComparison } from '../src/parent/compare/compare-text.js';
+import { gate, regressionsBeyond } from '../src/parent/compare/compare-gate.js';
+import { percentileNoiseMs } from '../src/parent/compare/compare-noise.js';
+import { formatNumber, renderTable } from '../src/parent/report/run/table.js';
+import { isMeasured, type CellResult, type EncodedHistogram, type MeasuredCell } from '../src/shared/types/result-types.js';
 import {
   cell,
   exponentialHistogram,

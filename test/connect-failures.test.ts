@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { connectFailureCounter } from '../src/scenario-kit/index.js';
-import { CONNECT_FAILURE_METRICS } from '../src/scenario-kit/metric-sets/connect-failure-metrics.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { connectFailureCounter } from '../src/shared/scenario-kit/index.js';
+import { CONNECT_FAILURE_METRICS } from '../src/shared/scenario-kit/metric-sets/connect-failure-metrics.js';
 
 test('connect failures count by reason under connectFailed, with one note per reason', () => {
   const metrics = new MetricsRegistry();

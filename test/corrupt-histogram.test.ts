@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchResult, MeasuredCell } from '../src/result-types.js';
+import type { BenchResult, MeasuredCell } from '../src/shared/types/result-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { latencyMetric } from './fixtures/metric-declarations.js';

@@ -7,16 +7,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpuCostMetrics, latencyMetrics, rate } from '../src/scenario-kit/index.js';
-import { cellResult } from '../src/engine/cell-result.js';
-import { COST_NO_INTERVAL } from '../src/stats/cell-intervals.js';
-import { rankedMetrics } from '../src/report/run/pick-text.js';
-import { picksOf } from '../src/stats/ranking.js';
-import { compareResults } from '../src/compare/compare.js';
-import { scenarioInfo as infoOf } from '../src/engine/scenario-info.js';
-import { isMeasured, type MeasuredCell } from '../src/result-types.js';
-import type { CellRun } from '../src/engine/cell.js';
-import type { MetricInput } from '../src/scenario-types.js';
+import { cpuCostMetrics, latencyMetrics, rate } from '../src/shared/scenario-kit/index.js';
+import { cellResult } from '../src/parent/engine/cell-result.js';
+import { COST_NO_INTERVAL } from '../src/parent/stats/cell-intervals.js';
+import { rankedMetrics } from '../src/parent/report/run/pick-text.js';
+import { picksOf } from '../src/parent/stats/ranking.js';
+import { compareResults } from '../src/parent/compare/compare.js';
+import { scenarioInfo as infoOf } from '../src/parent/engine/scenario-info.js';
+import { isMeasured, type MeasuredCell } from '../src/shared/types/result-types.js';
+import type { CellRun } from '../src/parent/engine/cell.js';
+import type { MetricInput } from '../src/shared/types/scenario-types.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
 import { exponentialHistogram, resources, result } from './fixtures/synthetic-results.js';
 

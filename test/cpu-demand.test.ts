@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ProcSampler } from '../src/measure/proc-sampler.js';
-import { busyEvidence, isSaturated, SATURATED_CPU_PERCENT } from '../src/measure/saturation.js';
+import { ProcSampler } from '../src/parent/measure/proc-sampler.js';
+import { busyEvidence, isSaturated, SATURATED_CPU_PERCENT } from '../src/parent/measure/saturation.js';
 
 const HAS_SCHEDSTAT = existsSync('/proc/self/schedstat');
 

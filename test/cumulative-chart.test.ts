@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildChartsAndProblems } from '../src/charts/index.js';
-import { cumulativeCounts } from '../src/charts/cumulative.js';
-import { histogramSeries } from '../src/charts/histograms.js';
-import { compileSpec, renderSvg } from '../src/report/html/render-svg.js';
-import { isMeasured } from '../src/result-types.js';
+import { buildChartsAndProblems } from '../src/parent/charts/index.js';
+import { cumulativeCounts } from '../src/parent/charts/cumulative.js';
+import { histogramSeries } from '../src/parent/charts/histograms.js';
+import { compileSpec, renderSvg } from '../src/parent/report/html/render-svg.js';
+import { isMeasured } from '../src/shared/types/result-types.js';
 import { cell, histogramOf, result, scenarioInfo } from './fixtures/synthetic-results.js';
 
 test('ten clients back at 100, 200 .. 1000 ms: the curve steps by one at each', () => {

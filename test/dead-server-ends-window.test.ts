@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured, type BenchResult, type CellResult } from '../src/index.js';
+import { isMeasured, type BenchResult, type CellResult } from '../src/parent/index.js';
 import { childWithRole, hasEstablishedConnection, runCli, tempDir } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag, startPrintingServer } from './foreign-processes.js';
 

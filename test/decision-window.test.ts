@@ -1,6 +1,6 @@
 /**
  * Until decided, a run given no window measures its rounds in 1 s windows where
- * the scenario's window is its duration (src/engine/decision-window.ts): the
+ * the scenario's window is its duration (src/parent/engine/decision-window.ts): the
  * budget buys more paired rounds. A window given by flag or preset stays, and
  * so does a scenario whose duration is something else than its window.
  */
@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import echo from '../scenarios/echo.js';
 import fanout from '../scenarios/fanout.js';
 import idle from '../scenarios/idle.js';
-import { DECISION_WINDOW_MS, decisionWindowNote, withDecisionWindow } from '../src/engine/decision-window.js';
-import { planRun } from '../src/run.js';
+import { DECISION_WINDOW_MS, decisionWindowNote, withDecisionWindow } from '../src/parent/engine/decision-window.js';
+import { planRun } from '../src/parent/run.js';
 
 test('until decided with no window: echo measures 1 s windows; a given --duration, a preset with one, or no --until-decided keep theirs', () => {
   assert.deepEqual(withDecisionWindow(echo, {}, undefined, true), { duration: DECISION_WINDOW_MS });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 const ECHO = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '200ms'];

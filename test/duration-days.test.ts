@@ -1,7 +1,7 @@
 /** Windows go up to 7 days (docs/running.md), so a day is a unit a duration may be written in; 8 days is refused by the limit. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDurationMs } from '../src/parsing/units.js';
+import { parseDurationMs } from '../src/shared/parsing/units.js';
 import { runCli } from './support.js';
 
 test('7d is a duration of 7 days', () => {

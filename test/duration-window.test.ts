@@ -7,9 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defineScenario, total } from 'wsbench/scenario';
-import { resolveParameterSets } from '../src/engine/params.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { cellWindow } from '../src/engine/window.js';
+import { resolveParameterSets } from '../src/parent/engine/params.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import { cellWindow } from '../src/parent/engine/window.js';
 
 /** A scenario with one parameter of its own and nothing about its window. */
 const plain = {

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import echo from '../scenarios/echo.js';
 import echoClientForm from '../bench/echo-client-form.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
 
 test("echo per connection declares every parameter and metric of echo's client(ctx) form, the same way", () => {
   const perConnection = scenarioInfo(echo);

@@ -1,5 +1,5 @@
 /**
- * One escaper per output format (src/escape/), fed the same hostile strings:
+ * One escaper per output format (src/parent/escape/), fed the same hostile strings:
  * each output stays inside its format's syntax. HTML has no character that
  * could open an element or end an attribute; a Vega-Lite spec carrying the
  * text everywhere (titles, data, sort, filter, an expression wsbench writes)
@@ -14,14 +14,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import * as vega from 'vega';
-import { escapeHtml } from '../src/escape/html.js';
-import { vegaSafeSpec, vegaString, vegaText } from '../src/escape/vega.js';
-import { markdownCode, markdownTableCell, markdownText } from '../src/escape/markdown.js';
-import { openMetricsLabelValue } from '../src/escape/openmetrics.js';
-import { terminalLines, terminalText } from '../src/escape/terminal.js';
-import { visibleControls } from '../src/escape/controls.js';
-import { csvNumber, csvRecord, csvText } from '../src/escape/csv.js';
-import { xmlAttribute, xmlText } from '../src/escape/xml.js';
+import { escapeHtml } from '../src/parent/escape/html.js';
+import { vegaSafeSpec, vegaString, vegaText } from '../src/parent/escape/vega.js';
+import { markdownCode, markdownTableCell, markdownText } from '../src/parent/escape/markdown.js';
+import { openMetricsLabelValue } from '../src/parent/escape/openmetrics.js';
+import { terminalLines, terminalText } from '../src/parent/escape/terminal.js';
+import { visibleControls } from '../src/parent/escape/controls.js';
+import { csvNumber, csvRecord, csvText } from '../src/parent/escape/csv.js';
+import { xmlAttribute, xmlText } from '../src/parent/escape/xml.js';
 import { parseCsv, parseXml } from './format-parsers.js';
 import { HOSTILE } from './hostile-strings.js';
 

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from '../src/index.js';
-import { openFileLimit } from '../src/open-file-limit.js';
+import { run } from '../src/parent/index.js';
+import { openFileLimit } from '../src/shared/open-file-limit.js';
 import { runCli, tempDir } from './support.js';
 
 test('uws x ws, 10 and 100 clients: zero errors, every tick delivered to every client', async () => {

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured, type BenchResult, type CellResult, type MeasuredCell } from '../src/index.js';
+import { isMeasured, type BenchResult, type CellResult, type MeasuredCell } from '../src/parent/index.js';
 import { BIN, childWithRole, hasEstablishedConnection, runCli, tempDir, runArgs } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag } from './foreign-processes.js';
 

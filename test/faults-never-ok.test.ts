@@ -12,7 +12,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { run, type CellResult } from '../src/index.js';
+import { run, type CellResult } from '../src/parent/index.js';
 import { builtInScenarios } from '../src/child/scenario-loader.js';
 
 const FRONT = fileURLToPath(new URL('./fixtures/faulty-front-server.js', import.meta.url));

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run, type CellResult } from '../src/index.js';
+import { run, type CellResult } from '../src/parent/index.js';
 import { runCli } from './support.js';
 
 /** A metric that must have a value. */

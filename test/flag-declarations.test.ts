@@ -1,5 +1,5 @@
 /**
- * Every flag is declared once, in src/commands/flags/, and every option a
+ * Every flag is declared once, in src/parent/commands/flags/, and every option a
  * command's --help lists comes from those declarations (or is one of the
  * scenario's parameters, or commander's own --help): an option added to a
  * command by hand, or a flag declared twice, fails here. The names a library
@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FLAGS, flagFor, flagsOf, reservedNames } from '../src/commands/flags/index.js';
-import { attributeOf, COMMAND_NAMES, useOf, type CommandName } from '../src/commands/flags/flag-types.js';
-import { toKebab } from '../src/commands/parameter-flags.js';
+import { FLAGS, flagFor, flagsOf, reservedNames } from '../src/parent/commands/flags/index.js';
+import { attributeOf, COMMAND_NAMES, useOf, type CommandName } from '../src/parent/commands/flags/flag-types.js';
+import { toKebab } from '../src/parent/commands/parameter-flags.js';
 import { loadScenario } from '../src/child/scenario-loader.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
 import { runCli } from './support.js';
 
 /** Each command's --help, with a scenario where its flags depend on one. */

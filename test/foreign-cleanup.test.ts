@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchResult } from '../src/index.js';
+import type { BenchResult } from '../src/parent/index.js';
 import { commandOf, runCli, tempDir } from './support.js';
 import { eventually, fixtureCommand, newTag, parentOf, taggedProcesses } from './foreign-processes.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run, type BenchResult } from '../src/index.js';
+import { isMeasured, run, type BenchResult } from '../src/parent/index.js';
 import { runCli, tempDir } from './support.js';
 import { eventually, fixtureCommand, newTag, rssOf, taggedProcesses } from './foreign-processes.js';
 

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { BenchResult } from '../src/index.js';
+import type { BenchResult } from '../src/parent/index.js';
 import { runCli, tempDir } from './support.js';
 import { fixtureCommand, newTag } from './foreign-processes.js';
 import { pythonSkip } from './python-support.js';

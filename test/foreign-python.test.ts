@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured, run, type BenchResult } from '../src/index.js';
+import { isMeasured, run, type BenchResult } from '../src/parent/index.js';
 import { buildOrderBookFeed } from '../scenarios/firehose/order-book-feed.js';
 import { runCli, tempDir } from './support.js';
 import { PYTHON_EXAMPLES, pythonSkip, venvPython } from './python-support.js';

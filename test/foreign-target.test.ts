@@ -1,8 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { isMeasured, run } from '../src/index.js';
-import { socketioServer } from '../src/servers/socketio.js';
+import { isMeasured, run } from '../src/parent/index.js';
+import { socketioServer } from '../src/child/servers/socketio.js';
 import { ECHO_FIXTURE, newTag, startPrintingServer } from './foreign-processes.js';
 
 const started: ChildProcess[] = [];

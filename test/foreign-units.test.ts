@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeMetrics, NOT_REPORTED_BY_SERVER } from '../src/measure/metric-values.js';
-import { plainArgv, portSourceOf, printedPort } from '../src/server-lifecycles/command-text.js';
-import { urlWithParams } from '../src/server-lifecycles/foreign-url.js';
-import { counterDifference, parseStats } from '../src/server-lifecycles/stats.js';
+import { computeMetrics, NOT_REPORTED_BY_SERVER } from '../src/parent/measure/metric-values.js';
+import { plainArgv, portSourceOf, printedPort } from '../src/parent/server-lifecycles/command-text.js';
+import { urlWithParams } from '../src/parent/server-lifecycles/foreign-url.js';
+import { counterDifference, parseStats } from '../src/parent/server-lifecycles/stats.js';
 import tickerOrders from '../scenarios/ticker-orders.js';
 
 test("where a command's port comes from is decided from its text alone", () => {

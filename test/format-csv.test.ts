@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured, type BenchResult } from '../src/result-types.js';
+import { isMeasured, type BenchResult } from '../src/shared/types/result-types.js';
 import { runCli, tempDir } from './support.js';
 import { parseCsv } from './format-parsers.js';
 

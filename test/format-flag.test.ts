@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MetricInfo } from '../src/declaration-types.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
 import { runCli, tempDir } from './support.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { rateMetric } from './fixtures/metric-declarations.js';

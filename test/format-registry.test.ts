@@ -1,6 +1,6 @@
 /**
  * Every output format is registered, documented and exercised. A format file
- * in src/formats/ without its registry line, a registered format without its
+ * in src/parent/formats/ without its registry line, a registered format without its
  * row in docs/output-formats.md, or a format that renders a kind it declares
  * badly (no final line break, a raw control character from a hostile name,
  * different text for the same input) fails here. The fixtures are made in the
@@ -11,23 +11,23 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { outputFormats, FORMAT_ALIASES, DEFAULT_STDOUT_FORMAT } from '../src/formats/index.js';
-import type { FormatInputs, OutputFormat, ResultKind } from '../src/formats/format-types.js';
-import type { MetricInfo } from '../src/declaration-types.js';
-import { compareResults } from '../src/compare/compare.js';
-import { gate } from '../src/compare/compare-gate.js';
-import { histogramStat } from '../src/measure/metric-values.js';
+import { outputFormats, FORMAT_ALIASES, DEFAULT_STDOUT_FORMAT } from '../src/parent/formats/index.js';
+import type { FormatInputs, OutputFormat, ResultKind } from '../src/parent/formats/format-types.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import { compareResults } from '../src/parent/compare/compare.js';
+import { gate } from '../src/parent/compare/compare-gate.js';
+import { histogramStat } from '../src/parent/measure/metric-values.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { capacityResult } from './fixtures/synthetic-capacity.js';
 import { REPO_ROOT } from './support.js';
 import { HOSTILE } from './hostile-strings.js';
 import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
-const FORMATS_DIR = join(REPO_ROOT, 'dist', 'src', 'formats');
-/** The files of src/formats/ that are not a format. */
+const FORMATS_DIR = join(REPO_ROOT, 'dist', 'src', 'parent', 'formats');
+/** The files of src/parent/formats/ that are not a format. */
 const NOT_FORMATS = new Set(['index.js', 'format-types.js']);
 
-test('every format file of src/formats/ has its registry line', async () => {
+test('every format file of src/parent/formats/ has its registry line', async () => {
   const registered = new Set(Object.values(outputFormats));
   const files = readdirSync(FORMATS_DIR).filter((name) => name.endsWith('.js') && !NOT_FORMATS.has(name));
   assert.ok(files.length >= 6, `the format files: ${files.join(', ')}`);
@@ -36,10 +36,10 @@ test('every format file of src/formats/ has its registry line', async () => {
     const formats = exports.filter(
       (value): value is OutputFormat => typeof value === 'object' && value !== null && 'render' in value,
     );
-    assert.equal(formats.length, 1, `src/formats/${file.replace(/\.js$/, '.ts')} exports one format`);
+    assert.equal(formats.length, 1, `src/parent/formats/${file.replace(/\.js$/, '.ts')} exports one format`);
     assert.ok(
       registered.has(formats[0]!),
-      `src/formats/${file.replace(/\.js$/, '.ts')}: its format has no line in src/formats/index.ts`,
+      `src/parent/formats/${file.replace(/\.js$/, '.ts')}: its format has no line in src/parent/formats/index.ts`,
     );
   }
   assert.ok(outputFormats[DEFAULT_STDOUT_FORMAT], 'the default stdout format is registered');

@@ -1,7 +1,7 @@
 /** The wire frame-header parser against hand-built frames, whole and split at every byte. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrameParser } from '../src/parsing/frame-parser.js';
+import { FrameParser } from '../src/shared/parsing/frame-parser.js';
 
 interface Seen {
   starts: number;

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { classifyHandshakeFailure } from '../src/scenario-kit/index.js';
+import { classifyHandshakeFailure } from '../src/shared/scenario-kit/index.js';
 import { exchange } from './tls-children.js';
 
 /** A loopback port nothing listens on: bound, read and closed again. */

@@ -14,8 +14,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { BenchResult } from '../src/index.js';
-import { readStats, STATS_TIMEOUT_MS } from '../src/server-lifecycles/stats.js';
+import type { BenchResult } from '../src/parent/index.js';
+import { readStats, STATS_TIMEOUT_MS } from '../src/parent/server-lifecycles/stats.js';
 import { runCli, tempDir } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag, taggedProcesses } from './foreign-processes.js';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCli } from './live-cli.js';
 import { runCli, tempDir, runArgs } from './support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/hostile-scenario.js', import.meta.url));
 const KINDS = ['heatmap', 'percentiles', 'over-time', 'by-parameter', 'resources'];

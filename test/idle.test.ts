@@ -1,7 +1,7 @@
 /** idle in real processes: a few connections held open and pinged on ws and uws; the server's memory per connection is reported. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 
 test('idle, 20 connections on ws and uws: every ping answered, server RSS and CPU per connection reported', async () => {
   const params = { connections: 20, interval: '100ms', duration: '1s' } as const;

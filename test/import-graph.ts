@@ -11,8 +11,8 @@ import { REPO_ROOT } from './support.js';
 export const ROOTS = ['src', 'scenarios'];
 /** The package's own name, as the built-in scenarios and user code import it. */
 const SELF_IMPORTS: Record<string, string> = {
-  wsbench: 'src/index.ts',
-  'wsbench/scenario': 'src/scenario-kit/index.ts',
+  wsbench: 'src/parent/index.ts',
+  'wsbench/scenario': 'src/shared/scenario-kit/index.ts',
 };
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

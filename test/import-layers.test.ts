@@ -72,7 +72,7 @@ test('no folder imports itself back through others, at any level', () => {
   }
 });
 
-/** Every folder that holds `file`, nearest last: src/report/run/table.ts -> src, src/report, src/report/run. */
+/** Every folder that holds `file`, nearest last: src/parent/report/run/table.ts -> src, src/parent/report, src/parent/report/run. */
 function ancestors(file: string): string[] {
   const parts = dirname(file).split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readResultFile } from '../src/result-file.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 

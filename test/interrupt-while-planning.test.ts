@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readResultFile } from '../src/result-file.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 const SLOW_SCENARIO = fileURLToPath(new URL('./fixtures/slow-import-scenario.js', import.meta.url));

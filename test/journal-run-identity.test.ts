@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { crashedJournal } from './crashed-journal.js';
 import { runCli } from './support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 test("recover carries the run's argv, warnings and host into the rebuilt result", { timeout: 120_000 }, async () => {
   // --insecure against a wss:// target gives the run a warning; nothing listens there, so the cell fails at once (exit 1).

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groupEmpties, startCli } from './live-cli.js';
 import { runCli, tempDir, runArgs } from './support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/counted-echo.js', import.meta.url));
 const MESSAGES = 150;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { crashedJournal } from './crashed-journal.js';
 import { runCli } from './support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 test('recover ignores a torn last line, says so, and keeps every whole record before it', {
   timeout: 120_000,

@@ -16,7 +16,7 @@ import {
   type HeadlessService,
   type IndexedJob,
   type K8sManifestOptions,
-} from '../src/shard/k8s-manifest.js';
+} from '../src/parent/shard/k8s-manifest.js';
 import { REPO_ROOT, runCli } from './support.js';
 import { binNodeFlags } from '../bench/bin-node-flags.js';
 

@@ -11,13 +11,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newHistogram, summarizeHistogram } from '../src/measure/metrics.js';
+import { newHistogram, summarizeHistogram } from '../src/shared/measure/metrics.js';
 import {
   LATENCY_BUCKET_BOUNDS_SECONDS,
   latencyBuckets,
   nativeIndex,
   QUANTILE_PRECISION,
-} from '../src/live/latency-buckets.js';
+} from '../src/parent/live/latency-buckets.js';
 import { PROMTOOL, promtoolSkip } from './prometheus.js';
 import { tempDir } from './support.js';
 

@@ -11,9 +11,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { runCli, usageErrorLine, BIN } from './support.js';
-import { BarrierServer } from '../src/shard/barrier-server.js';
-import { checkShardOptions } from '../src/shard/shard-options.js';
-import { LiveViews, LiveBindError } from '../src/live/live-views.js';
+import { BarrierServer } from '../src/parent/shard/barrier-server.js';
+import { checkShardOptions } from '../src/parent/shard/shard-options.js';
+import { LiveViews, LiveBindError } from '../src/parent/live/live-views.js';
 // In this process too: the library's own refusals are checked under the tripwire.
 import { lookups } from './fixtures/dns-tripwire.js';
 

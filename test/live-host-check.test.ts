@@ -12,9 +12,9 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { startCli } from './live-cli.js';
 import { tempDir, runArgs } from './support.js';
-import { BarrierServer } from '../src/shard/barrier-server.js';
-import { BarrierClient } from '../src/shard/barrier-client.js';
-import { HostCheck } from '../src/listening/host-check.js';
+import { BarrierServer } from '../src/parent/shard/barrier-server.js';
+import { BarrierClient } from '../src/parent/shard/barrier-client.js';
+import { HostCheck } from '../src/parent/host-check.js';
 
 interface Answer {
   status: number;

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { startCli } from './live-cli.js';
 import { tempDir, runArgs } from './support.js';
-import type { BenchResult } from '../src/result-types.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 /** Leaving takes the engine's interrupt grace (5 s) and the views' close; a linger would take 120 s. */
 const LEAVE_WITHIN_MS = 20_000;

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { KEPT_CELLS, LiveState } from '../src/live/state.js';
-import { dashboardSnapshot, OwnProcess } from '../src/live/dashboard-snapshot.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import { KEPT_CELLS, LiveState } from '../src/parent/live/state.js';
+import { dashboardSnapshot, OwnProcess } from '../src/parent/live/dashboard-snapshot.js';
 import echo from '../scenarios/echo.js';
 
 test(`the last ${KEPT_CELLS} cells that ended keep their curves, folded, and the page draws them with the running one`, () => {

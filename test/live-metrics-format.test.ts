@@ -1,11 +1,11 @@
 /** /metrics text from run events: families by declaration, labels, exact histogram buckets, states. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import type { RunEvent } from '../src/engine/events.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { LiveState } from '../src/live/state.js';
-import { renderMetrics } from '../src/live/openmetrics.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import type { RunEvent } from '../src/parent/engine/events.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import { LiveState } from '../src/parent/live/state.js';
+import { renderMetrics } from '../src/parent/live/openmetrics.js';
 import echo from '../scenarios/echo.js';
 
 const params = { connections: 2, payload: 32, state: 'x', serverProcesses: 1 };

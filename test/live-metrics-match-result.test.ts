@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LiveViews, run, isMeasured } from '../src/index.js';
+import { LiveViews, run, isMeasured } from '../src/parent/index.js';
 
 test("after the run, /metrics holds each cell's counters and latency count as the result has them", {
   timeout: 120_000,

@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exposition, prefersProtobuf } from '../src/live/exposition.js';
-import { LiveState } from '../src/live/state.js';
+import { exposition, prefersProtobuf } from '../src/parent/live/exposition.js';
+import { LiveState } from '../src/parent/live/state.js';
 
 const NATIVE_ON =
   'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';

@@ -8,9 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { run, isMeasured } from '../src/index.js';
-import { LiveState } from '../src/live/state.js';
-import { renderMetrics } from '../src/live/openmetrics.js';
+import { run, isMeasured } from '../src/parent/index.js';
+import { LiveState } from '../src/parent/live/state.js';
+import { renderMetrics } from '../src/parent/live/openmetrics.js';
 import { PROMTOOL, promtoolSkip } from './prometheus.js';
 
 async function metricsOf(scenario: string, params: Record<string, unknown>): Promise<string> {

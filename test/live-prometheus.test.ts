@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { startCli, type LiveCli } from './live-cli.js';
 import { REPO_ROOT, tempDir, runArgs } from './support.js';
 import { freePort, prometheusSkip, SCRAPE_INTERVAL_S, startPrometheus, type Prometheus } from './prometheus.js';
-import { QUANTILE_PRECISION } from '../src/live/latency-buckets.js';
-import type { BenchResult, MeasuredCell } from '../src/result-types.js';
+import { QUANTILE_PRECISION } from '../src/parent/live/latency-buckets.js';
+import type { BenchResult, MeasuredCell } from '../src/shared/types/result-types.js';
 
 const started: Array<Prometheus | LiveCli> = [];
 

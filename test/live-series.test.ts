@@ -1,9 +1,9 @@
 /** The live series of a cell: points merged over processes, stragglers, and folding that keeps every sample. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, sumCounterSets } from '../src/measure/metrics.js';
-import type { ProgressTick } from '../src/measure/time-series.js';
-import { LiveCellSeries, MAX_LIVE_POINTS } from '../src/live/cell-series.js';
+import { MetricsRegistry, sumCounterSets } from '../src/shared/measure/metrics.js';
+import type { ProgressTick } from '../src/shared/measure/time-series.js';
+import { LiveCellSeries, MAX_LIVE_POINTS } from '../src/parent/live/cell-series.js';
 
 /** One process's tick `tick` at `tMs`, with `values` (µs) recorded and `received` counted during it. */
 function tick(

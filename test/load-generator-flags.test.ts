@@ -1,11 +1,11 @@
 /**
  * wsbench's Node client processes run with a fixed young generation
- * (src/runtimes/load-generator-flags.ts); its Node servers run as Node runs them.
+ * (src/parent/runtimes/load-generator-flags.ts); its Node servers run as Node runs them.
  * A scenario reads both from inside the real child processes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import heapProbe from './fixtures/heap-probe.js';
 
 test('a Node client process gets a 16 MiB nursery from the start; the Node server keeps V8 defaults', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 
 test('echo completes on every compatible Node server x client pair and skips the incompatible ones', async () => {
   // The Bun and Deno stacks have their own file (runtimes.test.ts).

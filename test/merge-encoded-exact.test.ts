@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import hdr from 'hdr-histogram-js';
-import { decodeHistogram, HISTOGRAM_OPTIONS, newHistogram } from '../src/measure/histogram-codec.js';
-import { encodeHistogram, mergeEncoded, summarizeEncoded, summarizeHistogram } from '../src/measure/metrics.js';
+import { decodeHistogram, HISTOGRAM_OPTIONS, newHistogram } from '../src/shared/measure/histogram-codec.js';
+import { encodeHistogram, mergeEncoded, summarizeEncoded, summarizeHistogram } from '../src/shared/measure/metrics.js';
 
 /** Deterministic values over every octave up to `octaves`, so that a failure repeats. */
 function spread(count: number, octaves: number, seed: number): number[] {

@@ -9,11 +9,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMeasured, type BenchResult, type MeasuredCell } from '../src/result-types.js';
-import type { MetricInfo } from '../src/declaration-types.js';
-import { mergeShards } from '../src/shard/merge.js';
-import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/measure/metric-values.js';
-import { defineScenario } from '../src/scenario-kit/index.js';
+import { isMeasured, type BenchResult, type MeasuredCell } from '../src/shared/types/result-types.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import { mergeShards } from '../src/parent/shard/merge.js';
+import { computeMetrics, MIN_RATE_WINDOW_MS } from '../src/parent/measure/metric-values.js';
+import { defineScenario } from '../src/shared/scenario-kit/index.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 import { shardInfo } from './fixtures/shard-info.js';
 import { rateMetric } from './fixtures/metric-declarations.js';

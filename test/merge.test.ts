@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeHistogram, newHistogram } from '../src/measure/metrics.js';
-import { histogramStat } from '../src/measure/metric-values.js';
-import { isMeasured, type BenchResult } from '../src/result-types.js';
-import type { MetricInfo } from '../src/declaration-types.js';
-import { mergeShards } from '../src/shard/merge.js';
+import { encodeHistogram, newHistogram } from '../src/shared/measure/metrics.js';
+import { histogramStat } from '../src/parent/measure/metric-values.js';
+import { isMeasured, type BenchResult } from '../src/shared/types/result-types.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import { mergeShards } from '../src/parent/shard/merge.js';
 import { cell, result, scenarioInfo, seededRandom } from './fixtures/synthetic-results.js';
 import { shardInfo } from './fixtures/shard-info.js';
 import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';

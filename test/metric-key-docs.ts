@@ -1,7 +1,7 @@
 /**
  * The "Metric keys" section of a built-in scenario's page (docs/scenarios/NAME.md): one table row per
  * key of its cells' `metrics`, with the key's unit and what it measures. The keys and units come from
- * the scenario's declarations, as the result records them (src/engine/scenario-info.ts); the words of
+ * the scenario's declarations, as the result records them (src/parent/engine/scenario-info.ts); the words of
  * the last column are the page's own. test/scenario-metric-keys.test.ts holds the pages to them; to
  * print a scenario's section as its declarations word it:
  *
@@ -9,8 +9,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../src/child/scenario-loader.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import type { HistogramStat, MetricInfo, ResourceSource } from '../src/declaration-types.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import type { HistogramStat, MetricInfo, ResourceSource } from '../src/shared/types/declaration-types.js';
 import { headings } from './markdown.js';
 
 export const SECTION_HEADING = 'Metric keys';

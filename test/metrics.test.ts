@@ -8,8 +8,8 @@ import {
   summarizeEncoded,
   summarizeLatencies,
   sumCounterSets,
-} from '../src/measure/metrics.js';
-import { shareOf } from '../src/share.js';
+} from '../src/shared/measure/metrics.js';
+import { shareOf } from '../src/shared/share.js';
 
 /** Two "processes" record 1..1000 µs and 1001..2000 µs; below 2048 µs the histogram is exact. */
 function twoProcesses() {
@@ -88,7 +88,7 @@ test('shares spread a total over processes without losing any', () => {
 });
 
 test('size histograms travel with unit bytes and summarise in bytes, apart from latencies', async () => {
-  const { summarizeSizes } = await import('../src/measure/metrics.js');
+  const { summarizeSizes } = await import('../src/shared/measure/metrics.js');
   const registry = new MetricsRegistry();
   for (const bytes of [0, 100, 200, 300, 78_000]) registry.sizeHistogram('messageBytes').recordBytes(bytes);
   registry.histogram('rtt').recordUs(5);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 import { alive, childrenOf, commandOf, runCli, tempDir } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));

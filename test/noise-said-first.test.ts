@@ -8,11 +8,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BenchResult, MeasuredCell } from '../src/result-types.js';
-import { controlSection } from '../src/stats/control.js';
-import { renderTable } from '../src/report/run/table.js';
-import { renderResultMarkdown } from '../src/report/run/run-markdown.js';
-import { renderHtml } from '../src/report/html/html.js';
+import type { BenchResult, MeasuredCell } from '../src/shared/types/result-types.js';
+import { controlSection } from '../src/parent/stats/control.js';
+import { renderTable } from '../src/parent/report/run/table.js';
+import { renderResultMarkdown } from '../src/parent/report/run/run-markdown.js';
+import { renderHtml } from '../src/parent/report/html/html.js';
 import { result } from './fixtures/synthetic-results.js';
 import { P50_INFO, P50_METRICS, roundsCell } from './fixtures/p50-rounds.js';
 

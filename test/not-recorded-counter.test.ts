@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run } from '../src/index.js';
-import { computeMetrics, NOT_RECORDED } from '../src/measure/metric-values.js';
-import { renderTable } from '../src/report/run/table.js';
+import { isMeasured, run } from '../src/parent/index.js';
+import { computeMetrics, NOT_RECORDED } from '../src/parent/measure/metric-values.js';
+import { renderTable } from '../src/parent/report/run/table.js';
 import { declarationsOnly } from './fixtures/cell-runs.js';
-import { total } from '../src/scenario-kit/index.js';
+import { total } from '../src/shared/scenario-kit/index.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/unrecorded-counter.js', import.meta.url));
 

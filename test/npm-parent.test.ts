@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { BIN, tempDir } from './support.js';
 import { groupEmpties, startCli } from './live-cli.js';
 

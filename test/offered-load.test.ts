@@ -8,10 +8,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured, type BenchResult } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
-import { buildCharts } from '../src/charts/index.js';
-import { renderTable } from '../src/report/run/table.js';
+import { isMeasured, type BenchResult } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import { renderTable } from '../src/parent/report/run/table.js';
 import { runCli, tempDir, runArgs } from './support.js';
 
 test('run echo --rate 300,1000 over two servers draws latency against offered load', async () => {

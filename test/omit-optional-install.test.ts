@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { REPO_ROOT } from './support.js';
 import { packAndInstall, type PackedInstall } from './packed-install.js';
 import { diskUsage, FIGURE_TOLERANCE, quotedFigures, staleFigures } from './package-figures.js';
-import type { BenchResult } from '../src/index.js';
-import type { RuntimeInfo } from '../src/result-types.js';
+import type { BenchResult } from '../src/parent/index.js';
+import type { RuntimeInfo } from '../src/shared/types/result-types.js';
 
 /** The Bun this checkout installed, put on PATH as a system one would be. */
 const CHECKOUT_BUN = join(REPO_ROOT, 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun');

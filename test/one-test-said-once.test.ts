@@ -9,12 +9,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MeasuredCell } from '../src/result-types.js';
-import { picksOf } from '../src/stats/ranking.js';
-import { pickFootnotes } from '../src/report/run/pick-text.js';
-import { renderTable } from '../src/report/run/table.js';
-import { compareServers } from '../src/compare/compare.js';
-import { renderComparison } from '../src/compare/compare-text.js';
+import type { MeasuredCell } from '../src/shared/types/result-types.js';
+import { picksOf } from '../src/parent/stats/ranking.js';
+import { pickFootnotes } from '../src/parent/report/run/pick-text.js';
+import { renderTable } from '../src/parent/report/run/table.js';
+import { compareServers } from '../src/parent/compare/compare.js';
+import { renderComparison } from '../src/parent/compare/compare-text.js';
 import { result, seededRandom } from './fixtures/synthetic-results.js';
 import { P50_INFO, P50_METRICS, roundsCell } from './fixtures/p50-rounds.js';
 

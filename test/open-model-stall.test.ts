@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, type BenchResult, type CellResult } from '../src/index.js';
+import { isMeasured, type BenchResult, type CellResult } from '../src/parent/index.js';
 import { runCli, tempDir } from './support.js';
 
 const STALLING = fileURLToPath(new URL('./fixtures/stalling-echo-server.js', import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * The open model's clock in one process (src/scenario-kit/arrivals/pacer.ts),
+ * The open model's clock in one process (src/shared/scenario-kit/arrivals/pacer.ts),
  * with real timers: every message goes out at or after its due time, in due
  * order across connections; a stall of the process sends what fell due at
  * once, counting each one late with its lag; and when the window closes in the
@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Pacer } from '../src/scenario-kit/arrivals/pacer.js';
-import { RateCurve } from '../src/scenario-kit/arrivals/rate-curve.js';
-import { connectionDueTimes } from '../src/scenario-kit/arrivals/due-times.js';
-import { MetricsRegistry, summarizeEncoded } from '../src/measure/metrics.js';
-import { monotonicUs } from '../src/measure/clock.js';
+import { Pacer } from '../src/shared/scenario-kit/arrivals/pacer.js';
+import { RateCurve } from '../src/shared/scenario-kit/arrivals/rate-curve.js';
+import { connectionDueTimes } from '../src/shared/scenario-kit/arrivals/due-times.js';
+import { MetricsRegistry, summarizeEncoded } from '../src/shared/measure/metrics.js';
+import { monotonicUs } from '../src/shared/measure/clock.js';
 
 /** Holds the event loop for `ms`, as a GC pause or a busy process would. */
 function stall(ms: number): void {

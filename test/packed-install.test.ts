@@ -26,8 +26,8 @@ import {
   quotedFigures,
   staleFigures,
 } from './package-figures.js';
-import { isMeasured, type BenchResult } from '../src/index.js';
-import type { RuntimeInfo, StackInfo } from '../src/result-types.js';
+import { isMeasured, type BenchResult } from '../src/parent/index.js';
+import type { RuntimeInfo, StackInfo } from '../src/shared/types/result-types.js';
 
 /** What `wsbench list --json` prints, as far as these tests read it. */
 interface Listing {
@@ -73,7 +73,7 @@ test('the tarball holds LICENSE (MIT), the README, docs/ and examples/, and a so
     'LICENSE',
     'README.md',
     'bin/wsbench.js',
-    'dist/src/cli.js',
+    'dist/src/parent/cli.js',
     'docs/README.md',
     'docs/protocols/README.md',
     'examples/python/requirements.txt',

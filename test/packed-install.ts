@@ -31,7 +31,7 @@ export interface PackedInstall {
   tarball: string;
   /** The installed package: node_modules/wsbench of the project. */
   packageDir: string;
-  /** Every file in the tarball, relative to the package root (`dist/src/cli.js`). */
+  /** Every file in the tarball, relative to the package root (`dist/src/parent/cli.js`). */
   packedFiles: string[];
   /** What `npm pack --json` said of the tarball. */
   packed: PackSummary;

@@ -1,6 +1,6 @@
 /**
  * What a browser page loads: the scenario kit and the scenario files, from
- * the page's import map (src/runtimes/browser/page-imports.ts), which serves
+ * the page's import map (src/child/runtimes/browser/page-imports.ts), which serves
  * `wsbench/scenario`, socket.io-client's browser bundle and stand-ins for
  * Node's built-in modules, and nothing else. A package any of them reaches by a
  * static import (hdr-histogram-js through a file that encodes histograms, say)
@@ -15,7 +15,7 @@ import { importGraph, packageName } from './import-graph.js';
 import { REPO_ROOT } from './support.js';
 
 const PAGE_ENTRIES = [
-  'src/scenario-kit/index.ts',
+  'src/shared/scenario-kit/index.ts',
   ...readdirSync(join(REPO_ROOT, 'scenarios'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
     .map((name) => join('scenarios', name)),

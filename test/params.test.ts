@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDurationMs, parseSizeBytes } from '../src/parsing/units.js';
-import { resolveParameterSets } from '../src/engine/params.js';
+import { parseDurationMs, parseSizeBytes } from '../src/shared/parsing/units.js';
+import { resolveParameterSets } from '../src/parent/engine/params.js';
 import { loadScenario } from '../src/child/scenario-loader.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
-import { inputFromText } from '../src/commands/parameter-flags.js';
-import { ParameterError } from '../src/errors.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
+import { inputFromText } from '../src/parent/commands/parameter-flags.js';
+import { ParameterError } from '../src/shared/types/errors.js';
 import echo from '../scenarios/echo.js';
 
 test('durations need a unit; sizes read with decimal and binary units, a bare number is bytes', () => {

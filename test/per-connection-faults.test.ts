@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/per-connection-faults.js', import.meta.url));
 /** Connection i comes from 127.0.0.(2 + i % 3): 127.0.0.4's handshakes are held, 127.0.0.3's connections dropped after three replies. */

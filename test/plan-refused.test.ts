@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLAGS } from '../src/commands/flags/index.js';
-import { COMMAND_NAMES, FlagProblem, planKeyOf, type CommandName } from '../src/commands/flags/flag-types.js';
+import { FLAGS } from '../src/parent/commands/flags/index.js';
+import { COMMAND_NAMES, FlagProblem, planKeyOf, type CommandName } from '../src/parent/commands/flags/flag-types.js';
 import { runCli, tempDir, usageErrorLine } from './support.js';
 
 const dir = tempDir();
@@ -176,7 +176,7 @@ test("for every flag with a reader, a plan's value is refused with the words the
     };
   });
   for (const { d, name, file, planned } of await inTurns(jobs, 3)) {
-    // What the command line says of `--flag nonsense` is `--flag: ` and this problem (readFlag in src/commands/flags/index.ts).
+    // What the command line says of `--flag nonsense` is `--flag: ` and this problem (readFlag in src/parent/commands/flags/index.ts).
     const problem = refusal(() => d.read!('nonsense'));
     assert.equal(
       usageErrorLine(planned),

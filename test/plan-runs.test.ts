@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 test('a YAML plan runs; the command line overrides its keys; the result records the plan as it ran', {

@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { ProcSampler } from '../src/measure/proc-sampler.js';
+import { ProcSampler } from '../src/parent/measure/proc-sampler.js';
 
 const MIB = 1024 * 1024;
 const started: ChildProcess[] = [];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { ProcSampler, processTree, readProcess } from '../src/measure/proc-sampler.js';
+import { ProcSampler, processTree, readProcess } from '../src/parent/measure/proc-sampler.js';
 
 const BURNER = fileURLToPath(new URL('./fixtures/cpu-burner.js', import.meta.url));
 

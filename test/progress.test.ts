@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createProgress, progressLine, type ProgressMode } from '../src/live/progress.js';
-import type { RunEvent } from '../src/engine/events.js';
-import { scenarioInfo } from '../src/engine/scenario-info.js';
+import { createProgress, progressLine, type ProgressMode } from '../src/parent/live/progress.js';
+import type { RunEvent } from '../src/parent/engine/events.js';
+import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
 import echo from '../scenarios/echo.js';
 
 function capture(mode: ProgressMode, events: Array<[number, RunEvent]>): string {

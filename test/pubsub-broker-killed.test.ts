@@ -1,7 +1,7 @@
 /** A broker that dies mid-window fails its pubsub cell with the time it died, as any server does, and nothing of it is left. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import { NO_NATS_SERVER, newBrokerTag, taggedBrokerProcesses, TAG_VARIABLE } from './broker-processes.js';
 
 test('nats-server killed (SIGKILL) 1.5 s into a 4 s window: the cell fails, saying it was killed and when', {

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run, type BenchResult } from '../src/index.js';
+import { run, type BenchResult } from '../src/parent/index.js';
 import { NO_NATS_SERVER, newBrokerTag, taggedBrokerProcesses, TAG_VARIABLE } from './broker-processes.js';
 
 const PARAMS = { publishers: 2, subscribers: 12, topics: 3, rate: 150, duration: '1s' } as const;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import { PYTHON_EXAMPLES, pythonSkip, venvPython } from './python-support.js';
 
 test('websockets_server.py: pubsub with 2 publishers, 12 subscribers on 3 topics', async (t) => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import { newBrokerTag, taggedBrokerProcesses, TAG_VARIABLE } from './broker-processes.js';
 
 test('RabbitMQ Web-STOMP: STOMP from ws clients, all delivered, no Erlang process, epmd or folder left', async (t) => {

@@ -1,7 +1,7 @@
 /** pubsub on every built-in server stack, each through its own pub/sub: every subscriber gets every publication of its topics once, in order. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 
 test('every built-in server stack delivers each publication once, in order, to every subscriber of its topic', async () => {
   // 20 subscribers on 4 topics, 2 topics each; 2 publishers; 200/s for 1 s.

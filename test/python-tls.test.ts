@@ -8,10 +8,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { makeCertificate, type TlsCertificate } from '../src/tls/certificate.js';
-import { writePemFiles, type PemFiles } from '../src/tls/pem-files.js';
-import { wsClient } from '../src/clients/ws.js';
-import { createHttpClient } from '../src/clients/http.js';
+import { makeCertificate, type TlsCertificate } from '../src/parent/certificate.js';
+import { writePemFiles, type PemFiles } from '../src/child/pem-files.js';
+import { wsClient } from '../src/child/clients/ws.js';
+import { createHttpClient } from '../src/child/clients/http.js';
 import { PYTHON_EXAMPLES, pythonSkip, venvPython } from './python-support.js';
 
 const skip = pythonSkip();

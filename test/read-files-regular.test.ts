@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempDir, usageErrorLine } from './support.js';
-import { READ_LIMITS } from '../src/safe-files.js';
+import { READ_LIMITS } from '../src/shared/safe-files.js';
 
 /** Far above a refusal's startup on a busy machine; a hang meets it. */
 const DEADLINE_MS = 30_000;

@@ -15,7 +15,7 @@ import { fencedBlocks } from './markdown.js';
 import { suiteFiles } from './suite-files.js';
 import { asCloneRoot, unignoredFiles } from './clone-status.js';
 import { binNodeFlags } from '../bench/bin-node-flags.js';
-import type { BenchResult } from '../src/index.js';
+import type { BenchResult } from '../src/parent/index.js';
 
 const CHECKED = ['npm ci', 'npx wsbench', 'npm test'];
 /** The quick suite's first cell takes ~3 s alone; the deadline leaves room for a busy machine. */

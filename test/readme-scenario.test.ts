@@ -12,7 +12,7 @@ import { compileInUserProject } from './user-project.js';
 
 const DOCS_PAGE = 'docs/writing-a-scenario.md';
 const DOCS_IMPORT = "from 'wsbench/scenario';";
-const FIXTURE_IMPORT = "from '../../src/scenario-kit/index.js';";
+const FIXTURE_IMPORT = "from '../../src/shared/scenario-kit/index.js';";
 
 /** The page's client(ctx) example: its ```ts block that starts `// heartbeat.ts` (the page leads with the per-connection one). */
 function docsScenario(): string {

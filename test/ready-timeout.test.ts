@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { run } from '../src/index.js';
-import { DEFAULT_READY_TIMEOUT_MS, MAX_READY_TIMEOUT_MS, readyTimeoutMs } from '../src/engine/ready-timeout.js';
-import { resolveParameterSets } from '../src/engine/params.js';
-import type { AnyScenario } from '../src/scenario-types.js';
+import { run } from '../src/parent/index.js';
+import { DEFAULT_READY_TIMEOUT_MS, MAX_READY_TIMEOUT_MS, readyTimeoutMs } from '../src/parent/engine/ready-timeout.js';
+import { resolveParameterSets } from '../src/parent/engine/params.js';
+import type { AnyScenario } from '../src/shared/types/scenario-types.js';
 import fanout from '../scenarios/fanout.js';
 import echo from '../scenarios/echo.js';
 import { NEVER_READY_TIMEOUT_MS } from './fixtures/never-ready.js';

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 import { tempDir } from './support.js';
 import { newTag, taggedProcesses } from './foreign-processes.js';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 import { PYTHON_EXAMPLES, pythonSkip, venvPython } from './python-support.js';
 
 test('websockets_server.py is restarted by its command on the same port and every client comes back', {

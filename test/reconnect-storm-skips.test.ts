@@ -7,8 +7,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocketServer } from 'ws';
-import { run } from '../src/index.js';
-import { defineScenario } from '../src/scenario-kit/index.js';
+import { run } from '../src/parent/index.js';
+import { defineScenario } from '../src/shared/scenario-kit/index.js';
 import { runCli } from './support.js';
 import { fixtureCommand, newTag } from './foreign-processes.js';
 

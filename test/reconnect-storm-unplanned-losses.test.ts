@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run, type CellResult } from '../src/index.js';
+import { isMeasured, run, type CellResult } from '../src/parent/index.js';
 
 const FRONT = fileURLToPath(new URL('./fixtures/faulty-front-server.js', import.meta.url));
 const CONNECTIONS = 10;

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 
 const CONNECTIONS = 10;
 

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCHEMA_VERSION } from '../src/result-types.js';
+import { SCHEMA_VERSION } from '../src/shared/types/result-types.js';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
-import { histogramStat } from '../src/measure/metric-values.js';
-import type { MetricInfo } from '../src/declaration-types.js';
+import { histogramStat } from '../src/parent/measure/metric-values.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
 import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const ECHO_METRICS: Record<string, MetricInfo> = {

@@ -9,7 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 
 const SCENARIO = fileURLToPath(new URL('./fixtures/request-reply-scenario.js', import.meta.url));
 

@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { Requests } from '../src/scenario-kit/index.js';
-import { sleep } from '../src/scenario-kit/waiting.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { Requests } from '../src/shared/scenario-kit/index.js';
+import { sleep } from '../src/shared/scenario-kit/waiting.js';
 
 function tracker(timeoutMs = 0) {
   const registry = new MetricsRegistry();

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MetricInfo } from '../src/declaration-types.js';
-import { isMeasured } from '../src/result-types.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import { isMeasured } from '../src/shared/types/result-types.js';
 import { REPO_ROOT, runCli, tempDir, usageErrorLine } from './support.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

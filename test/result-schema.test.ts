@@ -1,7 +1,7 @@
 /**
  * Result files are checked against the JSON Schema published with the package.
  * A real run's file validates; so does every kind of cell; the schema has the
- * same fields, required the same way, as the types in src/result-types.ts; and a
+ * same fields, required the same way, as the types in src/shared/types/result-types.ts; and a
  * bad file is one line naming its first problem, with exit 2.
  */
 import { test } from 'node:test';
@@ -10,12 +10,12 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { resultSchema, schemaProblem, SCHEMA_FILES, type ReadableVersion } from '../src/result-schema.js';
-import { resultFromJson } from '../src/result-file.js';
-import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/result-types.js';
+import { resultSchema, schemaProblem, SCHEMA_FILES, type ReadableVersion } from '../src/shared/result-schema.js';
+import { resultFromJson } from '../src/parent/results/result-file.js';
+import { SCHEMA_VERSION, type BenchResult, type CellResult } from '../src/shared/types/result-types.js';
 import { REPO_ROOT, runCli, tempDir, runArgs } from './support.js';
 import { cell, exponentialHistogram, resources, result, scenarioInfo } from './fixtures/synthetic-results.js';
-import type { MetricInfo } from '../src/declaration-types.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
 import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const V1_FIXTURE = join(REPO_ROOT, 'test/fixtures/echo-run.json');
@@ -231,7 +231,7 @@ test('a version 2 file validates against the version 2 schema, is read as versio
 
 // ---------------------------------------------------------------- in step with the types
 
-/** Interfaces of src/result-types.ts that are not in the file: what a child reports over IPC. */
+/** Interfaces of src/shared/types/result-types.ts that are not in the file: what a child reports over IPC. */
 const NOT_IN_THE_FILE = new Set(['ProcessReport', 'ConnectionLedger']);
 
 interface Shape {
@@ -268,7 +268,7 @@ function typeFile(file: string): TypeFile {
 
 /**
  * Every interface the result file is made of, with its properties (inherited ones
- * too) and which are required: those of src/result-types.ts, and, in the files it
+ * too) and which are required: those of src/shared/types/result-types.ts, and, in the files it
  * imports from, the interfaces it names and the ones those name in turn.
  */
 function resultInterfaces(): Map<string, Shape> {
@@ -305,8 +305,8 @@ function resultInterfaces(): Map<string, Shape> {
     }
     return shape;
   };
-  for (const name of typeFile('src/result-types.ts').interfaces.keys())
-    if (!NOT_IN_THE_FILE.has(name)) visit('src/result-types.ts', name);
+  for (const name of typeFile('src/shared/types/result-types.ts').interfaces.keys())
+    if (!NOT_IN_THE_FILE.has(name)) visit('src/shared/types/result-types.ts', name);
   return shapes;
 }
 
@@ -330,7 +330,7 @@ function schemaShape(defs: Record<string, SchemaNode>, node: SchemaNode): Shape 
   return shape;
 }
 
-test('the schema has the fields of src/result-types.ts, required alike', () => {
+test('the schema has the fields of src/shared/types/result-types.ts, required alike', () => {
   const defs = (resultSchema(SCHEMA_VERSION) as { $defs: Record<string, SchemaNode> }).$defs;
   const types = resultInterfaces();
   assert.ok(types.has('MetricInfo') && types.has('OkCell'), 'interfaces are found through imports and extends');
@@ -351,7 +351,7 @@ test('the schema has the fields of src/result-types.ts, required alike', () => {
     differences(`${name}: properties`, shape.properties, schema.properties);
     differences(`${name}: required`, shape.required, schema.required);
   }
-  assert.deepEqual(problems, [], 'schema/result.schema.json must change with src/result-types.ts');
+  assert.deepEqual(problems, [], 'schema/result.schema.json must change with src/shared/types/result-types.ts');
 });
 
 // ---------------------------------------------------------------- bad files through the CLI

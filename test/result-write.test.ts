@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { readResultFile } from '../src/result-file.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 import { startCli } from './live-cli.js';
 

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NODE_SHARES_PORTS } from '../src/runtimes/reuse-port.js';
-import { wsServer } from '../src/servers/ws.js';
-import { socketioServer } from '../src/servers/socketio.js';
+import { NODE_SHARES_PORTS } from '../src/child/runtimes/reuse-port.js';
+import { wsServer } from '../src/child/servers/ws.js';
+import { socketioServer } from '../src/child/servers/socketio.js';
 
 /** Node's changelog: listen's reusePort came in 23.1.0 and was backported to 22.12.0. */
 function nodeHasReusePort(version: string): boolean {

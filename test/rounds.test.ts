@@ -5,14 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
-import { cellResult } from '../src/engine/cell-result.js';
-import type { CellRun } from '../src/engine/cell.js';
-import { histogramStat } from '../src/measure/metric-values.js';
-import { mergeEncoded } from '../src/measure/metrics.js';
-import type { RunEvent } from '../src/engine/events.js';
-import { isMeasured } from '../src/result-types.js';
-import { latencyMetrics, rate, total } from '../src/scenario-kit/index.js';
+import { run } from '../src/parent/index.js';
+import { cellResult } from '../src/parent/engine/cell-result.js';
+import type { CellRun } from '../src/parent/engine/cell.js';
+import { histogramStat } from '../src/parent/measure/metric-values.js';
+import { mergeEncoded } from '../src/shared/measure/metrics.js';
+import type { RunEvent } from '../src/parent/engine/events.js';
+import { isMeasured } from '../src/shared/types/result-types.js';
+import { latencyMetrics, rate, total } from '../src/shared/scenario-kit/index.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
 import { exponentialHistogram } from './fixtures/synthetic-results.js';
 

@@ -10,11 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ParameterError, ResultWriteError, run } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
+import { ParameterError, ResultWriteError, run } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { tempDir } from './support.js';
 
-const INDEX = fileURLToPath(new URL('../src/index.js', import.meta.url));
+const INDEX = fileURLToPath(new URL('../src/parent/index.js', import.meta.url));
 
 test('run({ out }): the JSON, and report.html with its charts in <name>.report/ beside it', async () => {
   const dir = tempDir();

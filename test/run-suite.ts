@@ -17,7 +17,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suiteFiles, TEST_CONCURRENCY } from './suite-files.js';
 
-const TEST_DIR = fileURLToPath(new URL('.', import.meta.url));
+const TEST_DIR = fileURLToPath(new URL('./', import.meta.url));
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const TEST_DEADLINE_MS = 15 * 60_000;
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run, type BenchResult, type CellResult } from '../src/index.js';
+import { isMeasured, run, type BenchResult, type CellResult } from '../src/parent/index.js';
 import { alive, childrenOf, commandOf, runCli, tempDir, untilJournalSays } from './support.js';
 
 const MISBEHAVING = fileURLToPath(new URL('./fixtures/misbehaving-server.js', import.meta.url));

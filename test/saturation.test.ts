@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { silenceOf } from '../src/measure/saturation.js';
-import type { ProcStats } from '../src/measure/proc-sampler.js';
-import type { TimeSeries } from '../src/result-types.js';
+import { silenceOf } from '../src/parent/measure/saturation.js';
+import type { ProcStats } from '../src/parent/measure/proc-sampler.js';
+import type { TimeSeries } from '../src/shared/types/result-types.js';
 
 const busy = { cpuPercent: { mean: 98, max: 100 } } as ProcStats;
 const idle = { cpuPercent: { mean: 40, max: 70 } } as ProcStats;

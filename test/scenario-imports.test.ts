@@ -30,7 +30,7 @@ export function scenarioImportProblems(files: Map<string, string>, folders: stri
   for (const folder of folders) {
     if (!scenarios.has(folder)) {
       problems.push(
-        `scenarios/${folder}/ belongs to no scenario (no scenarios/${folder}.ts): what scenarios share goes into the kit, src/scenario-kit/ (wsbench/scenario)`,
+        `scenarios/${folder}/ belongs to no scenario (no scenarios/${folder}.ts): what scenarios share goes into the kit, src/shared/scenario-kit/ (wsbench/scenario)`,
       );
     }
   }
@@ -102,7 +102,7 @@ test('an import from src/, from a shared scenarios/lib/, from another scenario o
     ['lib/connection-share.ts', "import { sourceAddressFor } from 'wsbench/scenario';"],
   ]);
   assert.deepEqual(scenarioImportProblems(files, ['fanout', 'chat', 'lib']), [
-    'scenarios/lib/ belongs to no scenario (no scenarios/lib.ts): what scenarios share goes into the kit, src/scenario-kit/ (wsbench/scenario)',
+    'scenarios/lib/ belongs to no scenario (no scenarios/lib.ts): what scenarios share goes into the kit, src/shared/scenario-kit/ (wsbench/scenario)',
     "scenarios/fanout.ts imports '../src/measure/clock.js': outside scenarios/ (src/ is not the public kit): import it from wsbench/scenario",
     "scenarios/fanout/price.ts imports '../lib/connection-share.js': another scenario's file (lib); what two scenarios share belongs in wsbench/scenario",
     "scenarios/chat.ts imports 'wsbench': a scenario imports wsbench/scenario only (what a user's scenario imports)",

@@ -47,7 +47,7 @@ const nameOf = (line: string): string => /^`(?:ctx\.)?([\w-]+)/.exec(line)?.[1] 
 
 /** The kit as the checker sees it: its exports, resolved. */
 function kit() {
-  const entry = join(SOURCE_ROOT, 'src', 'scenario-kit', 'index.ts');
+  const entry = join(SOURCE_ROOT, 'src', 'shared', 'scenario-kit', 'index.ts');
   const program = ts.createProgram([entry], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,

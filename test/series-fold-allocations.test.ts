@@ -6,10 +6,10 @@
  */
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, sumCounterSets } from '../src/measure/metrics.js';
-import type { ProgressTick } from '../src/measure/time-series.js';
-import { TimeSeriesCollector } from '../src/measure/time-series.js';
-import { LiveCellSeries, MAX_LIVE_POINTS } from '../src/live/cell-series.js';
+import { MetricsRegistry, sumCounterSets } from '../src/shared/measure/metrics.js';
+import type { ProgressTick } from '../src/shared/measure/time-series.js';
+import { TimeSeriesCollector } from '../src/shared/measure/time-series.js';
+import { LiveCellSeries, MAX_LIVE_POINTS } from '../src/parent/live/cell-series.js';
 
 /** A histogram's counts array: 23 x 1024 entries for 1 µs .. 1 hour at 3 digits; nothing else here makes one this long. */
 const COUNTS_ARRAY_LENGTH = 16_384;

@@ -1,7 +1,7 @@
 /** For the tests of servers started by command: whether wsbench can make cgroups here, and those a wsbench process made. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ServerCgroup } from '../src/server-lifecycles/server-cgroup.js';
+import { ServerCgroup } from '../src/parent/server-lifecycles/server-cgroup.js';
 
 /** Whether this machine lets wsbench make a cgroup (root, cgroup v2 mounted and writable). */
 export function cgroupsHere(): boolean {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured, type BenchResult } from '../src/index.js';
+import { isMeasured, type BenchResult } from '../src/parent/index.js';
 import { cgroupsHere, cgroupsOf } from './server-cgroups.js';
 import { runCli, tempDir } from './support.js';
 import { startCli, untilReceived } from './live-cli.js';

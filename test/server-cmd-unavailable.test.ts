@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
+import { run } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 test('the NATS wrapper without nats-server on PATH: the cell is n/a, saying how to install it', async () => {

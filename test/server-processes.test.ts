@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run, type CellResult } from '../src/index.js';
-import { openFileLimit } from '../src/open-file-limit.js';
+import { run, type CellResult } from '../src/parent/index.js';
+import { openFileLimit } from '../src/shared/open-file-limit.js';
 import siblings from './fixtures/sibling-scenario.js';
-import { connectPhaseProblem } from '../src/scenario-kit/index.js';
-import { NODE_SHARES_PORTS } from '../src/runtimes/reuse-port.js';
+import { connectPhaseProblem } from '../src/shared/scenario-kit/index.js';
+import { NODE_SHARES_PORTS } from '../src/child/runtimes/reuse-port.js';
 
 /** ws and socket.io listen through node:net, which shares a port from Node 22.12 on (probed). */
 const NODE_STACKS = ['ws', 'socketio'];

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, usageErrorLine } from './support.js';
-import { BarrierServer } from '../src/shard/barrier-server.js';
+import { BarrierServer } from '../src/parent/shard/barrier-server.js';
 
 const TARGET = ['--target', 'ws://127.0.0.1:9/'];
 const BARRIER = ['--barrier', 'http://127.0.0.1:9/'];

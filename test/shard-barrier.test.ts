@@ -7,10 +7,10 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BarrierServer } from '../src/shard/barrier-server.js';
-import { BarrierClient, BarrierRunMismatch } from '../src/shard/barrier-client.js';
-import { CHECK_IN_PATH, type Release } from '../src/shard/barrier-protocol.js';
-import { UsageError } from '../src/errors.js';
+import { BarrierServer } from '../src/parent/shard/barrier-server.js';
+import { BarrierClient, BarrierRunMismatch } from '../src/parent/shard/barrier-client.js';
+import { CHECK_IN_PATH, type Release } from '../src/parent/shard/barrier-protocol.js';
+import { UsageError } from '../src/shared/types/errors.js';
 
 const servers: BarrierServer[] = [];
 after(() => Promise.allSettled(servers.map((s) => s.close())));

@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planRun, type RunOptions } from '../src/run.js';
-import { configHash } from '../src/shard/shard-options.js';
+import { planRun, type RunOptions } from '../src/parent/run.js';
+import { configHash } from '../src/parent/shard/shard-options.js';
 
 const base: RunOptions = {
   scenario: 'fanout',

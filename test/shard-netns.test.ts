@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { BIN, runCli, tempDir } from './support.js';
 import { netnsUnavailable, SimulatedNetwork, type SimulatedHost } from './netns-hosts.js';
-import { isMeasured, type BenchResult, type MeasuredCell } from '../src/result-types.js';
+import { isMeasured, type BenchResult, type MeasuredCell } from '../src/shared/types/result-types.js';
 
 const FANOUT_SERVER = fileURLToPath(new URL('./fixtures/fanout-server.js', import.meta.url));
 const SERVER_PORT = 8080;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, tempDir } from './support.js';
-import { isMeasured, type BenchResult, type MeasuredCell } from '../src/result-types.js';
+import { isMeasured, type BenchResult, type MeasuredCell } from '../src/shared/types/result-types.js';
 
 const FANOUT_SERVER = fileURLToPath(new URL('./fixtures/fanout-server.js', import.meta.url));
 /** Far enough ahead for three shards to start and connect on a busy 2-core machine; a late one still merges, with a note. */

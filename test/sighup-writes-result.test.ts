@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { groupEmpties, startCli, untilReceived } from './live-cli.js';
 import { tempDir, runArgs } from './support.js';
-import { isMeasured, type BenchResult } from '../src/index.js';
+import { isMeasured, type BenchResult } from '../src/parent/index.js';
 
 for (const to of ['wsbench', 'its process group'] as const) {
   test(`SIGHUP to ${to} mid-cell: the result is written, interrupted, exit 129`, { timeout: 180_000 }, async () => {

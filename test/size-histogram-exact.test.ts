@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, summarizeSizeHistograms } from '../src/measure/metrics.js';
+import { MetricsRegistry, summarizeSizeHistograms } from '../src/shared/measure/metrics.js';
 import { histogramOf } from './fixtures/synthetic-results.js';
 
 test('every size recorded is in the encoded histogram, in bytes, as hdr-histogram-js encodes it', () => {

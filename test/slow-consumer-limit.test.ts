@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMeasured, run, type CellResult, type MeasuredCell } from '../src/index.js';
+import { isMeasured, run, type CellResult, type MeasuredCell } from '../src/parent/index.js';
 
 const TICKS = 100;
 const PARAMS = {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, run } from '../src/index.js';
+import { isMeasured, run } from '../src/parent/index.js';
 import { tempDir } from './support.js';
 import { fixtureCommand, newTag } from './foreign-processes.js';
 

@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMeasured } from '../src/index.js';
-import { readResultFile } from '../src/result-file.js';
+import { isMeasured } from '../src/parent/index.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { runCli, tempDir } from './support.js';
 
 test('run --config plan.yaml with a stages list reports each stage', async () => {

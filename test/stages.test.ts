@@ -7,10 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readStages, stagesText, stagesTotalMs, declaredStages } from '../src/parsing/stages.js';
-import { RateCurve } from '../src/scenario-kit/arrivals/rate-curve.js';
-import { connectionDueTimes } from '../src/scenario-kit/arrivals/due-times.js';
-import { loadModelInfo, loadPlanOf } from '../src/scenario-kit/arrivals/open-model.js';
+import { readStages, stagesText, stagesTotalMs, declaredStages } from '../src/shared/parsing/stages.js';
+import { RateCurve } from '../src/shared/scenario-kit/arrivals/rate-curve.js';
+import { connectionDueTimes } from '../src/shared/scenario-kit/arrivals/due-times.js';
+import { loadModelInfo, loadPlanOf } from '../src/shared/scenario-kit/arrivals/open-model.js';
 
 test('stages read as text or as a list, and print back as one text', () => {
   const stages = readStages('30s:1000, 1m:5000,10s:20000,30s:0');

@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combineIndependent, familyLevel, tCritical } from '../src/stats/confidence.js';
-import { roundSpread } from '../src/stats/round-spread.js';
-import { batchMeansSpread, warmUpBatches, type Weighted } from '../src/stats/batch-means.js';
-import { cellIntervals } from '../src/stats/cell-intervals.js';
-import type { MetricInfo } from '../src/declaration-types.js';
-import type { TimeSeries } from '../src/result-types.js';
+import { combineIndependent, familyLevel, tCritical } from '../src/parent/stats/confidence.js';
+import { roundSpread } from '../src/parent/stats/round-spread.js';
+import { batchMeansSpread, warmUpBatches, type Weighted } from '../src/parent/stats/batch-means.js';
+import { cellIntervals } from '../src/parent/stats/cell-intervals.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import type { TimeSeries } from '../src/shared/types/result-types.js';
 import { latencyMetric, rateMetric } from './fixtures/metric-declarations.js';
 
 const close = (actual: number, expected: number, what: string, tolerance = 1e-9): void =>

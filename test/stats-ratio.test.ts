@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTie, logRatio, meanLogRatio, ratioInterval } from '../src/stats/ratio.js';
-import { tCritical } from '../src/stats/confidence.js';
-import { unstableRounds } from '../src/stats/unstable.js';
-import type { MetricInfo } from '../src/declaration-types.js';
-import type { RoundResult, ValueInterval } from '../src/result-types.js';
+import { isTie, logRatio, meanLogRatio, ratioInterval } from '../src/parent/stats/ratio.js';
+import { tCritical } from '../src/parent/stats/confidence.js';
+import { unstableRounds } from '../src/parent/stats/unstable.js';
+import type { MetricInfo } from '../src/shared/types/declaration-types.js';
+import type { RoundResult, ValueInterval } from '../src/shared/types/result-types.js';
 import { latencyMetric } from './fixtures/metric-declarations.js';
 
 const close = (actual: number, expected: number, what: string): void =>

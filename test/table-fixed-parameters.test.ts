@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { ParameterInfo } from '../src/declaration-types.js';
-import { renderTable } from '../src/report/run/table.js';
-import { renderHtml } from '../src/report/html/html.js';
-import { readResultFile } from '../src/result-file.js';
+import type { ParameterInfo } from '../src/shared/types/declaration-types.js';
+import { renderTable } from '../src/parent/report/run/table.js';
+import { renderHtml } from '../src/parent/report/html/html.js';
+import { readResultFile } from '../src/parent/results/result-file.js';
 import { REPO_ROOT } from './support.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

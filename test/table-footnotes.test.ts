@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MeasuredCell } from '../src/result-types.js';
-import { renderTable } from '../src/report/run/table.js';
-import { renderHtml } from '../src/report/html/html.js';
+import type { MeasuredCell } from '../src/shared/types/result-types.js';
+import { renderTable } from '../src/parent/report/run/table.js';
+import { renderHtml } from '../src/parent/report/html/html.js';
 import { cell, result, scenarioInfo } from './fixtures/synthetic-results.js';
-import { scenarioInfo as scenarioInfoOf } from '../src/engine/scenario-info.js';
+import { scenarioInfo as scenarioInfoOf } from '../src/parent/engine/scenario-info.js';
 import churn from '../scenarios/churn.js';
 import echo from '../scenarios/echo.js';
 import { rateMetric } from './fixtures/metric-declarations.js';

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { ClientAdapter, MessageData } from '../src/adapter-types.js';
-import { wsClient } from '../src/clients/ws.js';
-import { undiciClient } from '../src/clients/undici.js';
+import type { ClientAdapter, MessageData } from '../src/shared/types/adapter-types.js';
+import { wsClient } from '../src/child/clients/ws.js';
+import { undiciClient } from '../src/child/clients/undici.js';
 
 /** A server that greets each connection with `frames` (text unless a Buffer marked binary). */
 async function greeter(

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import { testRefusedRunInput } from './refused-run-input.js';
 
 test('ticker-orders: every counted tick gets one order, every order is acked or counted as unanswered', async () => {

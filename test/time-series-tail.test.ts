@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run, isMeasured } from '../src/index.js';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { TimeSeriesCollector, progressIntervalMs } from '../src/measure/time-series.js';
+import { run, isMeasured } from '../src/parent/index.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { TimeSeriesCollector, progressIntervalMs } from '../src/shared/measure/time-series.js';
 
 test('the progress interval is sized to the window', () => {
   assert.equal(progressIntervalMs(2999), 100);

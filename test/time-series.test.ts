@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry } from '../src/measure/metrics.js';
-import { TimeSeriesCollector } from '../src/measure/time-series.js';
+import { MetricsRegistry } from '../src/shared/measure/metrics.js';
+import { TimeSeriesCollector } from '../src/shared/measure/time-series.js';
 
 /** A process's progress message for `tick`, with `values` recorded during that interval. */
 function progress(registry: MetricsRegistry, tick: number, values: number[], received: number) {

@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMeasured, renderTable, run } from '../src/index.js';
-import { RunTls } from '../src/engine/run-tls.js';
+import { isMeasured, renderTable, run } from '../src/parent/index.js';
+import { RunTls } from '../src/parent/engine/run-tls.js';
 
 test('tls=off,on: every pair runs both ways, and the TLS cells record the negotiated version and cipher', async () => {
   const result = await run({

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeCertificate } from '../src/tls/certificate.js';
+import { makeCertificate } from '../src/parent/certificate.js';
 import { tempDir } from './support.js';
 import { testRefusedRunInput, type RefusedInput } from './refused-run-input.js';
 

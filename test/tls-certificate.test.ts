@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { connect, createServer, type Server } from 'node:tls';
-import { DEFAULT_VALIDITY_MS, makeCertificate, type TlsCertificate } from '../src/tls/certificate.js';
+import { DEFAULT_VALIDITY_MS, makeCertificate, type TlsCertificate } from '../src/parent/certificate.js';
 
 test('an ECDSA P-256 certificate for the loopback names and the extra host, valid two days', async () => {
   const before = Date.now();

@@ -5,9 +5,9 @@
  * run options that set them come with the engine's TLS axis).
  */
 import { fileURLToPath } from 'node:url';
-import type { ClientTls, ServerTls, TlsSession } from '../src/adapter-types.js';
-import { ManagedChild } from '../src/child-processes.js';
-import { loadClientAdapter, loadServerAdapter } from '../src/stacks.js';
+import type { ClientTls, ServerTls, TlsSession } from '../src/shared/types/adapter-types.js';
+import { ManagedChild } from '../src/parent/child-processes.js';
+import { loadClientAdapter, loadServerAdapter } from '../src/child/stacks.js';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../src/child/server-process.js', import.meta.url));
 const CLIENT_ENTRY = fileURLToPath(new URL('../src/child/client-process.js', import.meta.url));

@@ -6,8 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeCertificate } from '../src/tls/certificate.js';
-import { loadClientAdapter } from '../src/stacks.js';
+import { makeCertificate } from '../src/parent/certificate.js';
+import { loadClientAdapter } from '../src/child/stacks.js';
 import { exchange, startServerChild, type ServerChild } from './tls-children.js';
 
 let bun: ServerChild;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writePemFiles } from '../src/tls/pem-files.js';
+import { writePemFiles } from '../src/child/pem-files.js';
 
 const PEM = {
   certPem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
@@ -27,7 +27,7 @@ test('the files are private, hold the PEM text, and remove() deletes the folder'
 });
 
 test('a process that exits without removing them leaves no folder behind', () => {
-  const module = fileURLToPath(new URL('../src/tls/pem-files.js', import.meta.url));
+  const module = fileURLToPath(new URL('../src/child/pem-files.js', import.meta.url));
   const script = `import { writePemFiles } from ${JSON.stringify(module)}; console.log(writePemFiles(${JSON.stringify(PEM)}).dir); process.exit(3);`;
   let dir = '';
   try {

@@ -6,8 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyHandshakeFailure } from '../src/scenario-kit/index.js';
-import { makeCertificate, type TlsCertificate } from '../src/tls/certificate.js';
+import { classifyHandshakeFailure } from '../src/shared/scenario-kit/index.js';
+import { makeCertificate, type TlsCertificate } from '../src/parent/certificate.js';
 import { exchange, startServerChild, type ServerChild } from './tls-children.js';
 
 let served: TlsCertificate;

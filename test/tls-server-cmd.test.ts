@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchResult } from '../src/index.js';
+import type { BenchResult } from '../src/parent/index.js';
 import { runCli, tempDir } from './support.js';
 
 const TLS_SERVER = fileURLToPath(new URL('./fixtures/refusing-server.js', import.meta.url));

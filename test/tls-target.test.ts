@@ -9,9 +9,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { isMeasured, renderTable, run } from '../src/index.js';
-import { makeCertificate, type TlsCertificate } from '../src/tls/certificate.js';
-import { writePemFiles } from '../src/tls/pem-files.js';
+import { isMeasured, renderTable, run } from '../src/parent/index.js';
+import { makeCertificate, type TlsCertificate } from '../src/parent/certificate.js';
+import { writePemFiles } from '../src/child/pem-files.js';
 
 const TLS_SERVER = fileURLToPath(new URL('./fixtures/refusing-server.js', import.meta.url));
 let certificate: TlsCertificate;

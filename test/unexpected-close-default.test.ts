@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../src/index.js';
+import { run } from '../src/parent/index.js';
 import closing from './fixtures/closing-server.js';
-import { isMeasured } from '../src/index.js';
+import { isMeasured } from '../src/parent/index.js';
 
 test('closes the client did not ask for are counted without a handler', { timeout: 60_000 }, async () => {
   const result = await run({ scenario: closing, servers: ['ws'], clients: ['ws'], params: { connections: 3 } });

@@ -10,11 +10,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lookAlpha, planLooks, ruleText } from '../src/stats/sequential.js';
-import { twoCellTest } from '../src/stats/two-cells.js';
-import { roundSpread } from '../src/stats/round-spread.js';
-import { intervalAround } from '../src/stats/cell-intervals.js';
-import { isMeasured, type BenchResult } from '../src/result-types.js';
+import { lookAlpha, planLooks, ruleText } from '../src/parent/stats/sequential.js';
+import { twoCellTest } from '../src/parent/stats/two-cells.js';
+import { roundSpread } from '../src/parent/stats/round-spread.js';
+import { intervalAround } from '../src/parent/stats/cell-intervals.js';
+import { isMeasured, type BenchResult } from '../src/shared/types/result-types.js';
 import { runCli, tempDir, runArgs } from './support.js';
 import { seededRandom } from './fixtures/synthetic-results.js';
 

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { startCli } from './live-cli.js';
 import { runCli, tempDir, usageErrorLine } from './support.js';
 import { ECHO_FIXTURE, fixtureCommand, newTag, startPrintingServer } from './foreign-processes.js';
-import { redactUrl, redactUrlsIn } from '../src/redact/url-secrets.js';
-import type { BenchResult } from '../src/result-types.js';
+import { redactUrl, redactUrlsIn } from '../src/parent/redact/url-secrets.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 const PASSWORD = 's3cretPW';
 const TOKEN = 'TOPSECRET';

@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { compareResults, readResultFile, renderTable, run, writeResultFile } from '../src/index.js';
-import { buildCharts } from '../src/charts/index.js';
-import { compileSpec } from '../src/report/html/render-svg.js';
+import { compareResults, readResultFile, renderTable, run, writeResultFile } from '../src/parent/index.js';
+import { buildCharts } from '../src/parent/charts/index.js';
+import { compileSpec } from '../src/parent/report/html/render-svg.js';
 import heartbeat from './fixtures/user-scenario.js';
 import { tempDir } from './support.js';
 

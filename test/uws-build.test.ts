@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { isNativeFunction } from '../src/servers/uws-build.js';
+import { isNativeFunction } from '../src/child/servers/uws-build.js';
 import { runCli, tempDir } from './support.js';
-import type { BenchResult } from '../src/index.js';
-import type { StackInfo } from '../src/result-types.js';
+import type { BenchResult } from '../src/parent/index.js';
+import type { StackInfo } from '../src/shared/types/result-types.js';
 
 async function listStacks(env: NodeJS.ProcessEnv = {}): Promise<StackInfo[]> {
   const outcome = await runCli(['list', '--json'], { env });

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { makeCertificate } from '../src/tls/certificate.js';
-import { isNativeFunction, loadUws } from '../src/servers/uws-build.js';
+import { makeCertificate } from '../src/parent/certificate.js';
+import { isNativeFunction, loadUws } from '../src/child/servers/uws-build.js';
 import { startServerChild } from './tls-children.js';
 
 test("the native build's SSLApp is a C++ binding; the fallback has none", () => {

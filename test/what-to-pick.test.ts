@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MeasuredCell } from '../src/result-types.js';
-import { picksOf } from '../src/stats/ranking.js';
-import { pickFootnotes } from '../src/report/run/pick-text.js';
-import { tieGroups } from '../src/stats/tie-groups.js';
-import { logRatio, meanLogRatio, ratioInterval } from '../src/stats/ratio.js';
+import type { MeasuredCell } from '../src/shared/types/result-types.js';
+import { picksOf } from '../src/parent/stats/ranking.js';
+import { pickFootnotes } from '../src/parent/report/run/pick-text.js';
+import { tieGroups } from '../src/parent/stats/tie-groups.js';
+import { logRatio, meanLogRatio, ratioInterval } from '../src/parent/stats/ratio.js';
 import { cell } from './fixtures/synthetic-results.js';
 import { P50_INFO, P50_METRICS, roundsCell } from './fixtures/p50-rounds.js';
 

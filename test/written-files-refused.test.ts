@@ -22,8 +22,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempDir, usageErrorLine } from './support.js';
-import { saveResult } from '../src/result-file.js';
-import type { BenchResult } from '../src/result-types.js';
+import { saveResult } from '../src/parent/results/result-file.js';
+import type { BenchResult } from '../src/shared/types/result-types.js';
 
 /** A one-cell echo that, if not refused, runs and writes in a couple of seconds. */
 const RUN = ['run', 'echo', '--servers', 'ws', '--clients', 'ws', '--duration', '1s'];

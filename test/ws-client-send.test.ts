@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { wsClient } from '../src/clients/ws.js';
+import { wsClient } from '../src/child/clients/ws.js';
 
 interface Frame {
   text: string;

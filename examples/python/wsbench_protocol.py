@@ -118,7 +118,7 @@ FANOUT_MESSAGE_BYTES = 97
 
 
 def mulberry32(seed: int):
-    """The tiny seeded generator wsbench's scenarios use (seededRandom in wsbench/scenario: src/scenario-kit/seeded-random.ts), bit for bit."""
+    """The tiny seeded generator wsbench's scenarios use (seededRandom in wsbench/scenario: src/shared/scenario-kit/seeded-random.ts), bit for bit."""
     mask = 0xFFFFFFFF
     state = seed & mask
 

@@ -4,17 +4,17 @@
  * progress interval's counters and latency about once a second, and the encoded
  * histograms once, at the end.
  */
-import { createHttpClient } from '../clients/http.js';
-import { loadClientAdapter } from '../stacks.js';
-import { isHostedClient } from '../hosted-client-types.js';
-import type { ClientScenarioContext, ServerRestartTimes } from '../scenario-types.js';
-import type { ProcessReport } from '../result-types.js';
-import { monotonicUs } from '../measure/clock.js';
+import { createHttpClient } from './clients/http.js';
+import { loadClientAdapter } from './stacks.js';
+import { isHostedClient } from '../shared/types/hosted-client-types.js';
+import type { ClientScenarioContext, ServerRestartTimes } from '../shared/types/scenario-types.js';
+import type { ProcessReport } from '../shared/types/result-types.js';
+import { monotonicUs } from '../shared/measure/clock.js';
 import { exitWithParent, sendToParent, type ClientStartMessage, type ToChild } from './ipc.js';
-import type { ProgressTick } from '../measure/time-series.js';
-import { MetricsRegistry } from '../measure/metrics.js';
-import { EventLoopSampler, type LoopStats } from '../measure/resources.js';
-import { firstOfShare, shareOf } from '../share.js';
+import type { ProgressTick } from '../shared/measure/time-series.js';
+import { MetricsRegistry } from '../shared/measure/metrics.js';
+import { EventLoopSampler, type LoopStats } from './resources.js';
+import { firstOfShare, shareOf } from '../shared/share.js';
 import { importScenario } from './scenario-loader.js';
 import { handshakeLog } from './handshakes.js';
 import { ConnectionBook } from './connection-ledger.js';

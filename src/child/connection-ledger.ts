@@ -6,7 +6,7 @@
  * open connection was lost: from then on no traffic ran, and the process's
  * rates are taken over the time before it.
  */
-import type { ConnectionLedger } from '../result-types.js';
+import type { ConnectionLedger } from '../shared/types/result-types.js';
 
 export class ConnectionBook {
   private opened = 0;

@@ -4,7 +4,7 @@
  * handshake cannot hold a client forever), and every outcome is counted in
  * the process's ConnectionBook: opened, could not open, lost, closed.
  */
-import type { ClientConnection } from '../adapter-types.js';
+import type { ClientConnection } from '../shared/types/adapter-types.js';
 import type { ConnectionBook } from './connection-ledger.js';
 
 /** A handshake's deadline when the scenario sets none. */

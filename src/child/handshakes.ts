@@ -4,8 +4,8 @@
  * tls-sessions.ts) and, once per distinct value, a note with the extensions,
  * so the result says what was negotiated rather than what was asked.
  */
-import type { ClientConnection } from '../adapter-types.js';
-import type { Counter } from '../scenario-types.js';
+import type { ClientConnection } from '../shared/types/adapter-types.js';
+import type { Counter } from '../shared/types/scenario-types.js';
 import { tlsSessionCounter } from './tls-sessions.js';
 
 export interface HandshakeLog {

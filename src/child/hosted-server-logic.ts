@@ -4,11 +4,11 @@
  * server adapter calls. The server child and the bench's in-process baseline
  * server host it the same way, so the bare baseline is fed by the same code.
  */
-import type { ServerConnection, ServerHandlers } from '../adapter-types.js';
-import type { JsonValue, ServerLogic, ServerScenarioContext } from '../scenario-types.js';
-import type { ParamValues } from '../declaration-types.js';
-import { monotonicUs } from '../measure/clock.js';
-import type { MetricsRegistry } from '../measure/metrics.js';
+import type { ServerConnection, ServerHandlers } from '../shared/types/adapter-types.js';
+import type { JsonValue, ServerLogic, ServerScenarioContext } from '../shared/types/scenario-types.js';
+import type { ParamValues } from '../shared/types/declaration-types.js';
+import { monotonicUs } from '../shared/measure/clock.js';
+import type { MetricsRegistry } from '../shared/measure/metrics.js';
 
 export interface ServerLogicHost {
   params: ParamValues;

@@ -3,12 +3,12 @@
  * WebSocket message: children report counters about once a second and their
  * encoded histograms once, at the end of the window.
  */
-import type { ParamValues } from '../declaration-types.js';
-import type { ProcessReport } from '../result-types.js';
-import type { ClientTls, ServerTls } from '../adapter-types.js';
-import type { JsonValue, ServerRestartTimes } from '../scenario-types.js';
+import type { ParamValues } from '../shared/types/declaration-types.js';
+import type { ProcessReport } from '../shared/types/result-types.js';
+import type { ClientTls, ServerTls } from '../shared/types/adapter-types.js';
+import type { JsonValue, ServerRestartTimes } from '../shared/types/scenario-types.js';
 import { watchParent } from './parent-watchdog.js';
-import type { ProgressTick } from '../measure/time-series.js';
+import type { ProgressTick } from '../shared/measure/time-series.js';
 
 /** Which scenario a child runs: the module it imports and the scenario's name in it. */
 export interface ScenarioAddress {

@@ -6,10 +6,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { UsageError } from '../errors.js';
-import { readChecked } from '../safe-files.js';
-import { isScenario, type AnyScenario } from '../scenario-types.js';
-import { didYouMean } from '../near-name.js';
+import { UsageError } from '../shared/types/errors.js';
+import { readChecked } from '../shared/safe-files.js';
+import { isScenario, type AnyScenario } from '../shared/types/scenario-types.js';
+import { didYouMean } from '../shared/near-name.js';
 
 /** Built-in scenarios live in scenarios/, compiled next to dist/src. */
 const BUILT_IN_DIR = new URL('../../scenarios/', import.meta.url);

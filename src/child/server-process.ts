@@ -3,13 +3,13 @@
  * server half, listens on port 0 (or joins the cell's first server process on
  * its port), says where, and measures its own cost.
  */
-import { loadServerAdapter } from '../stacks.js';
-import type { ServerLogic } from '../scenario-types.js';
-import { monotonicUs } from '../measure/clock.js';
+import { loadServerAdapter } from './stacks.js';
+import type { ServerLogic } from '../shared/types/scenario-types.js';
+import { monotonicUs } from '../shared/measure/clock.js';
 import { hostServerLogic } from './hosted-server-logic.js';
 import { exitWithParent, sendToParent, type ServerStartMessage, type ToChild } from './ipc.js';
-import { MetricsRegistry } from '../measure/metrics.js';
-import { EventLoopSampler } from '../measure/resources.js';
+import { MetricsRegistry } from '../shared/measure/metrics.js';
+import { EventLoopSampler } from './resources.js';
 import { importScenario } from './scenario-loader.js';
 
 exitWithParent();

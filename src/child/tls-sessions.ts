@@ -6,9 +6,9 @@
  * other counter; the cell's `tls` field is read back from them here, the one
  * place that knows the naming.
  */
-import type { TlsSession } from '../adapter-types.js';
-import type { TlsOutcome } from '../result-types.js';
-import { NO_TLS } from '../clients/tls-trust.js';
+import type { TlsSession } from '../shared/types/adapter-types.js';
+import type { TlsOutcome } from '../shared/types/result-types.js';
+import { NO_TLS } from './clients/tls-trust.js';
 
 const PREFIX = 'tlsSession ';
 const UNKNOWN = 'unknown: ';
