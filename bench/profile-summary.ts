@@ -26,7 +26,8 @@ const CATEGORIES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> 
   ['(program: V8 and native code outside JS)', (f) => f.functionName === '(program)'],
   [
     'histograms (hdr-histogram-js, the bucket tally and its encoding)',
-    (f) => f.url.includes('hdr-histogram-js') || /\/src\/shared\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url),
+    (f) =>
+      f.url.includes('hdr-histogram-js') || /\/src\/shared\/measure\/(bucket-tally|histogram-codec)\.js/.test(f.url),
   ],
   ['ws library (frames, masking, events)', (f) => f.url.includes('/node_modules/ws/')],
   ['wsbench metrics (src/shared/measure/metrics.js)', (f) => f.url.includes('/src/shared/measure/metrics.js')],

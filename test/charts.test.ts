@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import { buildCharts } from '../src/parent/charts/index.js';
 import type { ChartSpec } from '../src/parent/charts/index.js';
 import { compileSpec, renderSvg } from '../src/parent/report/html/render-svg.js';
-import type { ChartRequest, MetricInfo, MetricRole, MetricUnit, ParameterInfo } from '../src/shared/types/declaration-types.js';
+import type {
+  ChartRequest,
+  MetricInfo,
+  MetricRole,
+  MetricUnit,
+  ParameterInfo,
+} from '../src/shared/types/declaration-types.js';
 import { isMeasured, type BenchResult, type CellResult } from '../src/shared/types/result-types.js';
 import { cell, exponentialHistogram, result, scenarioInfo } from './fixtures/synthetic-results.js';
 

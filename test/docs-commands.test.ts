@@ -35,7 +35,7 @@ import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { BIN, REPO_ROOT, tempDir, untilJournalSays } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
-import { fencedBlocks } from './markdown.js';
+import { fencedBlocks } from '../tools/markdown.js';
 import { asCloneRoot } from './clone-status.js';
 import { ECHO_FIXTURE, newTag } from './foreign-processes.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { REPO_ROOT } from './support.js';
-import { anchors, documentationPages, linkProblem, links } from './markdown.js';
+import { anchors, documentationPages, linkProblem, links } from '../tools/markdown.js';
 
 const DOCS = join(REPO_ROOT, 'docs');
 const DOCS_INDEX = join(DOCS, 'README.md');

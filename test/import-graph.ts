@@ -1,10 +1,10 @@
 /**
  * The import graph of src/ and scenarios/, read from the sources as text: what
- * test/import-layers.test.ts and test/child-imports.test.ts walk. Relative
+ * test/import-layers.test.ts and test/folder-rule.test.ts walk. Relative
  * imports and the package's own name (`wsbench`, `wsbench/scenario`) become
  * edges between files; other bare names are packages.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { REPO_ROOT } from './support.js';
 
@@ -26,10 +26,10 @@ export interface FileImports {
   packages: string[];
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+function sourceFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
+    if (entry.isDirectory()) return sourceFiles(root, path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
@@ -39,13 +39,13 @@ export function importSpecifiers(text: string): string[] {
   return [...text.matchAll(IMPORT)].map((match) => (match[1] ?? match[2])!);
 }
 
-/** file -> what it imports. */
-export function importGraph(): Map<string, FileImports> {
-  const files = ROOTS.flatMap(sourceFiles);
+/** file -> what it imports, for the tree at `root` (this repository's by default). */
+export function importGraph(root = REPO_ROOT): Map<string, FileImports> {
+  const files = ROOTS.flatMap((dir) => (existsSync(join(root, dir)) ? sourceFiles(root, dir) : []));
   const known = new Set(files);
   return new Map(
     files.map((file) => {
-      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+      const text = readFileSync(join(root, file), 'utf8');
       const imports: FileImports = { files: [], packages: [] };
       for (const match of text.matchAll(IMPORT)) {
         const specifier = (match[1] ?? match[2])!;

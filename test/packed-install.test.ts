@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { documentationPages, linkProblem, links } from './markdown.js';
+import { documentationPages, linkProblem, links } from '../tools/markdown.js';
 import { npm, npmEnv, offlineLock, packAndInstall, type PackedInstall } from './packed-install.js';
 import { startPrintingServer } from './foreign-processes.js';
 import { REPO_ROOT, runCli } from './support.js';

@@ -19,7 +19,7 @@ import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempDir } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
-import { fencedBlocks } from './markdown.js';
+import { fencedBlocks } from '../tools/markdown.js';
 import { asCloneRoot, unignoredFiles } from './clone-status.js';
 
 /** A cell of 5 s takes ~10 s to its end on a busy machine; this leaves room. */

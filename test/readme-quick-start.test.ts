@@ -11,7 +11,7 @@ import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, tempDir } from './support.js';
 import { startCli, type LiveCli } from './live-cli.js';
-import { fencedBlocks } from './markdown.js';
+import { fencedBlocks } from '../tools/markdown.js';
 import { suiteFiles } from './suite-files.js';
 import { asCloneRoot, unignoredFiles } from './clone-status.js';
 import { binNodeFlags } from '../bench/bin-node-flags.js';

@@ -51,12 +51,22 @@ test('a command that serves again only after the window closed fails the cell, s
     scenario: 'reconnect-storm',
     serverCommands: [{ name: 'late', command }],
     clients: ['ws'],
-    params: { connections: 2, policy: 'fixed', delay: '50ms', restartAt: '200ms', downtime: '100ms', duration: '1500ms' },
+    params: {
+      connections: 2,
+      policy: 'fixed',
+      delay: '50ms',
+      restartAt: '200ms',
+      downtime: '100ms',
+      duration: '1500ms',
+    },
   });
   const [cell] = result.cells;
   assert.equal(cell?.status, 'failed');
   const reason = 'reason' in cell! ? cell.reason : '';
-  const said = /^the window closed (\d+) ms after the server was killed, before the restarted server served \((\d+) ms after the kill\)/.exec(reason);
+  const said =
+    /^the window closed (\d+) ms after the server was killed, before the restarted server served \((\d+) ms after the kill\)/.exec(
+      reason,
+    );
   assert.ok(said, reason);
   assert.ok(Number(said[1]) < Number(said[2]), reason);
   assert.ok(Number(said[2]) >= 4000, reason);

@@ -1,6 +1,6 @@
 /**
  * Every built-in scenario's page lists the keys of its cells' `metrics` in its "Metric keys" section
- * (test/metric-key-docs.ts), each with its unit: a key the scenario declares and the page misses, a
+ * (tools/metric-key-docs.ts), each with its unit: a key the scenario declares and the page misses, a
  * key the page lists that the scenario does not declare, or a unit that differs, fails here, naming
  * the rows to add (worded from the declarations).
  */
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtInScenarios } from '../src/child/scenario-loader.js';
-import { declaredMetrics, documentedKeys, rowOf, SECTION_HEADING } from './metric-key-docs.js';
+import { declaredMetrics, documentedKeys, rowOf, SECTION_HEADING } from '../tools/metric-key-docs.js';
 import { REPO_ROOT } from './support.js';
 
 const names = builtInScenarios();
@@ -25,7 +25,7 @@ for (const name of names) {
     const documented = documentedKeys(readFileSync(join(REPO_ROOT, page), 'utf8'));
     assert.ok(
       documented,
-      `${page} has no "## ${SECTION_HEADING}" section: print it with node dist/test/metric-key-docs.js ${name}`,
+      `${page} has no "## ${SECTION_HEADING}" section: print it with node dist/tools/metric-key-docs.js ${name}`,
     );
     const listed = new Set(documented.map((row) => row.key));
     const missing = Object.entries(declared).filter(([key]) => !listed.has(key));

@@ -1,7 +1,7 @@
 /**
  * Adding a built-in scenario is its file in scenarios/ and its page in
  * docs/scenarios/, listed in docs/scenarios/README.md (src/parent/results/built-in-scenarios.ts
- * is generated: test/built-in-registry.test.ts says how), and in the README's
+ * is generated: test/built-in-scenarios.test.ts says how), and in the README's
  * "Scenarios" list. A scenario without its page, its index line or its README
  * line, or a page or line for a scenario that is gone, fails here.
  */

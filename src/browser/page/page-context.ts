@@ -9,7 +9,13 @@
 import type { ClientConnection } from '../../shared/types/adapter-types.js';
 import type { ClientScenarioContext, HttpClient, ServerRestartTimes } from '../../shared/types/scenario-types.js';
 import { firstOfShare, shareOf } from '../../shared/share.js';
-import { PAGE_CONNECTION_LIMIT, RECORD_FLUSH_MS, type FromPage, type PageStart, type ToPage } from '../../shared/browser-bridge.js';
+import {
+  PAGE_CONNECTION_LIMIT,
+  RECORD_FLUSH_MS,
+  type FromPage,
+  type PageStart,
+  type ToPage,
+} from '../../shared/browser-bridge.js';
 import { openConnection } from './connectors.js';
 import { pageUs } from './page-globals.js';
 import { RecordBatcher } from './record-batch.js';

@@ -6,7 +6,12 @@
  * enough up to the local port range. Nor can a script read the TLS session either
  * runtime negotiated.
  */
-import type { ClientConnection, ClientConnectOptions, HandshakePhases, TlsSession } from '../../shared/types/adapter-types.js';
+import type {
+  ClientConnection,
+  ClientConnectOptions,
+  HandshakePhases,
+  TlsSession,
+} from '../../shared/types/adapter-types.js';
 import type { WebSocketConstructor, WebSocketLike } from '../../shared/runtime-globals.js';
 import { undisclosedSession } from './tls-trust.js';
 import { TotalOnlyPhases } from './socket-phases.js';

@@ -3,7 +3,13 @@ import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { probeWs } from '../servers/ws-build.js';
 import { WS_DEFLATE_OPTIONS, WS_DEFLATE_SETTINGS } from '../servers/deflate-settings.js';
-import type { ClientAdapter, ClientConnection, HandshakePhases, MessageData, TlsSession } from '../../shared/types/adapter-types.js';
+import type {
+  ClientAdapter,
+  ClientConnection,
+  HandshakePhases,
+  MessageData,
+  TlsSession,
+} from '../../shared/types/adapter-types.js';
 import { isTlsUrl, nodeTlsContext, tlsSessionOf } from './tls-trust.js';
 import { SocketPhases } from './socket-phases.js';
 import { readThrottle } from './read-throttle.js';

@@ -5,7 +5,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ParamValues } from '../../shared/types/declaration-types.js';
-import type { CellFault, CellMeasurements, CellResources, ConnectionLedger, ProcessReport } from '../../shared/types/result-types.js';
+import type {
+  CellFault,
+  CellMeasurements,
+  CellResources,
+  ConnectionLedger,
+  ProcessReport,
+} from '../../shared/types/result-types.js';
 import { ChildFailure, ManagedChild } from '../child-processes.js';
 import { clientSampledAsTree, stackRuntime } from '../../child/stacks.js';
 import { sumCounterSets } from '../../shared/measure/metrics.js';

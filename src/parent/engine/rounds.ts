@@ -5,7 +5,12 @@
  * average over the rounds' samples. The cell's metrics are then computed once,
  * from the pool, so the table, the HTML and compare all show the same number.
  */
-import type { CellMeasurements, CellResources, ProcessResources, SampledStat } from '../../shared/types/result-types.js';
+import type {
+  CellMeasurements,
+  CellResources,
+  ProcessResources,
+  SampledStat,
+} from '../../shared/types/result-types.js';
 import type { CellRun } from './cell.js';
 import { assembleMeasurements, oneAfterAnother, serverPartOf } from '../measure/measurements.js';
 import type { StageMeasured } from '../measure/stage-series.js';

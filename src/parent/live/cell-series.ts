@@ -11,7 +11,12 @@
  * covers twice the time. The result file's own time series is built by the
  * engine, not from here.
  */
-import type { EncodedHistogram, IntervalLatency, TimeSeries, TimeSeriesPoint } from '../../shared/types/result-types.js';
+import type {
+  EncodedHistogram,
+  IntervalLatency,
+  TimeSeries,
+  TimeSeriesPoint,
+} from '../../shared/types/result-types.js';
 import type { ProgressTick } from '../../shared/measure/time-series.js';
 import {
   decodeHistogram,

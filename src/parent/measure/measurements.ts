@@ -5,7 +5,12 @@
  * differs, and the caller says which rule holds.
  */
 import type { CellMeasurements, EncodedHistogram, TimeSeries } from '../../shared/types/result-types.js';
-import { mergeHistogramSets, summarizeLatencies, summarizeSizeHistograms, sumCounterSets } from '../../shared/measure/metrics.js';
+import {
+  mergeHistogramSets,
+  summarizeLatencies,
+  summarizeSizeHistograms,
+  sumCounterSets,
+} from '../../shared/measure/metrics.js';
 
 /** What one client-side part measured. */
 export interface ClientPart {

@@ -5,7 +5,12 @@
  */
 import type { HistogramSource, HistogramStat, MetricRole, MetricUnit } from '../../shared/types/declaration-types.js';
 import type { EncodedHistogram, MetricResolution } from '../../shared/types/result-types.js';
-import type { AnyScenario, MetricDefinition, MetricInput, ValueWithResolution } from '../../shared/types/scenario-types.js';
+import type {
+  AnyScenario,
+  MetricDefinition,
+  MetricInput,
+  ValueWithResolution,
+} from '../../shared/types/scenario-types.js';
 import { decodeHistogram } from '../../shared/measure/metrics.js';
 
 export const NO_SAMPLES = 'no samples in the window';

@@ -10,7 +10,12 @@
  * Clients that count their own sends on a timer (idle's pings) keep a counter
  * moving; a hung server then reads as saturated, its unanswered pings in view.
  */
-import type { CellMeasurements, LoadSaturation, ProcessResources, TimeSeries } from '../../shared/types/result-types.js';
+import type {
+  CellMeasurements,
+  LoadSaturation,
+  ProcessResources,
+  TimeSeries,
+} from '../../shared/types/result-types.js';
 import type { ProcStats } from './proc-sampler.js';
 import { behindAdvice, behindSchedule } from './schedule-lag.js';
 

@@ -8,7 +8,12 @@
  * /proc samples taken while the stage ran. Server-side numbers (the server
  * reports once, at the end) are the whole window's only.
  */
-import type { CellMeasurements, CellResources, EncodedHistogram, ProcessResources } from '../../shared/types/result-types.js';
+import type {
+  CellMeasurements,
+  CellResources,
+  EncodedHistogram,
+  ProcessResources,
+} from '../../shared/types/result-types.js';
 import type { Stage } from '../../shared/types/declaration-types.js';
 import type { ProgressTick } from '../../shared/measure/time-series.js';
 import type { ResourceSample } from './proc-sampler.js';

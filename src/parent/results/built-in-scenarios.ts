@@ -1,9 +1,9 @@
 /**
  * The built-in scenarios, by name, as types: each one's parameters and the metrics its cells carry.
  * run('echo', { params }) checks `params` against them, and types the cells' `metrics` and `params`
- * (src/parent/results/typed-results.ts). Generated from scenarios/*.ts by test/built-in-registry.ts (src/ must not
- * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the
- * scenarios declare.
+ * (src/parent/results/typed-results.ts). Generated from scenarios/*.ts by tools/built-in-scenarios.ts (src/ must
+ * not import scenarios/; `npm run generate` writes it), and test/built-in-scenarios.test.ts fails when this file
+ * differs from what the scenarios declare.
  */
 import type { BooleanParameter, ChoiceParameter, DurationParameter, IntegerParameter, NumberParameter, SizeParameter, StagesParameter } from '../../shared/types/declaration-types.js';
 import type { MetricDefinition, Scenario } from '../../shared/types/scenario-types.js';

@@ -27,7 +27,12 @@ import type {
   ParameterInfo,
   ParamValues,
 } from '../../shared/types/declaration-types.js';
-import type { CapacitySection, CapacitySettings, CapacityStep, ServerCapacity } from '../../shared/types/capacity-types.js';
+import type {
+  CapacitySection,
+  CapacitySettings,
+  CapacityStep,
+  ServerCapacity,
+} from '../../shared/types/capacity-types.js';
 import {
   SCHEMA_VERSION,
   type CapacityResult,

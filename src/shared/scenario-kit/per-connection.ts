@@ -22,7 +22,12 @@ import type {
 } from '../types/connection-types.js';
 import type { ParamValues } from '../types/declaration-types.js';
 import type { RecorderDeclarations } from '../types/recorder-types.js';
-import type { ClientScenarioContext, ConnectionContext, ConnectPlan, MetricDefinition } from '../types/scenario-types.js';
+import type {
+  ClientScenarioContext,
+  ConnectionContext,
+  ConnectPlan,
+  MetricDefinition,
+} from '../types/scenario-types.js';
 import { connectFailureCounter, connectFailureKey } from './connect-failure-counts.js';
 import { CONNECT_FAILURES, openPaced } from './paced-connections.js';
 import { bindRecorders } from './recorder-binding.js';

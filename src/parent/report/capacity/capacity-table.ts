@@ -4,7 +4,12 @@
  * The terminal prints them (renderCapacityTable); report.html shows the same
  * rows. Pure functions of the result JSON.
  */
-import type { CapacitySection, CapacityStep, CountTries, ServerCapacity } from '../../../shared/types/capacity-types.js';
+import type {
+  CapacitySection,
+  CapacityStep,
+  CountTries,
+  ServerCapacity,
+} from '../../../shared/types/capacity-types.js';
 import type { CapacityResult } from '../../../shared/types/result-types.js';
 import { formatNumber } from '../run/table.js';
 import { clientSaturationEvidence, saturationEvidence } from '../../capacity/judge.js';

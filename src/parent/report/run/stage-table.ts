@@ -6,7 +6,12 @@
  * behind or saturated). Server-side metrics are the whole window's only.
  */
 import type { MetricUnit } from '../../../shared/types/declaration-types.js';
-import { isMeasured, type CellResult, type ScenarioInfo, type StageResult } from '../../../shared/types/result-types.js';
+import {
+  isMeasured,
+  type CellResult,
+  type ScenarioInfo,
+  type StageResult,
+} from '../../../shared/types/result-types.js';
 
 type Format = (value: number | null | undefined, unit: MetricUnit) => string;
 

@@ -4,7 +4,12 @@
  * the reason the result records for each, skipped pairs, and what every
  * status that appears means.
  */
-import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../../shared/types/result-types.js';
+import {
+  isMeasured,
+  type CellResult,
+  type MeasuredCell,
+  type ScenarioInfo,
+} from '../../../shared/types/result-types.js';
 import { NO_SAMPLES, NOT_RECORDED } from '../../measure/metric-values.js';
 import { pairLabel } from '../../parameter-labels.js';
 

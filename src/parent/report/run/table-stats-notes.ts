@@ -4,7 +4,12 @@
  * cells whose rounds disagree far beyond their own spread, and each cell's
  * verdict against `run --slo` where it is not a plain pass.
  */
-import { isMeasured, type CellResult, type MeasuredCell, type ScenarioInfo } from '../../../shared/types/result-types.js';
+import {
+  isMeasured,
+  type CellResult,
+  type MeasuredCell,
+  type ScenarioInfo,
+} from '../../../shared/types/result-types.js';
 import { CONFIDENCE_LEVEL } from '../../stats/confidence.js';
 import { levelPercent } from '../interval-text.js';
 

@@ -7,7 +7,12 @@
  * strings. A pure function of the result JSON; the CLI prints it.
  */
 import type { MetricUnit } from '../../../shared/types/declaration-types.js';
-import { isMeasured, type BenchResult, type CellResult, type ScenarioInfo } from '../../../shared/types/result-types.js';
+import {
+  isMeasured,
+  type BenchResult,
+  type CellResult,
+  type ScenarioInfo,
+} from '../../../shared/types/result-types.js';
 import { NO_SAMPLES, NOT_RECORDED } from '../../measure/metric-values.js';
 import { cellLabel, formatParameterValue, sharedByEveryCell, variedParameters } from '../../parameter-labels.js';
 import { tableFootnotes, SERVER_COST_HEADERS } from './table-notes.js';

@@ -5,7 +5,7 @@
  * the last column are the page's own. test/scenario-metric-keys.test.ts holds the pages to them; to
  * print a scenario's section as its declarations word it:
  *
- *   npm run build && node dist/test/metric-key-docs.js echo
+ *   npm run build && node dist/tools/metric-key-docs.js echo
  */
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../src/child/scenario-loader.js';
@@ -105,6 +105,6 @@ export function documentedKeys(page: string): DocumentedKey[] | null {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const name = process.argv[2];
-  if (!name) throw new Error('usage: node dist/test/metric-key-docs.js SCENARIO');
+  if (!name) throw new Error('usage: node dist/tools/metric-key-docs.js SCENARIO');
   process.stdout.write(sectionOf(await declaredMetrics(name)));
 }

@@ -1,14 +1,15 @@
 /**
- * The text of src/parent/results/built-in-scenarios.ts, made from the built-in scenarios'
+ * The generator of src/parent/results/built-in-scenarios.ts: its text, made from the built-in scenarios'
  * own declarations: each one's parameters (kind, and a choice's words) and the
  * keys of the metrics its cells carry, as a Scenario type, which is all the
  * library's types need to check `params` and type `metrics` of a built-in run
  * by name. The file is generated because src/ must not import scenarios/ (they
- * import the kit, so that would be a loop). test/built-in-registry.test.ts
+ * import the kit, so that would be a loop). test/built-in-scenarios.test.ts
  * fails when the file differs; to regenerate it:
  *
- *   npm run build && node dist/test/built-in-registry.js > src/parent/results/built-in-scenarios.ts
+ *   npm run generate
  */
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { builtInScenarios, loadScenario } from '../src/child/scenario-loader.js';
 import { scenarioInfo } from '../src/parent/engine/scenario-info.js';
@@ -62,12 +63,12 @@ export async function registrySource(): Promise<string> {
     '/**',
     " * The built-in scenarios, by name, as types: each one's parameters and the metrics its cells carry.",
     " * run('echo', { params }) checks `params` against them, and types the cells' `metrics` and `params`",
-    ' * (src/parent/results/typed-results.ts). Generated from scenarios/*.ts by test/built-in-registry.ts (src/ must not',
-    ' * import scenarios/), and test/built-in-registry.test.ts fails when this file differs from what the',
-    ' * scenarios declare.',
+    ' * (src/parent/results/typed-results.ts). Generated from scenarios/*.ts by tools/built-in-scenarios.ts (src/ must',
+    ' * not import scenarios/; `npm run generate` writes it), and test/built-in-scenarios.test.ts fails when this file',
+    ' * differs from what the scenarios declare.',
     ' */',
-    `import type { ${[...used].sort().join(', ')} } from './declaration-types.js';`,
-    "import type { MetricDefinition, Scenario } from './scenario-types.js';",
+    `import type { ${[...used].sort().join(', ')} } from '../../shared/types/declaration-types.js';`,
+    "import type { MetricDefinition, Scenario } from '../../shared/types/scenario-types.js';",
     '',
     'export interface BuiltInScenarios {',
     ...entries,
@@ -79,4 +80,12 @@ export async function registrySource(): Promise<string> {
   ].join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(await registrySource());
+/** Where the generated file lives, from dist/tools/ (the build) back to the source tree. */
+export const REGISTRY_FILE = fileURLToPath(new URL('../../src/parent/results/built-in-scenarios.ts', import.meta.url));
+
+// `--write` writes the file; without it the text goes to standard output.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const text = await registrySource();
+  if (process.argv.includes('--write')) writeFileSync(REGISTRY_FILE, text);
+  else process.stdout.write(text);
+}
