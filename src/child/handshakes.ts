@@ -8,7 +8,7 @@ import type { ClientConnection } from '../shared/types/adapter-types.js';
 import type { Counter } from '../shared/types/scenario-types.js';
 import { tlsSessionCounter } from './tls-sessions.js';
 
-export interface HandshakeLog {
+interface HandshakeLog {
   record(connection: Pick<ClientConnection, 'extensions' | 'tlsSession'>): void;
 }
 

@@ -10,7 +10,7 @@ import type { ParamValues } from '../shared/types/declaration-types.js';
 import { monotonicUs } from '../shared/measure/clock.js';
 import type { MetricsRegistry } from '../shared/measure/metrics.js';
 
-export interface ServerLogicHost {
+interface ServerLogicHost {
   params: ParamValues;
   metrics: MetricsRegistry;
   processIndex: number;
@@ -19,7 +19,7 @@ export interface ServerLogicHost {
   tellSiblings(data: JsonValue): void;
 }
 
-export interface HostedServerLogic {
+interface HostedServerLogic {
   logic: ServerLogic;
   handlers: ServerHandlers;
   /** Once the stack listens: broadcast() and publish() go through the stack's own from then on. */

@@ -11,7 +11,7 @@ import { watchParent } from './parent-watchdog.js';
 import type { ProgressTick } from '../shared/measure/time-series.js';
 
 /** Which scenario a child runs: the module it imports and the scenario's name in it. */
-export interface ScenarioAddress {
+interface ScenarioAddress {
   url: string;
   name: string;
 }
@@ -49,7 +49,7 @@ export interface ClientStartMessage {
 }
 
 /** Opens (go) or closes (stop) the measurement window. */
-export type ControlMessage = { type: 'go' } | { type: 'stop' };
+type ControlMessage = { type: 'go' } | { type: 'stop' };
 
 /** ctx.tellSiblings() data, from one server process to the orchestrator and on to the others. */
 export interface SiblingMessage {
@@ -58,7 +58,7 @@ export interface SiblingMessage {
 }
 
 /** To the clients of a scenario that asked for a server restart: it happened (times), or the server is not coming back (null). */
-export interface ServerRestartMessage {
+interface ServerRestartMessage {
   type: 'server-restart';
   times: ServerRestartTimes | null;
 }

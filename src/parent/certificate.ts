@@ -25,7 +25,7 @@ export interface TlsCertificate {
   fingerprintSha256: string;
 }
 
-export interface CertificateOptions {
+interface CertificateOptions {
   /** Host names and addresses besides the loopback defaults, e.g. the run's `--host` 127.x address. */
   extraHosts?: string[];
   /** Defaults to ecdsa-p256. */
@@ -35,7 +35,7 @@ export interface CertificateOptions {
 }
 
 /** Loopback names every certificate covers: wsbench serves on 127.x and a user may say localhost. */
-export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
 /** Two days: longer than any run on one machine is planned to take, short enough to be worthless if it leaked. */
 export const DEFAULT_VALIDITY_MS = 48 * 60 * 60 * 1000;
 /** A client whose clock reads a little behind must not find the certificate "not yet valid". */

@@ -50,7 +50,7 @@ export function variedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>
 }
 
 /** Parameters every one of `cells` has, with the same value: `[name, value]` in first-seen order. */
-export function fixedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>>): Array<[string, Value]> {
+function fixedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>>): Array<[string, Value]> {
   const first = cells[0];
   if (!first) return [];
   const varied = new Set(variedParameters(cells));
@@ -58,7 +58,7 @@ export function fixedParameters(cells: ReadonlyArray<Pick<CellResult, 'params'>>
 }
 
 /** `payload=32B duration=5s ...`: what every cell of a scenario ran with; '' when nothing is shared. */
-export function fixedParametersText(
+function fixedParametersText(
   cells: ReadonlyArray<Pick<CellResult, 'params' | 'load'>>,
   parameters: Readonly<Record<string, ParameterInfo>>,
 ): string {

@@ -4,7 +4,7 @@
  */
 
 /** The known name nearest `name` within two edits (the first of equals); null when none is that near. */
-export function nearestName(name: string, known: readonly string[]): string | null {
+function nearestName(name: string, known: readonly string[]): string | null {
   let best: { name: string; distance: number } | null = null;
   for (const candidate of known) {
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());

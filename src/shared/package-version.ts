@@ -5,7 +5,7 @@ import { dirname, join, sep } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-export interface PackageIdentity {
+interface PackageIdentity {
   /** Name in the package's own package.json (an npm alias shows its real name here). */
   name: string;
   version: string;

@@ -27,24 +27,24 @@ export interface BunServerWebSocket<T> {
   close(code?: number): void;
 }
 
-export interface BunServer {
+interface BunServer {
   readonly port: number;
   upgrade(request: Request, options: { data: unknown }): boolean;
   publish(topic: string, data: string | Uint8Array, compress?: boolean): number;
   stop(closeActiveConnections?: boolean): Promise<void> | void;
 }
 
-export interface BunApi {
+interface BunApi {
   version: string;
   serve(options: Record<string, unknown>): BunServer;
 }
 
-export interface DenoHttpServer {
+interface DenoHttpServer {
   readonly addr: { port: number };
   shutdown(): Promise<void>;
 }
 
-export interface DenoApi {
+interface DenoApi {
   version: { deno: string };
   serve(options: Record<string, unknown>, handler: (request: Request) => Response | Promise<Response>): DenoHttpServer;
   upgradeWebSocket(request: Request, options: { idleTimeout: number }): { socket: WebSocketLike; response: Response };

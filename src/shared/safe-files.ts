@@ -51,7 +51,7 @@ export const READ_LIMITS = {
   own: 1 * MiB,
 } as const;
 
-export type ReadKind = keyof typeof READ_LIMITS;
+type ReadKind = keyof typeof READ_LIMITS;
 
 const WHAT: Record<ReadKind, string> = {
   result: 'a result file',
@@ -63,7 +63,7 @@ const WHAT: Record<ReadKind, string> = {
 };
 
 /** A file opened for reading, checked to be a regular file within its limit. */
-export interface CheckedFile {
+interface CheckedFile {
   fd: number;
   size: number;
   stat: Stats;
@@ -88,7 +88,7 @@ export function openChecked(path: string, kind: ReadKind, options: ReadOptions =
   return opened;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** The flag the path came from, for the message ("--ca: ..."). */
   flag?: string;
   /** Refuse a symlink at the path instead of following it. */
@@ -152,7 +152,7 @@ function readUpTo(fd: number, length: number): Buffer {
 }
 
 /** Why `path` could not be opened, in words: a missing file "does not exist". */
-export function openProblem(path: string, error: unknown): string {
+function openProblem(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return `${path} does not exist`;
   if (code === 'ENOTDIR') return `${path} does not exist (a part of it is not a folder)`;

@@ -9,7 +9,7 @@ import type { ClientConnection, HandshakePhases, MessageData, TlsSession } from 
 import type { PageConnector } from '../../shared/browser-bridge.js';
 import { page, type BrowserWebSocket } from './page-globals.js';
 
-export interface OpenOptions {
+interface OpenOptions {
   onMessage(data: MessageData): void;
   /** Closed (or failed once open) without the scenario asking. */
   onClose(reason: string): void;
@@ -18,7 +18,7 @@ export interface OpenOptions {
 }
 
 /** A connection being opened: `opened` settles once, with the connection or the reason it did not open. */
-export interface Opening {
+interface Opening {
   opened: Promise<ClientConnection>;
   /** Gives it up, open or not (the engine refused it). */
   abandon(): void;

@@ -29,7 +29,7 @@ const MAX_NOTES = 20;
 /** The page's timer lateness is measured as a Node client process measures its own (src/child/resources.ts). */
 const LATENESS_TICK_MS = 50;
 
-export interface PageLink {
+interface PageLink {
   send(message: FromPage): void;
 }
 

@@ -17,7 +17,7 @@ export interface BrowserWebSocket {
   ): void;
 }
 
-export interface PageGlobals {
+interface PageGlobals {
   WebSocket: new (url: string, protocols?: string[]) => BrowserWebSocket;
   location: { href: string; search: string; host: string; pathname: string };
   navigator: { userAgent: string };

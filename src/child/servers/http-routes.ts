@@ -12,7 +12,7 @@ export function createNodeServer(routes: Record<string, HttpHandler> | undefined
   return tls ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler) : createHttpServer(handler);
 }
 
-export function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined) {
+function nodeHttpHandler(routes: Record<string, HttpHandler> | undefined) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const handler = routes?.[`${request.method} ${url.pathname}`];

@@ -1,7 +1,7 @@
 import { hostText } from '../../shared/listen-address.js';
 
 /** The addresses a listening server reports, in one place so the TLS schemes follow the same rule on every stack. */
-export interface ServerUrls {
+interface ServerUrls {
   url: string;
   httpUrl: string;
 }

@@ -9,9 +9,9 @@ import { installedPackage } from '../../shared/package-version.js';
 import type { StackBuild } from '../../shared/types/result-types.js';
 
 const require = createRequire(import.meta.url);
-export const UWS_IMPORT_NAME = 'uWebSockets.js';
+const UWS_IMPORT_NAME = 'uWebSockets.js';
 
-export interface UwsLoad {
+interface UwsLoad {
   module: typeof import('uWebSockets.js') | null;
   version: string | null;
   build: StackBuild | null;

@@ -107,7 +107,7 @@ export function refusedStep(count: number, clientProcesses: number, reason: stri
 }
 
 /** The sum of every errors-role metric the cell has; null when it has none of them. */
-export function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string, number | null>>): number | null {
+function errorsOf(scenario: ScenarioInfo, metrics: Readonly<Record<string, number | null>>): number | null {
   const values = Object.entries(scenario.metrics)
     .filter(([, info]) => info.role === 'errors')
     .map(([key]) => metrics[key])

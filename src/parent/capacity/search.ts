@@ -42,7 +42,7 @@ export interface SearchSettings {
   signal?: AbortSignal;
 }
 
-export interface SearchStep<J extends StepJudgement> {
+interface SearchStep<J extends StepJudgement> {
   count: number;
   clientProcesses: number;
   /** ramp, bisect, confirm (an end of the bracket again), or retry (the same count again with more client processes). */
@@ -72,7 +72,7 @@ export interface SearchOutcome<J extends StepJudgement> {
 
 export type { CountTries };
 
-export type StepFunction<J extends StepJudgement> = (count: number, clientProcesses: number) => Promise<J>;
+type StepFunction<J extends StepJudgement> = (count: number, clientProcesses: number) => Promise<J>;
 
 export async function searchCapacity<J extends StepJudgement>(
   settings: SearchSettings,

@@ -26,7 +26,7 @@ import { parameterBoxCharts } from './parameter-boxes.js';
 import { INTERVAL_CAPTION, intervalFields, intervalRules } from './interval-marks.js';
 import { seriesStyle, styleNote, type SeriesFields } from './series-style.js';
 
-export interface ByParameterRequest {
+interface ByParameterRequest {
   parameter: string;
   metrics?: string[];
   histograms?: string[];

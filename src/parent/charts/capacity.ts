@@ -15,7 +15,7 @@ import { vegaString } from '../escape/vega.js';
 import { seriesStyle } from './series-style.js';
 
 /** A capacity chart before the report names it: `kind` becomes the name's suffix. */
-export interface CapacityChart extends DrawnChart {
+interface CapacityChart extends DrawnChart {
   kind: string;
 }
 

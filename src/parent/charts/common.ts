@@ -52,7 +52,7 @@ export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json
  * Common sans-serif faces first, generic last: the SVG opens in browsers that
  * have Helvetica/Arial, and resvg on a bare Linux box finds DejaVu or Liberation.
  */
-export const FONT_STACK = 'Helvetica, Arial, "DejaVu Sans", "Liberation Sans", sans-serif';
+const FONT_STACK = 'Helvetica, Arial, "DejaVu Sans", "Liberation Sans", sans-serif';
 
 export const CHART_CONFIG: Config = {
   font: FONT_STACK,
@@ -179,7 +179,7 @@ export function metricValue(cell: MeasuredCell, key: string): number | null {
 }
 
 /** The unit a parameter's values are held in: durations ms, sizes bytes, integers a count; null when it has none. */
-export function parameterUnit(view: ScenarioView, parameter: string): string | null {
+function parameterUnit(view: ScenarioView, parameter: string): string | null {
   switch (view.scenario.parameters[parameter]?.kind) {
     case 'duration':
       return 'ms';

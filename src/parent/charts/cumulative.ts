@@ -12,7 +12,7 @@ import { seriesEncoding, seriesFields, seriesStyle } from './series-style.js';
 /** Most points a line gets: below this many samples, one per sample (exact); above, evenly spaced ranks. */
 const MAX_POINTS = 200;
 
-export interface CumulativePoint {
+interface CumulativePoint {
   /** In the series' display unit (ms). */
   value: number;
   /** Samples at or below `value` (to the histogram's 0.1 % precision). */

@@ -9,7 +9,7 @@ import type { MeasuredCell } from '../../shared/types/result-types.js';
 import { tieGroups } from '../stats/tie-groups.js';
 import type { Side } from '../stats/ratio.js';
 
-export interface TiedSquare {
+interface TiedSquare {
   metric: string;
   variant: string;
   value: number;

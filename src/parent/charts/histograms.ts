@@ -54,7 +54,7 @@ const DIVISOR: Record<DisplayUnit, number> = { ms: 1000, bytes: 1 };
 /** Points per decade of 1/(1-p): enough for a smooth curve, few enough to keep the spec small. */
 const STEPS_PER_NINE = 20;
 
-export interface CurvePoint {
+interface CurvePoint {
   /** 1/(1-p): the HDR plot's log x axis (2 = p50, 10 = p90, 100 = p99 ...). */
   x: number;
   percentile: number;
@@ -94,7 +94,7 @@ export function valueAt(histogram: Histogram, unit: DisplayUnit, percentile: num
 }
 
 /** What a box plot and a mean bar need, in the display unit. Whiskers are p1 and p99 (a histogram keeps no outliers). */
-export interface BoxStats {
+interface BoxStats {
   min: number;
   p1: number;
   p25: number;
@@ -123,14 +123,14 @@ export function boxStats(series: HistogramSeries): BoxStats {
 }
 
 /** Axis values 2, 10, 100 ... up to `maxX` (50%, 90%, 99% ...), labelled by PERCENTILE_LABEL. */
-export function percentileTicks(maxX: number): number[] {
+function percentileTicks(maxX: number): number[] {
   const ticks = [2];
   for (let x = 10; x <= maxX * 1.0001; x *= 10) ticks.push(x);
   return ticks;
 }
 
 /** Vega expression turning 1/(1-p) back into "99.9%". */
-export const PERCENTILE_LABEL = "format(100 - 100 / datum.value, '.10~g') + '%'";
+const PERCENTILE_LABEL = "format(100 - 100 / datum.value, '.10~g') + '%'";
 
 /** The HDR plot's x channel: percentile on a log scale of 1/(1-p), labelled in %. */
 export function percentileX(maxX: number) {

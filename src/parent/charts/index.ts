@@ -25,7 +25,7 @@ import { sizesChart } from './sizes.js';
 
 type Builder<K extends ChartKind> = (view: ScenarioView, request: Extract<ChartRequest, { kind: K }>) => DrawnChart[];
 
-export const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
+const CHART_BUILDERS: { [K in ChartKind]: Builder<K> } = {
   percentiles: percentilesChart,
   heatmap: heatmapChart,
   'over-time': overTimeCharts,
@@ -44,7 +44,7 @@ export function drawRequest(view: ScenarioView, request: ChartRequest): DrawnCha
 }
 
 /** One scenario's charts, and a line for each request (or part of one) not drawn: `scenarios[0].charts[2] (sizes): not drawn: ...`. */
-export interface ScenarioCharts {
+interface ScenarioCharts {
   scenario: string;
   /** The capacity search's charts, for the scenario a capacity result searched; empty otherwise. */
   capacity: ChartSpec[];

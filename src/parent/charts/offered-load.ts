@@ -12,7 +12,7 @@ import { parametersText } from '../parameter-labels.js';
 import { cellLabel, frame, titleOf, type DrawnChart, type ScenarioView } from './common.js';
 import { seriesStyle, styleNote, type SeriesFields } from './series-style.js';
 
-export interface OfferedLoadRequest {
+interface OfferedLoadRequest {
   /** The parameter the run swept to offer each rate (its other swept parameters tell pairs apart). */
   parameter: string;
   /** A client-side latency histogram, timed from each message's due time. */

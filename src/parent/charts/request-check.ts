@@ -11,7 +11,7 @@ import type { ChartKind, ChartRequest, HistogramRef } from '../../shared/types/d
 import type { ScenarioView } from './common.js';
 
 /** The kinds this version draws, in the order the message lists them. */
-export const CHART_KINDS: readonly ChartKind[] = [
+const CHART_KINDS: readonly ChartKind[] = [
   'percentiles',
   'heatmap',
   'over-time',
@@ -23,7 +23,7 @@ export const CHART_KINDS: readonly ChartKind[] = [
   'offered-load',
 ];
 
-export interface CheckedRequest {
+interface CheckedRequest {
   /** The request with only what can be drawn; null when nothing can. */
   drawable: ChartRequest | null;
   /** Each part not drawn and why: `not drawn: ...` for the whole request, `"name" not drawn: ...` for a part. */

@@ -11,7 +11,7 @@ import type { MeasuredCell } from '../../shared/types/result-types.js';
 import { cellLabel, firstSeen, variantLabel, type ScenarioView } from './common.js';
 
 /** Colours that read apart on white and in print (Tableau 10): one per server. */
-export const SERVER_COLOURS = [
+const SERVER_COLOURS = [
   '#4e79a7',
   '#f28e2b',
   '#e15759',
@@ -24,7 +24,7 @@ export const SERVER_COLOURS = [
   '#bab0ac',
 ];
 /** Dash patterns that read apart at a 1.5 px line: one per client, solid first. */
-export const CLIENT_DASHES: number[][] = [
+const CLIENT_DASHES: number[][] = [
   [1, 0],
   [5, 3],
   [1, 2],
@@ -56,7 +56,7 @@ type Channel = {
   legend?: null;
 };
 
-export interface SeriesStyle {
+interface SeriesStyle {
   /** How series are told apart: by colour and dash in one panel, or one panel each. */
   by: 'server and client' | 'panel';
   color: Channel;

@@ -45,6 +45,6 @@ export function commonOptionsFromFlags(flags: CommonFlags) {
 }
 
 /** A comma list of stack names; empty items are kept so the library can refuse them. */
-export function splitList(text: string): string[] {
+function splitList(text: string): string[] {
   return text.split(',').map((s) => s.trim());
 }

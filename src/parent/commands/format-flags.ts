@@ -26,12 +26,12 @@ export interface FormatFlags {
 }
 
 /** A format chosen for stdout or a file: its name as the registry has it. */
-export interface ChosenFormat {
+interface ChosenFormat {
   name: string;
   format: OutputFormat;
 }
 
-export interface FormatFile extends ChosenFormat {
+interface FormatFile extends ChosenFormat {
   path: string;
 }
 
@@ -43,7 +43,7 @@ export interface Outputs<K extends ResultKind = ResultKind> {
 }
 
 /** A file a --format file must not be: the result file, an input, a file of the run's own, or a folder's every file. */
-export interface ReservedPath {
+interface ReservedPath {
   path: string;
   flag: string;
   /** How the refusal names it, after "is" (or "is in", a path inside a folder): `the lock of the --out file`; `the <flag> file` when not given. */

@@ -27,7 +27,7 @@ export const VENDOR_DIR = 'vendor';
 /** The largest tarball init copies: wsbench's is about 1 MB; this bounds what a wrong record can make it read. */
 const MAX_TARBALL_BYTES = 64 * 1024 * 1024;
 
-export interface Dependency {
+interface Dependency {
   /** What package.json gets: "0.1.0", "file:vendor/wsbench-0.1.0.tgz" or "file:../wsbench". */
   spec: string;
   /** Where it points, in words, for the line init prints. */

@@ -15,11 +15,11 @@ import { killAllChildren } from '../child-processes.js';
 import { watchPackageManagerParent } from './npm-parent.js';
 
 /** After the first interrupt, children get this long to hand in what they measured. */
-export const INTERRUPT_GRACE_MS = 5000;
+const INTERRUPT_GRACE_MS = 5000;
 /** A second interrupt within this long of the first is the same one arriving twice, not a deliberate "force". */
 const SAME_INTERRUPT_MS = 1000;
 /** After a forced stop, the command ends within this long, whatever it is still doing. */
-export const FORCED_EXIT_MS = 1500;
+const FORCED_EXIT_MS = 1500;
 /** Beyond the grace, stopping the processes and writing the result get this long before the stop is forced. */
 const FINISH_LIMIT_MS = 15_000;
 /** The signals that interrupt a run, each answered the same way. */
@@ -70,7 +70,7 @@ const LOADER_HOLD = Symbol.for('wsbench.heldInterrupts');
  * Takes over from bin/wsbench.js, which holds interrupts while the CLI loads: its holder stops, and the first
  * signal it held, if any, is returned. Null when wsbench was not started by its bin (the library, a test).
  */
-export function takeLoaderHold(): NodeJS.Signals | null {
+function takeLoaderHold(): NodeJS.Signals | null {
   const loader = (globalThis as Record<symbol, unknown>)[LOADER_HOLD] as
     | { signals: NodeJS.Signals[]; hold: (signal: NodeJS.Signals) => void }
     | undefined;

@@ -22,7 +22,7 @@ export interface LiveFlags {
 }
 
 /** The flags as the views' options; throws UsageError naming the flag. */
-export function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
+function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
   if (flags.metricsLinger !== undefined && flags.metricsListen === undefined)
     throw new UsageError('--metrics-linger: only with --metrics-listen');
   return {
@@ -41,7 +41,7 @@ export function liveOptionsFromFlags(flags: LiveFlags): LiveViewOptions {
  * "HOST:PORT", "[v6]:PORT", ":PORT" or "PORT"; without a host, loopback (another address is only ever bound when named).
  * HOST is an IP address or localhost: a name is refused by its spelling, never looked up.
  */
-export function readAddress(flag: '--dashboard' | '--metrics-listen', text: string): ListenAddress {
+function readAddress(flag: '--dashboard' | '--metrics-listen', text: string): ListenAddress {
   const read = parseListenAddress(text, LOOPBACK, true);
   const example = flag === '--dashboard' ? 8080 : 9464;
   if ('problem' in read) {

@@ -15,7 +15,7 @@
 const CHECK_EVERY_MS = 500;
 
 /** True when a package manager started this process (npm, npx, pnpm and yarn set this). */
-export function startedByPackageManager(env: NodeJS.ProcessEnv = process.env): boolean {
+function startedByPackageManager(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.npm_lifecycle_event !== undefined;
 }
 

@@ -24,7 +24,7 @@ export function asFlagMessage(error: ParameterError): string {
 }
 
 /** "(duration; default 5s; comma list sweeps)": what --help and `list` say about a parameter. */
-export function describeParameter(info: ParameterInfo): string {
+function describeParameter(info: ParameterInfo): string {
   const unit =
     info.kind === 'duration'
       ? 'duration with unit: 500ms, 5s, 1m'

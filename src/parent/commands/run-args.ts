@@ -23,7 +23,7 @@ import { terminalText } from '../escape/terminal.js';
 import { UsageError } from '../../shared/types/errors.js';
 import { DEFAULT_DECISION_BUDGET_MS } from '../engine/until-decided.js';
 
-export interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
+interface RunFlags extends CommonFlags, ShardFlags, LiveFlags, JournalFlags {
   repeat?: string;
   untilDecided?: boolean;
   budget?: string;

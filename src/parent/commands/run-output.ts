@@ -25,7 +25,7 @@ import { renderStdout, writeFormatFiles, type Outputs } from './format-flags.js'
 type Kind = 'run' | 'capacity';
 type ResultOf<K extends Kind> = K extends 'capacity' ? CapacityResult : BenchResult;
 
-export interface OutputOptions<K extends Kind = Kind> {
+interface OutputOptions<K extends Kind = Kind> {
   out: string;
   /** What stdout gets and which --format files are written (format-flags.ts). */
   outputs: Outputs<K>;
@@ -120,7 +120,7 @@ export async function writeOutputFiles<K extends Kind>(
 }
 
 /** Writes report.html and the charts beside wherever the JSON went; a failure is one line on stderr, never the JSON's. */
-export async function writeReport(
+async function writeReport(
   result: BenchResult,
   saved: SavedResult,
   options: Pick<OutputOptions, 'png'>,

@@ -96,7 +96,7 @@ function capacityDeltas(b: ServerCapacity, n: ServerCapacity, vary: string): Met
 }
 
 /** The capacity's change; verdict from the brackets [capacity, brokeAt), an open one (no break found) reaching up without end. */
-export function capacityDelta(b: ServerCapacity, n: ServerCapacity, vary: string): MetricDelta {
+function capacityDelta(b: ServerCapacity, n: ServerCapacity, vary: string): MetricDelta {
   const changePct = b.capacity === 0 ? null : ((n.capacity - b.capacity) / b.capacity) * 100;
   // Overlapping brackets: the two searches cannot tell the capacities apart.
   let verdict: Verdict = 'unchanged';

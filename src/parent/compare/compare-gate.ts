@@ -10,7 +10,7 @@
 import { statusChange, type CellComparison, type Comparison, type MetricDelta, type UnmatchedCell } from './compare.js';
 
 /** Said of a cell the base has and the new file does not. */
-export const MISSING_REASON = 'not in the new file';
+const MISSING_REASON = 'not in the new file';
 
 /** A change the gate weighs, with the cell it belongs to. */
 interface Weighed {

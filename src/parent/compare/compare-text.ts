@@ -68,7 +68,7 @@ export function noiseLegend(comparison?: Comparison): string {
 }
 
 /** A line per change whose paired and unpaired tests disagree: what each found. */
-export function disagreementLines(comparison: Comparison): string[] {
+function disagreementLines(comparison: Comparison): string[] {
   const lines = comparison.cells.flatMap((cell) =>
     cell.deltas.flatMap((d) =>
       d.change?.disagreement

@@ -14,7 +14,7 @@ import type { MetricRole } from '../../shared/types/declaration-types.js';
 import type { CellFault, ConnectionLedger } from '../../shared/types/result-types.js';
 
 /** What the rule reads of a metric's declaration (a scenario's or a result file's). */
-export interface DeclaredRole {
+interface DeclaredRole {
   header: string;
   role: MetricRole;
 }
@@ -58,7 +58,7 @@ export function errorCount(
   return counts.length === 0 ? null : Math.max(...counts);
 }
 
-export interface ConnectionVerdict {
+interface ConnectionVerdict {
   /** Set when every connection was lost: the round failed. */
   failure: string | null;
   /** Set when some connections were lost or could not open: the round has errors. */

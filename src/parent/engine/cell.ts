@@ -54,7 +54,7 @@ export interface CellPlan {
   foreign?: ForeignServerSpec;
 }
 
-export interface CellOptions {
+interface CellOptions {
   host: string;
   clientProcesses: number;
   signal: AbortSignal;

@@ -83,4 +83,3 @@ export type RunEvent =
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
 
-export type RunEventType = RunEvent['type'];

@@ -20,7 +20,7 @@ import { cellWindow } from './window.js';
 import { redactUrlsIn } from '../redact/url-secrets.js';
 import { withSloVerdicts } from '../slo/verdict.js';
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   /** Aborting stops the current cell (marked `interrupted`) and skips the rest. */
   signal?: AbortSignal;
   /** Called for every engine event: run start, cell start, window open, tick, cell end. */

@@ -137,7 +137,7 @@ export interface MatrixPlan {
 }
 
 /** What replan() may change between the steps of one search. */
-export type PlanChange = Pick<MatrixOptions, 'servers' | 'clients' | 'params' | 'clientProcesses'>;
+type PlanChange = Pick<MatrixOptions, 'servers' | 'clients' | 'params' | 'clientProcesses'>;
 
 /** Checks options and builds the plan without starting anything; errors name the option. */
 export async function planMatrix(options: MatrixOptions, loaded?: LoadedScenario): Promise<MatrixPlan> {

@@ -43,7 +43,7 @@ function poolMeasurements(parts: CellMeasurements[]): CellMeasurements {
 }
 
 /** Per process (server, client 1, client 2 ...): means weighted by samples, the highest max. */
-export function poolResources(parts: CellResources[]): CellResources {
+function poolResources(parts: CellResources[]): CellResources {
   const servers = parts.map((p) => p.server).filter((s): s is ProcessResources => s !== null);
   const processes = Math.max(...parts.map((p) => p.clients.length));
   return {
@@ -74,7 +74,7 @@ function poolProcess(parts: ProcessResources[]): ProcessResources {
 }
 
 /** Each stage's rounds as one (rounds measure one after another: their windows add up). */
-export function poolStages(rounds: ReadonlyArray<StageMeasured[] | undefined>): StageMeasured[] | undefined {
+function poolStages(rounds: ReadonlyArray<StageMeasured[] | undefined>): StageMeasured[] | undefined {
   const measured = rounds.filter((r): r is StageMeasured[] => r !== undefined);
   if (measured.length === 0) return undefined;
   if (measured.length === 1) return measured[0];

@@ -23,7 +23,7 @@ import { restartSchedule, type RestartSchedule } from './restart-schedule.js';
 const KILLED_EXIT_TIMEOUT_MS = 5000;
 
 /** Why a --target cannot take part: worded without its name, so the table folds every such pair into one line. */
-export const NOT_STARTED_BY_WSBENCH = 'wsbench cannot restart a server it did not start';
+const NOT_STARTED_BY_WSBENCH = 'wsbench cannot restart a server it did not start';
 
 /** Why this foreign server cannot be restarted for the scenario; null when it can (or nothing asks for a restart). */
 export function whyNoRestart(scenario: AnyScenario, foreign: ForeignServerSpec | undefined): string | null {

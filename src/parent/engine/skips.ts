@@ -37,7 +37,7 @@ const REQUIREMENTS = [
 ] as const;
 
 /** Why a built-in server stack skips a client-only scenario: worded without names, so the table folds every such pair into one line. */
-export const NO_SERVER_HALF = 'the scenario has no server half';
+const NO_SERVER_HALF = 'the scenario has no server half';
 
 /**
  * Why `cell` cannot run with these stacks (as probed) and foreign servers; null when it can.

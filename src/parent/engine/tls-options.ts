@@ -16,7 +16,7 @@ import type { ForeignServerSpec } from '../server-lifecycles/types.js';
 import { fillPlaceholders } from '../server-lifecycles/command-text.js';
 
 /** `on` when the server serves TLS: the only `tls` value its cells can have. */
-export function tlsValueOf(spec: ForeignServerSpec): 'on' | 'off' {
+function tlsValueOf(spec: ForeignServerSpec): 'on' | 'off' {
   return spec.tls ? 'on' : 'off';
 }
 

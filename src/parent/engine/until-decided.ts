@@ -15,7 +15,7 @@ import type { RunEvent } from './events.js';
 /** The budget --until-decided gets without --budget. */
 export const DEFAULT_DECISION_BUDGET_MS = 180_000;
 
-export interface DecisionRun {
+interface DecisionRun {
   budgetMs: number;
   /** Rounds every cell has measured so far (the first look's). */
   rounds: number;

@@ -23,7 +23,7 @@ const WATCH_MS = 250;
  */
 const DEAD_SERVER_GRACE_MS = 1000;
 
-export interface WindowWatch {
+interface WindowWatch {
   /** The window closed: stop watching (safe to call more than once). */
   stop(): void;
 }

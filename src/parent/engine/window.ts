@@ -13,7 +13,7 @@ import { declaredStages, stagesTotalMs } from '../../shared/parsing/stages.js';
 /** Scenarios that end by themselves get this ceiling beyond their duration. */
 const OPEN_ENDED_WINDOW_MS = 30 * 60_000;
 
-export interface CellWindow {
+interface CellWindow {
   /** When the orchestrator closes the window, in ms after it opens; undefined when the clients end it. */
   fixedMs: number | undefined;
   /** About how long it lasts: the fixed window, else the duration. */

@@ -24,7 +24,7 @@ export const csvFormat: OutputFormat = {
   render: { run: renderCsv },
 };
 
-export function renderCsv(result: BenchResult): string {
+function renderCsv(result: BenchResult): string {
   const columns = csvColumns(result);
   return [
     csvRecord(columns.map((c) => csvText(c.header))),

@@ -20,7 +20,7 @@ import { TimeSeriesCollector } from '../../shared/measure/time-series.js';
 type Histogram = ReturnType<typeof newHistogram>;
 
 /** What a cell cut short lacks, in its notes. */
-export const CUT_SHORT_NOTE =
+const CUT_SHORT_NOTE =
   'cut short when wsbench stopped: rebuilt from the journal up to its last interval on disk; no server report, size histograms or event-loop utilisation (a cell sends those at its end)';
 
 interface ClientTicks {

@@ -18,7 +18,7 @@ export interface TornLine {
   bytes: number;
 }
 
-export interface JournalVisitor {
+interface JournalVisitor {
   /** The header, before any record: a rebuild loads the scenario here. */
   header(header: JournalHeader): Promise<void> | void;
   record(record: JournalRecord): void;

@@ -16,7 +16,7 @@ import { isJournal, readJournal, type TornLine } from './reader.js';
 import { JournalRebuild } from './rebuild.js';
 import type { JournalHeader } from './records.js';
 
-export interface Recovery {
+interface Recovery {
   result: BenchResult;
   header: JournalHeader;
   /** The last line, when it was torn and ignored. */

@@ -24,7 +24,7 @@ const FLUSH_MS = 1000;
 const FSYNC_MS = 5000;
 
 /** What the header says beside what the writer knows itself. */
-export type JournalIdentity = Pick<JournalHeader, 'argv' | 'cwd' | 'out' | 'scenario' | 'plan'>;
+type JournalIdentity = Pick<JournalHeader, 'argv' | 'cwd' | 'out' | 'scenario' | 'plan'>;
 
 export class RunJournal {
   private fd: number | null = null;

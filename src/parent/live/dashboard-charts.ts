@@ -18,7 +18,7 @@ import type { LiveCellRun } from './state.js';
 const MIB = 1024 * 1024;
 
 /** The scenario's over-time and percentiles requests (client histograms only: the server reports at the end); a default over-time one when it asks for none. */
-export function liveChartRequests(scenario: ScenarioInfo): ChartRequest[] {
+function liveChartRequests(scenario: ScenarioInfo): ChartRequest[] {
   const clientSide = (ref: HistogramRef): boolean => typeof ref === 'string' || ref.side === 'client';
   const requests = scenario.charts.flatMap((request): ChartRequest[] => {
     if (request.kind === 'over-time') return [request];
@@ -44,7 +44,7 @@ export interface ChartedCell {
 }
 
 /** How the run names its cells: the parameters that vary over it, and its rounds. */
-export interface RunNaming {
+interface RunNaming {
   swept: string[];
   repeat: number;
 }

@@ -17,7 +17,7 @@ import { hostText, type ListenAddress } from '../../shared/listen-address.js';
 import { HostCheck } from '../host-check.js';
 
 /** Pages hear from the run at least this often. */
-export const PUSH_INTERVAL_MS = 1000;
+const PUSH_INTERVAL_MS = 1000;
 /** A cell starting or ending is pushed this soon (events that come together share one push). */
 const STRUCTURAL_PUSH_DELAY_MS = 100;
 /** How long a page waits before reconnecting when the stream breaks. */

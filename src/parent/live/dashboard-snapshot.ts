@@ -17,7 +17,7 @@ const LOG_ENTRIES_SENT = 100;
 /** Live rates are taken over at least this much of the window. */
 const RATE_SPAN_MS = 1000;
 
-export interface DashboardSnapshot {
+interface DashboardSnapshot {
   /** Epoch ms the snapshot was taken. */
   atMs: number;
   run: {
@@ -44,7 +44,7 @@ export interface DashboardSnapshot {
   charts: Array<Omit<ChartSpec, 'spec'> & { spec: unknown }>;
 }
 
-export interface CurrentCell {
+interface CurrentCell {
   index: number;
   label: string;
   status: LiveCellStatus;
@@ -178,7 +178,7 @@ function currentCell(
  * counter has counted something (`optional`: a failure count stays off the
  * panel while it is 0).
  */
-export function dashboardRates(scenario: ScenarioInfo): Array<LiveRate & { optional: boolean }> {
+function dashboardRates(scenario: ScenarioInfo): Array<LiveRate & { optional: boolean }> {
   const declared = liveRates(scenario);
   if (declared.length > 0) return declared.map((rate) => ({ ...rate, optional: false }));
   return Object.entries(scenario.metrics).flatMap(([key, info]) => {

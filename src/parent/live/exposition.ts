@@ -7,7 +7,7 @@ import type { LiveState } from './state.js';
 import { renderMetrics, TEXT_CONTENT_TYPE } from './openmetrics.js';
 import { PROTOBUF_CONTENT_TYPE, renderProtobuf } from './prometheus-protobuf.js';
 
-export interface Exposition {
+interface Exposition {
   contentType: string;
   body: Buffer;
 }

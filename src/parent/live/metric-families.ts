@@ -22,7 +22,7 @@ export type MetricFamily =
   | { name: string; type: 'histogram'; help: string; samples: Array<{ labels: Labels; histogram: LatencyBuckets }> };
 
 /** The client counters' families, by what the scenario declares them to be. */
-export type CounterFamily =
+type CounterFamily =
   | 'wsbench_errors_total'
   | 'wsbench_bytes_total'
   | 'wsbench_messages_total'
@@ -59,7 +59,7 @@ const RESERVED_LABELS = new Set([
  * as msg/s counts messages; the engine's handshake count is connections opened;
  * any other keeps its scenario name under wsbench_scenario_counts_total.
  */
-export function counterFamilies(scenario: ScenarioInfo): (counter: string) => CounterFamily {
+function counterFamilies(scenario: ScenarioInfo): (counter: string) => CounterFamily {
   const declared = new Map<string, CounterFamily>();
   const rank: CounterFamily[] = ['wsbench_errors_total', 'wsbench_bytes_total', 'wsbench_messages_total'];
   for (const metric of Object.values(scenario.metrics)) {
@@ -102,7 +102,7 @@ const COUNTER_SCOPE =
  * computes from several counters, such as firehose's rx msgs, which adds the
  * backlog read after the window to the received counter).
  */
-export function counterHelp(scenario: ScenarioInfo, family: CounterFamily): string {
+function counterHelp(scenario: ScenarioInfo, family: CounterFamily): string {
   const computed = scenario.table.flatMap((key) => {
     const metric = scenario.metrics[key];
     const source = metric?.source;
@@ -256,7 +256,7 @@ function processSeries(
 }
 
 /** scenario, server, client, each parameter (durations in ms, sizes in bytes, as in the result file), round with --repeat, shard. */
-export function cellLabels(
+function cellLabels(
   scenario: ScenarioInfo,
   cell: Pick<LiveCellRun, 'server' | 'client' | 'params' | 'round'>,
   repeat: number,
@@ -285,7 +285,7 @@ export function cellLabels(
  * server_processes); param_<name> when wsbench uses the name for a label of its
  * own or Prometheus does not allow it.
  */
-export function parameterLabel(name: string): string {
+function parameterLabel(name: string): string {
   const snake = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
   const clean = snake.replace(/[^a-z0-9_]/g, '_');
   return RESERVED_LABELS.has(clean) || clean.startsWith('__') || /^[0-9]/.test(clean) || clean !== snake

@@ -31,7 +31,7 @@ export interface LiveRate {
   scale: number;
 }
 
-export interface ProgressState {
+interface ProgressState {
   label: string;
   /** Window length, undefined when the window ends with the clients. */
   windowMs: number | undefined;
@@ -162,7 +162,7 @@ export function createProgress(stream: Writable, mode: ProgressMode, clock: () =
 }
 
 /** `look after 3 rounds (intervals at 98.8 %): 4 of 10 undecided; 3 more rounds, next look after 6`. */
-export function lookLine(event: Extract<RunEvent, { type: 'look' }>): string {
+function lookLine(event: Extract<RunEvent, { type: 'look' }>): string {
   const { look } = event;
   const level = `${(look.level * 100).toFixed(1)} %`;
   const open = look.undecided.length;

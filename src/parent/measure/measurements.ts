@@ -20,13 +20,13 @@ export interface ClientPart {
 }
 
 /** What one server-side part measured. */
-export interface ServerPart {
+interface ServerPart {
   histograms: Record<string, EncodedHistogram>;
   counters: Record<string, number>;
 }
 
 /** The cell's window from its parts' windows, in ms. */
-export type WindowRule = (windowsMs: number[]) => number;
+type WindowRule = (windowsMs: number[]) => number;
 
 /** Processes measuring side by side: the longest of their windows. */
 export const sideBySide: WindowRule = (windowsMs) => Math.max(0, ...windowsMs);

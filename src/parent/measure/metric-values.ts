@@ -30,7 +30,7 @@ export const MIN_RATE_WINDOW_MS = 10;
 const RATE_UNITS: ReadonlySet<MetricUnit> = new Set(['msg/s', '/s', 'bytes/s', 'MB/s']);
 
 /** Why no rate can be computed over a window of `windowMs`; null when one can. */
-export function rateWindowProblem(windowMs: number): string | null {
+function rateWindowProblem(windowMs: number): string | null {
   if (!(windowMs > 0)) return 'no measurement window';
   if (windowMs < MIN_RATE_WINDOW_MS)
     return `the window (${Number(windowMs.toPrecision(2))} ms) is too short to hold a rate (under ${MIN_RATE_WINDOW_MS} ms)`;
@@ -45,7 +45,7 @@ export interface MetricValues {
   resolution: Record<string, MetricResolution>;
 }
 
-export interface MetricContext extends MetricInput {
+interface MetricContext extends MetricInput {
   /**
    * False when the server sent no report (it crashed, or it is a foreign server without
    * a stats route); 'listed' for a foreign server's stats, which report only the counters

@@ -53,7 +53,7 @@ export interface ProcReading {
  * undefined when /proc has no schedstat. Helper threads are left out: each wakes briefly and
  * waits for a core on a busy machine, and their waits added up say nothing about the loop.
  */
-export function readDemandNs(pid: number): number | undefined {
+function readDemandNs(pid: number): number | undefined {
   try {
     // "<ns on cpu> <ns waiting on a run queue> <timeslices>"
     const [onCpu, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
@@ -106,7 +106,7 @@ export function processTree(pid: number): number[] {
 }
 
 /** The sum over a process (or its tree) of CPU ticks and RSS; null when the root is gone. */
-export function readTree(pid: number, tree: boolean): ProcReading | null {
+function readTree(pid: number, tree: boolean): ProcReading | null {
   const root = readProcess(pid);
   if (!root || !tree) return root;
   return sumOf(processTree(pid).map((member) => (member === pid ? root : readProcess(member))));

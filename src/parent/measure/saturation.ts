@@ -27,7 +27,7 @@ import { behindAdvice, behindSchedule } from './schedule-lag.js';
  */
 export const SATURATED_CPU_PERCENT = 85;
 /** A server is hung when the clients saw nothing for this long at the window's end (or half a shorter window). */
-export const HUNG_QUIET_MS = 1000;
+const HUNG_QUIET_MS = 1000;
 /**
  * A process whose event loop was busy (not waiting for I/O) at least this share
  * of the window while it was on CPU much less was starved: it had work and waited
@@ -37,12 +37,12 @@ export const HUNG_QUIET_MS = 1000;
 export const STARVED_LOOP_SHARE = 0.9;
 
 /** `processes` event loops whose CPU (or CPU demand), added up, leaves none of their cores to spare. */
-export function isCpuSaturated(cpuPercent: number, processes = 1): boolean {
+function isCpuSaturated(cpuPercent: number, processes = 1): boolean {
   return cpuPercent >= SATURATED_CPU_PERCENT * processes;
 }
 
 /** What a process's busyness is judged on, and what that evidence is called. */
-export interface BusyMeasure {
+interface BusyMeasure {
   percent: number;
   max: number;
   /** demand: on-CPU plus run-queue time (/proc schedstat); cpu: on-CPU time alone. */
@@ -54,7 +54,7 @@ export interface BusyMeasure {
  * a core, but it still wants a whole one), its CPU otherwise: the one measure every saturation
  * judgement (server, client, shard, capacity) reads.
  */
-export function busyMeasure(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>): BusyMeasure {
+function busyMeasure(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPercent'>): BusyMeasure {
   const demand = process.cpuDemandPercent;
   return demand
     ? { percent: demand.mean, max: demand.max, kind: 'demand' }
@@ -65,7 +65,7 @@ export function busyMeasure(process: Pick<ProcStats, 'cpuPercent' | 'cpuDemandPe
  * Below this share of the window busy, by its own count, an event loop was mostly idle: on a crowded
  * machine it waited for a core after each wake-up (demand counts that wait), but it had no backlog.
  */
-export const IDLE_LOOP_SHARE = 0.5;
+const IDLE_LOOP_SHARE = 0.5;
 
 /**
  * The process (or `processes` taken as one) wanted, or used, every core it could. `eventLoop`, where the
@@ -181,7 +181,7 @@ function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
 }
 
-export type ServerSilence = { saturated: string } | { hung: string } | null;
+type ServerSilence = { saturated: string } | { hung: string } | null;
 
 /**
  * Why a busy server did not report: saturated (a result), hung (a fault), or null when it was not busy (another fault).

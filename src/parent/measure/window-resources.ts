@@ -87,7 +87,7 @@ export class WindowResources {
 }
 
 /** What a process measured of its own event loop. */
-export type LoopReport = Pick<ProcessReport, 'eventLoopUtilization' | 'timerLatenessMs'>;
+type LoopReport = Pick<ProcessReport, 'eventLoopUtilization' | 'timerLatenessMs'>;
 
 function combine(stats: ProcStats | null, loop: LoopReport | null): ProcessResources | null {
   if (!stats) return null;

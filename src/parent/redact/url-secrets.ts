@@ -10,7 +10,7 @@
  * else of the URL exactly as the user wrote it.
  */
 
-export const REDACTED = '***';
+const REDACTED = '***';
 
 /** Any scheme://... run of text up to a space, a quote or an angle bracket. */
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;

@@ -53,7 +53,7 @@ const COMMON_DEFAULTS: ParamValues = Object.fromEntries(
 );
 
 /** A version 1 scenario: a name and the table's columns. */
-export interface V1ScenarioInfo {
+interface V1ScenarioInfo {
   name: string;
   description: string;
   columns: Array<{ key: string; header: string }>;

@@ -7,7 +7,7 @@ import type { Runtime } from '../../shared/types/result-types.js';
 import { RUNTIME_CHILD_ENV, locateRuntime } from '../../child/runtimes/locate.js';
 import { loadGeneratorExecArgv } from './load-generator-flags.js';
 
-export interface ChildLaunch {
+interface ChildLaunch {
   runtime: Runtime;
   /** Undefined for Node: fork() uses the running Node. */
   execPath?: string;

@@ -15,7 +15,7 @@
  * The flags come before the ones wsbench itself was started with, so
  * `node --max-semi-space-size=N wsbench ...` still has the last word.
  */
-export const LOAD_GENERATOR_V8_FLAGS: readonly string[] = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+const LOAD_GENERATOR_V8_FLAGS: readonly string[] = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
 
 /** Node arguments for a forked load-generating child: ours, then this process's own. */
 export function loadGeneratorExecArgv(): string[] {

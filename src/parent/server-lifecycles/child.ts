@@ -21,7 +21,7 @@ const SERVER_START_TIMEOUT_MS = 15_000;
  */
 const SERVER_REPORT_TIMEOUT_MS = 30_000;
 
-export type ServerStart = Omit<ServerStartMessage, 'processIndex' | 'processCount' | 'port'>;
+type ServerStart = Omit<ServerStartMessage, 'processIndex' | 'processCount' | 'port'>;
 
 export class ChildServer implements CellServer {
   /** `port`: listen there instead of on a free port (a restart comes back where its clients knew it). */
@@ -106,7 +106,7 @@ export class ChildServer implements CellServer {
 }
 
 /** One server's report from its processes': histograms merged, counters added, event loops averaged. */
-export function mergeServerReports(reports: ProcessReport[]): ProcessReport {
+function mergeServerReports(reports: ProcessReport[]): ProcessReport {
   if (reports.length === 1) return reports[0]!;
   return {
     histograms: mergeHistogramSets(reports.map((r) => r.histograms)),

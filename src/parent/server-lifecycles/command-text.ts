@@ -9,7 +9,7 @@ const PORT_OPTION = /(?:^|\s)(?:--?(?:[a-z][a-z-]*-)?port|-p)(?:=|\s+)(\d{1,5})(
 /** `127.0.0.1:8000`, `localhost:8000`, `[::1]:8000`, `0.0.0.0:8000`, or `:8000` after a space or `=`. */
 const HOST_PORT = /(?:^|[\s=])(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]*\])?:(\d{1,5})(?=[\s/]|$)/i;
 
-export type PortSource = { from: 'placeholder' } | { from: 'command'; port: number } | { from: 'output' };
+type PortSource = { from: 'placeholder' } | { from: 'command'; port: number } | { from: 'output' };
 
 /**
  * How a command's port is found, or null when it cannot be:
@@ -28,7 +28,7 @@ export function portSourceOf(command: string): PortSource | null {
 }
 
 /** Where a command takes the run's certificate and its key: the paths of two private files wsbench writes for it. */
-export const CERTIFICATE_PLACEHOLDERS = ['{cert}', '{key}'] as const;
+const CERTIFICATE_PLACEHOLDERS = ['{cert}', '{key}'] as const;
 
 /** A command that takes {cert} or {key} serves TLS with the run's certificate. */
 export function takesCertificate(command: string): boolean {

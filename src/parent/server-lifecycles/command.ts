@@ -35,7 +35,7 @@ const STDERR_END_WAIT_MS = 1000;
  * not installed): its cell is n/a with the last line it printed, as an unavailable stack's is.
  * The code is the one automake's test harness reads as "skipped".
  */
-export const CANNOT_RUN_HERE_EXIT_CODE = 77;
+const CANNOT_RUN_HERE_EXIT_CODE = 77;
 
 /** A server command said it cannot run here (exit code 77 before listening); the cell is skipped with `message`. */
 export class ServerUnavailable extends Error {}
@@ -46,7 +46,7 @@ process.on('exit', () => {
   for (const server of live) server.killAll();
 });
 
-export interface CommandCell {
+interface CommandCell {
   host: string;
   scenario: string;
   params: ParamValues;

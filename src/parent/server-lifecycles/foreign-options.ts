@@ -39,11 +39,11 @@ export interface ServerCommandOption<N extends string = string> {
   startTimeoutMs?: number;
 }
 
-export const DEFAULT_COMMAND_URL = 'ws://{host}:{port}/';
+const DEFAULT_COMMAND_URL = 'ws://{host}:{port}/';
 /** The default URL of a command that takes the run's certificate. */
-export const DEFAULT_TLS_COMMAND_URL = 'wss://{host}:{port}/';
+const DEFAULT_TLS_COMMAND_URL = 'wss://{host}:{port}/';
 /** A Python server importing its framework on a busy 2-core machine may take a few seconds. */
-export const DEFAULT_START_TIMEOUT_MS = 20_000;
+const DEFAULT_START_TIMEOUT_MS = 20_000;
 const NAME = /^[A-Za-z0-9._:[\]-]+$/;
 const URL_KINDS = 'a ws://, wss:// (WebSocket) or http://, https:// (socket.io) URL';
 

@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { ClientTls } from '../../shared/types/adapter-types.js';
 import { nodeTlsOptions } from '../../child/clients/tls-trust.js';
 
-export interface HttpReadOptions {
+interface HttpReadOptions {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string | number>;

@@ -17,7 +17,7 @@ import { FrameParser, OPCODE } from '../../shared/parsing/frame-parser.js';
 import { nodeTlsOptions } from '../../child/clients/tls-trust.js';
 import { monotonicUs } from '../../shared/measure/clock.js';
 
-export interface ProbeOptions {
+interface ProbeOptions {
   /** For connecting and for the handshake's answer, together. */
   timeoutMs: number;
   /** How long the open connection is watched for a close from the server. */
@@ -41,7 +41,7 @@ export class ProbeFailure extends Error {
 }
 
 /** What the probe saw of a server that passed it. */
-export interface ProbeAnswer {
+interface ProbeAnswer {
   /**
    * When the server's handshake answer arrived (CLOCK_MONOTONIC, µs): the moment it was seen
    * serving. The hold that follows only checks that it keeps the connection, and is not part of it.

@@ -130,7 +130,7 @@ export class ServerCgroup {
  * watchdog could not finish): only empty ones, since rmdir refuses any other, and only those whose
  * pid no process holds. A cgroup still holding processes is left to whoever started them.
  */
-export function removeLeftovers(directory: string): string[] {
+function removeLeftovers(directory: string): string[] {
   const removed: string[] = [];
   let entries: string[];
   try {

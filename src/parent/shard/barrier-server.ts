@@ -25,7 +25,7 @@ import {
 const MAX_BODY_BYTES = 16_384;
 
 /** Why a check-in is refused: 409 another run, 410 released without this shard, 400 not a check-in. */
-export class BarrierRefusal extends Error {
+class BarrierRefusal extends Error {
   constructor(
     readonly status: 400 | 409 | 410,
     message: string,

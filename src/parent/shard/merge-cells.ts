@@ -28,7 +28,7 @@ import { spreadCount } from '../engine/params.js';
 import { mergeStages } from './merge-stages.js';
 import type { AnyScenario, MetricDefinition } from '../../shared/types/scenario-types.js';
 
-export interface ShardCell {
+interface ShardCell {
   shard: number;
   cell: CellResult;
   /** This shard's clock minus shard 0's, when known. */
@@ -157,7 +157,7 @@ const COMMON_WINDOW_SHARE = 0.5;
  * server ever served: the rates are then over the window from the first opening to the last close
  * (the longest shard's, without the times), which holds every count, and the note says so.
  */
-export function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): {
+function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): {
   windowMs: number;
   note: string | null;
 } {
@@ -181,7 +181,7 @@ export function mergedWindow(parts: Array<ShardCell & { cell: MeasuredCell }>): 
  * earliest close, on shard 0's clock. Shards that did not record when their
  * window opened can only say how long it was: then the shortest of them.
  */
-export function commonWindowMs(parts: Array<ShardCell & { cell: MeasuredCell }>): number {
+function commonWindowMs(parts: Array<ShardCell & { cell: MeasuredCell }>): number {
   const known = shardSpans(parts);
   if (!known) return Math.min(...parts.map((p) => p.cell.measurements.windowMs));
   return Math.max(0, Math.min(...known.map((w) => w.end)) - Math.max(...known.map((w) => w.start)));

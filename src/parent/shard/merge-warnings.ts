@@ -10,12 +10,12 @@ import { cellNamer, parametersText } from '../parameter-labels.js';
 import type { ShardInfo } from '../../shared/types/shard-types.js';
 
 /** Shards whose headline rates differ by more than this share of their mean are called imbalanced. */
-export const IMBALANCE_FRACTION = 0.2;
+const IMBALANCE_FRACTION = 0.2;
 /**
  * Delays timed from a timestamp taken on another host are valid only while the
  * clocks agree to within this (offset plus half the probe's round trip).
  */
-export const ONE_WAY_BOUND_MS = 1;
+const ONE_WAY_BOUND_MS = 1;
 
 export function shardWarnings(
   shards: Array<{ shard: ShardInfo; result: BenchResult }>,

@@ -121,7 +121,7 @@ export function checkShardShares(
 }
 
 /** What must be equal between shards of one run: not the shard's index, host, clock or start time. */
-export interface ShardedConfiguration {
+interface ShardedConfiguration {
   info: ScenarioInfo;
   paramSets: ParamValues[];
   servers: string[];

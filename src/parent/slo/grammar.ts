@@ -156,7 +156,7 @@ function readLimit(clause: string, label: string, value: number, unitText: strin
 
 // ---------------------------------------------------------------- checking
 
-export interface ClauseOutcome {
+interface ClauseOutcome {
   clause: SloClause;
   /** The value compared (a sum for `errors`); null when the cell does not have it. */
   value: number | null;

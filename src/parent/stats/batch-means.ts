@@ -42,13 +42,13 @@ export interface Weighted {
 }
 
 /** About this many batches: Schmeiser (1982) finds 10 to 30 a good trade between bias and variance. */
-export const TARGET_BATCHES = 10;
+const TARGET_BATCHES = 10;
 /** Fewer batches than this give no interval (the t quantile at 3 degrees of freedom is 3.18). */
-export const MIN_BATCHES = 4;
+const MIN_BATCHES = 4;
 /** Correlation between batches is capped here before it widens the error (at most sqrt(9) = 3 times). */
 const MAX_CORRELATION = 0.8;
 
-export type BatchSpread = ScaledSpread;
+type BatchSpread = ScaledSpread;
 
 /**
  * The batch-means spread of `series` (in window order). `minWeight`: the least

@@ -16,7 +16,7 @@ import { batchMeansSpread } from './batch-means.js';
 import { windowSeries } from './window-series.js';
 
 /** What a cell's intervals are read from: its values, its rounds' values and its time series. */
-export interface IntervalInputs {
+interface IntervalInputs {
   metrics: Readonly<Record<string, number | null>>;
   rounds?: ReadonlyArray<{ metrics?: Readonly<Record<string, number | null>> }>;
   timeSeries?: TimeSeries;
@@ -25,10 +25,10 @@ export interface IntervalInputs {
 }
 
 /** Why a staged cell measured once has no interval. */
-export const STAGED_NO_INTERVAL =
+const STAGED_NO_INTERVAL =
   'the load changes through the window (stages), so its intervals are not samples of one number: --repeat 3 or more gives an interval from the rounds';
 
-export interface CellIntervals {
+interface CellIntervals {
   intervals: Record<string, ValueInterval>;
   /** Why a key number with a value has no interval. */
   noInterval: Record<string, string>;

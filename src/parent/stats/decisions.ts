@@ -8,7 +8,7 @@ import { isMeasured, type BenchResult } from '../../shared/types/result-types.js
 import { pickSets } from './pick-sets.js';
 import { isDecided, type Pick } from './ranking.js';
 
-export interface Undecided {
+interface Undecided {
   /** The rankings and verdicts asked for. */
   asked: number;
   /** Those not decided, in words ("echo servers on p99 ms: not decided between uws, ws"). */

@@ -12,7 +12,7 @@ import { CONFIDENCE_LEVEL } from './confidence.js';
 import { picksOf, type Pick } from './ranking.js';
 
 /** One parameter set's picks. */
-export interface PickSet {
+interface PickSet {
   /** The parameters that tell this set from the others (`payload=32B`); '' when the scenario ran one set. */
   variant: string;
   picks: Pick[];

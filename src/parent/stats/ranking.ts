@@ -28,7 +28,7 @@ import { CONFIDENCE_LEVEL } from './confidence.js';
 import { DEFAULT_MARGIN_PCT } from './verdict.js';
 
 /** How a stack compares with the leader. */
-export type Standing = 'differs' | 'same' | 'cannot tell' | 'split';
+type Standing = 'differs' | 'same' | 'cannot tell' | 'split';
 
 /** A stack's difference from the leader: `ratio` is the stack's value over the leader's. */
 export interface Difference {
@@ -64,7 +64,7 @@ export interface Pick {
   marginPct: number;
 }
 
-export interface RankOptions {
+interface RankOptions {
   /** Default CONFIDENCE_LEVEL; `run --until-decided` states its picks at its last look's share of it. */
   level?: number;
   /** Default DEFAULT_MARGIN_PCT. */
@@ -193,7 +193,7 @@ function rank(
 }
 
 /** A tie is "the same" when the design's interval lies wholly within ±margin (as compare's `unchanged`), else the data cannot tell. */
-export function standingOf(test: TwoCellTest, marginPct: number): Standing {
+function standingOf(test: TwoCellTest, marginPct: number): Standing {
   if (test.outcome === 'split') return 'split';
   if (test.outcome === 'differs') return 'differs';
   const within = (r: RatioInterval): boolean => (r.low - 1) * 100 >= -marginPct && (r.high - 1) * 100 <= marginPct;

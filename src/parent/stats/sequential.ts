@@ -24,11 +24,11 @@
 import { CONFIDENCE_LEVEL } from './confidence.js';
 
 /** At most this many looks: each takes its share of the 5 %, so more looks make each look's intervals wider. */
-export const MAX_LOOKS = 4;
+const MAX_LOOKS = 4;
 /** The most rounds a run takes, as for --repeat. */
-export const MAX_DECISION_ROUNDS = 100;
+const MAX_DECISION_ROUNDS = 100;
 
-export interface LookPlan {
+interface LookPlan {
   /** The most rounds the budget allows (N). */
   maxRounds: number;
   /** The rounds each planned look falls on, ascending; the last is maxRounds. */

@@ -10,7 +10,7 @@
 import type { Side } from './ratio.js';
 import { twoCellTest } from './two-cells.js';
 
-export interface Grouped<T> {
+interface Grouped<T> {
   item: T;
   /** 0 for the group of the best cell, 1 for the next, ... */
   group: number;

@@ -31,7 +31,7 @@ import { CONFIDENCE_LEVEL } from './confidence.js';
 import { separateRunsLogRatio } from './separate-runs.js';
 
 /** differs: every test made excludes 1; tie: every one holds it; split: they disagree. */
-export type TwoCellOutcome = 'differs' | 'tie' | 'split';
+type TwoCellOutcome = 'differs' | 'tie' | 'split';
 
 export interface TwoCellTest {
   /** a over b: the pooled values' ratio, with the design's interval (paired by round when paired). */
@@ -47,7 +47,7 @@ export interface TwoCellTest {
   basis: LogRatio['basis'];
 }
 
-export interface TwoCellOptions {
+interface TwoCellOptions {
   /** The cells ran in one run, round r of each in the same pass: pair them by round. */
   paired: boolean;
   /** The level of each interval; default CONFIDENCE_LEVEL. */

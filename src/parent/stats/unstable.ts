@@ -10,7 +10,7 @@ import type { RoundResult } from '../../shared/types/result-types.js';
 import { isKeyMetric } from './cell-intervals.js';
 
 /** Rounds whose largest value is this many times their smallest are unstable ... */
-export const UNSTABLE_RATIO = 1.5;
+const UNSTABLE_RATIO = 1.5;
 /* ... when each round's own interval (where the file has it) is too narrow to explain it: the two do not overlap. */
 
 /** Why the cell is unstable, in words ("rounds differ 2.9x: p50 ms 0.027 to 0.079 ..."); null when it is not. */

@@ -26,7 +26,7 @@ const INTERVAL_FIELD: Partial<Record<HistogramStat, keyof IntervalLatency>> = {
 const TAIL_SAMPLES = 10;
 const TAIL_SHARE: Partial<Record<HistogramStat, number>> = { p50: 0.5, p90: 0.1, p99: 0.01, p999: 0.001, mean: 0.5 };
 
-export interface WindowSeries {
+interface WindowSeries {
   points: Weighted[];
   /** The least weight a batch needs (see batchMeansSpread). */
   minWeight: number;

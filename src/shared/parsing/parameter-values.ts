@@ -16,7 +16,7 @@ type Value = number | boolean | string;
  * 2^31-1 ms (24.8 days) and silently fire after 1 ms beyond that, so no window,
  * plus its drain and wrap-up, may come near it.
  */
-export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 
 /** A value for people, with its unit: "5s", "32B", "true". */
 export function formatValue(kind: ParameterInfo['kind'], value: Value): string {

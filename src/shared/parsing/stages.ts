@@ -16,7 +16,7 @@ import type { Stage } from '../types/declaration-types.js';
 /** Shorter than this, a stage would have no interval of its own to report on (progress is read every 100 ms). */
 export const MIN_STAGE_MS = 100;
 /** More stages than this are surely a mistake, and each one is reported on its own. */
-export const MAX_STAGES = 100;
+const MAX_STAGES = 100;
 
 /** The stages of a value, or a one-line problem; '' (or an empty list) is no stages. */
 export function readStages(input: unknown): Stage[] | string {
@@ -40,16 +40,6 @@ export function stagesOf(text: string): Stage[] {
 /** The window the stages fill, in ms. */
 export function stagesTotalMs(stages: readonly Stage[]): number {
   return stages.reduce((sum, s) => sum + s.durationMs, 0);
-}
-
-/** Where each stage starts and ends in the window, in ms from its opening. */
-export function stageBounds(stages: readonly Stage[]): Array<{ startMs: number; endMs: number }> {
-  let startMs = 0;
-  return stages.map((s) => {
-    const bounds = { startMs, endMs: startMs + s.durationMs };
-    startMs = bounds.endMs;
-    return bounds;
-  });
 }
 
 function parseStagesText(text: string): Stage[] | string {

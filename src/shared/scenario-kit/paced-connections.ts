@@ -15,7 +15,7 @@ export const CONNECT_FAILURES: readonly ConnectFailure[] = [
 ];
 
 /** Reads the errno name out of an adapter's rejection text (stacks word the rest differently). */
-export function classifyConnectError(message: string): ConnectFailure {
+function classifyConnectError(message: string): ConnectFailure {
   if (/\bE[MN]FILE\b/.test(message)) return 'EMFILE';
   if (/\bEADDRNOTAVAIL\b|\bEADDRINUSE\b/.test(message)) return 'EADDRNOTAVAIL';
   if (/\bETIMEDOUT\b|timed out|timeout/i.test(message)) return 'ETIMEDOUT';

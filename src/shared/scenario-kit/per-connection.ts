@@ -49,7 +49,7 @@ const EARLY_MESSAGES = 1000;
 /** The ready timeout's allowance beyond the connect phase: process start, scheduling. */
 const READY_MARGIN_MS = 15_000;
 
-export interface PerConnectionParts {
+interface PerConnectionParts {
   connection(
     conn: ScenarioConnection,
     ctx: ConnectionContext<ParamValues, RecorderDeclarations>,

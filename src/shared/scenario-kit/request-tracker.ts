@@ -12,7 +12,7 @@ import { messageText } from './message-text.js';
 import { parseJson } from './protocol-guard.js';
 
 /** A default a request waits for its reply before it is missing. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
 /** How often timeouts are looked for: a request is missing at most this long after its deadline. */
 const SWEEP_MS = 50;
 /** Ids of timed-out requests remembered, so that a late reply to one is not also counted wrong. */

@@ -37,7 +37,7 @@ export const STACK_PARAMETERS = {
 } as const satisfies ParameterDeclarations;
 
 /** The measurement window's length, unless the scenario declares another window (its `windowMs`). */
-export const DURATION_PARAMETER = {
+const DURATION_PARAMETER = {
   kind: 'duration',
   description: 'measurement window',
   default: '10s',

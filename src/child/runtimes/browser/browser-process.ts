@@ -29,7 +29,7 @@ process.on('exit', () => {
   }
 });
 
-export interface BrowserLaunch {
+interface BrowserLaunch {
   binary: string;
   /** The hosts its pages reach (the pages' server, the cell's server): nothing else resolves. */
   hosts: readonly string[];

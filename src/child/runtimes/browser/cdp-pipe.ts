@@ -15,7 +15,7 @@ interface Reply {
   error?: { message: string };
 }
 
-export interface CdpEvent {
+interface CdpEvent {
   method: string;
   params: Record<string, unknown>;
 }

@@ -9,7 +9,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { versionOutput } from '../version-output.js';
 
-export const CHROMIUM_ENV = 'WSBENCH_CHROMIUM';
+const CHROMIUM_ENV = 'WSBENCH_CHROMIUM';
 const DEFAULT_PATH = '/usr/bin/chromium';
 const NAMES_ON_PATH = ['chromium', 'chromium-browser'];
 const VERSION_TIMEOUT_MS = 15_000;
@@ -51,13 +51,13 @@ export function resolverRules(hosts: readonly string[]): string {
   return `--host-resolver-rules=${['MAP * ~NOTFOUND', ...[...new Set(hosts)].map((host) => `EXCLUDE ${host}`)].join(', ')}`;
 }
 
-export interface ChromiumBinary {
+interface ChromiumBinary {
   path: string;
   /** Where it was found: `WSBENCH_CHROMIUM=...`, the Debian path, or PATH. */
   source: string;
 }
 
-export type ChromiumProbe =
+type ChromiumProbe =
   | { available: true; binary: ChromiumBinary; version: string }
   | { available: false; version: null; reason: string };
 

@@ -28,14 +28,14 @@ const PAGE_FINISH_TIMEOUT_MS = 10_000;
 /** A page's control socket closed: this long for the reason (a crash) before the close itself is the reason. */
 const GONE_GRACE_MS = 250;
 /** The histogram (µs) that records each page's clock uncertainty: one sample per page per window. */
-export const CLOCK_UNCERTAINTY_HISTOGRAM = 'browserClockUncertainty';
+const CLOCK_UNCERTAINTY_HISTOGRAM = 'browserClockUncertainty';
 
 /**
  * Pages per client process: enough for this process's connections at PAGE_CONNECTION_LIMIT a page
  * (and a browser), the same number in every process so that shares line up. The scenario's
  * `connections` parameter says how many, or chat's `members`; without either, one page.
  */
-export function pagesPerProcess(params: ParamValues, processCount: number): number {
+function pagesPerProcess(params: ParamValues, processCount: number): number {
   const total = [params.connections, params.members].find((value): value is number => typeof value === 'number') ?? 1;
   return Math.max(1, Math.ceil(Math.ceil(total / processCount) / PAGE_CONNECTION_LIMIT));
 }

@@ -17,9 +17,9 @@ import { TypicalValues } from './typical-values.js';
  * this in the options of ctx.connect(), which hands them on to the adapter.
  */
 export const PAGE_OPENING = Symbol('wsbench.pageOpening');
-export type PageOpening = (onUnexpectedClose: (reason: string) => void) => Promise<PageConnection>;
+type PageOpening = (onUnexpectedClose: (reason: string) => void) => Promise<PageConnection>;
 /** A connection open on a page, as its client process holds it: the browser adapter makes a ClientConnection of it. */
-export interface PageConnection {
+interface PageConnection {
   /** The Sec-WebSocket-Extensions the page's handshake settled on. */
   extensions: string;
   close(): Promise<void>;
@@ -40,7 +40,7 @@ interface Counted {
   closedByPage: boolean;
 }
 
-export interface PageEvents {
+interface PageEvents {
   ready(): void;
   done(): void;
   finished(timerLatenessMs: { mean: number; max: number } | null): void;

@@ -26,7 +26,7 @@ const ISOLATED = {
   'Cache-Control': 'no-store',
 };
 
-export interface PageServer {
+interface PageServer {
   /** The address it listens on. */
   host: string;
   /** The address page `index` opens. */
@@ -36,7 +36,7 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-export interface PageServerOptions {
+interface PageServerOptions {
   /** The scenario module: its project (the nearest folder with a package.json) is served too. */
   scenarioFile: string;
   /** A page's control WebSocket connected. */

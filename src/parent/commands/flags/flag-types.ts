@@ -21,7 +21,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
 ];
 
 /** What --help shows of a flag in one command: only what differs from the declaration. */
-export interface FlagUse {
+interface FlagUse {
   help?: string;
   /** Its value's placeholder, when this command's differs (`--out <dir>` for report). */
   value?: string;

@@ -60,7 +60,7 @@ export function flagsOf(command: CommandName): FlagDeclaration[] {
 }
 
 /** The declaration of `flag`; an undeclared one is a bug in wsbench, not bad input. */
-export function declarationOf(flag: string): FlagDeclaration {
+function declarationOf(flag: string): FlagDeclaration {
   const declaration = byFlag.get(flag);
   if (!declaration) throw new Error(`${flag} is not declared in src/parent/commands/flags/`);
   return declaration;

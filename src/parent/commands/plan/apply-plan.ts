@@ -31,12 +31,12 @@ import { readStages, stagesText } from '../../../shared/parsing/stages.js';
 type Shape = 'switch' | 'optional' | 'text' | 'comma' | 'repeat' | 'boolean' | 'stages';
 
 /** An operand of the command, as a plan key: `base`, or `shards` (a list). */
-export interface OperandKey {
+interface OperandKey {
   key: string;
   many?: true;
 }
 
-export interface PlanTarget {
+interface PlanTarget {
   command: CommandName;
   /** A fresh commander command with every flag the command takes (the scenario's parameters too). */
   build: () => Command;

@@ -19,7 +19,7 @@ export interface PlanSource {
 }
 
 /** A key's place in its file, both from 1. */
-export interface KeyPosition {
+interface KeyPosition {
   line: number;
   column: number;
 }
@@ -68,7 +68,7 @@ export async function planIn(args: readonly string[]): Promise<PlanSource | null
  * The file's top-level mapping, and where its keys stand; anything else (not YAML or JSON, a list, a bare value)
  * is one line naming the file.
  */
-export async function readPlanFile(
+async function readPlanFile(
   path: string,
 ): Promise<{ values: Record<string, unknown>; positions: Map<string, KeyPosition> }> {
   const extension = extname(path).toLowerCase();

@@ -13,7 +13,7 @@ import { namesNoScenario } from '../scenario-help.js';
 import { argsWithPlan, type PlanRecord } from './apply-plan.js';
 import { planIn, shownValue, type PlanSource } from './read-plan.js';
 
-export interface ScenarioArgs {
+interface ScenarioArgs {
   loaded: LoadedScenario;
   info: ScenarioInfo;
   /** The scenario as the command names it: the command line's first word, or the plan's `scenario`. */

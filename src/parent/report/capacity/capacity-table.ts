@@ -18,7 +18,7 @@ import { clientSaturationEvidence, saturationEvidence } from '../../capacity/jud
 export const INTERRUPTED_STEP = 'interrupted: the search stopped during this step; it neither held nor broke the SLO';
 
 /** Header and rows of a table; the columns listed in `text` are text (left-aligned), the others numbers; the last runs free. */
-export interface TextTable {
+interface TextTable {
   header: string[];
   rows: string[][];
   text: number[];
@@ -144,7 +144,7 @@ function triesText(tries: CountTries | null | undefined): string {
 }
 
 /** What the bracket and its tries mean, and where the curve was not monotonic, one line per server that needs one. */
-export function bracketNotes(section: CapacitySection): string[] {
+function bracketNotes(section: CapacitySection): string[] {
   const confirm = section.settings.confirm ?? 0;
   const lines = section.servers.flatMap((server) =>
     (server.nonMonotonic ?? []).length > 0
@@ -164,7 +164,7 @@ export function bracketNotes(section: CapacitySection): string[] {
 }
 
 /** A search's status as the tables print it: `not-reached` reads "not reached". */
-export function searchStatusWords(status: ServerCapacity['status']): string {
+function searchStatusWords(status: ServerCapacity['status']): string {
   return status.replace('-', ' ');
 }
 

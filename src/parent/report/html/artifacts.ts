@@ -44,7 +44,7 @@ export function artifactsDirOf(resultPath: string): string {
 }
 
 /** Renders every chart once, for the files and the HTML alike. */
-export async function renderCharts(result: BenchResult): Promise<RenderedScenario[]> {
+async function renderCharts(result: BenchResult): Promise<RenderedScenario[]> {
   // vega and vega-lite take a few hundred ms to load: only commands that draw pay for them.
   const { renderSvg } = await import('./render-svg.js');
   const rendered: RenderedScenario[] = [];

@@ -18,7 +18,7 @@ export interface RenderedChart {
  * they get the chart's name as prefix: in one page, the first `gradient_0`
  * would otherwise colour every chart's legend.
  */
-export function inlineSvg(svg: string, idPrefix: string): string {
+function inlineSvg(svg: string, idPrefix: string): string {
   return svg
     .replace(/^<svg([^>]*)>/, (_, attributes: string) => `<svg${attributes.replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')}>`)
     .replace(/\bid="([^"]+)"/g, (_, id: string) => `id="${idPrefix}-${id}"`)

@@ -16,7 +16,7 @@ export function summaryFirstLines(result: BenchResult): string[] {
 }
 
 /** `until decided (budget 3m): 3 looks, after 3, 8 and 12 rounds; ...`. */
-export function decisionLines(result: BenchResult): string[] {
+function decisionLines(result: BenchResult): string[] {
   const decision = result.decision;
   const last = decision?.looks.at(-1);
   if (!decision || !last) return [];
@@ -40,7 +40,7 @@ export function decisionLines(result: BenchResult): string[] {
  * the control, unstable rounds, starved load generators) and some answer is left undecided for it (or the
  * control shows noise beyond the intervals, which no answer bears).
  */
-export function machineLines(result: BenchResult): string[] {
+function machineLines(result: BenchResult): string[] {
   const evidence: string[] = [];
   const load = result.machineLoad;
   if (load && Math.max(load.atStart, load.atEnd) >= load.cores)

@@ -16,7 +16,7 @@ import { levelPercent, percentInterval, percentOff, signedPercent, signedPercent
 export { rankedMetrics } from '../../stats/pick-sets.js';
 
 /** One parameter set's picks, in words. */
-export interface PickSection {
+interface PickSection {
   /** The parameters that tell this set from the others (`payload=32B`); '' when the scenario ran one set. */
   variant: string;
   lines: string[];
@@ -25,7 +25,7 @@ export interface PickSection {
 }
 
 /** How to get intervals when nothing has one. */
-export const HOW_TO_GET_INTERVALS = '--repeat 3 or more gives every key number an interval from its rounds';
+const HOW_TO_GET_INTERVALS = '--repeat 3 or more gives every key number an interval from its rounds';
 
 export function pickSections(scenario: ScenarioInfo, cells: ReadonlyArray<CellResult>): PickSection[] {
   return pickSets(scenario, cells).map(({ variant, picks }) => ({
@@ -91,7 +91,7 @@ function nameOf(d: Difference | string): string {
  * `ws: p50 ms 12% [8%, 16%] higher than uws, across 4 clients`; a tie signed, with its interval:
  * `ws: the same as uws: p50 ms +1.2% [-2.1%, +4.6%], with the ws client`.
  */
-export function differenceText(d: Difference, pick: Pick, header: string): string {
+function differenceText(d: Difference, pick: Pick, header: string): string {
   const partner = pick.role === 'server' ? 'client' : 'server';
   const across = d.across.length === 1 ? `with the ${d.across[0]} ${partner}` : `across ${d.across.length} ${partner}s`;
   const estimate = pairedBeside(d);

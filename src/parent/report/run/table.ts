@@ -39,17 +39,17 @@ export interface CellTable {
   footer: string[];
 }
 
-export interface CellTableRow {
+interface CellTableRow {
   cell: CellResult;
   /** One string per header column; a cell that measured nothing has its reason after the status instead. */
   values: string[];
 }
 
 /** Shown in place of a number whose histogram held no sample in the window. */
-export const NO_SAMPLES_TEXT = 'no samples';
-export const NOT_RECORDED_TEXT = 'not recorded';
+const NO_SAMPLES_TEXT = 'no samples';
+const NOT_RECORDED_TEXT = 'not recorded';
 /** Shown for the server's CPU and RSS when the result holds no sample of the server process; a footnote says why. */
-export const NOT_SAMPLED_TEXT = '-';
+const NOT_SAMPLED_TEXT = '-';
 
 /** A result as the terminal's table (what `wsbench run` prints), as text. */
 export function renderTable(result: BenchResult): string {

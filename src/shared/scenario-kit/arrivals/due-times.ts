@@ -14,7 +14,7 @@ export interface DueTimes {
   next(): number | null;
 }
 
-export interface ConnectionArrivals {
+interface ConnectionArrivals {
   curve: OfferedRate;
   /** The connection's index over the whole cell, and the cell's connections. */
   index: number;

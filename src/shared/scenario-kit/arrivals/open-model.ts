@@ -60,7 +60,7 @@ export const OPEN_MODEL_PARAMETERS = {
 } as const;
 
 /** The open model's parameters, as a scenario's params hold them. */
-export interface OpenModelParams {
+interface OpenModelParams {
   rate: number;
   ratePerConnection: number;
   arrivals: ArrivalProcess;

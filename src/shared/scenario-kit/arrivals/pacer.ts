@@ -14,7 +14,7 @@ import { BEHIND_SCHEDULE_MS, LATE_SEND_MS, SEND_SCHEDULE } from '../../measure/s
 import type { DueTimes } from './due-times.js';
 
 /** Sends one message: `n` counts this connection's scheduled messages from 0; both times on ctx.nowUs()'s clock. */
-export type PacedSend = (n: number, dueUs: number, nowUs: number) => void;
+type PacedSend = (n: number, dueUs: number, nowUs: number) => void;
 
 /** More missed messages than this are not counted one by one at the window's end (the count says "at least"). */
 const MISSED_COUNT_LIMIT = 10_000_000;
@@ -31,7 +31,7 @@ interface Entry {
   failed: (error: unknown) => void;
 }
 
-export interface PacerLink {
+interface PacerLink {
   nowUs(): number;
   histogram(name: string): Recorder;
   counter(name: string): Counter;

@@ -11,7 +11,7 @@ import { counter } from '../recorders.js';
 /** The counter and metric key of one class under `prefix`: handshakeFailed + Refused. */
 export type HandshakeFailureKey<P extends string> = `${P}${Capitalize<HandshakeFailure>}`;
 
-export function handshakeFailureKey<P extends string>(prefix: P, failure: HandshakeFailure): HandshakeFailureKey<P> {
+function handshakeFailureKey<P extends string>(prefix: P, failure: HandshakeFailure): HandshakeFailureKey<P> {
   return `${prefix}${failure[0]!.toUpperCase()}${failure.slice(1)}` as HandshakeFailureKey<P>;
 }
 

@@ -12,7 +12,7 @@
 import type { MetricsApi, MetricInput, ValueWithResolution } from '../../types/scenario-types.js';
 
 /** Server counter holding the baseline, in bytes. */
-export const SERVER_RSS_BASELINE = 'serverRssBaselineBytes';
+const SERVER_RSS_BASELINE = 'serverRssBaselineBytes';
 
 /** An onConnection hook for the server half: records the baseline on the first call, then does nothing. */
 export function serverRssBaseline(metrics: MetricsApi): () => void {
