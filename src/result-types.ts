@@ -2,6 +2,8 @@
  * The result JSON: the one source of truth every reporter reads.
  * Bump SCHEMA_VERSION on any change a reader of an older file would misread
  * (src/result-upgrade.ts turns older files into this shape).
+ * schema/result.schema.json is generated from these types and their JSDoc tags:
+ * run `npm run schema:update` after changing one (docs/result-format.md).
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
@@ -797,7 +799,11 @@ export interface RatioInterval {
   ratio: number;
   low: number;
   high: number;
-  /** @minimum 0 @maximum 1 */
+  /**
+   * Confidence level, 0..1 (0.95).
+   * @minimum 0
+   * @maximum 1
+   */
   level: number;
   /**
    * `paired rounds`: round by round (rounds interleaved); `independent`: the two values' own intervals combined;
