@@ -817,7 +817,10 @@ export interface RatioInterval {
   degreesOfFreedom: number;
 }
 
-/** Where a rebuilt result came from, and what the rebuild could not know. */
+/**
+ * Where a rebuilt result came from (`wsbench recover`, or `report` and `compare` reading a journal), and what
+ * the rebuild could not know.
+ */
 export interface RecoveryInfo {
   /** The journal it was rebuilt from, as named to `wsbench recover`. */
   journal: string;
