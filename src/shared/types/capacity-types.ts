@@ -40,8 +40,13 @@ export type BreakCause = SloKind | 'failed' | 'refused';
 
 /** One step of a server's search: one cell at one count, judged against the SLO. */
 export interface CapacityStep {
-  /** The varied parameter's value. */
+  /**
+   * The varied parameter's value.
+   * @integer
+   * @minimum 0
+   */
   count: number;
+  /** @integer @minimum 1 */
   clientProcesses: number;
   /** ramp, bisect, confirm (an end of the bracket tried again), or retry (the same count with more client processes). */
   phase: 'ramp' | 'bisect' | 'confirm' | 'retry';
@@ -100,14 +105,29 @@ export interface CapacityStep {
 export interface CapacitySettings {
   /** The parameter the search varies (the scenario's connection count). */
   vary: string;
+  /** @integer @minimum 1 */
   start: number;
+  /** @integer @minimum 1 */
   max: number;
-  /** Bisection stops when the bracket is within this share of the capacity. */
+  /**
+   * Bisection stops when the bracket is within this share of the capacity.
+   * @exclusiveMinimum 0
+   * @exclusiveMaximum 1
+   */
   resolution: number;
-  /** Tries more of each end of the bracket once found (absent in files older than the field: none). */
+  /**
+   * Tries more of each end of the bracket once found (absent in files older than the field: none).
+   * @integer
+   * @minimum 0
+   */
   confirm?: number;
-  /** Client processes of each server's first step, and the most any step may use. */
+  /**
+   * Client processes of each server's first step, and the most any step may use.
+   * @integer
+   * @minimum 1
+   */
   clientProcesses: number;
+  /** @integer @minimum 1 */
   maxClientProcesses: number;
   /** A --server-cmd server is started once per server and kept for every step (--keep-server), not started afresh for each. */
   keepServer: boolean;
@@ -134,16 +154,27 @@ export interface ServerCapacity {
    * so what a step leaves behind (memory, caches, connections still closing) carries into the next.
    */
   serverPerStep: 'fresh' | 'kept';
-  /** Largest count within the SLO with a load generator that was not saturated; 0 when none held. */
+  /**
+   * Largest count within the SLO with a load generator that was not saturated; 0 when none held.
+   * @integer
+   * @minimum 0
+   */
   capacity: number;
-  /** Smallest count that broke the SLO (or could not run); null when none did. */
+  /**
+   * Smallest count that broke the SLO (or could not run); null when none did.
+   * @integer
+   */
   brokeAt: number | null;
   end: SearchEnd | null;
   /** What broke at brokeAt, in words; null when nothing did. */
   broke: string | null;
   /** When the load generator saturated even with every client process allowed: where, and the CPU it showed. */
   cannotTell: string | null;
-  /** Client processes the last step used. */
+  /**
+   * Client processes the last step used.
+   * @integer
+   * @minimum 0
+   */
   clientProcesses: number;
   /** Every step in the order it ran, invalid ones included. */
   steps: CapacityStep[];
@@ -159,7 +190,9 @@ export interface ServerCapacity {
 /** One count's valid tries in a capacity search, and how many held the SLO. */
 export interface CountTries {
   count: number;
+  /** @integer @minimum 1 */
   tries: number;
+  /** @integer @minimum 0 */
   held: number;
 }
 

@@ -143,7 +143,11 @@ export interface ParameterInfo {
 
 // ---------------------------------------------------------------- metrics
 
-/** The unit a metric is in; reporters format and label axes from it. */
+/**
+ * The unit a metric is in; reporters format and label axes from it. A result file may hold a unit not listed
+ * here (a JavaScript scenario's, unchecked by tsc): it is shown as written.
+ * @open
+ */
 export type MetricUnit =
   | 'ms'
   | 'us'
@@ -243,6 +247,9 @@ export type HistogramRef<H extends string = string> = H | { histogram: H; side: 
  * generic builder; a kind whose data a result lacks is left out, never drawn empty.
  * `K`, `H` and `P` are the scenario's metric keys, histogram names and parameter names:
  * defineScenario() fills them in, so a misspelt one is a compile error.
+ * A result file may hold a kind this wsbench does not draw (a newer wsbench's) or a request of the wrong
+ * shape: `report` names each as not drawn and draws the rest, so the file needs only a `kind`.
+ * @open
  */
 export type ChartRequest<K extends string = string, H extends string = string, P extends string = string> =
   /** HDR percentile curves, one line per cell, one panel per histogram. */

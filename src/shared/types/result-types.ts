@@ -2,6 +2,8 @@
  * The result JSON: the one source of truth every reporter reads.
  * Bump SCHEMA_VERSION on any change a reader of an older file would misread
  * (src/parent/results/result-upgrade.ts turns older files into this shape).
+ * schema/result.schema.json is generated from these types and their JSDoc tags:
+ * run `npm run schema:update` after changing one (docs/result-format.md).
  */
 import type { ChartRequest, MetricInfo, ParameterInfo, ParamValues } from './declaration-types.js';
 import type { MergeInfo, ShardInfo } from './shard-types.js';
@@ -249,7 +251,10 @@ export interface CellIdentity<P extends ParamValues = ParamValues> {
  */
 export interface LoadModelInfo {
   model: 'open' | 'closed';
-  /** The rate offered over the whole cell, msg/s, when it was one rate throughout (no stages). */
+  /**
+   * The rate offered over the whole cell, msg/s, when it was one rate throughout (no stages).
+   * @minimum 0
+   */
   offeredPerSec?: number;
   /** In words, for the table: "open model, 5000/s", "closed loop, 1 conn x 1 in flight". */
   text: string;
@@ -317,12 +322,23 @@ export interface Measured<V extends MetricValueMap = MetricValueMap> {
  * null here, with that reason), the CPU and memory sampled while it ran, and its own judgement.
  */
 export interface StageResult<V extends MetricValueMap = MetricValueMap> {
-  /** 0-based, in the order they ran. */
+  /**
+   * 0-based, in the order they ran.
+   * @integer
+   * @minimum 0
+   */
   index: number;
-  /** Bounds in the window, ms from its opening. */
+  /**
+   * Bounds in the window, ms from its opening.
+   * @minimum 0
+   */
   startMs: number;
+  /** @minimum 0 */
   endMs: number;
-  /** Where the stage took the load (the rate, or the active connections: the scenario's unit). */
+  /**
+   * Where the stage took the load (the rate, or the active connections: the scenario's unit).
+   * @minimum 0
+   */
   target: number;
   /** errors: a metric of role errors counted above 0 in this stage (`reason` names them). */
   status: 'ok' | 'errors';
@@ -346,14 +362,27 @@ export interface ValueInterval {
   /** Bounds, in the metric's unit; above 0 for a value above 0 (every key number is a latency or a rate). */
   low: number;
   high: number;
-  /** Confidence level, 0..1 (0.95). */
+  /**
+   * Confidence level, 0..1 (0.95).
+   * @minimum 0
+   * @maximum 1
+   */
   level: number;
   method: 'rounds' | 'window';
-  /** Standard error of the value, in its unit: what a comparison of two cells combines. */
+  /**
+   * Standard error of the value, in its unit: what a comparison of two cells combines.
+   * @minimum 0
+   */
   standardError: number;
-  /** Degrees of freedom of the t quantile (rounds - 1, or batches - 1). */
+  /**
+   * Degrees of freedom of the t quantile (rounds - 1, or batches - 1).
+   * @exclusiveMinimum 0
+   */
   degreesOfFreedom: number;
-  /** Rounds, or batches of the window, the spread was read from. */
+  /**
+   * Rounds, or batches of the window, the spread was read from.
+   * @minimum 1
+   */
   samples: number;
 }
 
@@ -386,9 +415,17 @@ export interface SloClauseVerdict {
  * machine was full). Either way what it timed includes its own queueing.
  */
 export interface LoadSaturation {
-  /** Client processes (1-based) that used a whole core. */
+  /**
+   * Client processes (1-based) that used a whole core.
+   * @integer
+   * @minimum 1
+   */
   saturated: number[];
-  /** Client processes (1-based) whose event loop was busy nearly all the window while on CPU less: other processes held the cores. */
+  /**
+   * Client processes (1-based) whose event loop was busy nearly all the window while on CPU less: other processes held the cores.
+   * @integer
+   * @minimum 1
+   */
   starved: number[];
   /**
    * Set when the generator fell behind the schedule of the open model (measure/send-schedule.ts): messages due
@@ -404,8 +441,18 @@ export interface CellFault {
   /** When it first happened, in ms from the window's opening (negative: while connecting); null when not known. */
   atMs: number | null;
   /** Connections that opened, could not open, and were lost without the client asking, over all client processes. */
-  connections: { opened: number; failed: number; lost: number };
-  /** Set when the traffic stopped before the window's end (every connection lost): the rates are over this many ms. */
+  connections: {
+    /** @integer @minimum 0 */
+    opened: number;
+    /** @integer @minimum 0 */
+    failed: number;
+    /** @integer @minimum 0 */
+    lost: number;
+  };
+  /**
+   * Set when the traffic stopped before the window's end (every connection lost): the rates are over this many ms.
+   * @minimum 0
+   */
   trafficMs?: number;
 }
 
@@ -466,7 +513,8 @@ export type FailedCell<V extends MetricValueMap = MetricValueMap, P extends Para
   | FailedEmptyCell<P>;
 /**
  * One cell of a run (a server, a client, a parameter set), a union by `status`: measured (`ok`, `errors`, `failed`) or
- * not.
+ * not. A failed cell has `measurements` when it measured something before failing.
+ * @discriminator status
  */
 export type CellResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> =
   | OkCell<V, P>
@@ -508,10 +556,16 @@ export interface RoundResult<V extends MetricValueMap = MetricValueMap> {
 export interface MetricResolution {
   /** What the computation gave, in the metric's unit; at or below 0 is possible when not resolved. */
   estimate: number;
-  /** How far the measurement's own noise alone could move the estimate, either way, in the metric's unit. */
+  /**
+   * How far the measurement's own noise alone could move the estimate, either way, in the metric's unit.
+   * @minimum 0
+   */
   resolution: number;
   resolved: boolean;
-  /** The most the quantity can be: max(estimate, 0) + resolution. */
+  /**
+   * The most the quantity can be: max(estimate, 0) + resolution.
+   * @minimum 0
+   */
   atMost: number;
 }
 
@@ -597,6 +651,10 @@ export interface ScenarioInfo {
  * run() of a scenario it knows the type of (ResultOf); the defaults are any scenario's.
  */
 export interface BenchResult<V extends MetricValueMap = MetricValueMap, P extends ParamValues = ParamValues> {
+  /**
+   * The version of the file's shape: SCHEMA_VERSION.
+   * @const SCHEMA_VERSION
+   */
   schemaVersion: number;
   tool: { name: 'wsbench'; version: string };
   /** The command line that produced the file, as wsbench received it (after `wsbench`); absent when run() was called from code. */
@@ -610,9 +668,17 @@ export interface BenchResult<V extends MetricValueMap = MetricValueMap, P extend
   /** True when the run was cut short by SIGINT/SIGTERM. */
   interrupted: boolean;
   environment: Environment;
-  /** How many client processes generated load per cell. */
+  /**
+   * How many client processes generated load per cell.
+   * @integer
+   * @minimum 1
+   */
   clientProcesses: number;
-  /** Rounds each cell was measured in (--repeat); 1 when not repeated. */
+  /**
+   * Rounds each cell was measured in (--repeat); 1 when not repeated.
+   * @integer
+   * @minimum 1
+   */
   repeat: number;
   scenarios: ScenarioInfo[];
   cells: CellResult<V, P>[];
@@ -660,9 +726,14 @@ export interface ControlSection {
 
 /** The machine's 1-minute load average (runnable processes, as `uptime` says) around a run, beside its cores. */
 export interface MachineLoad {
+  /** @minimum 0 */
   atStart: number;
+  /** @minimum 0 */
   atEnd: number;
-  /** Cores the run could use (the OS's available parallelism). */
+  /**
+   * Cores the run could use (the OS's available parallelism).
+   * @minimum 1
+   */
   cores: number;
 }
 
@@ -672,11 +743,20 @@ export interface MachineLoad {
  * at its share of the 5 %, so that all looks together hold each statement at 95 %.
  */
 export interface DecisionSection {
-  /** The time budget (--budget), ms. */
+  /**
+   * The time budget (--budget), ms.
+   * @exclusiveMinimum 0
+   */
   budgetMs: number;
-  /** The most rounds the budget allowed at the first rounds' pace, fixed before the first look. */
+  /**
+   * The most rounds the budget allowed at the first rounds' pace, fixed before the first look.
+   * @minimum 1
+   */
   maxRounds: number;
-  /** The rounds each look was planned at (the last is maxRounds). */
+  /**
+   * The rounds each look was planned at (the last is maxRounds).
+   * @minimum 1
+   */
   plannedLooks: number[];
   /** The rule, in words. */
   rule: string;
@@ -688,13 +768,26 @@ export interface DecisionSection {
 
 /** One look at the data of a run --until-decided. */
 export interface DecisionLook {
-  /** Rounds every cell had measured. */
+  /**
+   * Rounds every cell had measured.
+   * @minimum 1
+   */
   rounds: number;
-  /** Wall time since the run started. */
+  /**
+   * Wall time since the run started.
+   * @minimum 0
+   */
   elapsedMs: number;
-  /** The level its intervals were stated at: 1 - its share of the 5 %. */
+  /**
+   * The level its intervals were stated at: 1 - its share of the 5 %.
+   * @minimum 0
+   * @maximum 1
+   */
   level: number;
-  /** The rankings and verdicts asked for. */
+  /**
+   * The rankings and verdicts asked for.
+   * @minimum 0
+   */
   asked: number;
   /** Those still undecided, in words ("echo servers on p99 ms: not decided between uws, ws"); empty when none. */
   undecided: string[];
@@ -706,17 +799,28 @@ export interface RatioInterval {
   ratio: number;
   low: number;
   high: number;
+  /**
+   * Confidence level, 0..1 (0.95).
+   * @minimum 0
+   * @maximum 1
+   */
   level: number;
   /**
    * `paired rounds`: round by round (rounds interleaved); `independent`: the two values' own intervals combined;
    * `separate runs`: two runs' rounds, each side's level known to within how far a next run could land (src/parent/stats/separate-runs.ts).
    */
   method: 'paired rounds' | 'independent' | 'separate runs';
-  /** Degrees of freedom of the t quantile (Welch-Satterthwaite when independent). */
+  /**
+   * Degrees of freedom of the t quantile (Welch-Satterthwaite when independent).
+   * @exclusiveMinimum 0
+   */
   degreesOfFreedom: number;
 }
 
-/** Where a rebuilt result came from, and what the rebuild could not know. */
+/**
+ * Where a rebuilt result came from (`wsbench recover`, or `report` and `compare` reading a journal), and what
+ * the rebuild could not know.
+ */
 export interface RecoveryInfo {
   /** The journal it was rebuilt from, as named to `wsbench recover`. */
   journal: string;

@@ -15,8 +15,13 @@ export interface HistogramSettings {
 export interface ShardInfo {
   /** Shared by every shard of one run (given, or derived from the configuration and start time). */
   runId: string;
-  /** 0-based. */
+  /**
+   * 0-based.
+   * @integer
+   * @minimum 0
+   */
   index: number;
+  /** @integer @minimum 1 */
   count: number;
   /** sha256 of everything that must match between shards: scenario, parameter sets, stacks, targets, processes, rounds. */
   configHash: string;
@@ -50,6 +55,7 @@ export interface ShardSummary {
 /** Present in the result of `wsbench merge`. */
 export interface MergeInfo {
   runId: string;
+  /** @integer @minimum 1 */
   shardCount: number;
   shards: ShardSummary[];
   /** Imbalance between shards, saturated load generators, clock offsets beyond the one-way bound. */
