@@ -82,4 +82,3 @@ export type RunEvent =
   | { type: 'look'; look: DecisionLook; nextRounds: number | null; plannedLooks: number[] }
   /** After the last cell: whether an interrupt cut the run short. */
   | { type: 'run-end'; interrupted: boolean };
-
