@@ -217,10 +217,12 @@ export default defineScenario({
 
     await ctx.ready();
     const restart = await ctx.serverRestart();
-    // One process records the server's own downtime, so the cell holds it once.
-    if (restart && ctx.processIndex === 0) ctx.recorders.serverDown.recordUs(restart.servingAtUs - restart.stoppedAtUs);
+    // One process records the server's own downtime, so the cell holds it once (none when it never served again).
+    const servingAtUs = restart?.servingAtUs ?? null;
+    if (restart && servingAtUs !== null && ctx.processIndex === 0)
+      ctx.recorders.serverDown.recordUs(servingAtUs - restart.stoppedAtUs);
     // Every client dropped by the kill is back, or the window is over.
-    if (restart && down > 0 && !ctx.signal.aborted) {
+    if (servingAtUs !== null && down > 0 && !ctx.signal.aborted) {
       await new Promise<void>((resolve) => {
         wake = resolve;
         ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -37,6 +37,7 @@ test('a command that will not start again fails the cell with its reason; its cl
   assert.equal(cell.metrics.lost, 4);
   assert.equal(cell.metrics.back, 0);
   assert.equal(cell.metrics.neverBack, 4, 'the clients still down are counted, not dropped');
+  assert.equal(cell.metrics.lostUnplanned, 0, 'the kill dropped them, though the server never came back');
   // A ten-minute window closed as soon as the restart failed (the test would time out otherwise).
   assert.ok(cell.measurements.windowMs < 60_000, `window ${cell.measurements.windowMs} ms`);
   assert.deepEqual(taggedProcesses(tag), [], 'no process of the command is left');
@@ -70,6 +71,8 @@ test('a command that serves again only after the window closed fails the cell, s
   assert.ok(said, reason);
   assert.ok(Number(said[1]) < Number(said[2]), reason);
   assert.ok(Number(said[2]) >= 4000, reason);
-  assert.ok(isMeasured(cell!) && cell.metrics.neverBack === 2, 'the clients still down are counted');
+  assert.ok(isMeasured(cell!), 'what was measured is kept');
+  assert.equal(cell.metrics.neverBack, 2, 'the clients still down are counted');
+  assert.equal(cell.metrics.lostUnplanned, 0, 'the kill dropped them, though the server served only after the window');
   assert.deepEqual(taggedProcesses(tag), [], 'no process of the command is left');
 });

@@ -39,6 +39,8 @@ let openWindow: () => void = () => undefined;
 const windowOpened = new Promise<void>((resolve) => (openWindow = resolve));
 let restartKnown: (times: ServerRestartTimes | null) => void = () => undefined;
 const restartTimes = new Promise<ServerRestartTimes | null>((resolve) => (restartKnown = resolve));
+/** When wsbench killed the server, once it has: a window that closes before it serves again still knows. */
+let killedAtUs: number | null = null;
 let windowStartUs = 0;
 let windowEndUs = 0;
 /** Set when the window closes; undefined while it is open. */
@@ -66,6 +68,7 @@ process.on('message', (message: ToChild) => {
     startTicks();
     openWindow();
   } else if (message.type === 'stop') closeWindow();
+  else if (message.type === 'server-killed') killedAtUs = message.stoppedAtUs;
   else if (message.type === 'server-restart') restartKnown(message.times);
 });
 
@@ -127,8 +130,8 @@ function closeWindow(): void {
   if (ticker) clearInterval(ticker);
   for (const cut of stageCuts) clearTimeout(cut);
   void sendToParent({ type: 'window-closed' });
-  // A restart not announced by now will not be measured in this window.
-  restartKnown(null);
+  // A restart not announced by now will not be measured in this window; a kill that came is still known.
+  restartKnown(killedAtUs === null ? null : { stoppedAtUs: killedAtUs, servingAtUs: null });
   windowControl.abort();
 }
 

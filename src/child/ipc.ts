@@ -63,7 +63,19 @@ interface ServerRestartMessage {
   times: ServerRestartTimes | null;
 }
 
-export type ToChild = ServerStartMessage | ClientStartMessage | ControlMessage | SiblingMessage | ServerRestartMessage;
+/** wsbench has just killed the server (CLOCK_MONOTONIC µs): what drops connections from now on is the kill. */
+interface ServerKilledMessage {
+  type: 'server-killed';
+  stoppedAtUs: number;
+}
+
+export type ToChild =
+  | ServerStartMessage
+  | ClientStartMessage
+  | ControlMessage
+  | SiblingMessage
+  | ServerRestartMessage
+  | ServerKilledMessage;
 
 /**
  * A client's ticks since its last progress message: about one message a second

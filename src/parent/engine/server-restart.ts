@@ -173,6 +173,7 @@ export class RestartingServer implements CellServer {
     const stoppedAtUs = monotonicUs();
     this.stoppedAtUs = stoppedAtUs;
     killed.kill!();
+    for (const client of clients) client.send({ type: 'server-killed', stoppedAtUs });
     this.retired.push(killed);
     const tell = (times: ServerRestartTimes | null): void => {
       for (const client of clients) client.send({ type: 'server-restart', times });
@@ -199,7 +200,7 @@ export class RestartingServer implements CellServer {
       );
     } catch (error) {
       this.failure = `the server did not come back after its restart: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
-      tell(null);
+      tell({ stoppedAtUs, servingAtUs: null });
       // Nothing is left to measure: the window closes now rather than at its end.
       for (const client of clients) client.send({ type: 'stop' });
     }

@@ -148,9 +148,10 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
   note(text: string): void;
   /**
    * For a scenario that declares `serverRestart`: resolves once wsbench has killed the server
-   * and seen it serve again, with both times on this process's clock; null when the window
-   * closes first (the restart had not happened yet, or the server did not come back).
-   * Resolves null at once in a scenario without the declaration.
+   * and seen it serve again, with both times on this process's clock. When the window closes
+   * (or the restart fails) after the kill but before the new server served, `servingAtUs` is
+   * null: the kill still explains the connections it dropped. Null when the window closes
+   * before the kill, and at once in a scenario without the declaration.
    */
   serverRestart(): Promise<ServerRestartTimes | null>;
 }
@@ -159,8 +160,11 @@ export interface ClientScenarioContext<P extends ParamValues = ParamValues> exte
 export interface ServerRestartTimes {
   /** Right before wsbench killed the server (SIGKILL): the moment its clients start to be lost. */
   stoppedAtUs: number;
-  /** When wsbench first saw the new server serving (its own: the ready signal; a command's: its first handshake answered, the probe's hold after it not counted). */
-  servingAtUs: number;
+  /**
+   * When wsbench first saw the new server serving (its own: the ready signal; a command's: its first handshake
+   * answered, the probe's hold after it not counted); null when it did not serve within the window.
+   */
+  servingAtUs: number | null;
 }
 
 // ---------------------------------------------------------------- metrics
