@@ -24,7 +24,7 @@ const STRUCTURAL_PUSH_DELAY_MS = 100;
 const RECONNECT_MS = 2000;
 
 /** The page's files, in the source tree (the package ships them beside dist/). */
-const PAGE_DIR = fileURLToPath(new URL('../../../src/browser/dashboard-page/', import.meta.url));
+const PAGE_DIR = fileURLToPath(new URL('../../../../src/browser/dashboard-page/', import.meta.url));
 
 interface Asset {
   type: string;
