@@ -25,6 +25,8 @@ COPY bin ./bin
 COPY schema ./schema
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/scenarios ./dist/scenarios
+# The live dashboard's page, served as it is (--dashboard).
+COPY src/browser/dashboard-page ./src/browser/dashboard-page
 # Result files and charts land in the working directory, which the unprivileged user owns.
 USER node
 WORKDIR /home/node
