@@ -17,12 +17,8 @@ import { scenarioInfo as infoOf } from '../src/parent/engine/scenario-info.js';
 import type { CellRun } from '../src/parent/engine/cell.js';
 import { latencyMetrics, rate, total } from '../src/shared/scenario-kit/index.js';
 import { declarationsOnly, measuredRun } from './fixtures/cell-runs.js';
-import {
-  compareResults,
-  RATE_NOISE_FRACTION,
-  type Comparison,
-  type MetricDelta,
-} from '../src/parent/compare/compare.js';
+import { compareResults, type Comparison, type MetricDelta } from '../src/parent/compare/compare.js';
+import { RATE_NOISE_FRACTION } from '../src/parent/compare/cell-deltas.js';
 import { renderComparison } from '../src/parent/compare/compare-text.js';
 import { gate, regressionsBeyond } from '../src/parent/compare/compare-gate.js';
 import { percentileNoiseMs } from '../src/parent/compare/compare-noise.js';

@@ -97,12 +97,20 @@ test('a server that ignores SIGTERM is SIGKILLed after the grace period', async 
 async function killWsbenchMidCell(mode: string): Promise<void> {
   let reaperPid = 0;
   const { tag, finished } = startRun(mode, '30s', (pid) => (reaperPid = pid), true);
-  // The subreaper's child that runs wsbench's bin (for a moment after its fork it is a copy of the subreaper,
-  // with the same command line: only once it runs the bin is it wsbench).
+  // The subreaper's child that runs wsbench's bin: node, not the copy of the subreaper it is for a moment
+  // after its fork (the same command line, wsbench.js and the tag in it).
   const wsbench = (): number | undefined =>
-    taggedProcesses(tag).find((pid) => parentOf(pid) === reaperPid && commandOf(pid).includes('wsbench.js'));
-  // The subreaper's and wsbench's command lines hold the tag too: wait for two processes besides them.
-  const serverAndWorker = (): number[] => taggedProcesses(tag).filter((pid) => pid !== reaperPid && pid !== wsbench());
+    taggedProcesses(tag).find(
+      (pid) =>
+        parentOf(pid) === reaperPid &&
+        commandOf(pid).startsWith(`${process.execPath} `) &&
+        commandOf(pid).includes('wsbench.js'),
+    );
+  // The subreaper's and wsbench's command lines hold the tag too (wsbench.js in both): the server and its
+  // worker are the tagged processes without it. Counting wsbench's transient copies as them once let the
+  // test kill a process that was already gone (ESRCH, beside two busy loops).
+  const serverAndWorker = (): number[] =>
+    taggedProcesses(tag).filter((pid) => pid !== reaperPid && !commandOf(pid).includes('wsbench.js'));
   let found: number | undefined;
   assert.ok(
     await eventually(() => (found = wsbench()) !== undefined && serverAndWorker().length >= 2, 15_000),

@@ -5,7 +5,8 @@
  * lines. REGRESSED is what the gate counts, so the table and the exit code
  * never disagree.
  */
-import { RATE_NOISE_FRACTION, type Comparison, type MetricDelta } from './compare.js';
+import { RATE_NOISE_FRACTION } from './cell-deltas.js';
+import type { Comparison, MetricDelta } from './compare.js';
 import { MIN_NOISE_WINDOW_MS } from './compare-noise.js';
 import { MIN_ROUNDS } from '../stats/round-spread.js';
 import { RUN_SPREAD } from '../stats/separate-runs.js';

@@ -24,7 +24,7 @@ import { unpairedLogRatio, type LogRatio, type Side } from './ratio.js';
 
 /**
  * The run-to-run spread of one run's level at the least, relative (log scale): two runs of the same
- * build on a quiet machine differ by about 5 % (compare.ts's RATE_NOISE_FRACTION), so each run's level
+ * build on a quiet machine differ by about 5 % (compare/cell-deltas.ts's RATE_NOISE_FRACTION), so each run's level
  * is off by 5 % / sqrt(2).
  */
 export const RUN_SPREAD = 0.05 / Math.SQRT2;
