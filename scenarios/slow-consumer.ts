@@ -42,6 +42,12 @@ import { decodeStreamTick, encodeStreamTick, messageBytes } from './slow-consume
 
 /** How often the server reads its connections' queues (every message would cost as much as sending it, with a thousand connections). */
 const QUEUE_SAMPLE_MS = 100;
+/**
+ * `start` comes on one connection and each group's hello on its own: nothing orders them, so a busy server
+ * can read start before a slow client's hello, and would book that client's first messages as a healthy
+ * one's. The stream waits for every open connection's hello, at most this long.
+ */
+const HELLO_WAIT_MS = 2000;
 /** After the stream's last message was due, the slow clients read freely for this long to take what is queued for them. */
 const DRAIN_MS = 5000;
 const START = JSON.stringify({ start: true });
@@ -183,6 +189,8 @@ export default defineScenario({
     let startUs = 0;
     let seq = 0;
     let streaming = false;
+    let startAsked = false;
+    let helloDeadline: NodeJS.Timeout | undefined;
     let timer: NodeJS.Timeout | undefined;
     let sampler: NodeJS.Timeout | undefined;
 
@@ -208,17 +216,29 @@ export default defineScenario({
       }
       if (seq < ticks) timer = setTimeout(tick, Math.max(0, (startUs + seq * intervalUs - ctx.nowUs()) / 1000));
     };
+    const startStream = (): void => {
+      if (streaming) return;
+      clearTimeout(helloDeadline);
+      streaming = true;
+      startUs = ctx.nowUs();
+      recorders.rssAtStartBytes.add(process.memoryUsage.rss());
+      sampler = setInterval(sampleQueues, QUEUE_SAMPLE_MS);
+      tick();
+    };
+    const everyGroupKnown = (): boolean => {
+      for (const connection of ctx.connections()) if (!groups.has(connection)) return false;
+      return true;
+    };
     return {
       onMessage(connection, data) {
         const text = messageText(data);
-        if (text === HELLO_SLOW) groups.set(connection, 'slow');
-        else if (text === HELLO_HEALTHY) groups.set(connection, 'healthy');
-        else if (text === START && !streaming) {
-          streaming = true;
-          startUs = ctx.nowUs();
-          recorders.rssAtStartBytes.add(process.memoryUsage.rss());
-          sampler = setInterval(sampleQueues, QUEUE_SAMPLE_MS);
-          tick();
+        if (text === HELLO_SLOW || text === HELLO_HEALTHY) {
+          groups.set(connection, text === HELLO_SLOW ? 'slow' : 'healthy');
+          if (startAsked && everyGroupKnown()) startStream();
+        } else if (text === START && !startAsked) {
+          startAsked = true;
+          if (everyGroupKnown()) startStream();
+          else helloDeadline = setTimeout(startStream, HELLO_WAIT_MS);
         }
       },
       onClose(connection) {
@@ -228,8 +248,11 @@ export default defineScenario({
           if (group === 'slow') slowClosedAfter.recordUs(ctx.nowUs() - startUs);
         }
         groups.delete(connection);
+        // The one connection start still waited for may be this one.
+        if (startAsked && everyGroupKnown()) startStream();
       },
       onMeasureEnd() {
+        clearTimeout(helloDeadline);
         clearTimeout(timer);
         clearInterval(sampler);
         sampleQueues();
